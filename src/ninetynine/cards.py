@@ -1,0 +1,73 @@
+"""Cards as small integers, with a text form that parses and prints symmetrically.
+
+A card is ``rank * 4 + suit`` where rank 0 is the Ace and 12 the King, and suits are
+S, H, D, C in that order, so sorting cards sorts them by rank, then suit. Two decks
+simply hold each code twice: identical cards are interchangeable.
+
+>>> format_card(parse_card("10h"))
+'10H'
+>>> [format_card(c) for c in parse_cards("AS KD 9c")]
+['AS', 'KD', '9C']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ninetynine.errors import NotationError
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = ("S", "H", "D", "C")
+RANK_NAMES = (
+    "Ace", "Two", "Three", "Four", "Five", "Six", "Seven",
+    "Eight", "Nine", "Ten", "Jack", "Queen", "King",
+)
+ACE, TWO, FOUR, SIX, SEVEN, NINE, TEN, JACK, QUEEN, KING = 0, 1, 3, 5, 6, 8, 9, 10, 11, 12
+
+_RANK_OF_TEXT = {text: i for i, text in enumerate(RANKS)} | {"T": TEN, "1": ACE}
+_SUIT_OF_TEXT = {text: i for i, text in enumerate(SUITS)}
+_CARD_TEXT = tuple(r + s for r in RANKS for s in SUITS)
+
+
+def rank_of(card: int) -> int:
+    """The rank index (0 = Ace ... 12 = King) of a card."""
+    return card >> 2
+
+
+def parse_rank(text: str) -> int:
+    """Parse a rank such as ``A``, ``10``, ``T`` or ``k`` into its index."""
+    rank = _RANK_OF_TEXT.get(text.strip().upper())
+    if rank is None:
+        raise NotationError(f"unknown rank {text!r}: expected one of {' '.join(RANKS)}")
+    return rank
+
+
+def parse_card(text: str) -> int:
+    """Parse a card such as ``AS``, ``10H``, ``TH`` or ``qd``."""
+    t = text.strip().upper()
+    if len(t) < 2 or t[-1] not in _SUIT_OF_TEXT or t[:-1] not in _RANK_OF_TEXT:
+        raise NotationError(
+            f"bad card {text!r}: expected a rank (A 2-10 J Q K, or T for 10) "
+            "and a suit (S H D C), e.g. AS, 10H, QD"
+        )
+    return _RANK_OF_TEXT[t[:-1]] * 4 + _SUIT_OF_TEXT[t[-1]]
+
+
+def format_card(card: int) -> str:
+    """The text form of a card, e.g. ``'10H'``."""
+    return _CARD_TEXT[card]
+
+
+def parse_cards(text: str) -> list[int]:
+    """Parse cards separated by spaces or commas; an empty string is no cards."""
+    return [parse_card(t) for t in text.replace(",", " ").split()]
+
+
+def format_cards(cards: Iterable[int]) -> str:
+    """Cards as space-separated text."""
+    return " ".join(_CARD_TEXT[c] for c in cards)
+
+
+def new_deck(decks: int = 1) -> list[int]:
+    """Every card of ``decks`` standard 52-card decks, in sorted order."""
+    return sorted(list(range(52)) * decks)

@@ -1,0 +1,281 @@
+"""What happened, as frozen records: every transition of the engine emits some of these.
+
+Events carry only public information (a drawn card is not named, a shuffle gives no
+order), so a seat's history can be the same list for everyone. Seats are 0-based here;
+:func:`event_to_json` and :func:`narrate` number them from 1, as people do.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from ninetynine.cards import format_card
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    @property
+    def kind(self) -> str:
+        return type(self).__name__
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted(Event):
+    hand: int
+    dealer: int
+    starter: int
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffled(Event):
+    cards: int
+    reason: str  # "deal", "restock" or "topup"
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt(Event):
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class UpCardTurned(Event):
+    card: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class UpCardReturned(Event):
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed(Event):
+    seat: int
+    card: int
+    value: int | None  # the chosen value for a card with a choice
+    before: int
+    after: int
+
+
+@dataclass(frozen=True, slots=True)
+class TotalCalled(Event):
+    """What the player says aloud: "99", "pass to you 99", "back on you 97"."""
+
+    seat: int
+    total: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reversed(Event):
+    seat: int
+    direction: str  # "cw" or "ccw" after the change
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped(Event):
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlaysAgain(Event):
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardDrawn(Event):
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class DrawSkipped(Event):
+    seat: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class StockReshuffled(Event):
+    cards: int
+    kept_top: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LaidDown(Event):
+    """The seat could not play and played no card (lay down / out of this hand)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Passed(Event):
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Busted(Event):
+    seat: int
+    total: int | None  # the over-limit total, or None when no card was played
+
+
+@dataclass(frozen=True, slots=True)
+class LifeLost(Event):
+    seat: int
+    amount: int
+    left: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class LifeGained(Event):
+    seat: int
+    amount: int
+    left: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerOut(Event):
+    """Eliminated from the game."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SatOut(Event):
+    """Out of this hand only."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TotalReset(Event):
+    total: int
+    pile_cleared: bool
+
+
+@dataclass(frozen=True, slots=True)
+class BorderCrossed(Event):
+    seat: int
+    border: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class SixtyNine(Event):
+    seat: int
+    effect: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnded(Event):
+    hand: int
+    loser: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class HandScored(Event):
+    points: tuple[int, ...]
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class InstantHand(Event):
+    seat: int
+    what: str  # "three kings" or "three sixes"
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver(Event):
+    winners: tuple[int, ...]
+    reason: str
+    collects: int  # what the winner takes (pot and stakes), 0 if nothing
+
+
+_SEAT_FIELDS = {"seat", "dealer", "starter", "loser"}
+
+
+def event_to_json(event: Event) -> dict[str, Any]:
+    """A JSON-ready dict: ``{"kind": ..., fields...}``, seats 1-based, cards as text."""
+    out: dict[str, Any] = {"kind": event.kind}
+    for f in dataclasses.fields(event):
+        value = getattr(event, f.name)
+        if f.name in _SEAT_FIELDS and value is not None:
+            value += 1
+        elif f.name == "winners":
+            value = [s + 1 for s in value]
+        elif f.name == "card":
+            value = format_card(value)
+        elif f.name == "cards" and isinstance(value, tuple):
+            value = [format_card(c) for c in value]
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[f.name] = value
+    return out
+
+
+def narrate(event: Event, names: list[str] | None = None) -> str | None:
+    """One line of table talk for an event, or None for bookkeeping events."""
+    def who(seat: int) -> str:
+        return names[seat] if names else f"P{seat + 1}"
+
+    match event:
+        case HandStarted(hand, dealer, starter):
+            return f"Hand {hand}: {who(dealer)} deals, {who(starter)} starts."
+        case UpCardTurned(card, total):
+            return f"Up-card {format_card(card)}: the count starts at {total}."
+        case UpCardReturned(card):
+            return f"Up-card {format_card(card)} is special: back into the deck."
+        case CardPlayed(seat, card, value, _, _):
+            chosen = f" as {value:+d}" if value is not None else ""
+            return f"{who(seat)} plays {format_card(card)}{chosen}."
+        case TotalCalled(seat, _, text):
+            return f'{who(seat)}: "{text}"'
+        case Reversed(_, direction):
+            return f"Play now goes {'clockwise' if direction == 'cw' else 'counter-clockwise'}."
+        case Skipped(seat):
+            return f"{who(seat)} is skipped."
+        case PlaysAgain(seat):
+            return f"{who(seat)} plays again."
+        case DrawSkipped(seat, reason):
+            return f"{who(seat)} cannot draw ({reason})."
+        case StockReshuffled(cards, kept_top):
+            top = ", the top card stays" if kept_top else ""
+            return f"The stock ran out: {cards} played cards are shuffled into a new stock{top}."
+        case LaidDown(seat):
+            return f"{who(seat)} cannot play and lays down."
+        case Passed(seat):
+            return f"{who(seat)} cannot play and passes."
+        case Busted(seat, total):
+            return f"{who(seat)} goes over" + (f" with {total}." if total is not None else ".")
+        case LifeLost(seat, amount, left, reason):
+            return f"{who(seat)} loses {amount} ({reason}); {left} left."
+        case LifeGained(seat, amount, left, reason):
+            return f"{who(seat)} gains {amount} ({reason}); {left} left."
+        case PlayerOut(seat):
+            return f"{who(seat)} is out of the game."
+        case SatOut(seat):
+            return f"{who(seat)} is out of this hand."
+        case TotalReset(total, cleared):
+            return f"The total goes back to {total}" + (" and the pile is taken away." if cleared
+                                                         else ".")
+        case BorderCrossed(seat, border, points):
+            return f"{who(seat)} crosses {border}:{border + 1} and has {points} game points left."
+        case SixtyNine(seat, effect):
+            return f"{who(seat)} makes 69: {effect.replace('_', ' ')}."
+        case HandEnded(hand, _):
+            return f"Hand {hand} is over."
+        case HandScored(_, scores):
+            return "Scores: " + ", ".join(f"{who(i)} {s}" for i, s in enumerate(scores)) + "."
+        case InstantHand(seat, what, _):
+            return f"{who(seat)} holds {what}!"
+        case GameOver(winners, reason, collects):
+            if not winners:
+                return f"Game over: nobody wins ({reason.replace('_', ' ')})."
+            takes = f" and collects {collects}" if collects else ""
+            return (f"{' and '.join(who(w) for w in winners)} win{'s' * (len(winners) == 1)}"
+                    f"{takes} ({reason.replace('_', ' ')}).")
+    return None

@@ -1,0 +1,80 @@
+"""The public way into the engine: start a game, ask what is legal, move on.
+
+>>> import random
+>>> from ninetynine import load_rules, new_game
+>>> state = new_game(load_rules("P"), players=4)
+>>> state.is_chance                      # the deck must be shuffled first
+True
+>>> rng = random.Random(1)
+>>> _ = state.apply(state.sample_chance(rng))
+>>> [str(a) for a in state.legal_actions()][:2] != []
+True
+"""
+
+from __future__ import annotations
+
+import random
+
+from ninetynine.actions import Action, ChanceOutcome
+from ninetynine.cards import new_deck
+from ninetynine.errors import RecordError
+from ninetynine.events import Event
+from ninetynine.rules import Rules
+from ninetynine.state import CHANCE, DEAL, State, compiled
+
+
+def new_game(rules: Rules, players: int, *, first: int = 0) -> State:
+    """A new game at its first chance node (the shuffle before the deal).
+
+    ``first`` is the seat (0-based) that plays first: the dealer sits to its right.
+    """
+    if not rules.players_min <= players <= rules.players_max:
+        raise RecordError(f"{rules.id} is for {rules.players_min} to {rules.players_max} "
+                          f"players, not {players}")
+    if not 0 <= first < players:
+        raise RecordError(f"first player {first + 1} is not a seat of a {players}-player table")
+    s = State.__new__(State)
+    s.rules, s.c, s.n = rules, compiled(rules), players
+    s.decks = rules.decks_for(players)
+    s.hands = [[] for _ in range(players)]
+    s.stock, s.pile, s.out = new_deck(s.decks), [], []
+    s.total, s.direction = 0, 1
+    s.starter, s.dealer, s.turn = first, (first - 1) % players, first
+    sides = 2 if rules.teams else players
+    s.lives = [rules.lives_for(players)] * sides
+    s.alive, s.in_hand = [True] * players, [True] * players
+    s.turns_played = [0] * players
+    s.points, s.scores = [rules.points_per_hand] * players, [0] * players
+    s.pot, s.hand_no = 0, 1
+    s.phase, s.chance = CHANCE, DEAL
+    s.drawer, s.owed, s.next_turn, s.held, s.loser, s.passes = -1, 0, -1, -1, -1, 0
+    s.outcome, s._ev = None, None
+    return s
+
+
+def step(state: State, action: Action | ChanceOutcome,
+         seat: int | None = None) -> tuple[State, list[Event]]:
+    """Apply a checked action to a copy; the given state is left as it was."""
+    new = state.clone()
+    events = new.apply(action, seat)
+    return new, events
+
+
+def play_out(state: State, rng: random.Random, *, fast: bool = True,
+             max_steps: int = 1_000_000) -> State:
+    """Play random legal actions (and sample chance) until the game ends, in place."""
+    choice = rng.choice
+    for _ in range(max_steps):
+        if state.phase == "over":
+            return state
+        if state.phase == CHANCE:
+            outcome = state.sample_chance(rng)
+            if fast:
+                state._apply_chance(outcome)
+            else:
+                state.apply(outcome)
+        elif fast:
+            state.apply_code(choice(state.legal_codes()))
+        else:
+            state.apply(choice(state.legal_actions()))
+    raise RuntimeError(f"no end after {max_steps} steps: {state!r}")

@@ -1,0 +1,164 @@
+"""The named rule sets shipped as data files, and house rules written by players.
+
+Each preset is a TOML file in ``ninetynine/data/presets/``: an id, aliases, a one-line
+description, the rulebook it comes from, an optional parent preset, and a ``[rules]``
+table of the settings it changes. A house-rules file names a preset, optional overlays
+(other presets whose changes are layered on top) and its own ``[rules]`` changes::
+
+    name = "Friday night"
+    preset = "K"
+    overlays = ["P-ACE-1-11"]
+    [rules]
+    lives = 5
+
+>>> load_rules("pagat").id
+'P'
+>>> load_rules({"preset": "K", "overlays": ["P-ACE-1-11"]}).cards[0].values
+(1, 11)
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ninetynine.errors import RulesError
+from ninetynine.rules import Rules, apply_overrides, rules_to_mapping
+
+RULEBOOKS = {
+    "S000": "000_db738501d50b6bab.txt",
+    "S002": "002_c5b8b3aaa3a58ca1.txt",
+    "S003": "003_ff7316abfbfeb014.txt",
+    "S004": "004_61da5dde7861e660.txt",
+}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Preset:
+    id: str
+    name: str
+    aliases: tuple[str, ...]
+    kind: str  # base, variation or overlay
+    parent: str | None
+    source: str
+    description: str
+    changes: Mapping[str, Any]
+
+    @property
+    def rulebook(self) -> str:
+        """The rulebook file this preset comes from."""
+        return RULEBOOKS[self.source.split()[0]]
+
+
+@cache
+def presets() -> dict[str, Preset]:
+    """Every shipped preset by id, in the order of the rules matrix."""
+    found: dict[str, Preset] = {}
+    for entry in (resources.files("ninetynine") / "data" / "presets").iterdir():
+        if entry.name.endswith(".toml"):
+            data = tomllib.loads(entry.read_text(encoding="utf-8"))
+            found[data["id"]] = Preset(
+                id=data["id"], name=data["name"], aliases=tuple(data.get("aliases", ())),
+                kind=data["kind"], parent=data.get("parent"), source=data["source"],
+                description=data["description"], changes=data.get("rules", {}),
+            )
+    order = {"base": 0, "variation": 1, "overlay": 1}
+    family = {"P": 0, "K": 1, "G": 2, "J": 3}
+    return dict(sorted(found.items(), key=lambda kv: (
+        order[kv[1].kind], family[kv[0][0]], kv[0] not in family, _MATRIX_ORDER.get(kv[0], 99))))
+
+
+_MATRIX_ORDER = {name: i for i, name in enumerate(
+    "P-NICKELS P-SEVEN P-DOLLAR P-CONTINUE P-SWAP-9K P-SWAP-49 P-TEN-MINUS P-ACE-1-11 "
+    "P-2P-AGAIN P-1950 P-BORDERS P-69 P-UPCARD P-UPCARD-INSTANT P-ONLINE P-ONLINE-TEACH "
+    "J-PURE J-4TOKEN J-TEAM J-REVERSE".split())}
+
+
+def find_preset(name: str) -> Preset:
+    """A preset by id or alias, case-insensitively."""
+    key = name.strip().lower()
+    for preset in presets().values():
+        if key == preset.id.lower() or key in (a.lower() for a in preset.aliases):
+            return preset
+    ids = ", ".join(presets())
+    raise RulesError(f"unknown rule set {name!r}: expected a preset id or alias ({ids}) "
+                     "or a house-rules .toml file")
+
+
+@cache
+def preset_rules(preset_id: str) -> Rules:
+    """The full rules of a preset: its parent's rules with its changes on top."""
+    preset = find_preset(preset_id)
+    base = preset_rules(preset.parent) if preset.parent else Rules()
+    rules = apply_overrides(base, preset.changes, where=f"preset {preset.id}")
+    return rules.replace(id=preset.id, name=preset.name, description=preset.description,
+                         source=f"{preset.source} ({preset.rulebook})")
+
+
+def load_rules(spec: str | Path | Mapping[str, Any]) -> Rules:
+    """Rules from a preset id or alias, a house-rules TOML file, or such a mapping."""
+    if isinstance(spec, Mapping):
+        return rules_from_spec(spec)
+    text = str(spec)
+    if text.endswith(".toml") or Path(text).is_file():
+        return load_house_rules(Path(text))
+    return preset_rules(find_preset(text).id)
+
+
+def load_house_rules(path: Path) -> Rules:
+    """Read a house-rules file; errors name the file and the bad key."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise RulesError(f"no such rules file: {path}") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise RulesError(f"cannot read rules file {path}: {e}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise RulesError(f"{path}: not valid TOML: {e}") from None
+    try:
+        return rules_from_spec(data)
+    except RulesError as e:
+        raise RulesError(f"{path}: {e}") from None
+
+
+_SPEC_KEYS = ("preset", "overlays", "rules", "name", "id", "description")
+
+
+def rules_from_spec(data: Mapping[str, Any]) -> Rules:
+    """Rules from ``{preset, overlays, rules, name}``; ``rules`` keys may also sit at the top."""
+    preset = data.get("preset", "P")
+    if not isinstance(preset, str):
+        raise RulesError(f"'preset' = {preset!r}: expected a preset id such as \"K\"")
+    rules = preset_rules(find_preset(preset).id)
+    overlays = data.get("overlays", [])
+    if not isinstance(overlays, list) or not all(isinstance(o, str) for o in overlays):
+        raise RulesError(f"'overlays' = {overlays!r}: expected a list of preset ids")
+    for overlay in overlays:
+        rules = apply_overrides(rules, find_preset(overlay).changes, where=f"overlay {overlay}")
+    changes = dict(data.get("rules", {}))
+    changes.update({k: v for k, v in data.items() if k not in _SPEC_KEYS})
+    rules = apply_overrides(rules, changes)
+    custom = bool(overlays or changes)
+    return rules.replace(
+        id=str(data.get("id", f"{rules.id}+house" if custom else rules.id)),
+        name=str(data.get("name", rules.name + (" (house rules)" if custom else ""))),
+        description=str(data.get("description", rules.description)),
+    )
+
+
+def rules_spec(rules: Rules) -> str | dict[str, Any]:
+    """The shortest spec that :func:`load_rules` turns back into ``rules``."""
+    base_id = rules.id.split("+")[0]
+    try:
+        base = preset_rules(find_preset(base_id).id)
+    except RulesError:
+        base_id, base = "P", preset_rules("P")
+    if rules == base:
+        return base_id
+    changes = rules_to_mapping(rules, base)
+    return {"preset": base_id, **changes}

@@ -1,0 +1,464 @@
+"""The rules of one game of Ninety-Nine, as a frozen, validated value.
+
+Every dimension in which the rulebooks differ is a field here (see ``docs/rules.md``).
+Presets and house-rules files are mappings of these fields, checked by
+:func:`rules_from_mapping`; a bad key or value fails with one line naming it and
+what is accepted.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Union, get_args, get_origin, get_type_hints
+
+from ninetynine.cards import KING, RANKS, parse_rank
+from ninetynine.effects import Effect, Kind, format_effect, parse_effect
+from ninetynine.errors import RulesError
+
+
+class Elimination(StrEnum):
+    AT_ZERO = "at_zero"  # out when the last life is lost
+    CANNOT_PAY = "cannot_pay"  # may sit at 0; out when a payment can't be made (honour)
+    NEVER = "never"  # nobody is eliminated (game points)
+
+
+class Pot(StrEnum):
+    NONE = "none"  # lives are only a count
+    CENTRE = "centre"  # lost lives go to the centre
+    WINNER_TAKES_ALL = "winner_takes_all"  # ... and the winner collects them
+
+
+class Scoring(StrEnum):
+    LIVES = "lives"  # last survivor wins
+    GAME_POINTS = "game_points"  # points each hand, cumulative, first to the target
+
+
+class Starter(StrEnum):
+    LEFT_OF_DEALER = "left_of_dealer"
+    LEFT_OF_LOSER = "left_of_loser"
+
+
+class StartTotal(StrEnum):
+    ZERO = "zero"
+    UPCARD = "upcard"  # the first ordinary card turned up from the stock
+
+
+class BelowZero(StrEnum):
+    ALLOW = "allow"
+    CLAMP = "clamp"
+    ILLEGAL = "illegal"
+
+
+class TwoPlayerReverse(StrEnum):
+    HOLD = "hold"  # the other player is next, as after a hold card
+    PLAY_AGAIN = "play_again"  # the same player draws and plays again
+    PLAY_AGAIN_DRAW_LATER = "play_again_draw_later"  # plays again, draws at the end
+
+
+class NoLegalPlay(StrEnum):
+    LAY_DOWN = "lay_down"  # play no card and lose
+    PLAY_AND_BUST = "play_and_bust"  # play any card and lose
+
+
+class Stuck(StrEnum):
+    BUST = "bust"  # no legal play for any reason costs a life
+    PASS = "pass"  # blocked only by the floor or an empty hand: pass, no penalty
+
+
+class ForcedCard(StrEnum):
+    CHOOSE = "choose"
+    AUTO = "auto"  # the lowest card is played for the player
+
+
+class AfterBust(StrEnum):
+    END_HAND = "end_hand"  # redeal
+    SIT_OUT = "sit_out"  # the buster is out of the hand; the same total continues
+    RESET_ALL = "reset_all"  # the total goes to 0 and everyone continues
+    RESET_OTHERS = "reset_others"  # the total goes to 0, the buster sits out the hand
+
+
+class StockEmpty(StrEnum):
+    RESHUFFLE_KEEP_TOP = "reshuffle_keep_top"
+    RESHUFFLE_ALL = "reshuffle_all"  # every played card, total kept
+    NO_DRAW = "no_draw"
+
+
+class Restock(StrEnum):
+    LAZY = "lazy"  # when a draw meets an empty stock
+    EAGER = "eager"  # as soon as the last card is drawn
+
+
+class EmptyDraw(StrEnum):
+    SKIP = "skip"  # nothing to reshuffle: play on a card short
+    END_ROUND = "end_round"  # the round ends with no loser
+    FULL_RESHUFFLE = "full_reshuffle"  # gather every card not in a hand
+
+
+class NewRoundDeal(StrEnum):
+    FULL_RESHUFFLE = "full_reshuffle"
+    FROM_STOCK = "from_stock"  # old hands to the discards; deal from the stock if it can
+    FROM_STOCK_KEEP_TOP = "from_stock_keep_top"  # ...else refill it from the discards
+
+
+class Draw(StrEnum):
+    AUTO = "auto"
+    EXPLICIT = "explicit"  # the player draws (or forgets to) as an action
+
+
+class Thresholds(StrEnum):
+    NONE = "none"
+    ONLINE = "online"  # exact 33/66/limit rewards, crossing 33/66 costs
+    BORDERS = "borders"  # a game point per border crossed
+
+
+class OnlineCross(StrEnum):
+    STRICT = "strict"  # crossing T means old < T < new
+    LEAVE = "leave"  # old <= T < new: leaving 33/66 upward also costs
+
+
+class Rule69(StrEnum):
+    NONE = "none"
+    RESET_TO_ZERO = "reset_to_zero"
+    PENNY_FROM_POOL = "penny_from_pool"
+    EXTRA_POINT = "extra_point"
+    OTHERS_DRINK = "others_drink"
+
+
+class Rule69From(StrEnum):
+    ANY = "any"
+    BELOW = "below"
+
+
+class Scope(StrEnum):
+    HAND = "hand"
+    GAME = "game"
+
+
+class InstantCheck(StrEnum):
+    DEAL_AND_DRAW = "deal_and_draw"
+    DEAL = "deal"
+
+
+class InstantOrder(StrEnum):
+    SIXES_FIRST = "sixes_first"
+    SEAT_ORDER = "seat_order"
+
+
+class SkipCounts(StrEnum):
+    REMAINING = "remaining"  # skip the next player still in after eliminations
+    BEFORE_ELIMINATIONS = "before_eliminations"  # an eliminated seat absorbs the skip
+
+
+class Direction(StrEnum):
+    RESET = "reset"  # clockwise at the start of every hand
+    CARRY = "carry"
+
+
+class DeckCount(StrEnum):
+    AT_START = "at_start"
+    EACH_HAND = "each_hand"
+
+
+class PointsTie(StrEnum):
+    PLAY_ON = "play_on"
+    SHARED = "shared"
+
+
+def _default_cards() -> tuple[Effect, ...]:
+    pips = [Effect(values=(v,)) for v in range(1, 10)]
+    return (*pips, Effect(values=(10,)), Effect(values=(10,)), Effect(values=(10,)),
+            Effect(values=(10,)))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Rules:
+    """One rule set. Defaults are the project's plain reading; presets change them."""
+
+    id: str = "custom"
+    name: str = "Custom rules"
+    description: str = ""
+    source: str = ""
+    # A. table and set-up
+    players_min: int = 2
+    players_max: int = 10
+    decks: int = 1
+    big_table_over: int = 0  # more players than this: big_table_decks and _lives (0 = off)
+    big_table_decks: int = 2
+    big_table_lives: int = 0  # 0 = same as lives
+    deck_count: DeckCount = DeckCount.AT_START
+    hand_size: int = 3
+    lives: int = 3
+    elimination: Elimination = Elimination.AT_ZERO
+    pot: Pot = Pot.NONE
+    stake: int = 0  # what each player puts up for the winner (P-DOLLAR's dollar bill)
+    starter: Starter = Starter.LEFT_OF_DEALER
+    direction: Direction = Direction.RESET
+    start_total: StartTotal = StartTotal.ZERO
+    upcard_special: tuple[int, ...] = (0, 3, 8, 9, 12)  # A 4 9 10 K
+    limit: int = 99
+    # B. card effects
+    cards: tuple[Effect, ...] = field(default_factory=_default_cards)
+    calls: tuple[str, ...] = ("{total}",) * 13
+    below_zero: BelowZero = BelowZero.ALLOW
+    two_player_reverse: TwoPlayerReverse = TwoPlayerReverse.HOLD
+    king_ban_turns: int = 0
+    king_ban_scope: Scope = Scope.HAND
+    king_ban_at_limit: bool = True  # the ban holds even when the total is already at the limit
+    skip_counts: SkipCounts = SkipCounts.REMAINING
+    # C. legality, bust and hands
+    may_bust: bool = False  # a card over the limit is legal even with a safe card in hand
+    no_legal_play: NoLegalPlay = NoLegalPlay.LAY_DOWN
+    stuck: Stuck = Stuck.BUST
+    forced_card: ForcedCard = ForcedCard.CHOOSE
+    bust_penalty: int = 1
+    after_bust: AfterBust = AfterBust.END_HAND
+    clear_pile_on_reset: bool = False
+    draw_after_bust: bool = True
+    # D. card flow
+    stock_empty: StockEmpty = StockEmpty.RESHUFFLE_KEEP_TOP
+    restock: Restock = Restock.LAZY
+    empty_draw: EmptyDraw = EmptyDraw.SKIP
+    new_round_deal: NewRoundDeal = NewRoundDeal.FULL_RESHUFFLE
+    draw: Draw = Draw.AUTO
+    # E. thresholds and special scoring
+    thresholds: Thresholds = Thresholds.NONE
+    threshold_values: tuple[int, ...] = (33, 66)
+    online_cross: OnlineCross = OnlineCross.STRICT
+    border_values: tuple[int, ...] = (33, 66, 99)
+    rule_69: Rule69 = Rule69.NONE
+    rule_69_from: Rule69From = Rule69From.ANY
+    scoring: Scoring = Scoring.LIVES
+    points_per_hand: int = 3
+    points_target: int = 15
+    points_floor_zero: bool = False
+    points_tie: PointsTie = PointsTie.PLAY_ON
+    instant_hands: bool = False
+    instant_check: InstantCheck = InstantCheck.DEAL_AND_DRAW
+    instant_order: InstantOrder = InstantOrder.SIXES_FIRST
+    # F. teams
+    teams: bool = False  # two partnerships of opposite seats (1 & 3 against 2 & 4)
+    team_lives: int = 0  # 0 = twice the lives
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    # Derived values ---------------------------------------------------------------
+
+    def decks_for(self, players: int) -> int:
+        """How many 52-card decks a table of this many players uses."""
+        big = self.big_table_over and players > self.big_table_over
+        return self.big_table_decks if big else self.decks
+
+    def lives_for(self, players: int) -> int:
+        """Starting lives of each side (a seat, or a team's shared pool)."""
+        if self.teams:
+            return self.team_lives or 2 * self.lives
+        big = self.big_table_over and players > self.big_table_over and self.big_table_lives
+        return self.big_table_lives if big else self.lives
+
+    @property
+    def king_is_banned_card(self) -> bool:
+        return self.king_ban_turns > 0 and self.cards[KING].kind is Kind.SET
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some fields changed, validated again."""
+        return dataclasses.replace(self, **changes)
+
+
+_META = ("id", "name", "description", "source")
+
+
+def _validate(r: Rules) -> None:
+    def fail(key: str, value: object, accepted: str) -> None:
+        raise RulesError(f"rules key {key!r} = {value!r} is not allowed: {accepted}")
+
+    for key in ("players_min", "players_max", "decks", "hand_size", "lives", "limit",
+                "bust_penalty", "big_table_decks", "points_target"):
+        value = getattr(r, key)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            fail(key, value, "expected a whole number of at least 1")
+    for key in ("big_table_over", "big_table_lives", "king_ban_turns", "team_lives", "stake",
+                "points_per_hand"):
+        value = getattr(r, key)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            fail(key, value, "expected a whole number of at least 0")
+    if r.players_min < 2:
+        fail("players_min", r.players_min, "at least 2 players are needed")
+    if r.players_max < r.players_min:
+        fail("players_max", r.players_max, f"must be at least players_min ({r.players_min})")
+    if len(r.cards) != 13 or len(r.calls) != 13:
+        fail("cards", len(r.cards), "every rank A..K needs an effect")
+    for n in (r.players_min, r.players_max):
+        need = n * r.hand_size + (1 if r.start_total is StartTotal.UPCARD else 0)
+        have = 52 * r.decks_for(n)
+        if need > have:
+            fail("hand_size", r.hand_size,
+                 f"{n} players x {r.hand_size} cards need {need} cards but the deck has {have}")
+    if r.teams and not (r.players_min == r.players_max == 4):
+        fail("teams", True, "team play needs exactly 4 players (players_min = players_max = 4)")
+    if r.rule_69 is Rule69.EXTRA_POINT and r.scoring is not Scoring.GAME_POINTS:
+        fail("rule_69", r.rule_69.value, "extra_point needs scoring = 'game_points'")
+    if r.rule_69 is Rule69.PENNY_FROM_POOL and r.pot is Pot.NONE:
+        fail("rule_69", r.rule_69.value, "penny_from_pool needs a pot ('centre' or "
+             "'winner_takes_all')")
+    if r.scoring is Scoring.GAME_POINTS and r.elimination is not Elimination.NEVER:
+        fail("elimination", r.elimination.value, "game_points scoring needs elimination = 'never'")
+    if r.scoring is Scoring.LIVES and r.elimination is Elimination.NEVER:
+        fail("elimination", "never", "with scoring = 'lives' players must be eliminated somehow")
+    if r.thresholds is Thresholds.BORDERS and r.scoring is not Scoring.GAME_POINTS:
+        fail("thresholds", "borders", "border crossings cost game points: needs scoring = "
+             "'game_points'")
+    for key, values in (("threshold_values", r.threshold_values),
+                        ("border_values", r.border_values),
+                        ("upcard_special", r.upcard_special)):
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+            fail(key, values, "expected a list of whole numbers")
+    if r.start_total is StartTotal.UPCARD and len(set(r.upcard_special)) >= 13:
+        fail("upcard_special", r.upcard_special, "at least one rank must be ordinary")
+
+
+# Reading and writing mappings (TOML tables) ----------------------------------------
+
+_HINTS = get_type_hints(Rules)
+FIELDS = tuple(f.name for f in dataclasses.fields(Rules))
+
+
+def _accepted(hint: Any) -> str:
+    if isinstance(hint, type) and issubclass(hint, StrEnum):
+        return "one of " + ", ".join(repr(m.value) for m in hint)
+    if hint is bool:
+        return "true or false"
+    if hint is int:
+        return "a whole number"
+    if hint is str:
+        return "text"
+    return "a list of whole numbers"
+
+
+def _convert(key: str, value: Any) -> Any:
+    hint = _HINTS[key]
+    if isinstance(hint, type) and issubclass(hint, StrEnum):
+        try:
+            return hint(value)
+        except ValueError:
+            pass
+    elif hint is bool:
+        if isinstance(value, bool):
+            return value
+    elif hint is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    elif hint is str:
+        if isinstance(value, str):
+            return value
+    elif key == "upcard_special":
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            try:
+                return tuple(sorted({parse_rank(v) for v in value}))
+            except RulesError:
+                pass
+            except ValueError:
+                pass
+        raise RulesError(f"rules key {key!r} = {value!r} is not allowed: expected a list of ranks "
+                         f"such as [\"A\", \"4\", \"K\"]")
+    elif isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool)
+                                         for v in value):
+        return tuple(value)
+    raise RulesError(f"rules key {key!r} = {value!r} is not allowed: expected {_accepted(hint)}")
+
+
+def _rank_table(key: str, table: Any) -> dict[int, str]:
+    if not isinstance(table, Mapping):
+        raise RulesError(f"rules key {key!r} must be a table of rank = value, e.g. A = \"+1/+11\"")
+    out: dict[int, str] = {}
+    for rank_text, spec in table.items():
+        try:
+            rank = parse_rank(str(rank_text))
+        except ValueError:
+            raise RulesError(f"rules key '{key}.{rank_text}': unknown rank; expected one of "
+                             f"{' '.join(RANKS)}") from None
+        if not isinstance(spec, str):
+            raise RulesError(f"rules key '{key}.{rank_text}' = {spec!r}: expected text")
+        out[rank] = spec
+    return out
+
+
+def apply_overrides(base: Rules, overrides: Mapping[str, Any], *, where: str = "") -> Rules:
+    """``base`` with the settings of a TOML-style mapping applied on top.
+
+    ``cards`` and ``calls`` are tables keyed by rank that change only the ranks they name.
+    """
+    changes: dict[str, Any] = {}
+    prefix = f"{where}: " if where else ""
+    try:
+        for key, value in overrides.items():
+            if key == "cards":
+                cards = list(changes.get("cards", base.cards))
+                for rank, spec in _rank_table(key, value).items():
+                    try:
+                        cards[rank] = parse_effect(spec)
+                    except RulesError as e:
+                        raise RulesError(f"rules key 'cards.{RANKS[rank]}': {e}") from None
+                changes["cards"] = tuple(cards)
+            elif key == "calls":
+                calls = list(changes.get("calls", base.calls))
+                for rank, template in _rank_table(key, value).items():
+                    if "{" in template.replace("{total}", ""):
+                        raise RulesError(f"rules key 'calls.{RANKS[rank]}' = {template!r}: the "
+                                         "only placeholder accepted is {total}")
+                    calls[rank] = template
+                changes["calls"] = tuple(calls)
+            elif key in _HINTS:
+                changes[key] = _convert(key, value)
+            else:
+                close = [f for f in FIELDS if f.split("_")[0] == str(key).split("_")[0]]
+                hint = f" (did you mean {', '.join(close)}?)" if close else ""
+                raise RulesError(f"unknown rules key {key!r}{hint}; see 'ninetynine rules --keys'")
+        return dataclasses.replace(base, **changes)
+    except RulesError as e:
+        raise RulesError(prefix + str(e)) from None
+
+
+def rules_to_mapping(rules: Rules, base: Rules | None = None) -> dict[str, Any]:
+    """The settings of ``rules`` that differ from ``base`` (all of them if no base)."""
+    out: dict[str, Any] = {}
+    for name in FIELDS:
+        value = getattr(rules, name)
+        if base is not None and value == getattr(base, name):
+            continue
+        if name in ("cards", "calls"):
+            old = getattr(base, name) if base is not None else (None,) * 13
+            table = {RANKS[i]: (format_effect(v) if name == "cards" else v)
+                     for i, v in enumerate(value) if v != old[i]}
+            if table:
+                out[name] = table
+        elif name == "upcard_special":
+            out[name] = [RANKS[v] for v in value]
+        elif isinstance(value, tuple):
+            out[name] = list(value)
+        else:
+            out[name] = value.value if isinstance(value, StrEnum) else value
+    return out
+
+
+def keys_help() -> list[tuple[str, str]]:
+    """Every rules key with what it accepts, for ``ninetynine rules --keys``."""
+    rows = []
+    for name in FIELDS:
+        if name in _META:
+            continue
+        hint = _HINTS[name]
+        if name in ("cards", "calls"):
+            text = ("a table rank = effect, e.g. A = \"+1/+11\", K = \"set\""
+                    if name == "cards" else "a table rank = call, e.g. 9 = \"pass to you {total}\"")
+        elif name == "upcard_special":
+            text = "a list of ranks"
+        else:
+            text = _accepted(hint if get_origin(hint) not in (Union, types.UnionType)
+                             else get_args(hint)[0])
+        rows.append((name, text))
+    return rows
