@@ -37,7 +37,7 @@ def new_game(rules: Rules, players: int, *, first: int = 0) -> State:
     s.rules, s.c, s.n = rules, compiled(rules), players
     s.decks = rules.decks_for(players)
     s.hands = [[] for _ in range(players)]
-    s.stock, s.pile, s.out = new_deck(s.decks), [], []
+    s.stock, s.pile, s.out, s.face_down = new_deck(s.decks), [], [], 0
     s.total, s.direction = 0, 1
     s.starter, s.dealer, s.turn = first, (first - 1) % players, first
     sides = 2 if rules.teams else players
@@ -48,7 +48,7 @@ def new_game(rules: Rules, players: int, *, first: int = 0) -> State:
     s.pot, s.hand_no = 0, 1
     s.phase, s.chance = CHANCE, DEAL
     s.drawer, s.owed, s.next_turn, s.held, s.loser, s.passes = -1, 0, -1, -1, -1, 0
-    s.outcome, s._ev = None, None
+    s.outcome, s._ev, s._before = None, None, []
     return s
 
 

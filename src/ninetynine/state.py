@@ -78,6 +78,39 @@ class _Compiled:
         self.moves: dict[tuple[int, int], tuple[tuple[int, int, bool], ...]] = {}
         self.floor_blocked: set[tuple[int, int]] = set()
         self.king_ban = rules.king_ban_turns if rules.king_is_banned_card else 0
+        self.scoring_on_play = (rules.thresholds is not Thresholds.NONE
+                                or rules.rule_69 is not Rule69.NONE)
+        self.instant_on_draw = rules.instant_hands and \
+            rules.instant_check is InstantCheck.DEAL_AND_DRAW
+        self.eager = rules.restock is Restock.EAGER and rules.stock_empty is not StockEmpty.NO_DRAW
+        self.explicit_draw = rules.draw is Draw.EXPLICIT
+        self.draw_later = rules.two_player_reverse is TwoPlayerReverse.PLAY_AGAIN_DRAW_LATER
+        # (total * 64 + card) -> (safe codes, busting codes); (total * 256 + code) -> new total
+        self.card_moves: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self.after: dict[int, int] = {}
+
+    def moves_of(self, card: int, total: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The safe and the busting action codes of one card at a total."""
+        key = total * 64 + card
+        found = self.card_moves.get(key)
+        if found is None:
+            opts = self.options(card >> 2, total)
+            found = self.card_moves[key] = (
+                tuple(card * 4 + ch for ch, _, busts in opts if not busts),
+                tuple(card * 4 + ch for ch, _, busts in opts if busts))
+        return found
+
+    def result(self, code: int, total: int) -> int:
+        """The total after playing action ``code`` at ``total`` (floor policy applied)."""
+        key = total * 256 + code
+        found = self.after.get(key)
+        if found is None:
+            eff = self.effects[code >> 4]
+            found = resolve(eff, total, code & 3, self.limit)
+            if found < 0 and found < total and self.rules.below_zero is BelowZero.CLAMP:
+                found = 0
+            self.after[key] = found
+        return found
 
     def options(self, rank: int, total: int) -> tuple[tuple[int, int, bool], ...]:
         """(choice, new total, busts) for each allowed choice of a rank at a total."""
@@ -110,7 +143,7 @@ class State:
         "rules", "c", "n", "hands", "stock", "pile", "out", "total", "direction", "turn",
         "dealer", "starter", "lives", "alive", "in_hand", "turns_played", "points", "scores",
         "pot", "hand_no", "phase", "chance", "drawer", "owed", "next_turn", "held", "loser",
-        "passes", "decks", "outcome", "_ev",
+        "passes", "decks", "face_down", "outcome", "_ev", "_before",
     )
 
     rules: Rules
@@ -142,8 +175,10 @@ class State:
     loser: int
     passes: int
     decks: int
+    face_down: int  # cards at the bottom of the pile that nobody saw (old hands)
     outcome: Outcome | None
     _ev: list[E.Event] | None
+    _before: list[bool]  # who was in the hand before the play's penalties (for skips)
 
     # Queries ---------------------------------------------------------------------
 
@@ -182,7 +217,7 @@ class State:
         if not isinstance(other, State):
             return NotImplemented
         return all(getattr(self, s) == getattr(other, s) for s in State.__slots__
-                   if s not in ("c", "_ev"))
+                   if s not in ("c", "_ev", "_before"))
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -217,9 +252,8 @@ class State:
             raise IllegalActionError("no chance event is pending: it is a player's turn")
         if req.kind == UPCARD:
             return Reinsert(rng.choice(req.depths))
-        order = list(req.cards)
-        rng.shuffle(order)
-        return Shuffle(tuple(order))
+        rnd = rng.random  # sorting by random keys: a uniform shuffle, cheaper than rng.shuffle
+        return Shuffle(tuple(sorted(req.cards, key=lambda _card: rnd())))
 
     def apply_chance(self, outcome: ChanceOutcome) -> None:
         """Apply a chance outcome after checking that it fits the request."""
@@ -251,6 +285,7 @@ class State:
             self._ev.append(E.Shuffled(len(order), kind))
         if kind == TOPUP:
             self.pile[:-1] = []
+            self.face_down = 0
             self.stock[:0] = order
             self._deal()
         elif kind == DEAL:
@@ -258,7 +293,7 @@ class State:
             self._deal()
         else:
             self.stock = order
-            self.phase = PLAY
+            self.phase, self.chance = PLAY, ""
             drawer, owed = self.drawer, self.owed
             self.drawer, self.owed = -1, 0
             self._draw(drawer, owed)
@@ -273,17 +308,19 @@ class State:
         hand = self.hands[seat]
         if not hand:
             return [PASS] if self.rules.stuck is Stuck.PASS else [DOWN]
-        total, options = self.total, c.options
+        total, moves, moves_of = self.total, c.card_moves, c.moves_of
         banned = c.king_ban and self.turns_played[seat] < c.king_ban and (
             self.rules.king_ban_at_limit or total != c.limit)
         safe: list[int] = []
         busting: list[int] = []
+        base = total * 64
         for card in sorted(set(hand)) if len(hand) > 1 else hand:
-            rank = card >> 2
-            if banned and rank == KING:
+            if banned and card >> 2 == KING:
                 continue
-            for choice, _new, busts in options(rank, total):
-                (busting if busts else safe).append(card * 4 + choice)
+            found = moves.get(base + card) or moves_of(card, total)
+            safe += found[0]
+            if found[1]:
+                busting += found[1]
         if self.rules.may_bust:
             if safe or busting:
                 return sorted(safe + busting) if safe and busting else safe or busting
@@ -411,7 +448,8 @@ class State:
         rank = card >> 2
         eff = c.effects[rank]
         old = self.total
-        new = self.total = self._resolve(eff, old, choice)
+        code = card * 4 + choice
+        new = self.total = c.after.get(old * 256 + code) or c.result(code, old)
         bust = new > c.limit
         if ev is not None:
             ev.append(E.CardPlayed(seat, card, eff.values[choice] if eff.has_choice else None,
@@ -422,23 +460,11 @@ class State:
             self.direction = -self.direction
             if ev is not None:
                 ev.append(E.Reversed(seat, "cw" if self.direction == 1 else "ccw"))
-        thresholds = rules.thresholds
-        if thresholds is Thresholds.BORDERS:
-            self._cross_borders(seat, old, new)
-        if bust:
-            self._bust(seat, played=True)
-            return
-        end_round = False
-        before = self.in_hand[:] if eff.skip else self.in_hand
-        if thresholds is Thresholds.ONLINE:
-            end_round = self._online_scoring(seat, old, new)
-            if self.phase == OVER:
+        if c.scoring_on_play:
+            if self._score_play(seat, eff, old, new, bust):
                 return
-        if rules.rule_69 is not Rule69.NONE and new == 69 and old != 69 and (
-                rules.rule_69_from is Rule69From.ANY or old < 69):
-            self._sixty_nine(seat)
-        if end_round:
-            self._end_hand(None)
+        elif bust:
+            self._bust(seat, played=True)
             return
         if eff.reverse and rules.two_player_reverse is not TwoPlayerReverse.HOLD \
                 and sum(self.in_hand) == 2 and self.in_hand[seat]:
@@ -446,19 +472,37 @@ class State:
                 ev.append(E.PlaysAgain(seat))
             nxt = seat
         elif eff.skip:
-            nxt = self._skip_from(seat, before)
+            nxt = self._skip_from(seat, self._before if c.scoring_on_play else self.in_hand)
         else:
-            nxt = self._next_seat(seat, 1)
+            nxt = (seat + self.direction) % self.n
+            if not self.in_hand[nxt]:
+                nxt = self._next_seat(nxt, 1)
         if self.in_hand[seat]:
             self._end_turn(seat, nxt)
         else:  # paid out of the game by a threshold penalty: no draw
             self.turn = nxt
 
-    def _resolve(self, eff: Effect, old: int, choice: int) -> int:
-        new = resolve(eff, old, choice, self.c.limit)
-        if new < 0 and new < old and self.rules.below_zero is BelowZero.CLAMP:
-            return 0
-        return new
+    def _score_play(self, seat: int, eff: Effect, old: int, new: int, bust: bool) -> bool:
+        """Borders, thresholds and 69 after a play; returns True if the turn is over."""
+        rules = self.rules
+        if rules.thresholds is Thresholds.BORDERS:
+            self._cross_borders(seat, old, new)
+        if bust:
+            self._bust(seat, played=True)
+            return True
+        end_round = False
+        self._before = self.in_hand[:]
+        if rules.thresholds is Thresholds.ONLINE:
+            end_round = self._online_scoring(seat, old, new)
+            if self.phase == OVER:
+                return True
+        if rules.rule_69 is not Rule69.NONE and new == 69 and old != 69 and (
+                rules.rule_69_from is Rule69From.ANY or old < 69):
+            self._sixty_nine(seat)
+        if end_round:
+            self._end_hand(None)
+            return True
+        return False
 
     def _skip_from(self, seat: int, before: list[bool]) -> int:
         """The seat after skipping one; ``before`` is who was in the hand before the play."""
@@ -476,10 +520,10 @@ class State:
 
     def _end_turn(self, seat: int, nxt: int) -> None:
         """Draw for the player who just played, then hand the turn to ``nxt``."""
-        if self.rules.draw is Draw.EXPLICIT:
+        if self.c.explicit_draw:
             self.phase, self.next_turn = DRAWING, nxt
             return
-        if nxt == seat and self.rules.two_player_reverse is TwoPlayerReverse.PLAY_AGAIN_DRAW_LATER:
+        if nxt == seat and self.c.draw_later:
             self.owed += 1
             return
         owed, self.owed = self.owed, 0
@@ -506,11 +550,10 @@ class State:
             hand.append(stock.pop())
             if ev is not None:
                 ev.append(E.CardDrawn(seat))
-        if not stock and count and self.rules.restock is Restock.EAGER and \
-                self.rules.stock_empty is not StockEmpty.NO_DRAW and len(self.pile) > 1:
+        if not stock and count and self.c.eager and len(self.pile) > 1:
             self._restock(seat, 0)
             return
-        if self.rules.instant_hands and self.rules.instant_check is InstantCheck.DEAL_AND_DRAW:
+        if self.c.instant_on_draw:
             self._check_instant([seat])
 
     def _restock(self, seat: int, count: int) -> None:
@@ -537,6 +580,7 @@ class State:
             cards, keep_top = self.pile + self.out, False
         top = self.pile[-1:] if keep_top else []
         self.stock, self.pile, self.out = sorted(cards), top, [] if not keep_top else self.out
+        self.face_down = 0
         if ev is not None:
             ev.append(E.StockReshuffled(len(cards), keep_top))
         self.phase, self.chance, self.drawer, self.owed = CHANCE, RESTOCK, seat, count
@@ -582,7 +626,7 @@ class State:
         clear = self.rules.clear_pile_on_reset
         if clear:
             self.out.extend(self.pile)
-            self.pile = []
+            self.pile, self.face_down = [], 0
         if self._ev is not None:
             self._ev.append(E.TotalReset(0, clear))
 
@@ -706,9 +750,10 @@ class State:
             self.decks = decks
             self._gather(new_deck(decks))
             return
-        for hand in self.hands:
-            self.pile.extend(hand)
-            hand.clear()
+        old_hands = [c for hand in self.hands for c in hand]
+        self.hands = [[] for _ in range(n)]
+        self.pile[:0] = old_hands  # face down under the discards
+        self.face_down += len(old_hands)
         if len(self.stock) >= need:
             self._deal()
         elif rules.new_round_deal is NewRoundDeal.FROM_STOCK:
@@ -729,6 +774,7 @@ class State:
         """Collect every card for a full shuffle before the deal."""
         self.hands = [[] for _ in range(self.n)]
         self.stock, self.pile, self.out = sorted(cards), [], []
+        self.face_down = 0
         self.phase, self.chance = CHANCE, DEAL
 
     def _deal(self) -> None:

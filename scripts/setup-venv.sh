@@ -1,0 +1,15 @@
+# Sourced by play.sh and test.sh: create .venv and install the project into it when
+# pyproject.toml changed since the last install. Argument: "dev" for test tools too.
+venv=.venv
+extra=${1:-}
+stamp="$venv/.installed-$(sha1sum pyproject.toml | cut -c1-12)${extra:+-$extra}"
+if [ ! -x "$venv/bin/python" ]; then
+    python3 -m venv "$venv"
+fi
+if [ ! -f "$stamp" ]; then
+    echo "Setting up $venv (first run only)..." >&2
+    "$venv/bin/python" -m pip install --quiet --upgrade pip >&2
+    "$venv/bin/python" -m pip install --quiet -e ".${extra:+[$extra]}" >&2
+    touch "$stamp"
+fi
+export PATH="$PWD/$venv/bin:$PATH"

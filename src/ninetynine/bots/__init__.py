@@ -1,0 +1,14 @@
+"""Bots: each sees only its seat's :class:`~ninetynine.view.View` and returns an action.
+
+Bots are registered by name and built from a spec with options, e.g.
+``make_bot("ismcts:iterations=2000")``. Every bot gets its random generator injected.
+
+>>> import random
+>>> bot = make_bot("random")
+>>> bot.name
+'random'
+"""
+
+from ninetynine.bots.base import Bot, bot_names, make_bot, register
+
+__all__ = ["Bot", "bot_names", "make_bot", "register"]

@@ -1,0 +1,69 @@
+"""The bot interface and the registry of bots by name."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Protocol
+
+from ninetynine.actions import Action
+from ninetynine.errors import NinetyNineError
+from ninetynine.view import View
+
+
+class Bot(Protocol):
+    """Chooses an action from a seat's view; ``view.legal`` lists what it may play."""
+
+    name: str
+
+    def choose(self, view: View, rng: random.Random) -> Action: ...
+
+
+BotFactory = Callable[..., Bot]
+_REGISTRY: dict[str, BotFactory] = {}
+
+
+def register(name: str) -> Callable[[BotFactory], BotFactory]:
+    """Class decorator: make a bot available to :func:`make_bot` under ``name``."""
+    def wrap(factory: BotFactory) -> BotFactory:
+        _REGISTRY[name] = factory
+        return factory
+    return wrap
+
+
+def bot_names() -> list[str]:
+    _load_builtin()
+    return sorted(_REGISTRY)
+
+
+def make_bot(spec: str) -> Bot:
+    """Build a bot from ``name`` or ``name:key=value,key=value``."""
+    _load_builtin()
+    name, _, opts = spec.partition(":")
+    factory = _REGISTRY.get(name.strip())
+    if factory is None:
+        raise NinetyNineError(f"unknown bot {name!r}: expected one of {', '.join(sorted(_REGISTRY))}")
+    kwargs: dict[str, object] = {}
+    for item in filter(None, (o.strip() for o in opts.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise NinetyNineError(f"bad bot option {item!r} in {spec!r}: expected key=value")
+        kwargs[key.strip()] = _parse_value(value.strip())
+    try:
+        return factory(**kwargs)
+    except TypeError as e:
+        raise NinetyNineError(f"bad options for bot {name!r}: {e}") from None
+
+
+def _parse_value(text: str) -> object:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _load_builtin() -> None:
+    # Importing the modules registers their bots.
+    from ninetynine.bots import random_bot  # noqa: F401

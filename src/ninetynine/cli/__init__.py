@@ -1,0 +1,1 @@
+"""The ``ninetynine`` command line: one module per subcommand."""

@@ -1,0 +1,60 @@
+"""``ninetynine``: the entry point. Each subcommand lives in its own module with
+``add_arguments(parser)`` and ``run(args) -> int``; errors are one line, no traceback."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from ninetynine import __version__
+from ninetynine.errors import NinetyNineError
+
+# name -> (module, one-line help). Front ends import their heavy libraries inside run().
+COMMANDS = {
+    "play": ("ninetynine.cli.play_cmd", "play a game in the terminal (the default)"),
+    "rules": ("ninetynine.cli.rules_cmd", "list the rule sets, or describe one"),
+    "replay": ("ninetynine.cli.replay_cmd", "replay a record, or play moves from a position"),
+    "random-game": ("ninetynine.cli.random_game_cmd", "write the record of a random game"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ninetynine",
+        description="Ninety-Nine, the adding card game: play, replay and study every rule set.",
+    )
+    parser.add_argument("--version", action="version", version=f"ninetynine {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module_name, help_text) in COMMANDS.items():
+        module = importlib.import_module(module_name)
+        cmd = sub.add_parser(name, help=help_text, description=module.__doc__)
+        module.add_arguments(cmd)
+        cmd.set_defaults(run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if not args_list or args_list[0].startswith("-") and args_list[0] not in (
+            "-h", "--help", "--version"):
+        args_list.insert(0, "play")
+    args = parser.parse_args(args_list)
+    try:
+        return int(args.run(args) or 0)
+    except NinetyNineError as e:
+        print(f"ninetynine: error: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"ninetynine: error: {e.strerror or e}: {e.filename or ''}".rstrip(": "),
+              file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("ninetynine: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,45 @@
+"""Play a game with uniformly random legal moves and write its record.
+
+Example: ``ninetynine random-game --rules K --players 4 --seed 7 -o game.toml``"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from pathlib import Path
+
+from ninetynine.game import new_game
+from ninetynine.presets import load_rules
+from ninetynine.record import Record, format_record
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--rules", default="P", help="preset id or alias, or a house-rules .toml "
+                        "(default: P)")
+    parser.add_argument("--players", type=int, default=None,
+                        help="number of seats (default: 4, or the rule set's nearest)")
+    parser.add_argument("--seed", type=int, default=None, help="random seed (default: random)")
+    parser.add_argument("--first", type=int, default=1, help="the seat that plays first")
+    parser.add_argument("-o", "--output", help="write the record here instead of stdout")
+
+
+def run(args: argparse.Namespace) -> int:
+    rules = load_rules(args.rules)
+    players = args.players or min(max(4, rules.players_min), rules.players_max)
+    rng = random.Random(args.seed)
+    state = new_game(rules, players, first=args.first - 1)
+    record = Record(state.clone())
+    while not state.is_over:
+        move = state.sample_chance(rng) if state.is_chance else rng.choice(state.legal_actions())
+        record.add(state, move)
+        state.apply(move)
+    text = format_record(record, state)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+        print(f"wrote {args.output}: {len(record.moves)} moves, "
+              f"winner(s) {[w + 1 for w in state.outcome.winners] if state.outcome else '-'}",
+              file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0

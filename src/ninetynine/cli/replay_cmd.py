@@ -1,0 +1,84 @@
+"""Replay a game record, or play the listed moves from a position, and print the result.
+
+The file is TOML (see docs/records.md): ``rules``, then either ``players`` for a new game
+or position keys (``hands``, ``total``, ``turn``, ...), and ``actions``. Prints the final
+state and the event log; ``--json`` prints them as one JSON object."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from ninetynine.cards import format_card, format_cards
+from ninetynine.events import event_to_json, narrate
+from ninetynine.position import format_position
+from ninetynine.record import parse_record
+from ninetynine.state import State
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="a record or position .toml file ('-' reads stdin)")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+
+
+def state_json(state: State) -> dict[str, object]:
+    """The summary of a state that ``replay --json`` prints (seats numbered from 1)."""
+    outcome = state.outcome
+    seat = state.current_seat
+    return {
+        "rules": state.rules.id,
+        "players": state.n,
+        "phase": state.chance if state.is_chance else state.phase,
+        "total": state.total,
+        "direction": "cw" if state.direction == 1 else "ccw",
+        "turn": None if seat is None else seat + 1,
+        "dealer": state.dealer + 1,
+        "hand": state.hand_no,
+        "lives": [state.seat_lives(s) for s in range(state.n)],
+        "out_of_game": [s + 1 for s in range(state.n) if not state.alive[s]],
+        "out_of_hand": [s + 1 for s in range(state.n) if state.alive[s] and not state.in_hand[s]],
+        "hands": [format_cards(h) for h in state.hands],
+        "stock_size": len(state.stock),
+        "pile_top": format_card(state.pile[-1]) if state.pile else None,
+        "points": state.points,
+        "scores": state.scores,
+        "pot": state.pot,
+        "legal": [str(a) for a in state.legal_actions()],
+        "outcome": None if outcome is None else {
+            "winners": [w + 1 for w in outcome.winners], "reason": outcome.reason},
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+    record = parse_record(text)
+    state, events = record.replay()
+    if args.json:
+        out = state_json(state)
+        out["events"] = [event_to_json(e) for e in events]
+        out["position"] = format_position(state)
+        print(json.dumps(out, indent=2))
+        return 0
+    for event in events:
+        line = narrate(event)
+        if line:
+            print(line)
+    print()
+    info = state_json(state)
+    print(f"Rules {info['rules']}, {state.n} players, hand {state.hand_no}, phase {info['phase']}")
+    print(f"Total {state.total}, direction {info['direction']}, "
+          f"turn {info['turn'] if info['turn'] else '-'}")
+    for s in range(state.n):
+        status = ("out of the game" if not state.alive[s]
+                  else "out of this hand" if not state.in_hand[s] else "")
+        print(f"  P{s + 1}: lives {state.seat_lives(s)}  hand {format_cards(state.hands[s]) or '-'}"
+              f"  {status}".rstrip())
+    print(f"Stock {len(state.stock)} cards, pile top {info['pile_top'] or '-'}")
+    if info["legal"]:
+        print("Legal: " + " ".join(info["legal"]))  # type: ignore[arg-type]
+    if state.outcome is not None:
+        winners = ", ".join(f"P{w + 1}" for w in state.outcome.winners) or "nobody"
+        print(f"Game over: {winners} ({state.outcome.reason})")
+    return 0

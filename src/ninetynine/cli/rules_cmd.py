@@ -1,0 +1,44 @@
+"""List the rule sets (presets), describe one, or list every key a house-rules file may set.
+
+Examples: ``ninetynine rules``, ``ninetynine rules K``, ``ninetynine rules house.toml``,
+``ninetynine rules --keys``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ninetynine.describe import rules_text
+from ninetynine.presets import load_rules, presets
+from ninetynine.rules import keys_help, rules_to_mapping
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("rules", nargs="?", help="a preset id or alias, or a house-rules .toml")
+    parser.add_argument("--keys", action="store_true", help="list every rules key and its values")
+    parser.add_argument("--toml", action="store_true",
+                        help="print every setting of the rule set as TOML-style key = value")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.keys:
+        for key, accepted in keys_help():
+            print(f"{key:22} {accepted}")
+        return 0
+    if args.rules is None:
+        print(f"{'ID':18} {'KIND':9} {'SOURCE':8} NAME — DESCRIPTION")
+        for preset in presets().values():
+            print(f"{preset.id:18} {preset.kind:9} {preset.source.split()[0]:8} "
+                  f"{preset.name} — {preset.description}")
+        print("\nAliases and details: ninetynine rules ID")
+        return 0
+    rules = load_rules(args.rules)
+    if args.toml:
+        for key, value in rules_to_mapping(rules).items():
+            print(f"{key} = {json.dumps(value)}")
+        return 0
+    preset = presets().get(rules.id)
+    print(rules_text(rules), end="")
+    if preset and preset.aliases:
+        print(f"\nAliases: {', '.join(preset.aliases)}")
+    return 0

@@ -1,0 +1,131 @@
+"""A readable summary of any rules value, generated from the data alone.
+
+Front ends show this as the help screen; ``ninetynine rules ID`` prints it.
+"""
+
+from __future__ import annotations
+
+from ninetynine.cards import RANK_NAMES, RANKS
+from ninetynine.effects import describe_effect
+from ninetynine.rules import (
+    AfterBust, BelowZero, Elimination, NoLegalPlay, Pot, Rule69, Rules, Scoring, Starter,
+    StartTotal, StockEmpty, Thresholds, TwoPlayerReverse,
+)
+
+
+def card_table(rules: Rules) -> list[tuple[str, str, str]]:
+    """(rank, effect, call) for every rank, e.g. ``("K", "set to 99", "99")``."""
+    return [(RANKS[i], describe_effect(eff, rules.limit),
+             rules.calls[i].replace("{total}", "#"))
+            for i, eff in enumerate(rules.cards)]
+
+
+def describe_rules(rules: Rules) -> list[tuple[str, list[str]]]:
+    """Sections of (heading, lines) describing how a game under these rules goes."""
+    r = rules
+    players = (f"{r.players_min} players" if r.players_min == r.players_max
+               else f"{r.players_min} to {r.players_max} players")
+    decks = "one 52-card deck"
+    if r.big_table_over:
+        decks += f" ({r.big_table_decks} decks with more than {r.big_table_over} players)"
+    lives_word = "game points" if r.scoring is Scoring.GAME_POINTS else "lives"
+    if r.teams:
+        lives = (f"two teams of opposite partners (seats 1 & 3, 2 & 4), each sharing "
+                 f"{r.team_lives or 2 * r.lives} lives")
+    elif r.scoring is Scoring.GAME_POINTS:
+        lives = f"{r.points_per_hand} game points each at the start of every hand"
+    else:
+        lives = f"{r.lives} lives each"
+        if r.big_table_over and r.big_table_lives and r.big_table_lives != r.lives:
+            lives += f" ({r.big_table_lives} with more than {r.big_table_over} players)"
+    table = [f"{players}, {decks}, {r.hand_size} cards each; {lives}."]
+    if r.stake:
+        table.append(f"Each player stakes {r.stake}; the winner collects every stake.")
+    if r.pot is Pot.WINNER_TAKES_ALL:
+        table.append("Lost lives go to the centre and the winner collects them.")
+    start = ("the first ordinary card turned up from the stock (special cards: "
+             + " ".join(RANKS[i] for i in r.upcard_special) + " go back into the deck)"
+             if r.start_total is StartTotal.UPCARD else "0")
+    starter = ("the player left of the dealer starts; the deal moves left"
+               if r.starter is Starter.LEFT_OF_DEALER else
+               "the player left of the last hand's loser starts")
+    table.append(f"The total starts at {start}; {starter}; play goes clockwise.")
+
+    cards = [f"{RANK_NAMES[RANKS.index(rank)]:>5}: {effect}"
+             + (f'   (say "{call}")' if call != "#" else "")
+             for rank, effect, call in card_table(r)]
+
+    play = [f"Play one card, call the new total, then draw back to {r.hand_size}."]
+    if r.may_bust:
+        play.append(f"Any card may be played; going over {r.limit} is a bust.")
+    else:
+        play.append(f"You may not take the total over {r.limit} while you hold a card that "
+                    "does not.")
+    if r.no_legal_play is NoLegalPlay.LAY_DOWN:
+        play.append("If you cannot play, you lay down your hand (no card is played) and lose.")
+    else:
+        play.append("If every card would go over, you must still play one, and you lose.")
+    below = {BelowZero.ALLOW: "may go below 0", BelowZero.CLAMP: "stops at 0 (never below)",
+             BelowZero.ILLEGAL: "may not go below 0: such a play is illegal"}[r.below_zero]
+    play.append(f"The total {below}.")
+    if any(e.reverse for e in r.cards):
+        two = {TwoPlayerReverse.HOLD: "with two players a reverse acts as a hold",
+               TwoPlayerReverse.PLAY_AGAIN: "with two players a reverse lets you play again",
+               TwoPlayerReverse.PLAY_AGAIN_DRAW_LATER:
+                   "with two players a reverse lets you play again (draw at the end)"}
+        play.append(two[r.two_player_reverse].capitalize() + ".")
+    if r.king_ban_turns:
+        play.append(f"No King to {r.limit} during your first {r.king_ban_turns} turns "
+                    f"of each {r.king_ban_scope.value}.")
+
+    bust = {
+        AfterBust.END_HAND: "The hand ends at once and a new one is dealt.",
+        AfterBust.SIT_OUT: "That player is out of this hand; the next continues at the same "
+                           "total until one player is left.",
+        AfterBust.RESET_ALL: "The total goes back to 0 and everyone plays on (no new deal).",
+        AfterBust.RESET_OTHERS: "The pile is taken away, the total goes back to 0, and the "
+                                "others play on with their cards until one is left.",
+    }[r.after_bust]
+    losing = [f"Going over (or failing to play) costs {r.bust_penalty} "
+              f"{'life' if r.bust_penalty == 1 else 'lives'}. {bust}"]
+    elim = {Elimination.AT_ZERO: "A player with no lives left is out of the game.",
+            Elimination.CANNOT_PAY: "You may stay in at 0; you are out when you must pay and "
+                                    "cannot.",
+            Elimination.NEVER: "Nobody is eliminated."}[r.elimination]
+    losing.append(elim)
+    if r.thresholds is Thresholds.ONLINE:
+        t = " or ".join(str(v) for v in r.threshold_values)
+        losing += [f"Make exactly {t} from below: everyone else loses 1.",
+                   f"Cross {t} going up: you lose 1.",
+                   f"Make exactly {r.limit}: everyone else loses 2 and the round ends."]
+    if r.thresholds is Thresholds.BORDERS:
+        losing.append("Crossing a border (" + ", ".join(f"{b}:{b + 1}" for b in r.border_values)
+                      + "), either way, costs a game point.")
+    if r.rule_69 is not Rule69.NONE:
+        losing.append(f"Making exactly 69: {r.rule_69.value.replace('_', ' ')}.")
+    if r.instant_hands:
+        losing.append("Three Kings in hand win at once; three Sixes end the game with everyone "
+                      "losing.")
+    stock = {StockEmpty.RESHUFFLE_KEEP_TOP: "the discards except the top card are shuffled "
+                                            "into a new stock",
+             StockEmpty.RESHUFFLE_ALL: "every played card is shuffled into a new stock",
+             StockEmpty.NO_DRAW: "nobody draws: play on with what is in hand"}[r.stock_empty]
+    losing.append(f"When the stock runs out, {stock}; the total is kept.")
+
+    if r.scoring is Scoring.GAME_POINTS:
+        win = (f"Game points left at the end of each hand add to your score; once someone has "
+               f"{r.points_target} or more, the highest score wins.")
+    elif r.teams:
+        win = "The team that still has lives when the other's pool is empty wins."
+    else:
+        win = f"The last player with {lives_word} left wins."
+    return [("Table", table), ("Cards", cards), ("Playing", play), ("Losing", losing),
+            ("Winning", [win])]
+
+
+def rules_text(rules: Rules) -> str:
+    """The whole summary as plain text."""
+    lines = [f"{rules.id}: {rules.name}", rules.description, f"Source: {rules.source}", ""]
+    for heading, body in describe_rules(rules):
+        lines += [heading, *("  " + line for line in body), ""]
+    return "\n".join(lines).rstrip() + "\n"

@@ -1,0 +1,139 @@
+"""Game records: rules, a start (a new game or a position) and every action.
+
+A record is a TOML document. Chance outcomes are written out (``shuffle ...``,
+``insert N``), so a record replays exactly with no seed. Player actions carry their
+seat (``"2: 9H"``), which replay checks::
+
+    rules = "P"
+    players = 3
+    actions = ["shuffle AS 2H ...", "1: KS", "2: 9H"]
+
+A record that also has position keys (``hands``, ``total``, ...) starts from that
+position instead of a new game: this is how a person sets up a situation and plays
+moves from it.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ninetynine.actions import Action, ChanceOutcome, Reinsert, Shuffle, parse_action
+from ninetynine.errors import IllegalActionError, NotationError, RecordError, RulesError
+from ninetynine.events import Event
+from ninetynine.game import new_game
+from ninetynine.position import (
+    POSITION_KEYS, position_fields, position_from_mapping, rules_lines, rules_of, toml_value,
+)
+from ninetynine.state import State
+
+Move = Action | ChanceOutcome
+
+
+@dataclass
+class Record:
+    """A start state and the moves played from it, each with the seat that made it."""
+
+    start: State
+    moves: list[tuple[int | None, Move]] = field(default_factory=list)
+    from_position: bool = False
+
+    def replay(self) -> tuple[State, list[Event]]:
+        """Play every move from the start; return the final state and all events."""
+        state = self.start.clone()
+        events: list[Event] = []
+        for i, (seat, move) in enumerate(self.moves, start=1):
+            try:
+                events += state.apply(move, seat)
+            except IllegalActionError as e:
+                who = f"{seat + 1}: " if seat is not None else ""
+                raise RecordError(f"action {i} ('{who}{_short(move)}'): {e}") from None
+        return state, events
+
+    def add(self, state: State, move: Move) -> None:
+        """Note a move about to be applied to ``state`` (the seat is taken from it)."""
+        seat = None if isinstance(move, (Shuffle, Reinsert)) else state.current_seat
+        self.moves.append((seat, move))
+
+
+def _short(move: Move) -> str:
+    text = str(move)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def format_record(record: Record, result: State | None = None) -> str:
+    """The TOML text of a record; ``result`` (the final state) adds a [result] note."""
+    start = record.start
+    lines = ["# ninetynine game record", *rules_lines(start.rules)]
+    if record.from_position:
+        lines += [f"{k} = {toml_value(v)}" for k, v in position_fields(start).items()]
+    else:
+        lines += [f"players = {start.n}", f"first = {start.starter + 1}"]
+    lines.append("actions = [")
+    for seat, move in record.moves:
+        text = str(move) if seat is None else f"{seat + 1}: {move}"
+        lines.append(f"  {toml_value(text)},")
+    lines.append("]")
+    if result is not None and result.outcome is not None:
+        lines += ["", "[result]",
+                  f"winners = {toml_value([w + 1 for w in result.outcome.winners])}",
+                  f"reason = {toml_value(result.outcome.reason)}"]
+    return "\n".join(lines) + "\n"
+
+
+def parse_record(text: str) -> Record:
+    """Read a record (or a position with optional actions) from TOML text."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise NotationError(f"not valid TOML: {e}") from None
+    return record_from_mapping(data)
+
+
+def record_from_mapping(data: Mapping[str, Any]) -> Record:
+    from_position = bool(POSITION_KEYS & (set(data) - {"players"}))
+    if from_position:
+        start = position_from_mapping(data)
+    else:
+        try:
+            rules = rules_of(data)
+        except RulesError as e:
+            raise RecordError(f"rules: {e}") from None
+        players, first = data.get("players"), data.get("first", 1)
+        if not isinstance(players, int) or not isinstance(first, int):
+            raise RecordError("a record without a position needs 'players' (a number) and "
+                              "optionally 'first' (the seat that plays first)")
+        if not 1 <= first <= players:
+            raise RecordError(f"'first' = {first}: expected a seat from 1 to {players}")
+        start = new_game(rules, players, first=first - 1)
+    unknown = set(data) - POSITION_KEYS - {"rules", "actions", "first", "result"}
+    if unknown:
+        raise RecordError(f"unknown key(s) {', '.join(sorted(unknown))}")
+    actions = data.get("actions", [])
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise RecordError("'actions' must be a list of texts such as [\"1: KS\", \"2: AH+11\"]")
+    record = Record(start, from_position=from_position)
+    for i, text in enumerate(actions, start=1):
+        record.moves.append(_parse_move(i, text, start.n))
+    return record
+
+
+def _parse_move(index: int, text: str, players: int) -> tuple[int | None, Move]:
+    seat: int | None = None
+    body = text
+    head, sep, rest = text.partition(":")
+    if sep and head.strip().isdigit():
+        seat = int(head) - 1
+        if not 0 <= seat < players:
+            raise RecordError(f"action {index} ({text!r}): seat {seat + 1} is not at this "
+                              f"{players}-player table")
+        body = rest
+    try:
+        move = parse_action(body)
+    except NotationError as e:
+        raise RecordError(f"action {index}: {e}") from None
+    if seat is not None and isinstance(move, (Shuffle, Reinsert)):
+        raise RecordError(f"action {index} ({text!r}): chance outcomes have no seat")
+    return seat, move

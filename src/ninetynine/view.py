@@ -1,0 +1,79 @@
+"""What one seat may know: the only thing a bot, a client or an agent ever sees.
+
+A :class:`View` holds the seat's own hand and public facts. It never holds another
+seat's cards, the order of the stock, or cards that went face down unseen.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from ninetynine.actions import Action
+from ninetynine.cards import new_deck
+from ninetynine.events import Event
+from ninetynine.rules import Rules
+from ninetynine.state import Outcome, State
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class View:
+    seat: int
+    rules: Rules
+    players: int
+    decks: int
+    phase: str  # play, draw, chance or over
+    turn: int | None  # the seat to act, None at a chance node or after the game
+    total: int
+    direction: int  # 1 clockwise, -1 counter-clockwise
+    dealer: int
+    hand_no: int
+    hand: tuple[int, ...]  # this seat's cards, sorted
+    hand_sizes: tuple[int, ...]
+    lives: tuple[int, ...]  # per seat (a team's pool for each partner)
+    alive: tuple[bool, ...]
+    in_hand: tuple[bool, ...]
+    turns_played: tuple[int, ...]
+    points: tuple[int, ...]
+    scores: tuple[int, ...]
+    pot: int
+    pile: tuple[int, ...]  # the face-up discards, bottom first, top last
+    out: tuple[int, ...]  # face-up cards taken out of play
+    stock_size: int
+    legal: tuple[Action, ...]  # this seat's legal actions when it is to act
+    outcome: Outcome | None
+    history: tuple[Event, ...] = ()
+
+    @property
+    def my_turn(self) -> bool:
+        return self.turn == self.seat
+
+    @property
+    def pile_top(self) -> int | None:
+        return self.pile[-1] if self.pile else None
+
+    def unseen(self) -> list[int]:
+        """Cards this seat has not seen: in other hands, the stock, or face down."""
+        seen = Counter(self.hand) + Counter(self.pile) + Counter(self.out)
+        left = Counter(new_deck(self.decks)) - seen
+        return sorted(left.elements())
+
+
+def observe(state: State, seat: int, history: tuple[Event, ...] = ()) -> View:
+    """The view of ``seat``; ``history`` is the public event log, if the caller keeps one."""
+    n = state.n
+    return View(
+        seat=seat, rules=state.rules, players=n, decks=state.decks, phase=state.phase,
+        turn=state.current_seat, total=state.total, direction=state.direction,
+        dealer=state.dealer, hand_no=state.hand_no,
+        hand=tuple(sorted(state.hands[seat])),
+        hand_sizes=tuple(len(h) for h in state.hands),
+        lives=tuple(state.seat_lives(s) for s in range(n)),
+        alive=tuple(state.alive), in_hand=tuple(state.in_hand),
+        turns_played=tuple(state.turns_played), points=tuple(state.points),
+        scores=tuple(state.scores), pot=state.pot,
+        pile=tuple(state.pile[state.face_down:]), out=tuple(state.out),
+        stock_size=len(state.stock),
+        legal=tuple(state.legal_actions()) if state.current_seat == seat else (),
+        outcome=state.outcome, history=history,
+    )

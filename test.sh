@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Run the whole test suite: sets up .venv on first use, then lint, types and tests.
+set -euo pipefail
+cd "$(dirname "$0")"
+source scripts/setup-venv.sh dev
+echo "== ruff";   ruff check src tests benchmarks
+echo "== mypy";   mypy
+echo "== pytest"; pytest "$@"
