@@ -20,6 +20,9 @@ class Bot(Protocol):
 
 
 BotFactory = Callable[..., Bot]
+
+# Difficulty levels offered to players, as bot specs.
+DIFFICULTIES = {"easy": "random", "medium": "heuristic", "hard": "ismcts"}
 _REGISTRY: dict[str, BotFactory] = {}
 
 
@@ -39,6 +42,7 @@ def bot_names() -> list[str]:
 def make_bot(spec: str) -> Bot:
     """Build a bot from ``name`` or ``name:key=value,key=value``."""
     _load_builtin()
+    spec = DIFFICULTIES.get(spec.strip(), spec)
     name, _, opts = spec.partition(":")
     factory = _REGISTRY.get(name.strip())
     if factory is None:
