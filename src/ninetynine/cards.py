@@ -24,7 +24,7 @@ RANK_NAMES = (
 )
 ACE, TWO, FOUR, SIX, SEVEN, NINE, TEN, JACK, QUEEN, KING = 0, 1, 3, 5, 6, 8, 9, 10, 11, 12
 
-_RANK_OF_TEXT = {text: i for i, text in enumerate(RANKS)} | {"T": TEN, "1": ACE}
+_RANK_OF_TEXT = {text: i for i, text in enumerate(RANKS)} | {"T": TEN}
 _SUIT_OF_TEXT = {text: i for i, text in enumerate(SUITS)}
 _CARD_TEXT = tuple(r + s for r in RANKS for s in SUITS)
 

@@ -227,6 +227,7 @@ def position_from_mapping(data: Mapping[str, Any]) -> State:
     if "stock" in data:
         state.stock = list(reversed(_cards(data, "stock")))
     else:
+        state.stock = []
         rest = Counter(new_deck(state.decks)) - Counter(state.all_cards())
         state.stock = sorted(rest.elements(), reverse=True)
     state.phase, state.chance = PLAY, ""

@@ -1,0 +1,136 @@
+"""The command line: rules, replay and random-game, with one-line errors and exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ninetynine import presets
+from ninetynine.cli.main import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_rules_lists_every_preset(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules")
+    assert code == 0
+    for pid in presets():
+        assert f"\n{pid} " in out
+
+
+@pytest.mark.parametrize("pid", list(presets()))
+def test_rules_summary_comes_from_the_data(capsys: pytest.CaptureFixture[str], pid: str) -> None:
+    code, out, _ = run(capsys, "rules", pid)
+    assert code == 0
+    assert out.startswith(f"{pid}: ")
+    assert "Cards" in out and "Winning" in out
+
+
+def test_rules_summary_reflects_settings(capsys: pytest.CaptureFixture[str]) -> None:
+    _, k_text, _ = run(capsys, "rules", "K")
+    assert "Queen: +20" in k_text and 'say "nine is mine"' in k_text
+    _, g_text, _ = run(capsys, "rules", "G")
+    assert "Nine: set to 99" in g_text and "King: hold (+0), reverse direction" in g_text
+
+
+def test_house_rules_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    house = tmp_path / "house.toml"
+    house.write_text('name = "Friday"\npreset = "K"\noverlays = ["P-ACE-1-11"]\n'
+                     '[rules]\nlives = 5\n')
+    code, out, _ = run(capsys, "rules", str(house))
+    assert code == 0 and "Friday" in out and "5 lives each" in out and "Ace: +1 or +11" in out
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    ("preset = \"K\"\n[rules]\nlivs = 5\n", "unknown rules key 'livs'"),
+    ("preset = \"K\"\n[rules]\nbelow_zero = \"maybe\"\n", "'below_zero' = 'maybe'"),
+    ("preset = \"J\"\noverlays = [\"J-TEAM\"]\n[rules]\nplayers_max = 5\n", "exactly 4 players"),
+    ("preset = \"ZZ\"\n", "unknown rule set 'ZZ'"),
+    ("preset = = 1\n", "not valid TOML"),
+])
+def test_bad_rules_file_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                    content: str, message: str) -> None:
+    house = tmp_path / "bad.toml"
+    house.write_text(content)
+    code, out, err = run(capsys, "rules", str(house))
+    assert code == 2 and out == ""
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_random_game_then_replay(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    record = tmp_path / "game.toml"
+    code, _, _ = run(capsys, "random-game", "--rules", "K", "--players", "3", "--seed", "4",
+                     "-o", str(record))
+    assert code == 0
+    code, out, _ = run(capsys, "replay", str(record), "--json")
+    assert code == 0
+    data = json.loads(out)
+    for key in ("total", "direction", "turn", "lives", "hands", "stock_size", "events", "outcome"):
+        assert key in data
+    assert data["outcome"]["winners"] and data["turn"] is None
+    code, text, _ = run(capsys, "replay", str(record))
+    assert code == 0 and "Game over" in text
+
+
+def test_random_game_is_deterministic(capsys: pytest.CaptureFixture[str]) -> None:
+    _, first, _ = run(capsys, "random-game", "--rules", "G", "--players", "3", "--seed", "9")
+    _, second, _ = run(capsys, "random-game", "--rules", "G", "--players", "3", "--seed", "9")
+    assert first == second and first.startswith("# ninetynine game record")
+
+
+def test_replay_from_a_hand_written_position(capsys: pytest.CaptureFixture[str],
+                                             tmp_path: Path) -> None:
+    """MATRIX T01: the S000 four-player sequence, written by hand."""
+    pos = tmp_path / "t01.toml"
+    pos.write_text(
+        'rules = "P"\ntotal = 50\nturn = 1\n'
+        'hands = ["KS 8D 2C", "9H 10D 3C", "4S 5C 6C", "4H 7C 8C"]\n'
+        'actions = ["1: KS", "2: 9H", "3: 4S", "2: 10D-10", "1: 8D", "4: 4H"]\n')
+    code, out, _ = run(capsys, "replay", str(pos), "--json")
+    assert code == 0
+    data = json.loads(out)
+    calls = [e["text"] for e in data["events"] if e["kind"] == "TotalCalled"]
+    assert calls == ["99", "pass to you 99", "back on you 99", "89", "97", "back on you 97"]
+    assert data["total"] == 97 and data["turn"] == 1 and data["direction"] == "cw"
+    assert all(len(h.split()) == 3 for h in data["hands"])
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    ('rules = "P"\nturn = 1\nhands = ["KS 8D 2C", "9H 10D 3C"]\nactions = ["2: 9H"]\n',
+     "it is P1's turn"),
+    ('rules = "P"\ntotal = 95\nhands = ["5S 8D 2C", "9H 10D 3C"]\nactions = ["1: 8D"]\n',
+     "would make 103"),
+    ('rules = "P"\nhands = ["AS 8D 2C", "9H 10D 3C"]\nactions = ["1: AS"]\n', "AS needs a value"),
+    ('rules = "P"\nhands = ["AS 8D 2C", "9H 10D 3C"]\nactions = ["1: KH"]\n', "not in P1's hand"),
+    ('rules = "P"\nhands = ["AS 8D 2C", "AS 10D 3C", "AS AS 2C"]\n', "too many AS"),
+    ('rules = "P"\nhands = ["AS 8D 2C"]\n', "for 2 to 10"),
+    ('rules = "P"\nhands = ["AS 8D 2C", "9H 10D 3C"]\ntotal = "x"\n', "'total' = 'x'"),
+    ('rules = "P"\nhands = ["AS 8D 2C", "9H 10D 3C"]\ncolour = 1\n', "unknown position key"),
+    ('rules = "P"\nhands = ["AS 8D 2C", "9H 10D 3C"]\nactions = ["1: XX"]\n', "action 1"),
+])
+def test_bad_records_are_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                  content: str, message: str) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(content)
+    code, _, err = run(capsys, "replay", str(path))
+    assert code == 2
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, "replay", str(tmp_path / "nope.toml"))
+    assert code == 2 and "No such file" in err
+
+
+def test_installed_entry_point() -> None:
+    done = subprocess.run([sys.executable, "-m", "ninetynine", "rules", "J"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and done.stdout.startswith("J: Jaques-style")

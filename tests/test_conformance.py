@@ -1,0 +1,191 @@
+"""One conformance harness, run over every preset at its smallest, typical and largest table.
+
+Random games must end; cards are conserved; the total stays in bounds; legal actions are
+sorted, unique and all applicable; the fast path agrees with the checked one; records and
+positions round-trip and replay identically; a seat's view is unchanged by anything it may
+not see.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from ninetynine import IllegalActionError, load_rules, new_game, play_out, presets
+from ninetynine.actions import Action, ActionKind
+from ninetynine.cards import new_deck
+from ninetynine.position import format_position, parse_position
+from ninetynine.record import Record, format_record, parse_record
+from ninetynine.rules import BelowZero, Rules
+from ninetynine.state import PLAY, State
+from ninetynine.view import observe
+
+
+def tables() -> list[tuple[str, int]]:
+    out = []
+    for pid in presets():
+        r = load_rules(pid)
+        for n in sorted({r.players_min, min(max(4, r.players_min), r.players_max),
+                         r.players_max}):
+            out.append((pid, n))
+    return out
+
+
+TABLES = tables()
+
+
+def random_game(rules: Rules, players: int, seed: int) -> tuple[Record, State, list]:
+    """A random game through the checked API; returns its record, final state and events."""
+    rng = random.Random(seed)
+    state = new_game(rules, players, first=seed % players)
+    record = Record(state.clone())
+    events = []
+    steps = 0
+    while not state.is_over:
+        steps += 1
+        assert steps < 50_000, "the game does not end"
+        move = state.sample_chance(rng) if state.is_chance else rng.choice(state.legal_actions())
+        record.add(state, move)
+        events += state.apply(move)
+        check_invariants(state)
+    return record, state, events
+
+
+def check_invariants(state: State) -> None:
+    assert Counter(state.all_cards()) == Counter(new_deck(state.decks)), "cards not conserved"
+    rules = state.rules
+    if state.phase == PLAY:
+        assert state.total <= rules.limit
+        if rules.below_zero is not BelowZero.ALLOW:
+            assert state.total >= 0
+        assert state.in_hand[state.turn] and state.alive[state.turn]
+        codes = state.legal_codes()
+        assert codes, "a seat to act must have a legal action"
+        assert codes == sorted(set(codes)), "legal actions must be sorted and unique"
+    for seat in range(state.n):
+        assert not state.in_hand[seat] or state.alive[seat]
+    if rules.scoring.value == "lives":
+        assert all(v >= 0 for v in state.lives)
+
+
+@pytest.mark.parametrize(("preset", "players"), TABLES)
+def test_random_games_are_consistent(preset: str, players: int) -> None:
+    rules = load_rules(preset)
+    for seed in range(3):
+        record, final, events = random_game(rules, players, seed)
+        assert final.outcome is not None
+        assert all(0 <= w < players for w in final.outcome.winners)
+        # the record replays exactly, through its text form, with no seed
+        text = format_record(record, final)
+        replayed, replay_events = parse_record(text).replay()
+        assert replayed == final
+        assert replay_events == events
+        assert format_record(parse_record(text), replayed) == text
+
+
+@pytest.mark.parametrize(("preset", "players"), TABLES)
+def test_fast_path_matches_checked_path(preset: str, players: int) -> None:
+    rules = load_rules(preset)
+    for seed in range(8):
+        fast = new_game(rules, players, first=seed % players)
+        checked = fast.clone()
+        play_out(fast, random.Random(seed), fast=True)
+        play_out(checked, random.Random(seed), fast=False)
+        assert fast == checked
+
+
+@pytest.mark.parametrize(("preset", "players"), TABLES)
+def test_positions_round_trip_and_actions_apply(preset: str, players: int) -> None:
+    rules = load_rules(preset)
+    rng = random.Random(7)
+    state = new_game(rules, players)
+    steps = 0
+    while not state.is_over and steps < 400:
+        steps += 1
+        text = format_position(state)
+        copy = parse_position(text)
+        assert copy == state
+        assert format_position(copy) == text
+        if state.is_chance:
+            state.apply(state.sample_chance(rng))
+            continue
+        legal = state.legal_actions()
+        for action in legal:  # every legal action applies through the checked API
+            state.clone().apply(action, seat=state.turn)
+        _check_illegal_rejected(state, legal)
+        state.apply(rng.choice(legal))
+
+
+def _check_illegal_rejected(state: State, legal: list[Action]) -> None:
+    hand = state.hands[state.turn]
+    candidates = [Action(ActionKind.DOWN), Action(ActionKind.PASS), Action(ActionKind.DRAW)]
+    for card in set(hand):
+        eff = state.rules.cards[card >> 2]
+        candidates += [Action.play(card, v if eff.has_choice else None) for v in eff.values]
+    for action in candidates:
+        if action not in legal:
+            before = format_position(state)
+            with pytest.raises(IllegalActionError):
+                state.apply(action)
+            assert format_position(state) == before, "a rejected action changed the state"
+    other = (state.turn + 1) % state.n
+    if legal and other != state.turn:
+        with pytest.raises(IllegalActionError):
+            state.clone().apply(legal[0], seat=other)
+
+
+@pytest.mark.parametrize(("preset", "players"), TABLES)
+def test_views_leak_nothing(preset: str, players: int) -> None:
+    """Shuffling everything a seat cannot see leaves that seat's view unchanged."""
+    rules = load_rules(preset)
+    rng = random.Random(11)
+    state = new_game(rules, players)
+    steps = 0
+    while not state.is_over and steps < 150:
+        steps += 1
+        if state.is_chance:
+            state.apply(state.sample_chance(rng))
+            continue
+        for seat in range(players):
+            view = observe(state, seat)
+            assert list(view.hand) == sorted(state.hands[seat])
+            hidden_twin = _reshuffle_hidden(state, seat, rng)
+            assert observe(hidden_twin, seat) == view
+            assert Counter(view.unseen()) == Counter(
+                c for s in range(players) if s != seat for c in state.hands[s]
+            ) + Counter(state.stock) + Counter(state.pile[:state.face_down]) + Counter(
+                [state.held] if state.held >= 0 else [])
+        state.apply(rng.choice(state.legal_actions()))
+
+
+def _reshuffle_hidden(state: State, seat: int, rng: random.Random) -> State:
+    """A state that differs only in what ``seat`` cannot see: other hands, stock, face-down."""
+    twin = state.clone()
+    others = [s for s in range(state.n) if s != seat]
+    pool = [c for s in others for c in twin.hands[s]] + twin.stock + twin.pile[:twin.face_down]
+    rng.shuffle(pool)
+    for s in others:
+        k = len(twin.hands[s])
+        twin.hands[s], pool = pool[:k], pool[k:]
+    twin.pile[:twin.face_down], pool = pool[:twin.face_down], pool[twin.face_down:]
+    twin.stock = pool
+    return twin
+
+
+def test_determinism_ignores_global_random() -> None:
+    """Only the injected generator decides chance: stirring the global one changes nothing."""
+    rules = load_rules("P")
+    a = play_out(new_game(rules, 4), random.Random(5))
+    random.seed(123)
+    random.random()
+    b = new_game(rules, 4)
+    rng = random.Random(5)
+    while not b.is_over:
+        random.shuffle(list(range(10)))  # stir the global generator between steps
+        if b.is_chance:
+            b.apply(b.sample_chance(rng))
+        else:
+            b.apply_code(rng.choice(b.legal_codes()))
+    assert a == b
