@@ -9,6 +9,7 @@ what is accepted.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import types
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -415,7 +416,7 @@ def apply_overrides(base: Rules, overrides: Mapping[str, Any], *, where: str = "
             elif key in _HINTS:
                 changes[key] = _convert(key, value)
             else:
-                close = [f for f in FIELDS if f.split("_")[0] == str(key).split("_")[0]]
+                close = difflib.get_close_matches(str(key), FIELDS, n=3)
                 hint = f" (did you mean {', '.join(close)}?)" if close else ""
                 raise RulesError(f"unknown rules key {key!r}{hint}; see 'ninetynine rules --keys'")
         return dataclasses.replace(base, **changes)

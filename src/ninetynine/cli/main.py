@@ -47,6 +47,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except NinetyNineError as e:
         print(f"ninetynine: error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader went away (e.g. piped into head): not an error
+        sys.stderr.close()
+        return 0
     except OSError as e:
         print(f"ninetynine: error: {e.strerror or e}: {e.filename or ''}".rstrip(": "),
               file=sys.stderr)
