@@ -46,7 +46,8 @@ def make_bot(spec: str) -> Bot:
     name, _, opts = spec.partition(":")
     factory = _REGISTRY.get(name.strip())
     if factory is None:
-        raise NinetyNineError(f"unknown bot {name!r}: expected one of {', '.join(sorted(_REGISTRY))}")
+        raise NinetyNineError(f"unknown bot {name!r}: expected one of "
+                              f"{', '.join(sorted(_REGISTRY))}")
     kwargs: dict[str, object] = {}
     for item in filter(None, (o.strip() for o in opts.split(","))):
         key, eq, value = item.partition("=")
@@ -70,4 +71,4 @@ def _parse_value(text: str) -> object:
 
 def _load_builtin() -> None:
     # Importing the modules registers their bots.
-    from ninetynine.bots import random_bot  # noqa: F401
+    from ninetynine.bots import heuristic, random_bot  # noqa: F401

@@ -1,0 +1,122 @@
+"""Determinization: a full :class:`State` consistent with what one seat has seen.
+
+A bot's only input is its :class:`~ninetynine.view.View`. To search, it deals the cards it
+has not seen (``view.unseen()``) at random into the other hands (their sizes are public),
+the stock and the face-down part of the pile. The real hands and stock order are never read.
+
+:class:`Determinizer` builds the public part of the state once and then makes as many
+samples as the search needs, cheaply.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ninetynine import events as E
+from ninetynine.game import new_game
+from ninetynine.state import CHANCE, DRAWING, OVER, PLAY, State
+from ninetynine.view import View
+
+
+class Determinizer:
+    """Makes random states consistent with ``view``: the template is built once."""
+
+    def __init__(self, view: View) -> None:
+        if view.phase not in (PLAY, DRAWING):
+            raise ValueError(f"cannot determinize a view in phase {view.phase!r}: "
+                             "only a seat to act can search")
+        self.view = view
+        self.seat = view.seat
+        self.unseen = view.unseen()
+        self.others = [s for s in range(view.players) if s != view.seat]
+        self.sizes = [view.hand_sizes[s] for s in self.others]
+        hidden = len(self.unseen) - sum(self.sizes) - view.stock_size
+        if hidden < 0:
+            raise ValueError("inconsistent view: more hidden cards in hands and stock than unseen")
+        self.face_down = hidden
+        self.template = _public_state(view)
+
+    def sample(self, rng: random.Random) -> State:
+        """A new state: the unseen cards dealt at random, everything public as seen."""
+        cards = self.unseen[:]
+        rng.shuffle(cards)
+        t = self.template
+        s = State.__new__(State)
+        for name in _SLOTS:
+            setattr(s, name, getattr(t, name))
+        hands: list[list[int]] = [[] for _ in range(t.n)]
+        hands[self.seat] = list(self.view.hand)
+        i = 0
+        for seat, size in zip(self.others, self.sizes, strict=True):
+            hands[seat] = cards[i:i + size]
+            i += size
+        s.hands = hands
+        s.pile = cards[i:i + self.face_down] + t.pile
+        i += self.face_down
+        s.stock = cards[i:]
+        for name in _LISTS:
+            setattr(s, name, getattr(t, name)[:])
+        return s
+
+
+def determinize(view: View, rng: random.Random) -> State:
+    """One random state consistent with ``view`` (see :class:`Determinizer`)."""
+    return Determinizer(view).sample(rng)
+
+
+_LISTS = ("out", "lives", "alive", "in_hand", "turns_played", "points", "scores", "_before")
+_SLOTS = tuple(name for name in State.__slots__
+               if name not in ("hands", "pile", "stock", *_LISTS))
+
+
+def _public_state(view: View) -> State:
+    """A state holding every public fact of ``view``; hands, stock and face-down left empty."""
+    n, rules = view.players, view.rules
+    s = new_game(rules, n)
+    s.decks = view.decks
+    s.phase, s.chance = view.phase, ""
+    s.total, s.direction = view.total, view.direction
+    s.turn = view.turn if view.turn is not None else view.seat
+    s.dealer, s.hand_no = view.dealer, view.hand_no
+    s.starter = _starter(view)
+    s.hands = [[] for _ in range(n)]
+    s.pile, s.out, s.stock = list(view.pile), list(view.out), []
+    s.face_down = 0  # set per sample: the hidden cards go under the visible pile
+    sides = 2 if rules.teams else n
+    lives = [0] * sides
+    for seat in range(n):
+        lives[s.side(seat)] = view.lives[seat]
+    s.lives = lives
+    s.alive, s.in_hand = list(view.alive), list(view.in_hand)
+    s.turns_played, s.points = list(view.turns_played), list(view.points)
+    s.scores, s.pot = list(view.scores), view.pot
+    s.passes = _passes(view)
+    s.drawer, s.owed, s.held, s.loser = -1, 0, -1, -1
+    s.next_turn = -1
+    if view.phase == DRAWING:  # no preset draws explicitly; the next seat in order is a guess
+        s.next_turn = s._next_seat(s.turn, 1)
+    s.outcome, s._ev, s._before = None, None, list(view.in_hand)
+    assert s.phase not in (CHANCE, OVER)
+    return s
+
+
+def _starter(view: View) -> int:
+    for ev in reversed(view.history):
+        if isinstance(ev, E.HandStarted):
+            return ev.starter
+    n = view.players
+    for k in range(1, n + 1):  # no history: the first live seat after the dealer
+        seat = (view.dealer + k) % n
+        if view.alive[seat]:
+            return seat
+    return view.seat
+
+
+def _passes(view: View) -> int:
+    count = 0
+    for ev in reversed(view.history):
+        if isinstance(ev, E.Passed):
+            count += 1
+        elif isinstance(ev, (E.CardPlayed, E.HandStarted)):
+            break
+    return count

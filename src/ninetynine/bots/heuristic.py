@@ -1,0 +1,93 @@
+"""``heuristic``: plays like a sensible person, following the rulebooks' strategy tips.
+
+For each legal action it weighs, from its own view only:
+
+* what the play costs at once (lives or points lost or won, by trying it on a
+  determinized copy: this covers busts, thresholds, 69 and every rule set's scoring);
+* the danger it passes on: the chance that the seat to act next holds no safe card at
+  the new total, counted from the cards this seat has not seen (card counting; it
+  counts against us when that seat is a partner);
+* what is left in hand: escape cards (hold, set, minus, reverse...) are kept for high
+  totals and high cards are dumped while the total is low.
+
+The Ace's choice and the reverse are just more candidate actions, so the bot uses them
+to push danger onto the next player when that pays.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from ninetynine.actions import Action, ActionKind
+from ninetynine.bots.base import register
+from ninetynine.bots.determinize import Determinizer
+from ninetynine.bots.knowledge import keep_value, safe_table
+from ninetynine.rules import Scoring
+from ninetynine.state import State
+from ninetynine.view import View
+
+LIFE = 10.0  # one life (or game point) of our own
+PUSH = 4.0  # the next seat being left with no safe card
+KEEP = 1.5  # per unit of keep value in the hand after the play
+
+
+@register("heuristic")
+class HeuristicBot:
+    name = "heuristic"
+
+    def __init__(self, push: float = PUSH, keep: float = KEEP) -> None:
+        self.push, self.keep = push, keep
+
+    def choose(self, view: View, rng: random.Random) -> Action:
+        legal = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        if all(a.kind is not ActionKind.PLAY for a in legal):
+            for a in legal:  # drawing keeps more options open
+                if a.kind is ActionKind.DRAW:
+                    return a
+            return legal[0]
+        state = Determinizer(view).sample(rng)
+        scored = [(self.score(view, state, a), i) for i, a in enumerate(legal)]
+        return legal[max(scored)[1]]
+
+    def score(self, view: View, state: State, action: Action) -> float:
+        me, rules = view.seat, view.rules
+        after = state.clone()
+        after.apply_code(state.code_of(action))
+        score = LIFE * (_standing(after, me) - _standing(state, me))
+        others = [s for s in range(view.players) if state.side(s) != state.side(me)]
+        if others:
+            lost = sum(_standing(state, s) - _standing(after, s) for s in others)
+            score += LIFE * 0.5 * lost / len(others)
+        if after.outcome is not None:
+            return score + (100.0 if me in after.outcome.winners else -100.0)
+        nxt = after.current_seat
+        if nxt is not None and nxt != me and after.hand_no == state.hand_no:
+            danger = _stuck_chance(view, after.total, view.hand_sizes[nxt])
+            score += self.push * (-danger if state.side(nxt) == state.side(me) else danger)
+        hand = list(view.hand)
+        if action.card is not None:
+            hand.remove(action.card)
+        values = keep_value(rules)
+        score += self.keep * sum(values[c >> 2] for c in hand)
+        return score
+
+
+def _standing(state: State, seat: int) -> float:
+    """Lives of the seat's side, or its game points and score."""
+    if state.rules.scoring is Scoring.GAME_POINTS:
+        return state.points[seat] + state.scores[seat]
+    return state.seat_lives(seat)
+
+
+def _stuck_chance(view: View, total: int, hand_size: int) -> float:
+    """The chance that a hand of ``hand_size`` unseen cards has no safe play at ``total``."""
+    unseen = Counter(c >> 2 for c in view.unseen())
+    count = sum(unseen.values())
+    if not count or hand_size <= 0:
+        return 0.0
+    table = safe_table(view.rules)
+    unsafe = sum(k for rank, k in unseen.items() if not table.safe(rank, total))
+    return (unsafe / count) ** hand_size

@@ -1,0 +1,94 @@
+"""What a sensible player knows about the cards of a rule set, precomputed for speed.
+
+Everything here is derived from the rules alone (no game state), so the heuristic bot and
+the fast rollout policy of the search share one idea of which cards are worth keeping.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from ninetynine.rules import Rules
+from ninetynine.state import DOWN, DRAW, compiled
+
+
+@cache
+def escape_ranks(rules: Rules) -> frozenset[int]:
+    """Ranks that can be played safely even at the limit (hold, set, minus, halve...)."""
+    c = compiled(rules)
+    return frozenset(r for r in range(13)
+                     if any(not busts for _, _, busts in c.options(r, rules.limit)))
+
+
+@cache
+def keep_value(rules: Rules) -> tuple[float, ...]:
+    """Per rank, how valuable the card is to keep in hand (about 0 to 2).
+
+    An escape card saves you at any total: worth 2. Another card is worth the share of
+    totals at which it is still safe, so low cards are kept and high ones dumped early.
+    """
+    c, limit, escapes = compiled(rules), rules.limit, escape_ranks(rules)
+    values = []
+    for rank in range(13):
+        if rank in escapes:
+            values.append(2.0)
+            continue
+        safe_max = max((t for t in range(0, limit + 1)
+                        if any(not b for _, _, b in c.options(rank, t))), default=-1)
+        values.append(max(safe_max, 0) / limit)
+    return tuple(values)
+
+
+class SafeTable:
+    """Whether a rank has a safe play at a total, cached per (rank, total)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.c = compiled(rules)
+        self.cache: dict[int, bool] = {}
+
+    def safe(self, rank: int, total: int) -> bool:
+        key = total * 16 + rank
+        found = self.cache.get(key)
+        if found is None:
+            found = self.cache[key] = any(not b for _, _, b in self.c.options(rank, total))
+        return found
+
+
+@cache
+def safe_table(rules: Rules) -> SafeTable:
+    return SafeTable(rules)
+
+
+class RolloutPolicy:
+    """A fast greedy policy on action codes, for playouts inside the search.
+
+    It plays the ordinary card that takes the total highest without going over (dumping
+    high cards early and pushing danger onward), keeps escape cards until nothing else is
+    safe, and busts only when it must.
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self.c = compiled(rules)
+        self.escapes = escape_ranks(rules)
+        self.scores: dict[int, float] = {}
+
+    def score(self, total: int, code: int) -> float:
+        if code >= DOWN:
+            return 1.0 if code == DRAW else 0.0
+        key = total * 256 + code
+        found = self.scores.get(key)
+        if found is None:
+            new = self.c.result(code, total)
+            if new > self.c.limit:
+                found = -1000.0 - new
+            elif (code >> 4) in self.escapes:
+                found = new - 200.0
+            else:
+                found = float(new)
+            self.scores[key] = found
+        return found
+
+
+@cache
+def rollout_policy(rules: Rules) -> RolloutPolicy:
+    return RolloutPolicy(rules)
