@@ -61,7 +61,8 @@ def test_effects_round_trip(spec: str) -> None:
     assert format_effect(parse_effect(spec)) == spec
 
 
-@pytest.mark.parametrize("bad", ["", "7", "+x", "+1/+1", "hold sideways", "set set", "+4 reverse reverse"])
+@pytest.mark.parametrize("bad", ["", "7", "+x", "+1/+1", "hold sideways", "set set",
+                                 "+4 reverse reverse"])
 def test_bad_effects_fail(bad: str) -> None:
     with pytest.raises(RulesError, match="expected|repeat"):
         parse_effect(bad)

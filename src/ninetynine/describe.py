@@ -8,8 +8,19 @@ from __future__ import annotations
 from ninetynine.cards import RANK_NAMES, RANKS
 from ninetynine.effects import describe_effect
 from ninetynine.rules import (
-    AfterBust, BelowZero, Elimination, NoLegalPlay, Pot, Rule69, Rules, Scoring, Starter,
-    StartTotal, StockEmpty, Thresholds, TwoPlayerReverse,
+    AfterBust,
+    BelowZero,
+    Elimination,
+    NoLegalPlay,
+    Pot,
+    Rule69,
+    Rules,
+    Scoring,
+    Starter,
+    StartTotal,
+    StockEmpty,
+    Thresholds,
+    TwoPlayerReverse,
 )
 
 

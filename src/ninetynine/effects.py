@@ -69,18 +69,18 @@ def parse_effect(spec: str) -> Effect:
     bad = [m for m in mods if m not in ("reverse", "skip")] or (len(set(mods)) < len(mods))
     if bad:
         raise RulesError(f"bad card effect {spec!r}: expected {ACCEPTED}")
-    flags = {"reverse": "reverse" in mods, "skip": "skip" in mods}
+    reverse, skip = "reverse" in mods, "skip" in mods
     if head == "hold":
-        return Effect(values=(0,), **flags)
+        return Effect(values=(0,), reverse=reverse, skip=skip)
     if head in ("set", "halve-or-double", "halve-even"):
-        return Effect(kind=Kind(head), **flags)
+        return Effect(kind=Kind(head), reverse=reverse, skip=skip)
     try:
         values = tuple(_parse_amount(v) for v in head.split("/"))
     except ValueError:
         raise RulesError(f"bad card effect {spec!r}: expected {ACCEPTED}") from None
     if len(set(values)) != len(values):
         raise RulesError(f"bad card effect {spec!r}: the choices repeat a value")
-    return Effect(values=values, **flags)
+    return Effect(values=values, reverse=reverse, skip=skip)
 
 
 def _parse_amount(text: str) -> int:

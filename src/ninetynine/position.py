@@ -25,7 +25,17 @@ from ninetynine.game import new_game
 from ninetynine.presets import load_rules, rules_spec
 from ninetynine.rules import Rules
 from ninetynine.state import (
-    CHANCE, DEAL, DRAWING, OVER, PLAY, RESTOCK, TOPUP, UPCARD, Outcome, State, check_state,
+    CHANCE,
+    DEAL,
+    DRAWING,
+    OVER,
+    PLAY,
+    RESTOCK,
+    TOPUP,
+    UPCARD,
+    Outcome,
+    State,
+    check_state,
 )
 
 PHASES = ("play", "draw", "deal", "restock", "topup", "upcard", "over")

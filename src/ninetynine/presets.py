@@ -73,10 +73,11 @@ def presets() -> dict[str, Preset]:
         order[kv[1].kind], family[kv[0][0]], kv[0] not in family, _MATRIX_ORDER.get(kv[0], 99))))
 
 
-_MATRIX_ORDER = {name: i for i, name in enumerate(
-    "P-NICKELS P-SEVEN P-DOLLAR P-CONTINUE P-SWAP-9K P-SWAP-49 P-TEN-MINUS P-ACE-1-11 "
-    "P-2P-AGAIN P-1950 P-BORDERS P-69 P-UPCARD P-UPCARD-INSTANT P-ONLINE P-ONLINE-TEACH "
-    "J-PURE J-4TOKEN J-TEAM J-REVERSE".split())}
+_MATRIX_ORDER = {name: i for i, name in enumerate((
+    "P-NICKELS", "P-SEVEN", "P-DOLLAR", "P-CONTINUE", "P-SWAP-9K", "P-SWAP-49", "P-TEN-MINUS",
+    "P-ACE-1-11", "P-2P-AGAIN", "P-1950", "P-BORDERS", "P-69", "P-UPCARD", "P-UPCARD-INSTANT",
+    "P-ONLINE", "P-ONLINE-TEACH", "J-PURE", "J-4TOKEN", "J-TEAM", "J-REVERSE",
+))}
 
 
 def find_preset(name: str) -> Preset:

@@ -25,7 +25,12 @@ from ninetynine.errors import IllegalActionError, NotationError, RecordError, Ru
 from ninetynine.events import Event
 from ninetynine.game import new_game
 from ninetynine.position import (
-    POSITION_KEYS, position_fields, position_from_mapping, rules_lines, rules_of, toml_value,
+    POSITION_KEYS,
+    position_fields,
+    position_from_mapping,
+    rules_lines,
+    rules_of,
+    toml_value,
 )
 from ninetynine.state import State
 

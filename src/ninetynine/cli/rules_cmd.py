@@ -37,8 +37,8 @@ def run(args: argparse.Namespace) -> int:
         for key, value in rules_to_mapping(rules).items():
             print(f"{key} = {json.dumps(value)}")
         return 0
-    preset = presets().get(rules.id)
     print(rules_text(rules), end="")
-    if preset and preset.aliases:
-        print(f"\nAliases: {', '.join(preset.aliases)}")
+    aliases = presets()[rules.id].aliases if rules.id in presets() else ()
+    if aliases:
+        print(f"\nAliases: {', '.join(aliases)}")
     return 0

@@ -1,0 +1,94 @@
+"""Property tests: any rule set, any table, any sequence of legal choices keeps the game sound.
+
+Hypothesis draws presets, house-rules combinations of every setting, table sizes and move
+choices; the invariants of the conformance harness must hold throughout.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from enum import StrEnum
+from typing import Any
+
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from ninetynine import RulesError, load_rules, new_game, presets, step
+from ninetynine.position import format_position
+from ninetynine.rules import Rules
+from tests.test_conformance import check_invariants
+
+PRESETS = list(presets())
+ENUM_FIELDS = {f.name: f.type for f in dataclasses.fields(Rules)}
+
+
+def _enum_settings() -> dict[str, list[str]]:
+    from typing import get_type_hints
+    hints = get_type_hints(Rules)
+    return {name: [m.value for m in hint] for name, hint in hints.items()
+            if isinstance(hint, type) and issubclass(hint, StrEnum)}
+
+
+ENUMS = _enum_settings()
+BOOLS = ["may_bust", "clear_pile_on_reset", "draw_after_bust", "king_ban_at_limit",
+         "points_floor_zero", "instant_hands"]
+EFFECTS = ["+1/+11", "hold", "hold reverse", "set", "-10", "+10/-10", "+4 reverse", "+10 skip",
+           "halve-or-double", "halve-even", "+20", "+9"]
+
+
+@st.composite
+def house_rules(draw: st.DrawFn) -> Rules:
+    """A preset with a handful of settings changed at random (valid combinations only)."""
+    changes: dict[str, Any] = {}
+    for key in draw(st.lists(st.sampled_from(sorted(ENUMS)), max_size=5, unique=True)):
+        changes[key] = draw(st.sampled_from(ENUMS[key]))
+    for key in draw(st.lists(st.sampled_from(BOOLS), max_size=3, unique=True)):
+        changes[key] = draw(st.booleans())
+    if draw(st.booleans()):
+        ranks = draw(st.lists(st.sampled_from(["A", "2", "4", "7", "9", "10", "J", "K"]),
+                              max_size=3, unique=True))
+        changes["cards"] = {r: draw(st.sampled_from(EFFECTS)) for r in ranks}
+    if draw(st.booleans()):
+        changes["king_ban_turns"] = draw(st.integers(0, 3))
+    spec = {"preset": draw(st.sampled_from(PRESETS)), "rules": changes}
+    try:
+        return load_rules(spec)
+    except RulesError:
+        assume(False)
+        raise
+
+
+def play_checked(rules: Rules, players: int, seed: int, max_steps: int = 3000) -> None:
+    rng = random.Random(seed)
+    state = new_game(rules, players, first=seed % players)
+    for _ in range(max_steps):
+        if state.is_over:
+            assert state.outcome is not None
+            return
+        if state.is_chance:
+            state.apply(state.sample_chance(rng))
+        else:
+            before = format_position(state)
+            action = rng.choice(state.legal_actions())
+            new, _events = step(state, action)
+            assert format_position(state) == before, "step() changed the original state"
+            state = new
+        check_invariants(state)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(PRESETS), st.integers(0, 8), st.integers(0, 2**32 - 1))
+def test_presets_stay_sound(preset: str, extra: int, seed: int) -> None:
+    rules = load_rules(preset)
+    players = rules.players_min + extra % (rules.players_max - rules.players_min + 1)
+    play_checked(rules, players, seed)
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(house_rules(), st.integers(0, 8), st.integers(0, 2**32 - 1))
+def test_any_house_rules_stay_sound(rules: Rules, extra: int, seed: int) -> None:
+    """Every combination of settings that validates also plays soundly (bounded length)."""
+    players = rules.players_min + extra % (rules.players_max - rules.players_min + 1)
+    play_checked(rules, players, seed, max_steps=1500)
