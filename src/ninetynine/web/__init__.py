@@ -1,0 +1,5 @@
+"""Play in the browser: ``ninetynine serve`` (FastAPI + WebSockets, SQLite or PostgreSQL).
+
+The server holds every game; each client only ever receives its own seat's view.
+Heavy imports (fastapi) live in :mod:`ninetynine.web.app`, imported only by the server.
+"""
