@@ -1,14 +1,113 @@
-"""Play Ninety-Nine in the terminal against bots (placeholder until the terminal UI lands)."""
+"""Play Ninety-Nine in the terminal, against bots or with friends at the same keyboard.
+
+With no options a game starts at once: you and three medium bots under the standard
+rules (P). Examples: ``ninetynine play --rules K --players 3 --bots easy hard``,
+``ninetynine play --seats you @Ann medium`` (Ann shares the keyboard),
+``ninetynine play --resume``, ``ninetynine play --plain`` (text lines, for screen readers
+and pipes). Every game is saved after each move under $NINETYNINE_HOME
+(default ~/.local/share/ninetynine); finished games are kept there in games/."""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
+
+from ninetynine.bots import bot_names
+from ninetynine.errors import NinetyNineError
+from ninetynine.presets import load_rules
+from ninetynine.table import Table, parse_seats
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--rules", default="P", help="preset id or alias, or a house-rules .toml")
+    parser.add_argument("--rules", default="P",
+                        help="preset id or alias, or a house-rules .toml (default: P)")
+    parser.add_argument("--players", type=int, default=None,
+                        help="number of seats (default: 4, or the nearest the rules allow)")
+    parser.add_argument("--bots", nargs="+", metavar="SPEC", default=None,
+                        help="bots for the other seats, used in turn: easy, medium, hard or a "
+                             "bot spec such as random or ismcts:iterations=500 (default: medium)")
+    parser.add_argument("--seats", nargs="+", metavar="WHO", default=None,
+                        help="who sits where, seat 1 first: 'you', @NAME for another person at "
+                             "this keyboard, or a bot spec; sets the number of players")
+    parser.add_argument("--name", default="Player", help="your name (default: Player)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="seed for the shuffles and the bots (default: random)")
+    parser.add_argument("--first", type=int, default=1, help="the seat that plays first")
+    parser.add_argument("--pace", type=float, default=None, metavar="SECONDS",
+                        help="pause before each bot move (default: 1.0; 0 in --plain mode "
+                             "when input is not a terminal)")
+    parser.add_argument("--plain", action="store_true",
+                        help="play with text prompts and lines instead of the full screen")
+    parser.add_argument("--resume", nargs="?", const="", default=None, metavar="FILE",
+                        help="continue the saved game (or the save FILE)")
+
+
+def default_bots() -> list[str]:
+    # "medium" is the heuristic bot; fall back to "easy" where it is not installed.
+    return ["medium"] if "heuristic" in bot_names() else ["easy"]
+
+
+def build_table(args: argparse.Namespace) -> Table:
+    from ninetynine import saves
+
+    if args.resume is not None:
+        path = Path(args.resume) if args.resume else saves.current_path()
+        table = saves.load_save(path)
+        if args.pace is not None:
+            table.pace = args.pace
+        if path.resolve() != saves.current_path().resolve():
+            _keep_current()
+            saves.save_current(table)
+            path.unlink()  # it lives on as the game in progress
+        return table
+    rules = load_rules(args.rules)
+    players = args.players or min(max(4, rules.players_min), rules.players_max)
+    if args.seats and args.players and args.players != len(args.seats):
+        raise NinetyNineError(f"--players {args.players} but --seats names {len(args.seats)} "
+                              "seats: give one or make them agree")
+    name = args.name.strip()
+    if not name or not name.isprintable():
+        raise NinetyNineError(f"--name {args.name!r}: expected a name of printable characters")
+    seats = parse_seats(args.seats, players=players, bots=args.bots or default_bots(),
+                        name=name)
+    if not rules.players_min <= len(seats) <= rules.players_max:
+        raise NinetyNineError(f"{len(seats)} players: {rules.id} is for {rules.players_min} "
+                              f"to {rules.players_max}")
+    if not 1 <= args.first <= len(seats):
+        raise NinetyNineError(f"--first {args.first}: expected a seat from 1 to {len(seats)}")
+    pace = 1.0 if args.pace is None else args.pace
+    if args.plain and args.pace is None and not sys.stdin.isatty():
+        pace = 0.0
+    if pace < 0:
+        raise NinetyNineError(f"--pace {pace}: expected 0 or more seconds")
+    _keep_current()
+    return Table.new(rules, seats, seed=args.seed, pace=pace, first=args.first - 1)
+
+
+def _keep_current() -> None:
+    from ninetynine import saves
+
+    moved = saves.set_aside()
+    if moved:
+        print(f"The game in progress was kept in {moved} (resume it with "
+              f"'ninetynine play --resume {moved}').", file=sys.stderr)
 
 
 def run(args: argparse.Namespace) -> int:
-    print("The terminal game is not built yet (issue 3).")
-    return 1
+    from ninetynine import saves
+
+    table = build_table(args)
+    table.on_move = saves.autosave
+    saves.save_current(table)
+    if args.plain:
+        from ninetynine.tui.plain import run_plain
+
+        return run_plain(table, sys.stdin, sys.stdout, finish=lambda t: str(saves.finish(t)))
+    from ninetynine.tui.app import PlayApp
+
+    app = PlayApp(table, finish=lambda t: str(saves.finish(t)))
+    app.run()
+    if app.message:
+        print(app.message)
+    return 0

@@ -1,0 +1,308 @@
+"""A match at a table, independent of any front end: seats, the game, its record and log.
+
+The :class:`Table` owns the :class:`~ninetynine.state.State`, the :class:`Record` being
+written and the public event log. Front ends ask :meth:`Table.pending` who must act,
+call :meth:`Table.play` for a person's move and :meth:`Table.step_bot` for a bot's, and
+read what a seat may see through :meth:`Table.view` (bots get nothing else).
+
+Randomness is derived from the table's seed and the move number, so a game saved and
+resumed goes on exactly as it would have without the pause.
+
+>>> from ninetynine import load_rules
+>>> table = Table.new(load_rules("P"), [Seat("Ann", HUMAN), Seat("Bot", BOT, "random")], seed=1)
+>>> table.pending().kind
+'human'
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from ninetynine.actions import Action, ActionKind, ChanceOutcome
+from ninetynine.bots import Bot, make_bot
+from ninetynine.bots.base import DIFFICULTIES
+from ninetynine.errors import NinetyNineError
+from ninetynine.events import Busted, Event, LifeLost, narrate
+from ninetynine.game import new_game
+from ninetynine.record import Record
+from ninetynine.rules import Rules, Scoring
+from ninetynine.state import State
+from ninetynine.view import View, observe
+
+HUMAN, BOT = "human", "bot"
+__all__ = ["BOT", "HUMAN", "Pending", "Seat", "Summary", "Table", "parse_seats",
+           "stuck_explanation"]
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """Who sits in a seat: a person at this keyboard, or a bot built from ``bot`` (a spec)."""
+
+    name: str
+    kind: str = HUMAN
+    bot: str | None = None
+
+    @property
+    def is_human(self) -> bool:
+        return self.kind == HUMAN
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """What the table waits for: ``human`` or ``bot`` (with the seat), or ``over``."""
+
+    kind: str
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """The end of a game in numbers: who won, hands played, lives each seat lost."""
+
+    winners: tuple[int, ...]
+    reason: str
+    hands: int
+    lives_lost: tuple[int, ...]
+    scores: tuple[int, ...]
+
+
+@dataclass
+class Table:
+    """One game at a table. Build with :meth:`new` or :meth:`resume`."""
+
+    rules: Rules
+    seats: list[Seat]
+    seed: int
+    pace: float  # seconds a front end waits before each bot move
+    state: State
+    record: Record
+    log: list[Event] = field(default_factory=list)
+    revealed: int | None = None  # hot-seat: the person who has taken the device
+    on_move: Callable[[Table], None] | None = None  # e.g. autosave after every move
+    _bots: dict[int, Bot] = field(default_factory=dict)
+
+    @classmethod
+    def new(cls, rules: Rules, seats: Sequence[Seat], *, seed: int | None = None,
+            pace: float = 0.0, first: int = 0) -> Table:
+        """A fresh game; ``seed`` None picks one at random (it is kept for the save)."""
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**32)
+        state = new_game(rules, len(seats), first=first)
+        table = cls(rules=rules, seats=list(seats), seed=seed, pace=pace, state=state,
+                    record=Record(state.clone()))
+        table._make_bots()
+        table._run_chance()
+        return table
+
+    @classmethod
+    def resume(cls, record: Record, seats: Sequence[Seat], *, seed: int,
+               pace: float = 0.0) -> Table:
+        """Continue a game from its record so far (replayed, so every check runs again)."""
+        if len(seats) != record.start.n:
+            raise NinetyNineError(f"the save names {len(seats)} seats but its record has "
+                                  f"{record.start.n} players")
+        state, events = record.replay()
+        table = cls(rules=state.rules, seats=list(seats), seed=seed, pace=pace, state=state,
+                    record=record, log=events)
+        table._make_bots()
+        table._run_chance()
+        return table
+
+    def rematch(self) -> Table:
+        """A new game with the same seats and rules; the next seat starts."""
+        first = (self.record.start.starter + 1) % self.state.n
+        table = Table.new(self.rules, self.seats, seed=self.seed + 1, pace=self.pace,
+                          first=first)
+        table.on_move = self.on_move
+        if table.on_move is not None:
+            table.on_move(table)
+        return table
+
+    def _make_bots(self) -> None:
+        self._bots = {i: make_bot(s.bot or "random") for i, s in enumerate(self.seats)
+                      if not s.is_human}
+
+    # What is going on ---------------------------------------------------------------
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    @property
+    def humans(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.is_human]
+
+    def pending(self) -> Pending:
+        seat = self.state.current_seat
+        if self.state.is_over or seat is None:
+            return Pending("over")
+        return Pending(HUMAN if self.seats[seat].is_human else BOT, seat)
+
+    @property
+    def hot_seat(self) -> bool:
+        """Several people share the keyboard, so hands hide between their turns."""
+        return len(self.humans) > 1
+
+    def needs_handoff(self) -> bool:
+        """A person must take the device (and confirm) before their hand is shown."""
+        p = self.pending()
+        return self.hot_seat and p.kind == HUMAN and self.revealed != p.seat
+
+    def reveal(self, seat: int) -> None:
+        """The person at ``seat`` has the device: their hand may be shown."""
+        self.revealed = seat
+
+    @property
+    def viewer(self) -> int | None:
+        """The seat whose private cards may be on screen now, or None (nobody's)."""
+        humans = self.humans
+        if len(humans) == 1:
+            return humans[0]
+        return self.revealed
+
+    def view(self, seat: int) -> View:
+        """What ``seat`` may know, with the public log."""
+        return observe(self.state, seat, tuple(self.log))
+
+    def lines(self, events: Sequence[Event]) -> list[str]:
+        """The table talk for some events, with the seats' names."""
+        return [line for e in events if (line := narrate(e, self.names))]
+
+    # Moving ------------------------------------------------------------------------
+
+    def play(self, action: Action) -> list[Event]:
+        """A person's move for the seat to act; raises a typed error if it is not legal."""
+        p = self.pending()
+        if p.kind != HUMAN or p.seat is None:
+            raise NinetyNineError("it is not a person's turn to play")
+        events = self._apply(action, p.seat)
+        if self.hot_seat:
+            self.revealed = None
+        return events
+
+    def step_bot(self) -> list[Event]:
+        """Let the bot to act choose and play one move (it sees only its own view)."""
+        p = self.pending()
+        if p.kind != BOT or p.seat is None:
+            raise NinetyNineError("it is not a bot's turn to play")
+        rng = random.Random(f"{self.seed}/bot/{len(self.record.moves)}")
+        action = self._bots[p.seat].choose(self.view(p.seat), rng)
+        return self._apply(action, p.seat)
+
+    def _apply(self, move: Action | ChanceOutcome, seat: int | None) -> list[Event]:
+        self.record.add(self.state, move)
+        try:
+            events = self.state.apply(move, seat)
+        except NinetyNineError:
+            self.record.moves.pop()
+            raise
+        self.log += events
+        events += self._run_chance()
+        if self.on_move is not None:
+            self.on_move(self)
+        return events
+
+    def _run_chance(self) -> list[Event]:
+        """Decide every pending chance node (deals, reshuffles) with the table's rng."""
+        events: list[Event] = []
+        while self.state.is_chance:
+            rng = random.Random(f"{self.seed}/chance/{len(self.record.moves)}")
+            outcome = self.state.sample_chance(rng)
+            self.record.add(self.state, outcome)
+            new = self.state.apply(outcome)
+            self.log += new
+            events += new
+        return events
+
+    # The end -----------------------------------------------------------------------
+
+    def summary(self) -> Summary | None:
+        outcome = self.state.outcome
+        if outcome is None:
+            return None
+        lost = [0] * self.state.n
+        for e in self.log:
+            if isinstance(e, LifeLost):
+                lost[e.seat] += e.amount
+        # hand_no moves on only when another hand is dealt, so it counts the last one too
+        return Summary(winners=outcome.winners, reason=outcome.reason, hands=self.state.hand_no,
+                       lives_lost=tuple(lost), scores=tuple(self.state.scores))
+
+    def summary_lines(self) -> list[str]:
+        s = self.summary()
+        if s is None:
+            return []
+        names = self.names
+        won = " and ".join(names[w] for w in s.winners) or "Nobody"
+        lines = [f"{won} win{'s' * (len(s.winners) == 1)} ({s.reason.replace('_', ' ')}).",
+                 f"Hands played: {s.hands}."]
+        if self.rules.scoring is Scoring.GAME_POINTS:
+            lines += [f"  {names[i]}: score {s.scores[i]}" for i in range(len(names))]
+        else:
+            lines += [f"  {names[i]}: lost {s.lives_lost[i]} "
+                      f"{'life' if s.lives_lost[i] == 1 else 'lives'}"
+                      for i in range(len(names))]
+        return lines
+
+
+def stuck_explanation(state: State) -> str | None:
+    """Why the seat to act has no safe card and what the rules make of it, or None."""
+    rules, legal = state.rules, state.legal_actions()
+    if not legal:
+        return None
+    penalty = f"{rules.bust_penalty} {'life' if rules.bust_penalty == 1 else 'lives'}"
+    kinds = {a.kind for a in legal}
+    if kinds == {ActionKind.DOWN}:
+        why = (f"every card you hold would take the total over {rules.limit}"
+               if state.hands[state.turn] else "you have no cards")
+        return f"You cannot play: {why}. You lay down your hand and lose {penalty}."
+    if kinds == {ActionKind.PASS}:
+        return "You have no card you may play: you pass, with no penalty."
+    if kinds == {ActionKind.PLAY} and not rules.may_bust:
+        trial = state.clone()
+        if any(isinstance(e, Busted) for e in trial.apply(legal[0])):
+            how = "the lowest card is played for you" if len(legal) == 1 else "choose one"
+            return (f"Every card you hold would take the total over {rules.limit}: you must "
+                    f"still play one ({how}) and lose {penalty}.")
+    return None
+
+
+# Setting up seats from command-line words ------------------------------------------
+
+BOT_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana", "Ivo")
+
+
+def parse_seats(words: Sequence[str] | None, *, players: int, bots: Sequence[str],
+                name: str) -> list[Seat]:
+    """Seats from ``--seats`` words (``you``, ``@NAME`` for another person, or a bot spec
+    or difficulty), else ``players`` seats: you first, then ``bots`` in turn."""
+    if not bots:
+        raise NinetyNineError("--bots needs at least one bot spec or difficulty "
+                              "(easy, medium, hard)")
+    if not words:
+        words = ["you", *(bots[i % len(bots)] for i in range(players - 1))]
+    seats: list[Seat] = []
+    for i, word in enumerate(words):
+        w = word.strip()
+        if w.lower() == "you":
+            seats.append(Seat(name, HUMAN))
+        elif w.startswith("@"):
+            if not w[1:]:
+                raise NinetyNineError(f"seat {i + 1}: '@' needs a name, e.g. @Ann")
+            seats.append(Seat(w[1:], HUMAN))
+        elif w:
+            make_bot(w)  # fail now, with the bot's own message, if the spec is bad
+            base = DIFFICULTIES.get(w, w).partition(":")[0]
+            seats.append(Seat(f"{BOT_NAMES[i % len(BOT_NAMES)]} ({base})", BOT, w))
+        else:
+            raise NinetyNineError(f"seat {i + 1} is empty: expected you, @NAME or a bot spec")
+    names = [s.name for s in seats]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise NinetyNineError(f"two seats are called {dupes[0]!r}: give each person a "
+                              "different name")
+    if not any(s.is_human for s in seats):
+        raise NinetyNineError("no person at the table: put 'you' or @NAME in --seats")
+    return seats

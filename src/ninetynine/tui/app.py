@@ -1,0 +1,140 @@
+"""``ninetynine play``: the full-screen game. The app only connects the table screen to a
+:class:`~ninetynine.table.Table`: it asks who must act, paces the bots, asks people for
+their moves, and covers the screen between two people's turns."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual.app import App
+from textual.binding import Binding
+from textual.timer import Timer
+
+from ninetynine.actions import Action
+from ninetynine.errors import NinetyNineError
+from ninetynine.events import Event
+from ninetynine.table import BOT, HUMAN, Table
+from ninetynine.tui.dialogs import ChoiceScreen, GameOverScreen, HandoffScreen, HelpScreen
+from ninetynine.tui.game_screen import GameScreen
+from ninetynine.tui.scene import play_scene
+
+Finisher = Callable[[Table], str | None]  # files a finished game; returns where
+
+
+class PlayApp(App[None]):
+    TITLE = "Ninety-Nine"
+    BINDINGS = [
+        Binding("question_mark,f1", "help", "Rules"),
+        Binding("q", "quit_game", "Save & quit"),
+    ]
+
+    def __init__(self, table: Table, *, finish: Finisher | None = None) -> None:
+        super().__init__()
+        self.table = table
+        self.finish = finish
+        self.message: str | None = None  # printed after the app closes
+        self._bot_timer: Timer | None = None
+        self._over_shown = False
+        self.game = GameScreen(self._title())
+
+    def _title(self) -> str:
+        r = self.table.rules
+        return f"Ninety-Nine · {r.id}: {r.name} · ? rules · q save & quit"
+
+    async def on_mount(self) -> None:
+        await self.push_screen(self.game)
+        self.game.say(self.table.lines(self.table.log))
+        self.advance()
+
+    # The flow ---------------------------------------------------------------------
+
+    def advance(self) -> None:
+        """Show the table, then start whatever must happen next."""
+        table = self.table
+        self.game.show(play_scene(table))
+        p = table.pending()
+        if p.kind == "over":
+            self._game_over()
+        elif p.kind == BOT:
+            if table.pace > 0:
+                if self._bot_timer is None:
+                    self._bot_timer = self.set_timer(table.pace, self._bot_move)
+            else:
+                self._bot_move()
+        elif p.kind == HUMAN and table.needs_handoff():
+            assert p.seat is not None
+            if not isinstance(self.screen, HandoffScreen):
+                self.push_screen(HandoffScreen(p.seat, table.names[p.seat]), self._handed_over)
+
+    def _bot_move(self) -> None:
+        self._bot_timer = None
+        events: list[Event] = []
+        # With no pacing, play every bot move up to the next person's turn at once.
+        while self.table.pending().kind == BOT:
+            events += self.table.step_bot()
+            if self.table.pace > 0:
+                break
+        self.game.say(self.table.lines(events))
+        self.advance()
+
+    def _handed_over(self, seat: int | None) -> None:
+        if seat is not None:
+            self.table.reveal(seat)
+        self.advance()
+
+    def on_game_screen_picked(self, message: GameScreen.Picked) -> None:
+        item = self.table.pending()
+        if item.kind != HUMAN or item.seat != self.table.viewer:
+            self.notify("Not your turn yet.", severity="warning")
+            return
+        choice = message.item
+        if not choice.playable:
+            self.notify(f"{choice.label} cannot be played now: it would break the rules "
+                        f"(total {self.table.state.total}).", severity="warning")
+            return
+        if len(choice.actions) > 1 and choice.card is not None:
+            self.push_screen(ChoiceScreen(choice.card, choice.actions, self.table.state.total),
+                             self._chosen)
+            return
+        self.play(choice.actions[0])
+
+    def _chosen(self, action: Action | None) -> None:
+        if action is not None:
+            self.play(action)
+
+    def play(self, action: Action) -> None:
+        try:
+            events = self.table.play(action)
+        except NinetyNineError as e:
+            self.notify(str(e), severity="error")
+            return
+        self.game.say(self.table.lines(events))
+        self.advance()
+
+    def _game_over(self) -> None:
+        if self._over_shown:
+            return
+        self._over_shown = True
+        saved = self.finish(self.table) if self.finish else None
+        self.push_screen(GameOverScreen(self.table.summary_lines(), saved), self._after_game)
+
+    def _after_game(self, what: str | None) -> None:
+        if what != "rematch":
+            self.exit()
+            return
+        self.table = self.table.rematch()
+        self._over_shown = False
+        self.game.clear_log()
+        self.game.say(["A new game with the same table."] + self.table.lines(self.table.log))
+        self.advance()
+
+    # Keys -------------------------------------------------------------------------
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.table.rules))
+
+    def action_quit_game(self) -> None:
+        if not self.table.state.is_over:
+            self.message = "Game saved. Resume it with: ninetynine play --resume"
+        self.exit()

@@ -1,0 +1,95 @@
+"""The table screen: the total, the seats, the calls as they are made, and your hand.
+
+It shows a :class:`~ninetynine.tui.scene.Scene` and reports what the person picks; the
+app decides what happens next. Play and replay use the same screen.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Footer, RichLog, Static
+
+from ninetynine.tui.scene import Scene
+from ninetynine.tui.text import HandItem
+from ninetynine.tui.widgets import CardItem, HandBar, SeatsPanel, TotalPanel
+
+W = TypeVar("W", bound=Widget)
+
+
+def _titled(widget: W, title: str) -> W:
+    widget.border_title = title
+    return widget
+
+
+class GameScreen(Screen[None]):
+    CSS = """
+    GameScreen { layout: vertical; }
+    #title { height: 1; padding: 0 1; background: $boost; text-style: bold; }
+    #top { height: 9; }
+    TotalPanel { width: 32; border: round $accent; padding: 0 1; }
+    #total { width: auto; }
+    SeatsPanel { width: 1fr; height: 9; border: round $accent; padding: 0 1; }
+    #log { height: 1fr; border: round $secondary; padding: 0 1; scrollbar-size-vertical: 1; }
+    HandBar { height: 4; padding: 0 1; }
+    #prompt { height: 1; }
+    #cards { height: 3; }
+    CardItem { width: auto; min-width: 7; height: 3; border: round $panel-lighten-2;
+               padding: 0 1; margin-right: 1; }
+    CardItem.legal { border: round $success; }
+    CardItem.illegal { color: $text-muted; border: round $panel; }
+    CardItem:focus { border: heavy $accent; }
+    """
+
+    BINDINGS = [
+        *(Binding(str(k % 10), f"pick({k})", "Play a card", show=k == 1, key_display="1-9")
+          for k in range(1, 11)),
+        Binding("left", "app.focus_previous", "Previous", show=False),
+        Binding("right", "app.focus_next", "Next", show=False),
+    ]
+
+    class Picked(Message):
+        def __init__(self, item: HandItem) -> None:
+            super().__init__()
+            self.item = item
+
+    def __init__(self, title: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.items: list[HandItem] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.title_text, id="title")
+        with Horizontal(id="top"):
+            yield _titled(TotalPanel(), "Total")
+            yield _titled(SeatsPanel(), "Seats")
+        yield _titled(RichLog(id="log", wrap=True, markup=False, auto_scroll=True), "Calls")
+        yield HandBar()
+        yield Footer()
+
+    def show(self, scene: Scene) -> None:
+        self.query_one(TotalPanel).show(scene)
+        self.query_one(SeatsPanel).show(scene)
+        self.items = self.query_one(HandBar).show(scene)
+
+    def say(self, lines: list[str]) -> None:
+        log = self.query_one("#log", RichLog)
+        for line in lines:
+            log.write(line)
+
+    def clear_log(self) -> None:
+        self.query_one("#log", RichLog).clear()
+
+    def action_pick(self, number: int) -> None:
+        if 1 <= number <= len(self.items):
+            self.post_message(self.Picked(self.items[number - 1]))
+
+    def on_card_item_chosen(self, message: CardItem.Chosen) -> None:
+        message.stop()
+        self.post_message(self.Picked(message.item))

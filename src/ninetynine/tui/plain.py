@@ -1,0 +1,204 @@
+"""``ninetynine play --plain``: the same game as text prompts and lines, for screen readers
+and pipes. Moves are read one per line: a card (``KS``, ``AS+11``), a number from the
+list of legal moves, ``help``, ``hand`` (show the table again) or ``quit``. End of input
+quits too; the game is saved either way."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import TextIO
+
+from ninetynine.actions import Action, ActionKind, parse_action
+from ninetynine.cards import format_card, format_cards
+from ninetynine.describe import rules_text
+from ninetynine.errors import NinetyNineError
+from ninetynine.events import Event
+from ninetynine.table import BOT, HUMAN, Table, stuck_explanation
+from ninetynine.tui.text import direction_text, lives_text, seat_status
+
+Saver = Callable[[Table], str | None]  # files a finished game; returns where, for the player
+
+
+class _Quit(Exception):
+    pass
+
+
+class PlainGame:
+    """Drives a :class:`Table` from lines of input; prints only public facts and the
+    hand of the person whose turn it is (or the only person at the table)."""
+
+    def __init__(self, table: Table, inp: TextIO, out: TextIO, *,
+                 finish: Saver | None = None, sleep: Callable[[float], None] = time.sleep):
+        self.table, self.inp, self.out = table, inp, out
+        self.finish, self.sleep = finish, sleep
+        self.echo = not _isatty(inp)
+
+    def say(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def ask(self, prompt: str) -> str:
+        self.out.write(prompt)
+        self.out.flush()
+        line = self.inp.readline()
+        if not line:
+            self.say()
+            raise _Quit
+        if self.echo:  # a transcript from a pipe reads like a session at a terminal
+            self.out.write(line if line.endswith("\n") else line + "\n")
+        return line.strip()
+
+    def run(self) -> int:
+        """Play until the game ends (and no rematch is wanted) or the player quits."""
+        t = self.table
+        self.say(f"Ninety-Nine: {t.rules.id}, {t.rules.name}. {t.state.n} players: "
+                 + ", ".join(t.names) + ".")
+        self.say("Type a card (KS, AS+11) or a number from the list; 'help' for the rules, "
+                 "'quit' to save and stop.")
+        for line in t.lines(t.log):
+            self.say(line)
+        try:
+            while True:
+                p = self.table.pending()
+                if p.kind == "over":
+                    if not self.game_over():
+                        return 0
+                elif p.kind == BOT:
+                    if self.table.pace > 0:
+                        self.sleep(self.table.pace)
+                    self.show(self.table.step_bot())
+                elif p.kind == HUMAN:
+                    self.human_turn()
+        except _Quit:
+            if not self.table.state.is_over:
+                self.say("Game saved. Resume it with: ninetynine play --resume")
+            return 0
+
+    def show(self, events: Sequence[Event]) -> None:
+        for line in self.table.lines(events):
+            self.say(line)
+
+    def game_over(self) -> bool:
+        """Report the end; returns True for a rematch."""
+        t = self.table
+        self.say()
+        self.say("Game over. " + " ".join(t.summary_lines()[:1]))
+        for line in t.summary_lines()[1:]:
+            self.say(line)
+        where = self.finish(t) if self.finish else None
+        if where:
+            self.say(f"The record is saved in {where}")
+        answer = self.ask("Rematch? (y/n) ").lower()
+        if answer not in ("y", "yes"):
+            return False
+        self.table = t.rematch()
+        self.say(f"New game: {self.table.names[self.table.state.starter]} starts.")
+        self.show(self.table.log)
+        return True
+
+    def describe(self, seat: int) -> None:
+        t = self.table
+        v = t.view(seat)
+        top = format_card(v.pile_top) if v.pile_top is not None else "none"
+        self.say()
+        self.say(f"Total {v.total}, play goes {direction_text(v.direction)[2:]}. "
+                 f"Pile top {top}, stock {v.stock_size} cards. Hand {v.hand_no}.")
+        for s in range(v.players):
+            status = seat_status(v, s)
+            self.say(f"  {'>' if s == seat else ' '} {t.names[s]}: "
+                     f"{lives_text(t.rules, v, s)}, {v.hand_sizes[s]} cards"
+                     + (f", {status}" if status else ""))
+        self.say(f"Your hand: {format_cards(v.hand) or 'no cards'}")
+
+    def human_turn(self) -> None:
+        t = self.table
+        seat = t.pending().seat
+        assert seat is not None
+        name = t.names[seat]
+        if t.needs_handoff():
+            self.ask(f"Pass the device to {name}, then press Enter. ")
+            t.reveal(seat)
+        self.describe(seat)
+        legal = t.view(seat).legal
+        why = stuck_explanation(t.state)
+        if why:
+            self.say(why)
+        self.say("You may play: " + "  ".join(f"{i}) {a}" for i, a in enumerate(legal, 1)))
+        while True:
+            text = self.ask(f"{name}, your move> ")
+            action = self.read_move(text, legal)
+            if action is None:
+                continue
+            try:
+                events = t.play(action)
+            except NinetyNineError as e:
+                self.say(f"Not allowed: {e}")
+                continue
+            self.show(events)
+            return
+
+    def read_move(self, text: str, legal: tuple[Action, ...]) -> Action | None:
+        """The action a line names, or None after saying what was wrong (or helping)."""
+        word = text.lower()
+        if not word:
+            return None
+        if word in ("quit", "q", "exit"):
+            raise _Quit
+        if word in ("help", "?", "h"):
+            self.help()
+            return None
+        if word in ("hand", "look", "table"):
+            seat = self.table.pending().seat
+            assert seat is not None
+            self.describe(seat)
+            return None
+        if word.isdigit():
+            i = int(word)
+            if 1 <= i <= len(legal):
+                return legal[i - 1]
+            self.say(f"No move {i}: choose 1 to {len(legal)}, or type a card such as "
+                     f"{legal[0]}")
+            return None
+        try:
+            action = parse_action(text)
+        except NinetyNineError as e:
+            self.say(str(e))
+            return None
+        if not isinstance(action, Action):
+            self.say(f"'{text}' is a chance outcome; type a card such as {legal[0]}")
+            return None
+        if action.kind is ActionKind.PLAY and action.value is None:
+            choices = [a for a in legal if a.card == action.card and a.value is not None]
+            if len(choices) == 1:
+                return choices[0]
+            if choices:
+                return self.ask_value(action, choices)
+        return action
+
+    def ask_value(self, action: Action, choices: list[Action]) -> Action | None:
+        assert action.card is not None
+        options = " or ".join(f"{c.value:+d}" for c in choices)
+        while True:
+            text = self.ask(f"{format_card(action.card)} counts {options}? ").strip()
+            for c in choices:
+                if text in (f"{c.value:+d}", str(c.value), str(abs(c.value or 0))):
+                    return c
+            if text.lower() in ("cancel", "back"):
+                return None
+            self.say(f"Type {options} (or 'back')")
+
+    def help(self) -> None:
+        self.say(rules_text(self.table.rules).rstrip())  # its "Cards" part lists every effect
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def run_plain(table: Table, inp: TextIO, out: TextIO, *, finish: Saver | None = None,
+              sleep: Callable[[float], None] = time.sleep) -> int:
+    return PlainGame(table, inp, out, finish=finish, sleep=sleep).run()

@@ -1,0 +1,57 @@
+"""What the table screen shows at one moment, built from a :class:`Table` or a replay.
+
+A :class:`Scene` is the only input of the table screen, so the rule "a seat's cards
+reach the screen only when that seat may see them" is decided here, in one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ninetynine.actions import Action
+from ninetynine.state import State
+from ninetynine.table import BOT, HUMAN, Table, stuck_explanation
+from ninetynine.tui.text import hand_items
+from ninetynine.view import View, observe
+
+
+@dataclass(frozen=True, slots=True)
+class Scene:
+    view: View  # public facts, and the viewer's own hand when show_hand
+    names: tuple[str, ...]
+    show_hand: bool
+    legal: tuple[Action, ...]  # what the person at the screen may play now
+    prompt: str
+    face_up: tuple[tuple[int, ...], ...] | None = None  # replays only: every hand
+
+
+def play_scene(table: Table) -> Scene:
+    """The screen for the person at the keyboard: their hand only, and only when theirs."""
+    state, names, p = table.state, tuple(table.names), table.pending()
+    viewer = table.viewer
+    seat = viewer if viewer is not None else (p.seat if p.seat is not None else 0)
+    view = table.view(seat)
+    legal: tuple[Action, ...] = ()
+    if p.kind == HUMAN and p.seat == viewer:
+        legal = view.legal
+        keys = f"press 1-{len(hand_items(view.hand, legal))} or click"
+        why = stuck_explanation(state)
+        prompt = f"{why} ({keys})" if why else f"Your turn, {names[seat]}: {keys} a card"
+    elif p.kind == HUMAN:
+        prompt = f"Hands are hidden: {names[p.seat or 0]} takes the device next."
+    elif p.kind == BOT:
+        prompt = f"{names[p.seat or 0]} is thinking…"
+    else:
+        prompt = "Game over."
+    return Scene(view=view, names=names, show_hand=viewer is not None, legal=legal,
+                 prompt=prompt)
+
+
+def replay_scene(state: State, names: Sequence[str], step: int, steps: int) -> Scene:
+    """A finished game is public: every hand face up, nobody to play."""
+    seat = state.current_seat if state.current_seat is not None else 0
+    view = observe(state, seat)
+    return Scene(view=view, names=tuple(names), show_hand=False, legal=(),
+                 prompt=f"Move {step} of {steps}: → next, ← back, Home/End, q to quit",
+                 face_up=tuple(tuple(sorted(h)) for h in state.hands))

@@ -1,0 +1,104 @@
+"""The pieces of the table screen: the total, the seats, the hand and its cards."""
+
+from __future__ import annotations
+
+from rich.markup import escape
+from rich.table import Table as RichTable
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import Digits, Static
+
+from ninetynine.tui.scene import Scene
+from ninetynine.tui.text import (
+    HandItem,
+    card_markup,
+    direction_text,
+    hand_items,
+    lives_text,
+    seat_status,
+)
+
+
+class TotalPanel(Vertical):
+    """The running total, large, with the direction, whose turn, the pile and the stock."""
+
+    def compose(self) -> ComposeResult:
+        yield Digits("0", id="total")
+        yield Static(id="facts")
+
+    def show(self, scene: Scene) -> None:
+        v = scene.view
+        self.query_one("#total", Digits).update(str(v.total))
+        turn = f"[b]{escape(scene.names[v.turn])}[/b] to play" if v.turn is not None else "—"
+        top = card_markup(v.pile_top) if v.pile_top is not None else "none"
+        self.query_one("#facts", Static).update(
+            f"{direction_text(v.direction)}\n{turn}\n"
+            f"Pile {top}   Stock {v.stock_size}\n"
+            f"Hand {v.hand_no} · {v.rules.id}, limit {v.rules.limit}")
+
+
+class SeatsPanel(Static):
+    """Every seat: whose turn (▶), the dealer (D), lives, cards in hand, who is out."""
+
+    def show(self, scene: Scene) -> None:
+        v = scene.view
+        table = RichTable.grid(padding=(0, 1))
+        for _ in range(4 if scene.face_up is None else 5):
+            table.add_column()
+        for s in range(v.players):
+            marker = "▶" if v.turn == s else ("D" if v.dealer == s else " ")
+            style = "dim" if not v.in_hand[s] else ("bold" if v.turn == s else "")
+            row = [Text(marker, style="bold"), Text(scene.names[s][:20], style=style),
+                   Text(lives_text(v.rules, v, s)),
+                   Text(seat_status(v, s) or f"{v.hand_sizes[s]} cards")]
+            if scene.face_up is not None:
+                row.append(Text.from_markup(" ".join(card_markup(c) for c in scene.face_up[s])))
+            table.add_row(*row)
+        self.update(table)
+
+
+class CardItem(Static, can_focus=True):
+    """One card (or lone action) of the hand; Enter or a click chooses it."""
+
+    BINDINGS = [Binding("enter", "choose", "Play", show=False)]
+
+    class Chosen(Message):
+        def __init__(self, item: HandItem) -> None:
+            super().__init__()
+            self.item = item
+
+    def __init__(self, index: int, item: HandItem, active: bool) -> None:
+        label = card_markup(item.card) if item.card is not None else item.label
+        # a mark besides the colour, for terminals without colour
+        key = ("✗" if active else " ") if not item.playable else f"{index % 10}"
+        label = label if item.card is not None else escape(label)
+        super().__init__(f"[dim]{key}[/] {label}", classes="legal" if item.playable
+                         else "idle" if not active else "illegal")
+        self.item = item
+
+    def action_choose(self) -> None:
+        self.post_message(self.Chosen(self.item))
+
+    def on_click(self) -> None:
+        self.post_message(self.Chosen(self.item))
+
+
+class HandBar(Vertical):
+    """The prompt, and the hand of the person at the screen (and nothing else)."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="prompt")
+        yield Horizontal(id="cards")
+
+    def show(self, scene: Scene) -> list[HandItem]:
+        self.query_one("#prompt", Static).update(Text(scene.prompt))
+        row = self.query_one("#cards", Horizontal)
+        row.remove_children()
+        if not scene.show_hand:
+            return []
+        items = hand_items(scene.view.hand, scene.legal)
+        row.mount_all(CardItem(i, item, bool(scene.legal)) for i, item in enumerate(items, 1))
+        return items
