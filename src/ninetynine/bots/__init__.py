@@ -9,6 +9,8 @@ Bots are registered by name and built from a spec with options, e.g.
 'random'
 """
 
-from ninetynine.bots.base import Bot, bot_names, make_bot, register
+from ninetynine.bots.base import DIFFICULTIES, Bot, BotFailure, bot_names, make_bot, register
+from ninetynine.bots.determinize import Determinizer, determinize
 
-__all__ = ["Bot", "bot_names", "make_bot", "register"]
+__all__ = ["DIFFICULTIES", "Bot", "BotFailure", "Determinizer", "bot_names", "determinize",
+           "make_bot", "register"]

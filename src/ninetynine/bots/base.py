@@ -21,15 +21,29 @@ class Bot(Protocol):
 
 BotFactory = Callable[..., Bot]
 
+
+class BotFailure(NinetyNineError):
+    """A bot could not give a move: it crashed, hung past its time or answered garbage.
+
+    Whoever runs the game (the arena, the table) scores that game as a loss for the seat.
+    """
+
 # Difficulty levels offered to players, as bot specs.
 DIFFICULTIES = {"easy": "random", "medium": "heuristic", "hard": "ismcts"}
 _REGISTRY: dict[str, BotFactory] = {}
+_RAW: set[str] = set()  # bots whose spec after the colon is passed whole (a command line)
 
 
-def register(name: str) -> Callable[[BotFactory], BotFactory]:
-    """Class decorator: make a bot available to :func:`make_bot` under ``name``."""
+def register(name: str, *, raw: bool = False) -> Callable[[BotFactory], BotFactory]:
+    """Class decorator: make a bot available to :func:`make_bot` under ``name``.
+
+    With ``raw``, the text after ``name:`` is given to the factory as one string
+    instead of being parsed as ``key=value`` options (for ``cmd:python my_bot.py``).
+    """
     def wrap(factory: BotFactory) -> BotFactory:
         _REGISTRY[name] = factory
+        if raw:
+            _RAW.add(name)
         return factory
     return wrap
 
@@ -48,6 +62,8 @@ def make_bot(spec: str) -> Bot:
     if factory is None:
         raise NinetyNineError(f"unknown bot {name!r}: expected one of "
                               f"{', '.join(sorted(_REGISTRY))}")
+    if name.strip() in _RAW:
+        return factory(opts.strip())
     kwargs: dict[str, object] = {}
     for item in filter(None, (o.strip() for o in opts.split(","))):
         key, eq, value = item.partition("=")
@@ -71,4 +87,5 @@ def _parse_value(text: str) -> object:
 
 def _load_builtin() -> None:
     # Importing the modules registers their bots.
-    from ninetynine.bots import heuristic, random_bot  # noqa: F401
+    from ninetynine import engine_protocol  # noqa: F401
+    from ninetynine.bots import heuristic, ismcts, random_bot  # noqa: F401

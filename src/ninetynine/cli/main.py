@@ -17,6 +17,7 @@ COMMANDS = {
     "rules": ("ninetynine.cli.rules_cmd", "list the rule sets, or describe one"),
     "replay": ("ninetynine.cli.replay_cmd", "replay a record, or play moves from a position"),
     "random-game": ("ninetynine.cli.random_game_cmd", "write the record of a random game"),
+    "arena": ("ninetynine.cli.arena_cmd", "play many games between bots: win rates, ratings"),
     "serve": ("ninetynine.cli.serve_cmd", "play in the browser: start the web server"),
 }
 

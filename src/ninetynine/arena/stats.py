@@ -1,0 +1,97 @@
+"""Arena statistics: win rates with 95% Wilson intervals, and OpenSkill ratings."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ninetynine.arena.game import GameResult
+
+Z95 = 1.959963984540054
+
+
+def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% by default)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass
+class EntrantStats:
+    """One entrant's results: a seat-game is one game played in one seat."""
+
+    label: str
+    spec: str
+    seat_games: int = 0
+    wins: int = 0
+    forfeits: int = 0
+    mu: float = 25.0
+    sigma: float = 25.0 / 3
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.seat_games if self.seat_games else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.wins, self.seat_games)
+
+    @property
+    def ordinal(self) -> float:
+        """A conservative rating: mu - 3 sigma."""
+        return self.mu - 3 * self.sigma
+
+
+def labels_of(specs: Sequence[str]) -> list[str]:
+    """Names for the entrants; a spec that appears again gets ' (2)', ' (3)'..."""
+    seen: dict[str, int] = {}
+    out = []
+    for spec in specs:
+        seen[spec] = seen.get(spec, 0) + 1
+        out.append(spec if seen[spec] == 1 else f"{spec} ({seen[spec]})")
+    return out
+
+
+def summarize(specs: Sequence[str], results: Sequence[GameResult],
+              ratings: bool = True) -> list[EntrantStats]:
+    """Win counts per entrant, and OpenSkill (Plackett-Luce) ratings in game order."""
+    stats = [EntrantStats(label, spec) for label, spec in zip(labels_of(specs), specs,
+                                                              strict=True)]
+    for result in sorted(results, key=lambda r: r.index):
+        for seat, entrant in enumerate(result.seats):
+            st = stats[entrant]
+            st.seat_games += 1
+            st.wins += seat in result.winners
+            st.forfeits += seat in result.forfeits
+    if ratings:
+        _rate(stats, results)
+    return stats
+
+
+def _rate(stats: list[EntrantStats], results: Sequence[GameResult]) -> None:
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    current = [model.rating(name=st.label) for st in stats]
+    for result in sorted(results, key=lambda r: r.index):
+        # Each seat is a one-player team: winners first, then the others, forfeits last.
+        teams: list[list[Any]] = []
+        ranks: list[float] = []
+        for seat, entrant in enumerate(result.seats):
+            teams.append([current[entrant]])
+            ranks.append(1.0 if seat in result.winners else
+                         3.0 if seat in result.forfeits else 2.0)
+        if len(set(result.seats)) < len(result.seats):
+            continue  # an entrant in two seats at once cannot be rated against itself
+        rated = model.rate(teams, ranks=ranks)
+        for (new,), entrant in zip(rated, result.seats, strict=True):
+            current[entrant] = new
+    for st, rating in zip(stats, current, strict=True):
+        st.mu, st.sigma = rating.mu, rating.sigma

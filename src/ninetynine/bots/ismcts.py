@@ -1,0 +1,176 @@
+"""``ismcts``: Information Set Monte Carlo Tree Search (Cowling, Powley and Whitehouse, 2012).
+
+Single-observer ISMCTS with per-player values. Each iteration
+
+1. samples a determinization from the seat's view (the unseen cards dealt at random
+   into the other hands, the stock and the face-down pile; never the real ones);
+2. descends the tree, keyed by the actions played, choosing by UCB with availability
+   counts among the actions legal in this determinization, each node maximising the
+   value of the player who acts there;
+3. adds one node, then plays a fast greedy rollout (:class:`~ninetynine.bots.knowledge.
+   RolloutPolicy`) until the first life or point changes hands, the hand ends, the
+   game ends, or ``depth`` decisions pass;
+4. scores the result as a vector with one value per seat and backs it up.
+
+The value of a finished game is 1 for each winner and 0 for the others; a truncated
+playout is scored by each side's share of the squared lives (or of the points), an
+estimate of its chance to win.
+
+Options: ``iterations`` (default 3000) and ``ms`` (a time limit per move, off by default;
+the search stops at whichever comes first), ``c`` (exploration, default 0.7), ``depth``
+(the rollout cap, default 40), ``epsilon`` (the share of random rollout moves, default
+0.1). With an iteration budget the bot is deterministic for a given random generator;
+a time budget depends on the machine's speed.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from ninetynine.actions import Action
+from ninetynine.bots.base import register
+from ninetynine.bots.determinize import Determinizer
+from ninetynine.bots.knowledge import rollout_policy
+from ninetynine.rules import Scoring
+from ninetynine.state import CHANCE, OVER, State
+from ninetynine.view import View
+
+
+class Node:
+    """Statistics of one action from an information set, for the player who took it."""
+
+    __slots__ = ("children", "visits", "value", "avail", "player")
+
+    def __init__(self, player: int) -> None:
+        self.children: dict[int, Node] = {}
+        self.visits = 0
+        self.value = 0.0
+        self.avail = 1
+        self.player = player
+
+
+@register("ismcts")
+class IsmctsBot:
+    name = "ismcts"
+
+    def __init__(self, iterations: int = 3000, ms: float = 0, c: float = 0.7,
+                 depth: int = 40, epsilon: float = 0.1) -> None:
+        if iterations < 1 and ms <= 0:
+            raise TypeError("give iterations >= 1 or ms > 0")
+        self.iterations = iterations if iterations >= 1 else 10**9
+        self.ms, self.c, self.depth, self.epsilon = ms, c, depth, epsilon
+        self.last_iterations = 0  # how many the last search ran (for benchmarks)
+
+    def choose(self, view: View, rng: random.Random) -> Action:
+        legal = view.legal
+        if len(legal) == 1:
+            self.last_iterations = 0
+            return legal[0]
+        det = Determinizer(view)
+        root_state = det.template
+        codes = {root_state.code_of(a): a for a in legal}
+        root = self.search(det, rng)
+        best = max(codes, key=lambda code: (root.children[code].visits
+                                            if code in root.children else -1, -code))
+        return codes[best]
+
+    def search(self, det: Determinizer, rng: random.Random) -> Node:
+        root = Node(det.seat)
+        policy = rollout_policy(det.view.rules)
+        score = policy.score
+        c, depth, epsilon = self.c, self.depth, self.epsilon
+        rand, choice = rng.random, rng.choice
+        deadline = time.perf_counter() + self.ms / 1000 if self.ms > 0 else math.inf
+        log, sqrt = math.log, math.sqrt
+        teams = det.view.rules.teams
+        done = 0
+        while done < self.iterations:
+            if done & 15 == 0 and time.perf_counter() > deadline:
+                break
+            done += 1
+            s = det.sample(rng)
+            hand_no, lives, points = s.hand_no, s.lives[:], s.points[:]
+            node, path = root, []
+            steps = 0
+            # Selection and expansion
+            while True:
+                phase = s.phase
+                if phase == OVER:
+                    break
+                if phase == CHANCE:
+                    s._apply_chance(s.sample_chance(rng))
+                    if s.hand_no != hand_no:
+                        break
+                    continue
+                codes = s.legal_codes()
+                player = s.turn
+                children = node.children
+                untried = [k for k in codes if k not in children]
+                if untried:
+                    for k in codes:
+                        if k in children:
+                            children[k].avail += 1
+                    code = choice(untried)
+                    node = children[code] = Node(player)
+                    path.append(node)
+                    s.apply_code(code)
+                    steps += 1
+                    break
+                best, best_u = None, -math.inf
+                for k in codes:
+                    ch = children[k]
+                    ch.avail += 1
+                    u = ch.value / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
+                    if u > best_u:
+                        best, best_u = ch, u
+                        code = k
+                assert best is not None
+                node = best
+                path.append(node)
+                s.apply_code(code)
+                steps += 1
+                if s.hand_no != hand_no or s.lives != lives or s.points != points:
+                    break
+            # Rollout
+            while steps < depth and s.phase != OVER and s.hand_no == hand_no and \
+                    s.lives == lives and s.points == points:
+                if s.phase == CHANCE:
+                    s._apply_chance(s.sample_chance(rng))
+                    continue
+                codes = s.legal_codes()
+                if len(codes) == 1:
+                    code = codes[0]
+                elif rand() < epsilon:
+                    code = choice(codes)
+                else:
+                    total = s.total
+                    code = max(codes, key=lambda k: score(total, k))
+                s.apply_code(code)
+                steps += 1
+            values = _values(s, teams)
+            for nd in path:
+                nd.visits += 1
+                nd.value += values[nd.player]
+        self.last_iterations = done
+        return root
+
+
+def _values(s: State, teams: bool) -> list[float]:
+    """The value of a (possibly unfinished) game to each seat, from 0 to 1."""
+    n = s.n
+    if s.outcome is not None:
+        winners = s.outcome.winners
+        return [1.0 if seat in winners else 0.0 for seat in range(n)]
+    if s.rules.scoring is Scoring.GAME_POINTS:
+        raw = [s.scores[i] + s.points[i] for i in range(n)]
+        low = min(raw)
+        strength = [float(x - low + 1) ** 2 for x in raw]
+    else:
+        lives, alive = s.lives, s.alive
+        side = (lambda seat: seat % 2) if teams else (lambda seat: seat)
+        strength = [float(lives[side(seat)]) ** 2 + 0.5 if alive[seat] else 0.0
+                    for seat in range(n)]
+    total = sum(strength)
+    return [x / total for x in strength] if total else [0.0] * n
