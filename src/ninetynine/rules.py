@@ -206,6 +206,8 @@ class Rules:
     calls: tuple[str, ...] = ("{total}",) * 13
     below_zero: BelowZero = BelowZero.ALLOW
     two_player_reverse: TwoPlayerReverse = TwoPlayerReverse.HOLD
+    reverse_with_two_players: bool = True  # False: a reverse card keeps the direction when
+    # no more than two players are in the hand (P-ONLINE's Four "if there are more than 2")
     king_ban_turns: int = 0
     king_ban_scope: Scope = Scope.HAND
     king_ban_at_limit: bool = True  # the ban holds even when the total is already at the limit
@@ -299,8 +301,9 @@ def _validate(r: Rules) -> None:
         if need > have:
             fail("hand_size", r.hand_size,
                  f"{n} players x {r.hand_size} cards need {need} cards but the deck has {have}")
-    if r.teams and not (r.players_min == r.players_max == 4):
-        fail("teams", True, "team play needs exactly 4 players (players_min = players_max = 4)")
+    for key in ("players_min", "players_max") if r.teams else ():
+        if getattr(r, key) != 4:
+            fail(key, getattr(r, key), "team play (teams = true) needs exactly 4 players")
     if r.rule_69 is Rule69.EXTRA_POINT and r.scoring is not Scoring.GAME_POINTS:
         fail("rule_69", r.rule_69.value, "extra_point needs scoring = 'game_points'")
     if r.rule_69 is Rule69.PENNY_FROM_POOL and r.pot is Pot.NONE:

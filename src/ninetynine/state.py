@@ -27,13 +27,40 @@ from ninetynine.actions import Action, ActionKind, ChanceOutcome, Reinsert, Shuf
 from ninetynine.cards import KING, SIX, format_card, format_cards, new_deck
 from ninetynine.effects import Effect, Kind, resolve
 from ninetynine.errors import (
-    CardNotInHandError, ChoiceRequiredError, GameOverError, IllegalActionError,
-    NotYourTurnError, OverLimitError, RecordError,
+    CardNotInHandError,
+    ChoiceRequiredError,
+    GameOverError,
+    IllegalActionError,
+    NotYourTurnError,
+    OverLimitError,
+    RecordError,
 )
 from ninetynine.rules import (
-    AfterBust, BelowZero, Direction, Draw, Elimination, EmptyDraw, ForcedCard, InstantCheck,
-    InstantOrder, NewRoundDeal, NoLegalPlay, OnlineCross, Pot, Restock, Rule69, Rule69From,
-    Rules, Scope, Scoring, SkipCounts, Starter, StartTotal, StockEmpty, Stuck, Thresholds,
+    AfterBust,
+    BelowZero,
+    Direction,
+    Draw,
+    Elimination,
+    EmptyDraw,
+    ForcedCard,
+    InstantCheck,
+    InstantOrder,
+    NewRoundDeal,
+    NoLegalPlay,
+    OnlineCross,
+    Pot,
+    Restock,
+    Rule69,
+    Rule69From,
+    Rules,
+    Scope,
+    Scoring,
+    SkipCounts,
+    Starter,
+    StartTotal,
+    StockEmpty,
+    Stuck,
+    Thresholds,
     TwoPlayerReverse,
 )
 
@@ -456,16 +483,15 @@ class State:
                                    old, new))
             text = f"{new}, bust" if bust else rules.calls[rank].format(total=new)
             ev.append(E.TotalCalled(seat, new, text))
-        if eff.reverse:
-            self.direction = -self.direction
-            if ev is not None:
-                ev.append(E.Reversed(seat, "cw" if self.direction == 1 else "ccw"))
-        if c.scoring_on_play:
+        if c.scoring_on_play:  # reverses after the play's penalties (Q18, Q47)
             if self._score_play(seat, eff, old, new, bust):
                 return
-        elif bust:
-            self._bust(seat, played=True)
-            return
+        else:
+            if eff.reverse:
+                self._reverse(seat)
+            if bust:
+                self._bust(seat, played=True)
+                return
         if eff.reverse and rules.two_player_reverse is not TwoPlayerReverse.HOLD \
                 and sum(self.in_hand) == 2 and self.in_hand[seat]:
             if ev is not None:
@@ -487,15 +513,17 @@ class State:
         rules = self.rules
         if rules.thresholds is Thresholds.BORDERS:
             self._cross_borders(seat, old, new)
-        if bust:
-            self._bust(seat, played=True)
-            return True
-        end_round = False
         self._before = self.in_hand[:]
+        end_round = False
         if rules.thresholds is Thresholds.ONLINE:
             end_round = self._online_scoring(seat, old, new)
             if self.phase == OVER:
                 return True
+        if eff.reverse:
+            self._reverse(seat)
+        if bust:
+            self._bust(seat, played=True)
+            return True
         if rules.rule_69 is not Rule69.NONE and new == 69 and old != 69 and (
                 rules.rule_69_from is Rule69From.ANY or old < 69):
             self._sixty_nine(seat)
@@ -503,6 +531,14 @@ class State:
             self._end_hand(None)
             return True
         return False
+
+    def _reverse(self, seat: int) -> None:
+        """A reverse card: flip the direction (unless the rules keep it with two players)."""
+        if not self.rules.reverse_with_two_players and sum(self.in_hand) <= 2:
+            return
+        self.direction = -self.direction
+        if self._ev is not None:
+            self._ev.append(E.Reversed(seat, "cw" if self.direction == 1 else "ccw"))
 
     def _skip_from(self, seat: int, before: list[bool]) -> int:
         """The seat after skipping one; ``before`` is who was in the hand before the play."""
@@ -594,7 +630,7 @@ class State:
         if rules.scoring is Scoring.GAME_POINTS:
             if not played:
                 self._lose_points(seat, 1, rules.limit)
-        else:
+        elif self.alive[seat]:  # not already paid out by a threshold penalty of this play
             self._pay(seat, rules.bust_penalty, "over the limit" if played else "cannot play")
             if self.phase == OVER:
                 return
@@ -855,9 +891,8 @@ def check_state(state: State) -> None:
         if missing:
             parts.append("missing " + format_cards(sorted(missing.elements())))
         raise RecordError(f"the cards do not make {state.decks} deck(s): " + "; ".join(parts))
-    if state.phase in (PLAY, DRAWING):
-        if not 0 <= state.turn < n or not state.in_hand[state.turn]:
-            raise RecordError(f"turn = {state.turn + 1}: that seat is not in the hand")
+    if state.phase in (PLAY, DRAWING) and not (0 <= state.turn < n and state.in_hand[state.turn]):
+        raise RecordError(f"turn = {state.turn + 1}: that seat is not in the hand")
     for s in range(n):
         if state.in_hand[s] and not state.alive[s]:
             raise RecordError(f"seat {s + 1} is out of the game but still in the hand")
