@@ -35,6 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ninetynine.arena import ArenaConfig, format_table, run_games, summarize, write_results
+    from ninetynine.arena.runner import check_config
     from ninetynine.errors import NinetyNineError
 
     specs = [s.strip() for s in (args.bots.split(",") if args.bots else [])] + args.bot
@@ -45,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
         raise NinetyNineError(f"--workers {args.workers}: expected 0 (one per core) or more")
     config = ArenaConfig(args.rules, args.players or len(specs), tuple(specs), args.games,
                          args.seed, records=args.out is not None)
+    check_config(config)  # bad input fails before any note or game
     if config.games % config.players:
         print(f"note: {config.games} games is not a multiple of {config.players} players, so "
               "the seats are not rotated evenly", file=sys.stderr)

@@ -1,0 +1,96 @@
+"""Arena: rotation, statistics on known cases, determinism across workers, the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ninetynine.arena import ArenaConfig, GameResult, rotation, run_games, summarize, wilson
+from ninetynine.arena.stats import labels_of
+from ninetynine.cli.main import main
+from ninetynine.record import parse_record
+
+
+def test_rotation_puts_every_bot_in_every_chair_once_per_block() -> None:
+    for n in (2, 3, 4, 5):
+        block = [rotation(g, n) for g in range(n)]
+        for seat in range(n):
+            assert sorted(r[seat] for r in block) == list(range(n))
+        for r in block:
+            assert sorted(r) == list(range(n))
+    assert rotation(0, 3) == [0, 1, 2] and rotation(1, 3) == [1, 2, 0]
+    assert rotation(5, 4) == rotation(1, 4)
+
+
+def test_wilson_interval_known_values() -> None:
+    lo, hi = wilson(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
+    lo, hi = wilson(0, 10)
+    assert lo == 0.0 and hi == pytest.approx(0.2775, abs=1e-4)
+    lo, hi = wilson(10, 10)
+    assert hi == pytest.approx(1.0) and lo == pytest.approx(0.7225, abs=1e-4)
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_summary_counts_wins_per_entrant_not_per_chair() -> None:
+    # Entrant 0 wins whichever chair it sits in; entrant 1 once forfeits.
+    results = [
+        GameResult(0, [0, 1], [0], "last_survivor"),
+        GameResult(1, [1, 0], [1], "last_survivor"),
+        GameResult(2, [0, 1], [0], "last_survivor", forfeits={1: "crashed"}),
+        GameResult(3, [1, 0], [1], "last_survivor"),
+    ]
+    stats = summarize(["a", "b"], results)
+    assert [s.seat_games for s in stats] == [4, 4]
+    assert [s.wins for s in stats] == [4, 0]
+    assert [s.forfeits for s in stats] == [0, 1]
+    assert stats[0].win_rate == 1.0 and stats[0].mu > stats[1].mu
+    assert stats[0].interval == wilson(4, 4)
+
+
+def test_labels_tell_repeated_specs_apart() -> None:
+    assert labels_of(["heuristic", "random", "random"]) == ["heuristic", "random", "random (2)"]
+
+
+def test_results_do_not_depend_on_the_worker_count() -> None:
+    config = ArenaConfig("K", 3, ("heuristic", "random", "random"), games=6, seed=4)
+    one = run_games(config, workers=1)
+    two = run_games(config, workers=2)
+    assert [(r.seats, r.winners, r.moves) for r in one] == \
+        [(r.seats, r.winners, r.moves) for r in two]
+    assert [r.seats for r in one] == [rotation(g, 3) for g in range(6)]
+
+
+def test_arena_cli_writes_results_and_records(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    code = main(["arena", "--rules", "P", "--players", "3", "--bots", "heuristic,random,random",
+                 "--games", "6", "--seed", "2", "--workers", "1", "--out", str(out),
+                 "--no-progress"])
+    assert code == 0
+    text = capsys.readouterr().out
+    assert "heuristic" in text and "95% interval" in text and "random (2)" in text
+    data = json.loads((out / "results.json").read_text())
+    assert [e["seat_games"] for e in data["entrants"]] == [6, 6, 6]
+    assert sum(e["wins"] for e in data["entrants"]) == sum(
+        len(g["winners"]) for g in data["game_results"])
+    records = sorted((out / "records").glob("*.toml"))
+    assert len(records) == 6
+    final, _ = parse_record(records[0].read_text()).replay()
+    assert final.outcome is not None
+    assert [w + 1 for w in final.outcome.winners] == data["game_results"][0]["winners"]
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--bots", "heuristic,random", "--players", "3"], "one per seat"),
+    (["--bots", "heuristic,nobot"], "unknown bot"),
+    (["--bots", "heuristic,random", "--games", "0"], "at least 1"),
+    (["--rules", "G", "--bots", "random,random"], "3 to 8 players"),
+])
+def test_arena_cli_bad_input_is_one_line(argv: list[str], words: str,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "--no-progress", *argv]) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1

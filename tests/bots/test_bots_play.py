@@ -1,0 +1,96 @@
+"""Every bot finishes games under every preset without an illegal move, deterministically."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ninetynine import load_rules, new_game, presets
+from ninetynine.actions import Action
+from ninetynine.bots import DIFFICULTIES, bot_names, make_bot
+from ninetynine.errors import NinetyNineError
+from ninetynine.events import Event
+from ninetynine.view import observe
+
+BOTS = ["random", "heuristic", "ismcts:iterations=25,depth=12"]
+
+
+def play(preset: str, players: int, specs: list[str], seed: int) -> list[str]:
+    """Play a game through the checked API (an illegal move raises); return the moves."""
+    rules = load_rules(preset)
+    state = new_game(rules, players)
+    bots = [make_bot(specs[s % len(specs)]) for s in range(players)]
+    rng = random.Random(seed)
+    rngs = [random.Random(seed * 100 + s) for s in range(players)]
+    history: list[Event] = []
+    moves: list[str] = []
+    while not state.is_over:
+        if state.is_chance:
+            history += state.apply(state.sample_chance(rng))
+            continue
+        seat = state.current_seat
+        assert seat is not None
+        view = observe(state, seat, tuple(history))
+        action = bots[seat].choose(view, rngs[seat])
+        assert isinstance(action, Action) and action in view.legal, (preset, str(action))
+        moves.append(f"{seat}:{action}")
+        history += state.apply(action, seat)
+    return moves
+
+
+def table(preset: str) -> int:
+    r = load_rules(preset)
+    return min(max(3, r.players_min), r.players_max)
+
+
+@pytest.mark.parametrize("preset", sorted(presets()))
+def test_every_bot_finishes_every_preset(preset: str) -> None:
+    moves = play(preset, table(preset), BOTS, seed=11)
+    assert moves  # somebody played
+
+
+@pytest.mark.parametrize("spec", BOTS)
+def test_bots_are_deterministic_for_a_seed(spec: str) -> None:
+    for preset in ("P", "G", "P-ONLINE"):
+        first = play(preset, 3, [spec], seed=5)
+        assert play(preset, 3, [spec], seed=5) == first
+
+
+def test_ismcts_depends_on_its_seed() -> None:
+    runs = {tuple(play("P", 3, ["ismcts:iterations=25,depth=12"], seed=s)) for s in (1, 2, 3)}
+    assert len(runs) > 1
+
+
+def test_registry_and_difficulties() -> None:
+    assert {"random", "heuristic", "ismcts", "cmd", "proc"} <= set(bot_names())
+    assert make_bot("easy").name == "random"
+    assert make_bot("medium").name == "heuristic"
+    assert make_bot("hard").name == "ismcts"
+    assert set(DIFFICULTIES) == {"easy", "medium", "hard"}
+    bot = make_bot("ismcts:iterations=123,c=1.5")
+    assert bot.iterations == 123 and bot.c == 1.5  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("nosuchbot", "unknown bot"),
+    ("ismcts:iterations", "expected key=value"),
+    ("ismcts:speed=3", "bad options"),
+    ("ismcts:iterations=0", "bad options"),
+    ("cmd:", "empty bot command"),
+])
+def test_bad_specs_say_what_is_wrong(spec: str, words: str) -> None:
+    with pytest.raises(NinetyNineError, match=words):
+        make_bot(spec)
+
+
+def test_ismcts_time_budget_stops() -> None:
+    rules = load_rules("P")
+    state = new_game(rules, 4)
+    state.apply(state.sample_chance(random.Random(4)))
+    bot = make_bot("ismcts:iterations=0,ms=30")
+    while len(state.legal_codes()) < 2:
+        state.apply_code(state.legal_codes()[0])
+    view = observe(state, state.current_seat or 0)
+    bot.choose(view, random.Random(1))
+    assert bot.last_iterations > 0  # type: ignore[attr-defined]

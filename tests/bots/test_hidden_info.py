@@ -1,0 +1,98 @@
+"""A bot never sees hidden information: determinizations come from the view alone."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from ninetynine import load_rules, new_game
+from ninetynine.bots import Determinizer, make_bot
+from ninetynine.state import State
+from ninetynine.view import View, observe
+
+
+def midgame(preset: str, players: int, seed: int, plays: int = 7) -> State:
+    rng = random.Random(seed)
+    state = new_game(load_rules(preset), players)
+    done = 0
+    while done < plays or state.current_seat is None or len(state.legal_codes()) < 2:
+        if state.is_over:
+            raise AssertionError("game ended too soon for the test")
+        if state.is_chance:
+            state.apply(state.sample_chance(rng))
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+            done += 1
+    return state
+
+
+def swap_hidden(state: State, seat: int, rng: random.Random) -> State:
+    """The same public facts for ``seat``, but other hands and the stock dealt differently."""
+    other = state.clone()
+    others = [s for s in range(other.n) if s != seat]
+    hidden = [c for s in others for c in other.hands[s]] + other.stock
+    rng.shuffle(hidden)
+    i = 0
+    for s in others:
+        k = len(other.hands[s])
+        other.hands[s] = hidden[i:i + k]
+        i += k
+    other.stock = hidden[i:]
+    return other
+
+
+@pytest.mark.parametrize("preset, players", [("P", 4), ("K", 3), ("G", 4), ("J-TEAM", 4),
+                                             ("P-ONLINE", 3), ("P-UPCARD", 4)])
+def test_samples_agree_with_the_view(preset: str, players: int) -> None:
+    state = midgame(preset, players, seed=3)
+    seat = state.current_seat
+    assert seat is not None
+    view = observe(state, seat)
+    det = Determinizer(view)
+    deck = Counter(state.all_cards())
+    for k in range(20):
+        sample = det.sample(random.Random(k))
+        assert Counter(sample.all_cards()) == deck  # every card once
+        mirror = observe(sample, seat)
+        assert mirror == view  # same public facts and legal actions
+        assert sample.legal_codes() == state.legal_codes()
+
+
+def test_hidden_cards_do_not_change_any_bot_decision() -> None:
+    # Two states that look the same to the seat (a view that would expose the other hands
+    # if a bot could read them) must give the same choices and the same searches.
+    for seed in range(6):
+        state = midgame("P", 4, seed)
+        seat = state.current_seat
+        assert seat is not None
+        twin = swap_hidden(state, seat, random.Random(seed))
+        assert twin.hands != state.hands or twin.stock != state.stock
+        v1, v2 = observe(state, seat), observe(twin, seat)
+        assert v1 == v2
+        for spec in ("heuristic", "ismcts:iterations=200"):
+            a1 = make_bot(spec).choose(v1, random.Random(seed))
+            a2 = make_bot(spec).choose(v2, random.Random(seed))
+            assert a1 == a2
+
+
+def test_determinizations_vary_and_do_not_copy_the_real_hands() -> None:
+    state = midgame("P", 4, seed=8)
+    seat = state.current_seat
+    assert seat is not None
+    det = Determinizer(observe(state, seat))
+    rng = random.Random(0)
+    samples = [det.sample(rng) for _ in range(50)]
+    others = [s for s in range(4) if s != seat]
+    real = [sorted(state.hands[s]) for s in others]
+    matches = sum([sorted(x.hands[s]) for s in others] == real for x in samples)
+    distinct = {tuple(tuple(sorted(x.hands[s])) for s in others) for x in samples}
+    assert matches < 3 and len(distinct) > 40
+    for x in samples:
+        assert x.hands[seat] == sorted(state.hands[seat])
+
+
+def test_view_has_no_hidden_fields() -> None:
+    names = set(View.__dataclass_fields__)
+    assert not names & {"hands", "stock", "face_down_cards", "held"}
