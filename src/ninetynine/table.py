@@ -295,7 +295,8 @@ def parse_seats(words: Sequence[str] | None, *, players: int, bots: Sequence[str
         elif w:
             make_bot(w)  # fail now, with the bot's own message, if the spec is bad
             base = DIFFICULTIES.get(w, w).partition(":")[0]
-            seats.append(Seat(f"{BOT_NAMES[i % len(BOT_NAMES)]} ({base})", BOT, w))
+            rounds, k = divmod(i, len(BOT_NAMES))
+            seats.append(Seat(f"{BOT_NAMES[k]}{rounds + 1 if rounds else ''} ({base})", BOT, w))
         else:
             raise NinetyNineError(f"seat {i + 1} is empty: expected you, @NAME or a bot spec")
     names = [s.name for s in seats]

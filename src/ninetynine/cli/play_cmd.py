@@ -69,11 +69,12 @@ def build_table(args: argparse.Namespace) -> Table:
     name = args.name.strip()
     if not name or not name.isprintable():
         raise NinetyNineError(f"--name {args.name!r}: expected a name of printable characters")
+    count = len(args.seats) if args.seats else players
+    if not rules.players_min <= count <= rules.players_max:
+        raise NinetyNineError(f"{count} players: {rules.id} is for {rules.players_min} "
+                              f"to {rules.players_max}")
     seats = parse_seats(args.seats, players=players, bots=args.bots or default_bots(),
                         name=name)
-    if not rules.players_min <= len(seats) <= rules.players_max:
-        raise NinetyNineError(f"{len(seats)} players: {rules.id} is for {rules.players_min} "
-                              f"to {rules.players_max}")
     if not 1 <= args.first <= len(seats):
         raise NinetyNineError(f"--first {args.first}: expected a seat from 1 to {len(seats)}")
     pace = 1.0 if args.pace is None else args.pace

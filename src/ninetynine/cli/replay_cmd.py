@@ -21,6 +21,8 @@ from ninetynine.state import State
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="a record or position .toml file ('-' reads stdin)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("--step", action="store_true",
+                        help="step through the game on the full-screen table view")
 
 
 def state_json(state: State) -> dict[str, object]:
@@ -55,6 +57,10 @@ def run(args: argparse.Namespace) -> int:
     text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
     record = parse_record(text)
     state, events = record.replay()
+    if args.step:
+        from ninetynine.tui.replay import run_replay  # Textual loads only for --step
+
+        return run_replay(record)
     if args.json:
         out = state_json(state)
         out["events"] = [event_to_json(e) for e in events]

@@ -1,0 +1,92 @@
+"""``ninetynine replay FILE --step``: step through a record on the table screen.
+
+A finished game has no secrets, so every hand is shown face up. One step is one player
+move together with the shuffles it caused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.app import App
+from textual.binding import Binding
+
+from ninetynine.actions import Action
+from ninetynine.events import Event, narrate
+from ninetynine.record import Record
+from ninetynine.state import State
+from ninetynine.tui.dialogs import HelpScreen
+from ninetynine.tui.game_screen import GameScreen
+from ninetynine.tui.scene import replay_scene
+
+LOG_LINES = 300  # the log shows the latest calls only, to keep stepping quick
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    state: State
+    events: int  # how many events had happened by then
+
+
+def snapshots(record: Record) -> tuple[list[Snapshot], list[Event]]:
+    """The state after each player move (chance folded in), and every event."""
+    state = record.start.clone()
+    events: list[Event] = []
+    shots = [] if state.is_chance else [Snapshot(state.clone(), 0)]
+    for i, (seat, move) in enumerate(record.moves):
+        events += state.apply(move, seat)
+        following = record.moves[i + 1][1] if i + 1 < len(record.moves) else None
+        if following is None or isinstance(following, Action):  # else: fold the shuffle in
+            shots.append(Snapshot(state.clone(), len(events)))
+    if not shots:
+        shots.append(Snapshot(state.clone(), len(events)))
+    return shots, events
+
+
+class ReplayApp(App[None]):
+    TITLE = "Ninety-Nine replay"
+    BINDINGS = [
+        Binding("right,space,n", "go(1)", "Next"),
+        Binding("left,p", "go(-1)", "Back"),
+        Binding("home", "go_to(0)", "Start", show=False),
+        Binding("end", "go_to(-1)", "End", show=False),
+        Binding("question_mark,f1", "help", "Rules"),
+        Binding("q,escape", "quit", "Quit"),
+    ]
+
+    def __init__(self, record: Record, names: list[str] | None = None) -> None:
+        super().__init__()
+        self.record = record
+        self.names = names or [f"P{s + 1}" for s in range(record.start.n)]
+        self.shots, self.events = snapshots(record)
+        self.index = 0
+        rules = record.start.rules
+        self.game = GameScreen(f"Replay · {rules.id}: {rules.name} · ←/→ step · q quit")
+
+    async def on_mount(self) -> None:
+        await self.push_screen(self.game)
+        self.show()
+
+    def show(self) -> None:
+        shot = self.shots[self.index]
+        self.game.show(replay_scene(shot.state, self.names, self.index, len(self.shots) - 1))
+        self.game.clear_log()
+        start = max(0, shot.events - LOG_LINES)
+        self.game.say([line for e in self.events[start:shot.events]
+                       if (line := narrate(e, self.names))])
+
+    def action_go(self, delta: int) -> None:
+        self.action_go_to(min(max(self.index + delta, 0), len(self.shots) - 1))
+
+    def action_go_to(self, index: int) -> None:
+        self.index = index % len(self.shots)
+        self.show()
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.record.start.rules))
+
+
+def run_replay(record: Record) -> int:
+    ReplayApp(record).run()
+    return 0

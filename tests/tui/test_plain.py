@@ -1,0 +1,110 @@
+"""``ninetynine play --plain``, driven by feeding it lines of input."""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+import pytest
+
+from ninetynine import load_rules
+from ninetynine.cards import format_cards
+from ninetynine.cli.main import main
+from ninetynine.saves import current_path
+from ninetynine.table import BOT, Seat, Table
+from ninetynine.tui.plain import PlainGame
+
+
+def run_cli(args: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch,
+            capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = main(["play", "--plain", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_whole_game_by_always_choosing_the_first_legal_move(
+        home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(["--rules", "K", "--players", "3", "--bots", "random",
+                            "--seed", "4"], "1\n" * 400 + "n\n", monkeypatch, capsys)
+    assert code == 0
+    assert "Game over." in out and "Hands played:" in out and "Rematch? (y/n)" in out
+    games = list((home / "games").iterdir())
+    assert len(games) == 1 and f"saved in {games[0]}" in out
+    assert not current_path().exists()
+    assert 'Player, your move> 1\n' in out  # input from a pipe is echoed into the transcript
+
+
+def test_quit_saves_and_resume_continues(
+        home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(["--seed", "8", "--bots", "random"], "1\nquit\n", monkeypatch, capsys)
+    assert code == 0 and "Game saved. Resume it with: ninetynine play --resume" in out
+    saved = current_path().read_text()
+    moves_before = saved.count('",\n')
+    code, out, _ = run_cli(["--resume"], "1\n", monkeypatch, capsys)  # then EOF quits
+    assert code == 0 and "Game saved" in out
+    assert current_path().read_text().count('",\n') > moves_before
+    assert "Player plays" in out
+
+
+def test_help_bad_input_and_numbers_out_of_range(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(["--seed", "1", "--bots", "random"], "help\nZZ\n42\nKS+3\nquit\n",
+                           monkeypatch, capsys)
+    assert code == 0
+    assert "The last player with lives left wins." in out  # the rules, from the data
+    assert "bad action 'ZZ'" in out
+    assert "No move 42: choose 1 to" in out
+    assert "Not allowed: KS has no choice of value: play it as KS" in out
+
+
+def test_a_card_with_a_choice_asks_for_its_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Find a seed where the person holds an Ace at the start.
+    for seed in range(200):
+        t = Table.new(load_rules("P"), [Seat("Me"), Seat("B", BOT, "random")], seed=seed)
+        aces = [c for c in t.state.hands[0] if c >> 2 == 0]
+        if aces:
+            break
+    ace = format_cards(aces[:1])
+    out = io.StringIO()
+    game = PlainGame(t, io.StringIO(f"{ace}\n7\n+11\nquit\n"), out, sleep=lambda _: None)
+    assert game.run() == 0
+    text = out.getvalue()
+    assert f"{ace} counts +1 or +11? " in text and "Type +1 or +11" in text
+    assert f"Me plays {ace} as +11." in text
+
+
+def test_hot_seat_hand_off_and_only_the_acting_persons_hand_is_printed() -> None:
+    seats = [Seat("Ann"), Seat("Bea"), Seat("Bot", BOT, "random")]
+    table = Table.new(load_rules("P"), seats, seed=6)
+    shown: list[tuple[str, str]] = []
+
+    class Watch(io.StringIO):
+        def write(self, s: str) -> int:
+            if s.startswith("Your hand: "):
+                p = table.pending()
+                assert p.seat is not None and table.viewer == p.seat
+                shown.append((s, format_cards(sorted(table.state.hands[p.seat]))))
+            return super().write(s)
+
+    out = Watch()
+    game = PlainGame(table, io.StringIO("\n1\n\n1\n\n1\nquit\n"), out, sleep=lambda _: None)
+    game.run()
+    text = out.getvalue()
+    assert text.count("Pass the device to Ann") >= 1 and "Pass the device to Bea" in text
+    assert len(shown) >= 2
+    for line, hand in shown:
+        assert line.strip() == f"Your hand: {hand}"
+
+
+def test_bad_setup_is_one_line(monkeypatch: pytest.MonkeyPatch,
+                               capsys: pytest.CaptureFixture[str]) -> None:
+    for args, message in ((["--rules", "nope"], "unknown rule set"),
+                          (["--players", "12"], "P is for 2 to 10"),
+                          (["--bots", "nosuch"], "unknown bot"),
+                          (["--seats", "you", "random", "--players", "3"], "--players 3"),
+                          (["--pace", "-1", "--bots", "random"], "--pace"),
+                          (["--resume"], "no saved game")):
+        code, _, err = run_cli(args, "", monkeypatch, capsys)
+        assert code == 2 and message in err and err.count("\n") == 1, (args, err)
