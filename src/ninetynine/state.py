@@ -395,7 +395,8 @@ class State:
 
         ``seat``, when given, is who is acting: it must be the seat to play.
         """
-        self._ev = events = []
+        events: list[E.Event] = []
+        self._ev = events
         try:
             if isinstance(action, (Shuffle, Reinsert)):
                 self.apply_chance(action)

@@ -111,18 +111,18 @@ def test_direction_carry_alt() -> None:
 
 
 def test_elimination_at_zero_pennies_and_dealer_skips_out_players() -> None:
-    # Q13: P2 (seat 1) deals; P3 (seat 2) lays down with the last penny.
+    # Q13: P2 deals; P3 lays down with the last penny (position seats are 1-based)
     s = pos("P", ["2S 3S 5S", "2C 3C 6C", "7C 8C 2H", "JH QH KH"], total=99, turn=3,
             dealer=2, lives=[5, 5, 1, 5])
     ev = play(s, "down")
     assert [e.seat for e in of(ev, E.PlayerOut)] == [2]
     assert not s.alive[2]
-    # the deal passes from the previous dealer (seat 2... here seat 1) to the next seat still in
+    # the deal passes left of the previous dealer (P2), skipping P3 who is out: P4 deals
     assert s.dealer == 3 and s.starter == 0
 
 
 def test_dealer_rotation_skips_eliminated_counted_from_previous_dealer() -> None:
-    # the previous dealer (seat 1) drops out; the deal goes to the next seat still in (seat 2)
+    # the previous dealer (P2) drops out; the deal goes to the next seat still in (P3)
     s = pos("P", ["2S 3S 5S", "2C 3C 6C", "7C 8C 2H", "JH QH KH"], total=99, turn=2,
             dealer=2, lives=[5, 1, 5, 5])
     play(s, "down")
