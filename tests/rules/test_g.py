@@ -5,12 +5,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from tests.rules.helpers import calls, legal, of, play, pos
 
 from ninetynine import events as E
 from ninetynine import new_game, preset_rules
 from ninetynine.cards import parse_card, parse_cards
 from ninetynine.errors import RecordError
-from tests.rules.helpers import calls, legal, of, play, pos
 
 THREE = ["AS 10S 4S 2S", "5C 6C 7C 8C", "5H 6H 7H 8H"]
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from tests.rules.helpers import calls, deal, legal, of, play, pos
 
 from ninetynine import events as E
 from ninetynine import new_game, preset_rules
 from ninetynine.cards import parse_cards
 from ninetynine.errors import IllegalActionError, OverLimitError, RecordError
-from tests.rules.helpers import calls, deal, legal, of, play, pos
 
 YOU, EAST, SOUTH, WEST = 0, 1, 2, 3
 
