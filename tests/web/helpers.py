@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import socket
@@ -12,6 +13,7 @@ from typing import Any
 
 import httpx
 import uvicorn
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from ninetynine.web.app import create_app
@@ -44,7 +46,7 @@ class ServerThread:
         self.port = free_port()
         self.app = create_app(settings, storage)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
-                                lifespan="on", ws="websockets")
+                                lifespan="on")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -97,7 +99,8 @@ class Client:
         self.frames: list[str] = []
         self.last: dict[str, Any] | None = None  # the latest sync/update
         if hello:
-            self.send({"type": "hello", "token": token})
+            with contextlib.suppress(ConnectionClosed):  # refused before it (no such table)
+                self.send({"type": "hello", "token": token})
 
     def send(self, msg: Any) -> None:
         self.ws.send(msg if isinstance(msg, str) else json.dumps(msg))
@@ -150,10 +153,12 @@ class Client:
         self.ws.close()
 
 
-def play_game(clients: list[Client], rng: random.Random, max_moves: int = 3000) -> None:
+def play_game(clients: list[Client], rng: random.Random, max_moves: int = 20000) -> None:
     """Every client plays random legal moves until the game is over."""
     for c in clients:
-        c.wait(lambda m: m["type"] == "sync")
+        if c.last is None:
+            c.wait(lambda m: m["type"] == "sync")
+    stalled_since = time.monotonic()
     for _ in range(max_moves):
         for c in clients:
             c.drain(0.002)
@@ -163,13 +168,16 @@ def play_game(clients: list[Client], rng: random.Random, max_moves: int = 3000) 
                     c.wait(lambda m: m["type"] == "update" and m["view"]["phase"] == "over")
             return
         mover = next((c for c in clients if c.my_turn()), None)
-        if mover is None:
-            # someone else (chance, a bot) is moving: wait for any update
-            clients[0].wait(lambda m: m["type"] == "update", 5)
+        if mover is None:  # a bot or chance is moving, or an update is still on its way
+            if time.monotonic() > stalled_since + 10:
+                raise AssertionError("nobody can move: the game stalled")
+            for c in clients:
+                c.drain(0.02)
             continue
+        stalled_since = time.monotonic()
         state = mover.state
         mover.send({"type": "act", "state": state, "action": rng.choice(mover.view["legal"])})
-        msg = mover.wait(lambda m: m["type"] == "error" or
-                         (m["type"] == "update" and m["state"] > state))
+        msg = mover.wait(lambda m, st=state: m["type"] == "error" or
+                         (m["type"] == "update" and m["state"] > st))
         assert msg["type"] != "error", msg
     raise AssertionError("the game did not end")

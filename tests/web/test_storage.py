@@ -9,7 +9,12 @@ from pathlib import Path
 import pytest
 
 from ninetynine.web.storage import (
-    DuplicateMoveError, PostgresStorage, SQLiteStorage, Storage, StorageError, open_storage,
+    DuplicateMoveError,
+    PostgresStorage,
+    SQLiteStorage,
+    Storage,
+    StorageError,
+    open_storage,
 )
 
 
