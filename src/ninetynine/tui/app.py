@@ -85,18 +85,30 @@ class PlayApp(App[None]):
     def on_game_screen_picked(self, message: GameScreen.Picked) -> None:
         item = self.table.pending()
         if item.kind != HUMAN or item.seat != self.table.viewer:
-            self.notify("Not your turn yet.", severity="warning")
+            self.game.tell("Not your turn yet.")
             return
         choice = message.item
         if not choice.playable:
-            self.notify(f"{choice.label} cannot be played now: it would break the rules "
-                        f"(total {self.table.state.total}).", severity="warning")
+            self.game.tell(f"{choice.label} cannot be played now: {self._why_not(choice.card)}")
             return
         if len(choice.actions) > 1 and choice.card is not None:
             self.push_screen(ChoiceScreen(choice.card, choice.actions, self.table.state.total),
                              self._chosen)
             return
         self.play(choice.actions[0])
+
+    def _why_not(self, card: int | None) -> str:
+        """The engine's own reason, without its list of legal moves (the hand shows them)."""
+        state = self.table.state
+        if card is None:
+            return "that is not a move now"
+        values = state.rules.cards[card >> 2].values if state.rules.cards[card >> 2].has_choice \
+            else (None,)
+        try:
+            state.clone().apply(Action.play(card, values[0]))
+        except NinetyNineError as e:
+            return str(e).split("; legal:")[0]
+        return "the rules do not allow it here"
 
     def _chosen(self, action: Action | None) -> None:
         if action is not None:
@@ -106,7 +118,7 @@ class PlayApp(App[None]):
         try:
             events = self.table.play(action)
         except NinetyNineError as e:
-            self.notify(str(e), severity="error")
+            self.game.tell(str(e))
             return
         self.game.say(self.table.lines(events))
         self.advance()

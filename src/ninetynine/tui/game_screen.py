@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -82,6 +83,10 @@ class GameScreen(Screen[None]):
         log = self.query_one("#log", RichLog)
         for line in lines:
             log.write(line)
+
+    def tell(self, text: str) -> None:
+        """Say something to the person at the keyboard, in place of the prompt."""
+        self.query_one("#prompt", Static).update(Text(text))
 
     def clear_log(self) -> None:
         self.query_one("#log", RichLog).clear()

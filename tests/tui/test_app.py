@@ -1,0 +1,277 @@
+"""The full-screen game, driven headless by Textual's pilot at 80x24."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from ninetynine import load_rules
+from ninetynine.cards import RANKS, format_card
+from ninetynine.events import CardPlayed
+from ninetynine.saves import autosave, current_path, finish, load_save
+from ninetynine.table import BOT, HUMAN, Seat, Table
+from ninetynine.tui.app import PlayApp
+from ninetynine.tui.dialogs import ChoiceScreen, GameOverScreen, HandoffScreen, HelpScreen
+from ninetynine.tui.text import card_label
+
+ScreenText = Callable[[PlayApp], str]
+SIZE = (80, 24)
+
+
+def run(app: PlayApp, script: Callable[[Pilot[None]], Awaitable[None]]) -> None:
+    async def go() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await script(pilot)
+    asyncio.run(go())
+
+
+def make_table(rules: str = "K", seats: list[Seat] | None = None, seed: int = 3) -> Table:
+    seats = seats or [Seat("Ann"), Seat("Bo", BOT, "random"), Seat("Cy", BOT, "random")]
+    table = Table.new(load_rules(rules), seats, seed=seed)
+    table.on_move = autosave
+    return table
+
+
+def hidden_cards_on_screen(app: PlayApp, text: str) -> list[str]:
+    """Cards of seats the person at the screen may not see that appear as card labels.
+
+    The table shows cards with suit symbols (the log names played cards as "5H"), so a
+    symbol label of another seat's card on screen is a leak (one deck: no duplicates)."""
+    table = app.table
+    leaks = []
+    for seat, hand in enumerate(table.state.hands):
+        if seat == table.viewer:
+            continue
+        for card in hand:
+            if card_label(card) in text:
+                leaks.append(f"{table.names[seat]}:{format_card(card)}")
+    return leaks
+
+
+async def first_playable(pilot: Pilot[None]) -> None:
+    app = pilot.app
+    assert isinstance(app, PlayApp)
+    items = app.game.items
+    number = next(i for i, item in enumerate(items, 1) if item.playable)
+    await pilot.press(str(number % 10))
+    await pilot.pause()
+
+
+async def play_to_end(pilot: Pilot[None], screen_text: ScreenText, limit: int = 400) -> int:
+    """Take the first legal choice every time; scan every screen for hidden cards."""
+    app = pilot.app
+    assert isinstance(app, PlayApp)
+    screens = 0
+    for _ in range(limit):
+        text = screen_text(app)
+        screens += 1
+        assert not hidden_cards_on_screen(app, text), text
+        if isinstance(app.screen, GameOverScreen):
+            return screens
+        if isinstance(app.screen, HandoffScreen):
+            await pilot.press("enter")
+        elif isinstance(app.screen, ChoiceScreen):
+            await pilot.press("1")
+        else:
+            await first_playable(pilot)
+        await pilot.pause()
+    raise AssertionError("the game did not end")
+
+
+def test_a_whole_game_against_bots_then_quit(home: Path, screen_text: ScreenText) -> None:
+    app = PlayApp(make_table(), finish=lambda t: str(finish(t)))
+
+    async def script(pilot: Pilot[None]) -> None:
+        assert await play_to_end(pilot, screen_text) > 3
+        text = screen_text(app)
+        assert "Game over" in text and "Hands played:" in text and "Rematch" in text
+        await pilot.press("q")
+
+    run(app, script)
+    assert app.message is None  # a finished game needs no resume hint
+    assert len(list((home / "games").iterdir())) == 1 and not current_path().exists()
+
+
+def test_rematch_starts_a_new_game_at_the_same_table(screen_text: ScreenText) -> None:
+    app = PlayApp(make_table(rules="K", seed=5))
+
+    async def script(pilot: Pilot[None]) -> None:
+        await play_to_end(pilot, screen_text)
+        first = app.table
+        await pilot.press("r")
+        await pilot.pause()
+        assert app.table is not first and not app.table.state.is_over
+        assert app.table.seats == first.seats
+        assert "A new game with the same table." in screen_text(app)
+
+    run(app, script)
+
+
+def test_the_table_shows_total_direction_turn_seats_pile_stock_and_hand(
+        screen_text: ScreenText) -> None:
+    table = make_table(rules="P")
+    app = PlayApp(table)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await first_playable(pilot)
+        text = screen_text(app)
+        v = table.view(0)
+        assert "clockwise" in text and "Ann to play" in text
+        assert f"Stock {v.stock_size}" in text and f"Pile {card_label(v.pile_top or 0)}" in text
+        for name in ("Ann", "Bo", "Cy"):
+            assert name in text
+        for card in v.hand:
+            assert card_label(card) in text
+        assert "Your turn, Ann" in text and "lives" in text
+
+    run(app, script)
+
+
+def test_an_ace_asks_for_its_value(screen_text: ScreenText) -> None:
+    for seed in range(300):
+        table = make_table(rules="P", seed=seed)
+        aces = [c for c in table.state.hands[0] if c >> 2 == 0]
+        if aces:
+            break
+    app = PlayApp(table)
+
+    async def script(pilot: Pilot[None]) -> None:
+        number = next(i for i, item in enumerate(app.game.items, 1) if item.card == aces[0])
+        await pilot.press(str(number))
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        assert "how much does it count?" in screen_text(app)
+        await pilot.press("escape")  # back: nothing is played
+        await pilot.pause()
+        assert aces[0] in table.state.hands[0]
+        await pilot.press(str(number))
+        await pilot.pause()
+        await pilot.press("2")
+        await pilot.pause()
+        played = [e for e in table.log if isinstance(e, CardPlayed) and e.seat == 0]
+        assert (played[0].card, played[0].value) == (aces[0], 11)
+        assert f"Ann plays {format_card(aces[0])} as +11." in screen_text(app)
+
+    run(app, script)
+
+
+def test_an_illegal_card_is_refused_with_a_reason(screen_text: ScreenText) -> None:
+    # K: the total may not pass 99 while a safe card is held; find a hand with an idle card
+    for seed in range(500):
+        table = make_table(rules="P", seed=seed)
+        for _ in range(60):
+            p = table.pending()
+            if p.kind == "over":
+                break
+            if p.kind == HUMAN:
+                items = [a for a in table.view(0).legal]
+                hand = table.state.hands[0]
+                if any(not any(a.card == c for a in items) for c in hand) and items:
+                    break
+                table.play(items[0])
+            else:
+                table.step_bot()
+        else:
+            continue
+        if table.pending().kind == HUMAN:
+            break
+    app = PlayApp(table)
+
+    async def script(pilot: Pilot[None]) -> None:
+        number = next(i for i, item in enumerate(app.game.items, 1) if not item.playable)
+        before = len(table.record.moves)
+        assert "✗" in screen_text(app)
+        await pilot.press(str(number))
+        await pilot.pause()
+        assert len(table.record.moves) == before
+        assert "cannot be played now" in screen_text(app)
+
+    run(app, script)
+
+
+def test_hot_seat_hand_off_hides_everything_private(screen_text: ScreenText) -> None:
+    seats = [Seat("Ann"), Seat("Bea"), Seat("Bot", BOT, "random")]
+    table = make_table(rules="P", seats=seats)
+    app = PlayApp(table)
+
+    async def script(pilot: Pilot[None]) -> None:
+        for turn in range(4):
+            assert isinstance(app.screen, HandoffScreen)
+            text = screen_text(app)
+            who = table.names[table.pending().seat or 0]
+            assert f"Pass the device to {who}" in text
+            for hand in table.state.hands:
+                for card in hand:
+                    assert card_label(card) not in text
+            await pilot.press("enter")
+            await pilot.pause()
+            assert table.viewer == table.pending().seat
+            text = screen_text(app)
+            assert not hidden_cards_on_screen(app, text)
+            for card in table.state.hands[table.viewer or 0]:
+                assert card_label(card) in text
+            await first_playable(pilot)
+
+    run(app, script)
+
+
+def test_help_shows_the_rules_of_this_rule_set(screen_text: ScreenText) -> None:
+    app = PlayApp(make_table(rules="J"))
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        text = screen_text(app)
+        assert "The cards at a glance" in text and all(f" {r} " in text for r in RANKS[:9])
+        assert load_rules("J").name in text
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, HelpScreen)
+
+    run(app, script)
+
+
+def test_save_and_quit_then_resume_in_the_same_place(home: Path,
+                                                     screen_text: ScreenText) -> None:
+    table = make_table(rules="P", seed=12)
+    app = PlayApp(table)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await first_playable(pilot)
+        await first_playable(pilot)
+        await pilot.press("q")
+
+    run(app, script)
+    assert app.message and "--resume" in app.message
+    resumed = load_save()
+    resumed.on_move = autosave
+    assert resumed.state == table.state and resumed.log == table.log
+    app2 = PlayApp(resumed)
+
+    async def again(pilot: Pilot[None]) -> None:
+        text = screen_text(app2)
+        assert "Your turn, Ann" in text
+        for card in table.state.hands[0]:
+            assert card_label(card) in text
+        await first_playable(pilot)
+        assert len(load_save().record.moves) > len(table.record.moves)
+
+    run(app2, again)
+
+
+def test_bots_are_paced(screen_text: ScreenText) -> None:
+    seats = [Seat("Bo", BOT, "random"), Seat("Ann"), Seat("Cy", BOT, "random")]
+    table = Table.new(load_rules("P"), seats, seed=1, pace=0.4)
+    app = PlayApp(table)
+
+    async def script(pilot: Pilot[None]) -> None:
+        assert table.pending().seat == 0 and "Bo is thinking" in screen_text(app)
+        await pilot.pause(0.6)
+        assert table.pending().kind == HUMAN
+
+    run(app, script)
