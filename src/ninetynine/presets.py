@@ -141,7 +141,11 @@ def rules_from_spec(data: Mapping[str, Any]) -> Rules:
         raise RulesError(f"'overlays' = {overlays!r}: expected a list of preset ids")
     for overlay in overlays:
         rules = apply_overrides(rules, find_preset(overlay).changes, where=f"overlay {overlay}")
-    changes = dict(data.get("rules", {}))
+    table = data.get("rules", {})
+    if not isinstance(table, Mapping):
+        raise RulesError(f"'rules' = {table!r}: expected a table of rules keys, e.g. "
+                         "{lives = 5}; see 'ninetynine rules --keys'")
+    changes = dict(table)
     changes.update({k: v for k, v in data.items() if k not in _SPEC_KEYS})
     rules = apply_overrides(rules, changes)
     custom = bool(overlays or changes)

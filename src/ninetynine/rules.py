@@ -421,7 +421,8 @@ def apply_overrides(base: Rules, overrides: Mapping[str, Any], *, where: str = "
             else:
                 close = difflib.get_close_matches(str(key), FIELDS, n=3)
                 hint = f" (did you mean {', '.join(close)}?)" if close else ""
-                raise RulesError(f"unknown rules key {key!r}{hint}; see 'ninetynine rules --keys'")
+                raise RulesError(f"unknown rules key {key!r} = {value!r}{hint}; accepted keys: "
+                                 "see 'ninetynine rules --keys'")
         return dataclasses.replace(base, **changes)
     except RulesError as e:
         raise RulesError(prefix + str(e)) from None
