@@ -13,8 +13,9 @@ Single-observer ISMCTS with per-player values. Each iteration
 4. scores the result as a vector with one value per seat and backs it up.
 
 The value of a finished game is 1 for each winner and 0 for the others; a truncated
-playout is scored by each side's share of the squared lives (or of the points), an
-estimate of its chance to win.
+playout is scored by what changed since the root: 1 for the seats that lost least (lives,
+or points), 0 for those that lost most; so each player's nodes avoid its own losses and
+prefer the others'.
 
 Options: ``iterations`` (default 3000) and ``ms`` (a time limit per move, off by default;
 the search stops at whichever comes first), ``c`` (exploration, default 0.7), ``depth``
@@ -79,12 +80,12 @@ class IsmctsBot:
     def search(self, det: Determinizer, rng: random.Random) -> Node:
         root = Node(det.seat)
         policy = rollout_policy(det.view.rules)
-        score = policy.score
+        score, known = policy.score, policy.scores.get
         c, depth, epsilon = self.c, self.depth, self.epsilon
         rand, choice = rng.random, rng.choice
         deadline = time.perf_counter() + self.ms / 1000 if self.ms > 0 else math.inf
         log, sqrt = math.log, math.sqrt
-        teams = det.view.rules.teams
+        start = _standing(det.template)
         done = 0
         while done < self.iterations:
             if done & 15 == 0 and time.perf_counter() > deadline:
@@ -140,16 +141,22 @@ class IsmctsBot:
                     s._apply_chance(s.sample_chance(rng))
                     continue
                 codes = s.legal_codes()
-                if len(codes) == 1:
-                    code = codes[0]
-                elif rand() < epsilon:
-                    code = choice(codes)
-                else:
-                    total = s.total
-                    code = max(codes, key=lambda k: score(total, k))
+                code = codes[0]
+                if len(codes) > 1:
+                    if rand() < epsilon:
+                        code = choice(codes)
+                    else:
+                        total = s.total
+                        base, best_v = total * 2048, -math.inf
+                        for k in codes:
+                            v = known(base + k)
+                            if v is None:
+                                v = score(total, k)
+                            if v > best_v:
+                                best_v, code = v, k
                 s.apply_code(code)
                 steps += 1
-            values = _values(s, teams)
+            values = _values(s, start)
             for nd in path:
                 nd.visits += 1
                 nd.value += values[nd.player]
@@ -157,20 +164,27 @@ class IsmctsBot:
         return root
 
 
-def _values(s: State, teams: bool) -> list[float]:
-    """The value of a (possibly unfinished) game to each seat, from 0 to 1."""
+def _values(s: State, start: list[float]) -> list[float]:
+    """The value of a playout to each seat, from 0 to 1.
+
+    A finished game is worth 1 to each winner. Otherwise what counts is what changed
+    since the root: the seats that lost the least (lives, or points) get 1, those that
+    lost the most 0, the rest in between; 0.5 each if nothing changed.
+    """
     n = s.n
     if s.outcome is not None:
         winners = s.outcome.winners
         return [1.0 if seat in winners else 0.0 for seat in range(n)]
+    delta = [x - y for x, y in zip(_standing(s), start, strict=True)]
+    low, high = min(delta), max(delta)
+    if high == low:
+        return [0.5] * n
+    return [(d - low) / (high - low) for d in delta]
+
+
+def _standing(s: State) -> list[float]:
+    """Each seat's lives (its side's, in teams), or its points and score."""
     if s.rules.scoring is Scoring.GAME_POINTS:
-        raw = [s.scores[i] + s.points[i] for i in range(n)]
-        low = min(raw)
-        strength = [float(x - low + 1) ** 2 for x in raw]
-    else:
-        lives, alive = s.lives, s.alive
-        side = (lambda seat: seat % 2) if teams else (lambda seat: seat)
-        strength = [float(lives[side(seat)]) ** 2 + 0.5 if alive[seat] else 0.0
-                    for seat in range(n)]
-    total = sum(strength)
-    return [x / total for x in strength] if total else [0.0] * n
+        return [float(s.scores[i] + s.points[i]) for i in range(s.n)]
+    lives, side = s.lives, s.side
+    return [float(lives[side(i)]) for i in range(s.n)]

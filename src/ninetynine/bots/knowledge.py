@@ -73,11 +73,13 @@ class RolloutPolicy:
         self.scores: dict[int, float] = {}
 
     def score(self, total: int, code: int) -> float:
-        if code >= DOWN:
-            return 1.0 if code == DRAW else 0.0
-        key = total * 256 + code
+        """Higher is better; cached in ``scores`` under ``total * 2048 + code``."""
+        key = total * 2048 + code
         found = self.scores.get(key)
         if found is None:
+            if code >= DOWN:
+                self.scores[key] = found = 1.0 if code == DRAW else 0.0
+                return found
             new = self.c.result(code, total)
             if new > self.c.limit:
                 found = -1000.0 - new
