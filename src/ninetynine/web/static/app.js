@@ -57,14 +57,14 @@ async function showLobby() {
 function seatKinds() {
   const box = $("seat-kinds");
   const n = Math.max(2, Math.min(10, Number($("players").value) || 2));
-  box.querySelectorAll("label").forEach((l) => l.remove());
+  box.querySelectorAll(".field").forEach((l) => l.remove());
   for (let i = 2; i <= n; i++) {
     const sel = el("select", { id: `seat-${i}` });
     for (const [v, t] of [["", "a friend (invite)"], ["easy", "bot: easy"], ["medium", "bot: medium"], ["hard", "bot: hard"]])
       sel.append(el("option", { value: v }, t));
-    const label = el("label", {}, `Seat ${i} `);
-    label.append(sel);
-    box.append(label);
+    const field = el("div", { class: "field" });
+    field.append(el("label", { for: `seat-${i}` }, `Seat ${i}`), " ", sel);
+    box.append(field);
   }
 }
 async function createTable(ev) {

@@ -1,0 +1,127 @@
+"""The browser client, driven by Playwright in Debian's chromium against a real server."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from tests.web.helpers import ServerThread
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CARD_NAME = re.compile(r"^(Ace|King|Queen|Jack|\d+) of (Spades|Hearts|Diamonds|Clubs)")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def web(make_server: Callable[..., ServerThread]) -> ServerThread:
+    return make_server(bot_delay=0.0)
+
+
+def create_table(page: Page, url: str, name: str, players: int, bots: dict[int, str]) -> str:
+    page.goto(url)
+    lobby = page.locator("#lobby")
+    lobby.get_by_label("Your name").fill(name)
+    lobby.get_by_label("Rules", exact=True).select_option("P")
+    lobby.get_by_label("Seats", exact=True).fill(str(players))
+    for seat, level in bots.items():
+        lobby.get_by_label(f"Seat {seat}").select_option(level)
+    lobby.get_by_role("button", name="Create table").click()
+    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    expect(page.locator("#board")).to_be_visible()
+    return page.locator("#invite").input_value()
+
+
+def play_one(page: Page, keyboard: bool = False) -> bool:
+    """Make one move if it is this page's turn; True if a move was made."""
+    choice = page.locator("#choice:not([hidden]) button")
+    if choice.count():
+        choice.first.click()
+        return True
+    cards = page.locator("#hand button.legal:not([disabled])")
+    if cards.count():
+        if keyboard:
+            cards.first.focus()
+            page.keyboard.press("Enter")
+        else:
+            cards.first.click()
+        return True
+    extra = page.locator("#extra button")
+    if extra.count():
+        extra.first.click()
+        return True
+    return False
+
+
+def over(page: Page) -> bool:
+    return page.locator("#summary").is_visible()
+
+
+def test_two_players_in_two_browsers_play_to_the_end(browser: Browser, web: ServerThread) -> None:
+    ann = browser.new_context().new_page()
+    bob = browser.new_context().new_page()
+    invite = create_table(ann, web.url, "Ann", 2, {})
+    bob.goto(invite)
+    bob.locator("#join-panel").get_by_label("Your name").fill("Bob")
+    bob.get_by_role("button", name="Take a seat").click()
+    expect(bob.locator("#board")).to_be_visible()
+    expect(ann.locator("#seats")).to_contain_text("Bob")
+    moves, reloaded = 0, False
+    for _ in range(3000):
+        if over(ann) and over(bob):
+            break
+        for page in (ann, bob):
+            if play_one(page, keyboard=page is ann):
+                moves += 1
+                page.wait_for_timeout(30)
+        if moves >= 4 and not reloaded:
+            hand = ann.locator("#hand button").all_inner_texts()
+            ann.reload()  # mid-game: the same seat, the same cards
+            expect(ann.locator("#seats")).to_contain_text("Ann (you)")
+            expect(ann.locator("#hand button")).to_have_count(len(hand))
+            assert sorted(ann.locator("#hand button").all_inner_texts()) == sorted(hand)
+            reloaded = True
+        ann.wait_for_timeout(20)
+    assert reloaded and over(ann) and over(bob), "the game did not finish"
+    expect(ann.locator("#summary-text")).to_contain_text("win")
+    href = ann.locator("#record-link").get_attribute("href")
+    assert href and httpx.get(web.url + href).status_code == 200
+    assert ann.locator("#log li").count() > 5
+
+
+def test_a_phone_sized_screen_shows_everything_and_plays(browser: Browser,
+                                                         web: ServerThread) -> None:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                              has_touch=True)
+    page = ctx.new_page()
+    create_table(page, web.url, "Pip", 3, {2: "easy", 3: "easy"})
+    expect(page.locator("#hand button")).not_to_have_count(0)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page scrolls sideways ({width}px)"
+    for card in page.locator("#hand button").all():  # every card on screen, with a name
+        box = card.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390
+        assert CARD_NAME.match(card.get_attribute("aria-label") or "")
+    expect(page.get_by_label("Running total")).to_be_visible()
+    moves = 0
+    for _ in range(100):
+        if over(page) or moves >= 5:
+            break
+        if play_one(page):
+            moves += 1
+        page.wait_for_timeout(50)
+    assert moves >= 5 or over(page)
+    assert page.locator("#log li").count() > 3
+    ctx.close()
