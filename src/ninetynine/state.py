@@ -460,8 +460,8 @@ class State:
                 self.turn = self._next_seat(seat, 1)
         elif code == DRAW:
             self.phase, self.turn = PLAY, self.next_turn
-            self._draw(seat, 1 + self.owed)
-            self.owed = 0
+            owed, self.owed = self.owed, 0  # before drawing: a restock records what is owed
+            self._draw(seat, 1 + owed)
         else:
             if ev is not None:
                 ev.append(E.DrawSkipped(seat, "did not draw"))
@@ -482,7 +482,7 @@ class State:
         if ev is not None:
             ev.append(E.CardPlayed(seat, card, eff.values[choice] if eff.has_choice else None,
                                    old, new))
-            text = f"{new}, bust" if bust else rules.calls[rank].format(total=new)
+            text = f"{new} — bust" if bust else rules.calls[rank].format(total=new)  # Q05
             ev.append(E.TotalCalled(seat, new, text))
         if c.scoring_on_play:  # reverses after the play's penalties (Q18, Q47)
             if self._score_play(seat, eff, old, new, bust):

@@ -76,7 +76,7 @@ def test_g_bust_life_reset_draw_and_next_in_direction() -> None:
     assert s.turn == 2  # the next player in the current direction continues from 0
     assert len(s.hands[0]) == 4 and parse_card("2D") in s.hands[0]  # Q03: the buster draws
     assert not s.is_chance and not of(ev, E.HandEnded)  # no new deal
-    assert calls(ev) == ["105, bust"]
+    assert calls(ev) == ["105 — bust"]
     assert of(ev, E.TotalReset)[0].total == 0
     assert s.pile[-1] == parse_card("JS")  # Q06: only the count resets
 

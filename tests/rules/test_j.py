@@ -70,7 +70,7 @@ def test_j_forced_card_loses_the_round() -> None:
     assert legal(s) == {"8S", "7C", "JC"}
     assert "down" not in legal(s)
     ev = play(s, "7C")
-    assert calls(ev) == ["102, bust"]
+    assert calls(ev) == ["102 — bust"]
     assert s.lives == [2, 3, 3] and s.pot == 1  # a token to the central discard
     assert of(ev, E.HandEnded)[0].loser == 0
 

@@ -287,3 +287,32 @@ def test_first_deal_three_cards_left_of_dealer_starts() -> None:
     assert [len(h) for h in s.hands] == [3, 3, 3, 3]
     assert s.turn == 2 and s.dealer == 1 and s.total == 0
     assert len(s.stock) == 40
+
+
+# Forgetting to draw (D38, Q15) -------------------------------------------------------------
+
+def test_auto_draw_by_default() -> None:
+    s = pos("P", ["2S 3S 5S", "2C 3C 6C"], total=0)
+    play(s, "2S")
+    assert s.phase == "play" and len(s.hands[0]) == 3
+
+
+def test_alt_explicit_draw_forgotten_stays_short_until_next_deal() -> None:
+    s = pos("P", ["2S 3S 5S", "2C 3C 6C"], total=0, changes={"draw": "explicit"})
+    play(s, "2S")
+    assert s.phase == "draw" and s.current_seat == 0 and legal(s) == {"draw", "nodraw"}
+    ev = play(s, "nodraw")
+    assert of(ev, E.DrawSkipped) and s.turn == 1 and len(s.hands[0]) == 2
+    play(s, "2C", "draw")
+    assert len(s.hands[1]) == 3 and s.turn == 0
+    play(s, "3S", "draw")
+    assert len(s.hands[0]) == 2  # one card short for the rest of the hand
+
+
+def test_alt_explicit_draw_from_empty_stock_after_reshuffle() -> None:
+    s = pos("P", ["2S 3S 5S", "2C 3C 6C"], total=30, top="", rest="pile",
+            changes={"draw": "explicit"})
+    play(s, "2S", "draw")
+    assert s.is_chance
+    deal(s)
+    assert [len(h) for h in s.hands] == [3, 3] and s.turn == 1
