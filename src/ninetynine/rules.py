@@ -204,6 +204,7 @@ class Rules:
     # B. card effects
     cards: tuple[Effect, ...] = field(default_factory=_default_cards)
     calls: tuple[str, ...] = ("{total}",) * 13
+    bust_call: str = "{total} — bust"  # said on going over (Q05); e.g. "0" to call the reset
     below_zero: BelowZero = BelowZero.ALLOW
     two_player_reverse: TwoPlayerReverse = TwoPlayerReverse.HOLD
     reverse_with_two_players: bool = True  # False: a reverse card keeps the direction when
@@ -293,6 +294,8 @@ def _validate(r: Rules) -> None:
         fail("players_min", r.players_min, "at least 2 players are needed")
     if r.players_max < r.players_min:
         fail("players_max", r.players_max, f"must be at least players_min ({r.players_min})")
+    if not isinstance(r.bust_call, str) or "{" in r.bust_call.replace("{total}", ""):
+        fail("bust_call", r.bust_call, "text whose only placeholder is {total}")
     if len(r.cards) != 13 or len(r.calls) != 13:
         fail("cards", len(r.cards), "every rank A..K needs an effect")
     for n in (r.players_min, r.players_max):

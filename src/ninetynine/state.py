@@ -482,7 +482,7 @@ class State:
         if ev is not None:
             ev.append(E.CardPlayed(seat, card, eff.values[choice] if eff.has_choice else None,
                                    old, new))
-            text = f"{new} — bust" if bust else rules.calls[rank].format(total=new)  # Q05
+            text = (rules.bust_call if bust else rules.calls[rank]).format(total=new)
             ev.append(E.TotalCalled(seat, new, text))
         if c.scoring_on_play:  # reverses after the play's penalties (Q18, Q47)
             if self._score_play(seat, eff, old, new, bust):

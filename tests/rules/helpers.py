@@ -81,14 +81,14 @@ def of(events: Iterable[E.Event], kind: type) -> list[Any]:
     return [e for e in events if isinstance(e, kind)]
 
 
-def deal(state: State, order: Iterable[str] | None = None) -> list[E.Event]:
-    """Decide the pending shuffle: ``order`` lists the cards top first (default: sorted)."""
+def deal(state: State, order: str | None = None) -> list[E.Event]:
+    """Decide the pending shuffle: ``order`` lists the top cards, first dealt first
+    ("KS 2S ..."); the rest follow in deck order."""
     req = state.chance_request()
     assert req is not None, "no chance event is pending"
     cards = list(req.cards)
     if order is not None:
-        from ninetynine.cards import parse_card
-        top = [parse_card(c) for c in order]
+        top = parse_cards(order)
         rest = list(cards)
         for c in top:
             rest.remove(c)

@@ -167,3 +167,11 @@ def test_g_direction_persists_through_busts() -> None:
     assert s.direction == -1 and s.turn == 2
     play(s, "8D")
     assert s.total == 0 and s.direction == -1 and s.turn == 1
+
+
+def test_g_alt_bust_call_only_zero() -> None:
+    # Q05 Alt: announce only "0"
+    s = pos("G", ["8S JS QS 7C", "5H 6H 7H 8H", "5D 6D 7D 8D"], total=95,
+            changes={"bust_call": "0"})
+    ev = play(s, "JS")
+    assert calls(ev) == ["0"] and s.total == 0

@@ -349,7 +349,7 @@ def test_69_penny_from_pool_needs_a_pot() -> None:
 
 def _upcard_game(order: str, players: int = 3, pid: str = "P-UPCARD"):
     s = new_game(preset_rules(pid), players)
-    ev = deal(s, order.split())
+    ev = deal(s, order)
     return s, ev
 
 
@@ -474,3 +474,26 @@ def test_instant_alt_check_only_at_deal() -> None:
 def test_instant_not_in_plain_upcard() -> None:
     s, _ = _upcard_game("KS 2S 5S KH 3C 5C KD 3H 5H 7D")
     assert not s.is_over
+
+
+def test_instant_two_three_king_hands_share_the_win() -> None:
+    # five players: two decks, so two hands can hold three Kings
+    order = "KS 2S KS 3S 5S KH 2C KH 3C 5C KD 2H KD 3H 5H 7D"
+    s, _ = _upcard_game(order, players=5, pid="P-UPCARD-INSTANT")
+    assert s.is_over and s.outcome is not None
+    assert s.outcome.winners == (0, 2) and s.outcome.reason == "three_kings"
+
+
+def test_instant_alt_seat_order() -> None:
+    s = new_game(load_rules({"preset": "P-UPCARD-INSTANT",
+                             "rules": {"instant_order": "seat_order"}}), 3)
+    deal(s, "KS 6S 5S KH 6H 5C KD 6D 5H 7D")
+    assert s.is_over and s.outcome is not None and s.outcome.winners == (0,)
+
+
+def test_upcard_new_deal_after_elimination_turns_a_new_upcard() -> None:
+    s = pos("P-UPCARD", ["2S 3S 5S", "KC 9C 3C", "7C 8C 2H"], total=99, dealer=3)
+    play(s, "down")
+    ev = deal(s, "2D 3D 5D 6D 7D 8D 8H")
+    assert s.total == 8 and s.pile[-1] == parse_card("8H") and of(ev, E.UpCardTurned)
+    assert s.turn == 2 and s.hands[0] == []

@@ -132,6 +132,7 @@ def test_rec_card_readings() -> None:
 
 ALTS = [
     ("G", {"cards": {"J": "+11", "Q": "+11"}}),   # Q02
+    ("G", {"bust_call": "0"}),                    # Q05
     ("G", {"draw_after_bust": False}),            # Q03
     ("G", {"may_bust": False}),                   # Q04
     ("G", {"clear_pile_on_reset": True}),         # Q06
@@ -296,3 +297,9 @@ def test_cli_rules_error_is_one_line(tmp_path: Path) -> None:
     assert proc.returncode == 2
     lines = [ln for ln in (proc.stderr + proc.stdout).splitlines() if ln.strip()]
     assert len(lines) == 1 and "below_zero" in lines[0] and "never" in lines[0]
+
+
+def test_bust_call_placeholder_checked() -> None:
+    with pytest.raises(RulesError, match="bust_call"):
+        load_rules({"preset": "G", "rules": {"bust_call": "{who} bust"}})
+    assert load_rules({"preset": "G", "rules": {"bust_call": "{total}!"}}).bust_call == "{total}!"
