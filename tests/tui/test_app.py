@@ -65,10 +65,8 @@ async def play_to_end(pilot: Pilot[None], screen_text: ScreenText, limit: int = 
     """Take the first legal choice every time; scan every screen for hidden cards."""
     app = pilot.app
     assert isinstance(app, PlayApp)
-    screens = 0
-    for _ in range(limit):
+    for screens in range(1, limit + 1):
         text = screen_text(app)
-        screens += 1
         assert not hidden_cards_on_screen(app, text), text
         if isinstance(app.screen, GameOverScreen):
             return screens
@@ -199,7 +197,7 @@ def test_hot_seat_hand_off_hides_everything_private(screen_text: ScreenText) -> 
     app = PlayApp(table)
 
     async def script(pilot: Pilot[None]) -> None:
-        for turn in range(4):
+        for _ in range(4):
             assert isinstance(app.screen, HandoffScreen)
             text = screen_text(app)
             who = table.names[table.pending().seat or 0]

@@ -10,7 +10,13 @@ from ninetynine import load_rules
 from ninetynine.errors import NinetyNineError
 from ninetynine.record import parse_record
 from ninetynine.saves import (
-    autosave, current_path, finish, format_save, load_save, parse_save, set_aside,
+    autosave,
+    current_path,
+    finish,
+    format_save,
+    load_save,
+    parse_save,
+    set_aside,
     write_atomic,
 )
 from ninetynine.table import BOT, Seat, Table

@@ -24,6 +24,10 @@ Finisher = Callable[[Table], str | None]  # files a finished game; returns where
 class PlayApp(App[None]):
     TITLE = "Ninety-Nine"
     BINDINGS = [
+        *(Binding(str(k % 10), f"pick({k})", "Play a card", show=k == 1, key_display="1-9")
+          for k in range(1, 11)),
+        Binding("left", "focus_previous", "Previous", show=False),
+        Binding("right", "focus_next", "Next", show=False),
         Binding("question_mark,f1", "help", "Rules"),
         Binding("q", "quit_game", "Save & quit"),
     ]
@@ -141,6 +145,10 @@ class PlayApp(App[None]):
         self.advance()
 
     # Keys -------------------------------------------------------------------------
+
+    def action_pick(self, number: int) -> None:
+        if self.screen is self.game:  # not through a dialog
+            self.game.action_pick(number)
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):

@@ -10,7 +10,6 @@ from typing import TypeVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
@@ -48,13 +47,6 @@ class GameScreen(Screen[None]):
     CardItem:focus { border: heavy $accent; }
     """
 
-    BINDINGS = [
-        *(Binding(str(k % 10), f"pick({k})", "Play a card", show=k == 1, key_display="1-9")
-          for k in range(1, 11)),
-        Binding("left", "app.focus_previous", "Previous", show=False),
-        Binding("right", "app.focus_next", "Next", show=False),
-    ]
-
     class Picked(Message):
         def __init__(self, item: HandItem) -> None:
             super().__init__()
@@ -70,7 +62,9 @@ class GameScreen(Screen[None]):
         with Horizontal(id="top"):
             yield _titled(TotalPanel(), "Total")
             yield _titled(SeatsPanel(), "Seats")
-        yield _titled(RichLog(id="log", wrap=True, markup=False, auto_scroll=True), "Calls")
+        log = RichLog(id="log", wrap=True, markup=False, auto_scroll=True)
+        log.can_focus = False  # the arrow keys belong to the cards (and the replay steps)
+        yield _titled(log, "Calls")
         yield HandBar()
         yield Footer()
 
