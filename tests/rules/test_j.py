@@ -263,3 +263,13 @@ def test_j_reverse_direction_resets_each_round() -> None:
             turn=2)
     play(s, "JC")
     assert s.direction == 1
+
+
+def test_j_empty_draw_alt_full_reshuffle() -> None:
+    s = pos("J", ["KS 9S", "5C 6C 7C", "5H 6H 7H"], total=30, top="", rest="pile",
+            changes={"empty_draw": "full_reshuffle"})
+    s.out, s.pile = s.pile, []
+    ev = play(s, "9S")
+    assert of(ev, E.StockReshuffled) and s.is_chance
+    deal(s)
+    assert len(s.hands[0]) == 2 and s.total == 30 and s.turn == 1

@@ -316,3 +316,14 @@ def test_alt_explicit_draw_from_empty_stock_after_reshuffle() -> None:
     assert s.is_chance
     deal(s)
     assert [len(h) for h in s.hands] == [3, 3] and s.turn == 1
+
+
+def test_alt_deck_count_each_hand() -> None:
+    # Q11 Alt: re-evaluate the decks each hand (four left: one deck); pennies stay as they are
+    s = pos("P", ["2S 3S 5S", "2C 3C 6C", "7C 8C 2H", "JH QH KH", "AD 2D 3D"], total=99,
+            lives=[1, 3, 3, 3, 3], changes={"deck_count": "each_hand"})
+    play(s, "down")
+    req = s.chance_request()
+    assert req is not None and len(req.cards) == 52 and s.decks == 1
+    deal(s)
+    assert s.lives == [0, 3, 3, 3, 3]
