@@ -134,3 +134,9 @@ def test_replay_steps_forward_and_back_and_cli_step_opens_it(
     path.write_text(text)
     assert main(["replay", str(path), "--step"]) == 0
     assert len(got) == 1 and len(got[0].moves) == len(t.record.moves)
+
+
+def test_ten_seats_fit_in_two_columns(screen_text: Callable[[App[None]], str]) -> None:
+    from ninetynine.table import parse_seats
+    seats = parse_seats(None, players=10, bots=["random"], name="Ann")
+    check("table_ten_seats", PlayApp(table(seats=seats)), None, screen_text)

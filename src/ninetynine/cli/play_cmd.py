@@ -39,6 +39,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "when input is not a terminal)")
     parser.add_argument("--plain", action="store_true",
                         help="play with text prompts and lines instead of the full screen")
+    parser.add_argument("--setup", action="store_true",
+                        help="choose the rules, seats and your name on a form first")
     parser.add_argument("--resume", nargs="?", const="", default=None, metavar="FILE",
                         help="continue the saved game (or the save FILE)")
 
@@ -95,10 +97,42 @@ def _keep_current() -> None:
               f"'ninetynine play --resume {moved}').", file=sys.stderr)
 
 
+def setup_table(args: argparse.Namespace) -> Table | None:
+    """The --setup form, its fields filled from the flags; None if it was cancelled."""
+    from ninetynine.presets import find_preset
+    from ninetynine.tui.setup import Choices, SetupApp
+
+    try:
+        rules_id = find_preset(args.rules).id
+    except NinetyNineError:
+        rules_id = "P"
+    bots = (args.bots or default_bots())[0]
+    defaults = Choices(rules=rules_id, players=args.players or 4, name=args.name, bots=bots,
+                       people=(), pace=1.0 if args.pace is None else args.pace)
+
+    def build(c: Choices) -> Table:
+        if len(c.people) + 1 > c.players:
+            raise NinetyNineError(f"{c.players} players cannot seat you and "
+                                  f"{len(c.people)} other people: raise the number of players")
+        chosen = argparse.Namespace(**{**vars(args), "rules": c.rules, "players": None,
+                                       "seats": c.seat_words(), "name": c.name,
+                                       "pace": c.pace, "resume": None})
+        return build_table(chosen)
+
+    return SetupApp(build, defaults).run()
+
+
 def run(args: argparse.Namespace) -> int:
     from ninetynine import saves
 
-    table = build_table(args)
+    if args.setup and not args.plain and args.resume is None:
+        found = setup_table(args)
+        if found is None:
+            print("No game started.")
+            return 0
+        table = found
+    else:
+        table = build_table(args)
     table.on_move = saves.autosave
     saves.save_current(table)
     if args.plain:

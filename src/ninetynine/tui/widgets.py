@@ -11,6 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Digits, Static
 
+from ninetynine.rules import Scoring
 from ninetynine.tui.scene import Scene
 from ninetynine.tui.text import (
     HandItem,
@@ -20,6 +21,7 @@ from ninetynine.tui.text import (
     lives_text,
     seat_status,
 )
+from ninetynine.view import View
 
 
 class TotalPanel(Vertical):
@@ -43,21 +45,50 @@ class TotalPanel(Vertical):
 class SeatsPanel(Static):
     """Every seat: whose turn (▶), the dealer (D), lives, cards in hand, who is out."""
 
+    ROWS = 7  # inside the border; bigger tables get two seats a row
+
     def show(self, scene: Scene) -> None:
         v = scene.view
+        if v.players > self.ROWS and scene.face_up is None:
+            self.update(self._compact(scene))
+            return
         table = RichTable.grid(padding=(0, 1))
         for _ in range(4 if scene.face_up is None else 5):
             table.add_column()
         for s in range(v.players):
-            marker = "▶" if v.turn == s else ("D" if v.dealer == s else " ")
-            style = "dim" if not v.in_hand[s] else ("bold" if v.turn == s else "")
-            row = [Text(marker, style="bold"), Text(scene.names[s][:20], style=style),
+            row = [Text(_marker(v, s), style="bold"),
+                   Text(scene.names[s][:20], style=_style(v, s)),
                    Text(lives_text(v.rules, v, s)),
                    Text(seat_status(v, s) or f"{v.hand_sizes[s]} cards")]
             if scene.face_up is not None:
                 row.append(Text.from_markup(" ".join(card_markup(c) for c in scene.face_up[s])))
             table.add_row(*row)
         self.update(table)
+
+    def _compact(self, scene: Scene) -> RichTable:
+        v = scene.view
+        table = RichTable.grid(padding=(0, 1))
+        for _ in range(2):
+            table.add_column()
+        cells = []
+        for s in range(v.players):
+            lives = (f"{v.points[s]}pt" if v.rules.scoring is Scoring.GAME_POINTS
+                     else f"{v.lives[s]}♥")
+            status = seat_status(v, s) or f"{v.hand_sizes[s]}c"
+            cells.append(Text(f"{_marker(v, s)} {scene.names[s][:12]:12} {lives:>3} {status}",
+                              style=_style(v, s)))
+        half = (len(cells) + 1) // 2
+        for left, right in zip(cells[:half], cells[half:] + [Text("")], strict=False):
+            table.add_row(left, right)
+        return table
+
+
+def _marker(v: View, seat: int) -> str:
+    return "▶" if v.turn == seat else ("D" if v.dealer == seat else " ")
+
+
+def _style(v: View, seat: int) -> str:
+    return "dim" if not v.in_hand[seat] else ("bold" if v.turn == seat else "")
 
 
 class CardItem(Static, can_focus=True):

@@ -1,0 +1,115 @@
+"""``ninetynine play --setup``: choose the rule set, the seats and your name on a form.
+
+The form fills in the same settings as the command-line flags; the ``build`` function it
+is given checks them (and makes the table), so a mistake is shown on the form, not lost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Footer, Input, Label, Select, Static
+
+from ninetynine.errors import NinetyNineError
+from ninetynine.presets import presets
+from ninetynine.table import Table
+
+
+@dataclass(frozen=True, slots=True)
+class Choices:
+    rules: str
+    players: int
+    name: str
+    bots: str
+    people: tuple[str, ...]  # other people at this keyboard
+    pace: float
+
+    def seat_words(self) -> list[str]:
+        """The seats as ``--seats`` words: you, then the other people, then bots."""
+        people = ["you", *(f"@{p}" for p in self.people)]
+        return people + [self.bots] * max(0, self.players - len(people))
+
+
+class SetupApp(App[Table]):
+    TITLE = "Ninety-Nine: set up a table"
+    CSS = """
+    Screen { align: center top; }
+    #form { width: 78; height: auto; padding: 0 1; }
+    .row { height: 1; margin-bottom: 1; }
+    .row Label { width: 26; }
+    .row Input, .row Select { width: 1fr; }
+    #error { height: 2; color: $error; }
+    """
+    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "start", "Start")]
+
+    def __init__(self, build: Callable[[Choices], Table], defaults: Choices) -> None:
+        super().__init__()
+        self.build, self.defaults = build, defaults
+
+    def compose(self) -> ComposeResult:
+        d = self.defaults
+        options = [(f"{p.id}: {p.name}", p.id) for p in presets().values()]
+        with Vertical(id="form"):
+            yield Static("[b]Set up a table[/b]  (Tab moves, Enter starts, Esc cancels)\n")
+            yield from self._row("Rule set", Select(options, value=d.rules, allow_blank=False,
+                                                     id="rules", compact=True))
+            yield from self._row("Players (you included)", Input(str(d.players), id="players",
+                                                                 type="integer", compact=True))
+            yield from self._row("Your name", Input(d.name, id="name", compact=True))
+            yield from self._row("Other people here", Input(
+                ", ".join(d.people), id="people", compact=True,
+                placeholder="names, comma-separated (hot-seat)"))
+            yield from self._row("Bots", Select(
+                [("easy (random)", "easy"), ("medium (heuristic)", "medium"),
+                 ("hard (search)", "hard")], value=d.bots if d.bots in ("easy", "medium", "hard")
+                else "medium", allow_blank=False, id="bots", compact=True))
+            yield from self._row("Seconds per bot move", Input(str(d.pace), id="pace",
+                                                               type="number", compact=True))
+            yield Static(id="error")
+            yield Button("Start the game", id="start", variant="primary")
+        yield Footer()
+
+    @staticmethod
+    def _row(label: str, field: Input | Select[str]) -> ComposeResult:
+        with Horizontal(classes="row"):
+            yield Label(label)
+            yield field
+
+    def choices(self) -> Choices:
+        """What the form says now; raises with a one-line reason if a field is bad."""
+        def number(field: str, kind: type[int] | type[float]) -> float:
+            text = self.query_one(f"#{field}", Input).value.strip()
+            try:
+                return kind(text)
+            except ValueError:
+                raise NinetyNineError(f"{field}: {text!r} is not a number") from None
+
+        rules = self.query_one("#rules", Select).value
+        bots = self.query_one("#bots", Select).value
+        people = tuple(p.strip() for p in self.query_one("#people", Input).value.split(",")
+                       if p.strip())
+        return Choices(rules=str(rules), players=int(number("players", int)),
+                       name=self.query_one("#name", Input).value.strip(), bots=str(bots),
+                       people=people, pace=number("pace", float))
+
+    def action_start(self) -> None:
+        try:
+            table = self.build(self.choices())
+        except NinetyNineError as e:
+            self.query_one("#error", Static).update(Text(str(e)))
+            return
+        self.exit(table)
+
+    def on_button_pressed(self) -> None:
+        self.action_start()
+
+    def on_input_submitted(self) -> None:
+        self.action_start()
+
+    def action_cancel(self) -> None:
+        self.exit(None)
