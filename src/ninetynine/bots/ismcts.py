@@ -33,7 +33,7 @@ import time
 from ninetynine.actions import Action
 from ninetynine.bots.base import register
 from ninetynine.bots.determinize import Determinizer
-from ninetynine.bots.knowledge import rollout_policy
+from ninetynine.bots.knowledge import BUSTS, rollout_policy
 from ninetynine.rules import Scoring
 from ninetynine.state import CHANCE, OVER, State
 from ninetynine.view import View
@@ -143,11 +143,16 @@ class IsmctsBot:
                 codes = s.legal_codes()
                 code = codes[0]
                 if len(codes) > 1:
-                    if rand() < epsilon:
-                        code = choice(codes)
-                    else:
-                        total = s.total
-                        base, best_v = total * 2048, -math.inf
+                    total = s.total
+                    base = total * 2048
+                    code = -1
+                    if rand() < epsilon:  # a random move, unless it busts
+                        k = choice(codes)
+                        v = known(base + k)
+                        if (score(total, k) if v is None else v) > BUSTS:
+                            code = k
+                    if code < 0:
+                        best_v = -math.inf
                         for k in codes:
                             v = known(base + k)
                             if v is None:

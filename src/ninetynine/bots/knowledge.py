@@ -59,6 +59,9 @@ def safe_table(rules: Rules) -> SafeTable:
     return SafeTable(rules)
 
 
+BUSTS = -500.0  # rollout scores below this are plays over the limit
+
+
 class RolloutPolicy:
     """A fast greedy policy on action codes, for playouts inside the search.
 

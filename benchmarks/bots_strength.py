@@ -1,0 +1,60 @@
+"""Bot strength: win rates with 95% intervals at 1-vs-rest tables, seats rotated.
+
+For each rule set and table size it plays two matches in the arena:
+
+* ``heuristic`` against N-1 ``random`` bots: its win rate should be well above 1/N;
+* ``ismcts`` (the budget given by --ismcts) against N-1 ``heuristic`` bots: its win rate
+  should be above 1/N by more than the interval's half-width.
+
+A 95% interval of +/-3 points needs about 1.96^2 p(1-p) / 0.03^2 games: about 800 at
+p = 0.25 (4 players), 950 at p = 1/3 (3 players). That full run takes hours at one second
+per move, so the defaults are small; pass --games 1000 for the full figures.
+
+Run: python benchmarks/bots_strength.py [--presets P,K,G,J] [--players 3,4] [--games 60]
+     [--ismcts ismcts:ms=1000] [--matches heuristic,ismcts] [--workers 0] [--seed 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from ninetynine.arena import ArenaConfig, run_games, summarize
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--presets", default="P,K,G,J")
+    parser.add_argument("--players", default="3,4")
+    parser.add_argument("--games", type=int, default=60, help="games per match")
+    parser.add_argument("--ismcts", default="ismcts:ms=1000",
+                        help="the ismcts spec (default: one second per move)")
+    parser.add_argument("--matches", default="heuristic,ismcts",
+                        help="which matches: heuristic (vs random), ismcts (vs heuristic)")
+    parser.add_argument("--workers", type=int, default=0, help="0 = one per core")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    opponents = {"heuristic": ("heuristic", "random"), "ismcts": (args.ismcts, "heuristic")}
+    print(f"{'rules':<6}{'N':>2}  {'bot':<24}{'vs':<10}{'games':>6}{'win rate':>10}"
+          f"   {'95% interval':<16}{'1/N':>6}  verdict        time")
+    for preset in args.presets.split(","):
+        for n in (int(x) for x in args.players.split(",")):
+            for match in args.matches.split(","):
+                bot, rest = opponents[match]
+                config = ArenaConfig(preset, n, (bot,) + (rest,) * (n - 1), args.games,
+                                     args.seed)
+                start = time.perf_counter()
+                results = run_games(config, args.workers)
+                elapsed = time.perf_counter() - start
+                st = summarize(config.bots, results, ratings=False)[0]
+                lo, hi = st.interval
+                share = 1 / n
+                verdict = "above 1/N" if lo > share else "below 1/N" if hi < share else \
+                    "not separated"
+                print(f"{preset:<6}{n:>2}  {bot:<24}{rest:<10}{st.seat_games:>6}"
+                      f"{100 * st.win_rate:>9.1f}%   [{100 * lo:4.1f}, {100 * hi:5.1f}]"
+                      f"{100 * share:>8.1f}  {verdict:<13}{elapsed:6.0f}s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
