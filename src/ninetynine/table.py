@@ -188,8 +188,13 @@ class Table:
         if p.kind != BOT or p.seat is None:
             raise NinetyNineError("it is not a bot's turn to play")
         rng = random.Random(f"{self.seed}/bot/{len(self.record.moves)}")
-        action = self._bots[p.seat].choose(self.view(p.seat), rng)
-        return self._apply(action, p.seat)
+        bot = self._bots[p.seat]
+        action = bot.choose(self.view(p.seat), rng)
+        try:
+            return self._apply(action, p.seat)
+        except NinetyNineError as e:
+            raise NinetyNineError(f"bot {bot.name!r} in seat {p.seat + 1} chose '{action}', "
+                                  f"which the rules refuse: {e}") from None
 
     def _apply(self, move: Action | ChanceOutcome, seat: int | None) -> list[Event]:
         self.record.add(self.state, move)

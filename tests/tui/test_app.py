@@ -273,3 +273,39 @@ def test_bots_are_paced(screen_text: ScreenText) -> None:
         assert table.pending().kind == HUMAN
 
     run(app, script)
+
+
+def test_f_makes_the_bots_move_at_once(screen_text: ScreenText) -> None:
+    seats = [Seat("Bo", BOT, "random"), Seat("Ann"), Seat("Cy", BOT, "random")]
+    table = Table.new(load_rules("P"), seats, seed=1, pace=30.0)
+    app = PlayApp(table)
+
+    async def script(pilot: Pilot[None]) -> None:
+        assert table.pending().seat == 0
+        await pilot.press("f")
+        await pilot.pause()
+        assert table.pending().seat == 1 and table.pace == 30.0
+
+    run(app, script)
+
+
+def test_a_bot_that_breaks_the_rules_stops_the_game_with_its_reason() -> None:
+    from ninetynine.actions import Action
+    from ninetynine.bots import register
+
+    @register("cheat-for-tests")
+    class Cheat:
+        name = "cheat-for-tests"
+
+        def choose(self, view, rng):  # type: ignore[no-untyped-def]
+            return Action.play(next(c for c in range(52) if c not in view.hand))
+
+    table = Table.new(load_rules("P"), [Seat("X", BOT, "cheat-for-tests"), Seat("Ann")], seed=1)
+    app = PlayApp(table)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.pause()
+
+    run(app, script)
+    assert app.return_code == 2 and app.message
+    assert "bot 'cheat-for-tests' in seat 1 chose" in app.message

@@ -144,5 +144,5 @@ def run(args: argparse.Namespace) -> int:
     app = PlayApp(table, finish=lambda t: str(saves.finish(t)))
     app.run()
     if app.message:
-        print(app.message)
-    return 0
+        print(app.message, file=sys.stderr if app.return_code else sys.stdout)
+    return app.return_code or 0

@@ -30,6 +30,7 @@ class PlayApp(App[None]):
         Binding("right", "focus_next", "Next", show=False),
         Binding("question_mark,f1", "help", "Rules"),
         Binding("q", "quit_game", "Save & quit"),
+        Binding("f", "faster", "Bots faster"),
     ]
 
     def __init__(self, table: Table, *, finish: Finisher | None = None) -> None:
@@ -39,6 +40,7 @@ class PlayApp(App[None]):
         self.message: str | None = None  # printed after the app closes
         self._bot_timer: Timer | None = None
         self._over_shown = False
+        self.fast = False  # the person asked the bots to stop pausing
         self.game = GameScreen(self._title())
 
     def _title(self) -> str:
@@ -50,6 +52,10 @@ class PlayApp(App[None]):
         self.game.say(self.table.lines(self.table.log))
         self.advance()
 
+    @property
+    def pace(self) -> float:
+        return 0.0 if self.fast else self.table.pace
+
     # The flow ---------------------------------------------------------------------
 
     def advance(self) -> None:
@@ -60,9 +66,9 @@ class PlayApp(App[None]):
         if p.kind == "over":
             self._game_over()
         elif p.kind == BOT:
-            if table.pace > 0:
+            if self.pace > 0:
                 if self._bot_timer is None:
-                    self._bot_timer = self.set_timer(table.pace, self._bot_move)
+                    self._bot_timer = self.set_timer(self.pace, self._bot_move)
             else:
                 self._bot_move()
         elif p.kind == HUMAN and table.needs_handoff():
@@ -75,8 +81,13 @@ class PlayApp(App[None]):
         events: list[Event] = []
         # With no pacing, play every bot move up to the next person's turn at once.
         while self.table.pending().kind == BOT:
-            events += self.table.step_bot()
-            if self.table.pace > 0:
+            try:
+                events += self.table.step_bot()
+            except NinetyNineError as e:  # a broken bot: stop, saved, with its reason
+                self.message = f"ninetynine: error: {e}"
+                self.exit(return_code=2)
+                return
+            if self.pace > 0:
                 break
         self.game.say(self.table.lines(events))
         self.advance()
@@ -153,6 +164,13 @@ class PlayApp(App[None]):
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.table.rules))
+
+    def action_faster(self) -> None:
+        """Bots move at once from now on (this sitting only: the save keeps its pace)."""
+        self.fast = True
+        if self._bot_timer is not None:
+            self._bot_timer.stop()
+            self._bot_move()
 
     def action_quit_game(self) -> None:
         if not self.table.state.is_over:
