@@ -48,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(settings, storage)
     print(f"ninetynine: serving on http://{args.host}:{args.port}/ (database {args.database})",
           flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=65536)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=65536,
+                ws_per_message_deflate=False)  # small frames: compression costs more CPU
     storage.close()
     return 0

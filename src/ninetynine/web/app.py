@@ -182,7 +182,10 @@ def _handle(lobby: Lobby, table: Table, conn: Conn, msg: dict[str, Any]) -> bool
 
 
 async def _receive(ws: WebSocket) -> dict[str, Any]:
-    text = await ws.receive_text()
+    try:
+        text = await ws.receive_text()
+    except RuntimeError:  # the socket was already closed (a failed send): a disconnect
+        raise WebSocketDisconnect(1006) from None
     if len(text) > MAX_MESSAGE:
         raise ProtocolError("malformed", f"message of {len(text)} characters: at most "
                             f"{MAX_MESSAGE}")

@@ -195,11 +195,12 @@ class Table:
             } for i, s in enumerate(self.seats)],
         }
 
-    def frame(self, conn: Conn, kind: str, events: list[dict[str, Any]]) -> dict[str, Any]:
+    def frame(self, conn: Conn, kind: str, events: list[dict[str, Any]],
+              summary: dict[str, Any] | None = None) -> dict[str, Any]:
         """One message for one client: its own view only."""
         seat = conn.seat
         view = observe(self.state, 0 if seat is None else seat)
-        return {"type": kind, "state": self.version, "table": self.summary(),
+        return {"type": kind, "state": self.version, "table": summary or self.summary(),
                 "view": view_json(view, spectator=seat is None), "events": events}
 
     def record_text(self) -> str:
@@ -232,8 +233,9 @@ class Table:
 
     def broadcast(self, events: list[dict[str, Any]], kind: str = "update") -> None:
         self.log += events
+        summary = self.summary()
         for conn in list(self.conns):
-            conn.send(self.frame(conn, kind, events))
+            conn.send(self.frame(conn, kind, events, summary))
 
     def note(self, seat: int, kind: str, text: str) -> None:
         """A server-side line in the log (not an engine event): takeover, time-out, return."""
@@ -308,7 +310,10 @@ class Table:
         """Grace periods and the turn clock; called by the server's ticker."""
         if not self.started or self.state.is_over:
             return
-        changed = False
+        changed = self._pump is None or self._pump.done()  # restart a pump that failed
+        if changed and self._pump is not None and not self._pump.cancelled() \
+                and self._pump.exception() is not None:
+            self._pump = None  # e.g. the database refused a write: try again now
         for i, s in enumerate(self.seats):
             if s.bot is None and not s.takeover and s.away_since is not None \
                     and now - s.away_since >= self.settings.grace:

@@ -1,0 +1,161 @@
+"""Load benchmark for ``ninetynine serve``: many concurrent tables of bot clients.
+
+Starts the server in a subprocess (SQLite in a temp dir, no bot delay), opens --tables
+tables of two WebSocket clients each that play random legal moves, keeps them all open
+for --seconds (a finished game is replaced by a new table); each client waits a random
+think time (mean --think seconds, 0 = flat out) before its move. Prints the tables held,
+moves per second and move latency (send -> the update acknowledging it) percentiles.
+
+    .venv/bin/python benchmarks/web_load.py --tables 500 --seconds 30
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+import websockets
+
+PREFIX = ["-m", "ninetynine.cli.main"]  # how the server is started (a profiler may wrap it)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.games = 0
+        self.errors = 0
+        self.held = 0
+        self.max_held = 0
+        self.measure_from = 0.0  # latencies before this (the ramp-up) are not counted
+
+
+async def player(url: str, token: str, rng: random.Random, stats: Stats, stop: float,
+                 think: float) -> bool:
+    """Play one seat until the game ends (True) or time is up (False)."""
+    async with websockets.connect(url, max_size=2**20) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        pending: tuple[int, float] | None = None
+        while time.monotonic() < stop:
+            try:
+                text = await asyncio.wait_for(ws.recv(), max(0.01, stop - time.monotonic()))
+            except TimeoutError:
+                return False
+            msg = json.loads(text)
+            if msg["type"] == "error":
+                stats.errors += 1
+                pending = None
+                continue
+            if msg["type"] not in ("sync", "update"):
+                continue
+            view = msg["view"]
+            if pending and msg["state"] > pending[0]:
+                if time.monotonic() > stats.measure_from:
+                    stats.latencies.append(time.perf_counter() - pending[1])
+                pending = None
+            if view["phase"] == "over":
+                return True
+            if view["turn"] == view["seat"] and view["legal"] and pending is None:
+                if think:  # a person's pause before playing
+                    await asyncio.sleep(rng.uniform(0, 2 * think))
+                pending = (msg["state"], time.perf_counter())
+                await ws.send(json.dumps({"type": "act", "state": msg["state"],
+                                          "action": rng.choice(view["legal"])}))
+    return False
+
+
+async def table_loop(base: str, ws_base: str, rng: random.Random, stats: Stats,
+                     stop: float, client: httpx.AsyncClient, think: float) -> None:
+    while time.monotonic() < stop:
+        created = (await client.post(f"{base}/api/tables", json={
+            "name": "A", "rules": "P", "players": 2})).json()
+        joined = (await client.post(f"{base}/api/tables/{created['table']}/join",
+                                    json={"name": "B"})).json()
+        url = f"{ws_base}/ws/{created['table']}"
+        stats.held += 1
+        stats.max_held = max(stats.max_held, stats.held)
+        try:
+            done = await asyncio.gather(player(url, created["token"], rng, stats, stop, think),
+                                        player(url, joined["token"], rng, stats, stop, think))
+        finally:
+            stats.held -= 1
+        if all(done):
+            stats.games += 1
+
+
+async def main_async(args: argparse.Namespace, port: int) -> Stats:
+    base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
+    stats = Stats()
+    limits = httpx.Limits(max_connections=200)
+    async with httpx.AsyncClient(timeout=30, limits=limits) as client:
+        start = time.monotonic()
+        stop = start + args.warmup + args.seconds
+        stats.measure_from = start + args.warmup
+        tasks = []
+        for i in range(args.tables):
+            tasks.append(asyncio.create_task(
+                table_loop(base, ws_base, random.Random(i), stats, stop, client, args.think)))
+            if i % 50 == 49:
+                await asyncio.sleep(0.05)  # ramp up
+        await asyncio.gather(*tasks)
+    return stats
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=500)
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--warmup", type=float, default=5,
+                        help="seconds to open the tables before measuring")
+    parser.add_argument("--think", type=float, default=1.0,
+                        help="mean seconds a client waits before each move (0: flat out)")
+    args = parser.parse_args()
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        server = subprocess.Popen(
+            [sys.executable, *PREFIX, "serve", "--port", str(port),
+             "--database", str(Path(tmp) / "load.sqlite3"), "--bot-delay", "0"],
+            stdout=subprocess.DEVNULL)
+        try:
+            for _ in range(100):
+                try:
+                    httpx.get(f"http://127.0.0.1:{port}/api/tables", timeout=1)
+                    break
+                except httpx.TransportError:
+                    time.sleep(0.1)
+            stats = asyncio.run(main_async(args, port))
+            elapsed = args.seconds
+        finally:
+            server.terminate()
+            server.wait(10)
+    lat = sorted(stats.latencies)
+    if not lat:
+        print("no moves were made")
+        return 1
+    p = statistics.quantiles(lat, n=100)
+    print(f"think time {args.think} s mean; tables requested {args.tables}, "
+          f"held at once {stats.max_held}, games finished {stats.games}, errors {stats.errors}")
+    print(f"moves {len(lat)} in {elapsed:.1f} s (after {args.warmup} s warm-up): "
+          f"{len(lat) / elapsed:.0f} moves/s")
+    print(f"move latency: p50 {p[49] * 1000:.1f} ms, p95 {p[94] * 1000:.1f} ms, "
+          f"max {lat[-1] * 1000:.1f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
