@@ -5,4 +5,5 @@ cd "$(dirname "$0")"
 source scripts/setup-venv.sh dev
 echo "== ruff";   ruff check src tests benchmarks
 echo "== mypy";   mypy
+bash scripts/setup-system.sh  # Debian's postgresql and chromium for tests/web, if missing
 echo "== pytest"; pytest "$@"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -30,11 +31,14 @@ def web(make_server: Callable[..., ServerThread]) -> ServerThread:
     return make_server(bot_delay=0.0)
 
 
-def create_table(page: Page, url: str, name: str, players: int, bots: dict[int, str]) -> str:
+def create_table(page: Page, url: str, name: str, players: int, bots: dict[int, str],
+                 house_rules: Path | None = None) -> str:
     page.goto(url)
     lobby = page.locator("#lobby")
     lobby.get_by_label("Your name").fill(name)
     lobby.get_by_label("Rules", exact=True).select_option("P")
+    if house_rules:
+        lobby.get_by_label("House rules file").set_input_files(str(house_rules))
     lobby.get_by_label("Seats", exact=True).fill(str(players))
     for seat, level in bots.items():
         lobby.get_by_label(f"Seat {seat}").select_option(level)
@@ -69,10 +73,14 @@ def over(page: Page) -> bool:
     return page.locator("#summary").is_visible()
 
 
-def test_two_players_in_two_browsers_play_to_the_end(browser: Browser, web: ServerThread) -> None:
+def test_two_players_in_two_browsers_play_to_the_end(browser: Browser, web: ServerThread,
+                                                     tmp_path: Path) -> None:
     ann = browser.new_context().new_page()
     bob = browser.new_context().new_page()
-    invite = create_table(ann, web.url, "Ann", 2, {})
+    house = tmp_path / "short.toml"  # an uploaded house-rules file: one life, a short game
+    house.write_text('name = "Short"\npreset = "P"\n[rules]\nlives = 1\n')
+    invite = create_table(ann, web.url, "Ann", 2, {}, house)
+    expect(ann.locator("#rules-name")).to_contain_text("Short")
     bob.goto(invite)
     bob.locator("#join-panel").get_by_label("Your name").fill("Bob")
     bob.get_by_role("button", name="Take a seat").click()
