@@ -104,6 +104,7 @@ def test_two_players_in_two_browsers_play_to_the_end(browser: Browser, web: Serv
         ann.wait_for_timeout(20)
     assert reloaded and over(ann) and over(bob), "the game did not finish"
     expect(ann.locator("#summary-text")).to_contain_text("win")
+    expect(bob.locator("#hand-summary")).to_contain_text("End of the hand")
     href = ann.locator("#record-link").get_attribute("href")
     assert href and httpx.get(web.url + href).status_code == 200
     assert ann.locator("#log li").count() > 5

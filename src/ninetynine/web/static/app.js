@@ -154,10 +154,29 @@ function onMessage(msg) {
   $("conn").textContent = "";
   if (msg.type === "sync") $("log").replaceChildren();
   for (const e of msg.events) if (e.text) addLog(e.text);
+  handSummary(msg.events);
   if (msg.state !== last?.state) $("error").textContent = "";
   last = msg;
   render(msg);
 }
+// End of a hand: who went over and what it cost, until the next hand's first card.
+const HAND_END = new Set(["Busted", "LifeLost", "LifeGained", "PlayerOut", "SatOut", "HandEnded",
+                          "HandScored", "BorderCrossed", "InstantHand"]);
+function handSummary(events) {
+  const box = $("hand-summary");
+  const ended = events.filter((e) => HAND_END.has(e.kind) && e.text);
+  if (events.some((e) => ["HandEnded", "LifeLost", "PlayerOut", "GameOver"].includes(e.kind))) {
+    box.replaceChildren(el("strong", {}, "End of the hand: "), ...ended.map((e) => el("span", {}, `${e.text} `)));
+    box.hidden = false;
+  } else if (events.some((e) => e.kind === "CardPlayed")) {
+    box.hidden = true;
+  }
+}
+let deadline = null;
+setInterval(() => {
+  if (deadline !== null) $("clock-left").textContent = `${Math.max(0, Math.ceil((deadline - Date.now()) / 1000))} s`;
+}, 500);
+
 function addLog(text) {
   const log = $("log");
   log.append(el("li", {}, text));
@@ -176,6 +195,7 @@ function render(msg) {
   const turnSeat = v.turn ? t.seats[v.turn - 1] : null;
   $("turn").textContent = !turnSeat ? "\u2014" : v.turn === v.seat ? "You" : turnSeat.name;
   $("clock-box").hidden = t.clock_left === null;
+  deadline = t.clock_left === null ? null : Date.now() + t.clock_left * 1000;
   $("clock-left").textContent = t.clock_left === null ? "" : `${Math.ceil(t.clock_left)} s`;
   $("pile").replaceChildren(...v.pile.slice(-3).map((c) => el("span", { class: `card mini s${cardParts(c).suit}`, "aria-label": cardName(c) }, cardFace(c))));
   renderSeats(v, t);

@@ -1,0 +1,41 @@
+"""``ninetynine serve``: bad settings are one-line errors; records replay with the CLI."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from ninetynine.cli.main import main
+from tests.web.helpers import ServerThread, play_game
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--database", "mysql://x/y"], "unsupported database 'mysql://x/y'"),
+    (["--database", "postgresql://nobody@127.0.0.1:1/none"], "cannot open PostgreSQL"),
+    (["--takeover-bot", "genius"], "unknown bot 'genius'"),
+    (["--port", "70000"], "--port 70000: expected 1 to 65535"),
+    (["--grace", "-1"], "--grace and --bot-delay must be 0 or more"),
+])
+def test_bad_settings_are_one_line_errors(args: list[str], message: str, tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["serve", "--database", str(tmp_path / "x.sqlite3"), *args]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_a_downloaded_record_replays_with_the_cli(server: ServerThread, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    created = server.create(name="Ann", rules="K", players=2)
+    bob = server.join(created["table"], "Bob")
+    a = server.client(created["table"], created["token"])
+    b = server.client(created["table"], bob["token"])
+    play_game([a, b], random.Random(8))
+    path = tmp_path / "game.toml"
+    path.write_text(server.get(f"/api/tables/{created['table']}/record").text)
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    winners = " and ".join(f"P{w}" for w in a.view["outcome"]["winners"])
+    assert f"Game over: {winners.replace(' and ', ', ')}" in out
