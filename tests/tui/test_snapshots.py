@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -16,7 +17,9 @@ from textual.app import App
 from textual.pilot import Pilot
 
 from ninetynine import load_rules
-from ninetynine.record import parse_record
+from ninetynine.actions import Shuffle
+from ninetynine.game import new_game
+from ninetynine.record import Record, parse_record
 from ninetynine.table import BOT, Seat, Table
 from ninetynine.tui.app import PlayApp
 from ninetynine.tui.replay import ReplayApp
@@ -26,9 +29,14 @@ Script = Callable[[Pilot[None]], Awaitable[None]]
 
 
 def table(rules: str = "P", seats: list[Seat] | None = None, seed: int = 7) -> Table:
+    """A table whose first deal is written out, so the screens do not depend on how the
+    engine samples a shuffle (later shuffles and the bots still follow the seed)."""
     seats = seats or [Seat("Ann"), Seat("Bo", BOT, "random"), Seat("Cy", BOT, "random"),
                       Seat("Di", BOT, "random")]
-    return Table.new(load_rules(rules), seats, seed=seed)
+    start = new_game(load_rules(rules), len(seats))
+    deck = sorted(start.stock)
+    random.Random(seed).shuffle(deck)
+    return Table.resume(Record(start, [(None, Shuffle(tuple(deck)))]), seats, seed=seed)
 
 
 def check(name: str, app: App[None], script: Script | None,
