@@ -40,9 +40,12 @@ class Effect:
     """What one rank does. ``values`` holds the choices for an ``add`` effect."""
 
     kind: Kind = Kind.ADD
-    values: tuple[int, ...] = (0,)
+    values: tuple[int, ...] = (0,)  # ascending, so choice indexes sort like the actions
     reverse: bool = False
     skip: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "values", tuple(sorted(self.values)))
 
     @property
     def has_choice(self) -> bool:
@@ -89,6 +92,11 @@ def _parse_amount(text: str) -> int:
     return int(text)
 
 
+def display_order(values: tuple[int, ...]) -> list[int]:
+    """Values in the order people write them: additions first (``+10/-10``, ``+1/+11``)."""
+    return sorted(values, key=lambda v: (v < 0, abs(v)))
+
+
 def format_effect(effect: Effect) -> str:
     """The spec text of an effect; ``parse_effect(format_effect(e)) == e``."""
     if effect.kind is not Kind.ADD:
@@ -96,7 +104,7 @@ def format_effect(effect: Effect) -> str:
     elif effect.is_hold:
         head = "hold"
     else:
-        head = "/".join(f"{v:+d}" for v in effect.values)
+        head = "/".join(f"{v:+d}" for v in display_order(effect.values))
     return " ".join([head] + ["reverse"] * effect.reverse + ["skip"] * effect.skip)
 
 
@@ -123,7 +131,7 @@ def describe_effect(effect: Effect, limit: int) -> str:
     elif effect.is_hold:
         text = "hold (+0)"
     else:
-        text = " or ".join(f"{v:+d}" for v in effect.values)
+        text = " or ".join(f"{v:+d}" for v in display_order(effect.values))
     if effect.reverse:
         text += ", reverse direction"
     if effect.skip:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from ninetynine import events as E
 from ninetynine.actions import Action, ActionKind, ChanceOutcome, Reinsert, Shuffle
 from ninetynine.cards import KING, SIX, format_card, format_cards, new_deck
-from ninetynine.effects import Effect, Kind, resolve
+from ninetynine.effects import Effect, Kind, display_order, resolve
 from ninetynine.errors import (
     CardNotInHandError,
     ChoiceRequiredError,
@@ -267,8 +267,9 @@ class State:
         if self.phase != CHANCE:
             return None
         if self.chance == UPCARD:
-            size = len(self.stock)
-            return ChanceRequest(UPCARD, depths=range(-(-size // 3), 2 * size // 3 + 1))
+            size = len(self.stock)  # the middle third, never empty (Q40)
+            low = -(-size // 3)
+            return ChanceRequest(UPCARD, depths=range(low, max(low, 2 * size // 3) + 1))
         cards = self.pile[:-1] if self.chance == TOPUP else self.stock
         return ChanceRequest(self.chance, cards=tuple(sorted(cards)))
 
@@ -379,10 +380,10 @@ class State:
         if eff.has_choice:
             if action.value is None:
                 raise ChoiceRequiredError(f"{name} needs a value: " + " or ".join(
-                    f"{name}{v:+d}" for v in eff.values))
+                    f"{name}{v:+d}" for v in display_order(eff.values)))
             if action.value not in eff.values:
                 raise IllegalActionError(f"{name} cannot count {action.value:+d}: choose " +
-                                         " or ".join(f"{v:+d}" for v in eff.values))
+                                         " or ".join(f"{v:+d}" for v in display_order(eff.values)))
             return action.card * 4 + eff.values.index(action.value)
         if action.value is not None:
             raise IllegalActionError(f"{name} has no choice of value: play it as {name}")
@@ -491,7 +492,7 @@ class State:
             if eff.reverse:
                 self._reverse(seat)
             if bust:
-                self._bust(seat, played=True)
+                self._bust(seat, played=True, before=old)
                 return
         if eff.reverse and rules.two_player_reverse is not TwoPlayerReverse.HOLD \
                 and sum(self.in_hand) == 2 and self.in_hand[seat]:
@@ -523,7 +524,7 @@ class State:
         if eff.reverse:
             self._reverse(seat)
         if bust:
-            self._bust(seat, played=True)
+            self._bust(seat, played=True, before=old)
             return True
         if rules.rule_69 is not Rule69.NONE and new == 69 and old != 69 and (
                 rules.rule_69_from is Rule69From.ANY or old < 69):
@@ -624,7 +625,8 @@ class State:
 
     # Busts, payments and eliminations ------------------------------------------------
 
-    def _bust(self, seat: int, played: bool) -> None:
+    def _bust(self, seat: int, played: bool, before: int = 0) -> None:
+        """``seat`` went over (``played``, from ``before``) or could not play."""
         rules, ev = self.rules, self._ev
         if ev is not None:
             ev.append(E.Busted(seat, self.total if played else None))
@@ -656,6 +658,10 @@ class State:
             return
         if after is AfterBust.RESET_OTHERS:
             self._reset_total()
+        elif played:  # the over-limit card does not count: the others go on from the same total
+            self.total = before
+            if ev is not None:
+                ev.append(E.TotalReset(before, False))
         self.turn = self._next_seat(seat, 1)
 
     def _reset_total(self) -> None:
@@ -782,7 +788,7 @@ class State:
         self.points = [rules.points_per_hand] * n
         self.owed = self.passes = 0
         decks = rules.decks_for(sum(alive)) if rules.deck_count.value == "each_hand" else self.decks
-        need = rules.hand_size * sum(alive)
+        need = rules.hand_size * sum(alive) + (rules.start_total is StartTotal.UPCARD)
         if rules.new_round_deal is NewRoundDeal.FULL_RESHUFFLE or decks != self.decks:
             self.decks = decks
             self._gather(new_deck(decks))
@@ -834,17 +840,20 @@ class State:
             self._check_instant(seats)
 
     def _turn_upcard(self) -> None:
-        card = self.stock.pop()
-        if (card >> 2) in self.rules.upcard_special:
-            self.held, self.phase, self.chance = card, CHANCE, UPCARD
+        stock, special = self.stock, self.rules.upcard_special
+        # with no ordinary card left to turn (tiny decks only) the count starts at 0
+        if any((c >> 2) not in special for c in stock):
+            card = stock.pop()
+            if (card >> 2) in special:
+                self.held, self.phase, self.chance = card, CHANCE, UPCARD
+                if self._ev is not None:
+                    self._ev.append(E.UpCardReturned(card))
+                return
+            self.pile.append(card)
+            self.total = min((card >> 2) + 1, 10)
             if self._ev is not None:
-                self._ev.append(E.UpCardReturned(card))
-            return
-        self.pile.append(card)
-        self.total = min((card >> 2) + 1, 10)
+                self._ev.append(E.UpCardTurned(card, self.total))
         self.phase, self.chance = PLAY, ""
-        if self._ev is not None:
-            self._ev.append(E.UpCardTurned(card, self.total))
         if self.rules.instant_hands:
             self._check_instant([(self.starter + k) % self.n for k in range(self.n)])
 

@@ -175,3 +175,12 @@ def test_g_alt_bust_call_only_zero() -> None:
             changes={"bust_call": "0"})
     ev = play(s, "JS")
     assert calls(ev) == ["0"] and s.total == 0
+
+
+def test_g_alt_sit_out_after_a_played_bust_keeps_the_total_before_it() -> None:
+    # any card may be played, but the busting card does not count for the others
+    s = pos("G", ["8S JS QS 7C", "5H 6H 7H 8H", "5D 6D 7D 8D"], total=95,
+            changes={"after_bust": "sit_out"})
+    ev = play(s, "JS")
+    assert s.total == 95 and not s.in_hand[0] and s.turn == 1
+    assert of(ev, E.TotalReset)[0].total == 95

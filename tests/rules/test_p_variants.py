@@ -497,3 +497,21 @@ def test_upcard_new_deal_after_elimination_turns_a_new_upcard() -> None:
     ev = deal(s, "2D 3D 5D 6D 7D 8D 8H")
     assert s.total == 8 and s.pile[-1] == parse_card("8H") and of(ev, E.UpCardTurned)
     assert s.turn == 2 and s.hands[0] == []
+
+
+def test_upcard_reinsert_depths_never_empty_on_a_small_stock() -> None:
+    from ninetynine.state import UPCARD
+    s = pos("P-UPCARD", ["2S 3S 5S", "2C 3C 6C"], top="7D", rest="pile")
+    s.phase, s.chance, s.held = "chance", UPCARD, s.pile.pop()
+    req = s.chance_request()
+    assert req is not None and list(req.depths) == [1]
+
+
+def test_upcard_no_ordinary_card_left_starts_at_zero() -> None:
+    # an edge of big hands: every ordinary card is dealt, the stock holds only special cards
+    r = load_rules({"preset": "P-UPCARD", "rules": {"hand_size": 16, "players_max": 2}})
+    s = new_game(r, 2)
+    ordinary = [f"{rank}{suit}" for rank in "2356789JQ".replace("9", "") for suit in "SHDC"]
+    ev = deal(s, " ".join(ordinary))
+    assert s.phase == "play" and s.total == 0 and not of(ev, E.UpCardReturned)
+    assert len(s.stock) == 20
