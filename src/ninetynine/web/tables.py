@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 import random
 import secrets
 import time
@@ -30,6 +31,8 @@ from ninetynine.web.wire import event_json, view_json
 
 Move = Action | ChanceOutcome
 MAX_NAME = 24
+MAX_OUTBOX = 200  # frames queued for one client before it gets a fresh sync instead
+logger = logging.getLogger("ninetynine.web")
 
 
 class ProtocolError(NinetyNineError):
@@ -94,6 +97,16 @@ class Conn:
 
     def send(self, msg: dict[str, Any]) -> None:
         self.outbox.put_nowait(msg)
+
+    @property
+    def backed_up(self) -> bool:
+        """A client that stopped reading: its queued frames are replaced by one sync."""
+        return self.outbox.qsize() > MAX_OUTBOX
+
+    def clear(self) -> None:
+        while not self.outbox.empty():
+            self.outbox.get_nowait()
+            self.outbox.task_done()
 
 
 @dataclass
@@ -235,7 +248,11 @@ class Table:
         self.log += events
         summary = self.summary()
         for conn in list(self.conns):
-            conn.send(self.frame(conn, kind, events, summary))
+            if conn.backed_up:
+                conn.clear()
+                conn.send(self.frame(conn, "sync", self.log, summary))
+            else:
+                conn.send(self.frame(conn, kind, events, summary))
 
     def note(self, seat: int, kind: str, text: str) -> None:
         """A server-side line in the log (not an engine event): takeover, time-out, return."""
@@ -384,6 +401,7 @@ class Lobby:
                 self.tables[stored.id] = Table.restore(stored, storage, settings)
             except (NinetyNineError, KeyError, TypeError, ValueError) as e:
                 self.broken[stored.id] = str(e)
+                logger.warning("table %s cannot be rebuilt and is not served: %s", stored.id, e)
 
     def start(self) -> None:
         for table in self.tables.values():

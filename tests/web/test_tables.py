@@ -1,0 +1,81 @@
+"""Server table logic without the network: start rules, slow clients, damaged storage."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import pytest
+
+from ninetynine.presets import load_rules
+from ninetynine.web.storage import SQLiteStorage
+from ninetynine.web.tables import MAX_OUTBOX, Conn, Lobby, ProtocolError, Settings
+
+
+def run(coro_fn):  # type: ignore[no-untyped-def]
+    return asyncio.run(coro_fn())
+
+
+def test_no_move_before_every_seat_is_taken(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        lobby = Lobby(SQLiteStorage(tmp_path / "a.sqlite3"), Settings(bot_delay=0))
+        table, _ = lobby.create(rules=load_rules("P"), players=3, name="Ann", bots={2: "easy"})
+        await asyncio.sleep(0.01)
+        assert table.status == "waiting" and table.version == 0  # not even the deal
+        with pytest.raises(ProtocolError) as e:
+            table.act(0, {"state": 0, "action": "AS"})
+        assert e.value.code == "not_started"
+        lobby.join(table, "Bob")
+        await asyncio.sleep(0.01)
+        assert table.status == "playing" and table.version >= 1  # dealt at once
+
+    run(scenario)
+
+
+def test_a_client_that_stops_reading_gets_one_sync_not_a_flood(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        lobby = Lobby(SQLiteStorage(tmp_path / "b.sqlite3"), Settings(bot_delay=0))
+        table, _ = lobby.create(rules=load_rules("P"), players=2, name="Ann", bots={1: "easy"})
+        stuck = Conn(None)
+        table.connect(stuck)
+        for i in range(MAX_OUTBOX * 2):
+            table.note(0, "Test", f"line {i}")
+        assert stuck.outbox.qsize() <= MAX_OUTBOX + 1
+        first = stuck.outbox.get_nowait()
+        assert first["type"] == "sync"  # the backlog was replaced by a fresh sync...
+        texts = [e["text"] for e in first["events"]]
+        assert "line 0" in texts and f"line {MAX_OUTBOX}" in texts  # ...with the whole log
+
+    run(scenario)
+
+
+def test_a_damaged_table_is_reported_and_the_others_still_load(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        storage = SQLiteStorage(tmp_path / "c.sqlite3")
+        lobby = Lobby(storage, Settings(bot_delay=0, seed=1))
+        good, _ = lobby.create(rules=load_rules("P"), players=2, name="A", bots={1: "easy"})
+        bad, _ = lobby.create(rules=load_rules("P"), players=2, name="B", bots={1: "easy"})
+        await asyncio.sleep(0.05)
+        storage.append_move(bad.id, bad.version, "1: pass")  # not a legal move there
+        again = Lobby(storage, Settings(bot_delay=0))
+        assert good.id in again.tables and again.tables[good.id].moves == good.moves
+        assert bad.id in again.broken and bad.id not in again.tables
+        with pytest.raises(ProtocolError):
+            again.get(bad.id)
+        lobby.tables.clear()
+
+    run(scenario)
+
+
+def test_the_server_rng_is_not_shared_between_tables(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        lobby = Lobby(SQLiteStorage(tmp_path / "d.sqlite3"), Settings(bot_delay=0))
+        rules = load_rules("P")
+        a, _ = lobby.create(rules=rules, players=2, name="A", bots={1: "easy"})
+        b, _ = lobby.create(rules=rules, players=2, name="B", bots={1: "easy"})
+        await asyncio.sleep(0.01)
+        assert a.moves[0] != b.moves[0]  # two different shuffles
+        assert a.rng is not b.rng and isinstance(a.rng, random.Random)
+
+    run(scenario)
