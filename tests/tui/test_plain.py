@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ninetynine import load_rules
+from ninetynine import load_rules, presets
 from ninetynine.cards import format_cards
 from ninetynine.cli.main import main
 from ninetynine.saves import current_path
@@ -108,3 +108,24 @@ def test_bad_setup_is_one_line(monkeypatch: pytest.MonkeyPatch,
                           (["--resume"], "no saved game")):
         code, _, err = run_cli(args, "", monkeypatch, capsys)
         assert code == 2 and message in err and err.count("\n") == 1, (args, err)
+
+
+@pytest.mark.parametrize("preset", list(presets()))
+def test_a_whole_game_under_every_preset(preset: str) -> None:
+    rules = load_rules(preset)
+    n = min(max(3, rules.players_min), rules.players_max)
+    seats = [Seat("Me"), *(Seat(f"B{i}", BOT, "random") for i in range(n - 1))]
+    table = Table.new(rules, seats, seed=21)
+    out = io.StringIO()
+    code = PlainGame(table, io.StringIO("1\n" * 2000 + "n\n"), out, sleep=lambda _: None).run()
+    assert code == 0 and table.state.is_over and "Game over." in out.getvalue()
+
+
+def test_a_house_rules_file(home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                            capsys: pytest.CaptureFixture[str]) -> None:
+    house = tmp_path / "house.toml"
+    house.write_text('preset = "K"\nname = "Our table"\nlives = 1\n')
+    code, out, _ = run_cli(["--rules", str(house), "--players", "2", "--bots", "random",
+                            "--seed", "2"], "1\n" * 300 + "n\n", monkeypatch, capsys)
+    assert code == 0 and "Our table" in out and "Game over." in out
+    assert "Hands played: 1." in out  # one life each: the first bust ends it
