@@ -98,8 +98,8 @@ class PlayApp(App[None]):
         self.advance()
 
     def on_game_screen_picked(self, message: GameScreen.Picked) -> None:
-        item = self.table.pending()
-        if item.kind != HUMAN or item.seat != self.table.viewer:
+        p = self.table.pending()
+        if p.kind != HUMAN or p.seat != self.table.viewer:
             self.game.tell("Not your turn yet.")
             return
         choice = message.item

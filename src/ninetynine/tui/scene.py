@@ -37,7 +37,12 @@ def play_scene(table: Table) -> Scene:
         legal = view.legal
         keys = f"press 1-{len(hand_items(view.hand, legal))} or click"
         why = stuck_explanation(state)
-        prompt = f"{why} ({keys})" if why else f"Your turn, {names[seat]}: {keys} a card"
+        if why:
+            prompt = f"{why} ({keys})"
+        elif view.phase == "draw":
+            prompt = f"{names[seat]}, draw your card now? ({keys})"
+        else:
+            prompt = f"Your turn, {names[seat]}: {keys} a card"
     elif p.kind == HUMAN:
         prompt = f"Hands are hidden: {names[p.seat or 0]} takes the device next."
     elif p.kind == BOT:

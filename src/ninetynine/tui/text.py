@@ -43,7 +43,8 @@ def lives_text(rules: Rules, view: View, seat: int) -> str:
     if rules.scoring is Scoring.GAME_POINTS:
         return f"pts {view.points[seat]} score {view.scores[seat]}"
     n = view.lives[seat]
-    return f"{n} {'life' if n == 1 else 'lives'}"
+    team = f" (team {seat % 2 + 1})" if rules.teams else ""  # partners share one pool
+    return f"{n} {'life' if n == 1 else 'lives'}{team}"
 
 
 def seat_status(view: View, seat: int) -> str:

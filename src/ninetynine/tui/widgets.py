@@ -45,6 +45,9 @@ class TotalPanel(Vertical):
 class SeatsPanel(Static):
     """Every seat: whose turn (▶), the dealer (D), lives, cards in hand, who is out."""
 
+    def on_mount(self) -> None:
+        self.border_subtitle = "▶ to play · D deals"
+
     ROWS = 7  # inside the border; bigger tables get two seats a row
 
     def show(self, scene: Scene) -> None:
