@@ -129,3 +129,17 @@ def test_a_house_rules_file(home: Path, tmp_path: Path, monkeypatch: pytest.Monk
                             "--seed", "2"], "1\n" * 300 + "n\n", monkeypatch, capsys)
     assert code == 0 and "Our table" in out and "Game over." in out
     assert "Hands played: 1." in out  # one life each: the first bust ends it
+
+
+def test_a_new_game_keeps_the_unfinished_one_which_can_be_resumed(
+        home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    run_cli(["--seed", "1", "--bots", "random", "--name", "First"], "quit\n", monkeypatch, capsys)
+    code, _, err = run_cli(["--seed", "2", "--bots", "random", "--name", "Second"], "quit\n",
+                           monkeypatch, capsys)
+    kept = list((home / "unfinished").iterdir())
+    assert code == 0 and len(kept) == 1 and f"kept in {kept[0]}" in err
+    assert '"Second"' in current_path().read_text()
+    code, out, err = run_cli(["--resume", str(kept[0])], "quit\n", monkeypatch, capsys)
+    assert code == 0 and "First, your move>" in out
+    assert not kept[0].exists() and '"First"' in current_path().read_text()
+    assert len(list((home / "unfinished").iterdir())) == 1  # now "Second" waits there
