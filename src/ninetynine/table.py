@@ -81,7 +81,7 @@ class Table:
     log: list[Event] = field(default_factory=list)
     revealed: int | None = None  # hot-seat: the person who has taken the device
     on_move: Callable[[Table], None] | None = None  # e.g. autosave after every move
-    _bots: dict[int, Bot] = field(default_factory=dict)
+    _bots: dict[int, Bot] = field(default_factory=dict, init=False, repr=False)
 
     @classmethod
     def new(cls, rules: Rules, seats: Sequence[Seat], *, seed: int | None = None,
@@ -121,8 +121,12 @@ class Table:
         return table
 
     def _make_bots(self) -> None:
-        self._bots = {i: make_bot(s.bot or "random") for i, s in enumerate(self.seats)
-                      if not s.is_human}
+        for i, seat in enumerate(self.seats):
+            if not seat.is_human:
+                if not seat.bot:
+                    raise NinetyNineError(f"seat {i + 1} ({seat.name}) is a bot but names no "
+                                          "bot spec, e.g. random or medium")
+                self._bots[i] = make_bot(seat.bot)
 
     # What is going on ---------------------------------------------------------------
 
