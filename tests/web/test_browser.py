@@ -86,6 +86,12 @@ def test_two_players_in_two_browsers_play_to_the_end(browser: Browser, web: Serv
     bob.get_by_role("button", name="Take a seat").click()
     expect(bob.locator("#board")).to_be_visible()
     expect(ann.locator("#seats")).to_contain_text("Bob")
+    watcher = browser.new_context().new_page()
+    watcher.goto(invite)
+    expect(watcher.get_by_role("button", name="Take a seat")).to_be_hidden()  # the table is full
+    watcher.get_by_role("button", name="Just watch").click()
+    expect(watcher.locator("#seats")).to_contain_text("Bob")
+    expect(watcher.locator("#hand-section")).to_be_hidden()  # a spectator has no hand
     moves, reloaded = 0, False
     for _ in range(3000):
         if over(ann) and over(bob):
@@ -108,6 +114,8 @@ def test_two_players_in_two_browsers_play_to_the_end(browser: Browser, web: Serv
     href = ann.locator("#record-link").get_attribute("href")
     assert href and httpx.get(web.url + href).status_code == 200
     assert ann.locator("#log li").count() > 5
+    expect(watcher.locator("#summary")).to_be_visible()
+    expect(watcher.locator("#rematch")).to_be_hidden()
 
 
 def test_a_phone_sized_screen_shows_everything_and_plays(browser: Browser,

@@ -18,16 +18,19 @@ def two_player_table(server: ServerThread, **options: object) -> tuple[str, str,
 def test_two_players_and_a_bot_play_a_game_to_the_end(server: ServerThread) -> None:
     created = server.create(name="Ann", rules="P", players=3, bots={"3": "easy"})
     table = created["table"]
-    assert [t["id"] for t in server.get("/api/tables").json()] == [table]  # listed while open
+    listed = server.get("/api/tables").json()
+    assert [(t["id"], t["status"]) for t in listed] == [(table, "waiting")]
     assert server.get(f"/api/tables/{table}/record").status_code == 409  # not before the end
     bob = server.join(table, "Bob")
-    assert server.get("/api/tables").json() == []  # full tables are not listed
+    listed = server.get("/api/tables").json()  # now listed to watch
+    assert [(t["id"], t["status"]) for t in listed] == [(table, "playing")]
     ann_c, bob_c = server.client(table, created["token"]), server.client(table, bob["token"])
     play_game([ann_c, bob_c], random.Random(1))
     over = ann_c.view
     assert over["phase"] == "over" and over["outcome"]["winners"]
     res = server.get(f"/api/tables/{table}/record")
     assert res.status_code == 200
+    assert server.get("/api/tables").json() == []  # finished games are not listed
     final, events = parse_record(res.text).replay()  # what `ninetynine replay` reads
     assert final.is_over
     assert [w + 1 for w in final.outcome.winners] == over["outcome"]["winners"]  # type: ignore[union-attr]

@@ -1,6 +1,6 @@
 """The web server: a JSON API for the lobby, one WebSocket per client, the static client.
 
-HTTP:  GET /api/presets, GET /api/tables (open tables), POST /api/tables (create),
+HTTP:  GET /api/presets, GET /api/tables (tables to join or watch), POST /api/tables,
        POST /api/tables/{id}/join, GET /api/tables/{id} (public summary),
        GET /api/tables/{id}/record (finished games only: it shows every hand).
 WebSocket /ws/{id}: the client's first message is ``{"type": "hello", "token": ...}``
@@ -70,7 +70,7 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
 
     @app.get("/api/tables")
     async def open_tables() -> list[dict[str, Any]]:
-        return lobby().open_tables()
+        return lobby().listing()
 
     @app.post("/api/tables")
     async def create_table(request: Request) -> dict[str, Any]:

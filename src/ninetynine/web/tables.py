@@ -481,8 +481,11 @@ class Lobby:
             conn.send({"type": "rematch", "table": new.id})
         return new
 
-    def open_tables(self) -> list[dict[str, Any]]:
-        return [t.summary() for t in self.tables.values() if t.status == "waiting"]
+    def listing(self, limit: int = 50) -> list[dict[str, Any]]:
+        """Tables to join (waiting, first) and games to watch (playing), newest first."""
+        live = [t for t in self.tables.values() if t.status != "over"]
+        live.sort(key=lambda t: (t.status != "waiting", -t.meta.get("created", 0)))
+        return [t.summary() for t in live[:limit]]
 
     async def run_ticker(self) -> None:
         while True:

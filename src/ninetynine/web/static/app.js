@@ -88,13 +88,13 @@ async function listTables() {
   const ul = $("open-tables");
   ul.replaceChildren();
   const tables = await api("/api/tables");
-  if (!tables.length) ul.append(el("li", {}, "No open tables. Create one!"));
+  if (!tables.length) ul.append(el("li", {}, "No tables yet. Create one!"));
   for (const t of tables) {
     const li = el("li");
     const open = t.seats.filter((s) => s.kind === "open").length;
-    li.append(el("span", {}, `${t.rules.name}: ${t.seats.map((s) => s.name).join(", ")} (${open} open) `));
-    const a = el("a", { href: `/t/${t.id}` }, "Join or watch");
-    li.append(a);
+    const what = t.status === "waiting" ? `${open} open seat${open === 1 ? "" : "s"}` : "playing";
+    li.append(el("span", {}, `${t.rules.name}: ${t.seats.map((s) => s.name).join(", ")} (${what}) `));
+    li.append(el("a", { href: `/t/${t.id}` }, t.status === "waiting" ? "Join" : "Watch"));
     ul.append(li);
   }
 }
@@ -110,6 +110,9 @@ function showTable(id) {
   if (token || watching) return connect();
   $("join-panel").hidden = false;
   $("join-name").value = savedName();
+  api(`/api/tables/${id}`).then((t) => {
+    if (t.status !== "waiting") { $("join").hidden = true; $("join-h").textContent = "This game has started"; }
+  }).catch((e) => { $("join-error").textContent = e.message; });
   $("join").addEventListener("click", async () => {
     try {
       localStorage.setItem("nn-name", $("join-name").value);
