@@ -227,6 +227,8 @@ function renderSeats(v, t) {
 function renderHand(v) {
   $("hand-section").hidden = v.seat === null;
   const hand = $("hand"), extra = $("extra");
+  const focusIndex = [...hand.children].indexOf(document.activeElement);  // keep keyboard focus
+  const extraFocused = extra.contains(document.activeElement);
   hand.replaceChildren(); extra.replaceChildren();
   const myTurn = v.turn === v.seat && v.phase !== "over";
   const byCard = {};
@@ -236,7 +238,7 @@ function renderHand(v) {
     const b = el("button", { type: "button", class: `card s${cardParts(c).suit}${legal ? " legal" : ""}`,
       "aria-label": `${cardName(c)}${legal ? ", playable" : ", not playable now"}`, "data-card": c },
       cardFace(c));
-    b.disabled = !legal;
+    b.setAttribute("aria-disabled", String(!legal));  // still focusable, so it can be read
     b.addEventListener("click", () => playCard(c, byCard[c]));
     if (i < 9) b.setAttribute("aria-keyshortcuts", String(i + 1));
     hand.append(b);
@@ -245,6 +247,11 @@ function renderHand(v) {
     const b = el("button", { type: "button", class: "action", "data-action": a }, ACTIONS[a] || a);
     b.addEventListener("click", () => act(a));
     extra.append(b);
+  }
+  if (focusIndex >= 0 || extraFocused) {
+    const target = hand.querySelector("button.legal") || extra.querySelector("button") ||
+                   hand.children[Math.min(Math.max(focusIndex, 0), hand.children.length - 1)];
+    if (target) target.focus();
   }
   if (choiceFor && !(myTurn && byCard[choiceFor])) { choiceFor = null; }
   $("choice").hidden = !choiceFor;
@@ -288,7 +295,7 @@ function setupTableControls() {
     if (e.target.tagName === "INPUT" || e.ctrlKey || e.metaKey || e.altKey) return;
     if (e.key === "Escape") { choiceFor = null; $("choice").hidden = true; return; }
     const n = Number(e.key);
-    if (n >= 1 && n <= 9) { const b = $("hand").children[n - 1]; if (b && !b.disabled) b.click(); }
+    if (n >= 1 && n <= 9) { const b = $("hand").children[n - 1]; if (b && b.classList.contains("legal")) b.click(); }
   });
   setInterval(() => send({ type: "ping" }), 20000);
 }
