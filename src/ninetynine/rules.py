@@ -304,6 +304,11 @@ def _validate(r: Rules) -> None:
         if need > have:
             fail("hand_size", r.hand_size,
                  f"{n} players x {r.hand_size} cards need {need} cards but the deck has {have}")
+    if r.after_bust is AfterBust.SIT_OUT and (r.may_bust or
+                                              r.no_legal_play is NoLegalPlay.PLAY_AND_BUST):
+        # The others go on "with the same total", so a bust must not have played a card.
+        fail("after_bust", "sit_out", "the same total continues after a bust, so the buster must "
+             "lay down without playing: needs no_legal_play = 'lay_down' and may_bust = false")
     for key in ("players_min", "players_max") if r.teams else ():
         if getattr(r, key) != 4:
             fail(key, getattr(r, key), "team play (teams = true) needs exactly 4 players")
