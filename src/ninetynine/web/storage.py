@@ -48,7 +48,7 @@ class Storage(ABC):
 
     @abstractmethod
     def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        """Run one statement in its own committed transaction; return its rows."""
+        """Run one statement as its own committed transaction; return its rows."""
 
     @abstractmethod
     def close(self) -> None: ...
@@ -107,19 +107,14 @@ class SQLiteStorage(Storage):
         self._lock = threading.Lock()
 
     def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        # Autocommit mode: each single statement is its own committed transaction.
         with self._lock:
             try:
-                self._db.execute("BEGIN")
-                rows = self._db.execute(sql, params).fetchall()
-                self._db.execute("COMMIT")
+                return self._db.execute(sql, params).fetchall()
             except sqlite3.IntegrityError as e:
-                self._db.execute("ROLLBACK")
                 raise DuplicateMoveError(f"storage refused a write: {e}") from None
             except sqlite3.Error as e:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
                 raise StorageError(f"SQLite error: {e}") from None
-            return rows
 
     def close(self) -> None:
         self._db.close()
