@@ -188,17 +188,27 @@ class Table:
 
     def step_bot(self) -> list[Event]:
         """Let the bot to act choose and play one move (it sees only its own view)."""
+        seat, action = self.bot_choice()
+        return self.play_bot(seat, action)
+
+    def bot_choice(self) -> tuple[int, Action]:
+        """The bot to act and the move it chooses; changes nothing, so a front end may
+        run it in the background and hand the result to :meth:`play_bot`."""
         p = self.pending()
         if p.kind != BOT or p.seat is None:
             raise NinetyNineError("it is not a bot's turn to play")
         rng = random.Random(f"{self.seed}/bot/{len(self.record.moves)}")
-        bot = self._bots[p.seat]
-        action = bot.choose(self.view(p.seat), rng)
+        return p.seat, self._bots[p.seat].choose(self.view(p.seat), rng)
+
+    def play_bot(self, seat: int, action: Action) -> list[Event]:
+        """Play a bot's chosen move; it must still be that bot's turn."""
+        if self.pending() != Pending(BOT, seat):
+            raise NinetyNineError(f"it is no longer seat {seat + 1}'s turn")
         try:
-            return self._apply(action, p.seat)
+            return self._apply(action, seat)
         except NinetyNineError as e:
-            raise NinetyNineError(f"bot {bot.name!r} in seat {p.seat + 1} chose '{action}', "
-                                  f"which the rules refuse: {e}") from None
+            raise NinetyNineError(f"bot {self._bots[seat].name!r} in seat {seat + 1} chose "
+                                  f"'{action}', which the rules refuse: {e}") from None
 
     def _apply(self, move: Action | ChanceOutcome, seat: int | None) -> list[Event]:
         self.record.add(self.state, move)

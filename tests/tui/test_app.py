@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 
 from ninetynine import load_rules
@@ -289,7 +290,8 @@ def test_f_makes_the_bots_move_at_once(screen_text: ScreenText) -> None:
     run(app, script)
 
 
-def test_a_bot_that_breaks_the_rules_stops_the_game_with_its_reason() -> None:
+@pytest.mark.parametrize("pace", [0.0, 0.05])  # played at once, or thought in a thread
+def test_a_bot_that_breaks_the_rules_stops_the_game_with_its_reason(pace: float) -> None:
     from ninetynine.actions import Action
     from ninetynine.bots import register
 
@@ -300,11 +302,12 @@ def test_a_bot_that_breaks_the_rules_stops_the_game_with_its_reason() -> None:
         def choose(self, view, rng):  # type: ignore[no-untyped-def]
             return Action.play(next(c for c in range(52) if c not in view.hand))
 
-    table = Table.new(load_rules("P"), [Seat("X", BOT, "cheat-for-tests"), Seat("Ann")], seed=1)
+    table = Table.new(load_rules("P"), [Seat("X", BOT, "cheat-for-tests"), Seat("Ann")], seed=1,
+                      pace=pace)
     app = PlayApp(table)
 
     async def script(pilot: Pilot[None]) -> None:
-        await pilot.pause()
+        await pilot.pause(0.5)
 
     run(app, script)
     assert app.return_code == 2 and app.message

@@ -4,6 +4,8 @@ their moves, and covers the screen between two people's turns."""
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from collections.abc import Callable
 
 from textual.app import App
@@ -13,7 +15,7 @@ from textual.timer import Timer
 from ninetynine.actions import Action
 from ninetynine.errors import NinetyNineError
 from ninetynine.events import Event
-from ninetynine.table import BOT, HUMAN, Table
+from ninetynine.table import BOT, HUMAN, Pending, Table
 from ninetynine.tui.dialogs import ChoiceScreen, GameOverScreen, HandoffScreen, HelpScreen
 from ninetynine.tui.game_screen import GameScreen
 from ninetynine.tui.scene import play_scene
@@ -78,19 +80,50 @@ class PlayApp(App[None]):
 
     def _bot_move(self) -> None:
         self._bot_timer = None
+        if self.pace > 0:  # think in the background, so keys (quit, help) still work
+            # a daemon thread: quitting does not wait for a slow bot to finish thinking
+            threading.Thread(target=self._think, args=(self.table,), daemon=True).start()
+            return
         events: list[Event] = []
-        # With no pacing, play every bot move up to the next person's turn at once.
-        while self.table.pending().kind == BOT:
-            try:
+        try:  # with no pacing, play every bot move up to the next person's turn at once
+            while self.table.pending().kind == BOT:
                 events += self.table.step_bot()
-            except NinetyNineError as e:  # a broken bot: stop, saved, with its reason
-                self.message = f"ninetynine: error: {e}"
-                self.exit(return_code=2)
-                return
-            if self.pace > 0:
-                break
+        except NinetyNineError as e:
+            self._broken_bot(e)
+            return
         self.game.say(self.table.lines(events))
         self.advance()
+
+    def _think(self, table: Table) -> None:
+        """In a thread: the bot reads only its view; the main thread plays the move."""
+        try:
+            seat, action = table.bot_choice()
+        except Exception as e:  # any failure must reach the person, not hang the game
+            error = e if isinstance(e, NinetyNineError) else NinetyNineError(
+                f"a bot failed: {type(e).__name__}: {e}")
+            self._deliver(self._broken_bot, error)
+            return
+        self._deliver(self._bot_chose, table, seat, action)
+
+    def _deliver(self, callback: Callable[..., None], *args: object) -> None:
+        with contextlib.suppress(RuntimeError):  # the app closed while the bot was thinking
+            self.call_from_thread(callback, *args)
+
+    def _bot_chose(self, table: Table, seat: int, action: Action) -> None:
+        if table is not self.table or table.pending() != Pending(BOT, seat):
+            return  # a rematch or a quit came first
+        try:
+            events = table.play_bot(seat, action)
+        except NinetyNineError as e:
+            self._broken_bot(e)
+            return
+        self.game.say(table.lines(events))
+        self.advance()
+
+    def _broken_bot(self, error: NinetyNineError) -> None:
+        """A bot that fails stops the game (saved up to here) with its reason."""
+        self.message = f"ninetynine: error: {error}"
+        self.exit(return_code=2)
 
     def _handed_over(self, seat: int | None) -> None:
         if seat is not None:
@@ -171,6 +204,7 @@ class PlayApp(App[None]):
         if self._bot_timer is not None:
             self._bot_timer.stop()
             self._bot_move()
+        # a bot already thinking in the background plays on, then the rest follow at once
 
     def action_quit_game(self) -> None:
         if not self.table.state.is_over:
