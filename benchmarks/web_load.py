@@ -14,7 +14,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
+import resource
 import socket
 import statistics
 import subprocess
@@ -39,6 +41,7 @@ class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
         self.games = 0
+        self.moves = 0  # every acknowledged move, warm-up included (for CPU per move)
         self.errors = 0
         self.held = 0
         self.max_held = 0
@@ -65,6 +68,7 @@ async def player(url: str, token: str, rng: random.Random, stats: Stats, stop: f
                 continue
             view = msg["view"]
             if pending and msg["state"] > pending[0]:
+                stats.moves += 1
                 if time.monotonic() > stats.measure_from:
                     stats.latencies.append(time.perf_counter() - pending[1])
                 pending = None
@@ -116,6 +120,12 @@ async def main_async(args: argparse.Namespace, port: int) -> Stats:
     return stats
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=500)
@@ -140,6 +150,7 @@ def main() -> int:
                     time.sleep(0.1)
             stats = asyncio.run(main_async(args, port))
             elapsed = args.seconds
+            server_cpu = cpu_seconds(server.pid)
         finally:
             server.terminate()
             server.wait(10)
@@ -152,6 +163,10 @@ def main() -> int:
           f"held at once {stats.max_held}, games finished {stats.games}, errors {stats.errors}")
     print(f"moves {len(lat)} in {elapsed:.1f} s (after {args.warmup} s warm-up): "
           f"{len(lat) / elapsed:.0f} moves/s")
+    client_cpu = resource.getrusage(resource.RUSAGE_SELF)
+    print(f"CPU: server {server_cpu:.1f} s in all ({server_cpu / max(1, stats.moves) * 1e6:.0f} us "
+          f"per move), this client {client_cpu.ru_utime + client_cpu.ru_stime:.1f} s;"
+          f" load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     print(f"move latency: p50 {p[49] * 1000:.1f} ms, p95 {p[94] * 1000:.1f} ms, "
           f"max {lat[-1] * 1000:.1f} ms")
     return 0
