@@ -143,3 +143,20 @@ def test_a_new_game_keeps_the_unfinished_one_which_can_be_resumed(
     assert code == 0 and "First, your move>" in out
     assert not kept[0].exists() and '"First"' in current_path().read_text()
     assert len(list((home / "unfinished").iterdir())) == 1  # now "Second" waits there
+
+
+def test_at_a_terminal_the_screen_is_cleared_before_each_hand_off() -> None:
+    from ninetynine.tui.plain import CLEAR
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    seats = [Seat("Ann"), Seat("Bea")]
+    out = Terminal()
+    PlainGame(Table.new(load_rules("P"), seats, seed=6), io.StringIO("\n1\n\n1\nquit\n"), out,
+              sleep=lambda _: None).run()
+    text = out.getvalue()
+    for name in ("Ann", "Bea"):
+        assert f"{CLEAR}Pass the device to {name}" in text
+    assert text.count(CLEAR) == text.count("Pass the device to")

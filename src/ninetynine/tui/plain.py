@@ -20,6 +20,9 @@ from ninetynine.tui.text import direction_text, lives_text, seat_status
 Saver = Callable[[Table], str | None]  # files a finished game; returns where, for the player
 
 
+CLEAR = "\033[H\033[2J\033[3J"  # home, clear the screen and the scrollback
+
+
 class _Quit(Exception):
     pass
 
@@ -33,6 +36,7 @@ class PlainGame:
         self.table, self.inp, self.out = table, inp, out
         self.finish, self.sleep = finish, sleep
         self.echo = not _isatty(inp)
+        self.clear = _isatty(out)
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -117,6 +121,8 @@ class PlainGame:
         assert seat is not None
         name = t.names[seat]
         if t.needs_handoff():
+            if self.clear:  # the last person's hand must not stay on the screen
+                self.out.write(CLEAR)
             self.ask(f"Pass the device to {name}, then press Enter. ")
             t.reveal(seat)
         self.describe(seat)
