@@ -312,3 +312,23 @@ def test_a_bot_that_breaks_the_rules_stops_the_game_with_its_reason(pace: float)
     run(app, script)
     assert app.return_code == 2 and app.message
     assert "bot 'cheat-for-tests' in seat 1 chose" in app.message
+
+
+def test_a_card_can_be_played_with_the_mouse() -> None:
+    from ninetynine.tui.widgets import CardItem
+
+    table = make_table(rules="P", seed=4)
+    app = PlayApp(table)
+
+    async def script(pilot: Pilot[None]) -> None:
+        card = next(w for w in app.game.query(CardItem) if w.item.playable)
+        assert card.item.card is not None
+        await pilot.click(card)
+        await pilot.pause()
+        if isinstance(app.screen, ChoiceScreen):
+            await pilot.click("#choice-1")
+            await pilot.pause()
+        played = [e for e in table.log if isinstance(e, CardPlayed) and e.seat == 0]
+        assert played and played[0].card == card.item.card
+
+    run(app, script)
