@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from ninetynine.presets import load_rules
-from ninetynine.web.storage import SQLiteStorage
+from ninetynine.web.storage import SQLiteStorage, StorageError
 from ninetynine.web.tables import MAX_OUTBOX, Conn, Lobby, ProtocolError, Settings
 
 
@@ -77,5 +77,43 @@ def test_the_server_rng_is_not_shared_between_tables(tmp_path: Path) -> None:
         await asyncio.sleep(0.01)
         assert a.moves[0] != b.moves[0]  # two different shuffles
         assert a.rng is not b.rng and isinstance(a.rng, random.Random)
+
+    run(scenario)
+
+
+class FlakyStorage(SQLiteStorage):
+    """Refuses one write when armed, like a database that hiccups."""
+
+    armed = False
+
+    def append_move(self, table_id: str, index: int, move: str) -> None:
+        if self.armed:
+            self.armed = False
+            raise StorageError("disk full (test)")
+        super().append_move(table_id, index, move)
+
+
+def test_a_refused_write_changes_nothing_and_the_table_carries_on(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        storage = FlakyStorage(tmp_path / "e.sqlite3")
+        lobby = Lobby(storage, Settings(bot_delay=0))
+        table, _ = lobby.create(rules=load_rules("P"), players=2, name="A", bots={1: "easy"})
+        for _ in range(50):  # until it is the person's turn
+            await asyncio.sleep(0.001)
+            if table.state.current_seat == 0:
+                break
+        version = table.version
+        storage.armed = True
+        with pytest.raises(StorageError):  # the person's own move: refused, nothing applied
+            table.act(0, {"state": version, "action": str(table.state.legal_actions()[0])})
+        assert table.version == version and table.state.current_seat == 0
+        table.act(0, {"state": version, "action": str(table.state.legal_actions()[0])})
+        storage.armed = True  # now the bot's reply fails inside the background pump
+        await asyncio.sleep(0.01)
+        stuck = table.version
+        table.tick(0.0)  # the ticker notices the failed pump and restarts it
+        await asyncio.sleep(0.01)
+        assert table.version > stuck or table.state.is_over
+        assert storage.load(table.id).moves == table.moves  # type: ignore[union-attr]
 
     run(scenario)

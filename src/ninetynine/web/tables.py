@@ -327,10 +327,13 @@ class Table:
         """Grace periods and the turn clock; called by the server's ticker."""
         if not self.started or self.state.is_over:
             return
-        changed = self._pump is None or self._pump.done()  # restart a pump that failed
-        if changed and self._pump is not None and not self._pump.cancelled() \
-                and self._pump.exception() is not None:
-            self._pump = None  # e.g. the database refused a write: try again now
+        changed = False
+        pump = self._pump
+        if pump is not None and pump.done() and not pump.cancelled() and pump.exception():
+            # e.g. the database refused a write: say so, and let the pump try again
+            logger.warning("table %s: %s", self.id, pump.exception())
+            self._pump = None
+            changed = True
         for i, s in enumerate(self.seats):
             if s.bot is None and not s.takeover and s.away_since is not None \
                     and now - s.away_since >= self.settings.grace:
