@@ -95,7 +95,8 @@ class Client:
     """A WebSocket client that keeps every frame it received (raw text) for leak scans."""
 
     def __init__(self, url: str, token: str | None, hello: bool = True) -> None:
-        self.ws: ClientConnection = connect(url, open_timeout=5)
+        # entered as a context manager: the form every websockets version accepts
+        self.ws: ClientConnection = connect(url, open_timeout=5).__enter__()
         self.frames: list[str] = []
         self.last: dict[str, Any] | None = None  # the latest sync/update
         if hello:
