@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ninetynine.actions import Action, ActionKind
-from ninetynine.cards import RANK_NAMES, RANKS, format_card
+from ninetynine.cards import RANK_NAMES, RANKS
 from ninetynine.rules import Rules, Scoring
 from ninetynine.view import View
 
@@ -55,16 +55,6 @@ def seat_status(view: View, seat: int) -> str:
     return ""
 
 
-def seat_rows(view: View, names: Sequence[str]) -> list[tuple[str, str, str, str, str]]:
-    """(marker, name, lives, cards, status) for each seat; the marker points at the turn."""
-    rows = []
-    for s in range(view.players):
-        marker = "▶" if view.turn == s else ("D" if view.dealer == s else " ")
-        rows.append((marker, names[s], lives_text(view.rules, view, s),
-                     f"{view.hand_sizes[s]} cards", seat_status(view, s)))
-    return rows
-
-
 @dataclass(frozen=True, slots=True)
 class HandItem:
     """One thing to pick in the hand bar: a card (with its legal plays) or a lone action."""
@@ -92,10 +82,3 @@ def hand_items(hand: Sequence[int], legal: Sequence[Action]) -> list[HandItem]:
 
 def choice_label(action: Action) -> str:
     return f"{action.value:+d}" if action.value is not None else str(action)
-
-
-def status_line(view: View, names: Sequence[str]) -> str:
-    """Total, direction, pile, stock and hand number on one line."""
-    top = format_card(view.pile_top) if view.pile_top is not None else "-"
-    return (f"Total {view.total} ({direction_text(view.direction)[2:]}), pile top {top}, "
-            f"stock {view.stock_size}, hand {view.hand_no}")
