@@ -319,6 +319,9 @@ def parse_seats(words: Sequence[str] | None, *, players: int, bots: Sequence[str
         else:
             raise NinetyNineError(f"seat {i + 1} is empty: expected you, @NAME or a bot spec")
     names = [s.name for s in seats]
+    for n in names:
+        if not n.strip() or not n.isprintable():
+            raise NinetyNineError(f"name {n!r}: expected printable characters, e.g. Ann")
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise NinetyNineError(f"two seats are called {dupes[0]!r}: give each person a "

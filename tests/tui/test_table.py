@@ -150,7 +150,8 @@ def test_parse_seats() -> None:
     for words, message in ((["random", "random"], "no person"),
                            (["you", "@Me"], "two seats"),
                            (["you", "nosuchbot"], "unknown bot"),
-                           (["you", "@"], "needs a name")):
+                           (["you", "@"], "needs a name"),
+                           (["you", "@A\tB"], "printable")):
         with pytest.raises(NinetyNineError, match=message):
             parse_seats(words, players=2, bots=["easy"], name="Me")
 
