@@ -385,7 +385,7 @@ class State:
                 raise IllegalActionError(f"{name} cannot count {action.value:+d}: choose " +
                                          " or ".join(f"{v:+d}" for v in display_order(eff.values)))
             return action.card * 4 + eff.values.index(action.value)
-        if action.value is not None:
+        if action.value is not None and (eff.kind is not Kind.ADD or action.value != eff.values[0]):
             raise IllegalActionError(f"{name} has no choice of value: play it as {name}")
         return action.card * 4
 
@@ -492,7 +492,7 @@ class State:
             if eff.reverse:
                 self._reverse(seat)
             if bust:
-                self._bust(seat, played=True, before=old)
+                self._bust(seat, played=True)
                 return
         if eff.reverse and rules.two_player_reverse is not TwoPlayerReverse.HOLD \
                 and sum(self.in_hand) == 2 and self.in_hand[seat]:
@@ -524,7 +524,7 @@ class State:
         if eff.reverse:
             self._reverse(seat)
         if bust:
-            self._bust(seat, played=True, before=old)
+            self._bust(seat, played=True)
             return True
         if rules.rule_69 is not Rule69.NONE and new == 69 and old != 69 and (
                 rules.rule_69_from is Rule69From.ANY or old < 69):
@@ -625,8 +625,8 @@ class State:
 
     # Busts, payments and eliminations ------------------------------------------------
 
-    def _bust(self, seat: int, played: bool, before: int = 0) -> None:
-        """``seat`` went over (``played``, from ``before``) or could not play."""
+    def _bust(self, seat: int, played: bool) -> None:
+        """``seat`` went over by playing a card (``played``) or could not play."""
         rules, ev = self.rules, self._ev
         if ev is not None:
             ev.append(E.Busted(seat, self.total if played else None))
@@ -658,10 +658,6 @@ class State:
             return
         if after is AfterBust.RESET_OTHERS:
             self._reset_total()
-        elif played:  # the over-limit card does not count: the others go on from the same total
-            self.total = before
-            if ev is not None:
-                ev.append(E.TotalReset(before, False))
         self.turn = self._next_seat(seat, 1)
 
     def _reset_total(self) -> None:

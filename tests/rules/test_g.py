@@ -8,9 +8,9 @@ import pytest
 from tests.rules.helpers import calls, legal, of, play, pos
 
 from ninetynine import events as E
-from ninetynine import new_game, preset_rules
+from ninetynine import load_rules, new_game, preset_rules
 from ninetynine.cards import parse_card, parse_cards
-from ninetynine.errors import RecordError
+from ninetynine.errors import RecordError, RulesError
 
 THREE = ["AS 10S 4S 2S", "5C 6C 7C 8C", "5H 6H 7H 8H"]
 
@@ -177,10 +177,7 @@ def test_g_alt_bust_call_only_zero() -> None:
     assert calls(ev) == ["0"] and s.total == 0
 
 
-def test_g_alt_sit_out_after_a_played_bust_keeps_the_total_before_it() -> None:
-    # any card may be played, but the busting card does not count for the others
-    s = pos("G", ["8S JS QS 7C", "5H 6H 7H 8H", "5D 6D 7D 8D"], total=95,
-            changes={"after_bust": "sit_out"})
-    ev = play(s, "JS")
-    assert s.total == 95 and not s.in_hand[0] and s.turn == 1
-    assert of(ev, E.TotalReset)[0].total == 95
+def test_g_sit_out_is_rejected_when_a_bust_plays_a_card() -> None:
+    # the others would go on "with the same total", which is over the limit
+    with pytest.raises(RulesError, match="after_bust"):
+        load_rules({"preset": "G", "rules": {"after_bust": "sit_out"}})

@@ -210,3 +210,14 @@ def test_k_direction_reset_each_hand() -> None:
     play(s, "down")
     deal(s)
     assert s.direction == 1
+
+
+def test_k_fixed_value_may_be_written_out() -> None:
+    s = pos("K", ["10S AS 2S", "4H 5H 6H"], total=50)
+    play(s, "10S-10")
+    assert s.total == 40
+    s = pos("K", ["10S AS 2S", "4H 5H 6H"], total=50)
+    with pytest.raises(IllegalActionError, match="no choice"):
+        play(s, "10S+10")
+    play(s, "AS+1")
+    assert s.total == 51
