@@ -75,3 +75,11 @@ def test_bad_effects_fail(bad: str) -> None:
 ])
 def test_effect_arithmetic(kind: Kind, total: int, after: int) -> None:
     assert resolve(Effect(kind=kind), total, 0, 99) == after
+
+
+@given(st.text())
+def test_toml_strings_round_trip(text: str) -> None:
+    import tomllib
+
+    from ninetynine.position import toml_value
+    assert tomllib.loads(f"x = {toml_value(text)}")["x"] == text

@@ -56,12 +56,22 @@ def toml_value(value: Any) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        return '"' + "".join(_escape(ch) for ch in value) + '"'
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(toml_value(v) for v in value) + "]"
     if isinstance(value, Mapping):
         return "{" + ", ".join(f"{_key(k)} = {toml_value(v)}" for k, v in value.items()) + "}"
     raise TypeError(f"cannot write {value!r} as TOML")
+
+
+_TOML_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def _escape(ch: str) -> str:
+    """One character inside a TOML basic string: control characters become escapes."""
+    if ch in _TOML_ESCAPES:
+        return _TOML_ESCAPES[ch]
+    return f"\\u{ord(ch):04x}" if ord(ch) < 32 or ord(ch) == 127 else ch
 
 
 def _key(key: str) -> str:
