@@ -56,6 +56,8 @@ def test_refused_messages_get_typed_errors_and_change_nothing(server: ServerThre
         (mover, {"type": "act", "state": state - 1, "action": legal[0]}, "stale"),
         (other, {"type": "act", "state": state, "action": legal[0]}, "not_your_turn"),
         (mover, {"type": "act", "state": state, "action": "pass"}, "illegal"),
+        (mover, {"type": "act", "state": state, "action": "shuffle AS 2S"}, "illegal"),
+        (mover, {"type": "act", "state": state, "action": "KS+3"}, "illegal"),
     ]
     hand = mover.view["hand"]
     missing = next(c for c in ("AS", "KH", "5D", "9C", "10S") if c not in hand)

@@ -20,7 +20,7 @@ from typing import Any
 
 from ninetynine.actions import Action, ChanceOutcome, Reinsert, Shuffle, parse_action
 from ninetynine.bots import Bot, make_bot
-from ninetynine.errors import NinetyNineError, NotationError, RecordError
+from ninetynine.errors import IllegalActionError, NinetyNineError, NotationError, RecordError
 from ninetynine.game import new_game
 from ninetynine.presets import load_rules, rules_spec
 from ninetynine.record import Record, format_record
@@ -283,10 +283,16 @@ class Table:
         except NotationError as e:
             raise ProtocolError("malformed", str(e)) from None
         legal = self.state.legal_actions()
-        if not isinstance(action, Action) or action not in legal:
-            raise ProtocolError("illegal", f"'{text}' is not legal now; legal: "
-                                + " ".join(str(a) for a in legal))
-        self.commit(seat, action)
+        shown = " ".join(str(a) for a in legal)
+        if not isinstance(action, Action):
+            raise ProtocolError("illegal", f"'{text}' is not a player's move; legal: {shown}")
+        try:  # the engine's own reading (e.g. "10S-10" where a Ten only subtracts)
+            code = self.state.code_of(action)
+        except IllegalActionError as e:
+            raise ProtocolError("illegal", f"{e}; legal: {shown}") from None
+        if code not in self.state.legal_codes():
+            raise ProtocolError("illegal", f"'{text}' is not legal now; legal: {shown}")
+        self.commit(seat, self.state.action_of(code))
         self.last_accepted[seat] = (sid, text)
         self.kick()
 
