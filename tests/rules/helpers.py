@@ -15,26 +15,15 @@ from ninetynine import parse_action
 from ninetynine.actions import Shuffle
 from ninetynine.cards import format_cards, new_deck, parse_cards
 from ninetynine.position import position_from_mapping
-from ninetynine.presets import load_rules
-from ninetynine.rules import Rules
 from ninetynine.state import State
 
 Spec = str | Mapping[str, Any]
 
 
-def rules_of(spec: Spec, **changes: Any) -> Rules:
-    """A preset id, or a {preset, rules} mapping, with optional rule changes on top."""
-    if isinstance(spec, str):
-        spec = {"preset": spec}
-    if changes:
-        spec = {**spec, "rules": {**dict(spec.get("rules", {})), **changes}}
-    return load_rules(spec)
-
-
 def _rules_value(spec: Spec, changes: Mapping[str, Any]) -> Spec:
     if not changes:
         return spec
-    base = {"preset": spec} if isinstance(spec, str) else dict(spec)
+    base: dict[str, Any] = {"preset": spec} if isinstance(spec, str) else dict(spec)
     base["rules"] = {**dict(base.get("rules", {})), **changes}
     return base
 
@@ -94,8 +83,3 @@ def deal(state: State, order: str | None = None) -> list[E.Event]:
             rest.remove(c)
         cards = top + rest
     return state.apply(Shuffle(tuple(cards)))
-
-
-def seat_of(text: str) -> int:
-    """"P3" -> 2."""
-    return int(text[1:]) - 1

@@ -9,6 +9,7 @@ from ninetynine import events as E
 from ninetynine import load_rules, new_game, preset_rules
 from ninetynine.actions import Reinsert
 from ninetynine.cards import parse_card, parse_cards
+from ninetynine.state import State
 
 P_FAMILY = ["P", "P-NICKELS", "P-SEVEN", "P-DOLLAR", "P-CONTINUE", "P-SWAP-9K", "P-SWAP-49",
             "P-TEN-MINUS", "P-ACE-1-11", "P-2P-AGAIN", "P-1950", "P-BORDERS", "P-69",
@@ -347,7 +348,8 @@ def test_69_penny_from_pool_needs_a_pot() -> None:
 
 # P-UPCARD (Q40, Q41) -----------------------------------------------------------------------
 
-def _upcard_game(order: str, players: int = 3, pid: str = "P-UPCARD"):
+def _upcard_game(order: str, players: int = 3,
+                 pid: str = "P-UPCARD") -> tuple[State, list[E.Event]]:
     s = new_game(preset_rules(pid), players)
     ev = deal(s, order)
     return s, ev
