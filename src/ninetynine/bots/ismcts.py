@@ -20,8 +20,9 @@ prefer the others'.
 Options: ``iterations`` (default 3000) and ``ms`` (a time limit per move, off by default;
 the search stops at whichever comes first), ``c`` (exploration, default 0.7), ``depth``
 (the rollout cap, default 40), ``epsilon`` (the share of random rollout moves, default
-0.1). With an iteration budget the bot is deterministic for a given random generator;
-a time budget depends on the machine's speed.
+0.1), ``tree`` (the most tree nodes on one path, 0 for no limit, 1 for a flat search
+over the root's actions). With an iteration budget the bot is deterministic for a given
+random generator; a time budget depends on the machine's speed.
 """
 
 from __future__ import annotations
@@ -57,11 +58,12 @@ class IsmctsBot:
     name = "ismcts"
 
     def __init__(self, iterations: int = 3000, ms: float = 0, c: float = 0.7,
-                 depth: int = 40, epsilon: float = 0.1) -> None:
+                 depth: int = 40, epsilon: float = 0.1, tree: int = 0) -> None:
         if iterations < 1 and ms <= 0:
             raise TypeError("give iterations >= 1 or ms > 0")
         self.iterations = iterations if iterations >= 1 else 10**9
         self.ms, self.c, self.depth, self.epsilon = ms, c, depth, epsilon
+        self.tree = tree  # the most tree nodes on one path (0 = no limit; 1 = flat search)
         self.last_iterations = 0  # how many the last search ran (for benchmarks)
 
     def choose(self, view: View, rng: random.Random) -> Action:
@@ -82,6 +84,7 @@ class IsmctsBot:
         policy = rollout_policy(det.view.rules)
         score, known = policy.score, policy.scores.get
         c, depth, epsilon = self.c, self.depth, self.epsilon
+        max_nodes = self.tree or 10**9
         rand, choice = rng.random, rng.choice
         deadline = time.perf_counter() + self.ms / 1000 if self.ms > 0 else math.inf
         log, sqrt = math.log, math.sqrt
@@ -105,6 +108,8 @@ class IsmctsBot:
                     if s.hand_no != hand_no:
                         break
                     continue
+                if len(path) >= max_nodes:
+                    break
                 codes = s.legal_codes()
                 player = s.turn
                 children = node.children
