@@ -221,3 +221,10 @@ def test_k_fixed_value_may_be_written_out() -> None:
         play(s, "10S+10")
     play(s, "AS+1")
     assert s.total == 51
+
+
+def test_k_ten_from_exactly_ten_reaches_zero() -> None:
+    s = pos("K", ["10S 2S 3S", "4H 5H 6H"], total=10)
+    assert "10S" in legal(s)
+    play(s, "10S")
+    assert s.total == 0
