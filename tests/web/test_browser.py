@@ -118,6 +118,12 @@ def test_two_players_in_two_browsers_play_to_the_end(browser: Browser, web: Serv
     assert ann.locator("#log li").count() > 5
     expect(watcher.locator("#summary")).to_be_visible()
     expect(watcher.locator("#rematch")).to_be_hidden()
+    old_url = ann.url
+    ann.get_by_role("button", name="Rematch").click()  # both players move to a new table
+    for page, name in ((ann, "Ann"), (bob, "Bob")):
+        page.wait_for_url(lambda url: url != old_url and "/t/" in url)
+        expect(page.locator("#seats")).to_contain_text(f"{name} (you)")
+        expect(page.locator("#summary")).to_be_hidden()
 
 
 def test_a_phone_sized_screen_shows_everything_and_plays(browser: Browser,
