@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from ninetynine.record import parse_record
 from ninetynine.web.storage import PostgresStorage
@@ -19,7 +20,7 @@ from ninetynine.web.tables import Lobby, Settings
 from tests.web.helpers import Client, free_port, play_game
 
 
-def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
+def start_server(db: Path | str, port: int) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "ninetynine.cli.main", "serve", "--port", str(port),
          "--database", str(db), "--bot-delay", "0"],
@@ -37,8 +38,12 @@ def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
     raise RuntimeError("the server did not start")
 
 
-def test_a_killed_server_resumes_every_table(tmp_path: Path) -> None:
-    db, port = tmp_path / "web.sqlite3", free_port()
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_a_killed_server_resumes_every_table(tmp_path: Path, backend: str,
+                                             request: pytest.FixtureRequest) -> None:
+    db = tmp_path / "web.sqlite3" if backend == "sqlite" else \
+        request.getfixturevalue("postgres_url")
+    port = free_port()
     url = f"http://127.0.0.1:{port}"
     proc = start_server(db, port)
     try:
