@@ -144,7 +144,8 @@ function send(msg) { if (ws && ws.readyState === 1) ws.send(JSON.stringify(msg))
 function onMessage(msg) {
   if (msg.type === "error") {
     $("error").textContent = msg.message;
-    if (msg.code === "bad_token") { localStorage.removeItem(tokenKey(tableId)); $("conn").textContent = msg.message; }
+    if (msg.code === "bad_token") { localStorage.removeItem(tokenKey(tableId)); location.reload(); }  // join or watch instead
+    if (msg.code === "no_table") $("conn").textContent = msg.message;
     return;
   }
   if (msg.type === "rematch") {
