@@ -94,3 +94,19 @@ def test_arena_cli_bad_input_is_one_line(argv: list[str], words: str,
     assert main(["arena", "--no-progress", *argv]) == 2
     err = capsys.readouterr().err
     assert words in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("name", ["ninetynine.arena", "ninetynine.cli.arena_cmd"])
+def test_docstring_examples(name: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.failed == 0 and result.attempted > 0
+
+
+def test_bots_option_with_commas_stays_with_its_bot(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["arena", "--rules", "K", "--bots", "ismcts:iterations=5,depth=4,random",
+                 "--games", "2", "--workers", "1", "--no-progress"])
+    assert code == 0
+    assert "ismcts:iterations=5,depth=4" in capsys.readouterr().out

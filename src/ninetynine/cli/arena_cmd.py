@@ -21,7 +21,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=None,
                         help="seats at the table (default: the number of bots)")
     parser.add_argument("--bots", default=None,
-                        help="comma-separated bot specs, one per seat (in the first game)")
+                        help="comma-separated bot specs, one per seat (in the first game); "
+                        "options stay with their bot: ismcts:iterations=500,c=1,random")
     parser.add_argument("--bot", action="append", default=[], metavar="SPEC",
                         help="one bot spec per seat, repeated (for specs with commas)")
     parser.add_argument("--games", type=int, default=100, help="games to play (default: 100)")
@@ -33,12 +34,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
+def split_specs(text: str) -> list[str]:
+    """Split ``--bots`` at commas; a ``key=value`` piece belongs to the spec before it.
+
+    >>> split_specs("ismcts:iterations=500,c=1,heuristic,random")
+    ['ismcts:iterations=500,c=1', 'heuristic', 'random']
+    """
+    specs: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if specs and "=" in piece and ":" not in piece.split("=")[0] and ":" in specs[-1]:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    return specs if text.strip() else []
+
+
 def run(args: argparse.Namespace) -> int:
     from ninetynine.arena import ArenaConfig, format_table, run_games, summarize, write_results
     from ninetynine.arena.runner import check_config
     from ninetynine.errors import NinetyNineError
 
-    specs = [s.strip() for s in (args.bots.split(",") if args.bots else [])] + args.bot
+    specs = split_specs(args.bots or "") + args.bot
     if not specs or not all(specs):
         raise NinetyNineError("--bots: expected one bot spec per seat, e.g. "
                               "--bots heuristic,random,random")
