@@ -36,7 +36,7 @@ from ninetynine.bots.base import register
 from ninetynine.bots.determinize import Determinizer
 from ninetynine.bots.knowledge import BUSTS, rollout_policy
 from ninetynine.rules import Scoring
-from ninetynine.state import CHANCE, OVER, State
+from ninetynine.state import CHANCE, DOWN, OVER, State
 from ninetynine.view import View
 
 
@@ -72,12 +72,11 @@ class IsmctsBot:
             self.last_iterations = 0
             return legal[0]
         det = Determinizer(view)
-        root_state = det.template
-        codes = {root_state.code_of(a): a for a in legal}
+        codes = [det.template.code_of(a) for a in legal]
         root = self.search(det, rng)
-        best = max(codes, key=lambda code: (root.children[code].visits
-                                            if code in root.children else -1, -code))
-        return codes[best]
+        visits = [root.children[key].visits if key in root.children else -1
+                  for key in map(move_key, codes)]
+        return legal[visits.index(max(visits))]
 
     def search(self, det: Determinizer, rng: random.Random) -> Node:
         root = Node(det.seat)
@@ -96,7 +95,7 @@ class IsmctsBot:
             done += 1
             s = det.sample(rng)
             hand_no, lives, points = s.hand_no, s.lives[:], s.points[:]
-            node, path = root, []
+            node, path = root, list[Node]()
             steps = 0
             # Selection and expansion
             while True:
@@ -110,28 +109,30 @@ class IsmctsBot:
                     continue
                 if len(path) >= max_nodes:
                     break
-                codes = s.legal_codes()
+                # Cards of one rank played for one value are the same move whatever their
+                # suit: the tree keys them by (rank, choice), so no visits are split.
+                moves = {k if k >= DOWN else (k >> 4 << 2) | (k & 3): k
+                         for k in s.legal_codes()}
                 player = s.turn
                 children = node.children
-                untried = [k for k in codes if k not in children]
+                untried = [key for key in moves if key not in children]
                 if untried:
-                    for k in codes:
-                        if k in children:
-                            children[k].avail += 1
-                    code = choice(untried)
-                    node = children[code] = Node(player)
+                    for key in moves:
+                        if key in children:
+                            children[key].avail += 1
+                    key = choice(untried)
+                    node = children[key] = Node(player)
                     path.append(node)
-                    s.apply_code(code)
+                    s.apply_code(moves[key])
                     steps += 1
                     break
                 best, best_u = None, -math.inf
-                for k in codes:
-                    ch = children[k]
+                for key in moves:
+                    ch = children[key]
                     ch.avail += 1
                     u = ch.value / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
                     if u > best_u:
-                        best, best_u = ch, u
-                        code = k
+                        best, best_u, code = ch, u, moves[key]
                 assert best is not None
                 node = best
                 path.append(node)
@@ -172,6 +173,11 @@ class IsmctsBot:
                 nd.value += values[nd.player]
         self.last_iterations = done
         return root
+
+
+def move_key(code: int) -> int:
+    """The tree's key of an action code: a card's rank and value choice, not its suit."""
+    return code if code >= DOWN else (code >> 4 << 2) | (code & 3)
 
 
 def _values(s: State, start: list[float]) -> list[float]:
