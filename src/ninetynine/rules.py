@@ -324,6 +324,12 @@ def _validate(r: Rules) -> None:
     if r.thresholds is Thresholds.BORDERS and r.scoring is not Scoring.GAME_POINTS:
         fail("thresholds", "borders", "border crossings cost game points: needs scoring = "
              "'game_points'")
+    if r.scoring is Scoring.GAME_POINTS and r.thresholds is not Thresholds.BORDERS:
+        fail("thresholds", r.thresholds.value, "game points are only lost at borders: "
+             "scoring = 'game_points' needs thresholds = 'borders'")
+    if r.scoring is Scoring.GAME_POINTS and r.after_bust is AfterBust.RESET_ALL:
+        fail("after_bust", "reset_all", "game points are scored when a hand ends and with "
+             "reset_all no hand ends: use 'end_hand', 'sit_out' or 'reset_others'")
     for key, values in (("threshold_values", r.threshold_values),
                         ("border_values", r.border_values),
                         ("upcard_special", r.upcard_special)):

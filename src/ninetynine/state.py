@@ -267,8 +267,13 @@ class State:
         if self.phase != CHANCE:
             return None
         if self.chance == UPCARD:
-            size = len(self.stock)  # the middle third, never empty (Q40)
-            low = -(-size // 3)
+            # the middle third (Q40), but never above the next ordinary card, so that
+            # turning up always ends (each return puts one special card below it)
+            stock, special = self.stock, self.rules.upcard_special
+            size = len(stock)
+            above = next((i for i, c in enumerate(reversed(stock)) if (c >> 2) not in special),
+                         size - 1)
+            low = max(-(-size // 3), above + 1)
             return ChanceRequest(UPCARD, depths=range(low, max(low, 2 * size // 3) + 1))
         cards = self.pile[:-1] if self.chance == TOPUP else self.stock
         return ChanceRequest(self.chance, cards=tuple(sorted(cards)))

@@ -39,7 +39,8 @@ def pos(rules: Spec, hands: list[str], *, changes: Mapping[str, Any] | None = No
     data: dict[str, Any] = {"rules": _rules_value(rules, changes or {}), "hands": hands, **keys}
     if top is not None:
         probe = position_from_mapping({k: v for k, v in data.items() if k != "stock"})
-        used = parse_cards(" ".join(hands + [top, keys.get("pile", ""), keys.get("out", "")]))
+        used = parse_cards(" ".join(hands + [top] + [keys.get(k, "") for k in
+                                                      ("pile", "out", "held")]))
         left = Counter(new_deck(probe.decks)) - Counter(used)
         spare = format_cards(sorted(left.elements()))
         if rest == "stock":

@@ -517,3 +517,16 @@ def test_upcard_no_ordinary_card_left_starts_at_zero() -> None:
     ev = deal(s, " ".join(ordinary))
     assert s.phase == "play" and s.total == 0 and not of(ev, E.UpCardReturned)
     assert len(s.stock) == 20
+
+
+def test_upcard_returned_cards_never_go_above_the_next_ordinary_card() -> None:
+    # a short stock: AH on top of 8H; the returned KD must go below 8H, or turning never ends
+    s = pos("P-UPCARD", ["2S 3S 5S", "2C 3C 6C"], phase="upcard", held="KD", top="AH 8H",
+            rest="pile")
+    req = s.chance_request()
+    assert req is not None and list(req.depths) == [2]
+    s.apply(Reinsert(2))
+    req = s.chance_request()  # AH was turned and goes back too
+    assert s.held == parse_card("AH") and req is not None and list(req.depths) == [1]
+    s.apply(Reinsert(1))
+    assert s.phase == "play" and s.total == 8 and s.pile[-1] == parse_card("8H")

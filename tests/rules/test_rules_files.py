@@ -303,3 +303,12 @@ def test_bust_call_placeholder_checked() -> None:
     with pytest.raises(RulesError, match="bust_call"):
         load_rules({"preset": "G", "rules": {"bust_call": "{who} bust"}})
     assert load_rules({"preset": "G", "rules": {"bust_call": "{total}!"}}).bust_call == "{total}!"
+
+
+@pytest.mark.parametrize("changes,key", [
+    ({"thresholds": "none"}, "thresholds"), ({"thresholds": "online"}, "thresholds"),
+    ({"after_bust": "reset_all"}, "after_bust")])
+def test_game_points_combinations_that_never_end_are_rejected(changes: dict[str, str],
+                                                             key: str) -> None:
+    with pytest.raises(RulesError, match=key):
+        load_rules({"preset": "P-BORDERS", "rules": changes})
