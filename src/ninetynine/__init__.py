@@ -2,8 +2,16 @@
 
 from ninetynine.actions import Action, ActionKind, Reinsert, Shuffle, parse_action
 from ninetynine.errors import (
-    CardNotInHandError, ChoiceRequiredError, GameOverError, IllegalActionError,
-    NinetyNineError, NotationError, NotYourTurnError, OverLimitError, RecordError, RulesError,
+    CardNotInHandError,
+    ChoiceRequiredError,
+    GameOverError,
+    IllegalActionError,
+    NinetyNineError,
+    NotationError,
+    NotYourTurnError,
+    OverLimitError,
+    RecordError,
+    RulesError,
 )
 from ninetynine.game import new_game, play_out, step
 from ninetynine.presets import find_preset, load_rules, preset_rules, presets
