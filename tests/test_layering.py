@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "ninetynine"
-CORE = ["actions", "cards", "describe", "effects", "errors", "events", "game", "position",
+CORE = ["actions", "cards", "dealing", "describe", "effects", "errors", "events", "game", "lookup",
+        "penalties", "position", "statebase",
         "presets", "record", "rules", "state", "view"]
 FRONT_ENDS = {"cli", "tui", "web", "bots", "arena", "table", "saves", "engine_protocol"}
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from ninetynine import events as E
 from ninetynine.game import new_game
-from ninetynine.state import CHANCE, DRAWING, OVER, PLAY, State
+from ninetynine.state import CHANCE, DRAWING, FIELDS, OVER, PLAY, State
 from ninetynine.view import View
 
 
@@ -65,14 +65,14 @@ def determinize(view: View, rng: random.Random) -> State:
 
 
 _LISTS = ("out", "lives", "alive", "in_hand", "turns_played", "points", "scores", "_before")
-_SLOTS = tuple(name for name in State.__slots__
+_SLOTS = tuple(name for name in FIELDS
                if name not in ("hands", "pile", "stock", *_LISTS))
 
 
 def _slot_copier() -> Callable[[State, State], None]:
     """A function that copies the plain slots one by one: faster than a setattr loop.
 
-    It is generated from ``State.__slots__``, so it follows the engine if slots change.
+    It is generated from the state's fields, so it follows the engine if slots change.
     """
     body = "\n".join(f"    s.{name} = t.{name}" for name in _SLOTS)
     namespace: dict[str, Callable[[State, State], None]] = {}

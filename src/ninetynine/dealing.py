@@ -1,0 +1,201 @@
+"""Cards on the move: the end of a turn, draws, reshuffles, the end of a hand and the deal."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ninetynine import events as E
+from ninetynine.cards import KING, SIX, new_deck
+from ninetynine.rules import (
+    Direction,
+    EmptyDraw,
+    InstantOrder,
+    NewRoundDeal,
+    Scope,
+    Scoring,
+    Starter,
+    StartTotal,
+    StockEmpty,
+)
+from ninetynine.statebase import CHANCE, DEAL, DRAWING, PLAY, RESTOCK, TOPUP, UPCARD, StateBase
+
+
+class Dealing(StateBase):
+    __slots__ = ()
+
+    def _end_turn(self, seat: int, nxt: int) -> None:
+        """Draw for the player who just played, then hand the turn to ``nxt``."""
+        if self.c.explicit_draw:
+            self.phase, self.next_turn = DRAWING, nxt
+            return
+        if nxt == seat and self.c.draw_later:
+            self.owed += 1
+            return
+        owed, self.owed = self.owed, 0
+        self.turn = nxt
+        self._draw(seat, 1 + owed)
+
+    def _draw(self, seat: int, count: int) -> None:
+        hand, stock, ev = self.hands[seat], self.stock, self._ev
+        for i in range(count):
+            if not stock:
+                self._restock(seat, count - i)
+                return
+            hand.append(stock.pop())
+            if ev is not None:
+                ev.append(E.CardDrawn(seat))
+        if not stock and count and self.c.eager and len(self.pile) > 1:
+            self._restock(seat, 0)
+            return
+        if self.c.instant_on_draw:
+            self._check_instant([seat])
+
+    def _restock(self, seat: int, count: int) -> None:
+        """The stock is empty and ``seat`` still needs ``count`` cards."""
+        rules, ev = self.rules, self._ev
+        mode = rules.stock_empty
+        if mode is StockEmpty.NO_DRAW:
+            if ev is not None:
+                ev.append(E.DrawSkipped(seat, "the stock is empty"))
+            return
+        keep_top = mode is StockEmpty.RESHUFFLE_KEEP_TOP
+        cards = self.pile[:-1] if keep_top else self.pile + self.out
+        if not cards:
+            if count == 0:
+                return
+            fallback = rules.empty_draw
+            if fallback is EmptyDraw.END_ROUND:
+                self._end_hand(None)
+                return
+            if fallback is EmptyDraw.SKIP or not (self.pile or self.out):
+                if ev is not None:
+                    ev.append(E.DrawSkipped(seat, "no cards to reshuffle"))
+                return
+            cards, keep_top = self.pile + self.out, False
+        top = self.pile[-1:] if keep_top else []
+        self.stock, self.pile, self.out = sorted(cards), top, [] if not keep_top else self.out
+        self.face_down = 0
+        if ev is not None:
+            ev.append(E.StockReshuffled(len(cards), keep_top))
+        self.phase, self.chance, self.drawer, self.owed = CHANCE, RESTOCK, seat, count
+
+    def _end_hand(self, loser: int | None) -> None:
+        rules, ev = self.rules, self._ev
+        if ev is not None:
+            ev.append(E.HandEnded(self.hand_no, loser))
+        if rules.scoring is Scoring.GAME_POINTS:
+            for s in range(self.n):
+                self.scores[s] += max(self.points[s], 0) if rules.points_floor_zero \
+                    else self.points[s]
+            if ev is not None:
+                ev.append(E.HandScored(tuple(self.points), tuple(self.scores)))
+            top = max(self.scores)
+            if top >= rules.points_target:
+                leaders = tuple(s for s in range(self.n) if self.scores[s] == top)
+                if len(leaders) == 1 or rules.points_tie.value == "shared":
+                    self._game_over(leaders, "points")
+                    return
+        self.hand_no += 1
+        self.loser = -1 if loser is None else loser
+        n, alive = self.n, self.alive
+        if rules.starter is Starter.LEFT_OF_LOSER:
+            self.starter = self._next_alive(self.starter if loser is None else loser)
+            self.dealer = self._next_alive(self.starter, -1)
+        else:
+            self.dealer = self._next_alive(self.dealer)
+            self.starter = self._next_alive(self.dealer)
+        if rules.direction is Direction.RESET:
+            self.direction = 1
+        self.in_hand = alive[:]
+        if rules.king_ban_scope is Scope.HAND:
+            self.turns_played = [0] * n
+        self.points = [rules.points_per_hand] * n
+        self.owed = self.passes = 0
+        decks = rules.decks_for(sum(alive)) if rules.deck_count.value == "each_hand" else self.decks
+        need = rules.hand_size * sum(alive) + (rules.start_total is StartTotal.UPCARD)
+        if rules.new_round_deal is NewRoundDeal.FULL_RESHUFFLE or decks != self.decks:
+            self.decks = decks
+            self._gather(new_deck(decks))
+            return
+        old_hands = [c for hand in self.hands for c in hand]
+        self.hands = [[] for _ in range(n)]
+        self.pile[:0] = old_hands  # face down under the discards
+        self.face_down += len(old_hands)
+        if len(self.stock) >= need:
+            self._deal()
+        elif rules.new_round_deal is NewRoundDeal.FROM_STOCK:
+            self._gather(self.all_cards())
+        else:
+            if ev is not None:
+                ev.append(E.StockReshuffled(len(self.pile) - 1, True))
+            self.phase, self.chance = CHANCE, TOPUP
+
+    def _gather(self, cards: list[int]) -> None:
+        """Collect every card for a full shuffle before the deal."""
+        self.hands = [[] for _ in range(self.n)]
+        self.stock, self.pile, self.out = sorted(cards), [], []
+        self.face_down = 0
+        self.phase, self.chance = CHANCE, DEAL
+
+    def _deal(self) -> None:
+        rules, ev = self.rules, self._ev
+        self.total, self.phase, self.chance = 0, PLAY, ""
+        if ev is not None:
+            ev.append(E.HandStarted(self.hand_no, self.dealer, self.starter))
+        seats = [(self.starter + k) % self.n for k in range(self.n)]
+        seats = [s for s in seats if self.alive[s]]
+        stock = self.stock
+        for _ in range(rules.hand_size):
+            for s in seats:
+                self.hands[s].append(stock.pop())
+        if ev is not None:
+            ev.extend(E.Dealt(s, rules.hand_size) for s in seats)
+        self.turn = self.starter
+        if rules.start_total is StartTotal.UPCARD:
+            self._turn_upcard()
+        elif rules.instant_hands:
+            self._check_instant(seats)
+
+    def _turn_upcard(self) -> None:
+        stock, special = self.stock, self.rules.upcard_special
+        # with no ordinary card left to turn (tiny decks only) the count starts at 0
+        if any((c >> 2) not in special for c in stock):
+            card = stock.pop()
+            if (card >> 2) in special:
+                self.held, self.phase, self.chance = card, CHANCE, UPCARD
+                if self._ev is not None:
+                    self._ev.append(E.UpCardReturned(card))
+                return
+            self.pile.append(card)
+            self.total = min((card >> 2) + 1, 10)
+            if self._ev is not None:
+                self._ev.append(E.UpCardTurned(card, self.total))
+        self.phase, self.chance = PLAY, ""
+        if self.rules.instant_hands:
+            self._check_instant([(self.starter + k) % self.n for k in range(self.n)])
+
+    def _check_instant(self, seats: Sequence[int]) -> None:
+        found: list[tuple[int, str]] = []
+        for s in seats:
+            if self.alive[s]:
+                ranks = [c >> 2 for c in self.hands[s]]
+                if ranks.count(SIX) >= 3:
+                    found.append((s, "three sixes"))
+                elif ranks.count(KING) >= 3:
+                    found.append((s, "three kings"))
+        if not found:
+            return
+        if self.rules.instant_order is InstantOrder.SEAT_ORDER:
+            found = found[:1] if found[0][1] == "three sixes" else \
+                [f for f in found if f[1] == "three kings"]
+            found = found[:1] if found[0][1] == "three sixes" else found
+        if self._ev is not None:
+            for s, kind in found:
+                rank = SIX if kind == "three sixes" else KING
+                cards = tuple(c for c in self.hands[s] if c >> 2 == rank)
+                self._ev.append(E.InstantHand(s, kind, cards))
+        sixes = [s for s, kind in found if kind == "three sixes"]
+        if sixes:
+            self._game_over((), "three_sixes")
+        else:
+            self._game_over(tuple(s for s, _ in found), "three_kings")

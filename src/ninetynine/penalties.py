@@ -1,0 +1,161 @@
+"""What a play costs: busts, lives and eliminations, thresholds, borders and 69."""
+
+from __future__ import annotations
+
+from ninetynine import events as E
+from ninetynine.dealing import Dealing
+from ninetynine.effects import Effect
+from ninetynine.rules import (
+    AfterBust,
+    Elimination,
+    OnlineCross,
+    Pot,
+    Rule69,
+    Rule69From,
+    Scoring,
+    Thresholds,
+)
+from ninetynine.statebase import OVER
+
+
+class Penalties(Dealing):
+    __slots__ = ()
+
+    def _score_play(self, seat: int, eff: Effect, old: int, new: int, bust: bool) -> bool:
+        """Borders, thresholds and 69 after a play; returns True if the turn is over."""
+        rules = self.rules
+        if rules.thresholds is Thresholds.BORDERS:
+            self._cross_borders(seat, old, new)
+        self._before = self.in_hand[:]
+        end_round = False
+        if rules.thresholds is Thresholds.ONLINE:
+            end_round = self._online_scoring(seat, old, new)
+            if self.phase == OVER:
+                return True
+        if eff.reverse:
+            self._reverse(seat)
+        if bust:
+            self._bust(seat, played=True)
+            return True
+        if rules.rule_69 is not Rule69.NONE and new == 69 and old != 69 and (
+                rules.rule_69_from is Rule69From.ANY or old < 69):
+            self._sixty_nine(seat)
+        if end_round:
+            self._end_hand(None)
+            return True
+        return False
+
+    def _bust(self, seat: int, played: bool) -> None:
+        """``seat`` went over by playing a card (``played``) or could not play."""
+        rules, ev = self.rules, self._ev
+        if ev is not None:
+            ev.append(E.Busted(seat, self.total if played else None))
+        if rules.scoring is Scoring.GAME_POINTS:
+            if not played:
+                self._lose_points(seat, 1, rules.limit)
+        elif self.alive[seat]:  # not already paid out by a threshold penalty of this play
+            self._pay(seat, rules.bust_penalty, "over the limit" if played else "cannot play")
+            if self.phase == OVER:
+                return
+        after = rules.after_bust
+        if after is AfterBust.END_HAND:
+            self._end_hand(seat)
+            return
+        if after is AfterBust.RESET_ALL:
+            self._reset_total()
+            nxt = self._next_seat(seat, 1)
+            if self.in_hand[seat] and rules.draw_after_bust and played:
+                self._end_turn(seat, nxt)
+            else:
+                self.turn = nxt
+            return
+        if self.in_hand[seat]:
+            self.in_hand[seat] = False
+            if ev is not None:
+                ev.append(E.SatOut(seat))
+        if sum(self.in_hand) <= 1:
+            self._end_hand(seat)
+            return
+        if after is AfterBust.RESET_OTHERS:
+            self._reset_total()
+        self.turn = self._next_seat(seat, 1)
+
+    def _reset_total(self) -> None:
+        self.total = 0
+        clear = self.rules.clear_pile_on_reset
+        if clear:
+            self.out.extend(self.pile)
+            self.pile, self.face_down = [], 0
+        if self._ev is not None:
+            self._ev.append(E.TotalReset(0, clear))
+
+    def _pay(self, seat: int, amount: int, reason: str) -> None:
+        """``seat`` loses ``amount`` lives; eliminate its side if the rules say so."""
+        rules, side = self.rules, self.side(seat)
+        have = self.lives[side]
+        cannot_pay = rules.elimination is Elimination.CANNOT_PAY and have < amount
+        paid = min(have, amount)
+        self.lives[side] = have - paid
+        if rules.pot is not Pot.NONE:
+            self.pot += paid
+        if self._ev is not None:
+            self._ev.append(E.LifeLost(seat, amount, self.lives[side], reason))
+        if cannot_pay or (rules.elimination is Elimination.AT_ZERO and self.lives[side] <= 0):
+            self._eliminate(side)
+
+    def _eliminate(self, side: int) -> None:
+        for seat in range(self.n):
+            if self.side(seat) == side and self.alive[seat]:
+                self.alive[seat] = self.in_hand[seat] = False
+                if self._ev is not None:
+                    self._ev.append(E.PlayerOut(seat))
+        sides = {self.side(s) for s in range(self.n) if self.alive[s]}
+        if len(sides) <= 1:
+            winners = tuple(s for s in range(self.n) if self.alive[s])
+            reason = "last_team" if self.rules.teams else "last_survivor"
+            self._game_over(winners, reason if winners else "no_survivor")
+
+    def _lose_points(self, seat: int, amount: int, border: int) -> None:
+        self.points[seat] -= amount
+        if self._ev is not None:
+            self._ev.append(E.BorderCrossed(seat, border, self.points[seat]))
+
+    def _cross_borders(self, seat: int, old: int, new: int) -> None:
+        low, high = min(old, new), max(old, new)
+        for border in self.rules.border_values:
+            if low <= border < high:
+                self._lose_points(seat, 1, border)
+
+    def _online_scoring(self, seat: int, old: int, new: int) -> bool:
+        """Exact 33/66/limit and crossing 33/66; returns whether the round ends."""
+        rules = self.rules
+        dues: list[tuple[int, int, str]] = []  # (seat, amount, reason), in paying order
+        others = [(seat + k) % self.n for k in range(1, self.n)]
+        if new == rules.limit and old < new:
+            dues = [(s, 2, f"P{seat + 1} made exactly {new}") for s in others]
+        for t in rules.threshold_values:
+            if new == t and old < t:
+                dues += [(s, 1, f"P{seat + 1} made exactly {t}") for s in others]
+            elif old < t < new or (rules.online_cross is OnlineCross.LEAVE and old == t < new):
+                dues.append((seat, 1, f"crossed {t}"))
+        for payer, amount, reason in dues:
+            if self.alive[payer] and self.phase != OVER:
+                self._pay(payer, amount, reason)
+        return new == rules.limit and old < new
+
+    def _sixty_nine(self, seat: int) -> None:
+        effect, ev = self.rules.rule_69, self._ev
+        if ev is not None:
+            ev.append(E.SixtyNine(seat, effect.value))
+        if effect is Rule69.RESET_TO_ZERO:
+            self.total = 0
+            if ev is not None:
+                ev.append(E.TotalReset(0, False))
+        elif effect is Rule69.PENNY_FROM_POOL and self.pot > 0:
+            self.pot -= 1
+            side = self.side(seat)
+            self.lives[side] += 1
+            if ev is not None:
+                ev.append(E.LifeGained(seat, 1, self.lives[side], "a penny from the pool for 69"))
+        elif effect is Rule69.EXTRA_POINT:
+            self.points[seat] += 1

@@ -1,0 +1,117 @@
+"""The fields of a game state, and the seat arithmetic every part of the engine uses.
+
+:class:`ninetynine.state.State` builds on this in layers: :class:`~ninetynine.dealing.Dealing`
+moves the cards (deals, draws, reshuffles, the end of a hand) and
+:class:`~ninetynine.penalties.Penalties` prices a play (busts, lives, thresholds, borders, 69).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ninetynine import events as E
+from ninetynine.lookup import RuleTables
+from ninetynine.rules import Pot, Rules
+
+# Phases
+PLAY, DRAWING, CHANCE, OVER = "play", "draw", "chance", "over"
+# Chance kinds
+DEAL, RESTOCK, TOPUP, UPCARD = "deal", "restock", "topup", "upcard"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended: the winning seats (none when everyone loses) and why."""
+
+    winners: tuple[int, ...]
+    reason: str
+
+
+class StateBase:
+    """Everything needed to continue a game (see :class:`ninetynine.state.State`)."""
+
+    __slots__ = (
+        "rules", "c", "n", "hands", "stock", "pile", "out", "total", "direction", "turn",
+        "dealer", "starter", "lives", "alive", "in_hand", "turns_played", "points", "scores",
+        "pot", "hand_no", "phase", "chance", "drawer", "owed", "next_turn", "held", "loser",
+        "passes", "decks", "face_down", "outcome", "_ev", "_before",
+    )
+
+    rules: Rules
+    c: RuleTables
+    n: int
+    hands: list[list[int]]
+    stock: list[int]
+    pile: list[int]
+    out: list[int]
+    total: int
+    direction: int
+    turn: int
+    dealer: int
+    starter: int
+    lives: list[int]
+    alive: list[bool]
+    in_hand: list[bool]
+    turns_played: list[int]
+    points: list[int]
+    scores: list[int]
+    pot: int
+    hand_no: int
+    phase: str
+    chance: str
+    drawer: int
+    owed: int
+    next_turn: int
+    held: int
+    loser: int
+    passes: int
+    decks: int
+    face_down: int  # cards at the bottom of the pile that nobody saw (old hands)
+    outcome: Outcome | None
+    _ev: list[E.Event] | None
+    _before: list[bool]  # who was in the hand before the play's penalties (for skips)
+
+    def side(self, seat: int) -> int:
+        """Whose lives a seat spends: its own, or its team's (seats 0 & 2, 1 & 3)."""
+        return seat % 2 if self.rules.teams else seat
+
+    def seat_lives(self, seat: int) -> int:
+        return self.lives[self.side(seat)]
+
+    def all_cards(self) -> list[int]:
+        """Every card in the game, wherever it is (for conservation checks)."""
+        cards = [c for h in self.hands for c in h] + self.stock + self.pile + self.out
+        return cards + ([self.held] if self.held >= 0 else [])
+
+    def _next_seat(self, seat: int, steps: int) -> int:
+        n, d, in_hand = self.n, self.direction, self.in_hand
+        for _ in range(steps):
+            for _ in range(n):
+                seat = (seat + d) % n
+                if in_hand[seat]:
+                    break
+        return seat
+
+    def _next_alive(self, seat: int, d: int = 1) -> int:
+        for _ in range(self.n):
+            seat = (seat + d) % self.n
+            if self.alive[seat]:
+                return seat
+        return seat
+
+    def _reverse(self, seat: int) -> None:
+        """A reverse card: flip the direction (unless the rules keep it with two players)."""
+        if not self.rules.reverse_with_two_players and sum(self.in_hand) <= 2:
+            return
+        self.direction = -self.direction
+        if self._ev is not None:
+            self._ev.append(E.Reversed(seat, "cw" if self.direction == 1 else "ccw"))
+
+    def _game_over(self, winners: tuple[int, ...], reason: str) -> None:
+        self.phase, self.outcome = OVER, Outcome(winners, reason)
+        rules = self.rules
+        collects = 0
+        if winners:
+            collects = rules.stake * self.n + (self.pot if rules.pot is Pot.WINNER_TAKES_ALL else 0)
+        if self._ev is not None:
+            self._ev.append(E.GameOver(winners, reason, collects))
