@@ -185,10 +185,8 @@ class Dealing(StateBase):
                     found.append((s, "three kings"))
         if not found:
             return
-        if self.rules.instant_order is InstantOrder.SEAT_ORDER:
-            found = found[:1] if found[0][1] == "three sixes" else \
-                [f for f in found if f[1] == "three kings"]
-            found = found[:1] if found[0][1] == "three sixes" else found
+        if self.rules.instant_order is InstantOrder.SEAT_ORDER:  # the first seat decides (Q42 Alt)
+            found = found[:1]
         if self._ev is not None:
             for s, kind in found:
                 rank = SIX if kind == "three sixes" else KING

@@ -30,7 +30,6 @@ class RuleTables:
         self.effects: tuple[Effect, ...] = rules.cards
         self.limit = rules.limit
         self.moves: dict[tuple[int, int], tuple[tuple[int, int, bool], ...]] = {}
-        self.floor_blocked: set[tuple[int, int]] = set()
         self.king_ban = rules.king_ban_turns if rules.king_is_banned_card else 0
         self.scoring_on_play = (rules.thresholds is not Thresholds.NONE
                                 or rules.rule_69 is not Rule69.NONE)
@@ -59,12 +58,15 @@ class RuleTables:
         key = total * 256 + code
         found = self.after.get(key)
         if found is None:
-            eff = self.effects[code >> 4]
-            found = resolve(eff, total, code & 3, self.limit)
-            if found < 0 and found < total and self.rules.below_zero is BelowZero.CLAMP:
-                found = 0
-            self.after[key] = found
+            found = self.after[key] = self.new_total(code >> 4, code & 3, total)
         return found
+
+    def new_total(self, rank: int, choice: int, total: int) -> int:
+        """The total after a rank's choice, clamped at 0 where the rules clamp."""
+        new = resolve(self.effects[rank], total, choice, self.limit)
+        if new < 0 and new < total and self.rules.below_zero is BelowZero.CLAMP:
+            return 0
+        return new
 
     def options(self, rank: int, total: int) -> tuple[tuple[int, int, bool], ...]:
         """(choice, new total, busts) for each allowed choice of a rank at a total."""
@@ -73,13 +75,9 @@ class RuleTables:
         if found is None:
             eff, out = self.effects[rank], []
             for choice in range(len(eff.values) if eff.kind is Kind.ADD else 1):
-                new = resolve(eff, total, choice, self.limit)
-                if new < 0 and new < total:
-                    if self.rules.below_zero is BelowZero.ILLEGAL:
-                        self.floor_blocked.add(key)
-                        continue
-                    if self.rules.below_zero is BelowZero.CLAMP:
-                        new = 0
+                new = self.new_total(rank, choice, total)
+                if new < 0 and new < total and self.rules.below_zero is BelowZero.ILLEGAL:
+                    continue
                 out.append((choice, new, new > self.limit))
             found = self.moves[key] = tuple(out)
         return found
