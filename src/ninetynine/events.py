@@ -249,8 +249,8 @@ def narrate(event: Event, names: list[str] | None = None) -> str | None:
             return f"{who(seat)} cannot play and lays down."
         case Passed(seat):
             return f"{who(seat)} cannot play and passes."
-        case Busted(seat, total):
-            return f"{who(seat)} goes over" + (f" with {total}." if total is not None else ".")
+        case Busted(seat, total) if total is not None:  # laying down is told by LaidDown
+            return f"{who(seat)} goes over with {total}."
         case LifeLost(seat, amount, left, reason):
             return f"{who(seat)} loses {amount} ({reason}); {left} left."
         case LifeGained(seat, amount, left, reason):
