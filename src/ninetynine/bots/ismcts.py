@@ -17,12 +17,13 @@ playout is scored by what changed since the root: 1 for the seats that lost leas
 or points), 0 for those that lost most; so each player's nodes avoid its own losses and
 prefer the others'.
 
-Options: ``iterations`` (default 3000) and ``ms`` (a time limit per move, off by default;
-the search stops at whichever comes first), ``c`` (exploration, default 0.7), ``depth``
-(the rollout cap, default 40), ``epsilon`` (the share of random rollout moves, default
-0.1), ``tree`` (the most tree nodes on one path, 0 for no limit, 1 for a flat search
-over the root's actions). With an iteration budget the bot is deterministic for a given
-random generator; a time budget depends on the machine's speed.
+Options: ``iterations`` (default 3000, or no limit when ``ms`` is given) and ``ms`` (a
+time limit per move, off by default; given both, the search stops at whichever comes
+first), ``c`` (exploration, default 0.7), ``depth`` (the playout cap, default 40),
+``epsilon`` (the share of random rollout moves, default 0.1), ``tree`` (the most tree
+nodes on one path, 0 for no limit, 1 for a flat search over the root's actions).
+With an iteration budget the bot is deterministic for a given random generator; a time
+budget depends on the machine's speed.
 """
 
 from __future__ import annotations
@@ -57,8 +58,10 @@ class Node:
 class IsmctsBot:
     name = "ismcts"
 
-    def __init__(self, iterations: int = 3000, ms: float = 0, c: float = 0.7,
+    def __init__(self, iterations: int | None = None, ms: float = 0, c: float = 0.7,
                  depth: int = 40, epsilon: float = 0.1, tree: int = 0) -> None:
+        if iterations is None:  # a time budget alone is not cut short by the default count
+            iterations = 3000 if ms <= 0 else 0
         if iterations < 1 and ms <= 0:
             raise TypeError("give iterations >= 1 or ms > 0")
         self.iterations = iterations if iterations >= 1 else 10**9
