@@ -21,7 +21,11 @@ Options: ``iterations`` (default 3000, or no limit when ``ms`` is given) and ``m
 time limit per move, off by default; given both, the search stops at whichever comes
 first), ``c`` (exploration, default 0.7), ``depth`` (the playout cap, default 40),
 ``epsilon`` (the share of random rollout moves, default 0.1), ``tree`` (the most tree
-nodes on one path, 0 for no limit, 1 for a flat search over the root's actions).
+nodes on one path, 0 for no limit, 1 for a flat search over the root's actions),
+``prior`` (default 1: when the heuristic bot's move scores within this many standard
+errors of the most visited move, play the heuristic's move; 0 turns this off, so that
+a search too short to tell small differences apart does not play worse than the rules
+of thumb).
 With an iteration budget the bot is deterministic for a given random generator; a time
 budget depends on the machine's speed.
 """
@@ -35,6 +39,7 @@ import time
 from ninetynine.actions import Action
 from ninetynine.bots.base import register
 from ninetynine.bots.determinize import Determinizer
+from ninetynine.bots.heuristic import HeuristicBot
 from ninetynine.bots.knowledge import BUSTS, rollout_policy
 from ninetynine.rules import Scoring
 from ninetynine.state import CHANCE, DOWN, OVER, State
@@ -59,7 +64,8 @@ class IsmctsBot:
     name = "ismcts"
 
     def __init__(self, iterations: int | None = None, ms: float = 0, c: float = 0.7,
-                 depth: int = 40, epsilon: float = 0.1, tree: int = 0) -> None:
+                 depth: int = 40, epsilon: float = 0.1, tree: int = 0,
+                 prior: float = 1.0) -> None:
         if iterations is None:  # a time budget alone is not cut short by the default count
             iterations = 3000 if ms <= 0 else 0
         if iterations < 1 and ms <= 0:
@@ -67,6 +73,7 @@ class IsmctsBot:
         self.iterations = iterations if iterations >= 1 else 10**9
         self.ms, self.c, self.depth, self.epsilon = ms, c, depth, epsilon
         self.tree = tree  # the most tree nodes on one path (0 = no limit; 1 = flat search)
+        self.prior = prior  # standard errors within which the heuristic's move is kept
         self.last_iterations = 0  # how many the last search ran (for benchmarks)
 
     def choose(self, view: View, rng: random.Random) -> Action:
@@ -77,9 +84,20 @@ class IsmctsBot:
         det = Determinizer(view)
         codes = [det.template.code_of(a) for a in legal]
         root = self.search(det, rng)
-        visits = [root.children[key].visits if key in root.children else -1
-                  for key in map(move_key, codes)]
-        return legal[visits.index(max(visits))]
+        stats = [root.children.get(key) for key in map(move_key, codes)]
+        visits = [-1 if ch is None else ch.visits for ch in stats]
+        best = visits.index(max(visits))
+        if self.prior:
+            # Where the search cannot tell the heuristic's move from its own best (the
+            # values are within about one standard error), follow the heuristic.
+            guess = legal.index(HeuristicBot().choose(view, random.Random(rng.random())))
+            b, g = stats[best], stats[guess]
+            if g is not None and b is not None and g is not b and g.visits > 0:
+                mean_b, mean_g = b.value / b.visits, g.value / g.visits
+                spread = math.sqrt(0.25 / b.visits + 0.25 / g.visits)
+                if mean_g >= mean_b - self.prior * spread:
+                    best = guess
+        return legal[best]
 
     def search(self, det: Determinizer, rng: random.Random) -> Node:
         root = Node(det.seat)
