@@ -114,22 +114,29 @@ def position_fields(state: State) -> dict[str, Any]:
     return fields
 
 
+def position_lines(state: State) -> list[str]:
+    """The ``key = value`` lines of a position (without the rules)."""
+    return [f"{k} = {toml_value(v)}" for k, v in position_fields(state).items()]
+
+
 def format_position(state: State) -> str:
     """The TOML text of a position; :func:`parse_position` reads it back exactly."""
-    lines = rules_lines(state.rules)
-    lines += [f"{k} = {toml_value(v)}" for k, v in position_fields(state).items()]
-    return "\n".join(lines) + "\n"
+    return "\n".join(rules_lines(state.rules) + position_lines(state)) + "\n"
 
 
 # Reading ----------------------------------------------------------------------------
 
-def parse_position(text: str) -> State:
-    """Read a position from TOML text (see :func:`format_position`)."""
+def load_toml(text: str) -> dict[str, Any]:
+    """Parse TOML text; a syntax error becomes a one-line :class:`NotationError`."""
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise NotationError(f"not valid TOML: {e}") from None
-    return position_from_mapping(data)
+
+
+def parse_position(text: str) -> State:
+    """Read a position from TOML text (see :func:`format_position`)."""
+    return position_from_mapping(load_toml(text))
 
 
 def rules_of(data: Mapping[str, Any]) -> Rules:

@@ -15,7 +15,6 @@ moves from it.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,8 +25,9 @@ from ninetynine.events import Event
 from ninetynine.game import new_game
 from ninetynine.position import (
     POSITION_KEYS,
-    position_fields,
+    load_toml,
     position_from_mapping,
+    position_lines,
     rules_lines,
     rules_of,
     toml_value,
@@ -73,7 +73,7 @@ def format_record(record: Record, result: State | None = None) -> str:
     start = record.start
     lines = ["# ninetynine game record", *rules_lines(start.rules)]
     if record.from_position:
-        lines += [f"{k} = {toml_value(v)}" for k, v in position_fields(start).items()]
+        lines += position_lines(start)
     else:
         lines += [f"players = {start.n}", f"first = {start.starter + 1}"]
     lines.append("actions = [")
@@ -90,11 +90,7 @@ def format_record(record: Record, result: State | None = None) -> str:
 
 def parse_record(text: str) -> Record:
     """Read a record (or a position with optional actions) from TOML text."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise NotationError(f"not valid TOML: {e}") from None
-    return record_from_mapping(data)
+    return record_from_mapping(load_toml(text))
 
 
 def record_from_mapping(data: Mapping[str, Any]) -> Record:
