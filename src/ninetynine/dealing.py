@@ -25,6 +25,11 @@ class Dealing(StateBase):
 
     def _end_turn(self, seat: int, nxt: int) -> None:
         """Draw for the player who just played, then hand the turn to ``nxt``."""
+        stock = self.stock
+        if self.c.plain_draw and len(stock) > 1 and not self.owed and self._ev is None:
+            self.turn = nxt  # the hot path of simulations: one card from a stock that lasts
+            self.hands[seat].append(stock.pop())
+            return
         if self.c.explicit_draw:
             self.phase, self.next_turn = DRAWING, nxt
             return

@@ -36,8 +36,12 @@ class RuleTables:
         self.instant_on_draw = rules.instant_hands and \
             rules.instant_check is InstantCheck.DEAL_AND_DRAW
         self.eager = rules.restock is Restock.EAGER and rules.stock_empty is not StockEmpty.NO_DRAW
+        self.may_bust = rules.may_bust
         self.explicit_draw = rules.draw is Draw.EXPLICIT
         self.draw_later = rules.two_player_reverse is TwoPlayerReverse.PLAY_AGAIN_DRAW_LATER
+        # a draw is just taking the top card: the hot path of simulations
+        self.plain_draw = not (self.explicit_draw or self.draw_later or self.eager
+                               or self.instant_on_draw)
         # (total * 64 + card) -> (safe codes, busting codes); (total * 256 + code) -> new total
         self.card_moves: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self.after: dict[int, int] = {}

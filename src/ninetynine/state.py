@@ -142,8 +142,10 @@ class State(Penalties):
             raise IllegalActionError("no chance event is pending: it is a player's turn")
         if req.kind == UPCARD:
             return Reinsert(rng.choice(req.depths))
-        rnd = rng.random  # sorting by random keys: a uniform shuffle, cheaper than rng.shuffle
-        return Shuffle(tuple(sorted(req.cards, key=lambda _card: rnd())))
+        # sorting by random keys: a uniform shuffle, several times cheaper than rng.shuffle
+        cards, rnd = req.cards, rng.random
+        keys = [rnd() for _ in cards]
+        return Shuffle(tuple(cards[i] for i in sorted(range(len(cards)), key=keys.__getitem__)))
 
     def apply_chance(self, outcome: ChanceOutcome) -> None:
         """Apply a chance outcome after checking that it fits the request."""
@@ -203,15 +205,16 @@ class State(Penalties):
             self.rules.king_ban_at_limit or total != c.limit)
         safe: list[int] = []
         busting: list[int] = []
-        base = total * 64
-        for card in sorted(set(hand)) if len(hand) > 1 else hand:
-            if banned and card >> 2 == KING:
-                continue
+        base, previous = total * 64, -1
+        for card in sorted(hand):
+            if card == previous or banned and card >> 2 == KING:
+                continue  # a second copy of a card (two decks) adds no new action
+            previous = card
             found = moves.get(base + card) or moves_of(card, total)
             safe += found[0]
             if found[1]:
                 busting += found[1]
-        if self.rules.may_bust:
+        if c.may_bust:
             if safe or busting:
                 return sorted(safe + busting) if safe and busting else safe or busting
         elif safe:
