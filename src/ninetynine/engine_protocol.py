@@ -80,6 +80,7 @@ class ProtocolBot:
         self.proc: subprocess.Popen[str] | None = None
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.stderr: deque[str] = deque(maxlen=5)
+        self.stderr_reader: threading.Thread | None = None
         self.sent = 0  # events of the history already sent
 
     def _start(self) -> subprocess.Popen[str]:
@@ -90,8 +91,9 @@ class ProtocolBot:
             raise BotFailure(f"bot {self.name!r} could not start: {e.strerror or e}") from None
         assert proc.stdout is not None and proc.stderr is not None
         threading.Thread(target=_pump, args=(proc.stdout, self.lines.put), daemon=True).start()
-        threading.Thread(target=_pump, args=(proc.stderr, self._note_stderr),
-                         daemon=True).start()
+        self.stderr_reader = threading.Thread(target=_pump, args=(proc.stderr, self._note_stderr),
+                                              daemon=True)
+        self.stderr_reader.start()
         self.proc = proc
         return proc
 
@@ -147,6 +149,8 @@ class ProtocolBot:
 
     def _crashed(self, when: str) -> str:
         code = self.proc.wait(timeout=1) if self.proc is not None else None
+        if self.stderr_reader is not None:  # let it read what the bot wrote before exiting
+            self.stderr_reader.join(timeout=1)
         last = f"; its last error line: {self.stderr[-1]}" if self.stderr else ""
         return f"bot {self.name!r} exited (code {code}) {when}{last}"
 
