@@ -2,5 +2,5 @@
 # Play Ninety-Nine in the terminal: sets up .venv on first use, then starts a game.
 set -euo pipefail
 cd "$(dirname "$0")"
-source scripts/setup-venv.sh
+source scripts/setup-venv.sh run
 exec ninetynine play "$@"

@@ -1,7 +1,12 @@
 # Sourced by play.sh and test.sh: create .venv and install the project into it when
-# pyproject.toml changed since the last install. Argument: "dev" for test tools too.
+# pyproject.toml changed since the last install. Argument: "dev" for the test tools too, or
+# "run" for the game alone (always pass one: a sourced script sees the caller's arguments).
 venv=.venv
-extra=${1:-}
+case "${1:-}" in
+    dev) extra=dev ;;
+    run) extra= ;;
+    *) echo "setup-venv.sh: expected 'dev' or 'run', got '${1:-}'" >&2; return 2 ;;
+esac
 stamp="$venv/.installed-$(sha1sum pyproject.toml | cut -c1-12)${extra:+-$extra}"
 if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
