@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from ninetynine import events as E
@@ -144,8 +145,10 @@ class State(Penalties):
             return Reinsert(rng.choice(req.depths))
         # sorting by random keys: a uniform shuffle, several times cheaper than rng.shuffle
         cards, rnd = req.cards, rng.random
+        if len(cards) < 2:
+            return Shuffle(cards)
         keys = [rnd() for _ in cards]
-        return Shuffle(tuple(cards[i] for i in sorted(range(len(cards)), key=keys.__getitem__)))
+        return Shuffle(itemgetter(*sorted(range(len(cards)), key=keys.__getitem__))(cards))
 
     def apply_chance(self, outcome: ChanceOutcome) -> None:
         """Apply a chance outcome after checking that it fits the request."""
