@@ -8,6 +8,9 @@ read what a seat may see through :meth:`Table.view` (bots get nothing else).
 Randomness is derived from the table's seed and the move number, so a game saved and
 resumed goes on exactly as it would have without the pause.
 
+Bots that run as processes (``cmd:`` protocol bots) are stopped when the game ends; a
+front end that drops a table before then calls :meth:`Table.close`.
+
 >>> from ninetynine import load_rules
 >>> table = Table.new(load_rules("P"), [Seat("Ann", HUMAN), Seat("Bot", BOT, "random")], seed=1)
 >>> table.pending().kind
@@ -21,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ninetynine.actions import Action, ActionKind, ChanceOutcome
-from ninetynine.bots import Bot, make_bot
+from ninetynine.bots import Bot, BotFailure, make_bot
 from ninetynine.bots.base import DIFFICULTIES
 from ninetynine.errors import NinetyNineError
 from ninetynine.events import Busted, Event, LifeLost, narrate
@@ -128,6 +131,13 @@ class Table:
                                           "bot spec, e.g. random or medium")
                 self._bots[i] = make_bot(seat.bot)
 
+    def close(self) -> None:
+        """Stop the bots that run as processes; safe to call again (their close is)."""
+        for bot in self._bots.values():
+            close = getattr(bot, "close", None)
+            if close is not None:
+                close()
+
     # What is going on ---------------------------------------------------------------
 
     @property
@@ -198,7 +208,14 @@ class Table:
         if p.kind != BOT or p.seat is None:
             raise NinetyNineError("it is not a bot's turn to play")
         rng = random.Random(f"{self.seed}/bot/{len(self.record.moves)}")
-        return p.seat, self._bots[p.seat].choose(self.view(p.seat), rng)
+        bot, view = self._bots[p.seat], self.view(p.seat)
+        try:
+            return p.seat, bot.choose(view, rng)
+        except Exception as e:  # any failure stops the game with a reason, not a traceback
+            why = str(e) if isinstance(e, BotFailure) else f"{type(e).__name__}: {e}"
+            if bot.name not in why and repr(bot.name) not in why:  # (a protocol bot's does)
+                why = f"bot {bot.name!r}: {why}"
+            raise BotFailure(f"seat {p.seat + 1} ({self.names[p.seat]}) failed: {why}") from e
 
     def play_bot(self, seat: int, action: Action) -> list[Event]:
         """Play a bot's chosen move; it must still be that bot's turn."""
@@ -207,8 +224,8 @@ class Table:
         try:
             return self._apply(action, seat)
         except NinetyNineError as e:
-            raise NinetyNineError(f"bot {self._bots[seat].name!r} in seat {seat + 1} chose "
-                                  f"'{action}', which the rules refuse: {e}") from None
+            raise BotFailure(f"bot {self._bots[seat].name!r} in seat {seat + 1} chose "
+                             f"'{action}', which the rules refuse: {e}") from None
 
     def _apply(self, move: Action | ChanceOutcome, seat: int | None) -> list[Event]:
         self.record.add(self.state, move)
@@ -219,6 +236,8 @@ class Table:
             raise
         self.log += events
         events += self._run_chance()
+        if self.state.is_over:
+            self.close()  # protocol bots are told the game is over (a rematch makes new ones)
         if self.on_move is not None:
             self.on_move(self)
         return events
@@ -312,7 +331,10 @@ def parse_seats(words: Sequence[str] | None, *, players: int, bots: Sequence[str
                 raise NinetyNineError(f"seat {i + 1}: '@' needs a name, e.g. @Ann")
             seats.append(Seat(w[1:], HUMAN))
         elif w:
-            make_bot(w)  # fail now, with the bot's own message, if the spec is bad
+            bot = make_bot(w)  # fail now, with the bot's own message, if the spec is bad
+            close = getattr(bot, "close", None)
+            if close is not None:
+                close()
             base = DIFFICULTIES.get(w, w).partition(":")[0]
             rounds, k = divmod(i, len(BOT_NAMES))
             seats.append(Seat(f"{BOT_NAMES[k]}{rounds + 1 if rounds else ''} ({base})", BOT, w))

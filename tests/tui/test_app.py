@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import subprocess
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
+from tests.helpers import CRASHING_BOT, EXAMPLE_BOT
 from textual.pilot import Pilot
 
 from ninetynine import load_rules
 from ninetynine.cards import RANKS, format_card
 from ninetynine.events import CardPlayed
 from ninetynine.saves import autosave, current_path, finish, load_save
-from ninetynine.table import BOT, HUMAN, Seat, Table
+from ninetynine.table import BOT, HUMAN, Pending, Seat, Table
 from ninetynine.tui.app import PlayApp
 from ninetynine.tui.dialogs import ChoiceScreen, GameOverScreen, HandoffScreen, HelpScreen
 from ninetynine.tui.text import card_label
@@ -312,6 +314,56 @@ def test_a_bot_that_breaks_the_rules_stops_the_game_with_its_reason(pace: float)
     run(app, script)
     assert app.return_code == 2 and app.message
     assert "bot 'cheat-for-tests' in seat 1 chose" in app.message
+
+
+def test_a_protocol_bot_plays_a_whole_game_and_no_bot_process_outlives_the_app(
+        bot_processes: list[subprocess.Popen[str]], screen_text: ScreenText) -> None:
+    app = PlayApp(make_table(rules="K", seats=[Seat("Ann"), Seat("Px", BOT, EXAMPLE_BOT)]))
+
+    async def script(pilot: Pilot[None]) -> None:
+        await play_to_end(pilot, screen_text)
+        assert len(bot_processes) == 1 and bot_processes[0].poll() == 0  # the game is over
+        await pilot.press("r")  # a rematch: the bot (seat 2) starts the new game at once
+        await pilot.pause()
+        assert len(bot_processes) == 2 and bot_processes[1].poll() is None
+        # then the app ends in the middle of the game
+
+    run(app, script)
+    assert all(proc.poll() is not None for proc in bot_processes)
+
+
+def test_save_and_quit_stops_the_protocol_bots(bot_processes: list[subprocess.Popen[str]]) -> None:
+    app = PlayApp(make_table(rules="K", seats=[Seat("Ann"), Seat("Px", BOT, EXAMPLE_BOT)]))
+
+    async def script(pilot: Pilot[None]) -> None:
+        await first_playable(pilot)  # then the bot plays
+        assert len(bot_processes) == 1 and bot_processes[0].poll() is None
+        await pilot.press("q")
+
+    run(app, script)
+    assert app.message and "--resume" in app.message
+    assert bot_processes[0].poll() is not None
+
+
+@pytest.mark.parametrize("pace", [0.0, 0.05])  # played at once, or thought in a thread
+def test_a_bot_that_crashes_stops_the_game_with_one_line_and_the_game_is_saved(
+        pace: float, bot_processes: list[subprocess.Popen[str]]) -> None:
+    table = make_table(rules="P", seats=[Seat("Ann"), Seat("Px", BOT, CRASHING_BOT)])
+    table.pace = pace
+    app = PlayApp(table)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await first_playable(pilot)
+        await pilot.pause(0.5)
+
+    run(app, script)
+    assert app.return_code == 2 and app.message and "\n" not in app.message
+    assert app.message.startswith(f"ninetynine: error: seat 2 (Px) failed: bot {CRASHING_BOT!r} "
+                                  "exited (code 3)")
+    assert app.message.endswith("its last error line: no luck")
+    saved = load_save()  # up to Ann's move, waiting for the bot
+    assert saved.record.moves == table.record.moves and saved.pending() == Pending(BOT, 1)
+    assert len(bot_processes) == 1 and bot_processes[0].poll() == 3
 
 
 def test_a_card_can_be_played_with_the_mouse() -> None:

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import io
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from tests.helpers import CRASHING_BOT, EXAMPLE_BOT
 
 from ninetynine import load_rules, presets
 from ninetynine.cards import format_cards
 from ninetynine.cli.main import main
-from ninetynine.saves import current_path
-from ninetynine.table import BOT, Seat, Table
+from ninetynine.saves import current_path, load_save
+from ninetynine.table import BOT, Pending, Seat, Table
 from ninetynine.tui.plain import PlainGame
 
 
@@ -160,3 +162,32 @@ def test_at_a_terminal_the_screen_is_cleared_before_each_hand_off() -> None:
     for name in ("Ann", "Bea"):
         assert f"{CLEAR}Pass the device to {name}" in text
     assert text.count(CLEAR) == text.count("Pass the device to")
+
+
+def test_a_protocol_bot_plays_a_whole_game_then_stops(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        bot_processes: list[subprocess.Popen[str]]) -> None:
+    code, out, _ = run_cli(["--rules", "K", "--seats", "you", EXAMPLE_BOT, "--seed", "4"],
+                           "1\n" * 400 + "n\n", monkeypatch, capsys)
+    assert code == 0 and "Game over." in out and "Ben (cmd) plays" in out
+    assert len(bot_processes) == 1 and bot_processes[0].poll() == 0
+
+
+def test_quit_stops_the_protocol_bots(bot_processes: list[subprocess.Popen[str]]) -> None:
+    seats = [Seat("Me"), Seat("Px", BOT, EXAMPLE_BOT)]
+    table = Table.new(load_rules("K"), seats, seed=4)
+    inp = io.StringIO("1\nquit\n")  # the bot plays after the first move
+    assert PlainGame(table, inp, io.StringIO(), sleep=lambda _: None).run() == 0
+    assert len(bot_processes) == 1 and bot_processes[0].poll() is not None
+
+
+def test_a_bot_that_crashes_is_one_line_and_the_game_stays_saved(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        bot_processes: list[subprocess.Popen[str]]) -> None:
+    code, out, err = run_cli(["--seats", "you", CRASHING_BOT, "--seed", "4"], "1\n" * 5,
+                             monkeypatch, capsys)
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in out + err
+    assert err.startswith(f"ninetynine: error: seat 2 (Ben (cmd)) failed: bot {CRASHING_BOT!r} "
+                          "exited (code 3)") and err.endswith("its last error line: no luck\n")
+    assert load_save().pending() == Pending(BOT, 1)  # saved after the person's move
+    assert len(bot_processes) == 1 and bot_processes[0].poll() == 3

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+import subprocess
 
 import pytest
+from tests.helpers import CRASHING_BOT, EXAMPLE_BOT
 
 from ninetynine import load_rules, presets
 from ninetynine.actions import Action, ActionKind, Shuffle
-from ninetynine.bots import register
+from ninetynine.bots import BotFailure, register
 from ninetynine.cards import new_deck, parse_card, parse_cards
 from ninetynine.errors import IllegalActionError, NinetyNineError
 from ninetynine.events import GameOver, LifeLost
@@ -163,3 +165,62 @@ def test_rematch_keeps_the_table_and_moves_the_first_seat() -> None:
     assert again.seats == table.seats and again.rules == table.rules
     assert again.record.start.starter == 1 and not again.state.is_over
     assert parse_card("AS") == 0  # cards are ints, as the record text assumes
+
+
+def test_protocol_bots_stop_when_the_game_ends_or_the_table_is_closed(
+        bot_processes: list[subprocess.Popen[str]]) -> None:
+    seats = [Seat("Me"), Seat("Px", BOT, EXAMPLE_BOT)]
+    table = Table.new(load_rules("K"), seats, seed=1)
+    play_to_end(table, random.Random(2))
+    assert len(bot_processes) == 1
+    assert bot_processes[0].poll() == 0  # told the game is over, it exited by itself
+    table = Table.new(load_rules("K"), seats, seed=2)
+    rng = random.Random(3)
+    while len(bot_processes) < 2:  # a game dropped once the bot has moved
+        if table.pending().kind == BOT:
+            table.step_bot()
+        else:
+            table.play(rng.choice(table.view(0).legal))
+    assert bot_processes[1].poll() is None
+    table.close()
+    table.close()  # again: nothing left to stop
+    assert bot_processes[1].poll() is not None
+
+
+def test_a_failing_bot_is_one_line_naming_its_seat_the_bot_and_the_reason() -> None:
+    @register("boom-for-tests")
+    class Boom:
+        name = "boom-for-tests"
+
+        def choose(self, view, rng):  # type: ignore[no-untyped-def]
+            raise ValueError("out of ideas")
+
+    for spec, reasons in ((CRASHING_BOT, ("exited (code 3)", "its last error line: no luck")),
+                          ("boom-for-tests", ("ValueError: out of ideas",))):
+        table = Table.new(load_rules("P"), [Seat("Px", BOT, spec), Seat("Me")], seed=1)
+        with pytest.raises(BotFailure) as e:
+            table.step_bot()
+        table.close()
+        message = str(e.value)
+        assert message.startswith(f"seat 1 (Px) failed: bot {spec!r}")
+        assert message.count(repr(spec)) == 1
+        assert all(reason in message for reason in reasons)
+        assert "\n" not in message
+        assert table.pending().seat == 0 and table.record.moves[-1][0] is None  # nothing played
+
+
+def test_parse_seats_closes_the_bots_it_builds_to_check_their_specs() -> None:
+    closed = []
+
+    @register("closable-for-tests")
+    class Closable:
+        name = "closable-for-tests"
+
+        def choose(self, view, rng):  # type: ignore[no-untyped-def]
+            return view.legal[0]
+
+        def close(self) -> None:
+            closed.append(self)
+
+    parse_seats(["you", "closable-for-tests", "random"], players=3, bots=["easy"], name="Me")
+    assert len(closed) == 1

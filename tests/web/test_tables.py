@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from ninetynine.presets import load_rules
 from ninetynine.web.storage import SQLiteStorage, StorageError
 from ninetynine.web.tables import MAX_OUTBOX, Conn, Lobby, ProtocolError, Settings
+from tests.helpers import EXAMPLE_BOT
 
 
 def run(coro_fn):  # type: ignore[no-untyped-def]
@@ -115,5 +117,41 @@ def test_a_refused_write_changes_nothing_and_the_table_carries_on(tmp_path: Path
         await asyncio.sleep(0.01)
         assert table.version > stuck or table.state.is_over
         assert storage.load(table.id).moves == table.moves  # type: ignore[union-attr]
+
+    run(scenario)
+
+
+def test_protocol_bots_stop_after_a_takeover_move_at_the_end_and_at_shutdown(
+        tmp_path: Path, bot_processes: list[subprocess.Popen[str]]) -> None:
+    async def until(done):  # type: ignore[no-untyped-def]
+        for _ in range(3000):
+            if done():
+                return
+            await asyncio.sleep(0.005)
+        raise AssertionError("timed out")
+
+    async def scenario() -> None:
+        lobby = Lobby(SQLiteStorage(tmp_path / "f.sqlite3"),
+                      Settings(bot_delay=0, takeover_bot=EXAMPLE_BOT))
+        rules = load_rules("K")
+        table, _ = lobby.create(rules=rules, players=2, name="A", bots={1: EXAMPLE_BOT})
+        conn = Conn(0)
+        table.connect(conn)
+        table.disconnect(conn, leave=True)  # from now on a takeover bot plays for A
+        await until(lambda: table.state.is_over)
+        assert len(bot_processes) > 2  # the seat's bot, and one takeover bot per move
+        assert all(proc.poll() is not None for proc in bot_processes)
+
+        table, _ = lobby.create(rules=rules, players=2, name="A", bots={1: EXAMPLE_BOT})
+        before = len(bot_processes)
+        while len(bot_processes) == before:  # A plays until the bot has started
+            await until(lambda: table.state.current_seat == 0 or len(bot_processes) > before)
+            if len(bot_processes) == before:
+                table.act(0, {"state": table.version,
+                              "action": str(table.state.legal_actions()[0])})
+        await until(lambda: table.state.current_seat == 0)  # the bot has moved
+        assert len(bot_processes) == before + 1 and bot_processes[-1].poll() is None
+        lobby.close()  # the server shuts down
+        assert bot_processes[-1].poll() is not None
 
     run(scenario)

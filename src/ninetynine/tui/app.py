@@ -101,7 +101,7 @@ class PlayApp(App[None]):
         except Exception as e:  # any failure must reach the person, not hang the game
             error = e if isinstance(e, NinetyNineError) else NinetyNineError(
                 f"a bot failed: {type(e).__name__}: {e}")
-            self._deliver(self._broken_bot, error)
+            self._deliver(self._bot_failed, table, error)
             return
         self._deliver(self._bot_chose, table, seat, action)
 
@@ -110,7 +110,7 @@ class PlayApp(App[None]):
             self.call_from_thread(callback, *args)
 
     def _bot_chose(self, table: Table, seat: int, action: Action) -> None:
-        if table is not self.table or table.pending() != Pending(BOT, seat):
+        if table is not self.table or not self.is_running or table.pending() != Pending(BOT, seat):
             return  # a rematch or a quit came first
         try:
             events = table.play_bot(seat, action)
@@ -119,6 +119,10 @@ class PlayApp(App[None]):
             return
         self.game.say(table.lines(events))
         self.advance()
+
+    def _bot_failed(self, table: Table, error: NinetyNineError) -> None:
+        if table is self.table and self.is_running:  # not a bot stopped by a quit
+            self._broken_bot(error)
 
     def _broken_bot(self, error: NinetyNineError) -> None:
         """A bot that fails stops the game (saved up to here) with its reason."""
@@ -182,7 +186,8 @@ class PlayApp(App[None]):
         if what != "rematch":
             self.exit()
             return
-        self.table = self.table.rematch()
+        old, self.table = self.table, self.table.rematch()
+        old.close()
         self._over_shown = False
         self.game.clear_log()
         self.game.say(["A new game with the same table."] + self.table.lines(self.table.log))
@@ -210,3 +215,6 @@ class PlayApp(App[None]):
         if not self.table.state.is_over:
             self.message = "Game saved. Resume it with: ninetynine play --resume"
         self.exit()
+
+    def on_unmount(self) -> None:
+        self.table.close()  # however the app ends (quit, a failed bot, ctrl+c), no bot outlives it

@@ -78,6 +78,8 @@ class PlainGame:
             if not self.table.state.is_over:
                 self.say("Game saved. Resume it with: ninetynine play --resume")
             return 0
+        finally:  # also when a bot fails: its error goes on to the one-line report
+            self.table.close()
 
     def show(self, events: Sequence[Event]) -> None:
         for line in self.table.lines(events):
@@ -97,6 +99,7 @@ class PlainGame:
         if answer not in ("y", "yes"):
             return False
         self.table = t.rematch()
+        t.close()
         self.say(f"New game: {self.table.names[self.table.state.starter]} starts.")
         self.show(self.table.log)
         return True

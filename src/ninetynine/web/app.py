@@ -49,6 +49,7 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
             yield
         finally:
             ticker.cancel()
+            lobby.close()
             if storage is None:
                 store.close()
 

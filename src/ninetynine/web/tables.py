@@ -61,6 +61,13 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def _close_bot(bot: Bot) -> None:
+    """Stop a bot that runs as a process (a ``cmd:`` protocol bot); other bots have no close."""
+    close = getattr(bot, "close", None)
+    if close is not None:
+        close()
+
+
 def clean_name(name: object, default: str) -> str:
     if name is None or name == "":
         return default
@@ -243,6 +250,12 @@ class Table:
         if new.is_over:
             self.meta["finished"] = True
             self.save_meta()
+            self.close_bots()
+
+    def close_bots(self) -> None:
+        """Stop the seats' process bots: the game is over or the server is stopping."""
+        for bot in self.bots.values():
+            _close_bot(bot)
 
     def broadcast(self, events: list[dict[str, Any]], kind: str = "update") -> None:
         self.log += events
@@ -318,14 +331,20 @@ class Table:
 
     async def bot_move(self, seat: int) -> None:
         bot = self.bots.get(seat)
+        spare = bot is None  # a takeover bot for this move only
         if bot is None:
             bot = make_bot(self.settings.takeover_bot)
         view = observe(self.state, seat)
         version = self.version
-        if bot.name == "random":
-            action = bot.choose(view, self.rng)
-        else:  # search bots think in a thread so other tables keep moving
-            action = await asyncio.to_thread(bot.choose, view, random.Random(self.rng.random()))
+        try:
+            if bot.name == "random":
+                action = bot.choose(view, self.rng)
+            else:  # search bots think in a thread so other tables keep moving
+                action = await asyncio.to_thread(bot.choose, view,
+                                                 random.Random(self.rng.random()))
+        finally:
+            if spare:
+                _close_bot(bot)
         if self.version == version:
             self.commit(seat, action)
 
@@ -353,7 +372,10 @@ class Table:
             self.note(seat, "TimedOut", f"{self.seats[seat].name} ran out of time: "
                       "a bot plays this turn.")
             bot = make_bot(self.settings.takeover_bot)
-            self.commit(seat, bot.choose(observe(self.state, seat), self.rng))
+            try:
+                self.commit(seat, bot.choose(observe(self.state, seat), self.rng))
+            finally:
+                _close_bot(bot)
             changed = True
         if changed:
             self.kick()
@@ -445,7 +467,7 @@ class Lobby:
         for s in seats:
             if s.bot:
                 try:
-                    make_bot(s.bot)
+                    _close_bot(make_bot(s.bot))
                 except NinetyNineError as e:
                     raise ProtocolError("bad_table", str(e)) from None
         table_id = secrets.token_urlsafe(8)
@@ -489,6 +511,11 @@ class Lobby:
         for conn in list(table.conns):
             conn.send({"type": "rematch", "table": new.id})
         return new
+
+    def close(self) -> None:
+        """Stop every table's process bots (the server is shutting down)."""
+        for table in self.tables.values():
+            table.close_bots()
 
     def listing(self, limit: int = 50) -> list[dict[str, Any]]:
         """Tables to join (waiting, first) and games to watch (playing), newest first."""
