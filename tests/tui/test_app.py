@@ -112,6 +112,73 @@ def test_rematch_starts_a_new_game_at_the_same_table(screen_text: ScreenText) ->
     run(app, script)
 
 
+def assert_keys_reach_the_game(app: PlayApp) -> None:
+    """Focus (if any) is on a widget still on the screen: keys on a removed card go nowhere."""
+    assert app.focused is None or app.focused.is_attached, app.focused
+
+
+async def play_a_card_by_number(pilot: Pilot[None]) -> None:
+    """The person plays their first legal card with its number key (an Ace: its first value)."""
+    app = pilot.app
+    assert isinstance(app, PlayApp)
+    assert app.table.pending() == Pending(HUMAN, 0)
+    before = len(app.table.record.moves)
+    await first_playable(pilot)
+    if isinstance(app.screen, ChoiceScreen):
+        await pilot.press("1")
+        await pilot.pause()
+    after = len(app.table.record.moves)
+    assert after > before, "the number key played nothing"
+
+
+def test_after_a_rematch_the_keys_play_help_and_quit(home: Path,
+                                                     screen_text: ScreenText) -> None:
+    app = PlayApp(make_table(rules="K", seed=5), finish=lambda t: str(finish(t)))
+
+    async def script(pilot: Pilot[None]) -> None:
+        await play_to_end(pilot, screen_text)
+        await pilot.press("r")
+        await pilot.pause()
+        assert app.screen is app.game
+        assert_keys_reach_the_game(app)
+        await play_a_card_by_number(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is app.game
+        await pilot.press("q")
+        await pilot.pause()
+
+    run(app, script)
+    assert app.message and "--resume" in app.message  # q saved the new game and quit
+    saved = load_save()
+    assert saved.record.moves == app.table.record.moves and saved.record.moves
+    assert len(list((home / "games").iterdir())) == 1  # the first game, filed when it ended
+
+
+def test_after_an_aces_value_is_chosen_the_number_keys_still_play() -> None:
+    for seed in range(300):
+        table = make_table(rules="P", seed=seed)
+        aces = [c for c in table.state.hands[0] if c >> 2 == 0]
+        if aces:
+            break
+    app = PlayApp(table)
+
+    async def script(pilot: Pilot[None]) -> None:
+        number = next(i for i, item in enumerate(app.game.items, 1) if item.card == aces[0])
+        await pilot.press(str(number))
+        await pilot.pause()
+        await pilot.press("2")
+        await pilot.pause()
+        assert aces[0] not in table.state.hands[0]
+        assert_keys_reach_the_game(app)
+        await play_a_card_by_number(pilot)
+
+    run(app, script)
+
+
 def test_the_table_shows_total_direction_turn_seats_pile_stock_and_hand(
         screen_text: ScreenText) -> None:
     table = make_table(rules="P")

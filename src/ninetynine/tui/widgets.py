@@ -130,6 +130,10 @@ class HandBar(Vertical):
     def show(self, scene: Scene) -> list[HandItem]:
         self.query_one("#prompt", Static).update(Text(scene.prompt))
         row = self.query_one("#cards", Horizontal)
+        for old in row.query(CardItem):
+            # leaving: a dialog closing now (rematch, an Ace's value) re-focuses the screen
+            # before the removal ends; focus on a removed card would take the keys with it
+            old.can_focus = False
         row.remove_children()
         if not scene.show_hand:
             return []
