@@ -17,9 +17,13 @@ Run: python benchmarks/bots_strength.py [--presets P,K,G,J] [--players 3,4] [--g
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 import time
+from collections.abc import Callable
 
 from ninetynine.arena import ArenaConfig, run_games, summarize
+from ninetynine.arena.game import GameResult
 
 
 def main() -> None:
@@ -36,7 +40,7 @@ def main() -> None:
     args = parser.parse_args()
     opponents = {"heuristic": ("heuristic", "random"), "ismcts": (args.ismcts, "heuristic")}
     print(f"{'rules':<6}{'N':>2}  {'bot':<24}{'vs':<10}{'games':>6}{'win rate':>10}"
-          f"   {'95% interval':<16}{'1/N':>6}  verdict        time")
+          f"   {'95% interval':<16}{'1/N':>6}  verdict         time  ms/move")
     for preset in args.presets.split(","):
         for n in (int(x) for x in args.players.split(",")):
             for match in args.matches.split(","):
@@ -44,8 +48,12 @@ def main() -> None:
                 config = ArenaConfig(preset, n, (bot,) + (rest,) * (n - 1), args.games,
                                      args.seed)
                 start = time.perf_counter()
-                results = run_games(config, args.workers)
+                results = run_games(config, args.workers, _progress(preset, n, bot, args.games))
                 elapsed = time.perf_counter() - start
+                # An upper bound on the first bot's time a move: all CPU time of the run
+                # over its share of the moves (the other bots' moves are counted in).
+                workers = args.workers or os.cpu_count() or 1
+                per_move = 1000 * elapsed * workers / max(1, sum(r.moves for r in results) / n)
                 st = summarize(config.bots, results, ratings=False)[0]
                 lo, hi = st.interval
                 share = 1 / n
@@ -53,7 +61,22 @@ def main() -> None:
                     "not separated"
                 print(f"{preset:<6}{n:>2}  {bot:<24}{rest:<10}{st.seat_games:>6}"
                       f"{100 * st.win_rate:>9.1f}%   [{100 * lo:4.1f}, {100 * hi:5.1f}]"
-                      f"{100 * share:>8.1f}  {verdict:<13}{elapsed:6.0f}s", flush=True)
+                      f"{100 * share:>8.1f}  {verdict:<13}{elapsed:6.0f}s  <={per_move:5.0f}",
+                      flush=True)
+
+
+def _progress(preset: str, n: int, bot: str, games: int) -> Callable[[GameResult], None]:
+    """Every tenth of a long match, a line on stderr: games so far and the win rate."""
+    done: list[GameResult] = []
+    step = max(50, games // 10)
+
+    def report(result: GameResult) -> None:
+        done.append(result)
+        if len(done) % step == 0 and len(done) < games:
+            wins = sum(r.seats.index(0) in r.winners for r in done)
+            print(f"  {preset} {n} {bot}: {len(done)}/{games} games, "
+                  f"{100 * wins / len(done):.1f}% so far", file=sys.stderr, flush=True)
+    return report
 
 
 if __name__ == "__main__":

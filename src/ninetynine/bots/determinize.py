@@ -39,8 +39,16 @@ class Determinizer:
 
     def sample(self, rng: random.Random) -> State:
         """A new state: the unseen cards dealt at random, everything public as seen."""
+        return self.deal(self.shuffled(rng))
+
+    def shuffled(self, rng: random.Random) -> list[int]:
+        """The unseen cards in a random order (what :meth:`deal` takes)."""
         rnd = rng.random  # sorting by random keys: a uniform shuffle, cheaper than shuffle()
-        cards = sorted(self.unseen, key=lambda _card: rnd())
+        return sorted(self.unseen, key=lambda _card: rnd())
+
+    def deal(self, cards: list[int]) -> State:
+        """A new state with the unseen ``cards`` dealt in this order: the other hands in
+        seat order, then the face-down pile, then the stock."""
         t = self.template
         s = State.__new__(State)
         _copy_slots(t, s)

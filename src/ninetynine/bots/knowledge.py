@@ -63,33 +63,38 @@ BUSTS = -500.0  # rollout scores below this are plays over the limit
 
 
 class RolloutPolicy:
-    """A fast greedy policy on action codes, for playouts inside the search.
+    """A fast policy on action codes for playouts inside the search: the heuristic's idea.
 
-    It plays the ordinary card that takes the total highest without going over (dumping
-    high cards early and pushing danger onward), keeps escape cards until nothing else is
-    safe, and busts only when it must.
+    It weighs the same things as the ``heuristic`` bot, from tables: a play over the limit
+    is the worst; otherwise it pushes danger on (the chance that a hand of the mover's
+    size, drawn from a full deck, holds no safe card at the new total) and keeps the cards
+    worth keeping (escape cards, low cards) for later. So a playout plays roughly as the
+    heuristic bot would, at a fraction of its cost.
     """
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, push: float = 4.0, keep: float = 1.5) -> None:
         self.c = compiled(rules)
-        self.escapes = escape_ranks(rules)
+        table, limit = safe_table(rules), rules.limit
+        self.unsafe = [sum(not table.safe(r, t) for r in range(13)) / 13
+                       for t in range(limit + 1)]
+        self.push = push
+        self.keep = [keep * v for v in keep_value(rules)]
         self.scores: dict[int, float] = {}
 
-    def score(self, total: int, code: int) -> float:
-        """Higher is better; cached in ``scores`` under ``total * 2048 + code``."""
-        key = total * 2048 + code
+    def score(self, total: int, code: int, size: int) -> float:
+        """Higher is better; cached under ``key(total, code, size)``."""
+        key = total * 32768 + code * 16 + size
         found = self.scores.get(key)
         if found is None:
             if code >= DOWN:
-                self.scores[key] = found = 1.0 if code == DRAW else 0.0
-                return found
-            new = self.c.result(code, total)
-            if new > self.c.limit:
-                found = -1000.0 - new
-            elif (code >> 4) in self.escapes:
-                found = new - 200.0
+                found = 1.0 if code == DRAW else 0.0
             else:
-                found = float(new)
+                new = self.c.result(code, total)
+                if new > self.c.limit:
+                    found = -1000.0 - new
+                else:
+                    danger = self.unsafe[new] ** size if new >= 0 else 0.0
+                    found = self.push * danger - self.keep[code >> 4]
             self.scores[key] = found
         return found
 
