@@ -88,7 +88,7 @@ class IsmctsBot:
             raise TypeError("give iterations >= 1 or ms > 0")
         self.iterations = iterations if iterations >= 1 else 10**9
         self.ms, self.c, self.depth, self.epsilon = ms, c, depth, epsilon
-        self.tree = tree  # the most tree nodes on one path (0 = no limit; 1 = own moves only)
+        self.tree = tree  # the most tree nodes on one path (0 = no limit; 1 = flat)
         self.prior = prior  # standard errors within which the heuristic's move is kept
         self.last_iterations = 0  # how many playouts the last search ran (for benchmarks)
 
