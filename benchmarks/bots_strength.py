@@ -7,8 +7,12 @@ For each rule set and table size it plays two matches in the arena:
   should be above 1/N by more than the interval's half-width.
 
 A 95% interval of +/-3 points needs about 1.96^2 p(1-p) / 0.03^2 games: about 800 at
-p = 0.25 (4 players), 950 at p = 1/3 (3 players). That full run takes hours at one second
-per move, so the defaults are small; pass --games 1000 for the full figures.
+p = 0.25 (4 players), 950 at p = 1/3 (3 players). The ismcts tables cost most: about 300
+of its decisions with a real choice per game across the eight tables, so at a fixed
+search budget the whole run takes (budget per move) x 300,000 / cores; e.g. about 1.5
+hours on 2 cores with ``--ismcts ismcts:iterations=300`` (25-50 ms a move). The defaults
+are small; pass --games 1000 for the full figures. A line on stderr reports each tenth of
+a long match.
 
 Run: python benchmarks/bots_strength.py [--presets P,K,G,J] [--players 3,4] [--games 60]
      [--ismcts ismcts:ms=1000] [--matches heuristic,ismcts] [--workers 0] [--seed 1]
