@@ -22,14 +22,12 @@ from collections import Counter
 from ninetynine.actions import Action, ActionKind
 from ninetynine.bots.base import register
 from ninetynine.bots.determinize import Determinizer
-from ninetynine.bots.knowledge import keep_value, safe_table
+from ninetynine.bots.knowledge import KEEP, PUSH, keep_value, safe_table
 from ninetynine.rules import Scoring
 from ninetynine.state import State
 from ninetynine.view import View
 
 LIFE = 10.0  # one life (or game point) of our own
-PUSH = 4.0  # the next seat being left with no safe card
-KEEP = 1.5  # per unit of keep value in the hand after the play
 
 
 @register("heuristic")

@@ -162,7 +162,7 @@ class IsmctsBot:
                 for key in legal:
                     if key in children:
                         children[key].avail += 1
-                total, size = s.total, len(s.hands[s.turn])
+                total, size = s.total, min(len(s.hands[s.turn]), 15)
                 key = max(reversed(untried), key=lambda k: policy.score(total, legal[k], size))
                 node = children[key] = Node(s.turn)
                 path.append(node)
@@ -214,7 +214,7 @@ def _playout(s: State, rng: random.Random, policy: RolloutPolicy, depth: int,
         code = codes[0]
         if len(codes) > 1:
             total = s.total
-            size = len(s.hands[s.turn])
+            size = min(len(s.hands[s.turn]), 15)
             base = total * 32768 + size  # the policy's cache key, less code * 16
             code = -1
             if rand() < epsilon:  # a random move, unless it busts

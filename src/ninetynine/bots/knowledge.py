@@ -60,6 +60,8 @@ def safe_table(rules: Rules) -> SafeTable:
 
 
 BUSTS = -500.0  # rollout scores below this are plays over the limit
+PUSH = 4.0  # weight of the next seat being left with no safe card
+KEEP = 1.5  # weight per unit of keep value in the hand after the play
 
 
 class RolloutPolicy:
@@ -72,7 +74,7 @@ class RolloutPolicy:
     heuristic bot would, at a fraction of its cost.
     """
 
-    def __init__(self, rules: Rules, push: float = 4.0, keep: float = 1.5) -> None:
+    def __init__(self, rules: Rules, push: float = PUSH, keep: float = KEEP) -> None:
         self.c = compiled(rules)
         table, limit = safe_table(rules), rules.limit
         self.unsafe = [sum(not table.safe(r, t) for r in range(13)) / 13
@@ -82,7 +84,8 @@ class RolloutPolicy:
         self.scores: dict[int, float] = {}
 
     def score(self, total: int, code: int, size: int) -> float:
-        """Higher is better; cached under ``key(total, code, size)``."""
+        """Higher is better; cached in ``scores`` under ``total * 32768 + code * 16 +
+        size`` (``size`` is the mover's hand size, at most 15: larger hands are as safe)."""
         key = total * 32768 + code * 16 + size
         found = self.scores.get(key)
         if found is None:
