@@ -158,12 +158,18 @@ def test_after_a_rematch_the_keys_play_help_and_quit(home: Path,
     assert len(list((home / "games").iterdir())) == 1  # the first game, filed when it ended
 
 
-def test_after_an_aces_value_is_chosen_the_number_keys_still_play() -> None:
+def table_with_an_ace() -> tuple[Table, list[int]]:
+    """A P table where the first seat holds an Ace, and its Aces."""
     for seed in range(300):
         table = make_table(rules="P", seed=seed)
         aces = [c for c in table.state.hands[0] if c >> 2 == 0]
         if aces:
-            break
+            return table, aces
+    raise AssertionError("no seed below 300 deals the first seat an Ace")
+
+
+def test_after_an_aces_value_is_chosen_the_number_keys_still_play() -> None:
+    table, aces = table_with_an_ace()
     app = PlayApp(table)
 
     async def script(pilot: Pilot[None]) -> None:
@@ -200,11 +206,7 @@ def test_the_table_shows_total_direction_turn_seats_pile_stock_and_hand(
 
 
 def test_an_ace_asks_for_its_value(screen_text: ScreenText) -> None:
-    for seed in range(300):
-        table = make_table(rules="P", seed=seed)
-        aces = [c for c in table.state.hands[0] if c >> 2 == 0]
-        if aces:
-            break
+    table, aces = table_with_an_ace()
     app = PlayApp(table)
 
     async def script(pilot: Pilot[None]) -> None:

@@ -96,15 +96,15 @@ class IsmctsBot:
         legal = view.legal
         det = Determinizer(view) if len(legal) > 1 else None
         # Cards of one rank played for one value are the same move whatever their suit.
+        codes = [det.template.code_of(a) for a in legal] if det is not None else []
         first: dict[int, int] = {}
-        if det is not None:
-            for i, a in enumerate(legal):
-                first.setdefault(move_key(det.template.code_of(a)), i)
+        for i, code in enumerate(codes):
+            first.setdefault(move_key(code), i)
         if det is None or len(first) == 1:
             self.last_iterations = 0
             return legal[0]
         moves = list(first.values())
-        rows = self.search(det, [det.template.code_of(legal[i]) for i in moves], rng)
+        rows = self.search(det, [codes[i] for i in moves], rng)
         m = len(rows)
         means = [sum(row[j] for row in rows) / m for j in range(len(moves))]
         best = means.index(max(means))
