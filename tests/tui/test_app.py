@@ -336,12 +336,13 @@ def test_save_and_quit_then_resume_in_the_same_place(home: Path,
 
 def test_bots_are_paced(screen_text: ScreenText) -> None:
     seats = [Seat("Bo", BOT, "random"), Seat("Ann"), Seat("Cy", BOT, "random")]
-    table = Table.new(load_rules("P"), seats, seed=1, pace=0.4)
+    # a pace well above the app's start-up time on a loaded machine, so the bot still waits
+    table = Table.new(load_rules("P"), seats, seed=1, pace=2.0)
     app = PlayApp(table)
 
     async def script(pilot: Pilot[None]) -> None:
         assert table.pending().seat == 0 and "Bo is thinking" in screen_text(app)
-        await pilot.pause(0.6)
+        await pilot.pause(2.5)
         assert table.pending().kind == HUMAN
 
     run(app, script)
