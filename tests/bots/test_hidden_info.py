@@ -60,6 +60,28 @@ def test_samples_agree_with_the_view(preset: str, players: int) -> None:
         assert sample.legal_codes() == state.legal_codes()
 
 
+def test_weighted_deals_put_heavy_ranks_in_hands_and_agree_with_the_view() -> None:
+    state = midgame("P", 4, seed=3)
+    seat = state.current_seat
+    assert seat is not None
+    view = observe(state, seat)
+    queens = sum(c >> 2 == 11 for c in view.unseen())
+    assert queens >= 2
+    weights = [1.0] * 13
+    weights[11] = 4.0
+    deck = Counter(state.all_cards())
+    counts = []
+    for det in (Determinizer(view), Determinizer(view, weights)):
+        rng, count = random.Random(1), 0
+        for _ in range(300):
+            sample = det.sample(rng)
+            assert Counter(sample.all_cards()) == deck
+            assert observe(sample, seat) == view
+            count += sum(c >> 2 == 11 for s in range(4) if s != seat for c in sample.hands[s])
+        counts.append(count)
+    assert counts[1] > 1.5 * counts[0]
+
+
 def test_hidden_cards_do_not_change_any_bot_decision() -> None:
     # Two states that look the same to the seat (a view that would expose the other hands
     # if a bot could read them) must give the same choices and the same searches.

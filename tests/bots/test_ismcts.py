@@ -7,9 +7,10 @@ import random
 
 import pytest
 
-from ninetynine import presets
+from ninetynine import load_rules, presets
 from ninetynine.bots import make_bot
 from ninetynine.bots.ismcts import _in_play, _paired_z, _settled
+from ninetynine.bots.knowledge import hand_weights
 from ninetynine.position import position_from_mapping
 from ninetynine.view import observe
 
@@ -67,3 +68,12 @@ def test_a_playout_plays_the_whole_hand_where_busters_sit_out() -> None:
 @pytest.mark.parametrize("preset", sorted(presets()))
 def test_a_deep_tree_finishes_every_preset(preset: str) -> None:
     assert play(preset, table(preset), ["ismcts:iterations=25,tree=0", "heuristic"], seed=3)
+
+
+@pytest.mark.parametrize("preset", ["P", "K", "J"])
+def test_players_are_found_to_keep_escape_cards_and_dump_high_ones(preset: str) -> None:
+    # Ranks 4 (reverse), 9 (hold) and 10 (minus) escape in P, K and J; Jacks and Queens
+    # (+10 or +20) are what a sensible player dumps first.
+    weights = hand_weights(load_rules(preset), 4)
+    assert len(weights) == 13
+    assert min(weights[8], weights[9]) > 1.1 > 0.9 > max(weights[10], weights[11])

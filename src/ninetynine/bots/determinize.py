@@ -11,7 +11,7 @@ samples as the search needs, cheaply.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ninetynine import events as E
 from ninetynine.game import new_game
@@ -22,7 +22,7 @@ from ninetynine.view import View
 class Determinizer:
     """Makes random states consistent with ``view``: the template is built once."""
 
-    def __init__(self, view: View) -> None:
+    def __init__(self, view: View, weights: Sequence[float] | None = None) -> None:
         if view.phase not in (PLAY, DRAWING):
             raise ValueError(f"cannot determinize a view in phase {view.phase!r}: "
                              "only a seat to act can search")
@@ -36,15 +36,26 @@ class Determinizer:
             raise ValueError("inconsistent view: more hidden cards in hands and stock than unseen")
         self.face_down = hidden
         self.template = _public_state(view)
+        # Efraimidis-Spirakis exponents: a card of weight w is dealt into a hand first
+        # with the chance of a weighted draw without replacement.
+        self.exponents = ([(card, 1 / weights[card >> 2]) for card in self.unseen]
+                          if weights is not None else None)
+        self.in_hands = sum(self.sizes)
 
     def sample(self, rng: random.Random) -> State:
         """A new state: the unseen cards dealt at random, everything public as seen."""
         return self.deal(self.shuffled(rng))
 
     def shuffled(self, rng: random.Random) -> list[int]:
-        """The unseen cards in a random order (what :meth:`deal` takes)."""
+        """The unseen cards in a random order (what :meth:`deal` takes); with weights,
+        the cards for the other hands are drawn by weight and the rest shuffled."""
         rnd = rng.random  # sorting by random keys: a uniform shuffle, cheaper than shuffle()
-        return sorted(self.unseen, key=lambda _card: rnd())
+        if self.exponents is None:
+            return sorted(self.unseen, key=lambda _card: rnd())
+        drawn = sorted(self.exponents, key=lambda ce: -rnd() ** ce[1])
+        k = self.in_hands
+        return [c for c, _ in drawn[:k]] + sorted((c for c, _ in drawn[k:]),
+                                                  key=lambda _card: rnd())
 
     def deal(self, cards: list[int]) -> State:
         """A new state with the unseen ``cards`` dealt in this order: the other hands in

@@ -56,7 +56,8 @@ from ninetynine.actions import Action
 from ninetynine.bots.base import register
 from ninetynine.bots.determinize import Determinizer
 from ninetynine.bots.heuristic import HeuristicBot
-from ninetynine.bots.knowledge import BUSTS, RolloutPolicy, rollout_policy
+from ninetynine.bots.inference import LastPlays
+from ninetynine.bots.knowledge import BUSTS, RolloutPolicy, hand_weights, rollout_policy
 from ninetynine.rules import AfterBust, Scoring
 from ninetynine.state import CHANCE, DOWN, OVER, State
 from ninetynine.view import View
@@ -81,7 +82,7 @@ class IsmctsBot:
 
     def __init__(self, iterations: int | None = None, ms: float = 0, c: float = 0.7,
                  depth: int = 100, epsilon: float = 0.1, tree: int = 1,
-                 prior: float = 1.0) -> None:
+                 prior: float = 1.0, infer: int = 1) -> None:
         if iterations is None:  # a time budget alone is not cut short by the default count
             iterations = 3000 if ms <= 0 else 0
         if iterations < 1 and ms <= 0:
@@ -90,11 +91,13 @@ class IsmctsBot:
         self.ms, self.c, self.depth, self.epsilon = ms, c, depth, epsilon
         self.tree = tree  # the most tree nodes on one path (0 = no limit; 1 = flat)
         self.prior = prior  # standard errors within which the heuristic's move is kept
+        self.infer = infer  # deal the others' hands by what players tend to keep
         self.last_iterations = 0  # how many playouts the last search ran (for benchmarks)
 
     def choose(self, view: View, rng: random.Random) -> Action:
         legal = view.legal
-        det = Determinizer(view) if len(legal) > 1 else None
+        weights = hand_weights(view.rules, view.players) if self.infer else None
+        det = Determinizer(view, weights) if len(legal) > 1 else None
         # Cards of one rank played for one value are the same move whatever their suit.
         codes = [det.template.code_of(a) for a in legal] if det is not None else []
         first: dict[int, int] = {}
@@ -123,10 +126,13 @@ class IsmctsBot:
         roots = [Node(me) for _ in moves]
         deadline = time.perf_counter() + self.ms / 1000 if self.ms > 0 else math.inf
         start = _standing(det.template)
+        plays = LastPlays(det.view, policy) if self.infer else None
         rows: list[list[float]] = []
         done = 0
         while done < self.iterations and (done == 0 or time.perf_counter() < deadline):
-            cards, seed = det.shuffled(rng), rng.random()
+            cards = det.shuffled(rng) if not plays or not plays.checks else \
+                _plausible(det, plays, rng)
+            seed = rng.random()
             row = []
             for node, code in zip(roots, moves, strict=True):
                 s = det.deal(cards)
@@ -186,6 +192,21 @@ class IsmctsBot:
             nd.visits += 1
             nd.value += values[nd.player]
         return values
+
+
+def _plausible(det: Determinizer, plays: LastPlays, rng: random.Random,
+               tries: int = 10) -> list[int]:
+    """Unseen cards in an order whose deal fits the others' last plays, or of ``tries``
+    shuffles the one that fits most of them."""
+    best, fewest = [], math.inf
+    for _ in range(tries):
+        cards = det.shuffled(rng)
+        misfits = plays.misfits(det.deal(cards).hands)
+        if misfits < fewest:
+            best, fewest = cards, misfits
+            if not misfits:
+                break
+    return best
 
 
 def _in_play(s: State) -> Callable[[State], bool]:

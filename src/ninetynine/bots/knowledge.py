@@ -6,10 +6,12 @@ the fast rollout policy of the search share one idea of which cards are worth ke
 
 from __future__ import annotations
 
+import random
 from functools import cache
 
+from ninetynine.game import new_game
 from ninetynine.rules import Rules
-from ninetynine.state import DOWN, DRAW, compiled
+from ninetynine.state import CHANCE, DOWN, DRAW, OVER, compiled
 
 
 @cache
@@ -105,3 +107,37 @@ class RolloutPolicy:
 @cache
 def rollout_policy(rules: Rules) -> RolloutPolicy:
     return RolloutPolicy(rules)
+
+
+@cache
+def hand_weights(rules: Rules, players: int, games: int = 100) -> tuple[float, ...]:
+    """Per rank, how much likelier a card of that rank is to be in another player's hand
+    than anywhere else unseen, when everybody plays the rollout policy.
+
+    Sensible players keep escape and low cards and dump high ones, so their hands hold
+    more of the first than a uniform deal of the unseen cards would give them. Measured
+    once per rule set and table size in ``games`` seeded self-play games (a fraction of
+    a second); each weight is the count found in hands over the count a uniform deal
+    would put there, within 1/4 and 4.
+    """
+    policy, rng = rollout_policy(rules), random.Random(0)
+    found, expected = [0.0] * 13, [0.0] * 13
+    for _ in range(games):
+        s = new_game(rules, players)
+        while s.phase != OVER:
+            if s.phase == CHANCE:
+                s._apply_chance(s.sample_chance(rng))
+                continue
+            me, total, codes = s.turn, s.total, s.legal_codes()
+            hidden = [c for seat, hand in enumerate(s.hands) if seat != me for c in hand]
+            if len(codes) > 1 and hidden:
+                pool = hidden + s.stock + s.pile[:s.face_down]
+                share = len(hidden) / len(pool)
+                for c in hidden:
+                    found[c >> 2] += 1
+                for c in pool:
+                    expected[c >> 2] += share
+            size = min(len(s.hands[me]), 15)
+            s.apply_code(max(reversed(codes), key=lambda k: policy.score(total, k, size)))
+    return tuple(min(4.0, max(0.25, f / e)) if e else 1.0
+                 for f, e in zip(found, expected, strict=True))

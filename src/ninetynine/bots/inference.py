@@ -1,0 +1,57 @@
+"""Reading the other hands from the other players' last plays.
+
+A sensible player plays the card it likes best. So when a player played a card, a deal
+that gives it a card it would have liked better is unlikely: the search prefers deals in
+which each other player's last play in this hand is the one the rollout policy (the
+heuristic's idea of a good play) would have made with the cards dealt to it.
+"""
+
+from __future__ import annotations
+
+from ninetynine import events as E
+from ninetynine.bots.knowledge import RolloutPolicy
+from ninetynine.state import compiled
+from ninetynine.view import View
+
+
+class LastPlays:
+    """The other players' last plays in the current hand, as checks on a deal."""
+
+    def __init__(self, view: View, policy: RolloutPolicy) -> None:
+        self.policy = policy
+        self.c = compiled(view.rules)
+        # (seat, total before, card played, total after, cards drawn since)
+        self.checks: list[tuple[int, int, int, int, int]] = []
+        drawn: dict[int, int] = {}
+        done = {view.seat}
+        for ev in reversed(view.history):
+            if isinstance(ev, E.HandStarted):
+                break
+            if isinstance(ev, E.CardDrawn):
+                drawn[ev.seat] = drawn.get(ev.seat, 0) + 1
+            elif isinstance(ev, E.CardPlayed) and ev.seat not in done:
+                done.add(ev.seat)
+                self.checks.append((ev.seat, ev.before, ev.card, ev.after,
+                                    drawn.get(ev.seat, 0)))
+
+    def misfits(self, hands: list[list[int]]) -> int:
+        """How many of the last plays the policy would not have made with ``hands``
+        (the cards drawn since a play are taken to be the last ones of a hand)."""
+        count = 0
+        for seat, before, card, after, drawn in self.checks:
+            hand = hands[seat]
+            held = hand[:len(hand) - drawn] + [card] if drawn <= len(hand) else [card]
+            if self.choice(held, before) not in (None, (card >> 2, after)):
+                count += 1
+        return count
+
+    def choice(self, held: list[int], total: int) -> tuple[int, int] | None:
+        """The rank and new total the policy plays from ``held`` at ``total`` (None if
+        every card busts: then the play says nothing of the hand)."""
+        size, moves, score = min(len(held), 15), self.c.moves_of, self.policy.score
+        best, best_v = -1, float("-inf")
+        for code in sorted(code for card in held for code in moves(card, total)[0]):
+            v = score(total, code, size)
+            if v >= best_v:  # ties go to the higher card, as in the heuristic
+                best, best_v = code, v
+        return None if best < 0 else (best >> 4, self.c.result(best, total))
