@@ -9,23 +9,31 @@ import pytest
 
 from ninetynine import load_rules, new_game
 from ninetynine.bots import Determinizer, make_bot
+from ninetynine.events import Event
 from ninetynine.state import State
 from ninetynine.view import View, observe
 
 
 def midgame(preset: str, players: int, seed: int, plays: int = 7) -> State:
+    return played(preset, players, seed, plays)[0]
+
+
+def played(preset: str, players: int, seed: int, plays: int = 7) \
+        -> tuple[State, tuple[Event, ...]]:
+    """A game after ``plays`` random plays, at a seat with a choice, and its public log."""
     rng = random.Random(seed)
     state = new_game(load_rules(preset), players)
+    history: list[Event] = []
     done = 0
     while done < plays or state.current_seat is None or len(state.legal_codes()) < 2:
         if state.is_over:
             raise AssertionError("game ended too soon for the test")
         if state.is_chance:
-            state.apply(state.sample_chance(rng))
+            history += state.apply(state.sample_chance(rng))
         else:
-            state.apply(rng.choice(state.legal_actions()))
+            history += state.apply(rng.choice(state.legal_actions()))
             done += 1
-    return state
+    return state, tuple(history)
 
 
 def swap_hidden(state: State, seat: int, rng: random.Random) -> State:
@@ -85,13 +93,14 @@ def test_weighted_deals_put_heavy_ranks_in_hands_and_agree_with_the_view() -> No
 def test_hidden_cards_do_not_change_any_bot_decision() -> None:
     # Two states that look the same to the seat (a view that would expose the other hands
     # if a bot could read them) must give the same choices and the same searches.
+    # The public log goes with the views: the search reads the others' last plays in it.
     for seed in range(6):
-        state = midgame("P", 4, seed)
+        state, history = played("P", 4, seed)
         seat = state.current_seat
         assert seat is not None
         twin = swap_hidden(state, seat, random.Random(seed))
         assert twin.hands != state.hands or twin.stock != state.stock
-        v1, v2 = observe(state, seat), observe(twin, seat)
+        v1, v2 = observe(state, seat, history), observe(twin, seat, history)
         assert v1 == v2
         for spec in ("heuristic", "ismcts:iterations=200"):
             a1 = make_bot(spec).choose(v1, random.Random(seed))

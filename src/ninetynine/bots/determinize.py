@@ -52,10 +52,10 @@ class Determinizer:
         rnd = rng.random  # sorting by random keys: a uniform shuffle, cheaper than shuffle()
         if self.exponents is None:
             return sorted(self.unseen, key=lambda _card: rnd())
-        drawn = sorted(self.exponents, key=lambda ce: -rnd() ** ce[1])
-        k = self.in_hands
-        return [c for c, _ in drawn[:k]] + sorted((c for c, _ in drawn[k:]),
-                                                  key=lambda _card: rnd())
+        drawn = [c for c, _ in sorted(self.exponents, key=lambda ce: -rnd() ** ce[1])]
+        k = self.in_hands  # the hands' cards go in random order too: none is drawn first
+        return sorted(drawn[:k], key=lambda _card: rnd()) + sorted(drawn[k:],
+                                                                   key=lambda _card: rnd())
 
     def deal(self, cards: list[int]) -> State:
         """A new state with the unseen ``cards`` dealt in this order: the other hands in

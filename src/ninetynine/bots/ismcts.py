@@ -3,7 +3,12 @@
 Single-observer ISMCTS with per-player values. Each iteration
 
 1. samples a determinization from the seat's view (the unseen cards dealt at random
-   into the other hands, the stock and the face-down pile; never the real ones);
+   into the other hands, the stock and the face-down pile; never the real ones), read
+   the way a card player reads the table: the others' hands hold more of the cards
+   sensible players keep (:func:`~ninetynine.bots.knowledge.hand_weights`), and a deal in
+   which another player's last play is not what the rollout policy would have played
+   with the cards dealt to it is redrawn, up to 10 times
+   (:class:`~ninetynine.bots.inference.LastPlays`);
 2. tries every one of the seat's own moves on that same determinization, with the same
    random numbers for what follows (common random numbers: the moves are compared on
    the same luck, so far fewer iterations tell them apart);
@@ -40,7 +45,8 @@ comes first), ``c`` (exploration, default 0.7), ``depth`` (the playout cap, defa
 ``epsilon`` (the share of random playout moves, default 0.1), ``tree`` (the most tree
 nodes on one path, 0 for no limit; default 1), ``prior`` (default 1: unless the best move
 beats the heuristic bot's move by more than this many standard errors of their paired
-difference, play the heuristic's move; 0 turns this off).
+difference, play the heuristic's move; 0 turns this off), ``infer`` (default 1: read the
+others' hands as in step 1; 0 deals the unseen cards uniformly).
 With an iteration budget the bot is deterministic for a given random generator; a time
 budget depends on the machine's speed.
 """
@@ -91,7 +97,7 @@ class IsmctsBot:
         self.ms, self.c, self.depth, self.epsilon = ms, c, depth, epsilon
         self.tree = tree  # the most tree nodes on one path (0 = no limit; 1 = flat)
         self.prior = prior  # standard errors within which the heuristic's move is kept
-        self.infer = infer  # deal the others' hands by what players tend to keep
+        self.infer = infer  # read the others' hands from what players keep and play
         self.last_iterations = 0  # how many playouts the last search ran (for benchmarks)
 
     def choose(self, view: View, rng: random.Random) -> Action:
