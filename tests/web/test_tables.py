@@ -12,7 +12,7 @@ import pytest
 from ninetynine.presets import load_rules
 from ninetynine.web.storage import SQLiteStorage, StorageError
 from ninetynine.web.tables import MAX_OUTBOX, Conn, Lobby, ProtocolError, Settings
-from tests.helpers import EXAMPLE_BOT
+from tests.helpers import CRASHING_BOT, EXAMPLE_BOT
 
 
 def run(coro_fn):  # type: ignore[no-untyped-def]
@@ -153,5 +153,31 @@ def test_protocol_bots_stop_after_a_takeover_move_at_the_end_and_at_shutdown(
         assert len(bot_processes) == before + 1 and bot_processes[-1].poll() is None
         lobby.close()  # the server shuts down
         assert bot_processes[-1].poll() is not None
+
+    run(scenario)
+
+
+def test_a_seat_bot_that_fails_is_replaced_and_the_game_goes_on(
+        tmp_path: Path, bot_processes: list[subprocess.Popen[str]]) -> None:
+    async def scenario() -> None:
+        storage = SQLiteStorage(tmp_path / "g.sqlite3")
+        lobby = Lobby(storage, Settings(bot_delay=0, takeover_bot="medium"))
+        table, _ = lobby.create(rules=load_rules("K"), players=2, name="A",
+                                bots={1: CRASHING_BOT})
+        for _ in range(2000):  # A plays until the bot seat has had a turn
+            await asyncio.sleep(0.005)
+            if any(e["kind"] == "BotReplaced" for e in table.log) and \
+                    table.state.current_seat == 0 or table.state.is_over:
+                break
+            if table.state.current_seat == 0:
+                table.act(0, {"state": table.version,
+                              "action": str(table.state.legal_actions()[0])})
+        notes = [e["text"] for e in table.log if e["kind"] == "BotReplaced"]
+        assert len(notes) == 1 and "exited (code 3)" in notes[0]
+        assert "medium plays this seat from now on" in notes[0]
+        assert table.seats[1].bot == "medium" and table.bots[1].name == "heuristic"
+        assert any(m.startswith("2: ") for m in table.moves)  # the new bot has played
+        assert storage.load(table.id).meta["seats"][1]["bot"] == "medium"  # type: ignore[union-attr]
+        assert all(proc.poll() is not None for proc in bot_processes)  # the failed one is stopped
 
     run(scenario)

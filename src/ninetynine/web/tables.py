@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ninetynine.actions import Action, ChanceOutcome, Reinsert, Shuffle, parse_action
-from ninetynine.bots import Bot, make_bot
+from ninetynine.bots import Bot, BotFailure, make_bot
 from ninetynine.errors import IllegalActionError, NinetyNineError, NotationError, RecordError
 from ninetynine.game import new_game
 from ninetynine.presets import load_rules, rules_spec
@@ -342,11 +342,30 @@ class Table:
             else:  # search bots think in a thread so other tables keep moving
                 action = await asyncio.to_thread(bot.choose, view,
                                                  random.Random(self.rng.random()))
+            if action not in view.legal:
+                raise BotFailure(f"bot {bot.name!r} chose {action}, which is not legal here")
+        except BotFailure as e:
+            if spare:
+                raise
+            self.replace_bot(seat, e)  # the pump goes on with the new bot
+            return
         finally:
             if spare:
                 _close_bot(bot)
         if self.version == version:
             self.commit(seat, action)
+
+    def replace_bot(self, seat: int, error: BotFailure) -> None:
+        """A seat's bot failed (crashed, hung, answered garbage): the takeover bot plays
+        that seat from now on, so the game goes on, and everybody is told why."""
+        _close_bot(self.bots[seat])
+        spec = self.settings.takeover_bot
+        self.bots[seat] = make_bot(spec)
+        s = self.seats[seat]
+        s.bot = spec
+        self.save_meta()
+        self.note(seat, "BotReplaced", f"{s.name} failed ({error}); {spec} plays this seat "
+                  "from now on.")
 
     def tick(self, now: float) -> None:
         """Grace periods and the turn clock; called by the server's ticker."""
