@@ -139,7 +139,7 @@ def test_protocol_bots_stop_after_a_takeover_move_at_the_end_and_at_shutdown(
         table.connect(conn)
         table.disconnect(conn, leave=True)  # from now on a takeover bot plays for A
         await until(lambda: table.state.is_over)
-        assert len(bot_processes) > 2  # the seat's bot, and one takeover bot per move
+        assert len(bot_processes) == 2  # the seat's bot, and one takeover bot for A
         assert all(proc.poll() is not None for proc in bot_processes)
 
         table, _ = lobby.create(rules=rules, players=2, name="A", bots={1: EXAMPLE_BOT})
@@ -179,5 +179,27 @@ def test_a_seat_bot_that_fails_is_replaced_and_the_game_goes_on(
         assert any(m.startswith("2: ") for m in table.moves)  # the new bot has played
         assert storage.load(table.id).meta["seats"][1]["bot"] == "medium"  # type: ignore[union-attr]
         assert all(proc.poll() is not None for proc in bot_processes)  # the failed one is stopped
+
+    run(scenario)
+
+
+def test_a_stand_in_process_bot_stops_when_the_person_returns(
+        tmp_path: Path, bot_processes: list[subprocess.Popen[str]]) -> None:
+    async def scenario() -> None:
+        lobby = Lobby(SQLiteStorage(tmp_path / "h.sqlite3"),
+                      Settings(bot_delay=0.02, takeover_bot=EXAMPLE_BOT))
+        table, _ = lobby.create(rules=load_rules("P"), players=2, name="A", bots={1: "easy"})
+        conn = Conn(0)
+        table.connect(conn)
+        table.disconnect(conn, leave=True)
+        for _ in range(2000):  # until the stand-in has played twice for A
+            await asyncio.sleep(0.005)
+            if sum(m.startswith("1: ") for m in table.moves) >= 2 or table.state.is_over:
+                break
+        assert not table.state.is_over
+        assert len(bot_processes) == 1  # one process for all of its moves
+        table.connect(Conn(0))  # A is back
+        assert table.stand_ins == {} and bot_processes[0].poll() is not None
+        lobby.close()
 
     run(scenario)

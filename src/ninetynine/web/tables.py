@@ -130,6 +130,7 @@ class Table:
     log: list[dict[str, Any]] = field(default_factory=list)
     conns: set[Conn] = field(default_factory=set)
     bots: dict[int, Bot] = field(default_factory=dict)
+    stand_ins: dict[int, Bot] = field(default_factory=dict)  # takeover bots, by seat
     rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(128)))
     turn_started: float = 0.0
     last_accepted: dict[int, tuple[int, str]] = field(default_factory=dict)
@@ -256,6 +257,8 @@ class Table:
         """Stop the seats' process bots: the game is over or the server is stopping."""
         for bot in self.bots.values():
             _close_bot(bot)
+        for seat in list(self.stand_ins):
+            self.release_stand_in(seat)
 
     def broadcast(self, events: list[dict[str, Any]], kind: str = "update") -> None:
         self.log += events
@@ -330,10 +333,7 @@ class Table:
                 await self.bot_move(seat)
 
     async def bot_move(self, seat: int) -> None:
-        bot = self.bots.get(seat)
-        spare = bot is None  # a takeover bot for this move only
-        if bot is None:
-            bot = make_bot(self.settings.takeover_bot)
+        bot = self.bots.get(seat) or self.stand_in(seat)
         view = observe(self.state, seat)
         version = self.version
         try:
@@ -345,13 +345,13 @@ class Table:
             if action not in view.legal:
                 raise BotFailure(f"bot {bot.name!r} chose {action}, which is not legal here")
         except BotFailure as e:
-            if spare:
-                raise
-            self.replace_bot(seat, e)  # the pump goes on with the new bot
-            return
-        finally:
-            if spare:
-                _close_bot(bot)
+            if seat in self.bots:
+                self.replace_bot(seat, e)  # the pump goes on with the new bot
+                return
+            if self.stand_ins.get(seat) is not bot:
+                return  # stopped while thinking: the person came back
+            self.release_stand_in(seat)  # the next try starts a fresh one
+            raise
         if self.version == version:
             self.commit(seat, action)
 
@@ -366,6 +366,19 @@ class Table:
         self.save_meta()
         self.note(seat, "BotReplaced", f"{s.name} failed ({error}); {spec} plays this seat "
                   "from now on.")
+
+    def stand_in(self, seat: int) -> Bot:
+        """The takeover bot playing for a person, kept until they return (so a ``cmd:``
+        bot is one process, not one per move)."""
+        bot = self.stand_ins.get(seat)
+        if bot is None:
+            bot = self.stand_ins[seat] = make_bot(self.settings.takeover_bot)
+        return bot
+
+    def release_stand_in(self, seat: int) -> None:
+        bot = self.stand_ins.pop(seat, None)
+        if bot is not None:
+            _close_bot(bot)
 
     def tick(self, now: float) -> None:
         """Grace periods and the turn clock; called by the server's ticker."""
@@ -390,11 +403,7 @@ class Table:
                 and now - self.turn_started >= clock:
             self.note(seat, "TimedOut", f"{self.seats[seat].name} ran out of time: "
                       "a bot plays this turn.")
-            bot = make_bot(self.settings.takeover_bot)
-            try:
-                self.commit(seat, bot.choose(observe(self.state, seat), self.rng))
-            finally:
-                _close_bot(bot)
+            self.commit(seat, self.stand_in(seat).choose(observe(self.state, seat), self.rng))
             changed = True
         if changed:
             self.kick()
@@ -407,6 +416,7 @@ class Table:
             s.away_since = None
             if s.takeover:
                 s.takeover = False
+                self.release_stand_in(conn.seat)
                 self.note(conn.seat, "Returned", f"{s.name} is back.")
         conn.send(self.frame(conn, "sync", self.log))
         self.broadcast([], kind="update")
