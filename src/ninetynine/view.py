@@ -13,7 +13,7 @@ from ninetynine.actions import Action
 from ninetynine.cards import new_deck
 from ninetynine.events import Event
 from ninetynine.rules import Rules
-from ninetynine.state import Outcome, State
+from ninetynine.state import DRAWING, Outcome, State
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -28,6 +28,10 @@ class View:
     direction: int  # 1 clockwise, -1 counter-clockwise
     dealer: int
     hand_no: int
+    starter: int  # the seat that led this hand
+    passes: int  # passes in a row since the last card (where a blocked player passes)
+    owed: int  # draws the seat to act owes (where playing again puts drawing off)
+    next_turn: int | None  # who plays after the draw now to be made (where drawing is a move)
     hand: tuple[int, ...]  # this seat's cards, sorted
     hand_sizes: tuple[int, ...]
     lives: tuple[int, ...]  # per seat (a team's pool for each partner)
@@ -65,7 +69,9 @@ def observe(state: State, seat: int, history: tuple[Event, ...] = ()) -> View:
     return View(
         seat=seat, rules=state.rules, players=n, decks=state.decks, phase=state.phase,
         turn=state.current_seat, total=state.total, direction=state.direction,
-        dealer=state.dealer, hand_no=state.hand_no,
+        dealer=state.dealer, hand_no=state.hand_no, starter=state.starter,
+        passes=state.passes, owed=state.owed,
+        next_turn=state.next_turn if state.phase == DRAWING else None,
         hand=tuple(sorted(state.hands[seat])),
         hand_sizes=tuple(len(h) for h in state.hands),
         lives=tuple(state.seat_lives(s) for s in range(n)),

@@ -10,6 +10,7 @@ import pytest
 from ninetynine import load_rules, new_game
 from ninetynine.bots import Determinizer, make_bot
 from ninetynine.events import Event
+from ninetynine.rules import apply_overrides
 from ninetynine.state import State
 from ninetynine.view import View, observe
 
@@ -127,3 +128,31 @@ def test_determinizations_vary_and_do_not_copy_the_real_hands() -> None:
 def test_view_has_no_hidden_fields() -> None:
     names = set(View.__dataclass_fields__)
     assert not names & {"hands", "stock", "face_down_cards", "held"}
+
+
+@pytest.mark.parametrize("preset, players, changes, expect", [
+    ("K", 2, {"two_player_reverse": "play_again_draw_later"}, {"owed"}),
+    ("K", 3, {"stuck": "pass", "draw": "explicit"}, {"passes", "next_turn"}),
+])
+def test_samples_agree_with_the_view_at_every_turn_of_house_rules(
+        preset: str, players: int, changes: dict[str, str], expect: set[str]) -> None:
+    # Draws as moves, draws put off and passes: public facts a sample must keep as seen.
+    rules = apply_overrides(load_rules(preset), changes)
+    rng = random.Random(5)
+    seen = Counter[str]()
+    for _ in range(3):
+        state = new_game(rules, players)
+        while not state.is_over:
+            if state.is_chance:
+                state.apply(state.sample_chance(rng))
+                continue
+            seat = state.current_seat
+            assert seat is not None
+            view = observe(state, seat)
+            seen.update(k for k, shown in (("owed", view.owed > 0), ("passes", view.passes > 0),
+                                           ("next_turn", view.next_turn is not None)) if shown)
+            sample = Determinizer(view).sample(rng)
+            assert observe(sample, seat) == view
+            assert sample.legal_codes() == state.legal_codes()
+            state.apply(rng.choice(state.legal_actions()))
+    assert set(seen) == expect

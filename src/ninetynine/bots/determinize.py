@@ -13,7 +13,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from ninetynine import events as E
 from ninetynine.game import new_game
 from ninetynine.state import CHANCE, DRAWING, FIELDS, OVER, PLAY, State
 from ninetynine.view import View
@@ -110,8 +109,7 @@ def _public_state(view: View) -> State:
     s.phase, s.chance = view.phase, ""
     s.total, s.direction = view.total, view.direction
     s.turn = view.turn if view.turn is not None else view.seat
-    s.dealer, s.hand_no = view.dealer, view.hand_no
-    s.starter = _starter(view)
+    s.dealer, s.hand_no, s.starter = view.dealer, view.hand_no, view.starter
     s.hands = [[] for _ in range(n)]
     s.pile, s.out, s.stock = list(view.pile), list(view.out), []
     s.face_down = 0  # set per sample: the hidden cards go under the visible pile
@@ -123,33 +121,9 @@ def _public_state(view: View) -> State:
     s.alive, s.in_hand = list(view.alive), list(view.in_hand)
     s.turns_played, s.points = list(view.turns_played), list(view.points)
     s.scores, s.pot = list(view.scores), view.pot
-    s.passes = _passes(view)
-    s.drawer, s.owed, s.held, s.loser = -1, 0, -1, -1
-    s.next_turn = -1
-    if view.phase == DRAWING:  # no preset draws explicitly; the next seat in order is a guess
-        s.next_turn = s._next_seat(s.turn, 1)
+    s.passes, s.owed = view.passes, view.owed
+    s.drawer, s.held, s.loser = -1, -1, -1
+    s.next_turn = -1 if view.next_turn is None else view.next_turn
     s.outcome, s._ev, s._before = None, None, list(view.in_hand)
     assert s.phase not in (CHANCE, OVER)
     return s
-
-
-def _starter(view: View) -> int:
-    for ev in reversed(view.history):
-        if isinstance(ev, E.HandStarted):
-            return ev.starter
-    n = view.players
-    for k in range(1, n + 1):  # no history: the first live seat after the dealer
-        seat = (view.dealer + k) % n
-        if view.alive[seat]:
-            return seat
-    return view.seat
-
-
-def _passes(view: View) -> int:
-    count = 0
-    for ev in reversed(view.history):
-        if isinstance(ev, E.Passed):
-            count += 1
-        elif isinstance(ev, (E.CardPlayed, E.HandStarted)):
-            break
-    return count
