@@ -269,7 +269,12 @@ class Rules:
         return self.king_ban_turns > 0 and self.cards[KING].kind is Kind.SET
 
     def replace(self, **changes: Any) -> Rules:
-        """A copy with some fields changed, validated again."""
+        """A copy with some fields changed, validated again; a setting with named values
+        may be given as its text (``draw="explicit"``)."""
+        for key, value in changes.items():
+            hint = _HINTS.get(key)
+            if isinstance(hint, type) and issubclass(hint, StrEnum) and not isinstance(value, hint):
+                changes[key] = _convert(key, value)
         return dataclasses.replace(self, **changes)
 
 

@@ -12,7 +12,7 @@ import pytest
 from ninetynine import load_rules, new_game, play_out, preset_rules, presets
 from ninetynine.errors import RulesError
 from ninetynine.presets import find_preset, rules_spec
-from ninetynine.rules import FIELDS, keys_help, rules_to_mapping
+from ninetynine.rules import FIELDS, Draw, keys_help, rules_to_mapping
 
 MATRIX_IDS = [
     "P", "K", "G", "J", "P-NICKELS", "P-SEVEN", "P-DOLLAR", "P-CONTINUE", "P-SWAP-9K",
@@ -312,3 +312,10 @@ def test_game_points_combinations_that_never_end_are_rejected(changes: dict[str,
                                                              key: str) -> None:
     with pytest.raises(RulesError, match=key):
         load_rules({"preset": "P-BORDERS", "rules": changes})
+
+
+def test_replace_reads_named_settings_from_their_text_and_refuses_unknown_ones() -> None:
+    rules = load_rules("K").replace(draw="explicit")
+    assert rules.draw is Draw.EXPLICIT  # the engine compares settings by identity
+    with pytest.raises(RulesError, match="'draw' = 'sometimes' is not allowed: expected one of"):
+        load_rules("K").replace(draw="sometimes")
