@@ -48,10 +48,8 @@ class LastPlays:
     def choice(self, held: list[int], total: int) -> tuple[int, int] | None:
         """The rank and new total the policy plays from ``held`` at ``total`` (None if
         every card busts: then the play says nothing of the hand)."""
-        size, moves, score = min(len(held), 15), self.c.moves_of, self.policy.score
-        best, best_v = -1, float("-inf")
-        for code in sorted(code for card in held for code in moves(card, total)[0]):
-            v = score(total, code, size)
-            if v >= best_v:  # ties go to the higher card, as in the heuristic
-                best, best_v = code, v
-        return None if best < 0 else (best >> 4, self.c.result(best, total))
+        codes = [code for card in held for code in self.c.moves_of(card, total)[0]]
+        if not codes:
+            return None
+        best = self.policy.best(total, codes, len(held))
+        return best >> 4, self.c.result(best, total)

@@ -104,6 +104,13 @@ class RolloutPolicy:
         return found
 
 
+    def best(self, total: int, codes: list[int], size: int) -> int:
+        """The code the policy plays among ``codes`` (ties go to the higher card, as in
+        the heuristic)."""
+        size = min(size, 15)
+        return max(reversed(sorted(codes)), key=lambda k: self.score(total, k, size))
+
+
 @cache
 def rollout_policy(rules: Rules) -> RolloutPolicy:
     return RolloutPolicy(rules)
@@ -137,7 +144,6 @@ def hand_weights(rules: Rules, players: int, games: int = 100) -> tuple[float, .
                     found[c >> 2] += 1
                 for c in pool:
                     expected[c >> 2] += share
-            size = min(len(s.hands[me]), 15)
-            s.apply_code(max(reversed(codes), key=lambda k: policy.score(total, k, size)))
+            s.apply_code(policy.best(total, codes, len(s.hands[me])))
     return tuple(min(4.0, max(0.25, f / e)) if e else 1.0
                  for f, e in zip(found, expected, strict=True))
