@@ -9,9 +9,11 @@ import pytest
 
 from ninetynine import load_rules, presets
 from ninetynine.bots import make_bot
-from ninetynine.bots.ismcts import _in_play, _paired_z, _settled
-from ninetynine.bots.knowledge import hand_weights
+from ninetynine.bots.ismcts import _in_play, _paired_z, _playout, _settled
+from ninetynine.bots.knowledge import hand_weights, rollout_policy
+from ninetynine.game import new_game
 from ninetynine.position import position_from_mapping
+from ninetynine.state import State
 from ninetynine.view import observe
 
 from .test_bots_play import play, table
@@ -77,3 +79,29 @@ def test_players_are_found_to_keep_escape_cards_and_dump_high_ones(preset: str) 
     weights = hand_weights(load_rules(preset), 4)
     assert len(weights) == 13
     assert min(weights[8], weights[9]) > 1.1 > 0.9 > max(weights[10], weights[11])
+
+
+class _Checked(State):
+    """A state that refuses an action code its own legal_codes() does not list."""
+
+    __slots__ = ()
+    checked = 0
+
+    def apply_code(self, code: int) -> None:
+        assert code in self.legal_codes(), (code, self.legal_codes())
+        _Checked.checked += 1
+        super().apply_code(code)
+
+
+@pytest.mark.parametrize("preset", sorted(presets()))
+def test_playouts_play_only_legal_moves_under_every_preset(preset: str) -> None:
+    # The playout reads the safe moves from the engine's tables where the rules allow:
+    # they must be what the engine calls legal, in every rule set.
+    rules, rng = load_rules(preset), random.Random(5)
+    policy, _Checked.checked = rollout_policy(rules), 0
+    for _ in range(8):
+        state = new_game(rules, 4 if rules.teams else 3)
+        state.__class__ = _Checked
+        while not state.is_over:
+            _playout(state, rng, policy, 500, 0.3, lambda s: not s.is_over)
+    assert _Checked.checked > 50

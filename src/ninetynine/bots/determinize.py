@@ -48,13 +48,35 @@ class Determinizer:
     def shuffled(self, rng: random.Random) -> list[int]:
         """The unseen cards in a random order (what :meth:`deal` takes); with weights,
         the cards for the other hands are drawn by weight and the rest shuffled."""
+        return self.rest_shuffled(self.hands_drawn(rng), rng)
+
+    def hands_drawn(self, rng: random.Random) -> list[int]:
+        """The unseen cards, those for the other hands first and in random order (drawn
+        by weight, with weights); the rest come in no particular order until
+        :meth:`rest_shuffled` shuffles them. A search that may reject the hands shuffles
+        the rest only of the deal it keeps."""
         rnd = rng.random  # sorting by random keys: a uniform shuffle, cheaper than shuffle()
         if self.exponents is None:
             return sorted(self.unseen, key=lambda _card: rnd())
         drawn = [c for c, _ in sorted(self.exponents, key=lambda ce: -rnd() ** ce[1])]
         k = self.in_hands  # the hands' cards go in random order too: none is drawn first
-        return sorted(drawn[:k], key=lambda _card: rnd()) + sorted(drawn[k:],
-                                                                   key=lambda _card: rnd())
+        return sorted(drawn[:k], key=lambda _card: rnd()) + drawn[k:]
+
+    def rest_shuffled(self, cards: list[int], rng: random.Random) -> list[int]:
+        """``cards`` from :meth:`hands_drawn` with the cards after the hands shuffled."""
+        if self.exponents is None:
+            return cards  # a uniform shuffle already
+        rnd, k = rng.random, self.in_hands
+        return cards[:k] + sorted(cards[k:], key=lambda _card: rnd())
+
+    def hands(self, cards: list[int]) -> list[list[int]]:
+        """The other hands :meth:`deal` makes of ``cards``, by seat (the seat's own empty)."""
+        hands: list[list[int]] = [[] for _ in range(self.view.players)]
+        i = 0
+        for seat, size in zip(self.others, self.sizes, strict=True):
+            hands[seat] = cards[i:i + size]
+            i += size
+        return hands
 
     def deal(self, cards: list[int]) -> State:
         """A new state with the unseen ``cards`` dealt in this order: the other hands in
@@ -62,13 +84,10 @@ class Determinizer:
         t = self.template
         s = State.__new__(State)
         _copy_slots(t, s)
-        hands: list[list[int]] = [[] for _ in range(t.n)]
+        hands = self.hands(cards)
         hands[self.seat] = list(self.view.hand)
-        i = 0
-        for seat, size in zip(self.others, self.sizes, strict=True):
-            hands[seat] = cards[i:i + size]
-            i += size
         s.hands = hands
+        i = self.in_hands
         s.pile = cards[i:i + self.face_down] + t.pile
         i += self.face_down
         s.stock = cards[i:]

@@ -22,6 +22,7 @@ class LastPlays:
         self.c = compiled(view.rules)
         # (seat, total before, card played, total after, cards drawn since)
         self.checks: list[tuple[int, int, int, int, int]] = []
+        self.fits: dict[tuple[int, ...], bool] = {}
         drawn: dict[int, int] = {}
         done = {view.seat}
         for ev in reversed(view.history):
@@ -37,12 +38,16 @@ class LastPlays:
     def misfits(self, hands: list[list[int]]) -> int:
         """How many of the last plays the policy would not have made with ``hands``
         (the cards drawn since a play are taken to be the last ones of a hand)."""
-        count = 0
-        for seat, before, card, after, drawn in self.checks:
+        count, fits = 0, self.fits
+        for i, (seat, before, card, after, drawn) in enumerate(self.checks):
             hand = hands[seat]
-            held = hand[:len(hand) - drawn] + [card] if drawn <= len(hand) else [card]
-            if self.choice(held, before) not in (None, (card >> 2, after)):
-                count += 1
+            kept = hand[:len(hand) - drawn] if drawn <= len(hand) else []
+            # the answer depends on the ranks held only: cached per check and ranks
+            key = (i, *sorted(c >> 2 for c in kept))
+            fit = fits.get(key)
+            if fit is None:
+                fit = fits[key] = self.choice(kept + [card], before) in (None, (card >> 2, after))
+            count += not fit
         return count
 
     def choice(self, held: list[int], total: int) -> tuple[int, int] | None:
