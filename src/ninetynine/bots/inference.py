@@ -8,7 +8,11 @@ heuristic's idea of a good play) would have made with the cards dealt to it.
 
 from __future__ import annotations
 
+import math
+import random
+
 from ninetynine import events as E
+from ninetynine.bots.determinize import Determinizer
 from ninetynine.bots.knowledge import RolloutPolicy
 from ninetynine.state import compiled
 from ninetynine.view import View
@@ -34,6 +38,21 @@ class LastPlays:
                 done.add(ev.seat)
                 self.checks.append((ev.seat, ev.before, ev.card, ev.after,
                                     drawn.get(ev.seat, 0)))
+
+    def draw(self, det: Determinizer, rng: random.Random, tries: int = 10) -> list[int]:
+        """Unseen cards in an order (for ``det.deal``) whose deal fits the last plays, or
+        of ``tries`` draws the one that fits most of them."""
+        if not self.checks:
+            return det.shuffled(rng)
+        best, fewest = [], math.inf
+        for _ in range(tries):
+            cards = det.hands_drawn(rng)
+            misfits = self.misfits(det.hands(cards))
+            if misfits < fewest:
+                best, fewest = cards, misfits
+                if not misfits:
+                    break
+        return det.rest_shuffled(best, rng)
 
     def misfits(self, hands: list[list[int]]) -> int:
         """How many of the last plays the policy would not have made with ``hands``

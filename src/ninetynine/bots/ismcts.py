@@ -136,8 +136,7 @@ class IsmctsBot:
         rows: list[list[float]] = []
         done = 0
         while done < self.iterations and (done == 0 or time.perf_counter() < deadline):
-            cards = det.shuffled(rng) if not plays or not plays.checks else \
-                _plausible(det, plays, rng)
+            cards = plays.draw(det, rng) if plays else det.shuffled(rng)
             seed = rng.random()
             row = []
             for node, code in zip(roots, moves, strict=True):
@@ -198,21 +197,6 @@ class IsmctsBot:
             nd.visits += 1
             nd.value += values[nd.player]
         return values
-
-
-def _plausible(det: Determinizer, plays: LastPlays, rng: random.Random,
-               tries: int = 10) -> list[int]:
-    """Unseen cards in an order whose deal fits the others' last plays, or of ``tries``
-    draws the one that fits most of them."""
-    best, fewest = [], math.inf
-    for _ in range(tries):
-        cards = det.hands_drawn(rng)
-        misfits = plays.misfits(det.hands(cards))
-        if misfits < fewest:
-            best, fewest = cards, misfits
-            if not misfits:
-                break
-    return det.rest_shuffled(best, rng)
 
 
 def _in_play(s: State) -> Callable[[State], bool]:

@@ -1,0 +1,112 @@
+"""How well the search reads the other hands: its sampled deals scored against the real ones.
+
+At the decisions of ``heuristic`` games where the total is 60 or more (where the others'
+cards decide the hand), the seat to act samples deals as ``ismcts`` would, three ways:
+
+- ``uniform``: the unseen cards dealt at random;
+- ``weights``: by the cards sensible players keep (``knowledge.hand_weights``);
+- ``last plays``: by weight, redrawn when another player's last play does not fit
+  (``inference.LastPlays``), the default of ``ismcts``.
+
+Two scores, lower is better: the Brier score of the chance that the next player holds an
+escape card (0 knows the real hands; a constant guess of the base rate scores about 0.15),
+and the log-loss per unseen card of the chance that it is in each other hand.
+
+Run: python benchmarks/bots_belief.py [--presets P,K,G,J] [--players 4] [--games 10]
+     [--samples 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+from collections import Counter
+from collections.abc import Callable
+
+from ninetynine import load_rules, new_game
+from ninetynine.bots import make_bot
+from ninetynine.bots.determinize import Determinizer
+from ninetynine.bots.inference import LastPlays
+from ninetynine.bots.knowledge import escape_ranks, hand_weights, rollout_policy
+from ninetynine.events import Event
+from ninetynine.rules import Rules
+from ninetynine.view import View, observe
+
+WAYS = ("uniform", "weights", "last plays")
+
+
+def sampler(way: str, view: View, rules: Rules) \
+        -> tuple[Determinizer, Callable[[random.Random], list[int]]]:
+    """The determinizer and the deal-drawing function of one way of reading the hands."""
+    weights = hand_weights(rules, view.players) if way != "uniform" else None
+    det = Determinizer(view, weights)
+    if way == "last plays":
+        plays = LastPlays(view, rollout_policy(rules))
+        return det, lambda rng: plays.draw(det, rng)
+    return det, det.shuffled
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--presets", default="P,K,G,J")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--samples", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    print(f"Sampled deals against the real hands, {args.players} players, {args.games} "
+          f"heuristic games a rule set, {args.samples} deals a decision (total >= 60)")
+    print(f"{'rules':5} {'way':10} {'decisions':>9} {'Brier(next holds escape)':>25} "
+          f"{'log-loss/card':>14}")
+    bot = make_bot("heuristic")
+    for preset in args.presets.split(","):
+        rules, rng = load_rules(preset), random.Random(args.seed)
+        escapes = escape_ranks(rules)
+        brier, loss, decisions = Counter[str](), Counter[str](), 0
+        for _ in range(args.games):
+            state, history = new_game(rules, args.players), list[Event]()
+            while not state.is_over:
+                if state.is_chance:
+                    history += state.apply(state.sample_chance(rng))
+                    continue
+                seat = state.current_seat
+                assert seat is not None
+                view = observe(state, seat, tuple(history))
+                if len(view.legal) > 1 and state.total >= 60:
+                    decisions += 1
+                    following = (seat + state.direction) % state.n
+                    real = any(c >> 2 in escapes for c in state.hands[following])
+                    for way in WAYS:
+                        det, draw = sampler(way, view, rules)
+                        b, lo = _scores(det, draw, state.hands, following, escapes, real,
+                                        args.samples)
+                        brier[way] += b
+                        loss[way] += lo
+                history += state.apply(bot.choose(view, random.Random(rng.random())), seat)
+        for way in WAYS:
+            print(f"{preset:5} {way:10} {decisions:9} {brier[way] / decisions:25.4f} "
+                  f"{loss[way] / decisions:14.4f}", flush=True)
+
+
+def _scores(det: Determinizer, draw: Callable[[random.Random], list[int]],
+            hands: list[list[int]], following: int, escapes: frozenset[int], real: bool,
+            samples: int) -> tuple[float, float]:
+    """The Brier score and the log-loss per card of ``samples`` deals from ``draw``."""
+    rng, holds, where = random.Random(1), 0, Counter[tuple[int, int]]()
+    for _ in range(samples):
+        dealt = det.hands(draw(rng))
+        holds += any(c >> 2 in escapes for c in dealt[following])
+        where.update((seat, c) for seat in det.others for c in dealt[seat])
+    loss, count = 0.0, 0
+    for seat in det.others:
+        held = set(hands[seat])
+        for card in det.unseen:
+            p = (where[seat, card] + 0.5) / (samples + 1)
+            loss -= math.log(p if card in held else 1 - p)
+            count += 1
+    return (holds / samples - real) ** 2, loss / count
+
+
+if __name__ == "__main__":
+    main()
