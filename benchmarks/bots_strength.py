@@ -6,13 +6,17 @@ For each rule set and table size it plays two matches in the arena:
 * ``ismcts`` (the budget given by --ismcts) against N-1 ``heuristic`` bots: its win rate
   should be above 1/N by more than the interval's half-width.
 
-A 95% interval of +/-3 points needs about 1.96^2 p(1-p) / 0.03^2 games: about 800 at
-p = 0.25 (4 players), 950 at p = 1/3 (3 players). The ismcts tables cost most: about 300
-of its decisions with a real choice per game across the eight tables, so at a fixed
-search budget the whole run takes (budget per move) x 300,000 / cores; e.g. about 1.5
-hours on 2 cores with ``--ismcts ismcts:iterations=300`` (25-50 ms a move). The defaults
-are small; pass --games 1000 for the full figures. A line on stderr reports each tenth of
-a long match.
+A 95% interval of +/-3 points needs about 1.96^2 p(1-p) / 0.03^2 games if every game were
+an independent coin toss: about 800 at p = 0.25 (4 players), 950 at p = 1/3 (3 players).
+The arena's games come in rotation blocks that deal the same cards in every hand, and its
+interval is computed from the blocks (``ninetynine.arena.stats``), which is narrower where
+the bots play alike; the coin-toss (Wilson) interval is printed last for comparison.
+
+The ismcts tables cost most: about 300 of its decisions with a real choice per game
+across the eight tables, so at a fixed search budget the whole run takes (budget per
+move) x 300,000 / cores; e.g. about 1.5 hours on 2 cores with ``--ismcts
+ismcts:iterations=300`` (25-50 ms a move). The defaults are small; pass --games 1000 for
+the full figures. A line on stderr reports each tenth of a long match.
 
 Run: python benchmarks/bots_strength.py [--presets P,K,G,J] [--players 3,4] [--games 60]
      [--ismcts ismcts:ms=1000] [--matches heuristic,ismcts] [--workers 0] [--seed 1]
@@ -26,7 +30,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from ninetynine.arena import ArenaConfig, run_games, summarize
+from ninetynine.arena import ArenaConfig, run_games, summarize, wilson
 from ninetynine.arena.game import GameResult
 
 
@@ -44,7 +48,7 @@ def main() -> None:
     args = parser.parse_args()
     opponents = {"heuristic": ("heuristic", "random"), "ismcts": (args.ismcts, "heuristic")}
     print(f"{'rules':<6}{'N':>2}  {'bot':<24}{'vs':<10}{'games':>6}{'win rate':>10}"
-          f"   {'95% interval':<16}{'1/N':>6}  verdict         time  ms/move")
+          f"   {'95% interval':<16}{'1/N':>6}  verdict         time  ms/move   Wilson")
     for preset in args.presets.split(","):
         for n in (int(x) for x in args.players.split(",")):
             for match in args.matches.split(","):
@@ -60,13 +64,14 @@ def main() -> None:
                 per_move = 1000 * elapsed * workers / max(1, sum(r.moves for r in results) / n)
                 st = summarize(config.bots, results, ratings=False)[0]
                 lo, hi = st.interval
+                coin = wilson(st.wins, st.seat_games)  # as if games were independent tosses
                 share = 1 / n
                 verdict = "above 1/N" if lo > share else "below 1/N" if hi < share else \
                     "not separated"
                 print(f"{preset:<6}{n:>2}  {bot:<24}{rest:<10}{st.seat_games:>6}"
                       f"{100 * st.win_rate:>9.1f}%   [{100 * lo:4.1f}, {100 * hi:5.1f}]"
-                      f"{100 * share:>8.1f}  {verdict:<13}{elapsed:6.0f}s  <={per_move:5.0f}",
-                      flush=True)
+                      f"{100 * share:>8.1f}  {verdict:<13}{elapsed:6.0f}s  <={per_move:5.0f}"
+                      f"   [{100 * coin[0]:4.1f}, {100 * coin[1]:5.1f}]", flush=True)
 
 
 def _progress(preset: str, n: int, bot: str, games: int) -> Callable[[GameResult], None]:

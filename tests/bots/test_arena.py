@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
 
-from ninetynine.arena import ArenaConfig, GameResult, rotation, run_games, summarize, wilson
-from ninetynine.arena.stats import labels_of
+from ninetynine.arena import (
+    ArenaConfig,
+    GameResult,
+    play_game,
+    rotation,
+    run_games,
+    summarize,
+    wilson,
+)
+from ninetynine.arena.stats import MIN_BLOCKS, block_interval, labels_of
 from ninetynine.cli.main import main
+from ninetynine.presets import load_rules
 from ninetynine.record import parse_record
 
 
@@ -48,6 +58,60 @@ def test_summary_counts_wins_per_entrant_not_per_chair() -> None:
     assert [s.forfeits for s in stats] == [0, 1]
     assert stats[0].win_rate == 1.0 and stats[0].mu > stats[1].mu
     assert stats[0].interval == wilson(4, 4)
+
+
+def test_block_interval_known_values() -> None:
+    # rates 0.25 and 0.75 alternating: sd = sqrt(40 * 0.0625 / 39), half = z * sd / sqrt(40)
+    lo, hi = block_interval(0.5, [0.25, 0.75] * 20)
+    half = 1.959963984540054 * math.sqrt(40 * 0.0625 / 39) / math.sqrt(40)
+    assert (lo, hi) == (pytest.approx(0.5 - half), pytest.approx(0.5 + half))
+    assert block_interval(0.25, [0.25] * 40) == (0.25, 0.25)
+    assert block_interval(0.95, [0.5, 1.0] * 20)[1] == 1.0  # clamped
+
+
+def _block(index: int, winner: int) -> list[GameResult]:
+    """A block of two games, seats rotated, entrant ``winner`` winning both."""
+    return [GameResult(2 * index, [0, 1], [winner], "x"),
+            GameResult(2 * index + 1, [1, 0], [1 - winner], "x")]
+
+
+def test_intervals_come_from_rotation_blocks_when_there_are_enough() -> None:
+    # Entrant 0 wins one game of every block, as equal bots on shared cards do: the
+    # block interval knows its win rate is exactly 1/2; a coin-toss interval cannot.
+    even = [r for b in range(MIN_BLOCKS) for r in (GameResult(2 * b, [0, 1], [0], "x"),
+                                                    GameResult(2 * b + 1, [1, 0], [0], "x"))]
+    stats = summarize(["a", "b"], even, ratings=False)
+    assert stats[0].blocks == [0.5] * MIN_BLOCKS
+    assert stats[0].interval == (0.5, 0.5)
+    # A block whose second game is missing does not count as a block.
+    assert len(summarize(["a", "b"], even[:-1], ratings=False)[0].blocks) == MIN_BLOCKS - 1
+    assert summarize(["a", "b"], even[:-1], ratings=False)[0].interval == \
+        wilson(MIN_BLOCKS, 2 * MIN_BLOCKS - 1)
+    # Blocks won outright by one entrant or the other: wide, as they should be.
+    mixed = [r for b in range(MIN_BLOCKS) for r in _block(b, b % 2)]
+    lo, hi = summarize(["a", "b"], mixed, ratings=False)[0].interval
+    assert lo < 0.5 - 0.15 and hi > 0.5 + 0.15
+
+
+def test_the_games_of_a_block_deal_the_same_cards_in_every_hand() -> None:
+    # Different bots play different hands, but hand h gets the same deal in both games.
+    rules = load_rules("P")
+    deals = []
+    for specs in (["heuristic", "random", "random"], ["random", "random", "random"]):
+        result = play_game(rules, specs, [0, 1, 2], index=0, chance_seed="1:deal:0",
+                           bot_seed="1:bots:0", keep_record=True)
+        assert result.record is not None
+        record = parse_record(result.record)
+        state, dealt = record.start.clone(), {}
+        for seat, move in record.moves:
+            if seat is None:
+                dealt[state.hand_no] = (*dealt.get(state.hand_no, ()), str(move))
+            state.apply(move, seat)
+        deals.append(dealt)
+    assert deals[0] != deals[1]  # the games went differently...
+    common = deals[0].keys() & deals[1].keys()
+    assert len(common) >= 3
+    assert all(deals[0][h][0] == deals[1][h][0] for h in common)  # ...on the same deals
 
 
 def test_labels_tell_repeated_specs_apart() -> None:

@@ -7,6 +7,12 @@ the game in its seat (so the game and its record stay legal and the other seats 
 the game out), and the seat is scored as a loss whatever happens later. If a seat that
 forfeited is among the winners at the end, it is removed from them; a game whose only
 winners forfeited has no winner.
+
+Chance is seeded per hand: the k-th chance event (deal, restock...) of hand h draws from
+``Random(f"{chance_seed}:{h}:{k}")``. The arena gives the N games of a rotation block one
+chance seed, so they deal the same cards in every hand and differ only where the bots'
+choices differ: a comparison on shared luck (as in duplicate bridge), which is what makes
+the arena's block intervals narrow (:mod:`ninetynine.arena.stats`).
 """
 
 from __future__ import annotations
@@ -47,18 +53,22 @@ def play_game(rules: Rules, specs: list[str], seats: list[int], *, index: int, c
     """Play one game; ``seats[i]`` says which of ``specs`` plays seat ``i``."""
     n = len(seats)
     bots: list[Bot] = [make_bot(specs[e]) for e in seats]
-    chance = random.Random(chance_seed)
     rngs = [random.Random(f"{bot_seed}:{seat}") for seat in range(n)]
     state = new_game(rules, n)
     record = Record(state.clone()) if keep_record else None
     history: list[Event] = []
     forfeits: dict[int, str] = {}
     moves = 0
+    shuffles: dict[int, int] = {}  # chance events so far, per hand
     try:
         while not state.is_over:
             move: Action | ChanceOutcome
             if state.is_chance:
-                move = state.sample_chance(chance)
+                # Seeded by the hand and the event's number in it, not by a stream: games
+                # with one chance seed get the same cards in every hand, however the
+                # hands before went (see the module's note on rotation blocks).
+                k = shuffles[state.hand_no] = shuffles.get(state.hand_no, -1) + 1
+                move = state.sample_chance(random.Random(f"{chance_seed}:{state.hand_no}:{k}"))
             else:
                 seat = state.current_seat
                 assert seat is not None

@@ -2,9 +2,11 @@
 
 Seats rotate every game: in game ``g`` seat ``i`` is played by entrant ``(i + g) % N``,
 so over each block of N games every entrant sits in every chair once. The games of a
-block share their deal seed (duplicate style: the same cards go round the chairs), which
-lowers the luck in the comparison. Every game's seeds are derived from the arena seed
-and the game number only, so results do not depend on the number of workers.
+block share their deal seed, and every hand of them gets the same cards (duplicate style:
+the same cards go round the chairs), which takes much of the luck out of the comparison;
+the intervals are computed from the blocks (:mod:`ninetynine.arena.stats`). Every game's
+seeds are derived from the arena seed and the game number only, so results do not depend
+on the number of workers.
 """
 
 from __future__ import annotations
@@ -96,7 +98,8 @@ def results_json(config: ArenaConfig, results: Sequence[GameResult],
         "rules": config.rules, "players": config.players, "bots": list(config.bots),
         "games": config.games, "seed": config.seed,
         "seating": "rotated: in game g (0-based) seat i is played by bot (i + g) mod N; "
-                   "each block of N games shares its deal seed",
+                   "each block of N games deals the same cards in every hand; intervals "
+                   "from whole blocks where there are 30 or more",
         "entrants": [{
             "bot": st.label, "spec": st.spec, "seat_games": st.seat_games, "wins": st.wins,
             "win_rate": st.win_rate, "ci95": list(st.interval), "forfeits": st.forfeits,

@@ -1,15 +1,27 @@
-"""Arena statistics: win rates with 95% Wilson intervals, and OpenSkill ratings."""
+"""Arena statistics: win rates with 95% intervals, and OpenSkill ratings.
+
+The games come in rotation blocks: N games with one deal seed, each entrant once in each
+chair (:func:`~ninetynine.arena.runner.rotation`), the same cards in every hand. The blocks
+are independent of each other; the games within one are not, and that is what helps: with
+equal bots an entrant wins exactly one game of each block, so a block's win count varies
+only as much as the bots' play differs. With at least ``MIN_BLOCKS`` whole blocks the
+interval is the normal interval of the mean of the entrant's win rates per block: often
+much narrower than treating every game as a coin toss (the Wilson interval of the win
+count), which it falls back on with fewer blocks.
+"""
 
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ninetynine.arena.game import GameResult
 
 Z95 = 1.959963984540054
+MIN_BLOCKS = 30  # whole rotation blocks for the block interval (else Wilson's)
 
 
 def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -23,6 +35,14 @@ def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def block_interval(rate: float, blocks: Sequence[float], z: float = Z95) \
+        -> tuple[float, float]:
+    """The normal interval around ``rate`` from the win rates of independent rotation
+    blocks: half-width z * sd(block rates) / sqrt(number of blocks)."""
+    half = z * statistics.stdev(blocks) / math.sqrt(len(blocks))
+    return max(0.0, rate - half), min(1.0, rate + half)
+
+
 @dataclass
 class EntrantStats:
     """One entrant's results: a seat-game is one game played in one seat."""
@@ -34,6 +54,7 @@ class EntrantStats:
     forfeits: int = 0
     mu: float = 25.0
     sigma: float = 25.0 / 3
+    blocks: list[float] = field(default_factory=list)  # win rate in each whole block
 
     @property
     def win_rate(self) -> float:
@@ -41,7 +62,10 @@ class EntrantStats:
 
     @property
     def interval(self) -> tuple[float, float]:
-        return wilson(self.wins, self.seat_games)
+        """The 95% interval of the win rate: from rotation blocks where there are enough."""
+        if len(self.blocks) < MIN_BLOCKS:
+            return wilson(self.wins, self.seat_games)
+        return block_interval(self.win_rate, self.blocks)
 
     @property
     def ordinal(self) -> float:
@@ -64,12 +88,20 @@ def summarize(specs: Sequence[str], results: Sequence[GameResult],
     """Win counts per entrant, and OpenSkill (Plackett-Luce) ratings in game order."""
     stats = [EntrantStats(label, spec) for label, spec in zip(labels_of(specs), specs,
                                                               strict=True)]
+    n = len(specs)
+    blocks: dict[int, list[GameResult]] = {}
     for result in sorted(results, key=lambda r: r.index):
+        blocks.setdefault(result.index // n, []).append(result)
         for seat, entrant in enumerate(result.seats):
             st = stats[entrant]
             st.seat_games += 1
             st.wins += seat in result.winners
             st.forfeits += seat in result.forfeits
+    for block in blocks.values():
+        if len(block) == n:
+            for entrant, st in enumerate(stats):
+                st.blocks.append(sum(e == entrant and seat in r.winners for r in block
+                                     for seat, e in enumerate(r.seats)) / n)
     if ratings:
         _rate(stats, results)
     return stats
