@@ -6,7 +6,12 @@ Example: ``ninetynine arena --rules P --players 4 --bots ismcts,heuristic,heuris
 Each bot is a spec: random, heuristic, ismcts:iterations=2000 (or ms=500), easy/medium/hard,
 or a program speaking the engine protocol: "cmd:python examples/protocol_bot.py" (see
 docs/bot-protocol.md). A bot that crashes, hangs or plays an illegal move loses that game
-and a random player finishes it in its seat; the arena goes on."""
+and a random player finishes it in its seat; the arena goes on.
+
+Seats rotate every game, and each block of N games deals the same cards in every hand, so
+the luck of the cards is shared; the 95% intervals are computed from the blocks (with 30
+or more; Wilson's otherwise). A last, partial block counts in the win rates, not in the
+intervals."""
 
 from __future__ import annotations
 
