@@ -3,8 +3,8 @@
 The games come in rotation blocks: N games with one deal seed, each entrant once in each
 chair (:func:`~ninetynine.arena.runner.rotation`), the same cards in every hand. The blocks
 are independent of each other; the games within one are not, and that is what helps: with
-equal bots an entrant wins exactly one game of each block, so a block's win count varies
-only as much as the bots' play differs. With at least ``MIN_BLOCKS`` whole blocks the
+equal deterministic bots an entrant wins exactly one game of each block, so a block's win
+count varies only as much as the bots' play differs. With at least ``MIN_BLOCKS`` whole blocks the
 interval is the normal interval of the mean of the entrant's win rates per block: often
 much narrower than treating every game as a coin toss (the Wilson interval of the win
 count), which it falls back on with fewer blocks.
