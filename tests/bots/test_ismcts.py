@@ -9,7 +9,7 @@ import pytest
 
 from ninetynine import load_rules, presets
 from ninetynine.bots import make_bot
-from ninetynine.bots.ismcts import _in_play, _paired_z, _playout, _settled
+from ninetynine.bots.ismcts import _in_play, _paired_z, _playout, _settled, playout_values
 from ninetynine.bots.knowledge import hand_weights, rollout_policy
 from ninetynine.game import new_game
 from ninetynine.position import position_from_mapping
@@ -65,6 +65,18 @@ def test_a_playout_plays_the_whole_hand_where_busters_sit_out() -> None:
     assert _after_first_bust("K") == (True, False)
     # P: the first bust ends the hand, and with it what the playout was about.
     assert _after_first_bust("P")[0] is False
+
+
+def test_playout_values_score_who_loses_what_the_move_decides() -> None:
+    # P, 95: whatever seat 0 plays, seat 1 holds only Queens and must bust, which ends
+    # the hand; where seat 0 holds only a Queen itself, it is the one to lose.
+    hands = ["9S 2S 3S", "QS QH QD", "2D 3D 6D", "2C 3C 5C"]
+    state = position_from_mapping({"rules": "P", "total": 95, "turn": 1, "hands": hands})
+    for code in state.legal_codes():
+        assert playout_values(state.clone(), code, random.Random(1)) == [1, 0, 1, 1]
+    state = position_from_mapping({"rules": "P", "total": 95, "turn": 1,
+                                   "hands": ["QC", *hands[1:]]})
+    assert playout_values(state, state.legal_codes()[0], random.Random(1)) == [0, 1, 1, 1]
 
 
 @pytest.mark.parametrize("preset", sorted(presets()))

@@ -199,6 +199,17 @@ class IsmctsBot:
         return values
 
 
+def playout_values(s: State, code: int, rng: random.Random, epsilon: float = 0.0,
+                   depth: int = 100) -> list[float]:
+    """Play ``code`` on ``s`` (in place) and on with the rollout policy, as a playout of
+    the search does; each seat's value (see :func:`_values`). For benchmarks that score
+    moves on a known deal."""
+    start, going = _standing(s), _in_play(s)
+    s.apply_code(code)
+    _playout(s, rng, rollout_policy(s.rules), depth - 1, epsilon, going)
+    return _values(s, start)
+
+
 def _in_play(s: State) -> Callable[[State], bool]:
     """A test of whether a playout from ``s`` goes on: until the hand ends, and where a
     bust ends the hand or resets the total for everyone, until a life or point changes.
