@@ -24,14 +24,14 @@ import random
 from collections import Counter
 from collections.abc import Callable
 
-from ninetynine import load_rules, new_game
-from ninetynine.bots import make_bot
+from heuristic_games import decisions
+
+from ninetynine import load_rules
 from ninetynine.bots.determinize import Determinizer
 from ninetynine.bots.inference import LastPlays
 from ninetynine.bots.knowledge import escape_ranks, hand_weights, rollout_policy
-from ninetynine.events import Event
 from ninetynine.rules import Rules
-from ninetynine.view import View, observe
+from ninetynine.view import View
 
 WAYS = ("uniform", "weights", "last plays")
 
@@ -59,34 +59,24 @@ def main() -> None:
           f"heuristic games a rule set, {args.samples} deals a decision (total >= 60)")
     print(f"{'rules':5} {'way':10} {'decisions':>9} {'Brier(next holds escape)':>25} "
           f"{'log-loss/card':>14}")
-    bot = make_bot("heuristic")
     for preset in args.presets.split(","):
         rules, rng = load_rules(preset), random.Random(args.seed)
         escapes = escape_ranks(rules)
-        brier, loss, decisions = Counter[str](), Counter[str](), 0
-        for _ in range(args.games):
-            state, history = new_game(rules, args.players), list[Event]()
-            while not state.is_over:
-                if state.is_chance:
-                    history += state.apply(state.sample_chance(rng))
-                    continue
-                seat = state.current_seat
-                assert seat is not None
-                view = observe(state, seat, tuple(history))
-                if len(view.legal) > 1 and state.total >= 60:
-                    decisions += 1
-                    following = (seat + state.direction) % state.n
-                    real = any(c >> 2 in escapes for c in state.hands[following])
-                    for way in WAYS:
-                        det, draw = sampler(way, view, rules)
-                        b, lo = _scores(det, draw, state.hands, following, escapes, real,
-                                        args.samples)
-                        brier[way] += b
-                        loss[way] += lo
-                history += state.apply(bot.choose(view, random.Random(rng.random())), seat)
+        brier, loss, seen = Counter[str](), Counter[str](), 0
+        for state, view, _ in decisions(rules, args.players, args.games, rng):
+            if len(view.legal) > 1 and state.total >= 60:
+                seen += 1
+                following = (view.seat + state.direction) % state.n
+                real = any(c >> 2 in escapes for c in state.hands[following])
+                for way in WAYS:
+                    det, draw = sampler(way, view, rules)
+                    b, lo = _scores(det, draw, state.hands, following, escapes, real,
+                                    args.samples)
+                    brier[way] += b
+                    loss[way] += lo
         for way in WAYS:
-            print(f"{preset:5} {way:10} {decisions:9} {brier[way] / decisions:25.4f} "
-                  f"{loss[way] / decisions:14.4f}", flush=True)
+            print(f"{preset:5} {way:10} {seen:9} {brier[way] / seen:25.4f} "
+                  f"{loss[way] / seen:14.4f}", flush=True)
 
 
 def _scores(det: Determinizer, draw: Callable[[random.Random], list[int]],

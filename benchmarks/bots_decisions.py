@@ -31,12 +31,12 @@ import math
 import random
 import time
 
-from ninetynine import load_rules, new_game
+from heuristic_games import decisions
+
+from ninetynine import load_rules
 from ninetynine.bots import make_bot
 from ninetynine.bots.ismcts import move_key, playout_values
-from ninetynine.events import Event
 from ninetynine.state import State
-from ninetynine.view import observe
 
 
 def main() -> None:
@@ -51,45 +51,37 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=11)
     args = parser.parse_args()
     specs = [s.strip() for s in args.bots.split(";") if s.strip()]
-    heuristic = make_bot("heuristic")
     print(f"Moves changed from the heuristic's, scored on the real deal: {args.players} "
           f"players, {args.games} games a rule set, {args.continuations} playouts a move")
     print(f"{'rules':5} {'bot':32} {'decisions':>9} {'changed':>8} "
           f"{'gain/decision':>14} {'95% interval':>20} {'gain/change':>12} {'s':>6}")
     for preset in args.presets.split(","):
-        rules, rng = load_rules(preset), random.Random(args.seed)
+        # The games do not depend on the bots under test: they have their own generator.
+        rules, games = load_rules(preset), random.Random(args.seed)
+        rng = random.Random(f"{args.seed}:bots")
         bots = [make_bot(spec) for spec in specs]
         gains: list[list[float]] = [[] for _ in specs]
         changed, seconds = [0] * len(specs), [0.0] * len(specs)
-        for _ in range(args.games):
-            state, history = new_game(rules, args.players), list[Event]()
-            while not state.is_over:
-                if state.is_chance:
-                    history += state.apply(state.sample_chance(rng))
+        for state, view, played in decisions(rules, args.players, args.games, games):
+            keys = {move_key(state.code_of(a)) for a in view.legal}
+            if view.seat != 0 or len(keys) == 1:
+                continue
+            base = state.code_of(played)
+            scored: dict[int, float] = {}  # gain by move, for bots that agree
+            shuffles = rng.randrange(2**32)
+            for i, bot in enumerate(bots):
+                start = time.perf_counter()
+                code = state.code_of(bot.choose(view, random.Random(rng.random())))
+                seconds[i] += time.perf_counter() - start
+                key = move_key(code)
+                if key == move_key(base):
+                    gains[i].append(0.0)
                     continue
-                seat = state.current_seat
-                assert seat is not None
-                view = observe(state, seat, tuple(history))
-                played = heuristic.choose(view, random.Random(rng.random()))
-                keys = {move_key(state.code_of(a)) for a in view.legal}
-                if seat == 0 and len(keys) > 1:
-                    base = state.code_of(played)
-                    scored: dict[int, float] = {}  # gain by move, for bots that agree
-                    shuffles = rng.randrange(2**32)
-                    for i, bot in enumerate(bots):
-                        start = time.perf_counter()
-                        code = state.code_of(bot.choose(view, random.Random(rng.random())))
-                        seconds[i] += time.perf_counter() - start
-                        key = move_key(code)
-                        if key == move_key(base):
-                            gains[i].append(0.0)
-                            continue
-                        changed[i] += 1
-                        if key not in scored:
-                            scored[key] = (_value(state, code, shuffles, args.continuations)
-                                           - _value(state, base, shuffles, args.continuations))
-                        gains[i].append(scored[key])
-                history += state.apply(played, seat)
+                changed[i] += 1
+                if key not in scored:
+                    scored[key] = (_value(state, code, shuffles, args.continuations)
+                                   - _value(state, base, shuffles, args.continuations))
+                gains[i].append(scored[key])
         for i, spec in enumerate(specs):
             d = len(gains[i])
             mean = sum(gains[i]) / d
