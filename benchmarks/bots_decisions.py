@@ -36,6 +36,7 @@ from heuristic_games import decisions
 from ninetynine import load_rules
 from ninetynine.bots import make_bot
 from ninetynine.bots.ismcts import move_key, playout_values
+from ninetynine.errors import NinetyNineError
 from ninetynine.state import State
 
 
@@ -51,15 +52,18 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=11)
     args = parser.parse_args()
     specs = [s.strip() for s in args.bots.split(";") if s.strip()]
+    try:
+        tables = [load_rules(preset) for preset in args.presets.split(",")]
+        bots = [make_bot(spec) for spec in specs]
+    except NinetyNineError as e:
+        parser.error(str(e))
     print(f"Moves changed from the heuristic's, scored on the real deal: {args.players} "
           f"players, {args.games} games a rule set, {args.continuations} playouts a move")
     print(f"{'rules':5} {'bot':32} {'decisions':>9} {'changed':>8} "
           f"{'gain/decision':>14} {'95% interval':>20} {'gain/change':>12} {'s':>6}")
-    for preset in args.presets.split(","):
+    for preset, rules in zip(args.presets.split(","), tables, strict=True):
         # The games do not depend on the bots under test: they have their own generator.
-        rules, games = load_rules(preset), random.Random(args.seed)
-        rng = random.Random(f"{args.seed}:bots")
-        bots = [make_bot(spec) for spec in specs]
+        games, rng = random.Random(args.seed), random.Random(f"{args.seed}:bots")
         gains: list[list[float]] = [[] for _ in specs]
         changed, seconds = [0] * len(specs), [0.0] * len(specs)
         for state, view, played in decisions(rules, args.players, args.games, games):
@@ -67,7 +71,7 @@ def main() -> None:
             if view.seat != 0 or len(keys) == 1:
                 continue
             base = state.code_of(played)
-            scored: dict[int, float] = {}  # gain by move, for bots that agree
+            scored: dict[int, float] = {}  # by move: bots choosing one move share its score
             shuffles = rng.randrange(2**32)
             for i, bot in enumerate(bots):
                 start = time.perf_counter()
@@ -84,6 +88,9 @@ def main() -> None:
                 gains[i].append(scored[key])
         for i, spec in enumerate(specs):
             d = len(gains[i])
+            if not d:
+                print(f"{preset:5} {spec:32} no decision with a choice at seat 0")
+                continue
             mean = sum(gains[i]) / d
             sd = math.sqrt(sum((g - mean) ** 2 for g in gains[i]) / max(1, d - 1))
             half = 1.96 * sd / math.sqrt(d)
