@@ -67,8 +67,7 @@ def main() -> None:
         gains: list[list[float]] = [[] for _ in specs]
         changed, seconds = [0] * len(specs), [0.0] * len(specs)
         for state, view, played in decisions(rules, args.players, args.games, games):
-            keys = {move_key(state.code_of(a)) for a in view.legal}
-            if view.seat != 0 or len(keys) == 1:
+            if view.seat != 0 or len({move_key(state.code_of(a)) for a in view.legal}) == 1:
                 continue
             base = state.code_of(played)
             scored: dict[int, float] = {}  # by move: bots choosing one move share its score

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -89,19 +90,20 @@ def summarize(specs: Sequence[str], results: Sequence[GameResult],
     stats = [EntrantStats(label, spec) for label, spec in zip(labels_of(specs), specs,
                                                               strict=True)]
     n = len(specs)
-    blocks: dict[int, list[GameResult]] = {}
+    block_wins: dict[int, list[int]] = {}  # each entrant's wins, per rotation block
     for result in sorted(results, key=lambda r: r.index):
-        blocks.setdefault(result.index // n, []).append(result)
+        wins = block_wins.setdefault(result.index // n, [0] * n)
         for seat, entrant in enumerate(result.seats):
             st = stats[entrant]
             st.seat_games += 1
             st.wins += seat in result.winners
             st.forfeits += seat in result.forfeits
-    for block in blocks.values():
-        if len(block) == n:
-            for entrant, st in enumerate(stats):
-                st.blocks.append(sum(e == entrant and seat in r.winners for r in block
-                                     for seat, e in enumerate(r.seats)) / n)
+            wins[entrant] += seat in result.winners
+    games = Counter(result.index // n for result in results)
+    for block, wins in block_wins.items():
+        if games[block] == n:  # whole blocks only
+            for st, won in zip(stats, wins, strict=True):
+                st.blocks.append(won / n)
     if ratings:
         _rate(stats, results)
     return stats
