@@ -6,7 +6,12 @@ for --seconds (a finished game is replaced by a new table); each client waits a 
 think time (mean --think seconds, 0 = flat out) before its move. Prints the tables held,
 moves per second and move latency (send -> the update acknowledging it) percentiles.
 
-    .venv/bin/python benchmarks/web_load.py --tables 500 --seconds 30
+    .venv/bin/python benchmarks/web_load.py --tables 500 --seconds 30 --pin
+
+The load comes from one address, far above what the server allows one address by
+default, so the server is started with those limits raised (``LOAD_LIMITS``). ``--pin``
+puts the server on the first CPU and this client on the second, so that they do not
+compete for one core.
 """
 
 from __future__ import annotations
@@ -29,6 +34,9 @@ import httpx
 import websockets
 
 PREFIX = ["-m", "ninetynine.cli.main"]  # how the server is started (a profiler may wrap it)
+LOAD_LIMITS = [f"--limit={name}=1000000" for name in (
+    "tables_per_address", "tables_per_client", "requests_per_second", "requests_burst",
+    "messages_per_second", "messages_burst", "connections_per_address")]
 
 
 def free_port() -> int:
@@ -134,13 +142,20 @@ def main() -> int:
                         help="seconds to open the tables before measuring")
     parser.add_argument("--think", type=float, default=1.0,
                         help="mean seconds a client waits before each move (0: flat out)")
+    parser.add_argument("--pin", action="store_true",
+                        help="the server on CPU 0, this client on CPU 1")
+    parser.add_argument("--database", help="a postgresql:// URL (default: SQLite in a "
+                        "temporary folder)")
     args = parser.parse_args()
     port = free_port()
+    pin = ["taskset", "-c", "0"] if args.pin else []
+    if args.pin:
+        os.sched_setaffinity(0, {1})
     with tempfile.TemporaryDirectory() as tmp:
         server = subprocess.Popen(
-            [sys.executable, *PREFIX, "serve", "--port", str(port),
-             "--database", str(Path(tmp) / "load.sqlite3"), "--bot-delay", "0"],
-            stdout=subprocess.DEVNULL)
+            [*pin, sys.executable, *PREFIX, "serve", "--port", str(port),
+             "--database", args.database or str(Path(tmp) / "load.sqlite3"), "--bot-delay", "0",
+             *LOAD_LIMITS], stdout=subprocess.DEVNULL)
         try:
             for _ in range(100):
                 try:

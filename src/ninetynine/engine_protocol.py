@@ -85,6 +85,10 @@ class ProtocolBot:
         self.stderr_reader: threading.Thread | None = None
         self.sent = 0  # events of the history already sent
 
+    def cap_time(self, seconds: float) -> None:
+        """Wait at most ``seconds`` for each answer (a server's limit)."""
+        self.timeout = min(self.timeout, seconds)
+
     def _start(self) -> subprocess.Popen[str]:
         try:
             proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,

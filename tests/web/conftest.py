@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import shutil
@@ -11,9 +12,32 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Browser, sync_playwright
 
-from ninetynine.web.tables import Settings
+from ninetynine.web.limits import Limits
+from ninetynine.web.settings import Settings
 from tests.web.helpers import FakeClock, ServerThread, free_port
+
+# Tests make many tables from one address quickly; tests/web/test_security.py checks the
+# default limits themselves.
+ROOMY = Limits(requests_per_second=1000, requests_burst=1000, tables_per_address=1000,
+               tables_per_client=1000, messages_per_second=1000, messages_burst=1000)
+
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium, headless, driven by Playwright."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: run scripts/setup-system.sh (as root)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
 
 
 @pytest.fixture
@@ -28,7 +52,7 @@ def make_server(tmp_path: Path, clock: FakeClock) -> Iterator[Callable[..., Serv
     def make(**overrides: object) -> ServerThread:
         options: dict[str, object] = {
             "database": str(tmp_path / f"web{len(servers)}.sqlite3"), "grace": 30.0,
-            "bot_delay": 0.0, "tick": 0.02, "clock": clock, "seed": 7}
+            "bot_delay": 0.0, "tick": 0.02, "clock": clock, "seed": 7, "limits": ROOMY}
         options.update(overrides)
         server = ServerThread(Settings(**options)).start()  # type: ignore[arg-type]
         servers.append(server)
@@ -44,31 +68,52 @@ def server(make_server: Callable[..., ServerThread]) -> ServerThread:
     return make_server()
 
 
-@pytest.fixture(scope="session")
-def postgres_url() -> Iterator[str]:
+class Postgres:
     """A throwaway PostgreSQL cluster (Debian's postgresql) on a free loopback port."""
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-    if not found:
-        pytest.fail("PostgreSQL is not installed: run scripts/setup-system.sh (as root)")
-    bindir = Path(found[-1]).parent
-    root = Path(tempfile.mkdtemp(prefix="nn-pg-"))
-    data, sock = root / "data", root / "sock"
-    sock.mkdir()
-    as_root = os.geteuid() == 0
-    prefix = ["runuser", "-u", "postgres", "--"] if as_root else []
-    if as_root:
-        shutil.chown(root, "postgres")
-        shutil.chown(sock, "postgres")
-    port = free_port()
-    log = root / "log"
-    subprocess.run([*prefix, str(bindir / "initdb"), "-D", str(data), "-A", "trust",
-                    "-U", "postgres", "--no-sync"], check=True, capture_output=True)
-    subprocess.run([*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-l", str(log), "-w",
-                    "-o", f"-p {port} -k {sock} -h 127.0.0.1 -F", "start"],
-                   check=True, capture_output=True)
+
+    def __init__(self) -> None:
+        found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+        if not found:
+            pytest.fail("PostgreSQL is not installed: run scripts/setup-system.sh (as root)")
+        self.bindir = Path(found[-1]).parent
+        self.root = Path(tempfile.mkdtemp(prefix="nn-pg-"))
+        self.data, sock = self.root / "data", self.root / "sock"
+        sock.mkdir()
+        as_root = os.geteuid() == 0
+        self.prefix = ["runuser", "-u", "postgres", "--"] if as_root else []
+        if as_root:
+            shutil.chown(self.root, "postgres")
+            shutil.chown(sock, "postgres")
+        self.port = free_port()
+        self.options = f"-p {self.port} -k {sock} -h 127.0.0.1 -F"
+        subprocess.run([*self.prefix, str(self.bindir / "initdb"), "-D", str(self.data),
+                        "-A", "trust", "-U", "postgres", "--no-sync"],
+                       check=True, capture_output=True)
+        self.start()
+        self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def pg_ctl(self, *args: str) -> None:
+        subprocess.run([*self.prefix, str(self.bindir / "pg_ctl"), "-D", str(self.data), *args],
+                       check=True, capture_output=True)
+
+    def start(self) -> None:
+        self.pg_ctl("-l", str(self.root / "log"), "-w", "-o", self.options, "start")
+
+    def stop(self, mode: str = "fast") -> None:
+        self.pg_ctl("-m", mode, "-w", "stop")
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Postgres]:
+    cluster = Postgres()
     try:
-        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+        yield cluster
     finally:
-        subprocess.run([*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate",
-                        "stop"], capture_output=True)
-        shutil.rmtree(root, ignore_errors=True)
+        with contextlib.suppress(subprocess.CalledProcessError):
+            cluster.stop("immediate")
+        shutil.rmtree(cluster.root, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def postgres_url(postgres: Postgres) -> str:
+    return postgres.url

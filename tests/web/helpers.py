@@ -17,8 +17,9 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from ninetynine.web.app import create_app
+from ninetynine.web.lobby import Lobby
+from ninetynine.web.settings import Settings
 from ninetynine.web.storage import Storage
-from ninetynine.web.tables import Lobby, Settings
 
 
 class FakeClock:

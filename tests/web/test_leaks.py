@@ -8,17 +8,26 @@ must be among them, and a seat's hand in a frame must be exactly its hand at tha
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import re
+import subprocess
+import sys
+import time
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
+import websockets
 
 from ninetynine.cards import format_card
 from ninetynine.events import CardPlayed, InstantHand, UpCardReturned, UpCardTurned
+from ninetynine.presets import load_rules, presets
 from ninetynine.record import parse_record
-from tests.web.helpers import Client, ServerThread, play_game
+from ninetynine.rules import Scoring
+from tests.web.helpers import ServerThread, free_port, play_game
 
 CARD = re.compile(r"(?<![A-Za-z0-9])(10|[2-9AJQK])[SHDC](?![A-Za-z0-9])")
 
@@ -66,11 +75,11 @@ def strings(value: Any) -> list[str]:
     return []
 
 
-def check_frames(client: Client, seat: int | None, players: int,
+def check_frames(frames: list[str], seat: int | None, players: int,
                  per_state: list[list[set[str]]], hands: list[list[list[str]]]) -> int:
     who = players if seat is None else seat
     checked = 0
-    for text in client.frames:
+    for text in frames:
         msg = json.loads(text)
         for word in ("seed", "stock_order", "shuffle "):
             assert word not in text.lower(), text
@@ -116,11 +125,11 @@ def test_no_frame_leaks_a_hidden_card(server: ServerThread, rules: str, players:
         per_state, hands = allowed_cards(record, players)
         total = 0
         for seat, client in clients.items():
-            total += check_frames(client, seat, players, per_state, hands)
+            total += check_frames(client.frames, seat, players, per_state, hands)
             named = {m.group(0) for f in client.frames if '"error"' in f
                      for m in CARD.finditer(f)}
             assert named <= per_state[-1][seat] | {"AS"}
-        total += check_frames(watcher, None, players, per_state, hands)
+        total += check_frames(watcher.frames, None, players, per_state, hands)
         assert total > 10
         for c in [*clients.values(), watcher]:
             c.close()
@@ -135,8 +144,95 @@ def test_the_scan_catches_a_leaked_card(server: ServerThread) -> None:
     play_game([me, them], random.Random(2))
     per_state, hands = allowed_cards(server.get(f"/api/tables/{table}/record").text, 2)
     first = next(json.loads(f) for f in me.frames if json.loads(f)["state"] == 1)
-    assert check_frames(me, 0, 2, per_state, hands) > 0
+    assert check_frames(me.frames, 0, 2, per_state, hands) > 0
     leaked = dict(first, events=[{"text": f"psst: {hands[1][1][0]}"}])
     me.frames = [json.dumps(leaked)]
     with pytest.raises(AssertionError, match="seat 1 saw"):
-        check_frames(me, 0, 2, per_state, hands)
+        check_frames(me.frames, 0, 2, per_state, hands)
+
+
+# A thousand games ---------------------------------------------------------------------------
+
+def _short(preset: str) -> str:
+    """House rules for a one-life (or short) match of a preset: the same hands, fewer of them."""
+    rules = load_rules(preset)
+    if rules.scoring is Scoring.GAME_POINTS:
+        change = "points_target = 3"
+    else:
+        change = "team_lives = 1" if rules.teams else "lives = 1"
+    return f'preset = "{preset}"\nname = "{preset} short"\n[rules]\n{change}\n'
+
+
+async def _scan_game(base: str, game: int, http: httpx.AsyncClient) -> int:
+    """Play one seeded game over WebSockets; return how many frames were checked."""
+    rng = random.Random(f"leak/{game}")
+    preset = list(presets())[game % len(presets())]
+    rules = load_rules(preset)
+    players = rng.randint(rules.players_min, min(rules.players_max, 5))
+    bots = {str(s): "easy" for s in range(2, players + 1) if rng.random() < 0.3}
+    body: dict[str, Any] = {"name": "P1", "players": players, "bots": bots}
+    body["house_rules" if game % 3 else "rules"] = _short(preset) if game % 3 else preset
+    created = (await http.post(f"{base}/api/tables", json=body)).json()
+    table = created["table"]
+    tokens = {0: created["token"]}
+    for s in range(1, players):
+        if str(s + 1) not in bots:
+            joined = await http.post(f"{base}/api/tables/{table}/join", json={"name": f"P{s}"})
+            tokens[s] = joined.json()["token"]
+    frames: dict[int | None, list[str]] = {s: [] for s in [*tokens, None]}
+    url = base.replace("http", "ws") + f"/ws/{table}"
+
+    async def seat(who: int | None) -> None:
+        async with websockets.connect(url, max_size=2**22) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": tokens.get(who)}))
+            async for text in ws:
+                assert isinstance(text, str)
+                frames[who].append(text)
+                msg = json.loads(text)
+                if msg["type"] not in ("sync", "update"):
+                    continue
+                view = msg["view"]
+                if view["phase"] == "over":
+                    return
+                if who is not None and view["turn"] == view["seat"] and view["legal"]:
+                    await ws.send(json.dumps({"type": "act", "state": msg["state"],
+                                              "action": rng.choice(view["legal"])}))
+
+    await asyncio.wait_for(asyncio.gather(*(seat(w) for w in frames)), 300)
+    record = (await http.get(f"{base}/api/tables/{table}/record")).text
+    per_state, hands = allowed_cards(record, players)
+    return sum(check_frames(f, who, players, per_state, hands) for who, f in frames.items())
+
+
+@pytest.mark.slow
+def test_a_thousand_seeded_games_leak_nothing(tmp_path: Path) -> None:
+    """Every preset, 2 to 5 seats, some bots, a spectator; most games a one-life match."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen([sys.executable, "-m", "tests.web.serve_seeded", str(port),
+                               str(tmp_path / "scan.sqlite3"), "99"])
+    try:
+        for _ in range(100):
+            try:
+                httpx.get(base + "/api/presets", timeout=1)
+                break
+            except httpx.TransportError:
+                time.sleep(0.1)
+
+        async def scan() -> tuple[int, int]:
+            limit = asyncio.Semaphore(12)
+            async with httpx.AsyncClient(timeout=60) as http:
+                async def one(game: int) -> int:
+                    async with limit:
+                        return await _scan_game(base, game, http)
+                counts = await asyncio.gather(*(one(g) for g in range(GAMES)))
+            return len(counts), sum(counts)
+
+        games, frames = asyncio.run(scan())
+        assert games == GAMES and frames > 100 * GAMES
+    finally:
+        server.kill()
+        server.wait(10)
+
+
+GAMES = 1008  # 42 games of each of the 24 presets

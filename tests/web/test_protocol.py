@@ -16,9 +16,11 @@ def two_player_table(server: ServerThread, **options: object) -> tuple[str, str,
 
 
 def test_two_players_and_a_bot_play_a_game_to_the_end(server: ServerThread) -> None:
-    created = server.create(name="Ann", rules="P", players=3, bots={"3": "easy"})
+    private = server.create(name="Cy", rules="P", players=2)  # invite only: never listed
+    created = server.create(name="Ann", rules="P", players=3, bots={"3": "easy"}, public=True)
     table = created["table"]
     listed = server.get("/api/tables").json()
+    assert private["table"] not in {t["id"] for t in listed}
     assert [(t["id"], t["status"]) for t in listed] == [(table, "waiting")]
     assert server.get(f"/api/tables/{table}/record").status_code == 409  # not before the end
     bob = server.join(table, "Bob")
@@ -154,7 +156,7 @@ def test_an_absent_player_is_replaced_by_a_bot_until_they_return(
         b.wait(lambda m, st=st: m["type"] == "update" and m["state"] > st and (
             m["view"]["turn"] == 2 or m["view"]["phase"] == "over"))
     assert any("a bot plays for them" in (e.get("text") or "")
-               for e in server.lobby.get(table).log)
+               for e in server.lobby.tables[table].log)
     back = server.client(table, t1)
     back.wait(lambda m: m["type"] == "sync")
     b.wait(lambda m: m["type"] == "update" and not m["table"]["seats"][0]["bot_playing"])
@@ -186,7 +188,7 @@ def test_the_turn_clock_lets_a_bot_play_for_a_slow_player(
     clock.advance(1.5)
     msg = mover.wait(lambda m: m["type"] == "update" and m["state"] > state)
     assert any(e["kind"] == "TimedOut" for e in mover.last["events"]) or msg
-    assert any(e.get("kind") == "TimedOut" for e in server.lobby.get(table).log)
+    assert any(e.get("kind") == "TimedOut" for e in server.lobby.tables[table].log)
 
 
 def test_rematch_seats_the_same_players_at_a_new_table(server: ServerThread) -> None:
@@ -212,7 +214,8 @@ def test_lobby_errors_are_clear(server: ServerThread) -> None:
     assert "unknown rule set 'nope'" in error({"rules": "nope"})[1]
     assert "not 11" in error({"rules": "P", "players": 11})[1]
     assert "expected a number" in error({"players": "four"})[1]
-    assert "unknown bot" in error({"players": 3, "bots": {"2": "genius"}})[1]
+    assert "bot 'genius': expected one of easy, medium, hard" in error(
+        {"players": 3, "bots": {"2": "genius"}})[1]
     assert "not valid TOML" in error({"house_rules": "lives = = 3"})[1]
     assert error({"rules": "/etc/passwd"})[0] == 400  # never a path on the server
     created = server.create(players=2, house_rules='preset = "K"\n[rules]\nlives = 5\n')

@@ -3,28 +3,44 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import signal
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
 
+from ninetynine.game import new_game
+from ninetynine.presets import load_rules
 from ninetynine.record import parse_record
-from ninetynine.web.storage import PostgresStorage
-from ninetynine.web.tables import Lobby, Settings
-from tests.web.helpers import Client, free_port, play_game
+from ninetynine.web import storage as storage_module
+from ninetynine.web.conn import Conn
+from ninetynine.web.lobby import Lobby
+from ninetynine.web.settings import Settings
+from ninetynine.web.storage import PostgresStorage, SQLiteStorage
+from ninetynine.web.tables import parse_move
+from tests.web.conftest import Postgres
+from tests.web.helpers import Client, ServerThread, free_port, play_game
+
+# The test clients play as fast as they can; a person never sends this many messages.
+FAST_CLIENTS = ["--limit", "messages_per_second=1000", "--limit", "messages_burst=1000"]
 
 
-def start_server(db: Path | str, port: int) -> subprocess.Popen[bytes]:
+def start_server(db: Path | str, port: int, *extra: str,
+                 log: Path | None = None) -> subprocess.Popen[bytes]:
+    err = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115 (the child holds it)
     proc = subprocess.Popen(
         [sys.executable, "-m", "ninetynine.cli.main", "serve", "--port", str(port),
-         "--database", str(db), "--bot-delay", "0"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+         "--database", str(db), "--bot-delay", "0", *FAST_CLIENTS, *extra],
+        stdout=subprocess.DEVNULL, stderr=err)
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         try:
@@ -32,8 +48,9 @@ def start_server(db: Path | str, port: int) -> subprocess.Popen[bytes]:
             return proc
         except httpx.TransportError:
             if proc.poll() is not None:
-                raise RuntimeError(proc.stderr.read().decode() if proc.stderr else "died") from None
-            time.sleep(0.1)
+                why = log.read_text()[-2000:] if log else "see its log"
+                raise RuntimeError(f"the server died: {why}") from None
+            time.sleep(0.05)
     proc.kill()
     raise RuntimeError("the server did not start")
 
@@ -104,24 +121,244 @@ def test_tables_resume_from_postgresql(postgres_url: str) -> None:
         settings = Settings(database=postgres_url, bot_delay=0, seed=3)
         store = PostgresStorage(postgres_url)
         lobby = Lobby(store, settings)
-        from ninetynine.presets import load_rules
-        table, token = lobby.create(rules=load_rules("K"), players=3, name="Ann",
-                                    bots={1: "easy", 2: "easy"})
+        table, token = await lobby.create(rules=load_rules("K"), players=3, name="Ann",
+                                          bots={1: "easy", 2: "easy"})
+        conn = Conn(0)
+        table.connect(conn)
         rng = random.Random(1)
         for _ in range(40):
             await asyncio.sleep(0.01)
             if table.state.is_over:
                 break
             if table.state.current_seat == 0:
-                table.act(0, {"state": table.version,
-                              "action": str(rng.choice(table.state.legal_actions()))})
-        moves, state = list(table.moves), table.state.clone()
+                await table.act(0, {"state": table.version,
+                                    "action": str(rng.choice(table.state.legal_actions()))})
+        table.disconnect(conn)  # nobody at the table: its bots stop
+        async with table.lock:
+            moves, state = list(table.moves), table.state.clone()
         assert len(moves) > 5
+        lobby.close()
         store.close()
         store2 = PostgresStorage(postgres_url)
-        reborn = Lobby(store2, settings).get(table.id)
+        reborn = await Lobby(store2, settings).get(table.id)
         assert reborn.moves == moves and reborn.state == state
         assert reborn.seat_of(token) == 0
         store2.close()
 
     asyncio.run(scenario())
+
+
+# PostgreSQL restarts under a running server ----------------------------------------------
+
+def _two_players(server: ServerThread, rules: str = "K") -> tuple[str, list[Client]]:
+    created = server.create(name="Ann", rules=rules, players=3, bots={"3": "easy"})
+    bob = server.join(created["table"], "Bob")
+    clients = [server.client(created["table"], created["token"]),
+               server.client(created["table"], bob["token"])]
+    for c in clients:
+        c.wait(lambda m: m["type"] == "sync")
+    return created["table"], clients
+
+
+def _stored_moves(url: str, table: str) -> list[str]:
+    store = PostgresStorage(url)
+    try:
+        loaded = store.load(table)
+        assert loaded is not None
+        return loaded.moves
+    finally:
+        store.close()
+
+
+def test_a_postgresql_restart_mid_game_loses_no_acknowledged_move(
+        make_server: Callable[..., ServerThread], postgres: Postgres) -> None:
+    """PostgreSQL goes down for two seconds in the middle of a game: the moves made
+    meanwhile wait for it and go through, and the game plays on without a server restart."""
+    server = make_server(database=postgres.url)
+    table, clients = _two_players(server)
+    rng = random.Random(11)
+    play_moves(clients, rng, 6)
+    postgres.stop("fast")
+    threading.Timer(2.0, postgres.start).start()
+    play_game(clients, rng)  # the next moves wait for the database, then go on
+    record = server.get(f"/api/tables/{table}/record").text
+    moves = [f"{s + 1}: {m}" if s is not None else str(m)
+             for s, m in parse_record(record).moves]
+    assert _stored_moves(postgres.url, table) == moves
+    assert len(moves) == clients[0].state
+
+
+def test_moves_during_a_long_outage_are_refused_then_accepted(
+        make_server: Callable[..., ServerThread], postgres: Postgres,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the retry time a move is refused with a typed error and changes nothing;
+    once PostgreSQL is back the same move is accepted, with no server restart."""
+    monkeypatch.setattr(storage_module, "RETRY_SECONDS", 1.0)
+    server = make_server(database=postgres.url)
+    table, clients = _two_players(server)
+    rng = random.Random(12)
+    play_moves(clients, rng, 4)
+    for c in clients:
+        c.drain(0.2)
+    mover = next(c for c in clients if c.my_turn())
+    state, action = mover.state, mover.view["legal"][0]
+    postgres.stop("fast")
+    try:
+        mover.send({"type": "act", "state": state, "action": action})
+        err = mover.error(timeout=20)
+        assert err["code"] == "server" and "PostgreSQL is unavailable" in err["message"]
+        assert server.lobby.tables[table].version == state
+    finally:
+        postgres.start()
+    mover.send({"type": "act", "state": state, "action": action})
+    mover.wait(lambda m: m["type"] == "update" and m["state"] > state, timeout=20)
+    play_game(clients, rng)
+    stored = _stored_moves(postgres.url, table)
+    assert len(stored) == clients[0].state and server.lobby.tables[table].moves == stored
+
+
+def play_moves(clients: list[Client], rng: random.Random, count: int) -> None:
+    """Play ``count`` random moves (the players' own; bots and chance move in between)."""
+    made = 0
+    while made < count:
+        for c in clients:
+            c.drain(0.01)
+        mover = next((c for c in clients if c.my_turn()), None)
+        if mover is None:
+            continue
+        st = mover.state
+        mover.send({"type": "act", "state": st, "action": rng.choice(mover.view["legal"])})
+        mover.wait(lambda m, st=st: m["type"] == "update" and m["state"] > st)
+        made += 1
+
+
+# 100 kills -----------------------------------------------------------------------------------
+
+ENGINE_ONLY = ("Joined", "TakenOver", "Returned", "TimedOut", "BotReplaced")
+
+
+class Seat:
+    """A person at one table across server restarts: a token, what it was acknowledged.
+    When a game ends it asks for a rematch and follows the players to the new table."""
+
+    def __init__(self, ws_base: str, table: str, token: str | None, plays: float) -> None:
+        self.ws_base, self.token, self.plays = ws_base, token, plays
+        self.tables = [table]  # every table this seat sat at, the current one last
+        self.acked = 0  # the highest state id this client was sent at its table
+        self.events: list[dict[str, object]] = []  # engine events, in the order received
+        self.client: Client | None = None
+        self.kinds: set[str] = set()  # every kind of event this client was sent
+        self.due: tuple[int, float] | None = None  # (state id, when) of its next move
+
+    def connect(self) -> None:
+        self.client = Client(f"{self.ws_base}/ws/{self.tables[-1]}", self.token)
+        sync = self.client.wait(lambda m: m["type"] in ("sync", "error"))
+        assert sync["type"] == "sync", sync
+        assert sync["state"] >= self.acked, "an acknowledged move was lost"
+        log = [e for e in sync["events"] if e["kind"] not in ENGINE_ONLY]
+        assert log[:len(self.events)] == self.events, "the log changed under a client"
+        self.events, self.acked = log, sync["state"]
+
+    def step(self, rng: random.Random) -> None:
+        """Read what came; play a random move when it is this seat's turn (or, now and
+        then, let the turn clock run out); ask for a rematch when the game is over."""
+        assert self.client is not None
+        try:
+            while True:
+                msg = self.client.recv(0.001)
+                if msg["type"] == "update":
+                    self.kinds |= {e["kind"] for e in msg["events"]}
+                    self.acked = max(self.acked, msg["state"])
+                    self.events += [e for e in msg["events"] if e["kind"] not in ENGINE_ONLY]
+                elif msg["type"] == "rematch" and msg["table"] != self.tables[-1]:
+                    self.client.close()
+                    self.tables.append(msg["table"])
+                    self.acked, self.events = 0, []
+                    self.connect()
+                    return
+        except (TimeoutError, ConnectionClosed):
+            pass
+        client = self.client
+        if not self.token or client.last is None:
+            return
+        with contextlib.suppress(ConnectionClosed):
+            if client.view["phase"] == "over":
+                if self.due is None or self.due[0] != -1:
+                    client.send({"type": "rematch"})
+                    self.due = (-1, 0.0)
+            elif client.my_turn():
+                if self.due is None or self.due[0] != client.state:  # decide once a turn
+                    wait = rng.uniform(0, 0.2) if rng.random() < self.plays else 1e9
+                    self.due = (client.state, time.monotonic() + wait)
+                if time.monotonic() >= self.due[1]:
+                    client.send({"type": "act", "state": client.state,
+                                 "action": rng.choice(client.view["legal"])})
+                    self.due = (client.state, 1e18)
+
+
+@pytest.mark.slow
+def test_a_hundred_kills_with_bots_and_clocks_running_lose_nothing(tmp_path: Path) -> None:
+    db, port = tmp_path / "web.sqlite3", free_port()
+    url, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
+    log = tmp_path / "server.log"
+    extra = ["--grace", "0.3", "--bot-delay", "0.05"]
+    proc = start_server(db, port, *extra, log=log)
+    rng = random.Random(2024)
+    seats: list[Seat] = []
+    try:
+        for rules, players, bots, clock in (("P", 3, {"3": "easy"}, 1), ("K", 2, {}, 1),
+                                            ("G", 3, {"2": "medium", "3": "easy"}, 1),
+                                            ("J", 4, {"2": "easy", "4": "easy"}, 2)):
+            created = httpx.post(f"{url}/api/tables", json={
+                "name": "Ann", "rules": rules, "players": players, "bots": bots,
+                "clock": clock}).json()
+            seats.append(Seat(ws_base, created["table"], created["token"], plays=0.8))
+            for _ in range(players - 1 - len(bots)):  # the other people
+                token = httpx.post(f"{url}/api/tables/{created['table']}/join",
+                                   json={"name": "Bob"}).json()["token"]
+                seats.append(Seat(ws_base, created["table"], token, plays=0.9))
+            seats.append(Seat(ws_base, created["table"], None, plays=0))  # a spectator
+        kills = 0
+        while kills < 100:
+            for seat in seats:
+                seat.connect()
+            if rng.random() < 0.3:  # somebody drops: after the grace a bot plays for them
+                dropped = rng.choice([s for s in seats if s.token])
+                assert dropped.client is not None
+                dropped.client.close()
+            stop = time.monotonic() + rng.uniform(0.05, 1.2)
+            while time.monotonic() < stop:
+                for seat in seats:
+                    if seat.client is not None and seat.client.ws.state.name != "CLOSED":
+                        seat.step(rng)
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait(10)
+            kills += 1
+            for seat in seats:  # what arrived before the kill counts as acknowledged
+                if seat.client is not None:
+                    seat.step(rng)
+                    seat.client.close()
+            proc = start_server(db, port, *extra, log=log)
+        for seat in seats:
+            seat.connect()  # every acknowledged state and event is still there
+        kinds = set().union(*(s.kinds for s in seats))
+        assert {"TimedOut", "TakenOver", "CardPlayed"} <= kinds  # clocks and bots ran
+        store = SQLiteStorage(db)
+        played = 0
+        tables = {t for s in seats for t in s.tables}
+        assert len(tables) > 4  # games ended and rematches started across the kills
+        for table in tables:
+            stored = store.load(table)
+            assert stored is not None
+            state = new_game(load_rules(stored.meta["rules"]), stored.meta["players"],
+                             first=stored.meta.get("first", 0))
+            for text in stored.moves:  # each move once, in order, legal where it stands
+                who, move = parse_move(text)
+                state.apply(move, who)
+            played += len(stored.moves)
+        store.close()
+        assert played > 200, f"only {played} moves in 100 runs"
+        assert "Traceback" not in log.read_text()
+    finally:
+        proc.kill()
+        proc.wait(10)

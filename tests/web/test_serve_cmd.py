@@ -14,7 +14,13 @@ from tests.web.helpers import ServerThread, play_game
 @pytest.mark.parametrize("args,message", [
     (["--database", "mysql://x/y"], "unsupported database 'mysql://x/y'"),
     (["--database", "postgresql://nobody@127.0.0.1:1/none"], "cannot open PostgreSQL"),
-    (["--takeover-bot", "genius"], "unknown bot 'genius'"),
+    (["--takeover-bot", "genius"], "--takeover-bot 'genius': expected one of the bots offered"),
+    (["--allow-bot", "mine=genius"], "unknown bot 'genius'"),
+    (["--allow-bot", "mine"], "--allow-bot 'mine': expected NAME=SPEC"),
+    (["--allow-bot", "Bad Name=random"], "a name is 1 to 20 lower-case letters"),
+    (["--limit", "max_body=lots"], "--limit 'max_body=lots': expected a number"),
+    (["--limit", "max_bodies=3"], "expected NAME=VALUE with NAME one of max_body"),
+    (["--limit", "max_body=0"], "limit max_body = 0: expected a number above 0"),
     (["--port", "70000"], "--port 70000: expected 1 to 65535"),
     (["--grace", "-1"], "--grace and --bot-delay must be 0 or more"),
 ])
@@ -24,6 +30,13 @@ def test_bad_settings_are_one_line_errors(args: list[str], message: str, tmp_pat
     assert main(args) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_the_limits_are_listed_with_their_values(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--limits", "--limit", "max_players=6"]) == 0
+    out = capsys.readouterr().out
+    assert "max_players" in out and " 6  seats at a table" in out
+    assert "bot_seconds" in out and "spectators_per_table" in out
 
 
 def test_a_downloaded_record_replays_with_the_cli(server: ServerThread, tmp_path: Path,

@@ -38,9 +38,30 @@ def test_tables_and_moves_round_trip(storage: Storage) -> None:
     assert loaded is not None
     assert loaded.meta == {"rules": "K", "players": 2, "seats": [{"name": "Ann"}]}
     assert loaded.moves == ["shuffle AS 2H", "1: AS", "2: 2H"]
-    assert tid in {t.id for t in storage.load_all()}
-    assert next(t for t in storage.load_all() if t.id == tid).moves == loaded.moves
+    assert tid in {t.id for t in storage.load_live()}
+    assert next(t for t in storage.load_live() if t.id == tid).moves == loaded.moves
     assert storage.load("no-such-table") is None
+    storage.update_meta(tid, {"rules": "K", "finished": True})
+    assert tid not in {t.id for t in storage.load_live()}  # start-up skips finished tables
+    assert storage.load(tid).moves == loaded.moves  # type: ignore[union-attr]
+
+
+def test_a_database_from_before_the_finished_column_is_upgraded(tmp_path: Path) -> None:
+    import json
+    import sqlite3
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE nn_tables (id TEXT PRIMARY KEY, meta TEXT NOT NULL)")
+    db.execute("CREATE TABLE nn_moves (table_id TEXT NOT NULL, idx INTEGER NOT NULL, "
+               "move TEXT NOT NULL, PRIMARY KEY (table_id, idx))")
+    db.execute("INSERT INTO nn_tables VALUES ('done', ?), ('live', ?)",
+               (json.dumps({"finished": True}), json.dumps({"finished": False})))
+    db.commit()
+    db.close()
+    storage = SQLiteStorage(path)
+    assert [t.id for t in storage.load_live()] == ["live"]
+    assert storage.load("done") is not None
+    storage.close()
 
 
 def test_a_move_index_is_written_once(storage: Storage) -> None:

@@ -1,53 +1,106 @@
-"""Server table logic without the network: start rules, slow clients, damaged storage."""
+"""Server table logic without the network: start rules, slow clients, damaged storage,
+bots that fail, and the life cycle of tables (pause, abandon, evict, reload)."""
 
 from __future__ import annotations
 
 import asyncio
 import random
 import subprocess
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from ninetynine.actions import Action
+from ninetynine.bots import DIFFICULTIES, register
 from ninetynine.presets import load_rules
+from ninetynine.view import View
+from ninetynine.web.conn import Conn
+from ninetynine.web.errors import ProtocolError
+from ninetynine.web.limits import Limits
+from ninetynine.web.lobby import Lobby
+from ninetynine.web.settings import Settings
 from ninetynine.web.storage import SQLiteStorage, StorageError
-from ninetynine.web.tables import MAX_OUTBOX, Conn, Lobby, ProtocolError, Settings
+from ninetynine.web.tables import Table
 from tests.helpers import CRASHING_BOT, EXAMPLE_BOT
+from tests.web.helpers import FakeClock
 
 
 def run(coro_fn):  # type: ignore[no-untyped-def]
     return asyncio.run(coro_fn())
 
 
+async def until(done: Callable[[], Any], seconds: float = 15) -> None:
+    deadline = time.monotonic() + seconds
+    while not done():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out")
+        await asyncio.sleep(0.005)
+
+
+def watch(table: Table) -> Conn:
+    """Somebody at the table (a spectator): bots and clocks only run while anybody is."""
+    conn = Conn(None)
+    table.connect(conn)
+    return conn
+
+
+async def play_first(table: Table, seat: int = 0) -> None:
+    await table.act(seat, {"state": table.version,
+                           "action": str(table.state.legal_actions()[0])})
+
+
 def test_no_move_before_every_seat_is_taken(tmp_path: Path) -> None:
     async def scenario() -> None:
         lobby = Lobby(SQLiteStorage(tmp_path / "a.sqlite3"), Settings(bot_delay=0))
-        table, _ = lobby.create(rules=load_rules("P"), players=3, name="Ann", bots={2: "easy"})
+        table, _ = await lobby.create(rules=load_rules("P"), players=3, name="Ann",
+                                      bots={2: "easy"})
+        watch(table)
         await asyncio.sleep(0.01)
         assert table.status == "waiting" and table.version == 0  # not even the deal
         with pytest.raises(ProtocolError) as e:
-            table.act(0, {"state": 0, "action": "AS"})
+            await table.act(0, {"state": 0, "action": "AS"})
         assert e.value.code == "not_started"
-        lobby.join(table, "Bob")
-        await asyncio.sleep(0.01)
-        assert table.status == "playing" and table.version >= 1  # dealt at once
+        await lobby.join(table, "Bob")
+        await until(lambda: table.version >= 1)  # dealt at once
+        assert table.status == "playing"
 
     run(scenario)
 
 
-def test_a_client_that_stops_reading_gets_one_sync_not_a_flood(tmp_path: Path) -> None:
+def test_a_client_that_stops_reading_is_dropped_not_buffered(tmp_path: Path) -> None:
     async def scenario() -> None:
         lobby = Lobby(SQLiteStorage(tmp_path / "b.sqlite3"), Settings(bot_delay=0))
-        table, _ = lobby.create(rules=load_rules("P"), players=2, name="Ann", bots={1: "easy"})
-        stuck = Conn(None)
+        table, _ = await lobby.create(rules=load_rules("P"), players=2, name="Ann",
+                                      bots={1: "easy"})
+        stuck = Conn(None, queue_size=20)
         table.connect(stuck)
-        for i in range(MAX_OUTBOX * 2):
+        for i in range(100):
             table.note(0, "Test", f"line {i}")
-        assert stuck.outbox.qsize() <= MAX_OUTBOX + 1
-        first = stuck.outbox.get_nowait()
-        assert first["type"] == "sync"  # the backlog was replaced by a fresh sync...
-        texts = [e["text"] for e in first["events"]]
-        assert "line 0" in texts and f"line {MAX_OUTBOX}" in texts  # ...with the whole log
+        assert stuck.dropped.is_set() and stuck.outbox.qsize() == 20
+        reader = watch(table)  # another client is not affected
+        table.note(0, "Test", "one more")
+        assert not reader.dropped.is_set() and reader.outbox.qsize() == 2
+
+    run(scenario)
+
+
+def test_a_frame_is_fixed_at_its_state_id(tmp_path: Path) -> None:
+    """A queued sync does not grow with the events that come after it."""
+    async def scenario() -> None:
+        lobby = Lobby(SQLiteStorage(tmp_path / "s.sqlite3"), Settings(bot_delay=0))
+        table, _ = await lobby.create(rules=load_rules("P"), players=2, name="Ann",
+                                      bots={1: "easy"})
+        conn = Conn(None)
+        table.connect(conn)
+        table.note(0, "Test", "after the sync")
+        import json
+        sync = json.loads(conn.outbox.get_nowait())
+        assert sync["type"] == "sync"
+        assert "after the sync" not in [e["text"] for e in sync["events"]]
 
     run(scenario)
 
@@ -56,29 +109,33 @@ def test_a_damaged_table_is_reported_and_the_others_still_load(tmp_path: Path) -
     async def scenario() -> None:
         storage = SQLiteStorage(tmp_path / "c.sqlite3")
         lobby = Lobby(storage, Settings(bot_delay=0, seed=1))
-        good, _ = lobby.create(rules=load_rules("P"), players=2, name="A", bots={1: "easy"})
-        bad, _ = lobby.create(rules=load_rules("P"), players=2, name="B", bots={1: "easy"})
-        await asyncio.sleep(0.05)
+        good, _ = await lobby.create(rules=load_rules("P"), players=2, name="A",
+                                     bots={1: "easy"})
+        bad, _ = await lobby.create(rules=load_rules("P"), players=2, name="B",
+                                    bots={1: "easy"})
+        watch(good), watch(bad)
+        await until(lambda: good.version and bad.version)
         storage.append_move(bad.id, bad.version, "1: pass")  # not a legal move there
         again = Lobby(storage, Settings(bot_delay=0))
         assert good.id in again.tables and again.tables[good.id].moves == good.moves
         assert bad.id in again.broken and bad.id not in again.tables
         with pytest.raises(ProtocolError):
-            again.get(bad.id)
-        lobby.tables.clear()
+            await again.get(bad.id)
+        lobby.close()
 
     run(scenario)
 
 
-def test_the_server_rng_is_not_shared_between_tables(tmp_path: Path) -> None:
+def test_shuffles_come_from_the_system_generator(tmp_path: Path) -> None:
     async def scenario() -> None:
         lobby = Lobby(SQLiteStorage(tmp_path / "d.sqlite3"), Settings(bot_delay=0))
         rules = load_rules("P")
-        a, _ = lobby.create(rules=rules, players=2, name="A", bots={1: "easy"})
-        b, _ = lobby.create(rules=rules, players=2, name="B", bots={1: "easy"})
-        await asyncio.sleep(0.01)
+        a, _ = await lobby.create(rules=rules, players=2, name="A", bots={1: "easy"})
+        b, _ = await lobby.create(rules=rules, players=2, name="B", bots={1: "easy"})
+        watch(a), watch(b)
+        await until(lambda: a.moves and b.moves)
         assert a.moves[0] != b.moves[0]  # two different shuffles
-        assert a.rng is not b.rng and isinstance(a.rng, random.Random)
+        assert isinstance(a.rng, random.SystemRandom) and a.rng is not b.rng
 
     run(scenario)
 
@@ -94,61 +151,228 @@ class FlakyStorage(SQLiteStorage):
             raise StorageError("disk full (test)")
         super().append_move(table_id, index, move)
 
+    def update_meta(self, table_id: str, meta: dict[str, Any]) -> None:
+        if self.armed:
+            self.armed = False
+            raise StorageError("disk full (test)")
+        super().update_meta(table_id, meta)
+
 
 def test_a_refused_write_changes_nothing_and_the_table_carries_on(tmp_path: Path) -> None:
     async def scenario() -> None:
         storage = FlakyStorage(tmp_path / "e.sqlite3")
         lobby = Lobby(storage, Settings(bot_delay=0))
-        table, _ = lobby.create(rules=load_rules("P"), players=2, name="A", bots={1: "easy"})
-        for _ in range(50):  # until it is the person's turn
-            await asyncio.sleep(0.001)
-            if table.state.current_seat == 0:
-                break
+        table, _ = await lobby.create(rules=load_rules("P"), players=2, name="A",
+                                      bots={1: "easy"})
+        watch(table)
+        await until(lambda: table.state.current_seat == 0)
         version = table.version
         storage.armed = True
         with pytest.raises(StorageError):  # the person's own move: refused, nothing applied
-            table.act(0, {"state": version, "action": str(table.state.legal_actions()[0])})
+            await play_first(table)
         assert table.version == version and table.state.current_seat == 0
-        table.act(0, {"state": version, "action": str(table.state.legal_actions()[0])})
+        await play_first(table)
         storage.armed = True  # now the bot's reply fails inside the background pump
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0.05)
         stuck = table.version
         table.tick(0.0)  # the ticker notices the failed pump and restarts it
-        await asyncio.sleep(0.01)
-        assert table.version > stuck or table.state.is_over
+        await until(lambda: table.version > stuck or table.state.is_over)
         assert storage.load(table.id).moves == table.moves  # type: ignore[union-attr]
+
+    run(scenario)
+
+
+class RecordingStorage(SQLiteStorage):
+    """Notes the thread of every write."""
+
+    threads: set[int]
+
+    def append_move(self, table_id: str, index: int, move: str) -> None:
+        self.threads.add(threading.get_ident())
+        super().append_move(table_id, index, move)
+
+
+def test_the_database_is_written_off_the_event_loop(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        storage = RecordingStorage(tmp_path / "o.sqlite3")
+        storage.threads = set()
+        lobby = Lobby(storage, Settings(bot_delay=0))
+        table, _ = await lobby.create(rules=load_rules("P"), players=2, name="A",
+                                      bots={1: "easy"})
+        watch(table)
+        await play_until(table, lambda: table.version > 5)
+        assert storage.threads and threading.get_ident() not in storage.threads
+
+    run(scenario)
+
+
+def test_a_join_that_cannot_be_stored_leaves_the_seat_open(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        storage = FlakyStorage(tmp_path / "j.sqlite3")
+        lobby = Lobby(storage, Settings(bot_delay=0))
+        table, _ = await lobby.create(rules=load_rules("P"), players=2, name="A", bots={})
+        storage.armed = True
+        with pytest.raises(StorageError):
+            await lobby.join(table, "Ghost")
+        assert table.seats[1].is_open and table.status == "waiting"
+        assert storage.load(table.id).meta["seats"][1]["token_hash"] is None  # type: ignore[union-attr]
+        seat, _ = await lobby.join(table, "Bob")
+        assert seat == 1 and table.seats[1].name == "Bob"
+
+    run(scenario)
+
+
+def test_an_unattended_all_bot_table_pauses_and_resumes(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        lobby = Lobby(SQLiteStorage(tmp_path / "p.sqlite3"), Settings(bot_delay=0))
+        table, _ = await lobby.create(rules=load_rules("K"), players=3, name="A",
+                                      bots={1: "easy", 2: "easy"})
+        conn = Conn(0)
+        table.connect(conn)
+        table.disconnect(conn, leave=True)  # A leaves: bots play every seat, nobody watches
+        await asyncio.sleep(0.1)
+        paused = table.version
+        await asyncio.sleep(0.1)
+        assert table.version == paused and not table.state.is_over
+        watcher = watch(table)  # somebody looks in: the game goes on
+        await until(lambda: table.version > paused)
+        table.disconnect(watcher)
+
+    run(scenario)
+
+
+def test_life_cycle_abandon_evict_and_reload(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        clock = FakeClock()
+        storage = SQLiteStorage(tmp_path / "l.sqlite3")
+        limits = Limits(idle_seconds=100, linger_seconds=10)
+        lobby = Lobby(storage, Settings(bot_delay=0, clock=clock, limits=limits))
+        idle, _ = await lobby.create(rules=load_rules("P"), players=2, name="A", bots={})
+        done, _ = await lobby.create(rules=load_rules("P"), players=2, name="B",
+                                     bots={1: "easy"})
+        conn = Conn(0)
+        done.connect(conn)
+        while not done.state.is_over:  # B plays to the end against the bot
+            await until(lambda: done.state.current_seat == 0 or done.state.is_over)
+            if not done.state.is_over:
+                await play_first(done)
+        done.disconnect(conn)
+        clock.advance(11)
+        lobby.tick(clock())
+        assert done.id not in lobby.tables and idle.id in lobby.tables  # finished: evicted
+        again = await lobby.get(done.id)  # read back on demand, to watch or download
+        assert again.status == "over" and again.moves == done.moves
+        assert again.record_text() == done.record_text()
+        clock.advance(90)
+        lobby.tick(clock())
+        await asyncio.sleep(0.05)
+        assert idle.id not in lobby.tables  # nobody came for 100 s: abandoned
+        stored = storage.load(idle.id)
+        assert stored is not None and stored.meta["ended"] == "abandoned"
+        assert idle.id not in {t.id for t in storage.load_live()}
+        ended = await lobby.get(idle.id)
+        assert ended.status == "abandoned"
+        with pytest.raises(ProtocolError) as e:
+            await lobby.join(ended, "Late")
+        assert e.value.code == "table_full"
+        fresh = Lobby(storage, Settings(bot_delay=0))  # a restart loads live tables only
+        assert set(fresh.tables) == set()
+
+    run(scenario)
+
+
+def test_a_stored_bot_the_server_does_not_offer_is_not_started(
+        tmp_path: Path, bot_processes: list[subprocess.Popen[str]]) -> None:
+    """A spec stored by an older server (``cmd:...`` from a request) never runs again."""
+    async def scenario() -> None:
+        storage = SQLiteStorage(tmp_path / "r.sqlite3")
+        offering = Settings(bot_delay=0, bots={**DIFFICULTIES, "example": EXAMPLE_BOT})
+        lobby = Lobby(storage, offering)
+        table, _ = await lobby.create(rules=load_rules("P"), players=2, name="A",
+                                      bots={1: "example"})
+        lobby.close()
+        again = Lobby(storage, Settings(bot_delay=0))  # restarted without --allow-bot
+        reborn = again.tables[table.id]
+        assert reborn.seats[1].bot == "easy" and reborn.bots[1].name == "random"
+        assert storage.load(table.id).meta["seats"][1]["bot"] == "easy"  # type: ignore[union-attr]
+        assert any(e["kind"] == "BotReplaced" for e in reborn.log)
+        conn = Conn(0)
+        reborn.connect(conn)
+        await play_until(reborn, lambda: any(m.startswith("2: ") for m in reborn.moves))
+        assert bot_processes == []  # the program was never started
+
+    run(scenario)
+
+
+@register("sleepy")
+class SleepyBot:
+    """A bot that ignores every time limit."""
+
+    name = "sleepy"
+
+    def choose(self, view: View, rng: random.Random) -> Action:
+        time.sleep(2)
+        return view.legal[0]
+
+
+async def play_until(table: Table, done: Callable[[], bool]) -> None:
+    """Seat 1 (a person) plays its first legal move whenever it is its turn, until ``done``."""
+    while not done():
+        await until(lambda: table.state.current_seat == 0 or done() or table.state.is_over)
+        if table.state.is_over:
+            return
+        if table.state.current_seat == 0 and not done():
+            await play_first(table)
+
+
+@pytest.mark.parametrize("level,spec,seconds", [("deep", "ismcts:iterations=1000000000", 1.5),
+                                                ("sleepy", "sleepy", 0.3)])
+def test_bot_thinking_is_capped_by_the_limit(tmp_path: Path, level: str, spec: str,
+                                             seconds: float) -> None:
+    """A search asked for a billion playouts stops at the limit; a bot that ignores the
+    limit is replaced by the takeover bot, with the reason told to the table."""
+    async def scenario() -> None:
+        settings = Settings(bot_delay=0, bots={**DIFFICULTIES, level: spec},
+                            limits=Limits(bot_seconds=seconds))
+        lobby = Lobby(SQLiteStorage(tmp_path / "t.sqlite3"), settings)
+        table, _ = await lobby.create(rules=load_rules("P"), players=2, name="A",
+                                      bots={1: level})
+        watch(table)
+        await play_until(table, lambda: any(m.startswith("2: ") for m in table.moves))
+        replaced = [e["text"] for e in table.log if e["kind"] == "BotReplaced"]
+        if level == "deep":
+            assert replaced == []  # it answered within the limit, by itself
+        else:
+            assert "thought for more than 0.3 s (server limit bot_seconds)" in replaced[0]
+            assert table.seats[1].bot == "easy"
+        lobby.close()
 
     run(scenario)
 
 
 def test_protocol_bots_stop_after_a_takeover_move_at_the_end_and_at_shutdown(
         tmp_path: Path, bot_processes: list[subprocess.Popen[str]]) -> None:
-    async def until(done):  # type: ignore[no-untyped-def]
-        for _ in range(3000):
-            if done():
-                return
-            await asyncio.sleep(0.005)
-        raise AssertionError("timed out")
-
     async def scenario() -> None:
-        lobby = Lobby(SQLiteStorage(tmp_path / "f.sqlite3"),
-                      Settings(bot_delay=0, takeover_bot=EXAMPLE_BOT))
+        settings = Settings(bot_delay=0, takeover_bot="example",
+                            bots={**DIFFICULTIES, "example": EXAMPLE_BOT})
+        lobby = Lobby(SQLiteStorage(tmp_path / "f.sqlite3"), settings)
         rules = load_rules("K")
-        table, _ = lobby.create(rules=rules, players=2, name="A", bots={1: EXAMPLE_BOT})
+        table, _ = await lobby.create(rules=rules, players=2, name="A", bots={1: "example"})
+        watch(table)
         conn = Conn(0)
         table.connect(conn)
         table.disconnect(conn, leave=True)  # from now on a takeover bot plays for A
-        await until(lambda: table.state.is_over)
+        await until(lambda: table.state.is_over, 60)
         assert len(bot_processes) == 2  # the seat's bot, and one takeover bot for A
         assert all(proc.poll() is not None for proc in bot_processes)
 
-        table, _ = lobby.create(rules=rules, players=2, name="A", bots={1: EXAMPLE_BOT})
+        table, _ = await lobby.create(rules=rules, players=2, name="A", bots={1: "example"})
+        watch(table)
         before = len(bot_processes)
         while len(bot_processes) == before:  # A plays until the bot has started
             await until(lambda: table.state.current_seat == 0 or len(bot_processes) > before)
             if len(bot_processes) == before:
-                table.act(0, {"state": table.version,
-                              "action": str(table.state.legal_actions()[0])})
+                await play_first(table)
         await until(lambda: table.state.current_seat == 0)  # the bot has moved
         assert len(bot_processes) == before + 1 and bot_processes[-1].poll() is None
         lobby.close()  # the server shuts down
@@ -161,17 +385,19 @@ def test_a_seat_bot_that_fails_is_replaced_and_the_game_goes_on(
         tmp_path: Path, bot_processes: list[subprocess.Popen[str]]) -> None:
     async def scenario() -> None:
         storage = SQLiteStorage(tmp_path / "g.sqlite3")
-        lobby = Lobby(storage, Settings(bot_delay=0, takeover_bot="medium"))
-        table, _ = lobby.create(rules=load_rules("K"), players=2, name="A",
-                                bots={1: CRASHING_BOT})
+        settings = Settings(bot_delay=0, takeover_bot="medium",
+                            bots={**DIFFICULTIES, "crash": CRASHING_BOT})
+        lobby = Lobby(storage, settings)
+        table, _ = await lobby.create(rules=load_rules("K"), players=2, name="A",
+                                      bots={1: "crash"})
+        watch(table)
         for _ in range(2000):  # A plays until the bot seat has had a turn
             await asyncio.sleep(0.005)
             if any(e["kind"] == "BotReplaced" for e in table.log) and \
                     table.state.current_seat == 0 or table.state.is_over:
                 break
             if table.state.current_seat == 0:
-                table.act(0, {"state": table.version,
-                              "action": str(table.state.legal_actions()[0])})
+                await play_first(table)
         notes = [e["text"] for e in table.log if e["kind"] == "BotReplaced"]
         assert len(notes) == 1 and "exited (code 3)" in notes[0]
         assert "medium plays this seat from now on" in notes[0]
@@ -186,16 +412,17 @@ def test_a_seat_bot_that_fails_is_replaced_and_the_game_goes_on(
 def test_a_stand_in_process_bot_stops_when_the_person_returns(
         tmp_path: Path, bot_processes: list[subprocess.Popen[str]]) -> None:
     async def scenario() -> None:
-        lobby = Lobby(SQLiteStorage(tmp_path / "h.sqlite3"),
-                      Settings(bot_delay=0.02, takeover_bot=EXAMPLE_BOT))
-        table, _ = lobby.create(rules=load_rules("P"), players=2, name="A", bots={1: "easy"})
+        settings = Settings(bot_delay=0.02, takeover_bot="example",
+                            bots={**DIFFICULTIES, "example": EXAMPLE_BOT})
+        lobby = Lobby(SQLiteStorage(tmp_path / "h.sqlite3"), settings)
+        table, _ = await lobby.create(rules=load_rules("P"), players=2, name="A",
+                                      bots={1: "easy"})
+        watch(table)
         conn = Conn(0)
         table.connect(conn)
         table.disconnect(conn, leave=True)
-        for _ in range(2000):  # until the stand-in has played twice for A
-            await asyncio.sleep(0.005)
-            if sum(m.startswith("1: ") for m in table.moves) >= 2 or table.state.is_over:
-                break
+        await until(lambda: sum(m.startswith("1: ") for m in table.moves) >= 2 or
+                    table.state.is_over)
         assert not table.state.is_over
         assert len(bot_processes) == 1  # one process for all of its moves
         table.connect(Conn(0))  # A is back

@@ -9,8 +9,16 @@ Bots are registered by name and built from a spec with options, e.g.
 'random'
 """
 
-from ninetynine.bots.base import DIFFICULTIES, Bot, BotFailure, bot_names, make_bot, register
+from ninetynine.bots.base import (
+    DIFFICULTIES,
+    Bot,
+    BotFailure,
+    bot_names,
+    cap_time,
+    make_bot,
+    register,
+)
 from ninetynine.bots.determinize import Determinizer, determinize
 
-__all__ = ["DIFFICULTIES", "Bot", "BotFailure", "Determinizer", "bot_names", "determinize",
-           "make_bot", "register"]
+__all__ = ["DIFFICULTIES", "Bot", "BotFailure", "Determinizer", "bot_names", "cap_time",
+           "determinize", "make_bot", "register"]

@@ -28,6 +28,15 @@ class BotFailure(NinetyNineError):
     Whoever runs the game (the arena, the table) scores that game as a loss for the seat.
     """
 
+def cap_time(bot: Bot, seconds: float) -> None:
+    """Ask a bot to answer within ``seconds``, where it budgets its own time: a search stops
+    searching, a program bot stops waiting. Bots that always answer at once have no
+    ``cap_time`` method and need none."""
+    cap = getattr(bot, "cap_time", None)
+    if cap is not None:
+        cap(seconds)
+
+
 # Difficulty levels offered to players, as bot specs.
 DIFFICULTIES = {"easy": "random", "medium": "heuristic", "hard": "ismcts"}
 _REGISTRY: dict[str, BotFactory] = {}

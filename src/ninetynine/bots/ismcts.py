@@ -100,6 +100,11 @@ class IsmctsBot:
         self.infer = infer  # read the others' hands from what players keep and play
         self.last_iterations = 0  # how many playouts the last search ran (for benchmarks)
 
+    def cap_time(self, seconds: float) -> None:
+        """Stop each search within ``seconds`` (a server's limit), whatever the options say."""
+        budget = seconds * 1000 * 0.7  # the rest: a first search's set-up, the answer
+        self.ms = min(self.ms, budget) if self.ms > 0 else budget
+
     def choose(self, view: View, rng: random.Random) -> Action:
         legal = view.legal
         weights = hand_weights(view.rules, view.players) if self.infer else None

@@ -2,7 +2,12 @@
 
 Tables are kept in a SQLite file by default (nothing to install); ``--database
 postgresql://user@host/db`` (or NINETYNINE_DATABASE) uses PostgreSQL instead. A killed
-server resumes every table when started again with the same database."""
+server resumes every live table when started again with the same database.
+
+Players choose bots by level (easy, medium, hard); what stands behind a level, and any
+other bot (a program: ``cmd:...``), is set here and nowhere else. The server answers
+only to its own host names and pages, and refuses requests over its limits (``--limits``
+lists them; ``--limit NAME=VALUE`` changes one)."""
 
 from __future__ import annotations
 
@@ -25,30 +30,58 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "plays for them (default 30)")
     parser.add_argument("--bot-delay", type=float, default=0.6,
                         help="seconds a bot waits before it plays (default 0.6)")
-    parser.add_argument("--takeover-bot", default="easy",
-                        help="the bot that plays for absent or timed-out players (default easy)")
+    parser.add_argument("--allow-bot", action="append", default=[], metavar="NAME=SPEC",
+                        help="offer a bot to players under NAME, or change what a level "
+                             "plays (e.g. hard=ismcts:ms=800, mine='cmd:python bot.py'); "
+                             "repeatable")
+    parser.add_argument("--takeover-bot", default="easy", metavar="NAME",
+                        help="the bot that plays for absent or timed-out players: one of "
+                             "the levels offered (default easy)")
+    parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                        help="a host name the server answers to besides the address it "
+                             "serves (e.g. the name of a reverse proxy); '*' for any; "
+                             "repeatable")
+    parser.add_argument("--allowed-origin", action="append", default=[], metavar="ORIGIN",
+                        help="another page origin allowed to play here, e.g. "
+                             "https://cards.example.org; repeatable")
+    parser.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
+                        help="change one of the server's limits; repeatable (see --limits)")
+    parser.add_argument("--limits", action="store_true",
+                        help="list the limits with their defaults and exit")
 
 
 def run(args: argparse.Namespace) -> int:
-    import uvicorn
+    from ninetynine.web.guard import HostPolicy
+    from ninetynine.web.limits import Limits
+    from ninetynine.web.settings import Settings, parse_allowed_bots
 
-    from ninetynine.bots import make_bot
-    from ninetynine.web.app import create_app
-    from ninetynine.web.storage import open_storage
-    from ninetynine.web.tables import Settings
-
+    limits = Limits().replace(args.limit)
+    if args.limits:
+        for name, value, text in limits.describe():
+            print(f"{name:24} {value:>8}  {text}")
+        return 0
     if not 0 < args.port < 65536:
         raise NinetyNineError(f"--port {args.port}: expected 1 to 65535")
     if args.grace < 0 or args.bot_delay < 0:
         raise NinetyNineError("--grace and --bot-delay must be 0 or more seconds")
-    make_bot(args.takeover_bot)  # an unknown bot is a one-line error before anything starts
     settings = Settings(database=args.database, grace=args.grace, bot_delay=args.bot_delay,
-                        takeover_bot=args.takeover_bot)
+                        takeover_bot=args.takeover_bot, bots=parse_allowed_bots(args.allow_bot),
+                        limits=limits, hosts=HostPolicy.serving(args.host, args.allowed_host),
+                        origins=tuple(args.allowed_origin))
+    settings.check()  # a bad bot or level is a one-line error before anything starts
+
+    import uvicorn
+
+    from ninetynine.web.app import create_app
+    from ninetynine.web.storage import open_storage
+
     storage = open_storage(args.database)  # fail here, with one line, if it cannot open
     app = create_app(settings, storage)
     print(f"ninetynine: serving on http://{args.host}:{args.port}/ (database {args.database})",
           flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=65536,
-                ws_per_message_deflate=False)  # small frames: compression costs more CPU
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
+                ws_max_size=max(limits.max_message * 4, 4096),  # UTF-8: up to 4 bytes a char
+                ws_per_message_deflate=False,  # small frames: compression costs more CPU
+                h11_max_incomplete_event_size=16384)
     storage.close()
     return 0

@@ -1,12 +1,18 @@
 """The web server: a JSON API for the lobby, one WebSocket per client, the static client.
 
-HTTP:  GET /api/presets, GET /api/tables (tables to join or watch), POST /api/tables,
+HTTP:  GET /api/presets, GET /api/config (the bots offered, the limits a client should
+       know), GET /api/tables (public tables to join or watch), POST /api/tables,
        POST /api/tables/{id}/join, GET /api/tables/{id} (public summary),
        GET /api/tables/{id}/record (finished games only: it shows every hand).
 WebSocket /ws/{id}: the client's first message is ``{"type": "hello", "token": ...}``
 (no token: a spectator). The server answers ``sync`` (own view and the public log), then
 ``update`` after every change. Client messages: ``act`` {state, action}, ``leave``,
-``rematch``, ``ping``. A refused message gets ``error`` {code, message} and changes nothing.
+``rematch``, ``ping``. A refused message gets ``error`` {code, message[, limit]} and
+changes nothing.
+
+Every request passes :class:`~ninetynine.web.guard.Guard` first (host names, origins,
+JSON only, body size, security headers); the limits of :mod:`ninetynine.web.limits`
+apply to what it lets through.
 """
 
 from __future__ import annotations
@@ -14,29 +20,41 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
+import re
+import secrets
 import tomllib
 from collections.abc import AsyncIterator
 from importlib import resources
 from typing import Any
 
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi import FastAPI, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 
 from ninetynine.errors import NinetyNineError, RulesError
 from ninetynine.presets import find_preset, load_rules, preset_rules, presets
 from ninetynine.rules import Rules
+from ninetynine.web.conn import Conn
+from ninetynine.web.errors import LimitError, ProtocolError
+from ninetynine.web.guard import Guard
+from ninetynine.web.limits import Bucket, Limits, check_data_depth, check_json_depth
+from ninetynine.web.lobby import Creator, Lobby
+from ninetynine.web.settings import Settings
 from ninetynine.web.storage import Storage, open_storage
-from ninetynine.web.tables import Conn, Lobby, ProtocolError, Settings, Table
+from ninetynine.web.tables import Table
 
 STATIC = resources.files("ninetynine.web") / "static"
-MAX_MESSAGE = 4096
 HELLO_TIMEOUT = 10.0
+CLIENT_COOKIE = "nn_client"
+SEAT_KEY = re.compile(r"^[0-9]{1,3}$")
+logger = logging.getLogger("ninetynine.web")
 
 
 def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
     """The ASGI app; opens ``settings.database`` unless a storage is given."""
     state: dict[str, Lobby] = {}
+    limits = settings.limits
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -53,103 +71,101 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
             if storage is None:
                 store.close()
 
-    app = FastAPI(title="ninetynine", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = FastAPI(title="ninetynine", lifespan=lifespan, docs_url=None, redoc_url=None,
+                  openapi_url=None)
+    app.add_middleware(Guard, hosts=settings.hosts, max_body=limits.max_body,
+                       origins=settings.origins)
 
     def lobby() -> Lobby:
         return state["lobby"]
 
     @app.exception_handler(ProtocolError)
     async def protocol_error(request: Request, exc: ProtocolError) -> JSONResponse:
-        status = {"no_table": 404, "table_full": 409, "not_finished": 409}.get(exc.code, 400)
-        return JSONResponse({"error": str(exc), "code": exc.code}, status_code=status)
+        return JSONResponse(exc.http_json(), status_code=exc.status)
+
+    @app.exception_handler(NinetyNineError)
+    async def server_error(request: Request, exc: NinetyNineError) -> JSONResponse:
+        # a storage failure: nothing was changed, the client may try again
+        error = ProtocolError("server", str(exc))
+        return JSONResponse(error.http_json(), status_code=error.status)
 
     @app.get("/api/presets")
     async def list_presets() -> list[dict[str, Any]]:
         return [{"id": p.id, "name": p.name, "description": p.description,
-                 "players": [(r := load_rules(p.id)).players_min, r.players_max]}
+                 "players": [(r := load_rules(p.id)).players_min,
+                             min(r.players_max, limits.max_players)]}
                 for p in presets().values()]
+
+    @app.get("/api/config")
+    async def config() -> dict[str, Any]:
+        return {"bots": list(settings.bots), "limits": {
+            k: getattr(limits, k) for k in ("max_players", "max_house_rules", "max_message")}}
 
     @app.get("/api/tables")
     async def open_tables() -> list[dict[str, Any]]:
         return lobby().listing()
 
     @app.post("/api/tables")
-    async def create_table(request: Request) -> dict[str, Any]:
-        body = await _json_body(request)
-        rules = _rules_of(body)
+    async def create_table(request: Request, response: Response) -> dict[str, Any]:
+        address = _address(request)
+        lobby().throttle(address)
+        body = await _json_body(request, limits)
+        rules = _rules_of(body, limits)
         players = body.get("players", 4)
         if not isinstance(players, int) or isinstance(players, bool):
-            raise ProtocolError("bad_table", f"players {players!r}: expected a number")
-        bots = _bots_of(body.get("bots", {}))
+            raise ProtocolError("bad_table", f"players {str(players)[:20]!r}: expected a number")
         clock = body.get("clock")
         if clock is not None and (not isinstance(clock, (int, float)) or isinstance(clock, bool)):
-            raise ProtocolError("bad_table", f"clock {clock!r}: expected seconds or null")
-        table, token = lobby().create(rules=rules, players=players, name=body.get("name"),
-                                      bots=bots, clock=clock)
+            raise ProtocolError("bad_table", f"clock {str(clock)[:20]!r}: expected seconds or "
+                                "null")
+        public = body.get("public", False)
+        if not isinstance(public, bool):
+            raise ProtocolError("bad_table", "public: expected true (listed in the lobby) or "
+                                "false (invite only)")
+        client = request.cookies.get(CLIENT_COOKIE)
+        if not client or len(client) > 64:
+            client = secrets.token_urlsafe(16)
+            response.set_cookie(CLIENT_COOKIE, client, max_age=365 * 86400, httponly=True,
+                                samesite="strict")
+        table, token = await lobby().create(
+            rules=rules, players=players, name=body.get("name"), clock=clock, public=public,
+            bots=_bots_of(body.get("bots", {})), creator=Creator.of(client, address))
         return {"table": table.id, "seat": 1, "token": token, "invite": f"/t/{table.id}"}
 
     @app.get("/api/tables/{table_id}")
     async def table_summary(table_id: str) -> dict[str, Any]:
-        return lobby().get(table_id).summary()
+        return (await lobby().get(table_id)).summary()
 
     @app.post("/api/tables/{table_id}/join")
     async def join_table(table_id: str, request: Request) -> dict[str, Any]:
-        body = await _json_body(request)
-        table = lobby().get(table_id)
-        seat, token = lobby().join(table, body.get("name"))
+        lobby().throttle(_address(request))
+        body = await _json_body(request, limits)
+        table = await lobby().get(table_id)
+        seat, token = await lobby().join(table, body.get("name"))
         return {"table": table.id, "seat": seat + 1, "token": token}
 
     @app.get("/api/tables/{table_id}/record")
     async def record(table_id: str) -> Response:
-        text = lobby().get(table_id).record_text()
+        text = (await lobby().get(table_id)).record_text()
         return PlainTextResponse(text, media_type="application/toml", headers={
             "Content-Disposition": f'attachment; filename="ninetynine-{table_id}.toml"'})
 
     @app.websocket("/ws/{table_id}")
     async def play(ws: WebSocket, table_id: str) -> None:
+        address = ws.client.host if ws.client else "?"
+        open_here = lobby().connections
         await ws.accept()
-        try:
-            table = lobby().get(table_id)
-            hello = await asyncio.wait_for(_receive(ws), HELLO_TIMEOUT)
-            if hello.get("type") != "hello":
-                raise ProtocolError("malformed", "the first message must be "
-                                    "{\"type\": \"hello\", \"token\": ...}")
-            token = hello.get("token")
-            seat = None
-            if token is not None:
-                seat = table.seat_of(token) if isinstance(token, str) else None
-                if seat is None:
-                    raise ProtocolError("bad_token", "this token holds no seat at this table")
-        except ProtocolError as e:
-            await ws.send_json(e.json())
-            await ws.close(code=4000)
+        if open_here.get(address, 0) >= limits.connections_per_address:
+            await _refuse(ws, LimitError("connections_per_address", "too many connections from "
+                                         "your address", code="too_many_connections"))
             return
-        except (TimeoutError, WebSocketDisconnect):
-            with contextlib.suppress(Exception):
-                await ws.close(code=4001)
-            return
-        conn = Conn(seat)
-        sender = asyncio.create_task(_send_loop(ws, conn))
-        table.connect(conn)
-        leave = False
+        open_here[address] = open_here.get(address, 0) + 1
         try:
-            while True:
-                try:
-                    msg = await _receive(ws)
-                    leave = _handle(lobby(), table, conn, msg)
-                    if leave:
-                        break
-                except ProtocolError as e:
-                    conn.send(e.json())
-                except NinetyNineError as e:  # a storage failure: nothing was applied
-                    conn.send({"type": "error", "code": "server", "message": str(e)})
-        except WebSocketDisconnect:
-            pass
+            await _serve(ws, lobby(), table_id, limits)
         finally:
-            table.disconnect(conn, leave=leave)
-            sender.cancel()
-            with contextlib.suppress(Exception):
-                await ws.close()
+            open_here[address] -= 1
+            if not open_here[address]:
+                del open_here[address]
 
     @app.get("/t/{table_id}")
     async def table_page(table_id: str) -> FileResponse:
@@ -163,33 +179,106 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
     return app
 
 
-def _handle(lobby: Lobby, table: Table, conn: Conn, msg: dict[str, Any]) -> bool:
+async def _serve(ws: WebSocket, lobby: Lobby, table_id: str, limits: Limits) -> None:
+    """One client's connection, from its hello to its last message."""
+    try:
+        table = await lobby.get(table_id)
+        hello = await asyncio.wait_for(_receive(ws, limits), HELLO_TIMEOUT)
+        if hello.get("type") != "hello":
+            raise ProtocolError("malformed", "the first message must be "
+                                "{\"type\": \"hello\", \"token\": ...}")
+        token = hello.get("token")
+        seat = None
+        if token is not None:
+            seat = table.seat_of(token) if isinstance(token, str) else None
+            if seat is None:
+                raise ProtocolError("bad_token", "this token holds no seat at this table")
+        conn = Conn(seat, limits.send_queue,
+                    Bucket(limits.messages_per_second, limits.messages_burst))
+        table.connect(conn)
+    except ProtocolError as e:
+        await _refuse(ws, e)
+        return
+    except (TimeoutError, WebSocketDisconnect):
+        with contextlib.suppress(Exception):
+            await ws.close(code=4001)
+        return
+    tasks = [asyncio.create_task(_send_loop(ws, conn)),
+             asyncio.create_task(_receive_loop(ws, lobby, table, conn, limits)),
+             asyncio.create_task(conn.dropped.wait())]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
+        receiver = tasks[1]
+        leave = receiver.done() and not receiver.cancelled() and \
+            receiver.exception() is None and receiver.result()
+        if receiver.done() and not receiver.cancelled() and receiver.exception() is not None:
+            logger.warning("table %s: a connection failed: %r", table.id, receiver.exception())
+        table.disconnect(conn, leave=bool(leave))
+        code = 4008 if conn.dropped.is_set() else 1000  # 4008: too slow to read its frames
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(ws.close(code=code), 2)
+
+
+async def _receive_loop(ws: WebSocket, lobby: Lobby, table: Table, conn: Conn,
+                        limits: Limits) -> bool:
+    """Read and act on messages until the client goes; True when it leaves its seat."""
+    while True:
+        try:
+            msg = await _receive(ws, limits)
+            if conn.bucket is not None and not conn.bucket.take():
+                raise LimitError("messages_per_second", "too many messages: this one was not "
+                                 "read; slow down", code="rate_limited")
+            if await _handle(lobby, table, conn, msg):
+                return True
+        except WebSocketDisconnect:
+            return False
+        except ProtocolError as e:
+            conn.send_json(e.json())
+        except NinetyNineError as e:  # a storage failure: nothing was applied
+            conn.send_json({"type": "error", "code": "server", "message": str(e)})
+
+
+async def _handle(lobby: Lobby, table: Table, conn: Conn, msg: dict[str, Any]) -> bool:
     """Act on one client message; True when the client leaves its seat."""
     kind = msg.get("type")
     if kind == "act":
-        table.act(conn.seat, msg)
+        await table.act(conn.seat, msg)
     elif kind == "ping":
-        conn.send({"type": "pong", "state": table.version})
+        conn.send_json({"type": "pong", "state": table.version})
     elif kind == "leave":
         return True
     elif kind == "rematch":
         if conn.seat is None:
             raise ProtocolError("spectator", "spectators cannot start a rematch")
-        lobby.rematch(table)
+        new, created = await lobby.rematch(table)
+        if not created:  # the table's clients were told when it was created
+            conn.send_json({"type": "rematch", "table": new.id})
     else:
         raise ProtocolError("malformed", f"unknown message type {str(kind)[:40]!r}: expected "
                             "act, ping, leave or rematch")
     return False
 
 
-async def _receive(ws: WebSocket) -> dict[str, Any]:
-    try:
-        text = await ws.receive_text()
-    except RuntimeError:  # the socket was already closed (a failed send): a disconnect
-        raise WebSocketDisconnect(1006) from None
-    if len(text) > MAX_MESSAGE:
-        raise ProtocolError("malformed", f"message of {len(text)} characters: at most "
-                            f"{MAX_MESSAGE}")
+async def _refuse(ws: WebSocket, error: ProtocolError) -> None:
+    with contextlib.suppress(Exception):
+        await ws.send_json(error.json())
+        await ws.close(code=4000)
+
+
+async def _receive(ws: WebSocket, limits: Limits) -> dict[str, Any]:
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if text is None:
+        raise ProtocolError("malformed", "binary frames are not read: send JSON as text")
+    if len(text) > limits.max_message:
+        raise LimitError("max_message", f"a message of {len(text)} characters: at most "
+                         f"{limits.max_message}", code="too_large")
+    check_json_depth(text, limits.max_depth)
     try:
         msg = json.loads(text)
     except ValueError:
@@ -201,18 +290,21 @@ async def _receive(ws: WebSocket) -> dict[str, Any]:
 
 async def _send_loop(ws: WebSocket, conn: Conn) -> None:
     while True:
-        msg = await conn.outbox.get()
-        try:
-            await ws.send_text(json.dumps(msg))
-        except Exception:  # the client is gone; the receive loop notices
-            conn.outbox.task_done()
-            return
-        conn.outbox.task_done()
+        await ws.send_text(await conn.outbox.get())
 
 
-async def _json_body(request: Request) -> dict[str, Any]:
+def _address(request: Request) -> str:
+    return request.client.host if request.client else "?"
+
+
+async def _json_body(request: Request, limits: Limits) -> dict[str, Any]:
     try:
-        body = await request.json()
+        text = (await request.body()).decode("utf-8")
+    except UnicodeDecodeError:
+        raise ProtocolError("malformed", "the request body must be JSON in UTF-8") from None
+    check_json_depth(text, limits.max_depth)
+    try:
+        body = json.loads(text)
     except ValueError:
         raise ProtocolError("malformed", "the request body must be a JSON object") from None
     if not isinstance(body, dict):
@@ -220,34 +312,45 @@ async def _json_body(request: Request) -> dict[str, Any]:
     return body
 
 
-def _rules_of(body: dict[str, Any]) -> Rules:
+def _rules_of(body: dict[str, Any], limits: Limits) -> Rules:
     """A preset id, or the text of an uploaded house-rules file."""
     house = body.get("house_rules")
     try:
         if house:
-            if not isinstance(house, str) or len(house) > 20000:
+            if not isinstance(house, str):
                 raise RulesError("house rules: expected the text of a .toml file")
+            if len(house) > limits.max_house_rules:
+                raise LimitError("max_house_rules", f"house rules of {len(house)} characters: "
+                                 f"at most {limits.max_house_rules}", code="bad_rules")
             try:
                 data = tomllib.loads(house)
             except tomllib.TOMLDecodeError as e:
                 raise RulesError(f"house rules: not valid TOML: {e}") from None
-            return load_rules(data)
+            except RecursionError:
+                raise LimitError("max_depth", "house rules nested too deep",
+                                 code="too_deep") from None
+            check_data_depth(data, limits.max_depth, "house rules")
+            rules = load_rules(data)
+            if len(rules.name) > 60 or not rules.name.isprintable():
+                raise RulesError("house rules name: expected 1 to 60 printable characters")
+            return rules
         preset = body.get("rules", "P")
         if not isinstance(preset, str):
-            raise RulesError(f"rules {preset!r}: expected a preset id such as \"P\"")
-        return preset_rules(find_preset(preset).id)  # never a path on the server
+            raise RulesError(f"rules {str(preset)[:40]!r}: expected a preset id such as \"P\"")
+        return preset_rules(find_preset(preset[:40]).id)  # never a path on the server
     except RulesError as e:
         raise ProtocolError("bad_rules", str(e)) from None
 
 
 def _bots_of(raw: object) -> dict[int, str]:
-    """``{"2": "easy"}`` (seats from 1) -> {1: "easy"}."""
+    """``{"2": "easy"}`` (seats from 1) -> {1: "easy"}; the lobby checks the levels."""
     if not isinstance(raw, dict):
         raise ProtocolError("bad_table", "bots: expected an object such as {\"2\": \"easy\"}")
     bots: dict[int, str] = {}
-    for key, spec in raw.items():
-        if not str(key).isdigit() or not isinstance(spec, str):
-            raise ProtocolError("bad_table", f"bots: seat {key!r} -> {spec!r}: expected a "
-                                "seat number and a difficulty (easy, medium, hard)")
-        bots[int(key) - 1] = spec
+    for key, level in raw.items():
+        if not SEAT_KEY.match(str(key)) or not isinstance(level, str):
+            raise ProtocolError("bad_table", f"bots: seat {str(key)[:10]!r} -> "
+                                f"{str(level)[:40]!r}: expected a seat number and a bot level "
+                                "(easy, medium, hard)")
+        bots[int(key) - 1] = level
     return bots

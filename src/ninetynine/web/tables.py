@@ -1,60 +1,45 @@
-"""The server's tables: the authoritative game, its seats, bots, turn clock and log.
+"""One table of the server: the authoritative game, its seats, bots, turn clock and log.
 
-Everything here runs on the server's event loop. A move is checked on a copy of the
-state, stored, and only then applied and sent out, so a refused or failed move changes
-nothing and an acknowledged move is never lost. Chance outcomes are drawn with the
-table's own generator and stored, never sent.
+Everything here runs on the server's event loop; the database and the bots' thinking run
+on threads. A move is checked on a copy of the state, stored, and only then applied and
+sent out (under the table's lock, so two moves never interleave), so a refused or failed
+move changes nothing and an acknowledged move is never lost. Chance outcomes are drawn
+from the operating system's generator (:mod:`secrets`) and stored, never sent.
+
+A table whose every connection is gone pauses: its bots and clocks wait for somebody to
+come back (the lobby ends it as abandoned after a while).
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import logging
 import random
 import secrets
-import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from concurrent.futures import Executor
+from dataclasses import dataclass
 from typing import Any
 
 from ninetynine.actions import Action, ChanceOutcome, Reinsert, Shuffle, parse_action
-from ninetynine.bots import Bot, BotFailure, make_bot
-from ninetynine.errors import IllegalActionError, NinetyNineError, NotationError, RecordError
+from ninetynine.bots import Bot, BotFailure, cap_time, make_bot
+from ninetynine.errors import IllegalActionError, NotationError, RecordError
 from ninetynine.game import new_game
-from ninetynine.presets import load_rules, rules_spec
+from ninetynine.presets import load_rules
 from ninetynine.record import Record, format_record
 from ninetynine.rules import Rules
+from ninetynine.state import State
 from ninetynine.view import observe
-from ninetynine.web.storage import Storage, StoredTable
+from ninetynine.web.conn import Conn
+from ninetynine.web.errors import LimitError, ProtocolError
+from ninetynine.web.settings import Settings
+from ninetynine.web.storage import Storage, StorageError, StoredTable
 from ninetynine.web.wire import event_json, view_json
 
 Move = Action | ChanceOutcome
 MAX_NAME = 24
-MAX_OUTBOX = 200  # frames queued for one client before it gets a fresh sync instead
 logger = logging.getLogger("ninetynine.web")
-
-
-class ProtocolError(NinetyNineError):
-    """A client message that was refused; ``code`` says why (stale, illegal, ...)."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-    def json(self) -> dict[str, Any]:
-        return {"type": "error", "code": self.code, "message": str(self)}
-
-
-@dataclass
-class Settings:
-    database: str = "ninetynine-web.sqlite3"
-    grace: float = 30.0  # seconds a disconnected player keeps their seat before a bot plays
-    bot_delay: float = 0.6  # seconds a bot waits before playing, so people can follow
-    tick: float = 0.25  # how often the clocks are checked (real seconds)
-    takeover_bot: str = "easy"
-    clock: Callable[[], float] = time.monotonic  # injectable for tests
-    seed: int | None = None  # tests only: reproducible chance; never sent to anyone
 
 
 def hash_token(token: str) -> str:
@@ -82,7 +67,7 @@ def clean_name(name: object, default: str) -> str:
 class Seat:
     name: str
     token_hash: str | None = None  # a human seat's secret (hashed); None while open
-    bot: str | None = None  # the bot spec of a bot seat
+    bot: str | None = None  # the bot level of a bot seat (a name the server offers)
     connections: int = 0
     away_since: float | None = None  # when the player's last connection dropped
     takeover: bool = False  # a bot plays for an absent player
@@ -95,75 +80,83 @@ class Seat:
         return {"name": self.name, "token_hash": self.token_hash, "bot": self.bot}
 
 
-class Conn:
-    """One WebSocket client: a seat (0-based) or a spectator (None); an outbox queue."""
-
-    def __init__(self, seat: int | None) -> None:
-        self.seat = seat
-        self.outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-
-    def send(self, msg: dict[str, Any]) -> None:
-        self.outbox.put_nowait(msg)
-
-    @property
-    def backed_up(self) -> bool:
-        """A client that stopped reading: its queued frames are replaced by one sync."""
-        return self.outbox.qsize() > MAX_OUTBOX
-
-    def clear(self) -> None:
-        while not self.outbox.empty():
-            self.outbox.get_nowait()
-            self.outbox.task_done()
-
-
-@dataclass
 class Table:
-    id: str
-    meta: dict[str, Any]
-    rules: Rules
-    seats: list[Seat]
-    storage: Storage
-    settings: Settings
-    state: Any = None
-    record: Record | None = None
-    moves: list[str] = field(default_factory=list)
-    log: list[dict[str, Any]] = field(default_factory=list)
-    conns: set[Conn] = field(default_factory=set)
-    bots: dict[int, Bot] = field(default_factory=dict)
-    stand_ins: dict[int, Bot] = field(default_factory=dict)  # takeover bots, by seat
-    rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(128)))
-    turn_started: float = 0.0
-    last_accepted: dict[int, tuple[int, str]] = field(default_factory=dict)
-    _pump: asyncio.Task[None] | None = None
+    """A game in progress at the server, with who sits where and who is watching."""
+
+    def __init__(self, table_id: str, meta: dict[str, Any], rules: Rules, seats: list[Seat],
+                 storage: Storage, settings: Settings) -> None:
+        self.id, self.meta, self.rules, self.seats = table_id, meta, rules, seats
+        self.storage, self.settings = storage, settings
+        self.state: State = new_game(rules, meta["players"], first=meta.get("first", 0))
+        self.record = Record(self.state.clone())
+        self.moves: list[str] = []
+        self.log: list[dict[str, Any]] = []
+        self.conns: set[Conn] = set()
+        self.spectators = 0
+        self.bots: dict[int, Bot] = {}
+        self.stand_ins: dict[int, Bot] = {}  # takeover bots, by seat
+        self.bot_pool: Executor | None = None  # the lobby's bot threads (None: the default)
+        self.rng: random.Random = random.SystemRandom()
+        self.turn_started = self.last_seen = settings.clock()
+        self.expired: int | None = None  # the state id at which the turn clock ran out
+        self.last_accepted: dict[int, tuple[int, str]] = {}
+        self.lock = asyncio.Lock()  # one move (check, store, apply) at a time
+        self.complained = -1e9  # when a failing pump was last logged
+        self.meta_changed = False  # restored with fixes that the lobby must store
+        self._pump: asyncio.Task[None] | None = None
 
     # Building -----------------------------------------------------------------------
 
     @classmethod
     def restore(cls, stored: StoredTable, storage: Storage, settings: Settings) -> Table:
-        """Rebuild a table from its metadata and replay every stored move."""
+        """Rebuild a table from its metadata and replay every stored move.
+
+        A seat's bot that this server does not offer (any more) is not started: the
+        takeover level plays that seat, and ``meta_changed`` says the metadata needs saving.
+        """
         meta = stored.meta
         rules = load_rules(meta["rules"])
         seats = [Seat(s["name"], s.get("token_hash"), s.get("bot")) for s in meta["seats"]]
         table = cls(stored.id, meta, rules, seats, storage, settings)
         if settings.seed is not None:
             table.rng = random.Random(f"{settings.seed}/{stored.id}/{len(stored.moves)}")
-        table.state = new_game(rules, meta["players"], first=meta.get("first", 0))
-        table.record = Record(table.state.clone())
-        for i, s in enumerate(seats):
-            if s.bot:
-                table.bots[i] = make_bot(s.bot)
         for text in stored.moves:
             who, move = parse_move(text)
             events = table.state.apply(move, who)
             table.record.moves.append((who, move))
             table.moves.append(text)
             table.log += [event_json(e, table.names) for e in events]
-        table.turn_started = settings.clock()
+        for i, s in enumerate(seats):
+            if s.bot is not None and s.bot not in settings.bots:
+                s.bot = settings.takeover_bot
+                table.meta_changed = True
+                table.log.append({"kind": "BotReplaced", "seat": i + 1, "text": (
+                    f"{s.name}'s bot is not offered by this server; "
+                    f"{s.bot} plays this seat from now on.")})
+            if s.bot:
+                table.bots[i] = table.new_bot(s.bot)
         now = settings.clock()
         for seat_info in seats:  # nobody is connected after a restart: grace starts now
             if seat_info.bot is None:
                 seat_info.away_since = now
+        if table.state.is_over and not meta.get("finished"):
+            table.meta_changed = True  # the last move was stored, the metadata was not
         return table
+
+    def new_bot(self, level: str) -> Bot:
+        bot = make_bot(self.settings.bots[level])
+        cap_time(bot, self.settings.limits.bot_seconds)
+        return bot
+
+    def meta_with(self, seats: list[Seat] | None = None, **changes: Any) -> dict[str, Any]:
+        """A copy of the metadata with these seats and changes, for :meth:`store_meta`."""
+        return {**self.meta, "seats": [s.stored() for s in seats or self.seats],
+                "finished": self.finished, **changes}
+
+    async def store_meta(self, meta: dict[str, Any]) -> None:
+        """Store new metadata, then adopt it: a failed write changes nothing."""
+        await self.storage.call(self.storage.update_meta, self.id, meta)
+        self.meta = meta
 
     # Queries ------------------------------------------------------------------------
 
@@ -181,9 +174,20 @@ class Table:
         return not any(s.is_open for s in self.seats)
 
     @property
+    def abandoned(self) -> bool:
+        return self.meta.get("ended") == "abandoned"
+
+    @property
+    def finished(self) -> bool:
+        """Over for good: played to the end, or abandoned."""
+        return self.state.is_over or self.abandoned
+
+    @property
     def status(self) -> str:
         if self.state.is_over:
             return "over"
+        if self.abandoned:
+            return "abandoned"
         return "playing" if self.started else "waiting"
 
     def seat_of(self, token: str) -> int | None:
@@ -207,7 +211,7 @@ class Table:
             "id": self.id, "status": self.status,
             "rules": {"id": self.rules.id, "name": self.rules.name},
             "players": len(self.seats), "clock": clock, "clock_left": left,
-            "next": self.meta.get("next"),
+            "public": bool(self.meta.get("public")), "next": self.meta.get("next"),
             "seats": [{
                 "seat": i + 1, "name": s.name,
                 "kind": "bot" if s.bot else "open" if s.is_open else "human",
@@ -216,65 +220,81 @@ class Table:
             } for i, s in enumerate(self.seats)],
         }
 
-    def frame(self, conn: Conn, kind: str, events: list[dict[str, Any]],
-              summary: dict[str, Any] | None = None) -> dict[str, Any]:
-        """One message for one client: its own view only."""
-        seat = conn.seat
+    def frame(self, seat: int | None, kind: str, events: list[dict[str, Any]],
+              summary: dict[str, Any]) -> str:
+        """One message for one seat (or the spectators), as text fixed at this state id."""
         view = observe(self.state, 0 if seat is None else seat)
-        return {"type": kind, "state": self.version, "table": summary or self.summary(),
-                "view": view_json(view, spectator=seat is None), "events": events}
+        return json.dumps({"type": kind, "state": self.version, "table": summary,
+                           "view": view_json(view, spectator=seat is None), "events": events})
 
     def record_text(self) -> str:
-        if not self.state.is_over or self.record is None:
+        if not self.finished:
             raise ProtocolError("not_finished", "the record is available when the game is over "
                                 "(it shows every hand)")
         return format_record(self.record, self.state)
 
-    # Changing -----------------------------------------------------------------------
+    # Connections --------------------------------------------------------------------
 
-    def save_meta(self) -> None:
-        self.meta["seats"] = [s.stored() for s in self.seats]
-        self.storage.update_meta(self.id, self.meta)
+    def connect(self, conn: Conn) -> None:
+        """A client arrives: it gets the whole log (``sync``), the others an update."""
+        if conn.seat is None:
+            cap = self.settings.limits.spectators_per_table
+            if self.spectators >= cap:
+                raise LimitError("spectators_per_table", f"{cap} people are watching this "
+                                 "table already", code="crowded")
+            self.spectators += 1
+        else:
+            s = self.seats[conn.seat]
+            s.connections += 1
+            s.away_since = None
+            if s.takeover:
+                s.takeover = False
+                self.release_stand_in(conn.seat)
+                self.note(conn.seat, "Returned", f"{s.name} is back.")
+            self.broadcast([])  # the seat shows as connected
+        self.last_seen = self.settings.clock()
+        if not self.conns:
+            self.turn_started = self.last_seen  # the clock waited while nobody was here
+        self.conns.add(conn)
+        conn.send(self.frame(conn.seat, "sync", self.log, self.summary()))
+        self.kick()
 
-    def commit(self, seat: int | None, move: Move) -> None:
-        """Check on a copy, store, then apply and send: nothing changes if a step fails."""
-        new = self.state.clone()
-        events = new.apply(move, seat)
-        text = str(move) if seat is None else f"{seat + 1}: {move}"
-        self.storage.append_move(self.id, self.version, text)
-        self.state = new
-        assert self.record is not None
-        self.record.moves.append((seat, move))
-        self.moves.append(text)
-        self.turn_started = self.settings.clock()
-        self.broadcast([event_json(e, self.names) for e in events])
-        if new.is_over:
-            self.meta["finished"] = True
-            self.save_meta()
-            self.close_bots()
-
-    def close_bots(self) -> None:
-        """Stop the seats' process bots: the game is over or the server is stopping."""
-        for bot in self.bots.values():
-            _close_bot(bot)
-        for seat in list(self.stand_ins):
-            self.release_stand_in(seat)
+    def disconnect(self, conn: Conn, *, leave: bool = False) -> None:
+        if conn not in self.conns:
+            return
+        self.conns.discard(conn)
+        self.last_seen = self.settings.clock()
+        if conn.seat is None:
+            self.spectators -= 1
+            return
+        s = self.seats[conn.seat]
+        s.connections = max(0, s.connections - 1)
+        if s.connections == 0:
+            s.away_since = self.settings.clock()
+        if leave and self.started and not self.finished and not s.takeover:
+            s.takeover = True
+            self.note(conn.seat, "TakenOver", f"{s.name} left: a bot plays for them.")
+            self.kick()
+        self.broadcast([])
 
     def broadcast(self, events: list[dict[str, Any]], kind: str = "update") -> None:
+        """Log the events and send each client its own view: one frame text per seat."""
         self.log += events
         summary = self.summary()
-        for conn in list(self.conns):
-            if conn.backed_up:
-                conn.clear()
-                conn.send(self.frame(conn, "sync", self.log, summary))
-            else:
-                conn.send(self.frame(conn, kind, events, summary))
+        texts: dict[int | None, str] = {}
+        for conn in self.conns:
+            text = texts.get(conn.seat)
+            if text is None:
+                text = texts[conn.seat] = self.frame(conn.seat, kind, events, summary)
+            conn.send(text)
 
     def note(self, seat: int, kind: str, text: str) -> None:
         """A server-side line in the log (not an engine event): takeover, time-out, return."""
         self.broadcast([{"kind": kind, "seat": seat + 1, "text": text}])
 
-    def act(self, seat: int | None, msg: dict[str, Any]) -> None:
+    # Moves --------------------------------------------------------------------------
+
+    async def act(self, seat: int | None, msg: dict[str, Any]) -> None:
         """A client's move: refused with a typed error, or stored and applied."""
         if seat is None:
             raise ProtocolError("spectator", "spectators cannot play")
@@ -283,12 +303,21 @@ class Table:
                 or len(text) > 40:
             raise ProtocolError("malformed", "an action needs 'state' (the state id you saw, a "
                                 "number) and 'action' (text such as \"KS\" or \"AS+11\")")
+        async with self.lock:
+            code = self.check_move(seat, sid, text)
+            await self.commit(seat, self.state.action_of(code))
+            self.last_accepted[seat] = (sid, text)
+        self.kick()
+
+    def check_move(self, seat: int, sid: int, text: str) -> int:
+        """The engine's code for a client's move, or its typed refusal."""
         if self.last_accepted.get(seat) == (sid, text):
             raise ProtocolError("duplicate", f"'{text}' for state {sid} was already played")
         if not self.started:
             raise ProtocolError("not_started", "the game starts when every seat is taken")
-        if self.state.is_over:
-            raise ProtocolError("game_over", "the game is over")
+        if self.finished:
+            raise ProtocolError("game_over", "the game is over" if self.state.is_over else
+                                "the table was abandoned")
         if sid != self.version:
             raise ProtocolError("stale", f"state {sid} is not the current state {self.version}: "
                                 "your action was not played; look again and resend")
@@ -308,24 +337,48 @@ class Table:
             raise ProtocolError("illegal", f"{e}; legal: {shown}") from None
         if code not in self.state.legal_codes():
             raise ProtocolError("illegal", f"'{text}' is not legal now; legal: {shown}")
-        self.commit(seat, self.state.action_of(code))
-        self.last_accepted[seat] = (sid, text)
-        self.kick()
+        return code
+
+    async def commit(self, seat: int | None, move: Move) -> None:
+        """Check on a copy, store, then apply and send: nothing changes if a step fails.
+        The caller holds :attr:`lock`."""
+        new = self.state.clone()
+        events = new.apply(move, seat)
+        text = str(move) if seat is None else f"{seat + 1}: {move}"
+        await self.storage.call(self.storage.append_move, self.id, self.version, text)
+        self.state = new
+        self.record.moves.append((seat, move))
+        self.moves.append(text)
+        self.turn_started = self.last_seen = self.settings.clock()
+        self.broadcast([event_json(e, self.names) for e in events])
+        if new.is_over:
+            self.close_bots()
+            try:
+                await self.store_meta(self.meta_with(finished=True))
+            except StorageError as e:  # the move stands; a restart marks the table finished
+                logger.warning("table %s: could not mark the game finished: %s", self.id, e)
 
     # Bots and clocks ----------------------------------------------------------------
 
     def kick(self) -> None:
-        """Let chance and bots move until a person is to play."""
-        if self._pump is None or self._pump.done():
+        """Let chance and bots move until a person is to play (while anybody is here)."""
+        if self.conns and (self._pump is None or self._pump.done()):
             self._pump = asyncio.get_running_loop().create_task(self._run_pump())
 
     async def _run_pump(self) -> None:
-        while self.started and not self.state.is_over:
+        while self.started and not self.finished and self.conns:
             if self.state.is_chance:
-                self.commit(None, self.state.sample_chance(self.rng))
+                async with self.lock:
+                    if self.state.is_chance:
+                        await self.commit(None, self.state.sample_chance(self.rng))
                 continue
             seat = self.state.current_seat
-            if seat is None or not self.bot_plays(seat):
+            if seat is None:
+                return
+            if self.expired == self.version:  # the turn clock ran out: a bot plays this turn
+                await self.bot_move(seat)
+                continue
+            if not self.bot_plays(seat):
                 return
             version = self.version
             await asyncio.sleep(self.settings.bot_delay)
@@ -336,35 +389,43 @@ class Table:
         bot = self.bots.get(seat) or self.stand_in(seat)
         view = observe(self.state, seat)
         version = self.version
+        limit = self.settings.limits.bot_seconds
         try:
-            if bot.name == "random":
-                action = bot.choose(view, self.rng)
-            else:  # search bots think in a thread so other tables keep moving
-                action = await asyncio.to_thread(bot.choose, view,
-                                                 random.Random(self.rng.random()))
+            thinking = asyncio.get_running_loop().run_in_executor(
+                self.bot_pool, bot.choose, view, random.Random(self.rng.random()))
+            try:
+                action = await asyncio.wait_for(thinking, limit)
+            except TimeoutError:
+                raise BotFailure(f"bot {bot.name!r} thought for more than {limit:g} s "
+                                 "(server limit bot_seconds)") from None
+            except BotFailure:
+                raise
+            except Exception as e:  # a bug in a bot must not stop the table
+                raise BotFailure(f"bot {bot.name!r} crashed: {e}") from None
             if action not in view.legal:
                 raise BotFailure(f"bot {bot.name!r} chose {action}, which is not legal here")
         except BotFailure as e:
             if seat in self.bots:
-                self.replace_bot(seat, e)  # the pump goes on with the new bot
+                await self.replace_bot(seat, e)  # the pump goes on with the new bot
                 return
             if self.stand_ins.get(seat) is not bot:
                 return  # stopped while thinking: the person came back
             self.release_stand_in(seat)  # the next try starts a fresh one
             raise
-        if self.version == version:
-            self.commit(seat, action)
+        async with self.lock:  # unless the game moved on or the person came back meanwhile
+            if self.version == version and bot in (self.bots.get(seat), self.stand_ins.get(seat)):
+                await self.commit(seat, action)
 
-    def replace_bot(self, seat: int, error: BotFailure) -> None:
+    async def replace_bot(self, seat: int, error: BotFailure) -> None:
         """A seat's bot failed (crashed, hung, answered garbage): the takeover bot plays
         that seat from now on, so the game goes on, and everybody is told why."""
+        level = self.settings.takeover_bot
+        seats = list(self.seats)
+        s = seats[seat] = Seat(self.seats[seat].name, bot=level)
+        await self.store_meta(self.meta_with(seats))
         _close_bot(self.bots[seat])
-        spec = self.settings.takeover_bot
-        self.bots[seat] = make_bot(spec)
-        s = self.seats[seat]
-        s.bot = spec
-        self.save_meta()
-        self.note(seat, "BotReplaced", f"{s.name} failed ({error}); {spec} plays this seat "
+        self.seats[seat], self.bots[seat] = s, self.new_bot(level)
+        self.note(seat, "BotReplaced", f"{s.name} failed ({error}); {level} plays this seat "
                   "from now on.")
 
     def stand_in(self, seat: int) -> Bot:
@@ -372,7 +433,7 @@ class Table:
         bot is one process, not one per move)."""
         bot = self.stand_ins.get(seat)
         if bot is None:
-            bot = self.stand_ins[seat] = make_bot(self.settings.takeover_bot)
+            bot = self.stand_ins[seat] = self.new_bot(self.settings.takeover_bot)
         return bot
 
     def release_stand_in(self, seat: int) -> None:
@@ -380,15 +441,24 @@ class Table:
         if bot is not None:
             _close_bot(bot)
 
+    def close_bots(self) -> None:
+        """Stop the seats' process bots: the game is over or the server is stopping."""
+        for bot in self.bots.values():
+            _close_bot(bot)
+        for seat in list(self.stand_ins):
+            self.release_stand_in(seat)
+
     def tick(self, now: float) -> None:
-        """Grace periods and the turn clock; called by the server's ticker."""
-        if not self.started or self.state.is_over:
+        """Grace periods and the turn clock; called by the lobby's ticker."""
+        if not self.started or self.finished:
             return
         changed = False
         pump = self._pump
         if pump is not None and pump.done() and not pump.cancelled() and pump.exception():
-            # e.g. the database refused a write: say so, and let the pump try again
-            logger.warning("table %s: %s", self.id, pump.exception())
+            # e.g. the database refused a write: say so (now and then), and try again
+            if now - self.complained > 30:
+                self.complained = now
+                logger.warning("table %s: %s", self.id, pump.exception())
             self._pump = None
             changed = True
         for i, s in enumerate(self.seats):
@@ -399,40 +469,14 @@ class Table:
                 self.note(i, "TakenOver", f"{s.name} is away: a bot plays for them.")
         seat = self.state.current_seat
         clock = self.meta.get("clock")
-        if seat is not None and clock and not self.bot_plays(seat) \
-                and now - self.turn_started >= clock:
+        if seat is not None and clock and self.conns and not self.bot_plays(seat) \
+                and self.expired != self.version and now - self.turn_started >= clock:
             self.note(seat, "TimedOut", f"{self.seats[seat].name} ran out of time: "
                       "a bot plays this turn.")
-            self.commit(seat, self.stand_in(seat).choose(observe(self.state, seat), self.rng))
+            self.expired = self.version
             changed = True
         if changed:
             self.kick()
-
-    def connect(self, conn: Conn) -> None:
-        self.conns.add(conn)
-        if conn.seat is not None:
-            s = self.seats[conn.seat]
-            s.connections += 1
-            s.away_since = None
-            if s.takeover:
-                s.takeover = False
-                self.release_stand_in(conn.seat)
-                self.note(conn.seat, "Returned", f"{s.name} is back.")
-        conn.send(self.frame(conn, "sync", self.log))
-        self.broadcast([], kind="update")
-
-    def disconnect(self, conn: Conn, *, leave: bool = False) -> None:
-        self.conns.discard(conn)
-        if conn.seat is not None:
-            s = self.seats[conn.seat]
-            s.connections = max(0, s.connections - 1)
-            if s.connections == 0:
-                s.away_since = self.settings.clock()
-            if leave and self.started and not self.state.is_over and not s.takeover:
-                s.takeover = True
-                self.note(conn.seat, "TakenOver", f"{s.name} left: a bot plays for them.")
-                self.kick()
-        self.broadcast([], kind="update")
 
 
 def parse_move(text: str) -> tuple[int | None, Move]:
@@ -447,117 +491,3 @@ def parse_move(text: str) -> tuple[int | None, Move]:
     if not isinstance(move, (Shuffle, Reinsert)):
         raise RecordError(f"stored move {text!r}: a player's move needs its seat")
     return None, move
-
-
-class Lobby:
-    """Every table of this server, its storage and the ticker that runs the clocks."""
-
-    def __init__(self, storage: Storage, settings: Settings) -> None:
-        self.storage, self.settings = storage, settings
-        self.tables: dict[str, Table] = {}
-        self.broken: dict[str, str] = {}  # tables that could not be rebuilt, with why
-        for stored in storage.load_all():
-            try:
-                self.tables[stored.id] = Table.restore(stored, storage, settings)
-            except (NinetyNineError, KeyError, TypeError, ValueError) as e:
-                self.broken[stored.id] = str(e)
-                logger.warning("table %s cannot be rebuilt and is not served: %s", stored.id, e)
-
-    def start(self) -> None:
-        for table in self.tables.values():
-            table.kick()
-
-    def get(self, table_id: str) -> Table:
-        table = self.tables.get(table_id)
-        if table is None:
-            raise ProtocolError("no_table", f"no table {table_id[:40]!r}")
-        return table
-
-    def create(self, *, rules: Rules, players: int, name: object, bots: dict[int, str],
-               clock: float | None = None, first: int = 0,
-               seats: list[Seat] | None = None) -> tuple[Table, str]:
-        """A new table; the creator takes seat 1. Returns the table and the creator's token."""
-        if not rules.players_min <= players <= rules.players_max:
-            raise ProtocolError("bad_table", f"{rules.id} is for {rules.players_min} to "
-                                f"{rules.players_max} players, not {players}")
-        if clock is not None and not 5 <= clock <= 3600:
-            raise ProtocolError("bad_table", f"turn clock {clock}: expected 5 to 3600 seconds")
-        token = secrets.token_urlsafe(24)
-        if seats is None:
-            seats = [Seat(clean_name(name, "Player 1"), hash_token(token))]
-            for i in range(1, players):
-                spec = bots.get(i)
-                seats.append(Seat(f"Bot {i + 1} ({spec})", bot=spec) if spec
-                             else Seat(f"Seat {i + 1}"))
-            if 0 in bots:
-                raise ProtocolError("bad_table", "seat 1 is yours: it cannot be a bot")
-            if any(not 0 <= s < players for s in bots):
-                raise ProtocolError("bad_table", f"bot seats must be from 2 to {players}")
-        for s in seats:
-            if s.bot:
-                try:
-                    _close_bot(make_bot(s.bot))
-                except NinetyNineError as e:
-                    raise ProtocolError("bad_table", str(e)) from None
-        table_id = secrets.token_urlsafe(8)
-        meta = {"rules": rules_spec(rules), "players": players, "first": first,
-                "seats": [s.stored() for s in seats], "clock": clock, "created": time.time(),
-                "next": None, "finished": False}
-        self.storage.create_table(table_id, meta)
-        table = Table.restore(StoredTable(table_id, meta), self.storage, self.settings)
-        self.tables[table_id] = table
-        table.kick()
-        return table, token
-
-    def join(self, table: Table, name: object) -> tuple[int, str]:
-        """Take the first open seat; returns it and its new token."""
-        for i, s in enumerate(table.seats):
-            if s.is_open:
-                token = secrets.token_urlsafe(24)
-                s.name = clean_name(name, f"Player {i + 1}")
-                s.token_hash = hash_token(token)
-                table.save_meta()
-                table.broadcast([{"kind": "Joined", "seat": i + 1,
-                                  "text": f"{s.name} sits down at seat {i + 1}."}])
-                table.kick()
-                return i, token
-        raise ProtocolError("table_full", "every seat is taken; you can watch instead")
-
-    def rematch(self, table: Table) -> Table:
-        """The same players and rules again, the next seat starting; linked from the old table."""
-        if not table.state.is_over:
-            raise ProtocolError("not_finished", "a rematch can start when the game is over")
-        nxt = table.meta.get("next")
-        if nxt and nxt in self.tables:
-            return self.tables[nxt]
-        seats = [Seat(s.name, s.token_hash, s.bot) for s in table.seats]
-        n = len(seats)
-        new, _ = self.create(rules=table.rules, players=n, name="", bots={},
-                             clock=table.meta.get("clock"),
-                             first=(table.meta.get("first", 0) + 1) % n, seats=seats)
-        table.meta["next"] = new.id
-        table.save_meta()
-        for conn in list(table.conns):
-            conn.send({"type": "rematch", "table": new.id})
-        return new
-
-    def close(self) -> None:
-        """Stop every table's process bots (the server is shutting down)."""
-        for table in self.tables.values():
-            table.close_bots()
-
-    def listing(self, limit: int = 50) -> list[dict[str, Any]]:
-        """Tables to join (waiting, first) and games to watch (playing), newest first."""
-        live = [t for t in self.tables.values() if t.status != "over"]
-        live.sort(key=lambda t: (t.status != "waiting", -t.meta.get("created", 0)))
-        return [t.summary() for t in live[:limit]]
-
-    async def run_ticker(self) -> None:
-        while True:
-            await asyncio.sleep(self.settings.tick)
-            now = self.settings.clock()
-            for table in list(self.tables.values()):
-                try:
-                    table.tick(now)
-                except NinetyNineError:
-                    continue

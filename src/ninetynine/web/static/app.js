@@ -35,9 +35,10 @@ const tokenKey = (id) => `nn-token-${id}`;
 const savedName = () => localStorage.getItem("nn-name") || "";
 
 // Lobby ------------------------------------------------------------------------------
-let presetList = [];
+let presetList = [], botLevels = ["easy", "medium", "hard"];
 async function showLobby() {
   $("lobby").hidden = false;
+  botLevels = (await api("/api/config")).bots;  // the levels this server offers
   $("name").value = savedName();
   $("name").addEventListener("change", () => localStorage.setItem("nn-name", $("name").value));
   presetList = await api("/api/presets");
@@ -60,8 +61,8 @@ function seatKinds() {
   box.querySelectorAll(".field").forEach((l) => l.remove());
   for (let i = 2; i <= n; i++) {
     const sel = el("select", { id: `seat-${i}` });
-    for (const [v, t] of [["", "a friend (invite)"], ["easy", "bot: easy"], ["medium", "bot: medium"], ["hard", "bot: hard"]])
-      sel.append(el("option", { value: v }, t));
+    sel.append(el("option", { value: "" }, "a friend (invite)"));
+    for (const level of botLevels) sel.append(el("option", { value: level }, `bot: ${level}`));
     const field = el("div", { class: "field" });
     field.append(el("label", { for: `seat-${i}` }, `Seat ${i}`), " ", sel);
     box.append(field);
@@ -74,7 +75,7 @@ async function createTable(ev) {
   const bots = {};
   for (let i = 2; i <= n; i++) { const v = $(`seat-${i}`)?.value; if (v) bots[i] = v; }
   const body = { name: $("name").value.trim() || null, rules: $("rules").value, players: n, bots,
-                 clock: $("clock").value ? Number($("clock").value) : null };
+                 clock: $("clock").value ? Number($("clock").value) : null, public: $("public").checked };
   const file = $("house").files[0];
   if (file) body.house_rules = await file.text();
   try {
@@ -88,7 +89,7 @@ async function listTables() {
   const ul = $("open-tables");
   ul.replaceChildren();
   const tables = await api("/api/tables");
-  if (!tables.length) ul.append(el("li", {}, "No tables yet. Create one!"));
+  if (!tables.length) ul.append(el("li", {}, "No public tables yet. Create one!"));
   for (const t of tables) {
     const li = el("li");
     const open = t.seats.filter((s) => s.kind === "open").length;

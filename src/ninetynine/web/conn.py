@@ -1,0 +1,37 @@
+"""One WebSocket client as a table sees it: a seat or a spectator, and a bounded outbox.
+
+Frames are queued as finished JSON text, built once per seat at the moment of the event,
+so what a client receives can never change after it was queued. A client that stops
+reading is dropped when its queue is full (it reconnects and gets one fresh ``sync``),
+rather than buffered without end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from ninetynine.web.limits import Bucket
+
+
+class Conn:
+    """A seat (0-based) or a spectator (None); frames wait in ``outbox`` for the sender."""
+
+    def __init__(self, seat: int | None, queue_size: int = 256,
+                 bucket: Bucket | None = None) -> None:
+        self.seat = seat
+        self.outbox: asyncio.Queue[str] = asyncio.Queue(queue_size)
+        self.dropped = asyncio.Event()  # set when the outbox overflowed: close the socket
+        self.bucket = bucket  # messages this client may still send (None: unlimited)
+
+    def send(self, frame: str) -> None:
+        if self.dropped.is_set():
+            return
+        try:
+            self.outbox.put_nowait(frame)
+        except asyncio.QueueFull:
+            self.dropped.set()
+
+    def send_json(self, msg: dict[str, Any]) -> None:
+        self.send(json.dumps(msg))

@@ -1,0 +1,177 @@
+"""What the server accepts, as data: sizes, rates, counts and house-rules bounds.
+
+Every limit is a field of :class:`Limits` with a default a public server can live with;
+``ninetynine serve --limit NAME=VALUE`` changes one and ``--limits`` lists them all. A
+request or message over a limit is refused with a :class:`LimitError` that names it, so
+the person (or the operator reading the log) knows which setting to look at.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from ninetynine.errors import NinetyNineError
+from ninetynine.rules import Rules
+from ninetynine.web.errors import LimitError
+
+
+def _limit(default: float, help: str) -> Any:
+    return field(default=default, metadata={"help": help})
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    # sizes
+    max_body: int = _limit(65536, "bytes in an HTTP request body")
+    max_message: int = _limit(4096, "characters in a WebSocket message")
+    max_depth: int = _limit(16, "nesting depth of a JSON body or message, or of house rules")
+    max_house_rules: int = _limit(20000, "characters of an uploaded house-rules file")
+    # house rules a table may be created with
+    max_players: int = _limit(12, "seats at a table")
+    max_decks: int = _limit(4, "decks of cards a game may use")
+    max_lives: int = _limit(99, "lives (or a team's pool, or game points) a player starts with")
+    max_hand_size: int = _limit(13, "cards in a hand")
+    max_total_limit: int = _limit(999, "the limit the total must stay under")
+    # who may ask for how much
+    tables_per_client: int = _limit(5, "live tables one browser may have created")
+    tables_per_address: int = _limit(20, "live tables one network address may have created")
+    requests_per_second: float = _limit(2.0, "state-changing HTTP requests a second per "
+                                        "address (after the burst)")
+    requests_burst: int = _limit(20, "state-changing HTTP requests an address may make at once")
+    messages_per_second: float = _limit(10.0, "WebSocket messages a second per connection "
+                                        "(after the burst)")
+    messages_burst: int = _limit(30, "WebSocket messages a connection may send at once")
+    connections_per_address: int = _limit(200, "open WebSockets per network address")
+    spectators_per_table: int = _limit(100, "spectators watching one table")
+    send_queue: int = _limit(256, "frames queued for a client that does not read them before "
+                             "it is dropped")
+    # time
+    bot_seconds: float = _limit(5.0, "seconds a bot may think about one move")
+    idle_seconds: float = _limit(3600.0, "seconds without a connection or a move before a "
+                                 "table is ended as abandoned")
+    linger_seconds: float = _limit(60.0, "seconds a finished table stays in memory once "
+                                   "nobody watches it")
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+                raise NinetyNineError(f"limit {f.name} = {value!r}: expected a number above 0")
+
+    def replace(self, pairs: list[str]) -> Limits:
+        """A copy with ``NAME=VALUE`` settings applied (``serve --limit``)."""
+        changes: dict[str, Any] = {}
+        types = {f.name: f.type for f in dataclasses.fields(self)}
+        for pair in pairs:
+            name, eq, text = pair.partition("=")
+            name = name.strip().replace("-", "_")
+            if not eq or name not in types:
+                raise NinetyNineError(f"--limit {pair!r}: expected NAME=VALUE with NAME one of "
+                                      f"{', '.join(types)}")
+            try:
+                changes[name] = int(text) if types[name] in (int, "int") else float(text)
+            except ValueError:
+                raise NinetyNineError(f"--limit {pair!r}: expected a number") from None
+        return dataclasses.replace(self, **changes)
+
+    def describe(self) -> list[tuple[str, str, str]]:
+        """Each limit's name, value and meaning, for ``serve --limits``."""
+        return [(f.name, f"{getattr(self, f.name):g}", f.metadata["help"])
+                for f in dataclasses.fields(self)]
+
+
+def check_json_depth(text: str, max_depth: int) -> None:
+    """Refuse JSON nested deeper than ``max_depth`` before parsing it (the parser recurses)."""
+    depth = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > max_depth:
+                raise LimitError("max_depth", f"JSON nested more than {max_depth} deep",
+                                 code="too_deep")
+        elif ch in "]}":
+            depth -= 1
+
+
+def check_data_depth(value: object, max_depth: int, what: str) -> None:
+    """Refuse parsed data (house rules) nested deeper than ``max_depth``."""
+    stack: list[tuple[object, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > max_depth:
+            raise LimitError("max_depth", f"{what} nested more than {max_depth} deep",
+                             code="too_deep")
+        if isinstance(item, dict):
+            stack += [(v, depth + 1) for v in item.values()]
+        elif isinstance(item, list):
+            stack += [(v, depth + 1) for v in item]
+
+
+def check_rules(rules: Rules, players: int, limits: Limits) -> None:
+    """Refuse a table whose rules would cost the server more than its limits allow."""
+    if players > limits.max_players:
+        raise LimitError("max_players", f"{players} seats: at most {limits.max_players}",
+                         code="bad_table")
+    checks = (
+        ("max_decks", "decks", max(rules.decks_for(players), rules.decks)),
+        ("max_lives", "lives", max(rules.lives_for(players), rules.lives, rules.team_lives,
+                                   rules.big_table_lives, rules.points_target)),
+        ("max_hand_size", "hand_size", rules.hand_size),
+        ("max_total_limit", "limit", max([rules.limit, *rules.threshold_values,
+                                          *rules.border_values])),
+    )
+    for limit, key, value in checks:
+        bound = getattr(limits, limit)
+        if value > bound:
+            raise LimitError(limit, f"house rules {key} = {value}: at most {bound} on this "
+                             "server", code="bad_rules")
+
+
+@dataclass(slots=True)
+class Bucket:
+    """A token bucket: ``rate`` tokens a second, at most ``burst`` saved up."""
+
+    rate: float
+    burst: float
+    tokens: float = -1.0
+    stamp: float = 0.0
+
+    def take(self, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        if self.tokens < 0:
+            self.tokens, self.stamp = self.burst, now
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class Buckets:
+    """One bucket per key (an address), the least recently used forgotten past ``size``."""
+
+    def __init__(self, rate: float, burst: float, size: int = 10000) -> None:
+        self.rate, self.burst, self.size = rate, burst, size
+        self._buckets: OrderedDict[str, Bucket] = OrderedDict()
+
+    def take(self, key: str) -> bool:
+        bucket = self._buckets.pop(key, None) or Bucket(self.rate, self.burst)
+        self._buckets[key] = bucket
+        if len(self._buckets) > self.size:
+            self._buckets.popitem(last=False)
+        return bucket.take()

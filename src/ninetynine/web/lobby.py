@@ -1,0 +1,263 @@
+"""Every table of one server: creating and joining them, the listing, and their life cycle.
+
+Only live tables are held in memory. A finished table stays while somebody watches it,
+then for ``linger_seconds``, and is read back from the database when asked for again (to
+watch its end, or download its record). A table that nobody has been at for
+``idle_seconds`` is ended as abandoned. Tables are private (reached by their invite link)
+unless created public; only public tables are listed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import os
+import re
+import secrets
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from ninetynine.errors import NinetyNineError
+from ninetynine.presets import rules_spec
+from ninetynine.rules import Rules
+from ninetynine.web.errors import LimitError, ProtocolError
+from ninetynine.web.limits import Buckets, check_rules
+from ninetynine.web.settings import Settings
+from ninetynine.web.storage import Storage, StorageError, StoredTable
+from ninetynine.web.tables import Seat, Table, clean_name, hash_token
+
+logger = logging.getLogger("ninetynine.web")
+TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
+
+
+@dataclass(frozen=True)
+class Creator:
+    """Who asked for a table, kept as hashes (they are only ever compared)."""
+
+    client: str  # the browser's cookie
+    address: str  # its network address
+
+    @classmethod
+    def of(cls, client: str, address: str) -> Creator:
+        def digest(text: str) -> str:
+            return hashlib.sha256(text.encode()).hexdigest()[:24]
+        return cls(digest(client), digest(address))
+
+
+class Lobby:
+    """Every live table of this server, its storage and the ticker that runs the clocks."""
+
+    def __init__(self, storage: Storage, settings: Settings) -> None:
+        self.storage, self.settings = storage, settings
+        limits = settings.limits
+        self.tables: dict[str, Table] = {}
+        self.broken: dict[str, str] = {}  # tables that could not be rebuilt, with why
+        self.requests = Buckets(limits.requests_per_second, limits.requests_burst)
+        self.connections: dict[str, int] = {}  # open WebSockets by address
+        self.bot_pool = ThreadPoolExecutor(max(2, os.cpu_count() or 2),
+                                           thread_name_prefix="nn-bot")
+        self._loading: dict[str, asyncio.Future[Table]] = {}
+        self._ending: set[str] = set()
+        for stored in storage.load_live():  # start-up: blocking reads are fine here
+            table = self._rebuild(stored)
+            if table is not None and table.meta_changed:
+                storage.update_meta(table.id, table.meta_with())
+
+    def _rebuild(self, stored: StoredTable) -> Table | None:
+        try:
+            table = Table.restore(stored, self.storage, self.settings)
+            check_rules(table.rules, len(table.seats), self.settings.limits)
+        except (NinetyNineError, KeyError, TypeError, ValueError) as e:
+            self.broken[stored.id] = str(e)
+            logger.warning("table %s cannot be rebuilt and is not served: %s", stored.id, e)
+            return None
+        table.bot_pool = self.bot_pool
+        self.tables[stored.id] = table
+        return table
+
+    async def get(self, table_id: str) -> Table:
+        """A table by id: from memory, or a finished one read back from the database."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        if table_id in self.broken or not TABLE_ID.match(table_id):
+            raise ProtocolError("no_table", f"no table {table_id[:40]!r}")
+        loading = self._loading.get(table_id)
+        if loading is None:  # one read however many ask at once
+            loading = self._loading[table_id] = asyncio.ensure_future(self._load(table_id))
+            loading.add_done_callback(lambda _: self._loading.pop(table_id, None))
+        return await asyncio.shield(loading)
+
+    async def _load(self, table_id: str) -> Table:
+        stored = await self.storage.call(self.storage.load, table_id)
+        table = None if stored is None else self._rebuild(stored)
+        if table is None:
+            raise ProtocolError("no_table", f"no table {table_id[:40]!r}")
+        return table
+
+    def live_count(self, creator: Creator) -> tuple[int, int]:
+        """Live tables this creator's browser, and its address, have made."""
+        mine = [t.meta.get("creator") or {} for t in self.tables.values() if not t.finished]
+        return (sum(c.get("client") == creator.client for c in mine),
+                sum(c.get("address") == creator.address for c in mine))
+
+    def throttle(self, address: str) -> None:
+        """Refuse a state-changing request from an address that asks too fast."""
+        if not self.requests.take(address):
+            raise LimitError("requests_per_second", "too many requests from your address: "
+                             "wait a moment", code="rate_limited")
+
+    async def create(self, *, rules: Rules, players: int, name: object, bots: dict[int, str],
+                     clock: float | None = None, public: bool = False,
+                     creator: Creator | None = None, first: int = 0,
+                     seats: list[Seat] | None = None) -> tuple[Table, str]:
+        """A new table; the creator takes seat 1. Returns the table and the creator's token."""
+        limits = self.settings.limits
+        if not rules.players_min <= players <= rules.players_max:
+            raise ProtocolError("bad_table", f"{rules.id} is for {rules.players_min} to "
+                                f"{rules.players_max} players, not {players}")
+        check_rules(rules, players, limits)
+        if clock is not None and not 1 <= clock <= 3600:
+            raise ProtocolError("bad_table", f"turn clock {clock}: expected 1 to 3600 seconds")
+        if creator is not None:
+            by_client, by_address = self.live_count(creator)
+            if by_client >= limits.tables_per_client:
+                raise LimitError("tables_per_client", f"you have {by_client} tables going "
+                                 "already: finish or leave one first", code="too_many_tables")
+            if by_address >= limits.tables_per_address:
+                raise LimitError("tables_per_address", f"{by_address} tables were created from "
+                                 "your address and are still going", code="too_many_tables")
+        token = secrets.token_urlsafe(24)
+        if seats is None:
+            offered = self.settings.bots
+            if 0 in bots:
+                raise ProtocolError("bad_table", "seat 1 is yours: it cannot be a bot")
+            if any(not 0 <= s < players for s in bots):
+                raise ProtocolError("bad_table", f"bot seats must be from 2 to {players}")
+            for wanted in bots.values():
+                if wanted not in offered:
+                    raise ProtocolError("bad_table", f"bot {wanted[:40]!r}: expected one of "
+                                        f"{', '.join(offered)}")
+            seats = [Seat(clean_name(name, "Player 1"), hash_token(token))]
+            for i in range(1, players):
+                level = bots.get(i)
+                seats.append(Seat(f"Bot {i + 1} ({level})", bot=level) if level
+                             else Seat(f"Seat {i + 1}"))
+        table_id = secrets.token_urlsafe(8)
+        meta = {"rules": rules_spec(rules), "players": players, "first": first,
+                "seats": [s.stored() for s in seats], "clock": clock, "created": time.time(),
+                "next": None, "finished": False, "public": public,
+                "creator": None if creator is None else
+                {"client": creator.client, "address": creator.address}}
+        await self.storage.call(self.storage.create_table, table_id, meta)
+        table = self._rebuild(StoredTable(table_id, meta))
+        if table is None:
+            raise ProtocolError("bad_table", self.broken.pop(table_id))
+        table.kick()
+        return table, token
+
+    async def join(self, table: Table, name: object) -> tuple[int, str]:
+        """Take the first open seat; returns it and its new token. Stored before it is
+        taken, so a failed write leaves the seat open."""
+        name = clean_name(name, "")
+        async with table.lock:
+            seat = next((i for i, s in enumerate(table.seats) if s.is_open), None)
+            if seat is None or table.finished:
+                raise ProtocolError("table_full", "every seat is taken; you can watch instead")
+            token = secrets.token_urlsafe(24)
+            taken = Seat(name or f"Player {seat + 1}", hash_token(token))
+            seats = list(table.seats)
+            seats[seat] = taken
+            await table.store_meta(table.meta_with(seats))
+            table.seats[seat] = taken
+        table.broadcast([{"kind": "Joined", "seat": seat + 1,
+                          "text": f"{taken.name} sits down at seat {seat + 1}."}])
+        table.kick()
+        return seat, token
+
+    async def rematch(self, table: Table) -> tuple[Table, bool]:
+        """The same players and rules again, the next seat starting; linked from the old
+        table. Returns the new table and whether this call created it."""
+        if not table.state.is_over:
+            raise ProtocolError("not_finished", "a rematch can start when the game is over")
+        nxt = table.meta.get("next")
+        if nxt:
+            return await self.get(nxt), False
+        async with table.lock:
+            if table.meta.get("next"):  # a second request while the first was stored
+                return await self.get(table.meta["next"]), False
+            seats = [Seat(s.name, s.token_hash, s.bot) for s in table.seats]
+            n = len(seats)
+            new, _ = await self.create(rules=table.rules, players=n, name="", bots={},
+                                       clock=table.meta.get("clock"),
+                                       public=bool(table.meta.get("public")),
+                                       first=(table.meta.get("first", 0) + 1) % n, seats=seats)
+            new.meta["creator"] = table.meta.get("creator")
+            await table.store_meta(table.meta_with(next=new.id))
+        for conn in list(table.conns):
+            conn.send_json({"type": "rematch", "table": new.id})
+        return new, True
+
+    def listing(self, limit: int = 50) -> list[dict[str, Any]]:
+        """Public tables to join (waiting, first) and to watch (playing), newest first."""
+        live = [t for t in self.tables.values()
+                if t.meta.get("public") and t.status in ("waiting", "playing")]
+        live.sort(key=lambda t: (t.status != "waiting", -t.meta.get("created", 0)))
+        return [t.summary() for t in live[:limit]]
+
+    # Life cycle ---------------------------------------------------------------------
+
+    def start(self) -> None:
+        for table in self.tables.values():
+            table.kick()
+
+    async def run_ticker(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.tick)
+            self.tick(self.settings.clock())
+
+    def tick(self, now: float) -> None:
+        limits = self.settings.limits
+        for table in list(self.tables.values()):
+            table.tick(now)
+            if table.conns or table.id in self._ending:
+                continue
+            idle = now - table.last_seen
+            if table.finished:
+                if idle >= limits.linger_seconds:
+                    self.evict(table)
+            elif idle >= limits.idle_seconds:
+                self._ending.add(table.id)
+                asyncio.get_running_loop().create_task(self.abandon(table))
+
+    async def abandon(self, table: Table) -> None:
+        """End a table nobody came back to: stored as finished, then out of memory."""
+        try:
+            await self._abandon(table)
+        finally:
+            self._ending.discard(table.id)
+
+    async def _abandon(self, table: Table) -> None:
+        async with table.lock:
+            if table.conns or table.finished:
+                return
+            try:
+                await table.store_meta(table.meta_with(finished=True, ended="abandoned"))
+            except StorageError as e:
+                logger.warning("table %s: could not end it as abandoned: %s", table.id, e)
+                return
+        table.note(0, "Abandoned", "Nobody was at the table: the game was ended.")
+        self.evict(table)
+
+    def evict(self, table: Table) -> None:
+        table.close_bots()
+        self.tables.pop(table.id, None)
+
+    def close(self) -> None:
+        """Stop every table's process bots (the server is shutting down)."""
+        for table in self.tables.values():
+            table.close_bots()
+        self.bot_pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,62 @@
+"""How one server runs: its database, timings, the bots it offers, who it answers, its limits.
+
+Everything here is chosen by whoever runs the server (``ninetynine serve`` flags), never
+by a request. In particular a client names a bot only by a level offered here
+(``easy``, ``medium``, ``hard``, and what ``serve --allow-bot NAME=SPEC`` adds); the spec
+behind a name, which may start a program (``cmd:``), comes from the command line alone.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ninetynine.bots import DIFFICULTIES, make_bot
+from ninetynine.errors import NinetyNineError
+from ninetynine.web.guard import HostPolicy
+from ninetynine.web.limits import Limits
+
+BOT_NAME = re.compile(r"^[a-z][a-z0-9-]{0,19}$")
+
+
+@dataclass
+class Settings:
+    database: str = "ninetynine-web.sqlite3"
+    grace: float = 30.0  # seconds a disconnected player keeps their seat before a bot plays
+    bot_delay: float = 0.6  # seconds a bot waits before playing, so people can follow
+    tick: float = 0.25  # how often the clocks are checked (real seconds)
+    takeover_bot: str = "easy"  # the level that plays for absent or timed-out players
+    bots: dict[str, str] = field(default_factory=lambda: dict(DIFFICULTIES))  # level -> spec
+    limits: Limits = field(default_factory=Limits)
+    hosts: HostPolicy = field(default_factory=lambda: HostPolicy.serving("127.0.0.1"))
+    origins: tuple[str, ...] = ()  # other page origins allowed to play here
+    clock: Callable[[], float] = time.monotonic  # injectable for tests
+    seed: int | None = None  # tests only: reproducible chance; never sent to anyone
+
+    def check(self) -> None:
+        """One line naming the first bad setting; every offered bot is built once to see."""
+        for name, spec in self.bots.items():
+            if not BOT_NAME.match(name):
+                raise NinetyNineError(f"--allow-bot {name}={spec}: a name is 1 to 20 lower-case "
+                                      "letters, digits or '-', starting with a letter")
+            close = getattr(make_bot(spec), "close", None)
+            if close is not None:
+                close()
+        if self.takeover_bot not in self.bots:
+            raise NinetyNineError(f"--takeover-bot {self.takeover_bot!r}: expected one of the "
+                                  f"bots offered here: {', '.join(self.bots)}")
+
+
+def parse_allowed_bots(pairs: list[str]) -> dict[str, str]:
+    """``serve --allow-bot NAME=SPEC`` (repeatable) on top of the three levels."""
+    bots = dict(DIFFICULTIES)
+    for pair in pairs:
+        name, eq, spec = pair.partition("=")
+        if not eq or not spec.strip():
+            raise NinetyNineError(f"--allow-bot {pair!r}: expected NAME=SPEC, e.g. "
+                                  "--allow-bot mine='cmd:python my_bot.py' or "
+                                  "--allow-bot hard=ismcts:ms=800")
+        bots[name.strip()] = spec.strip()
+    return bots
