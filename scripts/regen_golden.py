@@ -11,9 +11,10 @@ import random
 import sys
 from pathlib import Path
 
-from ninetynine import load_rules, new_game, presets
+from ninetynine import load_rules, presets
 from ninetynine.events import narrate
-from ninetynine.record import Record, format_record
+from ninetynine.match import Match
+from ninetynine.record import format_record
 
 GOLDEN = Path(__file__).resolve().parents[1] / "tests" / "golden"
 
@@ -23,15 +24,13 @@ def playthrough(preset: str, seed: int = 1) -> str:
     rules = load_rules(preset)
     players = min(max(4, rules.players_min), rules.players_max)
     rng = random.Random(seed)
-    state = new_game(rules, players)
-    record = Record(state.clone())
-    lines = []
+    match = Match.new(rules, players, auto_chance=False)
+    state = match.state
     while not state.is_over:
-        move = state.sample_chance(rng) if state.is_chance else rng.choice(state.legal_actions())
-        record.add(state, move)
-        lines += [line for e in state.apply(move) if (line := narrate(e))]
-    log = "\n".join(f"# {line}" for line in lines)
-    return format_record(record, state) + "\n# What happened\n" + log + "\n"
+        match.play(state.sample_chance(rng) if state.is_chance
+                   else rng.choice(state.legal_actions()))
+    log = "\n".join(f"# {line}" for e in match.log if (line := narrate(e)))
+    return format_record(match.record(), state) + "\n# What happened\n" + log + "\n"
 
 
 def main() -> int:

@@ -16,6 +16,7 @@ import pytest
 from ninetynine import IllegalActionError, load_rules, new_game, play_out, presets
 from ninetynine.actions import Action, ActionKind
 from ninetynine.cards import new_deck
+from ninetynine.match import Match, replay
 from ninetynine.position import format_position, parse_position
 from ninetynine.record import Record, format_record, parse_record
 from ninetynine.rules import BelowZero, Rules
@@ -39,18 +40,16 @@ TABLES = tables()
 def random_game(rules: Rules, players: int, seed: int) -> tuple[Record, State, list]:
     """A random game through the checked API; returns its record, final state and events."""
     rng = random.Random(seed)
-    state = new_game(rules, players, first=seed % players)
-    record = Record(state.clone())
-    events = []
+    match = Match.new(rules, players, first=seed % players, auto_chance=False)
+    state = match.state
     steps = 0
     while not state.is_over:
         steps += 1
         assert steps < 50_000, "the game does not end"
-        move = state.sample_chance(rng) if state.is_chance else rng.choice(state.legal_actions())
-        record.add(state, move)
-        events += state.apply(move)
+        match.play(state.sample_chance(rng) if state.is_chance
+                   else rng.choice(state.legal_actions()))
         check_invariants(state)
-    return record, state, events
+    return match.record(), state, match.log
 
 
 def check_invariants(state: State) -> None:
@@ -79,7 +78,7 @@ def test_random_games_are_consistent(preset: str, players: int) -> None:
         assert all(0 <= w < players for w in final.outcome.winners)
         # the record replays exactly, through its text form, with no seed
         text = format_record(record, final)
-        replayed, replay_events = parse_record(text).replay()
+        replayed, replay_events = replay(parse_record(text))
         assert replayed == final
         assert replay_events == events
         assert format_record(parse_record(text), replayed) == text

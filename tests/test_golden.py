@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from ninetynine import presets
+from ninetynine.match import replay
 from ninetynine.record import parse_record
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,6 +31,6 @@ def test_playthrough_is_unchanged(preset: str) -> None:
 @pytest.mark.parametrize("preset", list(presets()))
 def test_golden_record_replays_to_its_result(preset: str) -> None:
     text = (ROOT / "tests" / "golden" / f"{preset}.toml").read_text(encoding="utf-8")
-    state, _ = parse_record(text).replay()
+    state, _ = replay(parse_record(text))
     assert state.outcome is not None
     assert f"reason = \"{state.outcome.reason}\"" in text

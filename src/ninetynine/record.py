@@ -20,8 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ninetynine.actions import Action, ChanceOutcome, Reinsert, Shuffle, parse_action
-from ninetynine.errors import IllegalActionError, NotationError, RecordError, RulesError
-from ninetynine.events import Event
+from ninetynine.errors import NotationError, RecordError, RulesError
 from ninetynine.game import new_game
 from ninetynine.position import (
     POSITION_KEYS,
@@ -39,33 +38,22 @@ Move = Action | ChanceOutcome
 
 @dataclass
 class Record:
-    """A start state and the moves played from it, each with the seat that made it."""
+    """A start state and the moves played from it, each with the seat that made it, and
+    the players' names (``P1``, ``P2``, ... when none were given). Play it with
+    :meth:`ninetynine.match.Match.from_record`."""
 
     start: State
     moves: list[tuple[int | None, Move]] = field(default_factory=list)
     from_position: bool = False
-
-    def replay(self) -> tuple[State, list[Event]]:
-        """Play every move from the start; return the final state and all events."""
-        state = self.start.clone()
-        events: list[Event] = []
-        for i, (seat, move) in enumerate(self.moves, start=1):
-            try:
-                events += state.apply(move, seat)
-            except IllegalActionError as e:
-                who = f"{seat + 1}: " if seat is not None else ""
-                raise RecordError(f"action {i} ('{who}{_short(move)}'): {e}") from None
-        return state, events
-
-    def add(self, state: State, move: Move) -> None:
-        """Note a move about to be applied to ``state`` (the seat is taken from it)."""
-        seat = None if isinstance(move, (Shuffle, Reinsert)) else state.current_seat
-        self.moves.append((seat, move))
+    names: list[str] = field(default_factory=list)
 
 
-def _short(move: Move) -> str:
+def move_text(seat: int | None, move: Move, *, short: bool = False) -> str:
+    """A move as records write it: ``"2: KS"``, or a chance outcome such as ``"insert 3"``."""
     text = str(move)
-    return text if len(text) <= 40 else text[:37] + "..."
+    if short and len(text) > 40:
+        text = text[:37] + "..."
+    return text if seat is None else f"{seat + 1}: {text}"
 
 
 def format_record(record: Record, result: State | None = None) -> str:
@@ -76,10 +64,11 @@ def format_record(record: Record, result: State | None = None) -> str:
         lines += position_lines(start)
     else:
         lines += [f"players = {start.n}", f"first = {start.starter + 1}"]
+    if record.names:
+        lines.append(f"names = {toml_value(record.names)}")
     lines.append("actions = [")
     for seat, move in record.moves:
-        text = str(move) if seat is None else f"{seat + 1}: {move}"
-        lines.append(f"  {toml_value(text)},")
+        lines.append(f"  {toml_value(move_text(seat, move))},")
     lines.append("]")
     if result is not None and result.outcome is not None:
         lines += ["", "[result]",
@@ -109,32 +98,44 @@ def record_from_mapping(data: Mapping[str, Any]) -> Record:
         if not 1 <= first <= players:
             raise RecordError(f"'first' = {first}: expected a seat from 1 to {players}")
         start = new_game(rules, players, first=first - 1)
-    unknown = set(data) - POSITION_KEYS - {"rules", "actions", "first", "result"}
+    unknown = set(data) - POSITION_KEYS - {"rules", "actions", "first", "result", "names"}
     if unknown:
         raise RecordError(f"unknown key(s) {', '.join(sorted(unknown))}")
     actions = data.get("actions", [])
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise RecordError("'actions' must be a list of texts such as [\"1: KS\", \"2: AH+11\"]")
-    record = Record(start, from_position=from_position)
+    names = data.get("names", [])
+    if not isinstance(names, list) or not all(isinstance(n, str) and n.strip() for n in names) \
+            or names and len(names) != start.n:
+        raise RecordError(f"'names' must list one name for each of the {start.n} players, "
+                          "e.g. [\"Ann\", \"Bob\"]")
+    record = Record(start, from_position=from_position, names=list(names))
     for i, text in enumerate(actions, start=1):
-        record.moves.append(_parse_move(i, text, start.n))
+        try:
+            record.moves.append(parse_move(text, start.n))
+        except RecordError as e:
+            raise RecordError(f"action {i}: {e}") from None
     return record
 
 
-def _parse_move(index: int, text: str, players: int) -> tuple[int | None, Move]:
+def parse_move(text: str, players: int) -> tuple[int | None, Move]:
+    """A move as records write it: ``"2: KS"`` (seat 2; seats from 1) or a chance outcome
+    such as ``"insert 14"`` (no seat)."""
     seat: int | None = None
     body = text
     head, sep, rest = text.partition(":")
     if sep and head.strip().isdigit():
         seat = int(head) - 1
         if not 0 <= seat < players:
-            raise RecordError(f"action {index} ({text!r}): seat {seat + 1} is not at this "
+            raise RecordError(f"{text[:40]!r}: seat {seat + 1} is not at this "
                               f"{players}-player table")
         body = rest
     try:
         move = parse_action(body)
     except NotationError as e:
-        raise RecordError(f"action {index}: {e}") from None
+        raise RecordError(str(e)) from None
     if seat is not None and isinstance(move, (Shuffle, Reinsert)):
-        raise RecordError(f"action {index} ({text!r}): chance outcomes have no seat")
+        raise RecordError(f"{text[:40]!r}: chance outcomes have no seat")
+    if seat is None and isinstance(move, Action):
+        raise RecordError(f"{text[:40]!r}: a player's move needs its seat, e.g. \"1: KS\"")
     return seat, move

@@ -20,7 +20,6 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import TYPE_CHECKING
 
 from ninetynine import events as E
 from ninetynine.actions import Action, ActionKind, ChanceOutcome, Reinsert, Shuffle
@@ -50,9 +49,6 @@ from ninetynine.statebase import (
     Outcome,
     StateBase,
 )
-
-if TYPE_CHECKING:
-    from ninetynine.view import View
 
 __all__ = ["CHANCE", "DEAL", "DOWN", "DRAW", "DRAWING", "FIELDS", "NODRAW", "OVER", "PASS",
            "PLAY", "RESTOCK", "TOPUP", "UPCARD", "ChanceRequest", "Outcome", "RuleTables",
@@ -114,10 +110,6 @@ class State(Penalties):
     def __repr__(self) -> str:
         return (f"<State {self.rules.id} {self.phase} total={self.total} turn={self.turn + 1} "
                 f"hands={[format_cards(h) for h in self.hands]}>")
-
-    def observe(self, seat: int) -> View:
-        from ninetynine.view import observe
-        return observe(self, seat)
 
     # Chance ------------------------------------------------------------------------
 

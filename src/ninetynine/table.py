@@ -1,7 +1,7 @@
 """A match at a table, independent of any front end: seats, the game, its record and log.
 
-The :class:`Table` owns the :class:`~ninetynine.state.State`, the :class:`Record` being
-written and the public event log. Front ends ask :meth:`Table.pending` who must act,
+The :class:`Table` seats people and bots at a :class:`~ninetynine.match.Match` (the game,
+its moves and its public log). Front ends ask :meth:`Table.pending` who must act,
 call :meth:`Table.play` for a person's move and :meth:`Table.step_bot` for a bot's, and
 read what a seat may see through :meth:`Table.view` (bots get nothing else).
 
@@ -23,16 +23,16 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ninetynine.actions import Action, ActionKind, ChanceOutcome
-from ninetynine.bots import Bot, BotFailure, make_bot
+from ninetynine.actions import Action, ActionKind
+from ninetynine.bots import Bot, BotFailure, ask, close_bot, make_bot
 from ninetynine.bots.base import DIFFICULTIES
 from ninetynine.errors import NinetyNineError
-from ninetynine.events import Busted, Event, LifeLost, narrate
-from ninetynine.game import new_game
+from ninetynine.events import Busted, Event, narrate
+from ninetynine.match import Chance, Match
 from ninetynine.record import Record
 from ninetynine.rules import Rules, Scoring
 from ninetynine.state import State
-from ninetynine.view import View, observe
+from ninetynine.view import View
 
 HUMAN, BOT = "human", "bot"
 __all__ = ["BOT", "HUMAN", "Pending", "Seat", "Summary", "Table", "parse_seats",
@@ -75,13 +75,10 @@ class Summary:
 class Table:
     """One game at a table. Build with :meth:`new` or :meth:`resume`."""
 
-    rules: Rules
     seats: list[Seat]
     seed: int
     pace: float  # seconds a front end waits before each bot move
-    state: State
-    record: Record
-    log: list[Event] = field(default_factory=list)
+    match: Match  # the game itself: start, moves, log; chance seeded by the move number
     revealed: int | None = None  # hot-seat: the person who has taken the device
     on_move: Callable[[Table], None] | None = None  # e.g. autosave after every move
     _bots: dict[int, Bot] = field(default_factory=dict, init=False, repr=False)
@@ -92,12 +89,9 @@ class Table:
         """A fresh game; ``seed`` None picks one at random (it is kept for the save)."""
         if seed is None:
             seed = random.SystemRandom().randrange(2**32)
-        state = new_game(rules, len(seats), first=first)
-        table = cls(rules=rules, seats=list(seats), seed=seed, pace=pace, state=state,
-                    record=Record(state.clone()))
-        table._make_bots()
-        table._run_chance()
-        return table
+        match = Match.new(rules, len(seats), first=first, chance=Chance.by_move(seed),
+                          names=[s.name for s in seats])
+        return cls(seats=list(seats), seed=seed, pace=pace, match=match)._with_bots()
 
     @classmethod
     def resume(cls, record: Record, seats: Sequence[Seat], *, seed: int,
@@ -106,16 +100,13 @@ class Table:
         if len(seats) != record.start.n:
             raise NinetyNineError(f"the save names {len(seats)} seats but its record has "
                                   f"{record.start.n} players")
-        state, events = record.replay()
-        table = cls(rules=state.rules, seats=list(seats), seed=seed, pace=pace, state=state,
-                    record=record, log=events)
-        table._make_bots()
-        table._run_chance()
-        return table
+        match = Match.from_record(record, chance=Chance.by_move(seed),
+                                  names=[s.name for s in seats], auto_chance=True)
+        return cls(seats=list(seats), seed=seed, pace=pace, match=match)._with_bots()
 
     def rematch(self) -> Table:
         """A new game with the same seats and rules; the next seat starts."""
-        first = (self.record.start.starter + 1) % self.state.n
+        first = (self.match.start.starter + 1) % self.state.n
         table = Table.new(self.rules, self.seats, seed=self.seed + 1, pace=self.pace,
                           first=first)
         table.on_move = self.on_move
@@ -123,22 +114,37 @@ class Table:
             table.on_move(table)
         return table
 
-    def _make_bots(self) -> None:
+    def _with_bots(self) -> Table:
         for i, seat in enumerate(self.seats):
             if not seat.is_human:
                 if not seat.bot:
                     raise NinetyNineError(f"seat {i + 1} ({seat.name}) is a bot but names no "
                                           "bot spec, e.g. random or medium")
                 self._bots[i] = make_bot(seat.bot)
+        return self
 
     def close(self) -> None:
         """Stop the bots that run as processes; safe to call again (their close is)."""
         for bot in self._bots.values():
-            close = getattr(bot, "close", None)
-            if close is not None:
-                close()
+            close_bot(bot)
 
     # What is going on ---------------------------------------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        return self.match.state.rules
+
+    @property
+    def state(self) -> State:
+        return self.match.state
+
+    @property
+    def log(self) -> list[Event]:
+        return self.match.log
+
+    @property
+    def record(self) -> Record:
+        return self.match.record()
 
     @property
     def names(self) -> list[str]:
@@ -178,7 +184,7 @@ class Table:
 
     def view(self, seat: int) -> View:
         """What ``seat`` may know, with the public log."""
-        return observe(self.state, seat, tuple(self.log))
+        return self.match.view(seat)
 
     def lines(self, events: Sequence[Event]) -> list[str]:
         """The table talk for some events, with the seats' names."""
@@ -203,55 +209,29 @@ class Table:
 
     def bot_choice(self) -> tuple[int, Action]:
         """The bot to act and the move it chooses; changes nothing, so a front end may
-        run it in the background and hand the result to :meth:`play_bot`."""
+        run it in the background and hand the result to :meth:`play_bot`. A bot that
+        fails stops the game with its reason (:class:`BotFailure`)."""
         p = self.pending()
         if p.kind != BOT or p.seat is None:
             raise NinetyNineError("it is not a bot's turn to play")
-        rng = random.Random(f"{self.seed}/bot/{len(self.record.moves)}")
-        bot, view = self._bots[p.seat], self.view(p.seat)
+        rng = random.Random(f"{self.seed}/bot/{self.match.version}")
         try:
-            return p.seat, bot.choose(view, rng)
-        except Exception as e:  # any failure stops the game with a reason, not a traceback
-            why = str(e) if isinstance(e, BotFailure) else f"{type(e).__name__}: {e}"
-            if bot.name not in why and repr(bot.name) not in why:  # (a protocol bot's does)
-                why = f"bot {bot.name!r}: {why}"
-            raise BotFailure(f"seat {p.seat + 1} ({self.names[p.seat]}) failed: {why}") from e
+            return p.seat, ask(self._bots[p.seat], self.view(p.seat), rng)
+        except BotFailure as e:
+            raise BotFailure(f"seat {p.seat + 1} ({self.names[p.seat]}) failed: {e}") from e
 
     def play_bot(self, seat: int, action: Action) -> list[Event]:
         """Play a bot's chosen move; it must still be that bot's turn."""
         if self.pending() != Pending(BOT, seat):
             raise NinetyNineError(f"it is no longer seat {seat + 1}'s turn")
-        try:
-            return self._apply(action, seat)
-        except NinetyNineError as e:
-            raise BotFailure(f"bot {self._bots[seat].name!r} in seat {seat + 1} chose "
-                             f"'{action}', which the rules refuse: {e}") from None
+        return self._apply(action, seat)
 
-    def _apply(self, move: Action | ChanceOutcome, seat: int | None) -> list[Event]:
-        self.record.add(self.state, move)
-        try:
-            events = self.state.apply(move, seat)
-        except NinetyNineError:
-            self.record.moves.pop()
-            raise
-        self.log += events
-        events += self._run_chance()
+    def _apply(self, action: Action, seat: int) -> list[Event]:
+        events = self.match.play(action, seat)
         if self.state.is_over:
             self.close()  # protocol bots are told the game is over (a rematch makes new ones)
         if self.on_move is not None:
             self.on_move(self)
-        return events
-
-    def _run_chance(self) -> list[Event]:
-        """Decide every pending chance node (deals, reshuffles) with the table's rng."""
-        events: list[Event] = []
-        while self.state.is_chance:
-            rng = random.Random(f"{self.seed}/chance/{len(self.record.moves)}")
-            outcome = self.state.sample_chance(rng)
-            self.record.add(self.state, outcome)
-            new = self.state.apply(outcome)
-            self.log += new
-            events += new
         return events
 
     # The end -----------------------------------------------------------------------
@@ -260,13 +240,10 @@ class Table:
         outcome = self.state.outcome
         if outcome is None:
             return None
-        lost = [0] * self.state.n
-        for e in self.log:
-            if isinstance(e, LifeLost):
-                lost[e.seat] += e.amount
         # hand_no moves on only when another hand is dealt, so it counts the last one too
         return Summary(winners=outcome.winners, reason=outcome.reason, hands=self.state.hand_no,
-                       lives_lost=tuple(lost), scores=tuple(self.state.scores))
+                       lives_lost=tuple(s.lost for s in self.match.standings()),
+                       scores=tuple(self.state.scores))
 
     def summary_lines(self) -> list[str]:
         s = self.summary()
@@ -331,10 +308,7 @@ def parse_seats(words: Sequence[str] | None, *, players: int, bots: Sequence[str
                 raise NinetyNineError(f"seat {i + 1}: '@' needs a name, e.g. @Ann")
             seats.append(Seat(w[1:], HUMAN))
         elif w:
-            bot = make_bot(w)  # fail now, with the bot's own message, if the spec is bad
-            close = getattr(bot, "close", None)
-            if close is not None:
-                close()
+            close_bot(make_bot(w))  # fail now, with the bot's own message, if the spec is bad
             base = DIFFICULTIES.get(w, w).partition(":")[0]
             rounds, k = divmod(i, len(BOT_NAMES))
             seats.append(Seat(f"{BOT_NAMES[k]}{rounds + 1 if rounds else ''} ({base})", BOT, w))

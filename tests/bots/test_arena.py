@@ -19,6 +19,7 @@ from ninetynine.arena import (
 )
 from ninetynine.arena.stats import MIN_BLOCKS, block_interval, labels_of
 from ninetynine.cli.main import main
+from ninetynine.match import replay
 from ninetynine.presets import load_rules
 from ninetynine.record import parse_record
 
@@ -142,7 +143,7 @@ def test_arena_cli_writes_results_and_records(tmp_path: Path,
         len(g["winners"]) for g in data["game_results"])
     records = sorted((out / "records").glob("*.toml"))
     assert len(records) == 6
-    final, _ = parse_record(records[0].read_text()).replay()
+    final, _ = replay(parse_record(records[0].read_text()))
     assert final.outcome is not None
     assert [w + 1 for w in final.outcome.winners] == data["game_results"][0]["winners"]
 

@@ -383,7 +383,7 @@ def test_a_bot_that_breaks_the_rules_stops_the_game_with_its_reason(pace: float)
 
     run(app, script)
     assert app.return_code == 2 and app.message
-    assert "bot 'cheat-for-tests' in seat 1 chose" in app.message
+    assert "seat 1 (X) failed: bot 'cheat-for-tests' chose AS, which is not legal" in app.message
 
 
 def test_a_protocol_bot_plays_a_whole_game_and_no_bot_process_outlives_the_app(

@@ -8,6 +8,7 @@ import pytest
 
 from ninetynine import load_rules
 from ninetynine.errors import NinetyNineError
+from ninetynine.match import replay
 from ninetynine.record import parse_record
 from ninetynine.saves import (
     autosave,
@@ -66,7 +67,7 @@ def test_finish_files_a_replayable_record_and_clears_the_game_in_progress(home: 
         t.play(t.view(0).legal[0]) if t.pending().kind == "human" else t.step_bot()
     path = finish(t)
     assert path.parent == home / "games" and not current_path().exists()
-    final, _ = parse_record(path.read_text()).replay()
+    final, _ = replay(parse_record(path.read_text()))
     assert final == t.state and "[result]" in path.read_text()
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from ninetynine.match import replay
 from ninetynine.record import parse_record
 from tests.web.helpers import FakeClock, ServerThread, play_game
 
@@ -33,7 +34,7 @@ def test_two_players_and_a_bot_play_a_game_to_the_end(server: ServerThread) -> N
     res = server.get(f"/api/tables/{table}/record")
     assert res.status_code == 200
     assert server.get("/api/tables").json() == []  # finished games are not listed
-    final, events = parse_record(res.text).replay()  # what `ninetynine replay` reads
+    final, events = replay(parse_record(res.text))  # what `ninetynine replay` reads
     assert final.is_over
     assert [w + 1 for w in final.outcome.winners] == over["outcome"]["winners"]  # type: ignore[union-attr]
     assert ann_c.state == len(parse_record(res.text).moves)

@@ -19,14 +19,14 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from ninetynine.game import new_game
+from ninetynine.match import replay
 from ninetynine.presets import load_rules
-from ninetynine.record import parse_record
+from ninetynine.record import move_text, parse_move, parse_record
 from ninetynine.web import storage as storage_module
 from ninetynine.web.conn import Conn
 from ninetynine.web.lobby import Lobby
 from ninetynine.web.settings import Settings
 from ninetynine.web.storage import PostgresStorage, SQLiteStorage
-from ninetynine.web.tables import parse_move
 from tests.web.conftest import Postgres
 from tests.web.helpers import Client, ServerThread, free_port, play_game
 
@@ -103,7 +103,7 @@ def test_a_killed_server_resumes_every_table(tmp_path: Path, backend: str,
         b2 = Client(ws, bob["token"])
         play_game([again, b2], rng)  # and the game plays on to the end
         record = httpx.get(f"{url}/api/tables/{table}/record").text
-        final, _ = parse_record(record).replay()
+        final, _ = replay(parse_record(record))
         assert final.is_over and len(parse_record(record).moves) == again.state
     finally:
         proc.kill()
@@ -135,13 +135,13 @@ def test_tables_resume_from_postgresql(postgres_url: str) -> None:
                                     "action": str(rng.choice(table.state.legal_actions()))})
         table.disconnect(conn)  # nobody at the table: its bots stop
         async with table.lock:
-            moves, state = list(table.moves), table.state.clone()
+            moves, state = list(table.match.moves), table.state.clone()
         assert len(moves) > 5
         lobby.close()
         store.close()
         store2 = PostgresStorage(postgres_url)
         reborn = await Lobby(store2, settings).get(table.id)
-        assert reborn.moves == moves and reborn.state == state
+        assert reborn.match.moves == moves and reborn.state == state
         assert reborn.seat_of(token) == 0
         store2.close()
 
@@ -214,7 +214,8 @@ def test_moves_during_a_long_outage_are_refused_then_accepted(
     mover.wait(lambda m: m["type"] == "update" and m["state"] > state, timeout=20)
     play_game(clients, rng)
     stored = _stored_moves(postgres.url, table)
-    assert len(stored) == clients[0].state and server.lobby.tables[table].moves == stored
+    assert len(stored) == clients[0].state
+    assert [move_text(*m) for m in server.lobby.tables[table].match.moves] == stored
 
 
 def play_moves(clients: list[Client], rng: random.Random, count: int) -> None:
@@ -353,7 +354,7 @@ def test_a_hundred_kills_with_bots_and_clocks_running_lose_nothing(tmp_path: Pat
             state = new_game(load_rules(stored.meta["rules"]), stored.meta["players"],
                              first=stored.meta.get("first", 0))
             for text in stored.moves:  # each move once, in order, legal where it stands
-                who, move = parse_move(text)
+                who, move = parse_move(text, state.n)
                 state.apply(move, who)
             played += len(stored.moves)
         store.close()

@@ -50,5 +50,6 @@ def test_a_downloaded_record_replays_with_the_cli(server: ServerThread, tmp_path
     path.write_text(server.get(f"/api/tables/{created['table']}/record").text)
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
-    winners = " and ".join(f"P{w}" for w in a.view["outcome"]["winners"])
-    assert f"Game over: {winners.replace(' and ', ', ')}" in out
+    winners = ", ".join(["Ann", "Bob"][w - 1] for w in a.view["outcome"]["winners"])
+    assert f"Game over: {winners} (" in out  # the record keeps the players' names
+    assert "Ann plays" in out

@@ -20,14 +20,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from ninetynine.actions import Action, ChanceOutcome
-from ninetynine.bots.base import Bot, BotFailure, make_bot
+from ninetynine.bots.base import Bot, BotFailure, ask, close_bot, make_bot
 from ninetynine.bots.random_bot import RandomBot
-from ninetynine.events import Event
-from ninetynine.game import new_game
-from ninetynine.record import Record, format_record
+from ninetynine.match import Chance, Match
+from ninetynine.record import format_record
 from ninetynine.rules import Rules
-from ninetynine.view import View, observe
 
 
 @dataclass
@@ -54,61 +51,36 @@ def play_game(rules: Rules, specs: list[str], seats: list[int], *, index: int, c
     n = len(seats)
     bots: list[Bot] = [make_bot(specs[e]) for e in seats]
     rngs = [random.Random(f"{bot_seed}:{seat}") for seat in range(n)]
-    state = new_game(rules, n)
-    record = Record(state.clone()) if keep_record else None
-    history: list[Event] = []
+    # Chance is seeded by the hand and the event's number in it, not by a stream: games
+    # with one chance seed get the same cards in every hand, however the hands before
+    # went (see the module's note on rotation blocks).
+    match = Match.new(rules, n, chance=Chance.by_hand(chance_seed))
     forfeits: dict[int, str] = {}
     moves = 0
-    shuffles: dict[int, int] = {}  # chance events so far, per hand
     try:
-        while not state.is_over:
-            move: Action | ChanceOutcome
-            if state.is_chance:
-                # Seeded by the hand and the event's number in it, not by a stream: games
-                # with one chance seed get the same cards in every hand, however the
-                # hands before went (see the module's note on rotation blocks).
-                k = shuffles[state.hand_no] = shuffles.get(state.hand_no, -1) + 1
-                move = state.sample_chance(random.Random(f"{chance_seed}:{state.hand_no}:{k}"))
-            else:
-                seat = state.current_seat
-                assert seat is not None
-                view = observe(state, seat, tuple(history))
-                move = _ask(bots, seat, view, rngs[seat], forfeits)
-                moves += 1
-            if record is not None:
-                record.add(state, move)
-            history += state.apply(move)
+        while not match.is_over:
+            seat = match.state.current_seat
+            assert seat is not None
+            view = match.view(seat)
+            try:
+                action = ask(bots[seat], view, rngs[seat])
+            except BotFailure as e:  # any failure of a bot loses it the game, never the arena
+                forfeits[seat] = str(e)
+                close_bot(bots[seat])
+                bots[seat] = RandomBot()
+                action = bots[seat].choose(view, rngs[seat])
+            match.play(action, seat)
+            moves += 1
     finally:
         for bot in bots:
-            close = getattr(bot, "close", None)
-            if close is not None:
-                close()
+            close_bot(bot)
+    state = match.state
     assert state.outcome is not None
     winners = [s for s in state.outcome.winners if s not in forfeits]
     reason = state.outcome.reason
     if state.outcome.winners and not winners:
         reason = "winner_forfeited"
-    text = format_record(record, state) if record is not None else None
+    text = format_record(match.record(), state) if keep_record else None
     if text is not None and forfeits:
         text += "".join(f"# P{s + 1} forfeited: {why}\n" for s, why in sorted(forfeits.items()))
     return GameResult(index, list(seats), winners, reason, forfeits, moves, text)
-
-
-def _ask(bots: list[Bot], seat: int, view: View, rng: random.Random,
-         forfeits: dict[int, str]) -> Action:
-    bot = bots[seat]
-    try:
-        action = bot.choose(view, rng)
-        if not isinstance(action, Action) or action not in view.legal:
-            raise BotFailure(f"{bot.name} played {action}, which is not legal here; legal: "
-                             + ", ".join(str(a) for a in view.legal))
-        return action
-    except Exception as e:  # any failure of a bot loses it the game, never the arena
-        reason = str(e) if isinstance(e, BotFailure) else \
-            f"{bot.name} raised {type(e).__name__}: {e}"
-        forfeits[seat] = reason
-        close = getattr(bot, "close", None)
-        if close is not None:
-            close()
-        bots[seat] = RandomBot()
-        return bots[seat].choose(view, rng)

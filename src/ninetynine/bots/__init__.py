@@ -13,12 +13,14 @@ from ninetynine.bots.base import (
     DIFFICULTIES,
     Bot,
     BotFailure,
+    ask,
     bot_names,
     cap_time,
+    close_bot,
     make_bot,
     register,
 )
 from ninetynine.bots.determinize import Determinizer, determinize
 
-__all__ = ["DIFFICULTIES", "Bot", "BotFailure", "Determinizer", "bot_names", "cap_time",
-           "determinize", "make_bot", "register"]
+__all__ = ["DIFFICULTIES", "Bot", "BotFailure", "Determinizer", "ask", "bot_names", "cap_time",
+           "close_bot", "determinize", "make_bot", "register"]

@@ -28,6 +28,31 @@ class BotFailure(NinetyNineError):
     Whoever runs the game (the arena, the table) scores that game as a loss for the seat.
     """
 
+def ask(bot: Bot, view: View, rng: random.Random) -> Action:
+    """The bot's move for this view. Whatever goes wrong (the bot raises, or answers
+    something that is not one of ``view.legal``) comes out as one :class:`BotFailure`
+    naming the bot, for the caller's own policy: stop the game, forfeit, replace the bot."""
+    try:
+        action = bot.choose(view, rng)
+    except BotFailure as e:  # a protocol bot's message names it already
+        why = str(e)
+        named = bot.name in why or repr(bot.name) in why
+        raise BotFailure(why if named else f"bot {bot.name!r}: {why}") from e
+    except Exception as e:  # a bug in a bot must not take its caller down
+        raise BotFailure(f"bot {bot.name!r} raised {type(e).__name__}: {e}") from e
+    if not isinstance(action, Action) or action not in view.legal:
+        raise BotFailure(f"bot {bot.name!r} chose {action}, which is not legal here; legal: "
+                         + ", ".join(str(a) for a in view.legal))
+    return action
+
+
+def close_bot(bot: Bot) -> None:
+    """Stop a bot that runs as a process (a ``cmd:`` protocol bot); others have no close."""
+    close = getattr(bot, "close", None)
+    if close is not None:
+        close()
+
+
 def cap_time(bot: Bot, seconds: float) -> None:
     """Ask a bot to answer within ``seconds``, where it budgets its own time: a search stops
     searching, a program bot stops waiting. Bots that always answer at once have no

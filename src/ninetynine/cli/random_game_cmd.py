@@ -9,9 +9,9 @@ import random
 import sys
 from pathlib import Path
 
-from ninetynine.game import new_game
+from ninetynine.match import Match
 from ninetynine.presets import load_rules
-from ninetynine.record import Record, format_record
+from ninetynine.record import format_record
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,16 +28,15 @@ def run(args: argparse.Namespace) -> int:
     rules = load_rules(args.rules)
     players = args.players or min(max(4, rules.players_min), rules.players_max)
     rng = random.Random(args.seed)
-    state = new_game(rules, players, first=args.first - 1)
-    record = Record(state.clone())
-    while not state.is_over:
-        move = state.sample_chance(rng) if state.is_chance else rng.choice(state.legal_actions())
-        record.add(state, move)
-        state.apply(move)
-    text = format_record(record, state)
+    match = Match.new(rules, players, first=args.first - 1, auto_chance=False)
+    state = match.state
+    while not state.is_over:  # one stream for chance and choices, so a seed is one game
+        match.play(state.sample_chance(rng) if state.is_chance
+                   else rng.choice(state.legal_actions()))
+    text = format_record(match.record(), state)
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
-        print(f"wrote {args.output}: {len(record.moves)} moves, "
+        print(f"wrote {args.output}: {match.version} moves, "
               f"winner(s) {[w + 1 for w in state.outcome.winners] if state.outcome else '-'}",
               file=sys.stderr)
     else:

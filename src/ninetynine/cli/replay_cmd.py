@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ninetynine.cards import format_card, format_cards
 from ninetynine.events import event_to_json, narrate
+from ninetynine.match import Match
 from ninetynine.position import format_position
 from ninetynine.record import parse_record
 from ninetynine.state import State
@@ -56,7 +57,8 @@ def state_json(state: State) -> dict[str, object]:
 def run(args: argparse.Namespace) -> int:
     text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
     record = parse_record(text)
-    state, events = record.replay()
+    match = Match.from_record(record)
+    state, events, names = match.state, match.log, match.names
     if args.step:
         from ninetynine.tui.replay import run_replay  # Textual loads only for --step
 
@@ -68,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(out, indent=2))
         return 0
     for event in events:
-        line = narrate(event)
+        line = narrate(event, names)
         if line:
             print(line)
     print()
@@ -79,12 +81,12 @@ def run(args: argparse.Namespace) -> int:
     for s in range(state.n):
         status = ("out of the game" if not state.alive[s]
                   else "out of this hand" if not state.in_hand[s] else "")
-        print(f"  P{s + 1}: lives {state.seat_lives(s)}  hand {format_cards(state.hands[s]) or '-'}"
-              f"  {status}".rstrip())
+        print(f"  {names[s]}: lives {state.seat_lives(s)}  "
+              f"hand {format_cards(state.hands[s]) or '-'}  {status}".rstrip())
     print(f"Stock {len(state.stock)} cards, pile top {info['pile_top'] or '-'}")
     if info["legal"]:
         print("Legal: " + " ".join(info["legal"]))  # type: ignore[arg-type]
     if state.outcome is not None:
-        winners = ", ".join(f"P{w + 1}" for w in state.outcome.winners) or "nobody"
+        winners = ", ".join(names[w] for w in state.outcome.winners) or "nobody"
         print(f"Game over: {winners} ({state.outcome.reason})")
     return 0

@@ -13,6 +13,7 @@ from textual.binding import Binding
 
 from ninetynine.actions import Action
 from ninetynine.events import Event, narrate
+from ninetynine.match import Match
 from ninetynine.record import Record
 from ninetynine.state import State
 from ninetynine.tui.dialogs import HelpScreen
@@ -30,17 +31,16 @@ class Snapshot:
 
 def snapshots(record: Record) -> tuple[list[Snapshot], list[Event]]:
     """The state after each player move (chance folded in), and every event."""
-    state = record.start.clone()
-    events: list[Event] = []
-    shots = [] if state.is_chance else [Snapshot(state.clone(), 0)]
+    match = Match(record.start, auto_chance=False)
+    shots = [] if match.state.is_chance else [Snapshot(match.state.clone(), 0)]
     for i, (seat, move) in enumerate(record.moves):
-        events += state.apply(move, seat)
+        match.play(move, seat)
         following = record.moves[i + 1][1] if i + 1 < len(record.moves) else None
         if following is None or isinstance(following, Action):  # else: fold the shuffle in
-            shots.append(Snapshot(state.clone(), len(events)))
+            shots.append(Snapshot(match.state.clone(), len(match.log)))
     if not shots:
-        shots.append(Snapshot(state.clone(), len(events)))
-    return shots, events
+        shots.append(Snapshot(match.state.clone(), len(match.log)))
+    return shots, match.log
 
 
 class ReplayApp(App[None]):
@@ -57,7 +57,7 @@ class ReplayApp(App[None]):
     def __init__(self, record: Record, names: list[str] | None = None) -> None:
         super().__init__()
         self.record = record
-        self.names = names or [f"P{s + 1}" for s in range(record.start.n)]
+        self.names = names or record.names or [f"P{s + 1}" for s in range(record.start.n)]
         self.shots, self.events = snapshots(record)
         self.index = 0
         rules = record.start.rules

@@ -153,19 +153,16 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
     @app.websocket("/ws/{table_id}")
     async def play(ws: WebSocket, table_id: str) -> None:
         address = ws.client.host if ws.client else "?"
-        open_here = lobby().connections
         await ws.accept()
-        if open_here.get(address, 0) >= limits.connections_per_address:
-            await _refuse(ws, LimitError("connections_per_address", "too many connections from "
-                                         "your address", code="too_many_connections"))
+        try:
+            lobby().open_connection(address)
+        except LimitError as e:
+            await _refuse(ws, e)
             return
-        open_here[address] = open_here.get(address, 0) + 1
         try:
             await _serve(ws, lobby(), table_id, limits)
         finally:
-            open_here[address] -= 1
-            if not open_here[address]:
-                del open_here[address]
+            lobby().close_connection(address)
 
     @app.get("/t/{table_id}")
     async def table_page(table_id: str) -> FileResponse:

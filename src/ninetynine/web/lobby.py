@@ -104,6 +104,19 @@ class Lobby:
         return (sum(c.get("client") == creator.client for c in mine),
                 sum(c.get("address") == creator.address for c in mine))
 
+    def open_connection(self, address: str) -> None:
+        """Count a new WebSocket from an address, or refuse it over the limit."""
+        cap = self.settings.limits.connections_per_address
+        if self.connections.get(address, 0) >= cap:
+            raise LimitError("connections_per_address", f"{cap} connections from your "
+                             "address are open already", code="too_many_connections")
+        self.connections[address] = self.connections.get(address, 0) + 1
+
+    def close_connection(self, address: str) -> None:
+        left = self.connections.pop(address, 1) - 1
+        if left:
+            self.connections[address] = left
+
     def throttle(self, address: str) -> None:
         """Refuse a state-changing request from an address that asks too fast."""
         if not self.requests.take(address):
@@ -173,6 +186,7 @@ class Lobby:
             seats[seat] = taken
             await table.store_meta(table.meta_with(seats))
             table.seats[seat] = taken
+            table.match.given_names[seat] = taken.name  # the record keeps who played
         table.broadcast([{"kind": "Joined", "seat": seat + 1,
                           "text": f"{taken.name} sits down at seat {seat + 1}."}])
         table.kick()

@@ -22,12 +22,12 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
-from ninetynine.actions import Action, ChanceOutcome, Reinsert, Shuffle, parse_action
+from ninetynine.actions import Action, ChanceOutcome, parse_action
 from ninetynine.bots import Bot, BotFailure, cap_time, make_bot
-from ninetynine.errors import IllegalActionError, NotationError, RecordError
-from ninetynine.game import new_game
+from ninetynine.errors import IllegalActionError, NotationError
+from ninetynine.match import Chance, Match
 from ninetynine.presets import load_rules
-from ninetynine.record import Record, format_record
+from ninetynine.record import format_record, move_text, parse_move
 from ninetynine.rules import Rules
 from ninetynine.state import State
 from ninetynine.view import observe
@@ -87,16 +87,17 @@ class Table:
                  storage: Storage, settings: Settings) -> None:
         self.id, self.meta, self.rules, self.seats = table_id, meta, rules, seats
         self.storage, self.settings = storage, settings
-        self.state: State = new_game(rules, meta["players"], first=meta.get("first", 0))
-        self.record = Record(self.state.clone())
-        self.moves: list[str] = []
-        self.log: list[dict[str, Any]] = []
+        chance = Chance.system() if settings.seed is None else \
+            Chance.by_move(f"{settings.seed}/{table_id}")  # tests: reproducible shuffles
+        self.match = Match.new(rules, meta["players"], first=meta.get("first", 0),
+                               chance=chance, names=[s.name for s in seats], auto_chance=False)
+        self.log: list[dict[str, Any]] = []  # the table talk: events and the server's notes
         self.conns: set[Conn] = set()
         self.spectators = 0
         self.bots: dict[int, Bot] = {}
         self.stand_ins: dict[int, Bot] = {}  # takeover bots, by seat
         self.bot_pool: Executor | None = None  # the lobby's bot threads (None: the default)
-        self.rng: random.Random = random.SystemRandom()
+        self.rng: random.Random = random.SystemRandom()  # the bots' own generators' seeds
         self.turn_started = self.last_seen = settings.clock()
         self.expired: int | None = None  # the state id at which the turn clock ran out
         self.last_accepted: dict[int, tuple[int, str]] = {}
@@ -121,11 +122,8 @@ class Table:
         if settings.seed is not None:
             table.rng = random.Random(f"{settings.seed}/{stored.id}/{len(stored.moves)}")
         for text in stored.moves:
-            who, move = parse_move(text)
-            events = table.state.apply(move, who)
-            table.record.moves.append((who, move))
-            table.moves.append(text)
-            table.log += [event_json(e, table.names) for e in events]
+            who, move = parse_move(text, len(seats))
+            table.log += [event_json(e, table.names) for e in table.match.play(move, who)]
         for i, s in enumerate(seats):
             if s.bot is not None and s.bot not in settings.bots:
                 s.bot = settings.takeover_bot
@@ -165,9 +163,13 @@ class Table:
         return [s.name for s in self.seats]
 
     @property
+    def state(self) -> State:
+        return self.match.state
+
+    @property
     def version(self) -> int:
         """The state id clients quote with their actions: the number of moves so far."""
-        return len(self.moves)
+        return self.match.version
 
     @property
     def started(self) -> bool:
@@ -231,7 +233,7 @@ class Table:
         if not self.finished:
             raise ProtocolError("not_finished", "the record is available when the game is over "
                                 "(it shows every hand)")
-        return format_record(self.record, self.state)
+        return format_record(self.match.record(), self.state)
 
     # Connections --------------------------------------------------------------------
 
@@ -342,16 +344,13 @@ class Table:
     async def commit(self, seat: int | None, move: Move) -> None:
         """Check on a copy, store, then apply and send: nothing changes if a step fails.
         The caller holds :attr:`lock`."""
-        new = self.state.clone()
-        events = new.apply(move, seat)
-        text = str(move) if seat is None else f"{seat + 1}: {move}"
-        await self.storage.call(self.storage.append_move, self.id, self.version, text)
-        self.state = new
-        self.record.moves.append((seat, move))
-        self.moves.append(text)
+        self.match.check(move, seat)
+        await self.storage.call(self.storage.append_move, self.id, self.version,
+                                move_text(seat, move))
+        events = self.match.play(move, seat)
         self.turn_started = self.last_seen = self.settings.clock()
         self.broadcast([event_json(e, self.names) for e in events])
-        if new.is_over:
+        if self.state.is_over:
             self.close_bots()
             try:
                 await self.store_meta(self.meta_with(finished=True))
@@ -370,7 +369,7 @@ class Table:
             if self.state.is_chance:
                 async with self.lock:
                     if self.state.is_chance:
-                        await self.commit(None, self.state.sample_chance(self.rng))
+                        await self.commit(None, self.match.draw())
                 continue
             seat = self.state.current_seat
             if seat is None:
@@ -477,17 +476,3 @@ class Table:
             changed = True
         if changed:
             self.kick()
-
-
-def parse_move(text: str) -> tuple[int | None, Move]:
-    """A stored move: ``"2: KS"`` (seat 2) or a chance outcome such as ``"insert 14"``."""
-    head, sep, rest = text.partition(":")
-    if sep and head.strip().isdigit():
-        action = parse_action(rest)
-        if not isinstance(action, Action):
-            raise RecordError(f"stored move {text!r}: a chance outcome has no seat")
-        return int(head) - 1, action
-    move = parse_action(text)
-    if not isinstance(move, (Shuffle, Reinsert)):
-        raise RecordError(f"stored move {text!r}: a player's move needs its seat")
-    return None, move
