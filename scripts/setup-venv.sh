@@ -7,11 +7,13 @@ case "${1:-}" in
     run) extra= ;;
     *) echo "setup-venv.sh: expected 'dev' or 'run', got '${1:-}'" >&2; return 2 ;;
 esac
-stamp="$venv/.installed-$(sha1sum pyproject.toml | cut -c1-12)${extra:+-$extra}"
+base="$venv/.installed-$(sha1sum pyproject.toml | cut -c1-12)"
+stamp="$base${extra:+-$extra}"
 if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
 fi
-if [ ! -f "$stamp" ]; then
+# the test tools' install ("dev") includes the game's, so it serves "run" as well
+if [ ! -f "$stamp" ] && ! { [ -z "$extra" ] && [ -f "$base-dev" ]; }; then
     echo "Setting up $venv (first run only)..." >&2
     "$venv/bin/python" -m pip install --quiet --upgrade pip >&2
     "$venv/bin/python" -m pip install --quiet -e ".${extra:+[$extra]}" >&2

@@ -134,3 +134,65 @@ def test_installed_entry_point() -> None:
     done = subprocess.run([sys.executable, "-m", "ninetynine", "rules", "J"],
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0 and done.stdout.startswith("J: Jaques-style")
+
+
+def _cli(args: list[str], home: Path, stdin: str = "",
+         **env: str) -> subprocess.CompletedProcess[str]:
+    import os
+
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("NINETYNINE_")}
+    environment.update(NINETYNINE_HOME=str(home), **env)
+    return subprocess.run([sys.executable, "-m", "ninetynine.cli.main", *args], input=stdin,
+                          capture_output=True, text=True, timeout=60, env=environment)
+
+
+def test_without_a_terminal_the_game_falls_back_to_plain_lines(tmp_path: Path) -> None:
+    """Started with no terminal (a pipe, a script), the full-screen game does not spin:
+    it says so in one line and plays in --plain mode, which reads the pipe."""
+    done = _cli(["play", "--seed", "1"], tmp_path, stdin="quit\n")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines()[0] == ("ninetynine: no terminal here: playing in --plain "
+                                           "mode (text lines)")
+    assert "Game saved. Resume it with: ninetynine play --resume" in done.stdout
+    assert (tmp_path / "current.toml").exists()
+
+
+def test_hints_say_what_to_type_after_play_sh(tmp_path: Path) -> None:
+    """``bash play.sh`` puts no ``ninetynine`` on the person's PATH: the hints name the
+    script (for games) or the environment's own program (for the rest)."""
+    via = {"NINETYNINE_VIA": "play.sh", "NINETYNINE_BIN": "./.venv/bin/ninetynine"}
+    done = _cli(["play", "--seed", "1", "--plain"], tmp_path, stdin="quit\n", **via)
+    assert "Game saved. Resume it with: bash play.sh --resume" in done.stdout
+    again = _cli(["play", "--resume", "--plain"], tmp_path, stdin="quit\n", **via)
+    assert again.returncode == 0 and "bash play.sh --resume" in again.stdout
+    broken = tmp_path / "house.toml"
+    broken.write_text("[rules]\nlivez = 3\n")
+    bad = _cli(["rules", str(broken)], tmp_path, **via)
+    assert bad.returncode == 2 and "see './.venv/bin/ninetynine rules --keys'" in bad.stderr
+
+
+def test_serve_keeps_its_tables_under_the_home_folder(tmp_path: Path) -> None:
+    import os
+    import socket
+    import time
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NINETYNINE_")}
+    env["NINETYNINE_HOME"] = str(tmp_path / "home")
+    server = subprocess.Popen([sys.executable, "-m", "ninetynine.cli.main", "serve", "--port",
+                               str(port)], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        assert f"(database {tmp_path / 'home' / 'web.sqlite3'})" in line
+        deadline = time.monotonic() + 10
+        while not (tmp_path / "home" / "web.sqlite3").exists():
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert not list(tmp_path.glob("*.sqlite3"))  # nothing in the folder it was run from
+    finally:
+        server.kill()
+        server.wait(10)

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ninetynine.errors import RulesError
+from ninetynine.launch import command
 from ninetynine.rules import Rules, apply_overrides, rules_to_mapping
 
 RULEBOOKS = {
@@ -144,7 +145,7 @@ def rules_from_spec(data: Mapping[str, Any]) -> Rules:
     table = data.get("rules", {})
     if not isinstance(table, Mapping):
         raise RulesError(f"'rules' = {table!r}: expected a table of rules keys, e.g. "
-                         "{lives = 5}; see 'ninetynine rules --keys'")
+                         f"{{lives = 5}}; see '{command('rules --keys')}'")
     changes = dict(table)
     changes.update({k: v for k, v in data.items() if k not in _SPEC_KEYS})
     rules = apply_overrides(rules, changes)

@@ -19,6 +19,7 @@ from typing import Any, Union, get_args, get_origin, get_type_hints
 from ninetynine.cards import KING, RANKS, parse_rank
 from ninetynine.effects import Effect, Kind, format_effect, parse_effect
 from ninetynine.errors import RulesError
+from ninetynine.launch import command
 
 
 class Elimination(StrEnum):
@@ -441,7 +442,7 @@ def apply_overrides(base: Rules, overrides: Mapping[str, Any], *, where: str = "
                 close = difflib.get_close_matches(str(key), FIELDS, n=3)
                 hint = f" (did you mean {', '.join(close)}?)" if close else ""
                 raise RulesError(f"unknown rules key {key!r} = {value!r}{hint}; accepted keys: "
-                                 "see 'ninetynine rules --keys'")
+                                 f"see '{command('rules --keys')}'")
         return dataclasses.replace(base, **changes)
     except RulesError as e:
         raise RulesError(prefix + str(e)) from None

@@ -17,14 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from ninetynine.errors import NinetyNineError
+from ninetynine.launch import command, home
 from ninetynine.position import toml_value
 from ninetynine.record import format_record, record_from_mapping
 from ninetynine.table import BOT, HUMAN, Seat, Table
-
-
-def home() -> Path:
-    env = os.environ.get("NINETYNINE_HOME")
-    return Path(env) if env else Path.home() / ".local" / "share" / "ninetynine"
 
 
 def current_path() -> Path:
@@ -66,7 +62,7 @@ def parse_save(text: str, where: str = "save") -> Table:
     meta = data.pop("table", None)
     if not isinstance(meta, dict):
         raise NinetyNineError(f"{where}: no [table] section: this is not a saved game "
-                              "(to watch a finished game, use: ninetynine replay FILE --step)")
+                              f"(to watch a finished game, use: {command('replay FILE --step')})")
     try:
         names, kinds, bots = meta["names"], meta["kinds"], meta["bots"]
         seed, pace = int(meta["seed"]), float(meta["pace"])
@@ -107,8 +103,8 @@ def load_save(path: Path | None = None) -> Table:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise NinetyNineError(f"no saved game at {path}: start one with 'ninetynine play'"
-                              ) from None
+        raise NinetyNineError(f"no saved game at {path}: start one with "
+                              f"'{command('play')}'") from None
     return parse_save(text, str(path))
 
 

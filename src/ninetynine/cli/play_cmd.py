@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ninetynine.bots import bot_names
 from ninetynine.errors import NinetyNineError
+from ninetynine.launch import command
 from ninetynine.presets import load_rules
 from ninetynine.table import Table, parse_seats
 
@@ -94,7 +95,7 @@ def _keep_current() -> None:
     moved = saves.set_aside()
     if moved:
         print(f"The game in progress was kept in {moved} (resume it with "
-              f"'ninetynine play --resume {moved}').", file=sys.stderr)
+              f"'{command(f'play --resume {moved}')}').", file=sys.stderr)
 
 
 def setup_table(args: argparse.Namespace) -> Table | None:
@@ -125,6 +126,11 @@ def setup_table(args: argparse.Namespace) -> Table | None:
 def run(args: argparse.Namespace) -> int:
     from ninetynine import saves
 
+    if not args.plain and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        # the full-screen game needs a terminal to draw on and read keys from
+        print("ninetynine: no terminal here: playing in --plain mode (text lines)",
+              file=sys.stderr)
+        args.plain = True
     if args.setup and not args.plain and args.resume is None:
         found = setup_table(args)
         if found is None:

@@ -9,6 +9,7 @@ import argparse
 import json
 
 from ninetynine.describe import rules_text
+from ninetynine.launch import command
 from ninetynine.presets import load_rules, presets
 from ninetynine.rules import keys_help, rules_to_mapping
 
@@ -30,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
         for preset in presets().values():
             print(f"{preset.id:18} {preset.kind:9} {preset.source.split()[0]:8} "
                   f"{preset.name} — {preset.description}")
-        print("\nAliases and details: ninetynine rules ID")
+        print(f"\nAliases and details: {command('rules ID')}")
         return 0
     rules = load_rules(args.rules)
     if args.toml:

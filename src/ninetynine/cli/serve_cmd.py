@@ -21,10 +21,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default 127.0.0.1; 0.0.0.0 for a LAN)")
     parser.add_argument("--port", type=int, default=8099, help="port (default 8099)")
-    parser.add_argument("--database", default=os.environ.get("NINETYNINE_DATABASE",
-                                                             "ninetynine-web.sqlite3"),
-                        help="a SQLite file or a postgresql:// URL "
-                             "(default $NINETYNINE_DATABASE or ./ninetynine-web.sqlite3)")
+    parser.add_argument("--database", default=os.environ.get("NINETYNINE_DATABASE"),
+                        help="a SQLite file or a postgresql:// URL (default "
+                             "$NINETYNINE_DATABASE, else web.sqlite3 in $NINETYNINE_HOME, "
+                             "~/.local/share/ninetynine by default)")
     parser.add_argument("--grace", type=float, default=30.0,
                         help="seconds a disconnected player keeps their seat before a bot "
                              "plays for them (default 30)")
@@ -51,11 +51,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ninetynine.launch import home
     from ninetynine.web.guard import HostPolicy
     from ninetynine.web.limits import Limits
     from ninetynine.web.settings import Settings, parse_allowed_bots
 
     limits = Limits().replace(args.limit)
+    database = args.database or str(home() / "web.sqlite3")
     if args.limits:
         for name, value, text in limits.describe():
             print(f"{name:24} {value:>8}  {text}")
@@ -64,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         raise NinetyNineError(f"--port {args.port}: expected 1 to 65535")
     if args.grace < 0 or args.bot_delay < 0:
         raise NinetyNineError("--grace and --bot-delay must be 0 or more seconds")
-    settings = Settings(database=args.database, grace=args.grace, bot_delay=args.bot_delay,
+    settings = Settings(database=database, grace=args.grace, bot_delay=args.bot_delay,
                         takeover_bot=args.takeover_bot, bots=parse_allowed_bots(args.allow_bot),
                         limits=limits, hosts=HostPolicy.serving(args.host, args.allowed_host),
                         origins=tuple(args.allowed_origin))
@@ -75,9 +77,9 @@ def run(args: argparse.Namespace) -> int:
     from ninetynine.web.app import create_app
     from ninetynine.web.storage import open_storage
 
-    storage = open_storage(args.database)  # fail here, with one line, if it cannot open
+    storage = open_storage(database)  # fail here, with one line, if it cannot open
     app = create_app(settings, storage)
-    print(f"ninetynine: serving on http://{args.host}:{args.port}/ (database {args.database})",
+    print(f"ninetynine: serving on http://{args.host}:{args.port}/ (database {database})",
           flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
                 ws_max_size=max(limits.max_message * 4, 4096),  # UTF-8: up to 4 bytes a char

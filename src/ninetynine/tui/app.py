@@ -15,6 +15,7 @@ from textual.timer import Timer
 from ninetynine.actions import Action
 from ninetynine.errors import NinetyNineError
 from ninetynine.events import Event
+from ninetynine.launch import command
 from ninetynine.table import BOT, HUMAN, Pending, Table
 from ninetynine.tui.dialogs import ChoiceScreen, GameOverScreen, HandoffScreen, HelpScreen
 from ninetynine.tui.game_screen import GameScreen
@@ -213,7 +214,7 @@ class PlayApp(App[None]):
 
     def action_quit_game(self) -> None:
         if not self.table.state.is_over:
-            self.message = "Game saved. Resume it with: ninetynine play --resume"
+            self.message = f"Game saved. Resume it with: {command('play --resume')}"
         self.exit()
 
     def on_unmount(self) -> None:

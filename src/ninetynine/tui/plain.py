@@ -14,6 +14,7 @@ from ninetynine.cards import format_card, format_cards
 from ninetynine.describe import rules_text
 from ninetynine.errors import NinetyNineError
 from ninetynine.events import Event
+from ninetynine.launch import command
 from ninetynine.table import BOT, HUMAN, Table, stuck_explanation
 from ninetynine.tui.text import direction_text, lives_text, seat_status
 
@@ -76,7 +77,7 @@ class PlainGame:
                     self.human_turn()
         except _Quit:
             if not self.table.state.is_over:
-                self.say("Game saved. Resume it with: ninetynine play --resume")
+                self.say(f"Game saved. Resume it with: {command('play --resume')}")
             return 0
         finally:  # also when a bot fails: its error goes on to the one-line report
             self.table.close()

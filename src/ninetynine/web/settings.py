@@ -23,7 +23,7 @@ BOT_NAME = re.compile(r"^[a-z][a-z0-9-]{0,19}$")
 
 @dataclass
 class Settings:
-    database: str = "ninetynine-web.sqlite3"
+    database: str = "web.sqlite3"
     grace: float = 30.0  # seconds a disconnected player keeps their seat before a bot plays
     bot_delay: float = 0.6  # seconds a bot waits before playing, so people can follow
     tick: float = 0.25  # how often the clocks are checked (real seconds)
