@@ -141,7 +141,10 @@ class Match:
 
     def check(self, move: Move, seat: int | None = None) -> None:
         """Raise the typed error that :meth:`play` would raise for this move; change nothing."""
-        self.state.clone().apply(move, seat)
+        if isinstance(move, Action):
+            self.state.check(move, seat)
+        else:
+            self.state.check_chance(move)
 
     # Moving -----------------------------------------------------------------------------
 
@@ -216,6 +219,34 @@ def standings(state: State, log: Sequence[Event]) -> list[Standing]:
     rank = [(i in winners, keys[i]) for i in range(n)]
     return [Standing(i, 1 + sum(r > rank[i] for r in rank), int(keys[i]), lost[i],
                      i in winners) for i in range(n)]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """A record stepped through: the state after a player's move (with the chance events
+    it led to), and how many events had happened by then."""
+
+    state: State
+    events: int
+
+
+def steps(record: Record) -> tuple[list[Step], list[Event]]:
+    """Every step of a record (one per player move; the start first when a player is to
+    move there), and every event. The record is checked as it is replayed."""
+    match = Match(record.start, auto_chance=False)
+    shots = [] if match.state.is_chance else [Step(match.state.clone(), 0)]
+    for i, (seat, move) in enumerate(record.moves):
+        try:
+            match.play(move, seat)
+        except IllegalActionError as e:
+            raise RecordError(f"action {i + 1} ('{move_text(seat, move, short=True)}'): {e}"
+                              ) from None
+        following = record.moves[i + 1][1] if i + 1 < len(record.moves) else None
+        if following is None or isinstance(following, Action):  # else: fold the chance in
+            shots.append(Step(match.state.clone(), len(match.log)))
+    if not shots:
+        shots.append(Step(match.state.clone(), len(match.log)))
+    return shots, match.log
 
 
 def replay(record: Record) -> tuple[State, list[Event]]:

@@ -26,13 +26,16 @@ from ninetynine.actions import Action, ActionKind, ChanceOutcome, Reinsert, Shuf
 from ninetynine.cards import KING, format_card, format_cards, new_deck
 from ninetynine.effects import Kind, display_order
 from ninetynine.errors import (
+    BelowZeroError,
     CardNotInHandError,
     ChoiceRequiredError,
     GameOverError,
     IllegalActionError,
     NotYourTurnError,
+    OpeningBanError,
     OverLimitError,
     RecordError,
+    Refusal,
 )
 from ninetynine.lookup import RuleTables, compiled
 from ninetynine.penalties import Penalties
@@ -144,6 +147,11 @@ class State(Penalties):
 
     def apply_chance(self, outcome: ChanceOutcome) -> None:
         """Apply a chance outcome after checking that it fits the request."""
+        self.check_chance(outcome)
+        self._apply_chance(outcome)
+
+    def check_chance(self, outcome: ChanceOutcome) -> None:
+        """Raise the typed error of a chance outcome that does not fit what is due."""
         req = self.chance_request()
         if req is None:
             raise NotYourTurnError(f"'{outcome}' is a chance outcome, but it is "
@@ -151,12 +159,12 @@ class State(Penalties):
         if req.kind == UPCARD:
             if not isinstance(outcome, Reinsert) or outcome.depth not in req.depths:
                 raise IllegalActionError(f"'{outcome}' does not fit: expected 'insert N' with N "
-                                         f"from {req.depths.start} to {req.depths.stop - 1}")
+                                         f"from {req.depths.start} to {req.depths.stop - 1}",
+                                         reason=Refusal.BAD_CHANCE)
         elif not isinstance(outcome, Shuffle) or sorted(outcome.order) != list(req.cards):
             raise IllegalActionError(f"'{str(outcome)[:40]}...' does not fit: expected 'shuffle' "
                                      f"and an order of exactly these {len(req.cards)} cards: "
-                                     f"{format_cards(req.cards)}")
-        self._apply_chance(outcome)
+                                     f"{format_cards(req.cards)}", reason=Refusal.BAD_CHANCE)
 
     def _apply_chance(self, outcome: ChanceOutcome) -> None:
         kind = self.chance
@@ -243,10 +251,12 @@ class State(Penalties):
                     f"{name}{v:+d}" for v in display_order(eff.values)))
             if action.value not in eff.values:
                 raise IllegalActionError(f"{name} cannot count {action.value:+d}: choose " +
-                                         " or ".join(f"{v:+d}" for v in display_order(eff.values)))
+                                         " or ".join(f"{v:+d}" for v in display_order(eff.values)),
+                                         reason=Refusal.BAD_VALUE)
             return action.card * 4 + eff.values.index(action.value)
         if action.value is not None and (eff.kind is not Kind.ADD or action.value != eff.values[0]):
-            raise IllegalActionError(f"{name} has no choice of value: play it as {name}")
+            raise IllegalActionError(f"{name} has no choice of value: play it as {name}",
+                                     reason=Refusal.BAD_VALUE)
         return action.card * 4
 
     # Applying actions --------------------------------------------------------------
@@ -262,39 +272,55 @@ class State(Penalties):
             if isinstance(action, (Shuffle, Reinsert)):
                 self.apply_chance(action)
             else:
-                self.apply_code(self._check(action, seat))
+                self.apply_code(self.check(action, seat))
         finally:
             self._ev = None
         return events
 
-    def _check(self, action: Action, seat: int | None) -> int:
+    def is_legal(self, action: Action, seat: int | None = None) -> bool:
+        try:
+            self.check(action, seat)
+        except IllegalActionError:
+            return False
+        return True
+
+    def check(self, action: Action, seat: int | None = None) -> int:
+        """The code of a legal action, or the typed error that says why it is refused
+        (``.reason``, ``.why``, ``.legal``). ``seat``, when given, must be the seat to act."""
         if self.phase == OVER:
             raise GameOverError(f"the game is over; '{action}' cannot be played")
         if self.phase == CHANCE:
             raise NotYourTurnError(f"'{action}' cannot be played now: the {self.chance} "
-                                   "shuffle must be decided first")
+                                   "shuffle must be decided first",
+                                   reason=Refusal.CHANCE_PENDING)
         if seat is not None and seat != self.turn:
             raise NotYourTurnError(f"it is P{self.turn + 1}'s turn, not P{seat + 1}'s")
-        code = self.code_of(action)
         legal = self.legal_codes()
+        shown = [self.action_of(c) for c in legal]
+        if action.kind is ActionKind.PLAY and action.card not in self.hands[self.turn]:
+            assert action.card is not None
+            raise CardNotInHandError(f"{format_card(action.card)} is not in P{self.turn + 1}'s "
+                                     f"hand ({format_cards(self.hands[self.turn])})", legal=shown)
+        try:
+            code = self.code_of(action)
+        except IllegalActionError as e:
+            raise type(e)(e.why, legal=shown, reason=e.reason) from None
         if code in legal:
             return code
-        shown = ", ".join(str(self.action_of(c)) for c in legal)
-        if action.kind is ActionKind.PLAY:
-            assert action.card is not None
-            if action.card not in self.hands[self.turn]:
-                raise CardNotInHandError(f"{format_card(action.card)} is not in P{self.turn + 1}'s "
-                                         f"hand ({format_cards(self.hands[self.turn])})")
-            if (action.card >> 2) == KING and self.c.king_ban and \
-                    self.turns_played[self.turn] < self.c.king_ban:
-                raise IllegalActionError(f"no King to {self.c.limit} in your first "
-                                         f"{self.c.king_ban} turns; legal: {shown}")
-            for choice, new, busts in self.c.options(action.card >> 2, self.total):
-                if choice == code & 3 and busts:
-                    raise OverLimitError(f"'{action}' would make {new}, over {self.c.limit}; "
-                                         f"legal: {shown}")
-            raise IllegalActionError(f"'{action}' would take the total below 0; legal: {shown}")
-        raise IllegalActionError(f"'{action}' is not allowed now; legal: {shown}")
+        if action.kind is not ActionKind.PLAY:
+            raise IllegalActionError(f"'{action}' is not allowed now", legal=shown)
+        assert action.card is not None
+        if (action.card >> 2) == KING and self.c.king_ban and \
+                self.turns_played[self.turn] < self.c.king_ban:
+            raise OpeningBanError(f"no King to {self.c.limit} in your first "
+                                  f"{self.c.king_ban} turns", legal=shown)
+        new = self.c.new_total(action.card >> 2, code & 3, self.total)
+        if new > self.c.limit:
+            raise OverLimitError(f"'{action}' would make {new}, over {self.c.limit}",
+                                 legal=shown)
+        if new < 0:
+            raise BelowZeroError(f"'{action}' would take the total below 0", legal=shown)
+        raise IllegalActionError(f"'{action}' is not allowed now", legal=shown)
 
     def apply_code(self, code: int) -> None:
         """Apply a legal action code without checking it (the fast path)."""

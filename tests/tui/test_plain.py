@@ -58,7 +58,7 @@ def test_help_bad_input_and_numbers_out_of_range(
     assert "The last player with lives left wins." in out  # the rules, from the data
     assert "bad action 'ZZ'" in out
     assert "No move 42: choose 1 to" in out
-    assert "Not allowed: KS has no choice of value: play it as KS" in out
+    assert "Not allowed: KS is not in P1's hand (AC 3C QH)" in out
 
 
 def test_a_card_with_a_choice_asks_for_its_value(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -58,18 +58,23 @@ def test_refused_messages_get_typed_errors_and_change_nothing(server: ServerThre
         (mover, {"type": "act", "state": state, "action": "ZZ"}, "malformed"),
         (mover, {"type": "act", "state": state - 1, "action": legal[0]}, "stale"),
         (other, {"type": "act", "state": state, "action": legal[0]}, "not_your_turn"),
-        (mover, {"type": "act", "state": state, "action": "pass"}, "illegal"),
-        (mover, {"type": "act", "state": state, "action": "shuffle AS 2S"}, "illegal"),
-        (mover, {"type": "act", "state": state, "action": "KS+3"}, "illegal"),
+        (mover, {"type": "act", "state": state, "action": "pass"}, "not_allowed"),
+        (mover, {"type": "act", "state": state, "action": "shuffle AS 2S"}, "not_allowed"),
     ]
     hand = mover.view["hand"]
+    plain = next((c for c in hand if not c.startswith(("A", "10"))), None)
+    if plain:  # a card with one value, given another
+        cases.append((mover, {"type": "act", "state": state, "action": f"{plain}+3"},
+                      "bad_value"))
     missing = next(c for c in ("AS", "KH", "5D", "9C", "10S") if c not in hand)
-    cases.append((mover, {"type": "act", "state": state, "action": missing}, "illegal"))
+    cases.append((mover, {"type": "act", "state": state, "action": missing}, "not_in_hand"))
     for client, msg, code in cases:
         client.send(msg)
         err = client.error()
         assert err["code"] == code, (msg, err)
         assert err["message"] and "\n" not in err["message"]
+        if code in ("not_allowed", "bad_value", "not_in_hand"):  # the engine's cause
+            assert err["legal"] == legal and "legal:" not in err["message"]
     for client in (a, b):  # nobody received an update: nothing changed
         client.send({"type": "ping"})
         pong = client.wait(lambda m: m["type"] in ("pong", "update"))

@@ -13,7 +13,7 @@ from textual.binding import Binding
 from textual.timer import Timer
 
 from ninetynine.actions import Action
-from ninetynine.errors import NinetyNineError
+from ninetynine.errors import IllegalActionError, NinetyNineError
 from ninetynine.events import Event
 from ninetynine.launch import command
 from ninetynine.table import BOT, HUMAN, Pending, Table
@@ -158,9 +158,9 @@ class PlayApp(App[None]):
         values = state.rules.cards[card >> 2].values if state.rules.cards[card >> 2].has_choice \
             else (None,)
         try:
-            state.clone().apply(Action.play(card, values[0]))
-        except NinetyNineError as e:
-            return str(e).split("; legal:")[0]
+            state.check(Action.play(card, values[0]))
+        except IllegalActionError as e:
+            return e.why
         return "the rules do not allow it here"
 
     def _chosen(self, action: Action | None) -> None:

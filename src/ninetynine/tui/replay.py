@@ -6,41 +6,17 @@ move together with the shuffles it caused.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from textual.app import App
 from textual.binding import Binding
 
-from ninetynine.actions import Action
-from ninetynine.events import Event, narrate
-from ninetynine.match import Match
+from ninetynine.events import narrate
+from ninetynine.match import steps
 from ninetynine.record import Record
-from ninetynine.state import State
 from ninetynine.tui.dialogs import HelpScreen
 from ninetynine.tui.game_screen import GameScreen
 from ninetynine.tui.scene import replay_scene
 
 LOG_LINES = 300  # the log shows the latest calls only, to keep stepping quick
-
-
-@dataclass(frozen=True, slots=True)
-class Snapshot:
-    state: State
-    events: int  # how many events had happened by then
-
-
-def snapshots(record: Record) -> tuple[list[Snapshot], list[Event]]:
-    """The state after each player move (chance folded in), and every event."""
-    match = Match(record.start, auto_chance=False)
-    shots = [] if match.state.is_chance else [Snapshot(match.state.clone(), 0)]
-    for i, (seat, move) in enumerate(record.moves):
-        match.play(move, seat)
-        following = record.moves[i + 1][1] if i + 1 < len(record.moves) else None
-        if following is None or isinstance(following, Action):  # else: fold the shuffle in
-            shots.append(Snapshot(match.state.clone(), len(match.log)))
-    if not shots:
-        shots.append(Snapshot(match.state.clone(), len(match.log)))
-    return shots, match.log
 
 
 class ReplayApp(App[None]):
@@ -58,7 +34,7 @@ class ReplayApp(App[None]):
         super().__init__()
         self.record = record
         self.names = names or record.names or [f"P{s + 1}" for s in range(record.start.n)]
-        self.shots, self.events = snapshots(record)
+        self.shots, self.events = steps(record)
         self.index = 0
         rules = record.start.rules
         self.game = GameScreen(f"Replay · {rules.id}: {rules.name} · ←/→ step · q quit")

@@ -1,4 +1,9 @@
-"""The server's refusals: a typed code for programs, one line of text for people."""
+"""The server's refusals: a typed code for programs, one line of text for people.
+
+A move the rules refuse has the engine's own cause as its code
+(:class:`ninetynine.errors.Refusal`: ``over_limit``, ``below_zero``, ``opening_ban``,
+``not_in_hand``, ``choice_required``, ...) and the moves allowed instead under ``legal``.
+"""
 
 from __future__ import annotations
 
@@ -17,16 +22,20 @@ STATUS = {
 class ProtocolError(NinetyNineError):
     """A client request or message that was refused; ``code`` says why (stale, illegal, ...)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, *, legal: list[str] | None = None) -> None:
         super().__init__(message)
         self.code = code
+        self.legal = legal  # a refused move: the moves allowed instead
 
     @property
     def status(self) -> int:
         return STATUS.get(self.code, 400)
 
     def details(self) -> dict[str, Any]:
-        return {"code": self.code, "message": str(self)}
+        out: dict[str, Any] = {"code": self.code, "message": str(self)}
+        if self.legal is not None:
+            out["legal"] = self.legal
+        return out
 
     def json(self) -> dict[str, Any]:
         """The WebSocket frame."""

@@ -24,7 +24,7 @@ from typing import Any
 
 from ninetynine.actions import Action, ChanceOutcome, parse_action
 from ninetynine.bots import Bot, BotFailure, cap_time, make_bot
-from ninetynine.errors import IllegalActionError, NotationError
+from ninetynine.errors import IllegalActionError, NotationError, Refusal
 from ninetynine.match import Chance, Match
 from ninetynine.presets import load_rules
 from ninetynine.record import format_record, move_text, parse_move
@@ -329,17 +329,14 @@ class Table:
             action = parse_action(text)
         except NotationError as e:
             raise ProtocolError("malformed", str(e)) from None
-        legal = self.state.legal_actions()
-        shown = " ".join(str(a) for a in legal)
+        legal = [str(a) for a in self.state.legal_actions()]
         if not isinstance(action, Action):
-            raise ProtocolError("illegal", f"'{text}' is not a player's move; legal: {shown}")
-        try:  # the engine's own reading (e.g. "10S-10" where a Ten only subtracts)
-            code = self.state.code_of(action)
+            raise ProtocolError(Refusal.NOT_ALLOWED.value, f"'{text}' is not a player's move",
+                                legal=legal)
+        try:  # the engine's own reading and reason (over the limit, below 0, the King ban)
+            return self.state.check(action, seat)
         except IllegalActionError as e:
-            raise ProtocolError("illegal", f"{e}; legal: {shown}") from None
-        if code not in self.state.legal_codes():
-            raise ProtocolError("illegal", f"'{text}' is not legal now; legal: {shown}")
-        return code
+            raise ProtocolError(e.reason.value, e.why, legal=legal) from None
 
     async def commit(self, seat: int | None, move: Move) -> None:
         """Check on a copy, store, then apply and send: nothing changes if a step fails.
