@@ -1,6 +1,6 @@
 """Ninety-Nine, the adding card game: every rule set in the rulebooks, as data."""
 
-from ninetynine.actions import Action, ActionKind, Reinsert, Shuffle, parse_action
+from ninetynine.actions import Action, ActionKind, Lead, Reinsert, Shuffle, parse_action
 from ninetynine.errors import (
     CardNotInHandError,
     ChoiceRequiredError,
@@ -20,8 +20,9 @@ from ninetynine.state import Outcome, State
 
 __all__ = [
     "Action", "ActionKind", "CardNotInHandError", "ChoiceRequiredError", "GameOverError",
-    "IllegalActionError", "NinetyNineError", "NotYourTurnError", "NotationError", "Outcome",
-    "OverLimitError", "RecordError", "Reinsert", "Rules", "RulesError", "Shuffle", "State",
+    "IllegalActionError", "Lead", "NinetyNineError", "NotYourTurnError", "NotationError",
+    "Outcome", "OverLimitError", "RecordError", "Reinsert", "Rules", "RulesError", "Shuffle",
+    "State",
     "find_preset", "load_rules", "new_game", "parse_action", "play_out", "preset_rules",
     "presets", "step",
 ]

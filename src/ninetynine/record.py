@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ninetynine.actions import Action, ChanceOutcome, Reinsert, Shuffle, parse_action
+from ninetynine.actions import Action, ChanceOutcome, parse_action
 from ninetynine.errors import IllegalActionError, NotationError, RecordError, RulesError
 from ninetynine.events import Event
 from ninetynine.game import new_game
@@ -59,7 +59,7 @@ class Record:
 
     def add(self, state: State, move: Move) -> None:
         """Note a move about to be applied to ``state`` (the seat is taken from it)."""
-        seat = None if isinstance(move, (Shuffle, Reinsert)) else state.current_seat
+        seat = state.current_seat if isinstance(move, Action) else None
         self.moves.append((seat, move))
 
 
@@ -135,6 +135,6 @@ def _parse_move(index: int, text: str, players: int) -> tuple[int | None, Move]:
         move = parse_action(body)
     except NotationError as e:
         raise RecordError(f"action {index}: {e}") from None
-    if seat is not None and isinstance(move, (Shuffle, Reinsert)):
+    if seat is not None and not isinstance(move, Action):
         raise RecordError(f"action {index} ({text!r}): chance outcomes have no seat")
     return seat, move

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ninetynine.actions import Action, ChanceOutcome, Reinsert, Shuffle, parse_action
+from ninetynine.actions import Action, ChanceOutcome, parse_action
 from ninetynine.bots import Bot, BotFailure, make_bot
 from ninetynine.errors import IllegalActionError, NinetyNineError, NotationError, RecordError
 from ninetynine.game import new_game
@@ -444,7 +444,7 @@ def parse_move(text: str) -> tuple[int | None, Move]:
             raise RecordError(f"stored move {text!r}: a chance outcome has no seat")
         return int(head) - 1, action
     move = parse_action(text)
-    if not isinstance(move, (Shuffle, Reinsert)):
+    if isinstance(move, Action):
         raise RecordError(f"stored move {text!r}: a player's move needs its seat")
     return None, move
 
