@@ -186,7 +186,7 @@ def describe_effect(effect: Effect, limit: int) -> str:
     if effect.skip:
         text += ", skip the next player"
     if effect.name:
-        text += ", name who plays next (not yourself)"
+        text += ", name who plays next"
     if effect.no_draw:
         text += ("; the next player plays without drawing, or answers with another such "
                  "card (facing n in a row, they play n cards)")

@@ -82,8 +82,9 @@ def presets() -> dict[str, Preset]:
     made = {pid: Preset(
         id=pid, name=data["name"], aliases=tuple(data.get("aliases", ())), kind=data["kind"],
         family=family(data), parent=data.get("parent"), source=data["source"],
-        origin=data.get("origin", data["source"].split()[0]), url=data.get("url", ""), description=data["description"],
-        changes=data.get("rules", {})) for pid, data in found.items()}
+        origin=data.get("origin", data["source"].split()[0]), url=data.get("url", ""),
+        description=data["description"], changes=data.get("rules", {}))
+        for pid, data in found.items()}
     return dict(sorted(made.items(), key=lambda kv: (
         FAMILIES.index(kv[1].family), kv[1].kind != "base", _ORDER.get(kv[0], 99), kv[0])))
 

@@ -269,6 +269,18 @@ class State(Penalties):
         seat, in_hand = self.turn, self.in_hand
         return [s for s in range(self.n) if in_hand[s] and (s != seat or self.rules.name_self)]
 
+    def plays_of(self, card: int) -> list[Action]:
+        """Every well-formed play of ``card``, legal now or not: each value of a choice,
+        each seat a naming card could name, each total a ``set-any`` card could set."""
+        eff = self.c.effects[card]
+        if eff.name:  # the seats it may name first
+            targets = self.name_targets() if self.phase == PLAY else []
+            return [Action.play(card, target=s)
+                    for s in sorted(range(self.n), key=lambda s: s not in targets)]
+        if eff.kind is Kind.SET_ANY:
+            return [Action.play(card, to=t) for t in range(self.c.limit + 1)]
+        return [Action.play(card, v if eff.has_choice else None) for v in eff.values]
+
     def legal_actions(self) -> list[Action]:
         return [self.action_of(code) for code in self.legal_codes()]
 

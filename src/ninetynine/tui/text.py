@@ -80,5 +80,35 @@ def hand_items(hand: Sequence[int], legal: Sequence[Action]) -> list[HandItem]:
     return items
 
 
-def choice_label(action: Action) -> str:
-    return f"{action.value:+d}" if action.value is not None else str(action)
+def choice_label(action: Action, names: Sequence[str] = ()) -> str:
+    """What tells a card's plays apart: its value (``+11``), the player it names, or the
+    total it sets (``= 57``)."""
+    if action.value is not None:
+        return f"{action.value:+d}"
+    if action.target is not None:
+        return names[action.target] if action.target < len(names) else f"P{action.target + 1}"
+    if action.to is not None:
+        return f"= {action.to}"
+    return str(action)
+
+
+def choice_question(card: int, choices: Sequence[Action], total: int) -> str:
+    """The question a card with several plays asks (the choices come from the data)."""
+    first = choices[0]
+    if first.target is not None:
+        return f"The {card_name(card)}: who plays next?"
+    if first.to is not None:
+        return (f"The {card_name(card)}: set the total to what? (0 to "
+                f"{max(a.to or 0 for a in choices)}; now {total})")
+    return f"The {card_name(card)}: how much does it count? (the total is {total})"
+
+
+def turn_note(view: View) -> str | None:
+    """What a no-draw chain asks of the seat to act, or None."""
+    if view.plays_left:
+        more = "1 more card" if view.plays_left == 1 else f"{view.plays_left} more cards"
+        return f"Play {more} without drawing."
+    if view.chain:
+        cards = "a card" if view.chain == 1 else f"{view.chain} cards in a row"
+        return f"Play {cards} without drawing, or answer with another no-draw card."
+    return None
