@@ -428,14 +428,14 @@ class State(Penalties):
                 self._end_hand(None)
             else:
                 self.turn = self._next_seat(seat, 1)
-        elif code == DRAW:
-            self.phase, self.turn = PLAY, self.next_turn
+        elif code == DRAW:  # (next_turn is cleared: a position only has it while drawing)
+            self.phase, self.turn, self.next_turn = PLAY, self.next_turn, -1
             owed, self.owed = self.owed, 0  # before drawing: a restock records what is owed
             self._draw(seat, 1 + owed)
         else:
             if ev is not None:
                 ev.append(E.DrawSkipped(seat, "did not draw"))
-            self.phase, self.turn, self.owed = PLAY, self.next_turn, 0
+            self.phase, self.turn, self.owed, self.next_turn = PLAY, self.next_turn, 0, -1
 
     def _play(self, seat: int, card: int, choice: int, param: int = -1) -> None:
         """Play ``card`` (its value ``choice``); ``param`` is the seat it names or the
