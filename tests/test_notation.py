@@ -118,7 +118,8 @@ def test_contradictory_effects_fail(bad: str) -> None:
 
 def test_pass_is_spelled_hold() -> None:
     """«J, pass. Acts like adding 0» [TW1]: the same effect as a hold."""
-    assert parse_effect("pass") == parse_effect("hold") and format_effect(parse_effect("pass")) == "hold"
+    assert parse_effect("pass") == parse_effect("hold")
+    assert format_effect(parse_effect("pass")) == "hold"
 
 
 @pytest.mark.parametrize(("kind", "total", "after"), [

@@ -123,8 +123,8 @@ class PlainGame:
                      + (f", {status}" if status else ""))
         self.say(f"Your hand: {format_cards(v.hand) or 'no cards'}")
         note = turn_note(v)
-        if note:
-            self.say(note)
+        if note and v.my_turn:
+            self.say(note[0].upper() + note[1:])
 
     def human_turn(self) -> None:
         t = self.table

@@ -41,8 +41,8 @@ def play_scene(table: Table) -> Scene:
             prompt = f"{why} ({keys})"
         elif view.phase == "draw":
             prompt = f"{names[seat]}, draw your card now? ({keys})"
-        elif turn_note(view):
-            prompt = f"Your turn, {names[seat]}: {turn_note(view)} ({keys})"
+        elif turn_note(view):  # (the footer shows the keys)
+            prompt = f"Your turn, {names[seat]}: {turn_note(view)}"
         else:
             prompt = f"Your turn, {names[seat]}: {keys} a card"
     elif p.kind == HUMAN:

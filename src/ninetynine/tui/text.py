@@ -98,8 +98,7 @@ def choice_question(card: int, choices: Sequence[Action], total: int) -> str:
     if first.target is not None:
         return f"The {card_name(card)}: who plays next?"
     if first.to is not None:
-        return (f"The {card_name(card)}: set the total to what? (0 to "
-                f"{max(a.to or 0 for a in choices)}; now {total})")
+        return f"The {card_name(card)}: new total, 0 to {choices[-1].to}? (now {total})"
     return f"The {card_name(card)}: how much does it count? (the total is {total})"
 
 
@@ -107,8 +106,8 @@ def turn_note(view: View) -> str | None:
     """What a no-draw chain asks of the seat to act, or None."""
     if view.plays_left:
         more = "1 more card" if view.plays_left == 1 else f"{view.plays_left} more cards"
-        return f"Play {more} without drawing."
+        return f"play {more} without drawing."
     if view.chain:
-        cards = "a card" if view.chain == 1 else f"{view.chain} cards in a row"
-        return f"Play {cards} without drawing, or answer with another no-draw card."
+        cards = "a card" if view.chain == 1 else f"{view.chain} cards"
+        return f"play {cards} without drawing, or another no-draw card."
     return None
