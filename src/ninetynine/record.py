@@ -130,7 +130,7 @@ def _parse_move(index: int, text: str, players: int) -> tuple[int | None, Move]:
         if not 0 <= seat < players:
             raise RecordError(f"action {index} ({text!r}): seat {seat + 1} is not at this "
                               f"{players}-player table")
-        body = rest
+        body = rest.strip()
     try:
         move = parse_action(body)
     except NotationError as e:
