@@ -27,6 +27,9 @@ from ninetynine.rules import (
 )
 
 PARAM = 1 << 16
+# The totals after plays are cached under total * AFTER_KEY + code: above every code, and
+# odd, so that the low bits (which pick a dict slot first) change with the total too.
+AFTER_KEY = (1 << 17) - 1
 
 
 def card_of(code: int) -> int:
@@ -43,7 +46,6 @@ class RuleTables:
         self.limit = rules.limit
         self.moves: dict[tuple[int, int], tuple[tuple[int, int, bool], ...]] = {}
         self.king_ban = rules.king_ban_turns if rules.king_is_banned_card else 0
-        self.king_cards = frozenset(range(48, 52))
         self.scoring_on_play = (rules.thresholds is not Thresholds.NONE
                                 or rules.rule_69 is not Rule69.NONE)
         self.instant_on_draw = rules.instant_hands and \
@@ -58,12 +60,17 @@ class RuleTables:
         # cards that name the next player (their codes get a seat each) and no-draw cards
         self.naming = frozenset(c for c in range(52) if self.effects[c].name)
         self.chain_cards = frozenset(c for c in range(52) if self.effects[c].no_draw)
-        self.params = bool(self.naming) or any(e.kind is Kind.SET_ANY for e in self.effects)
+        # the legal plays and turns need more than the tables (State._extra_codes): seats
+        # to name, chains, and set-any codes out of the card order
+        self.extras = bool(self.naming or self.chain_cards) or any(
+            e.kind is Kind.SET_ANY for e in self.effects)
+        self.unusual = self.extras or self.may_bust  # legal plays beyond the safe ones
         # per card, the lowest card with the same rank and effect: cards a player cannot
         # tell apart in play (bots merge their moves)
         self.same = tuple(next(d for d in range(c & ~3, c + 1)
                                if self.effects[d] == self.effects[c]) for c in range(52))
-        # (total * 64 + card) -> (safe codes, busting codes); (total * 256 + code) -> new total
+        # (total * 64 + card) -> (safe codes, busting codes);
+        # (total * AFTER_KEY + code) -> the total after the play
         self.card_moves: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self.after: dict[int, int] = {}
 
@@ -82,15 +89,16 @@ class RuleTables:
 
     def result(self, code: int, total: int) -> int:
         """The total after playing action ``code`` at ``total`` (floor policy applied)."""
-        if code >= PARAM:
-            card = card_of(code)
-            if self.effects[card].kind is Kind.SET_ANY:
-                return code & 1023
-            code = card * 4
-        key = total * 256 + code
+        key = total * AFTER_KEY + code
         found = self.after.get(key)
         if found is None:
-            found = self.after[key] = self.new_total(code >> 2, code & 3, total)
+            if code < PARAM:
+                found = self.new_total(code >> 2, code & 3, total)
+            else:  # a seat named (a card with one value), or the total set
+                card = card_of(code)
+                found = code & 1023 if self.effects[card].kind is Kind.SET_ANY else \
+                    self.new_total(card, 0, total)
+            self.after[key] = found
         return found
 
     def new_total(self, card: int, choice: int, total: int) -> int:

@@ -36,7 +36,7 @@ from ninetynine.errors import (
     OverLimitError,
     RecordError,
 )
-from ninetynine.lookup import PARAM, RuleTables, card_of, compiled
+from ninetynine.lookup import AFTER_KEY, PARAM, RuleTables, card_of, compiled
 from ninetynine.penalties import Penalties
 from ninetynine.rules import ForcedCard, NoLegalPlay, SkipCounts, Stuck, TwoPlayerReverse
 from ninetynine.statebase import (
@@ -65,7 +65,6 @@ FIELDS = StateBase.__slots__  # every field of a state
 _SPECIAL = {DOWN: ActionKind.DOWN, PASS: ActionKind.PASS, DRAW: ActionKind.DRAW,
             NODRAW: ActionKind.NODRAW}
 _CODE_OF_KIND = {kind: code for code, kind in _SPECIAL.items()}
-_NONE: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,40 +223,42 @@ class State(Penalties):
         if not hand:
             return [PASS] if self.rules.stuck is Stuck.PASS else [DOWN]
         total, moves, moves_of = self.total, c.card_moves, c.moves_of
-        banned = c.king_cards if c.king_ban and self.turns_played[seat] < c.king_ban and (
-            self.rules.king_ban_at_limit or total != c.limit) else _NONE
-        if self.plays_left:  # a run of a no-draw chain holds no second chain card
-            banned = c.chain_cards | banned
+        banned = c.king_ban and self.turns_played[seat] < c.king_ban and (
+            self.rules.king_ban_at_limit or total != c.limit)
         safe: list[int] = []
         busting: list[int] = []
         base, previous = total * 64, -1
         for card in sorted(hand):
-            if card == previous or banned and card in banned:
+            if card == previous or banned and card >> 2 == KING:
                 continue  # a second copy of a card (two decks) adds no new action
             previous = card
             found = moves.get(base + card) or moves_of(card, total)
             safe += found[0]
             if found[1]:
                 busting += found[1]
-        if c.params:
-            safe, busting = self._with_params(safe), self._with_params(busting)
-        if c.may_bust:
-            if safe or busting:
-                return sorted(safe + busting) if safe and busting else safe or busting
-        elif safe:
+        if c.unusual:  # plays over the limit by choice, seats to name, chains, set-any
+            if c.extras:
+                safe, busting = self._extra_codes(safe), self._extra_codes(busting)
+            if c.may_bust and busting:
+                return sorted(safe + busting) if safe else busting
+        if safe:
             return safe
-        elif busting:
+        if busting:
             if self.rules.no_legal_play is NoLegalPlay.LAY_DOWN:
                 return [DOWN]
             return busting[:1] if self.rules.forced_card is ForcedCard.AUTO else busting
         return [PASS] if self.rules.stuck is Stuck.PASS else [DOWN]
 
-    def _with_params(self, codes: list[int]) -> list[int]:
-        """``codes`` with a naming card's play once per seat it may name, sorted."""
-        naming, out = self.c.naming, []
+    def _extra_codes(self, codes: list[int]) -> list[int]:
+        """``codes`` with a naming card's play once per seat it may name, and in the run
+        of a no-draw chain without the chain cards; sorted."""
+        c, out = self.c, []
         for code in codes:
-            if code < PARAM and code >> 2 in naming:
-                base = PARAM + (code >> 2) * 1024
+            card = card_of(code)
+            if self.plays_left and card in c.chain_cards:
+                continue  # a run holds no second chain card
+            if code < PARAM and card in c.naming:
+                base = PARAM + card * 1024
                 out += [base + s for s in self.name_targets()]
             else:
                 out.append(code)
@@ -405,11 +406,11 @@ class State(Penalties):
     def apply_code(self, code: int) -> None:
         """Apply a legal action code without checking it (the fast path)."""
         if code < DOWN:
-            self._play(self.turn, code >> 2, code & 3)
+            self._play(self.turn, code >> 2, code)
         elif code < PARAM:
             self._special(code)
         else:
-            self._play(self.turn, card_of(code), 0, code & 1023)
+            self._play(self.turn, card_of(code), code)
 
     # Transitions -------------------------------------------------------------------
 
@@ -437,9 +438,9 @@ class State(Penalties):
                 ev.append(E.DrawSkipped(seat, "did not draw"))
             self.phase, self.turn, self.owed, self.next_turn = PLAY, self.next_turn, 0, -1
 
-    def _play(self, seat: int, card: int, choice: int, param: int = -1) -> None:
-        """Play ``card`` (its value ``choice``); ``param`` is the seat it names or the
-        total it sets, for the cards that do."""
+    def _play(self, seat: int, card: int, code: int) -> None:
+        """Play ``card`` by its action ``code`` (which holds its value's choice, or the seat
+        it names or the total it sets)."""
         c, rules, ev = self.c, self.rules, self._ev
         self.hands[seat].remove(card)
         self.pile.append(card)
@@ -448,13 +449,10 @@ class State(Penalties):
         rank = card >> 2
         eff = c.effects[card]
         old = self.total
-        code = card * 4 + choice
-        new = self.total = c.after.get(old * 256 + code) or c.result(code, old)
-        if param >= 0 and eff.kind is Kind.SET_ANY:
-            new = self.total = param
+        new = self.total = c.after.get(old * AFTER_KEY + code) or c.result(code, old)
         bust = new > c.limit
         if ev is not None:
-            ev.append(E.CardPlayed(seat, card, eff.values[choice] if eff.has_choice else None,
+            ev.append(E.CardPlayed(seat, card, eff.values[code & 3] if eff.has_choice else None,
                                    old, new))
             text = (rules.bust_call if bust else rules.calls[rank]).format(total=new)
             ev.append(E.TotalCalled(seat, new, text))
@@ -474,14 +472,12 @@ class State(Penalties):
             nxt = seat
         elif eff.skip and (rules.skip_with_two_players or sum(self.in_hand) > 2):
             nxt = self._skip_from(seat, self._before if c.scoring_on_play else self.in_hand)
-        elif param >= 0 and eff.name:
-            nxt = self._named(seat, param)
         else:
             nxt = (seat + self.direction) % self.n
             if not self.in_hand[nxt]:
                 nxt = self._next_seat(nxt, 1)
-        if c.chain_cards:
-            self._chain_turn(seat, eff, nxt)
+        if c.extras:  # a named seat, a no-draw chain
+            self._extra_turn(seat, eff, code, nxt)
         elif self.in_hand[seat]:
             self._end_turn(seat, nxt)
         else:  # paid out of the game by a threshold penalty: no draw
@@ -494,10 +490,19 @@ class State(Penalties):
             self._ev.append(E.Named(seat, target))
         return target if self.in_hand[target] else self._next_seat(target, 1)
 
-    def _chain_turn(self, seat: int, eff: Effect, nxt: int) -> None:
-        """The end of a turn under rules with a no-draw chain (the Icelandic Queen): a
-        player facing a chain of n plays a chain card (and draws) or n cards in a row
-        without drawing; the turn then passes by the last card."""
+    def _extra_turn(self, seat: int, eff: Effect, code: int, nxt: int) -> None:
+        """The end of a turn under rules with naming cards or a no-draw chain (the
+        Icelandic Queen): the named seat plays next; a player facing a chain of n plays a
+        chain card (and draws) or n cards in a row without drawing, and the turn then
+        passes by the last card."""
+        if eff.name:
+            nxt = self._named(seat, code & 1023)
+        if not self.c.chain_cards:
+            if self.in_hand[seat]:
+                self._end_turn(seat, nxt)
+            else:
+                self.turn = nxt
+            return
         if not self.in_hand[seat]:
             self.plays_left, self.turn = 0, nxt
             return
