@@ -5,7 +5,7 @@ Front ends show this as the help screen; ``ninetynine rules ID`` prints it.
 
 from __future__ import annotations
 
-from ninetynine.cards import RANK_NAMES, RANKS
+from ninetynine.cards import RANK_NAMES, RANKS, card_name, format_card, parse_card
 from ninetynine.effects import Kind, describe_effect
 from ninetynine.rules import (
     AfterBust,
@@ -26,8 +26,6 @@ from ninetynine.rules import (
     TwoPlayerReverse,
 )
 
-SUIT_NAMES = ("Spades", "Hearts", "Diamonds", "Clubs")
-
 
 def card_table(rules: Rules) -> list[tuple[str, str, str]]:
     """(rank, effect, call) for every rank, e.g. ``("K", "set to 99", "99")``, then
@@ -35,16 +33,14 @@ def card_table(rules: Rules) -> list[tuple[str, str, str]]:
     ranks = [(RANKS[i], describe_effect(eff, rules.limit),
               rules.calls[i].replace("{total}", "#"))
              for i, eff in enumerate(rules.cards)]
-    return ranks + [(RANKS[card >> 2] + "SHDC"[card & 3], describe_effect(eff, rules.limit),
+    return ranks + [(format_card(card), describe_effect(eff, rules.limit),
                      rules.calls[card >> 2].replace("{total}", "#"))
                     for card, eff in rules.suit_cards]
 
 
-def _card_name(text: str) -> str:
-    """``"K"`` -> ``"King"``, ``"AS"`` -> ``"Ace of Spades"``."""
-    if text in RANKS:
-        return RANK_NAMES[RANKS.index(text)]
-    return f"{RANK_NAMES[RANKS.index(text[:-1])]} of {SUIT_NAMES['SHDC'.index(text[-1])]}"
+def _name(which: str) -> str:
+    """A rank or card of :func:`card_table` in words: ``"King"``, ``"Ace of Spades"``."""
+    return RANK_NAMES[RANKS.index(which)] if which in RANKS else card_name(parse_card(which))
 
 
 def describe_rules(rules: Rules) -> list[tuple[str, list[str]]]:
@@ -84,9 +80,8 @@ def describe_rules(rules: Rules) -> list[tuple[str, list[str]]]:
                Starter.RANDOM: "a player drawn at random starts each new hand"}[r.starter]
     table.append(f"The total starts at {start}; {starter}; play goes clockwise.")
 
-    cards = [f"{_card_name(rank):>5}: {effect}"
-             + (f'   (say "{call}")' if call != "#" else "")
-             for rank, effect, call in card_table(r)]
+    cards = [f"{_name(which):>5}: {effect}" + (f'   (say "{call}")' if call != "#" else "")
+             for which, effect, call in card_table(r)]
 
     play = [f"Play one card, call the new total, then draw back to {r.hand_size}."]
     if r.may_bust:

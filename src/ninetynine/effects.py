@@ -14,7 +14,8 @@ each rank maps to a short spec:
 ``"halve-even"``      halve the total if it is even, double it if it is odd
 ``... reverse``       also reverse the direction of play (``"hold reverse"``)
 ``... skip``          also skip the next player (``"+10 skip"``)
-``... name``          the player names who plays next, not themself (``"hold name"``)
+``... name``          the player names who plays next (``"hold name"``; not themself,
+                      unless the rules' ``name_self``)
 ``... no-draw``       the next player plays without drawing, or answers with another
                       such card; facing a chain of n, they play n cards (Icelandic Queen)
 ====================  =========================================================

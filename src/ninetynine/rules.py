@@ -467,35 +467,36 @@ def _convert(key: str, value: Any) -> Any:
 
 
 def _rank_table(key: str, table: Any) -> dict[int, str]:
+    """A table of rank = text (``cards``, ``calls``) or, for ``suit_cards``, card = text."""
+    by_card = key == "suit_cards"
     if not isinstance(table, Mapping):
-        raise RulesError(f"rules key {key!r} must be a table of rank = value, e.g. A = \"+1/+11\"")
+        example = 'AS = "set 0"' if by_card else 'A = "+1/+11"'
+        raise RulesError(f"rules key {key!r} must be a table of {'card' if by_card else 'rank'}"
+                         f" = value, e.g. {example}")
     out: dict[int, str] = {}
-    for rank_text, spec in table.items():
+    for text, spec in table.items():
         try:
-            rank = parse_rank(str(rank_text))
+            index = (parse_card if by_card else parse_rank)(str(text))
         except ValueError:
-            raise RulesError(f"rules key '{key}.{rank_text}': unknown rank; expected one of "
-                             f"{' '.join(RANKS)}") from None
+            accepted = ("not a card; expected a rank and a suit such as AS, 10H or KC"
+                        if by_card else f"unknown rank; expected one of {' '.join(RANKS)}")
+            raise RulesError(f"rules key '{key}.{text}': {accepted}") from None
         if not isinstance(spec, str):
-            raise RulesError(f"rules key '{key}.{rank_text}' = {spec!r}: expected text")
-        out[rank] = spec
+            raise RulesError(f"rules key '{key}.{text}' = {spec!r}: expected text")
+        out[index] = spec
     return out
 
 
-def _card_table(table: Any) -> dict[int, str]:
-    if not isinstance(table, Mapping):
-        raise RulesError("rules key 'suit_cards' must be a table of card = effect, e.g. "
-                         "AS = \"set 0\"")
-    out: dict[int, str] = {}
-    for card_text, spec in table.items():
+def _effects(key: str, table: Any, current: dict[int, Effect]) -> dict[int, Effect]:
+    """``current`` (rank or card -> effect) with the effects of a ``cards`` or
+    ``suit_cards`` table written over it."""
+    out = dict(current)
+    for index, spec in _rank_table(key, table).items():
         try:
-            card = parse_card(str(card_text))
-        except ValueError:
-            raise RulesError(f"rules key 'suit_cards.{card_text}': not a card; expected a "
-                             "rank and a suit such as AS, 10H or KC") from None
-        if not isinstance(spec, str):
-            raise RulesError(f"rules key 'suit_cards.{card_text}' = {spec!r}: expected text")
-        out[card] = spec
+            out[index] = parse_effect(spec)
+        except RulesError as e:
+            name = format_card(index) if key == "suit_cards" else RANKS[index]
+            raise RulesError(f"rules key '{key}.{name}': {e}") from None
     return out
 
 
@@ -509,22 +510,11 @@ def apply_overrides(base: Rules, overrides: Mapping[str, Any], *, where: str = "
     try:
         for key, value in overrides.items():
             if key == "cards":
-                cards = list(changes.get("cards", base.cards))
-                for rank, spec in _rank_table(key, value).items():
-                    try:
-                        cards[rank] = parse_effect(spec)
-                    except RulesError as e:
-                        raise RulesError(f"rules key 'cards.{RANKS[rank]}': {e}") from None
-                changes["cards"] = tuple(cards)
+                ranks = dict(enumerate(changes.get("cards", base.cards)))
+                changes["cards"] = tuple(_effects(key, value, ranks).values())
             elif key == "suit_cards":
-                suits = dict(changes.get("suit_cards", base.suit_cards))
-                for card, spec in _card_table(value).items():
-                    try:
-                        suits[card] = parse_effect(spec)
-                    except RulesError as e:
-                        raise RulesError(f"rules key 'suit_cards.{format_card(card)}': "
-                                         f"{e}") from None
-                changes["suit_cards"] = tuple(suits.items())
+                cards = dict(changes.get("suit_cards", base.suit_cards))
+                changes["suit_cards"] = tuple(_effects(key, value, cards).items())
             elif key == "calls":
                 calls = list(changes.get("calls", base.calls))
                 for rank, template in _rank_table(key, value).items():

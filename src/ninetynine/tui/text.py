@@ -10,12 +10,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ninetynine.actions import Action, ActionKind
-from ninetynine.cards import RANK_NAMES, RANKS
+from ninetynine.cards import RANKS, card_name
 from ninetynine.rules import Rules, Scoring
 from ninetynine.view import View
 
 SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
-SUIT_NAMES = ("Spades", "Hearts", "Diamonds", "Clubs")
 SPECIAL_LABELS = {ActionKind.DOWN: "lay down", ActionKind.PASS: "pass",
                   ActionKind.DRAW: "draw", ActionKind.NODRAW: "no draw"}
 
@@ -29,10 +28,6 @@ def card_markup(card: int) -> str:
     """Rich markup for a card: hearts and diamonds in red (readable on dark and light)."""
     label = card_label(card)
     return f"[bold red]{label}[/]" if card & 3 in (1, 2) else f"[bold]{label}[/]"
-
-
-def card_name(card: int) -> str:
-    return f"{RANK_NAMES[card >> 2]} of {SUIT_NAMES[card & 3]}"
 
 
 def direction_text(direction: int) -> str:
