@@ -78,6 +78,9 @@ def describe_rules(rules: Rules) -> list[tuple[str, list[str]]]:
                Starter.LOSER: "the last hand's loser starts the next (if out, the next player "
                               "still in)",
                Starter.RANDOM: "a player drawn at random starts each new hand"}[r.starter]
+    continuous = r.after_bust is AfterBust.SIT_OUT and r.lives_for(r.players_max) == 1
+    if continuous:
+        starter = "one deal for the whole game, from the player chosen to start"
     table.append(f"The total starts at {start}; {starter}; play goes clockwise.")
 
     cards = [f"{_name(which):>5}: {effect}" + (f'   (say "{call}")' if call != "#" else "")
@@ -123,7 +126,6 @@ def describe_rules(rules: Rules) -> list[tuple[str, list[str]]]:
         play.append(f"No King to {r.limit} during your first {r.king_ban_turns} turns "
                     f"of each {r.king_ban_scope.value}.")
 
-    continuous = r.after_bust is AfterBust.SIT_OUT and r.lives_for(r.players_max) == 1
     bust = {
         AfterBust.END_HAND: "The hand ends at once and a new one is dealt.",
         AfterBust.SIT_OUT: "That player is out of this hand; the next continues at the same "

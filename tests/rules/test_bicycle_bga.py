@@ -223,3 +223,13 @@ def test_g1_quick_mode_off_the_game_continues() -> None:
 def test_quick_mode_is_an_overlay_on_any_lives_game() -> None:
     r = load_rules({"preset": "P", "overlays": ["BGA-QUICK"]})
     assert r.game_end.value == "first_out" and r.cards == preset_rules("P").cards
+
+
+def test_o14_twelve_players_run_the_stock_out_and_reshuffle_keeping_the_top() -> None:
+    """O14: «BGA with 12 players: 36 dealt, 16 in stock → stock exhaustion is frequent; REC
+    reshuffle all discards but the top card, total kept.»"""
+    hands = [f"{r}S {r}H {r}D" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10",
+                                         "J", "Q")]
+    s = pos("BGA", hands, total=20, top="", rest="pile", pile="KS KH KD")
+    ev = play(s, "AS+1")
+    assert of(ev, E.StockReshuffled)[0].kept_top and s.total == 21

@@ -203,3 +203,11 @@ def test_cs_no_king_variant_makes_the_king_zero(preset: str, after: int) -> None
     s = pos(preset, ["KS 3C 4C 5C", "5D 6D 7D 8D"], total=40)
     play(s, "KS")
     assert s.total == after and card_text("KS") == "KS"
+
+
+def test_p98_a_king_at_98_keeps_98() -> None:
+    """«king....the value is set to 98»: always safe, even at 98."""
+    s = pos("98", ["KS 9S 9H 9D", "5D 6D 7D 8D"], total=98)
+    assert legal(s) == {"KS"}
+    play(s, "KS")
+    assert s.total == 98 and s.turn == 1

@@ -167,6 +167,9 @@ REC = [
     ("TW", "name_self", False),                   # O31
     ("TW", "eliminated_hand", "under_pile"),      # O33
     ("TW", "stock_empty", "reshuffle_all"),       # O34
+    ("TW", "starter", "random"),                  # O35 (the first hand: the game's first seat)
+    ("E2", "starter", "random"),                  # O41
+    ("IS", "starter", "random"),
     ("TW", "decks", 1),                           # O36
     ("TW", "after_bust", "sit_out"),              # continuous elimination, total kept
     ("TW", "lives", 1),

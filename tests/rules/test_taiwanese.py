@@ -269,3 +269,12 @@ def test_e2_reshuffle_does_not_reset_the_sum() -> None:
     s = pos("E2", ["2S 3S 6S 7S 8S", "3C 6C 7C 8C 9C"], total=60, top="", rest="pile")
     ev = play(s, "2S")
     assert of(ev, E.StockReshuffled) and s.total == 62
+
+
+@pytest.mark.parametrize("card", ["4S", "5S>2", "JS"])
+def test_o31_with_two_players_four_five_and_jack_do_the_same(card: str) -> None:
+    """O31 REC: «with 2 players the 5 names the opponent (so 4 = 5 = J, as everything2
+    says)»."""
+    s = pos("TW", [f"{card_text(card)} 7S 8S 2S 3S", "4C 6C 7C 8C 9C"], total=50)
+    play(s, card)
+    assert s.total == 50 and s.turn == 1

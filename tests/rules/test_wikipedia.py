@@ -154,3 +154,13 @@ def test_o06_calls_are_the_new_total() -> None:
 def test_wikipedia_needs_two_players() -> None:
     with pytest.raises(RecordError):
         new_game(preset_rules("WIKI"), 1)
+
+
+def test_w1_forgetting_to_draw_leaves_you_one_card_short() -> None:
+    """«that player must remain one card short for the remainder of the hand»: in software
+    the draw is automatic (as P, Q15); `draw = "explicit"` makes forgetting possible."""
+    s = pos("WIKI", FOUR, total=10, changes={"draw": "explicit"})
+    play(s, "7S", "nodraw")
+    assert len(s.hands[0]) == 2 and s.turn == 1
+    play(s, "5C", "draw")
+    assert len(s.hands[1]) == 3
