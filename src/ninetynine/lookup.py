@@ -27,9 +27,9 @@ from ninetynine.rules import (
 )
 
 PARAM = 1 << 16
-# The totals after plays are cached under total * AFTER_KEY + code: above every code, and
-# odd, so that the low bits (which pick a dict slot first) change with the total too.
-AFTER_KEY = (1 << 17) - 1
+# The totals after plays are cached under total * AFTER_KEY + code: above every code, with
+# low bits set so that the low bits of a key (which pick its dict slot) mix in the total.
+AFTER_KEY = (1 << 17) + (1 << 8) + 1
 
 
 def card_of(code: int) -> int:
@@ -110,8 +110,9 @@ class RuleTables:
 
     def options(self, card: int, total: int) -> tuple[tuple[int, int, bool], ...]:
         """(choice, new total, busts) for each allowed choice of a card at a total; a
-        ``set-any`` card's choice is the total it sets."""
-        key = (card, total)
+        ``set-any`` card's choice is the total it sets. Cards that do the same share an
+        entry (a small cache keeps the hot path's memory close together)."""
+        key = (self.same[card], total)
         found = self.moves.get(key)
         if found is None:
             eff = self.effects[card]

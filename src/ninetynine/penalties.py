@@ -31,7 +31,7 @@ class Penalties(Dealing):
         self._before = self.in_hand[:]
         end_round = False
         if rules.thresholds is Thresholds.ONLINE:
-            end_round = self._online_scoring(seat, old, new)
+            end_round = self._online_scoring(seat, old, new, bust)
             if self.phase == OVER:
                 return True
         if eff.reverse:
@@ -141,17 +141,16 @@ class Penalties(Dealing):
             if low <= border < high:
                 self._lose_points(seat, 1, border)
 
-    def _online_scoring(self, seat: int, old: int, new: int) -> bool:
+    def _online_scoring(self, seat: int, old: int, new: int, bust: bool) -> bool:
         """Exact 33/66/limit and crossing 33/66; returns whether the round ends."""
         rules = self.rules
+        if bust and not rules.milestones_on_bust:
+            return False  # a play over the limit pays only for going over (QC)
         dues: list[tuple[int, int, str]] = []  # (seat, amount, reason), in paying order
         others = [(seat + k) % self.n for k in range(1, self.n)]
         if new == rules.limit and old < new:
             dues = [(s, 2, f"P{seat + 1} made exactly {new}") for s in others]
-        # where a bust pays only for itself, a play over the limit settles no milestone
-        milestones = rules.threshold_values if rules.milestones_on_bust or \
-            new <= rules.limit else ()
-        for t in milestones:
+        for t in rules.threshold_values:
             if new == t and old < t:
                 dues += [(s, 1, f"P{seat + 1} made exactly {t}") for s in others]
             elif old < t < new or (rules.online_cross is OnlineCross.LEAVE and old == t < new):

@@ -50,7 +50,7 @@ class SafeTable:
         self.cache: dict[int, bool] = {}
 
     def safe(self, card: int, total: int) -> bool:
-        key = total * 64 + card
+        key = total * 64 + self.c.same[card]
         found = self.cache.get(key)
         if found is None:
             found = self.cache[key] = any(not b for _, _, b in self.c.options(card, total))
@@ -65,7 +65,9 @@ def safe_table(rules: Rules) -> SafeTable:
 BUSTS = -500.0  # rollout scores below this are plays over the limit
 PUSH = 4.0  # weight of the next seat being left with no safe card
 KEEP = 1.5  # weight per unit of keep value in the hand after the play
-TOTAL_KEY = 1 << 21  # above code * 16 + size for every action code
+# above code * 16 + size for every action code, with low bits set so that the low bits of
+# a key (which pick its dict slot) mix in the total
+TOTAL_KEY = (1 << 21) + (1 << 8) + 1
 
 
 class RolloutPolicy:
