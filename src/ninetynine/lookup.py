@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from ninetynine.actions import Action
 from ninetynine.effects import Effect, Kind, resolve
 from ninetynine.rules import (
     BelowZero,
@@ -65,6 +66,8 @@ class RuleTables:
         self.extras = bool(self.naming or self.chain_cards) or any(
             e.kind is Kind.SET_ANY for e in self.effects)
         self.unusual = self.extras or self.may_bust  # legal plays beyond the safe ones
+        # cards whose action carries a number: a seat to name or a total to set
+        self.param_cards = frozenset(c for c in range(52) if self.effects[c].has_param)
         # per card, the lowest card with the same rank and effect: cards a player cannot
         # tell apart in play (bots merge their moves)
         self.same = tuple(next(d for d in range(c & ~3, c + 1)
@@ -73,6 +76,7 @@ class RuleTables:
         # (total * AFTER_KEY + code) -> the total after the play
         self.card_moves: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self.after: dict[int, int] = {}
+        self.actions: dict[int, Action] = {}  # code -> its action (see State.action_of)
 
     def moves_of(self, card: int, total: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The safe and the busting action codes of one card at a total (a naming card's

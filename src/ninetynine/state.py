@@ -286,6 +286,13 @@ class State(Penalties):
         return [self.action_of(code) for code in self.legal_codes()]
 
     def action_of(self, code: int) -> Action:
+        """The action of a code (actions are immutable: each is made once per rules)."""
+        found = self.c.actions.get(code)
+        if found is None:
+            found = self.c.actions[code] = self._make_action(code)
+        return found
+
+    def _make_action(self, code: int) -> Action:
         if code in _SPECIAL:
             return Action(_SPECIAL[code])
         if code >= PARAM:
@@ -302,9 +309,10 @@ class State(Penalties):
         if action.kind is not ActionKind.PLAY:
             return _CODE_OF_KIND[action.kind]
         assert action.card is not None
-        eff = self.c.effects[action.card]
-        name = format_card(action.card)
-        if eff.has_param or action.target is not None or action.to is not None:
+        card = action.card
+        eff = self.c.effects[card]
+        name = format_card(card)
+        if action.target is not None or action.to is not None or card in self.c.param_cards:
             return self._param_code(action, eff, name)
         if eff.has_choice:
             if action.value is None:
