@@ -29,7 +29,7 @@ from heuristic_games import decisions
 from ninetynine import load_rules
 from ninetynine.bots.determinize import Determinizer
 from ninetynine.bots.inference import LastPlays
-from ninetynine.bots.knowledge import escape_ranks, hand_weights, rollout_policy
+from ninetynine.bots.knowledge import escape_cards, hand_weights, rollout_policy
 from ninetynine.rules import Rules
 from ninetynine.view import View
 
@@ -61,13 +61,13 @@ def main() -> None:
           f"{'log-loss/card':>14}")
     for preset in args.presets.split(","):
         rules, rng = load_rules(preset), random.Random(args.seed)
-        escapes = escape_ranks(rules)
+        escapes = escape_cards(rules)
         brier, loss, seen = Counter[str](), Counter[str](), 0
         for state, view, _ in decisions(rules, args.players, args.games, rng):
             if len(view.legal) > 1 and state.total >= 60:
                 seen += 1
                 following = (view.seat + state.direction) % state.n
-                real = any(c >> 2 in escapes for c in state.hands[following])
+                real = any(c in escapes for c in state.hands[following])
                 for way in WAYS:
                     det, draw = sampler(way, view, rules)
                     b, lo = _scores(det, draw, state.hands, following, escapes, real,
@@ -86,7 +86,7 @@ def _scores(det: Determinizer, draw: Callable[[random.Random], list[int]],
     rng, holds, where = random.Random(1), 0, Counter[tuple[int, int]]()
     for _ in range(samples):
         dealt = det.hands(draw(rng))
-        holds += any(c >> 2 in escapes for c in dealt[following])
+        holds += any(c in escapes for c in dealt[following])
         where.update((seat, c) for seat in det.others for c in dealt[seat])
     loss, count = 0.0, 0
     for seat in det.others:

@@ -67,7 +67,8 @@ def main() -> None:
         gains: list[list[float]] = [[] for _ in specs]
         changed, seconds = [0] * len(specs), [0.0] * len(specs)
         for state, view, played in decisions(rules, args.players, args.games, games):
-            if view.seat != 0 or len({move_key(state.code_of(a)) for a in view.legal}) == 1:
+            same = state.c.same
+            if view.seat != 0 or len({move_key(state.code_of(a), same) for a in view.legal}) == 1:
                 continue
             base = state.code_of(played)
             scored: dict[int, float] = {}  # by move: bots choosing one move share its score
@@ -76,8 +77,8 @@ def main() -> None:
                 start = time.perf_counter()
                 code = state.code_of(bot.choose(view, random.Random(rng.random())))
                 seconds[i] += time.perf_counter() - start
-                key = move_key(code)
-                if key == move_key(base):
+                key = move_key(code, same)
+                if key == move_key(base, same):
                     gains[i].append(0.0)
                     continue
                 changed[i] += 1

@@ -11,6 +11,7 @@ import pytest
 
 from ninetynine import presets
 from ninetynine.cli.main import main
+from ninetynine.presets import FAMILIES
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -23,7 +24,31 @@ def test_rules_lists_every_preset(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "rules")
     assert code == 0
     for pid in presets():
-        assert f"\n{pid} " in out
+        assert f"\n  {pid} " in out
+
+
+def test_rules_groups_presets_by_family_with_their_sources(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "rules")
+    lines = out.splitlines()
+    heads = [i for i, line in enumerate(lines) if line in FAMILIES]
+    assert [lines[i] for i in heads] == list(FAMILIES)
+    below = {lines[i]: lines[i + 1].split()[0] for i in heads}
+    assert below["Ninety-Eight"] == "98" and below["Bicycle and Board Game Arena"] == "BICYCLE"
+    assert "BGA-QUICK         overlay   Board Game Arena" in out
+    assert "P-ONLINE          variation S000" in out
+    _, tw, _ = run(capsys, "rules", "TW")
+    assert "Source: betaveros" in tw and "https://blog.vero.site/post/99" in tw
+    assert "Ace of Spades: set to 0" in tw and "Five: hold (+0), name who plays next" in tw
+
+
+def test_rules_keys_lists_the_new_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "rules", "--keys")
+    for key in ("suit_cards", "game_end", "skip_with_two_players", "name_self",
+                "choice_filter", "eliminated_hand", "milestones_on_bust",
+                "border_cross_backward_costs", "decks_by_players"):
+        assert f"\n{key} " in out
+    assert "'first_out'" in out and "'loser'" in out and "'random'" in out
 
 
 @pytest.mark.parametrize("pid", list(presets()))
@@ -55,6 +80,12 @@ def test_house_rules_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) ->
     ("preset = \"J\"\noverlays = [\"J-TEAM\"]\n[rules]\nplayers_max = 5\n", "exactly 4 players"),
     ("preset = \"ZZ\"\n", "unknown rule set 'ZZ'"),
     ("preset = = 1\n", "not valid TOML"),
+    ("preset = \"BGA-QUICK\"\n[rules]\nscoring = \"game_points\"\nthresholds = \"borders\"\n"
+     "elimination = \"never\"\n", "'game_end' = 'first_out' is not allowed"),
+    ("preset = \"TW\"\n[rules.cards]\n5 = \"hold name reverse\"\n",
+     "cards.5': bad card effect 'hold name reverse'"),
+    ("preset = \"TW\"\n[rules.suit_cards]\nAX = \"set 0\"\n", "suit_cards.AX': not a card"),
+    ("preset = \"P\"\n[rules]\nmilestones_on_bust = false\n", "thresholds = 'online'"),
 ])
 def test_bad_rules_file_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                     content: str, message: str) -> None:
@@ -115,6 +146,27 @@ def test_replay_from_a_hand_written_position(capsys: pytest.CaptureFixture[str],
     ('rules = "P"\nhands = ["AS 8D 2C", "9H 10D 3C"]\ntotal = "x"\n', "'total' = 'x'"),
     ('rules = "P"\nhands = ["AS 8D 2C", "9H 10D 3C"]\ncolour = 1\n', "unknown position key"),
     ('rules = "P"\nhands = ["AS 8D 2C", "9H 10D 3C"]\nactions = ["1: XX"]\n', "action 1"),
+    # the new actions: malformed, or not what the card does
+    ('rules = "TW"\nhands = ["5S 2C 3C 4C 6C", "9H 10D 3D 4D 6D"]\nactions = ["1: 5S>x"]\n',
+     "after 5S> comes the seat it names"),
+    ('rules = "TW"\nhands = ["5S 2C 3C 4C 6C", "9H 10D 3D 4D 6D"]\nactions = ["1: 5S=4"]\n',
+     "5S names who plays next"),
+    ('rules = "TW"\nhands = ["5S 2C 3C 4C 6C", "9H 10D 3D 4D 6D"]\nactions = ["1: 5S"]\n',
+     "5S names who plays next: 5S>2"),
+    ('rules = "TW"\nhands = ["5S 2C 3C 4C 6C", "9H 10D 3D 4D 6D"]\nactions = ["1: 5S>1"]\n',
+     "names yourself"),
+    ('rules = "TW"\nhands = ["5S 2C 3C 4C 6C", "9H 10D 3D 4D 6D"]\nactions = ["1: 5S>7"]\n',
+     "seats 1 to 2"),
+    ('rules = "TW"\nhands = ["5S 2C 3C 4C 6C", "9H 10D 3D 4D 6D"]\nactions = ["1: 2C>2"]\n',
+     "2C does not name the next player"),
+    ('rules = "P"\nhands = ["AS 8D 2C", "9H 10D 3C"]\nactions = ["lead x"]\n',
+     "'lead' needs a seat"),
+    ('rules = "P"\nhands = ["AS 8D 2C", "9H 10D 3C"]\nactions = ["lead 2"]\n',
+     "'lead 2' is a chance outcome, but it is P1 to play"),
+    ('rules = "IS"\nhands = ["QS 2C 3C 4C 6C", "QH 10D 3D 4D 6D"]\nplays_left = 1\n'
+     'actions = ["1: QS"]\n', "must play 1 more card(s) without drawing"),
+    ('rules = "IS"\nhands = ["QS 2C 3C 4C 6C", "QH 10D 3D 4D 6D"]\nchain = 1\nplays_left = 1\n',
+     "not both above 0"),
 ])
 def test_bad_records_are_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                   content: str, message: str) -> None:

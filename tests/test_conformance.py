@@ -65,6 +65,7 @@ def check_invariants(state: State) -> None:
         assert codes == sorted(set(codes)), "legal actions must be sorted and unique"
     for seat in range(state.n):
         assert not state.in_hand[seat] or state.alive[seat]
+    assert state.chain >= 0 and state.plays_left >= 0 and not (state.chain and state.plays_left)
     if rules.scoring.value == "lives":
         assert all(v >= 0 for v in state.lives)
 
@@ -120,9 +121,8 @@ def test_positions_round_trip_and_actions_apply(preset: str, players: int) -> No
 def _check_illegal_rejected(state: State, legal: list[Action]) -> None:
     hand = state.hands[state.turn]
     candidates = [Action(ActionKind.DOWN), Action(ActionKind.PASS), Action(ActionKind.DRAW)]
-    for card in set(hand):
-        eff = state.rules.cards[card >> 2]
-        candidates += [Action.play(card, v if eff.has_choice else None) for v in eff.values]
+    for card in set(hand):  # every value, every seat a card could name
+        candidates += state.plays_of(card)
     for action in candidates:
         if action not in legal:
             before = format_position(state)

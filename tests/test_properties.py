@@ -32,9 +32,14 @@ def _enum_settings() -> dict[str, list[str]]:
 
 ENUMS = _enum_settings()
 BOOLS = ["may_bust", "clear_pile_on_reset", "draw_after_bust", "king_ban_at_limit",
-         "points_floor_zero", "instant_hands"]
+         "points_floor_zero", "instant_hands", "skip_with_two_players", "name_self",
+         "milestones_on_bust", "border_cross_backward_costs"]
 EFFECTS = ["+1/+11", "hold", "hold reverse", "set", "-10", "+10/-10", "+4 reverse", "+10 skip",
-           "halve-or-double", "halve-even", "+20", "+9"]
+           "halve-or-double", "halve-even", "+20", "+9",
+           # FAMILIES.md §10
+           "set 0", "set 50", "double", "hold name", "+5 name", "hold no-draw", "+5 skip",
+           "+7 reverse", "+20/-20", "+1/+14", "pass", "set-any", "hold name no-draw"]
+CARDS = ["AS", "AC", "2S", "5H", "10H", "10D", "QH", "QC", "KS", "KC"]
 
 
 @st.composite
@@ -46,9 +51,12 @@ def house_rules(draw: st.DrawFn) -> Rules:
     for key in draw(st.lists(st.sampled_from(BOOLS), max_size=3, unique=True)):
         changes[key] = draw(st.booleans())
     if draw(st.booleans()):
-        ranks = draw(st.lists(st.sampled_from(["A", "2", "4", "7", "9", "10", "J", "K"]),
-                              max_size=3, unique=True))
+        ranks = draw(st.lists(st.sampled_from(["A", "2", "3", "4", "5", "7", "9", "10", "J",
+                                               "Q", "K"]), max_size=3, unique=True))
         changes["cards"] = {r: draw(st.sampled_from(EFFECTS)) for r in ranks}
+    if draw(st.booleans()):  # suit exceptions (the Ace of Spades, red or black courts...)
+        cards = draw(st.lists(st.sampled_from(CARDS), max_size=3, unique=True))
+        changes["suit_cards"] = {c: draw(st.sampled_from(EFFECTS)) for c in cards}
     if draw(st.booleans()):
         changes["king_ban_turns"] = draw(st.integers(0, 3))
     spec = {"preset": draw(st.sampled_from(PRESETS)), "rules": changes}

@@ -1,6 +1,6 @@
 """Ninety-Nine, the adding card game: every rule set in the rulebooks, as data."""
 
-from ninetynine.actions import Action, ActionKind, Reinsert, Shuffle, parse_action
+from ninetynine.actions import Action, ActionKind, Lead, Reinsert, Shuffle, parse_action
 from ninetynine.errors import (
     CardNotInHandError,
     ChoiceRequiredError,
@@ -21,7 +21,7 @@ from ninetynine.state import Outcome, State
 
 __all__ = [
     "Action", "ActionKind", "CardNotInHandError", "Chance", "ChoiceRequiredError", "GameOverError",
-    "IllegalActionError", "Match", "NinetyNineError", "NotYourTurnError", "NotationError",
+    "IllegalActionError", "Lead", "Match", "NinetyNineError", "NotYourTurnError", "NotationError",
     "Outcome", "OverLimitError", "RecordError", "Reinsert", "Rules", "RulesError", "Shuffle",
     "State", "find_preset", "load_rules", "new_game", "parse_action", "play_out", "preset_rules",
     "presets", "step",

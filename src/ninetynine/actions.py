@@ -4,16 +4,19 @@
 ``KS``           play the King of Spades
 ``AS+11``        play the Ace of Spades as 11 (cards with a choice need one)
 ``10H-10``       play the Ten of Hearts as minus ten
+``5S>3``         play the Five of Spades and name seat 3 to play next
+``AS=57``        play the Ace of Spades and set the total to 57 (a ``set-any`` card)
 ``down``         cannot play: lay down the hand (or go out of this hand)
 ``pass``         cannot play under a rule that lets you pass
 ``draw``         draw after playing (only where drawing is a separate step)
 ``nodraw``       end the turn without drawing
 ``shuffle ...``  chance: the new stock order, top card first
 ``insert N``     chance: a returned up-card goes back with N cards above it
+``lead N``       chance: seat N leads the new hand (where the leader is drawn)
 ===============  ===========================================================
 
->>> str(parse_action("as+11"))
-'AS+11'
+>>> str(parse_action("as+11")), str(parse_action("5s>3")), str(parse_action("AS = 57"))
+('AS+11', '5S>3', 'AS=57')
 """
 
 from __future__ import annotations
@@ -35,22 +38,32 @@ class ActionKind(StrEnum):
 
 @dataclass(frozen=True, slots=True, order=True)
 class Action:
-    """A player's move. ``value`` is the chosen amount for a card with a choice."""
+    """A player's move. ``value`` is the chosen amount for a card with a choice, ``to``
+    the total a ``set-any`` card sets, ``target`` the seat (0-based) a card names."""
 
     kind: ActionKind
     card: int | None = None
     value: int | None = None
+    to: int | None = None
+    target: int | None = None
 
     def __str__(self) -> str:
         if self.kind is not ActionKind.PLAY:
             return self.kind.value
         assert self.card is not None
         text = format_card(self.card)
-        return text if self.value is None else f"{text}{self.value:+d}"
+        if self.value is not None:
+            text += f"{self.value:+d}"
+        if self.to is not None:
+            text += f"={self.to}"
+        if self.target is not None:
+            text += f">{self.target + 1}"
+        return text
 
     @staticmethod
-    def play(card: int, value: int | None = None) -> Action:
-        return Action(ActionKind.PLAY, card, value)
+    def play(card: int, value: int | None = None, *, to: int | None = None,
+             target: int | None = None) -> Action:
+        return Action(ActionKind.PLAY, card, value, to, target)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,10 +86,24 @@ class Reinsert:
         return f"insert {self.depth}"
 
 
-ChanceOutcome = Shuffle | Reinsert
+@dataclass(frozen=True, slots=True)
+class Lead:
+    """Chance: the seat (0-based) drawn to lead the new hand."""
 
-ACCEPTED = ("a card such as KS or 10H, a card with a value such as AS+11 or 10H-10, "
-            "down, pass, draw, nodraw, 'shuffle <cards>' or 'insert <n>'")
+    seat: int
+
+    def __str__(self) -> str:
+        return f"lead {self.seat + 1}"
+
+
+ChanceOutcome = Shuffle | Reinsert | Lead
+
+ACCEPTED = ("a card such as KS or 10H, a card with a value such as AS+11 or 10H-10, a card "
+            "naming the next seat such as 5S>3, a card setting a chosen total such as "
+            "AS=57, down, pass, draw, nodraw, 'shuffle <cards>', 'insert <n>' or 'lead <seat>'")
+_SUFFIX = {"+": "a signed number such as +11 or -10", "-": "a signed number such as +11 or -10",
+           "=": "the total it sets, a whole number such as =57",
+           ">": "the seat it names, a number from 1 such as >3"}
 
 
 def parse_action(text: str) -> Action | ChanceOutcome:
@@ -90,21 +117,30 @@ def parse_action(text: str) -> Action | ChanceOutcome:
         if not depth.isdigit():
             raise NotationError(f"bad action {text!r}: 'insert' needs a card count, e.g. insert 14")
         return Reinsert(int(depth))
+    if low.startswith("lead"):
+        seat = t[4:].strip()
+        if not seat.isdigit() or int(seat) < 1:
+            raise NotationError(f"bad action {text!r}: 'lead' needs a seat from 1, e.g. lead 3")
+        return Lead(int(seat) - 1)
     if low in ActionKind._value2member_map_ and low != "play":
         return Action(ActionKind(low))
     for i, ch in enumerate(t[1:], start=1):
-        if ch in "+-":
-            card_text, value_text = t[:i], t[i:]
+        if ch in _SUFFIX:
+            card_text, mark, number = t[:i].strip(), ch, t[i + 1:].strip()
             break
     else:
-        card_text, value_text = t, ""
+        card_text, mark, number = t, "", ""
     try:
         card = parse_card(card_text)
     except NotationError:
         raise NotationError(f"bad action {text!r}: expected {ACCEPTED}") from None
-    if value_text:
-        if not value_text[1:].isdigit():
-            raise NotationError(f"bad action {text!r}: the value after the card must be a "
-                                "signed number such as +11 or -10")
-        return Action.play(card, int(value_text))
-    return Action.play(card)
+    if not mark:
+        return Action.play(card)
+    if not number.isdigit() or mark == ">" and int(number) < 1:
+        raise NotationError(f"bad action {text!r}: after {card_text.upper()}{mark} comes "
+                            f"{_SUFFIX[mark]}")
+    if mark == "=":
+        return Action.play(card, to=int(number))
+    if mark == ">":
+        return Action.play(card, target=int(number) - 1)
+    return Action.play(card, int(mark + number))

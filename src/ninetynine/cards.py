@@ -22,6 +22,7 @@ RANK_NAMES = (
     "Ace", "Two", "Three", "Four", "Five", "Six", "Seven",
     "Eight", "Nine", "Ten", "Jack", "Queen", "King",
 )
+SUIT_NAMES = ("Spades", "Hearts", "Diamonds", "Clubs")
 ACE, TWO, FOUR, SIX, SEVEN, NINE, TEN, JACK, QUEEN, KING = 0, 1, 3, 5, 6, 8, 9, 10, 11, 12
 
 _RANK_OF_TEXT = {text: i for i, text in enumerate(RANKS)} | {"T": TEN}
@@ -56,6 +57,11 @@ def parse_card(text: str) -> int:
 def format_card(card: int) -> str:
     """The text form of a card, e.g. ``'10H'``."""
     return _CARD_TEXT[card]
+
+
+def card_name(card: int) -> str:
+    """A card in words, e.g. ``'Ace of Spades'``."""
+    return f"{RANK_NAMES[card >> 2]} of {SUIT_NAMES[card & 3]}"
 
 
 def parse_cards(text: str) -> list[int]:

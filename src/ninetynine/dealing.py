@@ -17,7 +17,17 @@ from ninetynine.rules import (
     StartTotal,
     StockEmpty,
 )
-from ninetynine.statebase import CHANCE, DEAL, DRAWING, PLAY, RESTOCK, TOPUP, UPCARD, StateBase
+from ninetynine.statebase import (
+    CHANCE,
+    DEAL,
+    DRAWING,
+    LEAD,
+    PLAY,
+    RESTOCK,
+    TOPUP,
+    UPCARD,
+    StateBase,
+)
 
 
 class Dealing(StateBase):
@@ -102,20 +112,39 @@ class Dealing(StateBase):
                     return
         self.hand_no += 1
         self.loser = -1 if loser is None else loser
-        n, alive = self.n, self.alive
-        if rules.starter is Starter.LEFT_OF_LOSER:
-            self.starter = self._next_alive(self.starter if loser is None else loser)
-            self.dealer = self._next_alive(self.starter, -1)
-        else:
+        starter = rules.starter
+        if starter is Starter.RANDOM:
+            self.phase, self.chance = CHANCE, LEAD
+            return
+        if starter is Starter.LEFT_OF_DEALER:
             self.dealer = self._next_alive(self.dealer)
             self.starter = self._next_alive(self.dealer)
+            self._redeal()
+            return
+        if starter is Starter.LEFT_OF_LOSER:
+            leader = self._next_alive(self.starter if loser is None else loser)
+        elif loser is None:  # no loser (a round ended by the stock): the deal passes left
+            leader = self._next_alive(self.starter)
+        else:  # the loser leads; if out, the next seat still in (BGA's "following player")
+            leader = loser if self.alive[loser] else self._next_alive(loser)
+        self._lead(leader)
+
+    def _lead(self, leader: int) -> None:
+        """``leader`` starts the new hand; the dealer sits before it."""
+        self.starter, self.dealer = leader, self._next_alive(leader, -1)
+        self._redeal()
+
+    def _redeal(self) -> None:
+        """Set up the next hand and deal it (or ask chance for the shuffle)."""
+        rules, ev = self.rules, self._ev
+        n, alive = self.n, self.alive
         if rules.direction is Direction.RESET:
             self.direction = 1
         self.in_hand = alive[:]
         if rules.king_ban_scope is Scope.HAND:
             self.turns_played = [0] * n
         self.points = [rules.points_per_hand] * n
-        self.owed = self.passes = 0
+        self.owed = self.passes = self.chain = self.plays_left = 0
         decks = rules.decks_for(sum(alive)) if rules.deck_count.value == "each_hand" else self.decks
         need = rules.hand_size * sum(alive) + (rules.start_total is StartTotal.UPCARD)
         if rules.new_round_deal is NewRoundDeal.FULL_RESHUFFLE or decks != self.decks:

@@ -5,12 +5,15 @@ Front ends show this as the help screen; ``ninetynine rules ID`` prints it.
 
 from __future__ import annotations
 
-from ninetynine.cards import RANK_NAMES, RANKS
-from ninetynine.effects import describe_effect
+from ninetynine.cards import RANK_NAMES, RANKS, card_name, format_card, parse_card
+from ninetynine.effects import Kind, describe_effect
 from ninetynine.rules import (
     AfterBust,
     BelowZero,
+    ChoiceFilter,
+    EliminatedHand,
     Elimination,
+    GameEnd,
     NoLegalPlay,
     Pot,
     Rule69,
@@ -25,10 +28,19 @@ from ninetynine.rules import (
 
 
 def card_table(rules: Rules) -> list[tuple[str, str, str]]:
-    """(rank, effect, call) for every rank, e.g. ``("K", "set to 99", "99")``."""
-    return [(RANKS[i], describe_effect(eff, rules.limit),
-             rules.calls[i].replace("{total}", "#"))
-            for i, eff in enumerate(rules.cards)]
+    """(rank, effect, call) for every rank, e.g. ``("K", "set to 99", "99")``, then
+    (card, effect, call) for each card whose suit makes it differ, e.g. ``("AS", ...)``."""
+    ranks = [(RANKS[i], describe_effect(eff, rules.limit),
+              rules.calls[i].replace("{total}", "#"))
+             for i, eff in enumerate(rules.cards)]
+    return ranks + [(format_card(card), describe_effect(eff, rules.limit),
+                     rules.calls[card >> 2].replace("{total}", "#"))
+                    for card, eff in rules.suit_cards]
+
+
+def _name(which: str) -> str:
+    """A rank or card of :func:`card_table` in words: ``"King"``, ``"Ace of Spades"``."""
+    return RANK_NAMES[RANKS.index(which)] if which in RANKS else card_name(parse_card(which))
 
 
 def describe_rules(rules: Rules) -> list[tuple[str, list[str]]]:
@@ -36,8 +48,10 @@ def describe_rules(rules: Rules) -> list[tuple[str, list[str]]]:
     r = rules
     players = (f"{r.players_min} players" if r.players_min == r.players_max
                else f"{r.players_min} to {r.players_max} players")
-    decks = "one 52-card deck"
-    if r.big_table_over:
+    decks = "one 52-card deck" if r.decks == 1 else f"{r.decks} 52-card decks"
+    if r.decks_by_players:
+        decks += " (" + ", ".join(f"{d} from {n} players" for n, d in r.decks_by_players) + ")"
+    elif r.big_table_over:
         decks += f" ({r.big_table_decks} decks with more than {r.big_table_over} players)"
     lives_word = "game points" if r.scoring is Scoring.GAME_POINTS else "lives"
     if r.teams:
@@ -45,6 +59,8 @@ def describe_rules(rules: Rules) -> list[tuple[str, list[str]]]:
                  f"{r.team_lives or 2 * r.lives} lives")
     elif r.scoring is Scoring.GAME_POINTS:
         lives = f"{r.points_per_hand} game points each at the start of every hand"
+    elif r.lives == 1:
+        lives = "one life each: one loss puts you out"
     else:
         lives = f"{r.lives} lives each"
         if r.big_table_over and r.big_table_lives and r.big_table_lives != r.lives:
@@ -57,14 +73,18 @@ def describe_rules(rules: Rules) -> list[tuple[str, list[str]]]:
     start = ("the first ordinary card turned up from the stock (special cards: "
              + " ".join(RANKS[i] for i in r.upcard_special) + " go back into the deck)"
              if r.start_total is StartTotal.UPCARD else "0")
-    starter = ("the player left of the dealer starts; the deal moves left"
-               if r.starter is Starter.LEFT_OF_DEALER else
-               "the player left of the last hand's loser starts")
+    starter = {Starter.LEFT_OF_DEALER: "the player left of the dealer starts; the deal moves left",
+               Starter.LEFT_OF_LOSER: "the player left of the last hand's loser starts",
+               Starter.LOSER: "the last hand's loser starts the next (if out, the next player "
+                              "still in)",
+               Starter.RANDOM: "a player drawn at random starts each new hand"}[r.starter]
+    continuous = r.after_bust is AfterBust.SIT_OUT and r.lives_for(r.players_max) == 1
+    if continuous:
+        starter = "one deal for the whole game, from the player chosen to start"
     table.append(f"The total starts at {start}; {starter}; play goes clockwise.")
 
-    cards = [f"{RANK_NAMES[RANKS.index(rank)]:>5}: {effect}"
-             + (f'   (say "{call}")' if call != "#" else "")
-             for rank, effect, call in card_table(r)]
+    cards = [f"{_name(which):>5}: {effect}" + (f'   (say "{call}")' if call != "#" else "")
+             for which, effect, call in card_table(r)]
 
     play = [f"Play one card, call the new total, then draw back to {r.hand_size}."]
     if r.may_bust:
@@ -79,7 +99,24 @@ def describe_rules(rules: Rules) -> list[tuple[str, list[str]]]:
     below = {BelowZero.ALLOW: "may go below 0", BelowZero.CLAMP: "stops at 0 (never below)",
              BelowZero.ILLEGAL: "may not go below 0: such a play is illegal"}[r.below_zero]
     play.append(f"The total {below}.")
-    if any(e.reverse for e in r.cards):
+    effects = r.effects()
+    if any(e.name for e in effects):
+        play.append("A card that names the next player " + (
+            "may name yourself" if r.name_self else "may not name yourself") +
+            "; play goes on from the named player in the same direction.")
+    if any(e.skip for e in effects):
+        play.append("With two players a skip " + ("lets you play again." if
+                    r.skip_with_two_players else "does not skip: the other player is next."))
+    if any(e.no_draw for e in effects):
+        play.append("Facing n no-draw cards in a row, you play n cards one after another "
+                    "without drawing (each must keep to the limit), or answer with another "
+                    "no-draw card and draw as usual; stuck part-way, you lose.")
+    if any(e.kind is Kind.SET_ANY for e in effects):
+        play.append(f"A card that sets a chosen total sets any total from 0 to {r.limit}.")
+    if r.choice_filter is ChoiceFilter.DROP_BUSTING:
+        play.append(f"A card's value that would take the total over {r.limit} is not offered "
+                    "(if every value would, only the lowest is).")
+    if any(e.reverse for e in effects):
         two = {TwoPlayerReverse.HOLD: "with two players a reverse acts as a hold",
                TwoPlayerReverse.PLAY_AGAIN: "with two players a reverse lets you play again",
                TwoPlayerReverse.PLAY_AGAIN_DRAW_LATER:
@@ -97,6 +134,8 @@ def describe_rules(rules: Rules) -> list[tuple[str, list[str]]]:
         AfterBust.RESET_OTHERS: "The pile is taken away, the total goes back to 0, and the "
                                 "others play on with their cards until one is left.",
     }[r.after_bust]
+    if continuous:
+        bust = "That player is out; the next player goes on at the same total (no new deal)."
     losing = [f"Going over (or failing to play) costs {r.bust_penalty} "
               f"{'life' if r.bust_penalty == 1 else 'lives'}. {bust}"]
     elim = {Elimination.AT_ZERO: "A player with no lives left is out of the game.",
@@ -104,14 +143,20 @@ def describe_rules(rules: Rules) -> list[tuple[str, list[str]]]:
                                     "cannot.",
             Elimination.NEVER: "Nobody is eliminated."}[r.elimination]
     losing.append(elim)
+    if r.eliminated_hand is EliminatedHand.UNDER_PILE:
+        losing.append("A player who is out puts their cards face down under the discards.")
     if r.thresholds is Thresholds.ONLINE:
         t = " or ".join(str(v) for v in r.threshold_values)
         losing += [f"Make exactly {t} from below: everyone else loses 1.",
                    f"Cross {t} going up: you lose 1.",
                    f"Make exactly {r.limit}: everyone else loses 2 and the round ends."]
+        if not r.milestones_on_bust:
+            losing.append(f"Going over {r.limit} pays only for going over: no {t} payment "
+                          "with it.")
     if r.thresholds is Thresholds.BORDERS:
+        way = "either way" if r.border_cross_backward_costs else "going up (not down)"
         losing.append("Crossing a border (" + ", ".join(f"{b}:{b + 1}" for b in r.border_values)
-                      + "), either way, costs a game point.")
+                      + f"), {way}, costs a game point.")
     if r.rule_69 is not Rule69.NONE:
         losing.append(f"Making exactly 69: {r.rule_69.value.replace('_', ' ')}.")
     if r.instant_hands:
@@ -128,6 +173,11 @@ def describe_rules(rules: Rules) -> list[tuple[str, list[str]]]:
                f"{r.points_target} or more, the highest score wins.")
     elif r.teams:
         win = "The team that still has lives when the other's pool is empty wins."
+    elif r.game_end is GameEnd.FIRST_OUT and r.lives_for(r.players_max) == 1:
+        win = "The first player out loses the game; everyone else wins."
+    elif r.game_end is GameEnd.FIRST_OUT:
+        win = ("The game ends when the first player is out: the others are ranked by the "
+               "lives they have left, and the most lives win (ties share the win).")
     else:
         win = f"The last player with {lives_word} left wins."
     return [("Table", table), ("Cards", cards), ("Playing", play), ("Losing", losing),

@@ -4,13 +4,20 @@ This is the one place where effects are described and interpreted. In a rules fi
 each rank maps to a short spec:
 
 ====================  =========================================================
-``"+7"``, ``"-10"``   add this amount (``"hold"`` is ``"+0"``)
+``"+7"``, ``"-10"``   add this amount (``"hold"`` is ``"+0"``; ``"pass"`` is the same)
 ``"+1/+11"``          add one of these amounts, at the player's choice
 ``"set"``             set the total to the limit (99)
+``"set 0"``           set the total to this number (Taiwanese Ace of Spades)
+``"set-any"``         set the total to any number from 0 to the limit, the player's choice
+``"double"``          double the total
 ``"halve-or-double"`` halve the total if it is even and over 49, else double it
 ``"halve-even"``      halve the total if it is even, double it if it is odd
 ``... reverse``       also reverse the direction of play (``"hold reverse"``)
 ``... skip``          also skip the next player (``"+10 skip"``)
+``... name``          the player names who plays next (``"hold name"``; not themself,
+                      unless the rules' ``name_self``)
+``... no-draw``       the next player plays without drawing, or answers with another
+                      such card; facing a chain of n, they play n cards (Icelandic Queen)
 ====================  =========================================================
 
 >>> e = parse_effect("+1/+11")
@@ -18,10 +25,13 @@ each rank maps to a short spec:
 ((1, 11), '+1/+11')
 >>> resolve(parse_effect("halve-or-double"), 62, 0, 99)
 31
+>>> resolve(parse_effect("set 0"), 57, 0, 99), format_effect(parse_effect("pass"))
+(0, 'hold')
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -30,19 +40,28 @@ from ninetynine.errors import RulesError
 
 class Kind(StrEnum):
     ADD = "add"
-    SET = "set"
+    SET = "set"  # to ``Effect.to``, or to the limit
+    SET_ANY = "set-any"  # to a total the player chooses, 0 to the limit
+    DOUBLE = "double"
     HALVE_OR_DOUBLE = "halve-or-double"
     HALVE_EVEN = "halve-even"
 
 
+MODIFIERS = ("reverse", "skip", "name", "no-draw")
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Effect:
-    """What one rank does. ``values`` holds the choices for an ``add`` effect."""
+    """What one rank (or one card) does. ``values`` holds the choices for an ``add``
+    effect; ``to`` is a ``set`` effect's number (None: the limit)."""
 
     kind: Kind = Kind.ADD
     values: tuple[int, ...] = (0,)  # ascending, so choice indexes sort like the actions
     reverse: bool = False
     skip: bool = False
+    to: int | None = None
+    name: bool = False  # the player names the next player
+    no_draw: bool = False  # the next player plays without drawing (a chain)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "values", tuple(sorted(self.values)))
@@ -52,14 +71,20 @@ class Effect:
         return len(self.values) > 1
 
     @property
+    def has_param(self) -> bool:
+        """The action carries a number beyond the card: a named seat or a chosen total."""
+        return self.name or self.kind is Kind.SET_ANY
+
+    @property
     def is_hold(self) -> bool:
         """Leaves the total as it is (a Nine in most games, a reverse card)."""
         return self.kind is Kind.ADD and self.values == (0,)
 
 
 ACCEPTED = (
-    '"+N" or "-N" (add), "+1/+11" (a choice), "hold", "set", "halve-or-double", '
-    '"halve-even", each optionally followed by "reverse" and/or "skip"'
+    '"+N" or "-N" (add), "+1/+11" (a choice), "hold" (or "pass"), "set", "set N", '
+    '"set-any", "double", "halve-or-double", "halve-even", each optionally followed by '
+    '"reverse", "skip", "name" and/or "no-draw"'
 )
 
 
@@ -69,21 +94,33 @@ def parse_effect(spec: str) -> Effect:
     if not words:
         raise RulesError(f"empty card effect {spec!r}: expected {ACCEPTED}")
     head, mods = words[0], words[1:]
-    bad = [m for m in mods if m not in ("reverse", "skip")] or (len(set(mods)) < len(mods))
+    to = None
+    if head == "set" and mods and mods[0].isdigit():
+        to, mods = int(mods[0]), mods[1:]
+    bad = [m for m in mods if m not in MODIFIERS] or (len(set(mods)) < len(mods))
     if bad:
         raise RulesError(f"bad card effect {spec!r}: expected {ACCEPTED}")
-    reverse, skip = "reverse" in mods, "skip" in mods
-    if head == "hold":
-        return Effect(values=(0,), reverse=reverse, skip=skip)
-    if head in ("set", "halve-or-double", "halve-even"):
-        return Effect(kind=Kind(head), reverse=reverse, skip=skip)
-    try:
-        values = tuple(_parse_amount(v) for v in head.split("/"))
-    except ValueError:
-        raise RulesError(f"bad card effect {spec!r}: expected {ACCEPTED}") from None
-    if len(set(values)) != len(values):
-        raise RulesError(f"bad card effect {spec!r}: the choices repeat a value")
-    return Effect(values=values, reverse=reverse, skip=skip)
+    flags = Effect(reverse="reverse" in mods, skip="skip" in mods, name="name" in mods,
+                   no_draw="no-draw" in mods)
+    if head in ("hold", "pass"):
+        effect = flags
+    elif head in ("set", "set-any", "double", "halve-or-double", "halve-even"):
+        effect = dataclasses.replace(flags, kind=Kind(head), to=to)
+    else:
+        try:
+            values = tuple(_parse_amount(v) for v in head.split("/"))
+        except ValueError:
+            raise RulesError(f"bad card effect {spec!r}: expected {ACCEPTED}") from None
+        if len(set(values)) != len(values):
+            raise RulesError(f"bad card effect {spec!r}: the choices repeat a value")
+        effect = dataclasses.replace(flags, values=values)
+    if effect.name and (effect.reverse or effect.skip):
+        raise RulesError(f"bad card effect {spec!r}: a card that names the next player "
+                         "cannot also reverse or skip (who would play next?)")
+    if effect.name and (effect.has_choice or effect.kind is Kind.SET_ANY):
+        raise RulesError(f"bad card effect {spec!r}: a card that names the next player "
+                         "cannot also have a choice of value")
+    return effect
 
 
 def _parse_amount(text: str) -> int:
@@ -99,22 +136,31 @@ def display_order(values: tuple[int, ...]) -> list[int]:
 
 def format_effect(effect: Effect) -> str:
     """The spec text of an effect; ``parse_effect(format_effect(e)) == e``."""
-    if effect.kind is not Kind.ADD:
+    if effect.kind is Kind.SET and effect.to is not None:
+        head = f"set {effect.to}"
+    elif effect.kind is not Kind.ADD:
         head = effect.kind.value
     elif effect.is_hold:
         head = "hold"
     else:
         head = "/".join(f"{v:+d}" for v in display_order(effect.values))
-    return " ".join([head] + ["reverse"] * effect.reverse + ["skip"] * effect.skip)
+    return " ".join([head] + ["reverse"] * effect.reverse + ["skip"] * effect.skip
+                    + ["name"] * effect.name + ["no-draw"] * effect.no_draw)
 
 
 def resolve(effect: Effect, total: int, choice: int, limit: int) -> int:
-    """The new total after playing a card with this effect (before any floor at 0)."""
+    """The new total after playing a card with this effect (before any floor at 0);
+    ``choice`` indexes the values of an ``add`` effect, or is the total chosen for
+    ``set-any``."""
     kind = effect.kind
     if kind is Kind.ADD:
         return total + effect.values[choice]
     if kind is Kind.SET:
-        return limit
+        return limit if effect.to is None else effect.to
+    if kind is Kind.SET_ANY:
+        return choice
+    if kind is Kind.DOUBLE:
+        return total * 2
     if kind is Kind.HALVE_OR_DOUBLE:
         return total // 2 if total % 2 == 0 and total > 49 else total * 2
     return total // 2 if total % 2 == 0 else total * 2
@@ -123,7 +169,11 @@ def resolve(effect: Effect, total: int, choice: int, limit: int) -> int:
 def describe_effect(effect: Effect, limit: int) -> str:
     """A short English phrase for an effect, e.g. ``'+1 or +11'``, ``'set to 99'``."""
     if effect.kind is Kind.SET:
-        text = f"set to {limit}"
+        text = f"set to {limit if effect.to is None else effect.to}"
+    elif effect.kind is Kind.SET_ANY:
+        text = f"set to any total from 0 to {limit}, your choice"
+    elif effect.kind is Kind.DOUBLE:
+        text = "double"
     elif effect.kind is Kind.HALVE_OR_DOUBLE:
         text = "halve if even and over 49, else double"
     elif effect.kind is Kind.HALVE_EVEN:
@@ -136,4 +186,9 @@ def describe_effect(effect: Effect, limit: int) -> str:
         text += ", reverse direction"
     if effect.skip:
         text += ", skip the next player"
+    if effect.name:
+        text += ", name who plays next"
+    if effect.no_draw:
+        text += ("; the next player plays without drawing, or answers with another such "
+                 "card (facing n in a row, they play n cards)")
     return text

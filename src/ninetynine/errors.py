@@ -37,6 +37,8 @@ class Refusal(StrEnum):
     OVER_LIMIT = "over_limit"  # over the limit while a safe play exists
     BELOW_ZERO = "below_zero"  # under 0 where the rules forbid it
     OPENING_BAN = "opening_ban"  # the limit-setting card in a player's first turns
+    CHAIN = "chain"  # a card the no-draw chain does not allow now
+    BAD_TARGET = "bad_target"  # naming yourself, or a player out of the hand
     NOT_ALLOWED = "not_allowed"  # any other move the rules do not offer now
     BAD_CHANCE = "bad_chance"  # a chance outcome that does not fit what is due
 

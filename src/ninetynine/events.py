@@ -86,6 +86,37 @@ class PlaysAgain(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Named(Event):
+    """A card's player named who plays next."""
+
+    seat: int
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChainFaced(Event):
+    """The seat must play ``count`` cards without drawing, or answer with a no-draw card."""
+
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class MustPlay(Event):
+    """The seat started a run: ``count`` more cards to play without drawing."""
+
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderDrawn(Event):
+    """Chance chose the seat that leads the new hand."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class CardDrawn(Event):
     seat: int
 
@@ -195,7 +226,7 @@ class GameOver(Event):
     collects: int  # what the winner takes (pot and stakes), 0 if nothing
 
 
-_SEAT_FIELDS = {"seat", "dealer", "starter", "loser"}
+_SEAT_FIELDS = {"seat", "dealer", "starter", "loser", "target"}
 
 
 def event_to_json(event: Event) -> dict[str, Any]:
@@ -240,6 +271,16 @@ def narrate(event: Event, names: list[str] | None = None) -> str | None:
             return f"{who(seat)} is skipped."
         case PlaysAgain(seat):
             return f"{who(seat)} plays again."
+        case Named(seat, target):
+            return f"{who(seat)} names {who(target)} to play next."
+        case ChainFaced(seat, count):
+            cards = "a card" if count == 1 else f"{count} cards"
+            return (f"{who(seat)} must play {cards} without drawing, or answer with another "
+                    "no-draw card.")
+        case MustPlay(seat, count):
+            return f"{who(seat)} plays {count} more without drawing."
+        case LeaderDrawn(seat):
+            return f"{who(seat)} is drawn to lead the next hand."
         case DrawSkipped(seat, reason):
             return f"{who(seat)} cannot draw ({reason})."
         case StockReshuffled(cards, kept_top):

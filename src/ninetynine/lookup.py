@@ -2,15 +2,21 @@
 
 Legal moves and resulting totals depend only on the rules, the card and the total, so
 they are computed once per rules value and looked up afterwards.
+
+A play's action code is ``card * 4 + choice`` (choice indexes the card's values). A play
+that carries a number (the seat a card names, or the total a ``set-any`` card sets) is
+``PARAM + card * 1024 + number``, above the special codes (``DOWN``...).
 """
 
 from __future__ import annotations
 
 from functools import cache
 
+from ninetynine.actions import Action
 from ninetynine.effects import Effect, Kind, resolve
 from ninetynine.rules import (
     BelowZero,
+    ChoiceFilter,
     Draw,
     InstantCheck,
     Restock,
@@ -21,13 +27,23 @@ from ninetynine.rules import (
     TwoPlayerReverse,
 )
 
+PARAM = 1 << 16
+# The totals after plays are cached under total * AFTER_KEY + code: above every code, with
+# low bits set so that the low bits of a key (which pick its dict slot) mix in the total.
+AFTER_KEY = (1 << 17) + (1 << 8) + 1
+
+
+def card_of(code: int) -> int:
+    """The card of a play's action code."""
+    return code >> 2 if code < PARAM else (code - PARAM) >> 10
+
 
 class RuleTables:
     """Per-rules lookup tables for the hot path."""
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self.effects: tuple[Effect, ...] = rules.cards
+        self.effects: tuple[Effect, ...] = tuple(rules.effect_of(c) for c in range(52))
         self.limit = rules.limit
         self.moves: dict[tuple[int, int], tuple[tuple[int, int, bool], ...]] = {}
         self.king_ban = rules.king_ban_turns if rules.king_is_banned_card else 0
@@ -42,47 +58,81 @@ class RuleTables:
         # a draw is just taking the top card: the hot path of simulations
         self.plain_draw = not (self.explicit_draw or self.draw_later or self.eager
                                or self.instant_on_draw)
-        # (total * 64 + card) -> (safe codes, busting codes); (total * 256 + code) -> new total
+        # cards that name the next player (their codes get a seat each) and no-draw cards
+        self.naming = frozenset(c for c in range(52) if self.effects[c].name)
+        self.chain_cards = frozenset(c for c in range(52) if self.effects[c].no_draw)
+        # the legal plays and turns need more than the tables (State._extra_codes): seats
+        # to name, chains, and set-any codes out of the card order
+        self.extras = bool(self.naming or self.chain_cards) or any(
+            e.kind is Kind.SET_ANY for e in self.effects)
+        self.unusual = self.extras or self.may_bust  # legal plays beyond the safe ones
+        # cards whose action carries a number: a seat to name or a total to set
+        self.param_cards = frozenset(c for c in range(52) if self.effects[c].has_param)
+        # per card, the lowest card with the same rank and effect: cards a player cannot
+        # tell apart in play (bots merge their moves)
+        self.same = tuple(next(d for d in range(c & ~3, c + 1)
+                               if self.effects[d] == self.effects[c]) for c in range(52))
+        # (total * 64 + card) -> (safe codes, busting codes);
+        # (total * AFTER_KEY + code) -> the total after the play
         self.card_moves: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self.after: dict[int, int] = {}
+        self.actions: dict[int, Action] = {}  # code -> its action (see State.action_of)
 
     def moves_of(self, card: int, total: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """The safe and the busting action codes of one card at a total."""
+        """The safe and the busting action codes of one card at a total (a naming card's
+        plain code, which :meth:`State.legal_codes` gives a seat)."""
         key = total * 64 + card
         found = self.card_moves.get(key)
         if found is None:
-            opts = self.options(card >> 2, total)
+            opts = self.options(card, total)
+            base = PARAM + card * 1024 if self.effects[card].kind is Kind.SET_ANY else card * 4
             found = self.card_moves[key] = (
-                tuple(card * 4 + ch for ch, _, busts in opts if not busts),
-                tuple(card * 4 + ch for ch, _, busts in opts if busts))
+                tuple(base + ch for ch, _, busts in opts if not busts),
+                tuple(base + ch for ch, _, busts in opts if busts))
         return found
 
     def result(self, code: int, total: int) -> int:
         """The total after playing action ``code`` at ``total`` (floor policy applied)."""
-        key = total * 256 + code
+        key = total * AFTER_KEY + code
         found = self.after.get(key)
         if found is None:
-            found = self.after[key] = self.new_total(code >> 4, code & 3, total)
+            if code < PARAM:
+                found = self.new_total(code >> 2, code & 3, total)
+            else:  # a seat named (a card with one value), or the total set
+                card = card_of(code)
+                found = code & 1023 if self.effects[card].kind is Kind.SET_ANY else \
+                    self.new_total(card, 0, total)
+            self.after[key] = found
         return found
 
-    def new_total(self, rank: int, choice: int, total: int) -> int:
-        """The total after a rank's choice, clamped at 0 where the rules clamp."""
-        new = resolve(self.effects[rank], total, choice, self.limit)
+    def new_total(self, card: int, choice: int, total: int) -> int:
+        """The total after a card's choice, clamped at 0 where the rules clamp."""
+        new = resolve(self.effects[card], total, choice, self.limit)
         if new < 0 and new < total and self.rules.below_zero is BelowZero.CLAMP:
             return 0
         return new
 
-    def options(self, rank: int, total: int) -> tuple[tuple[int, int, bool], ...]:
-        """(choice, new total, busts) for each allowed choice of a rank at a total."""
-        key = (rank, total)
+    def options(self, card: int, total: int) -> tuple[tuple[int, int, bool], ...]:
+        """(choice, new total, busts) for each allowed choice of a card at a total; a
+        ``set-any`` card's choice is the total it sets. Cards that do the same share an
+        entry (a small cache keeps the hot path's memory close together)."""
+        key = (self.same[card], total)
         found = self.moves.get(key)
         if found is None:
-            eff, out = self.effects[rank], []
+            eff = self.effects[card]
+            if eff.kind is Kind.SET_ANY:
+                found = self.moves[key] = tuple((t, t, False) for t in range(self.limit + 1))
+                return found
+            out = []
             for choice in range(len(eff.values) if eff.kind is Kind.ADD else 1):
-                new = self.new_total(rank, choice, total)
+                new = self.new_total(card, choice, total)
                 if new < 0 and new < total and self.rules.below_zero is BelowZero.ILLEGAL:
                     continue
                 out.append((choice, new, new > self.limit))
+            if self.rules.choice_filter is ChoiceFilter.DROP_BUSTING and len(out) > 1:
+                # the choices over the limit are not offered; if all are, the least one is
+                safe = [o for o in out if not o[2]]
+                out = safe or [min(out, key=lambda o: o[1])]
             found = self.moves[key] = tuple(out)
         return found
 

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from ninetynine.actions import Action, ChanceOutcome, Reinsert, Shuffle
+from ninetynine.actions import Action, ChanceOutcome
 from ninetynine.errors import IllegalActionError, RecordError
 from ninetynine.events import Event, LifeLost
 from ninetynine.game import new_game
@@ -177,7 +177,7 @@ class Match:
 
     def _apply(self, move: Move, seat: int | None) -> list[Event]:
         state = self.state
-        chance = isinstance(move, (Shuffle, Reinsert))
+        chance = not isinstance(move, Action)
         hand = state.hand_no
         mover = None if chance else state.current_seat
         events = state.apply(move, seat)  # checks first: a refused move changes nothing

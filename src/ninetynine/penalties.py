@@ -7,7 +7,9 @@ from ninetynine.dealing import Dealing
 from ninetynine.effects import Effect
 from ninetynine.rules import (
     AfterBust,
+    EliminatedHand,
     Elimination,
+    GameEnd,
     OnlineCross,
     Pot,
     Rule69,
@@ -29,7 +31,7 @@ class Penalties(Dealing):
         self._before = self.in_hand[:]
         end_round = False
         if rules.thresholds is Thresholds.ONLINE:
-            end_round = self._online_scoring(seat, old, new)
+            end_round = self._online_scoring(seat, old, new, bust)
             if self.phase == OVER:
                 return True
         if eff.reverse:
@@ -48,6 +50,7 @@ class Penalties(Dealing):
     def _bust(self, seat: int, played: bool) -> None:
         """``seat`` went over by playing a card (``played``) or could not play."""
         rules, ev = self.rules, self._ev
+        self.chain = self.plays_left = 0  # a bust ends any no-draw chain
         if ev is not None:
             ev.append(E.Busted(seat, self.total if played else None))
         if rules.scoring is Scoring.GAME_POINTS:
@@ -104,13 +107,23 @@ class Penalties(Dealing):
             self._eliminate(side)
 
     def _eliminate(self, side: int) -> None:
+        rules = self.rules
         for seat in range(self.n):
             if self.side(seat) == side and self.alive[seat]:
                 self.alive[seat] = self.in_hand[seat] = False
                 if self._ev is not None:
                     self._ev.append(E.PlayerOut(seat))
+                if rules.eliminated_hand is EliminatedHand.UNDER_PILE:
+                    hand = self.hands[seat]
+                    self.pile[:0] = hand  # face down: nobody sees them
+                    self.face_down += len(hand)
+                    hand.clear()
         sides = {self.side(s) for s in range(self.n) if self.alive[s]}
-        if len(sides) <= 1:
+        if rules.game_end is GameEnd.FIRST_OUT:  # the rest are ranked by lives
+            most = max((self.lives[s] for s in sides), default=0)
+            self._game_over(tuple(s for s in range(self.n) if self.alive[s]
+                                  and self.lives[self.side(s)] == most), "first_out")
+        elif len(sides) <= 1:
             winners = tuple(s for s in range(self.n) if self.alive[s])
             reason = "last_team" if self.rules.teams else "last_survivor"
             self._game_over(winners, reason if winners else "no_survivor")
@@ -121,14 +134,18 @@ class Penalties(Dealing):
             self._ev.append(E.BorderCrossed(seat, border, self.points[seat]))
 
     def _cross_borders(self, seat: int, old: int, new: int) -> None:
+        if new < old and not self.rules.border_cross_backward_costs:
+            return
         low, high = min(old, new), max(old, new)
         for border in self.rules.border_values:
             if low <= border < high:
                 self._lose_points(seat, 1, border)
 
-    def _online_scoring(self, seat: int, old: int, new: int) -> bool:
+    def _online_scoring(self, seat: int, old: int, new: int, bust: bool) -> bool:
         """Exact 33/66/limit and crossing 33/66; returns whether the round ends."""
         rules = self.rules
+        if bust and not rules.milestones_on_bust:
+            return False  # a play over the limit pays only for going over (QC)
         dues: list[tuple[int, int, str]] = []  # (seat, amount, reason), in paying order
         others = [(seat + k) % self.n for k in range(1, self.n)]
         if new == rules.limit and old < new:

@@ -28,6 +28,7 @@ from ninetynine.state import (
     CHANCE,
     DEAL,
     DRAWING,
+    LEAD,
     OVER,
     PLAY,
     RESTOCK,
@@ -38,12 +39,12 @@ from ninetynine.state import (
     check_state,
 )
 
-PHASES = ("play", "draw", "deal", "restock", "topup", "upcard", "over")
+PHASES = ("play", "draw", "deal", "restock", "topup", "upcard", "lead", "over")
 POSITION_KEYS = {
     "players", "phase", "total", "direction", "turn", "dealer", "starter", "hand", "lives",
     "out_of_game", "out_of_hand", "hands", "stock", "pile", "face_down", "out", "held",
     "turns_played", "points", "scores", "pot", "decks", "loser", "drawer", "draws_owed",
-    "next_turn", "passes", "winners", "reason",
+    "next_turn", "passes", "chain", "plays_left", "winners", "reason",
 }
 
 
@@ -108,6 +109,10 @@ def position_fields(state: State) -> dict[str, Any]:
         fields["drawer"], fields["draws_owed"] = state.drawer + 1, state.owed
     if state.phase == DRAWING:
         fields["next_turn"] = state.next_turn + 1
+    if state.chain:
+        fields["chain"] = state.chain
+    if state.plays_left:
+        fields["plays_left"] = state.plays_left
     if state.outcome is not None:
         fields["winners"] = [w + 1 for w in state.outcome.winners]
         fields["reason"] = state.outcome.reason
@@ -251,6 +256,11 @@ def position_from_mapping(data: Mapping[str, Any]) -> State:
     state.drawer = _get(data, "drawer", int, 0) - 1
     state.owed = _get(data, "draws_owed", int, 0)
     state.next_turn = _get(data, "next_turn", int, 0) - 1
+    state.chain = _get(data, "chain", int, 0)
+    state.plays_left = _get(data, "plays_left", int, 0)
+    if state.chain < 0 or state.plays_left < 0 or state.chain and state.plays_left:
+        raise RecordError(f"chain = {state.chain}, plays_left = {state.plays_left}: expected "
+                          "whole numbers from 0, not both above 0 (a run ends the chain)")
     if "stock" in data:
         state.stock = list(reversed(_cards(data, "stock")))
     else:
@@ -266,7 +276,7 @@ def position_from_mapping(data: Mapping[str, Any]) -> State:
         state.phase = OVER
         winners = _seat_list(data, "winners", n)
         state.outcome = Outcome(tuple(sorted(winners)), _get(data, "reason", str, "given"))
-    elif phase in (DEAL, RESTOCK, TOPUP, UPCARD):
+    elif phase in (DEAL, RESTOCK, TOPUP, UPCARD, LEAD):
         state.phase, state.chance = CHANCE, phase
         if phase == UPCARD and state.held < 0:
             raise RecordError("phase = \"upcard\" needs 'held', the special card to put back")

@@ -1,7 +1,8 @@
 """The named rule sets shipped as data files, and house rules written by players.
 
 Each preset is a TOML file in ``ninetynine/data/presets/``: an id, aliases, a one-line
-description, the rulebook it comes from, an optional parent preset, and a ``[rules]``
+description, the family it belongs to, the rulebook or published source it comes from
+(with a ``url`` where that is a web page), an optional parent preset, and a ``[rules]``
 table of the settings it changes. A house-rules file names a preset, optional overlays
 (other presets whose changes are layered on top) and its own ``[rules]`` changes::
 
@@ -39,45 +40,61 @@ RULEBOOKS = {
 }
 
 
+# The families in the order they are listed: the four rulebooks' (the rules matrix),
+# then the other published rule sets (``shared/rules/FAMILIES.md``, F1 to F6).
+FAMILIES = ("Pagat-style", "Kitchen-table house", "Get Out of 99", "Jaques-style",
+            "Wikipedia", "Bicycle and Board Game Arena", "Ninety-Eight", "Taiwanese",
+            "Icelandic", "everything2", "Quentin C milestones")
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Preset:
     id: str
     name: str
     aliases: tuple[str, ...]
     kind: str  # base, variation or overlay
+    family: str  # one of FAMILIES
     parent: str | None
-    source: str
+    source: str  # a rulebook tag (S000 ...) and section, or a published source
+    origin: str  # the source in a word or two: the rulebook tag, or e.g. "pagat.com"
+    url: str  # the published source's address ("" for the rulebooks)
     description: str
     changes: Mapping[str, Any]
 
     @property
-    def rulebook(self) -> str:
-        """The rulebook file this preset comes from."""
-        return RULEBOOKS[self.source.split()[0]]
+    def rulebook(self) -> str | None:
+        """The rulebook file this preset comes from (None for a published source)."""
+        return RULEBOOKS.get(self.source.split()[0])
 
 
 @cache
 def presets() -> dict[str, Preset]:
-    """Every shipped preset by id, in the order of the rules matrix."""
-    found: dict[str, Preset] = {}
+    """Every shipped preset by id, by family (in the order of FAMILIES), each family's
+    base first, the rulebooks' variations in the order of the rules matrix."""
+    found: dict[str, dict[str, Any]] = {}
     for entry in (resources.files("ninetynine") / "data" / "presets").iterdir():
         if entry.name.endswith(".toml"):
             data = tomllib.loads(entry.read_text(encoding="utf-8"))
-            found[data["id"]] = Preset(
-                id=data["id"], name=data["name"], aliases=tuple(data.get("aliases", ())),
-                kind=data["kind"], parent=data.get("parent"), source=data["source"],
-                description=data["description"], changes=data.get("rules", {}),
-            )
-    order = {"base": 0, "variation": 1, "overlay": 1}
-    family = {"P": 0, "K": 1, "G": 2, "J": 3}
-    return dict(sorted(found.items(), key=lambda kv: (
-        order[kv[1].kind], family[kv[0][0]], kv[0] not in family, _MATRIX_ORDER.get(kv[0], 99))))
+            found[data["id"]] = data
+
+    def family(data: dict[str, Any]) -> str:
+        return str(data.get("family") or family(found[data["parent"]]))
+
+    made = {pid: Preset(
+        id=pid, name=data["name"], aliases=tuple(data.get("aliases", ())), kind=data["kind"],
+        family=family(data), parent=data.get("parent"), source=data["source"],
+        origin=data.get("origin", data["source"].split()[0]), url=data.get("url", ""),
+        description=data["description"], changes=data.get("rules", {}))
+        for pid, data in found.items()}
+    return dict(sorted(made.items(), key=lambda kv: (
+        FAMILIES.index(kv[1].family), kv[1].kind != "base", _ORDER.get(kv[0], 99), kv[0])))
 
 
-_MATRIX_ORDER = {name: i for i, name in enumerate((
+_ORDER = {name: i for i, name in enumerate((
     "P-NICKELS", "P-SEVEN", "P-DOLLAR", "P-CONTINUE", "P-SWAP-9K", "P-SWAP-49", "P-TEN-MINUS",
     "P-ACE-1-11", "P-2P-AGAIN", "P-1950", "P-BORDERS", "P-69", "P-UPCARD", "P-UPCARD-INSTANT",
     "P-ONLINE", "P-ONLINE-TEACH", "J-PURE", "J-4TOKEN", "J-TEAM", "J-REVERSE",
+    "BICYCLE", "BGA", "BGA-QUICK", "98", "98-CS", "98-CS-K0",
 ))}
 
 
@@ -99,7 +116,7 @@ def preset_rules(preset_id: str) -> Rules:
     base = preset_rules(preset.parent) if preset.parent else Rules()
     rules = apply_overrides(base, preset.changes, where=f"preset {preset.id}")
     return rules.replace(id=preset.id, name=preset.name, description=preset.description,
-                         source=f"{preset.source} ({preset.rulebook})")
+                         source=f"{preset.source} ({preset.rulebook or preset.url})")
 
 
 def load_rules(spec: str | Path | Mapping[str, Any]) -> Rules:

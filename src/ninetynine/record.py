@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ninetynine.actions import Action, ChanceOutcome, Reinsert, Shuffle, parse_action
+from ninetynine.actions import Action, ChanceOutcome, parse_action
 from ninetynine.errors import NotationError, RecordError, RulesError
 from ninetynine.game import new_game
 from ninetynine.position import (
@@ -129,12 +129,12 @@ def parse_move(text: str, players: int) -> tuple[int | None, Move]:
         if not 0 <= seat < players:
             raise RecordError(f"{text[:40]!r}: seat {seat + 1} is not at this "
                               f"{players}-player table")
-        body = rest
+        body = rest.strip()
     try:
         move = parse_action(body)
     except NotationError as e:
         raise RecordError(str(e)) from None
-    if seat is not None and isinstance(move, (Shuffle, Reinsert)):
+    if seat is not None and not isinstance(move, Action):
         raise RecordError(f"{text[:40]!r}: chance outcomes have no seat")
     if seat is None and isinstance(move, Action):
         raise RecordError(f"{text[:40]!r}: a player's move needs its seat, e.g. \"1: KS\"")

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
-from ninetynine.cards import KING, RANKS, parse_rank
+from ninetynine.cards import KING, RANKS, format_card, parse_card, parse_rank
 from ninetynine.effects import Effect, Kind, format_effect, parse_effect
 from ninetynine.errors import RulesError
 from ninetynine.launch import command
@@ -42,6 +42,23 @@ class Scoring(StrEnum):
 class Starter(StrEnum):
     LEFT_OF_DEALER = "left_of_dealer"
     LEFT_OF_LOSER = "left_of_loser"
+    LOSER = "loser"  # the loser leads; if out, the next seat still in (BGA)
+    RANDOM = "random"  # chance picks the leader of every new hand (PlayAural)
+
+
+class GameEnd(StrEnum):
+    LAST_SURVIVOR = "last_survivor"
+    FIRST_OUT = "first_out"  # the first elimination ends the game; the most lives win
+
+
+class ChoiceFilter(StrEnum):
+    NONE = "none"
+    DROP_BUSTING = "drop_busting"  # a card's choices over the limit are not offered
+
+
+class EliminatedHand(StrEnum):
+    KEEP = "keep"  # out of play until the next deal
+    UNDER_PILE = "under_pile"  # face down under the discards: back at the next reshuffle
 
 
 class StartTotal(StrEnum):
@@ -188,6 +205,7 @@ class Rules:
     players_min: int = 2
     players_max: int = 10
     decks: int = 1
+    decks_by_players: tuple[tuple[int, int], ...] = ()  # (from this many players, decks)
     big_table_over: int = 0  # more players than this: big_table_decks and _lives (0 = off)
     big_table_decks: int = 2
     big_table_lives: int = 0  # 0 = same as lives
@@ -198,12 +216,14 @@ class Rules:
     pot: Pot = Pot.NONE
     stake: int = 0  # what each player puts up for the winner (P-DOLLAR's dollar bill)
     starter: Starter = Starter.LEFT_OF_DEALER
+    game_end: GameEnd = GameEnd.LAST_SURVIVOR
     direction: Direction = Direction.RESET
     start_total: StartTotal = StartTotal.ZERO
     upcard_special: tuple[int, ...] = (0, 3, 8, 9, 12)  # A 4 9 10 K
     limit: int = 99
     # B. card effects
     cards: tuple[Effect, ...] = field(default_factory=_default_cards)
+    suit_cards: tuple[tuple[int, Effect], ...] = ()  # (card, effect) where a suit differs
     calls: tuple[str, ...] = ("{total}",) * 13
     bust_call: str = "{total} — bust"  # said on going over (Q05); e.g. "0" to call the reset
     below_zero: BelowZero = BelowZero.ALLOW
@@ -214,6 +234,10 @@ class Rules:
     king_ban_scope: Scope = Scope.HAND
     king_ban_at_limit: bool = True  # the ban holds even when the total is already at the limit
     skip_counts: SkipCounts = SkipCounts.REMAINING
+    skip_with_two_players: bool = True  # False: with two players in the hand a skip card
+    # does not skip (the other player is next); True: the player plays again
+    name_self: bool = False  # a card that names the next player may name its player
+    choice_filter: ChoiceFilter = ChoiceFilter.NONE
     # C. legality, bust and hands
     may_bust: bool = False  # a card over the limit is legal even with a safe card in hand
     no_legal_play: NoLegalPlay = NoLegalPlay.LAY_DOWN
@@ -223,6 +247,7 @@ class Rules:
     after_bust: AfterBust = AfterBust.END_HAND
     clear_pile_on_reset: bool = False
     draw_after_bust: bool = True
+    eliminated_hand: EliminatedHand = EliminatedHand.KEEP
     # D. card flow
     stock_empty: StockEmpty = StockEmpty.RESHUFFLE_KEEP_TOP
     restock: Restock = Restock.LAZY
@@ -233,7 +258,9 @@ class Rules:
     thresholds: Thresholds = Thresholds.NONE
     threshold_values: tuple[int, ...] = (33, 66)
     online_cross: OnlineCross = OnlineCross.STRICT
+    milestones_on_bust: bool = True  # False: a play over the limit pays only the bust
     border_values: tuple[int, ...] = (33, 66, 99)
+    border_cross_backward_costs: bool = True  # False: only upward crossings cost (Wilson)
     rule_69: Rule69 = Rule69.NONE
     rule_69_from: Rule69From = Rule69From.ANY
     scoring: Scoring = Scoring.LIVES
@@ -249,12 +276,34 @@ class Rules:
     team_lives: int = 0  # 0 = twice the lives
 
     def __post_init__(self) -> None:
+        # a suit card that does what its rank does is no exception: drop it, so that
+        # equal rules compare equal however they were written
+        if not all(isinstance(e, tuple) and len(e) == 2 for e in self.suit_cards):
+            raise RulesError(f"rules key 'suit_cards' = {self.suit_cards!r} is not allowed: "
+                             "expected a table card = effect, e.g. AS = \"set 0\"")
+        object.__setattr__(self, "suit_cards", tuple(sorted(
+            (card, eff) for card, eff in dict(self.suit_cards).items()
+            if eff != self.cards[card >> 2])))
         _validate(self)
 
     # Derived values ---------------------------------------------------------------
 
+    def effect_of(self, card: int) -> Effect:
+        """What a card does: its suit's exception, or its rank's effect."""
+        for c, eff in self.suit_cards:
+            if c == card:
+                return eff
+        return self.cards[card >> 2]
+
+    def effects(self) -> tuple[Effect, ...]:
+        """Every distinct effect of these rules (ranks and suit exceptions)."""
+        return tuple(dict.fromkeys(self.cards + tuple(e for _, e in self.suit_cards)))
+
     def decks_for(self, players: int) -> int:
         """How many 52-card decks a table of this many players uses."""
+        if self.decks_by_players:
+            return max((d for n, d in self.decks_by_players if players >= n),
+                       default=self.decks)
         big = self.big_table_over and players > self.big_table_over
         return self.big_table_decks if big else self.decks
 
@@ -343,6 +392,21 @@ def _validate(r: Rules) -> None:
             fail(key, values, "expected a list of whole numbers")
     if r.start_total is StartTotal.UPCARD and len(set(r.upcard_special)) >= 13:
         fail("upcard_special", r.upcard_special, "at least one rank must be ordinary")
+    for players, decks in r.decks_by_players:
+        if players < 2 or decks < 1:
+            fail("decks_by_players", {str(players): decks}, "expected a table of players = "
+                 "decks, e.g. {3 = 2, 4 = 3}: from 2 players up, at least 1 deck")
+    if r.game_end is GameEnd.FIRST_OUT and r.scoring is Scoring.GAME_POINTS:
+        fail("game_end", "first_out", "the game ends at the first elimination, and with "
+             "scoring = 'game_points' nobody is eliminated: needs scoring = 'lives'")
+    if not r.milestones_on_bust and r.thresholds is not Thresholds.ONLINE:
+        fail("milestones_on_bust", False, "it only changes the 33/66 payments of "
+             "thresholds = 'online'")
+    if not r.border_cross_backward_costs and r.thresholds is not Thresholds.BORDERS:
+        fail("border_cross_backward_costs", False, "it only changes the border crossings of "
+             "thresholds = 'borders'")
+    if r.limit > 1023 and any(e.kind is Kind.SET_ANY for e in r.effects()):
+        fail("limit", r.limit, "a 'set-any' card needs a limit of at most 1023")
 
 
 # Reading and writing mappings (TOML tables) ----------------------------------------
@@ -389,6 +453,14 @@ def _convert(key: str, value: Any) -> Any:
                 pass
         raise RulesError(f"rules key {key!r} = {value!r} is not allowed: expected a list of ranks "
                          f"such as [\"A\", \"4\", \"K\"]")
+    elif key == "decks_by_players":
+        if isinstance(value, Mapping) and all(
+                str(k).isdigit() and isinstance(v, int) and not isinstance(v, bool)
+                for k, v in value.items()):
+            return tuple(sorted((int(k), v) for k, v in value.items()))
+        raise RulesError(f"rules key {key!r} = {value!r} is not allowed: expected a table of "
+                         "players = decks, e.g. {3 = 2, 4 = 3} (2 decks from 3 players, 3 "
+                         "from 4)")
     elif isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool)
                                          for v in value):
         return tuple(value)
@@ -396,18 +468,36 @@ def _convert(key: str, value: Any) -> Any:
 
 
 def _rank_table(key: str, table: Any) -> dict[int, str]:
+    """A table of rank = text (``cards``, ``calls``) or, for ``suit_cards``, card = text."""
+    by_card = key == "suit_cards"
     if not isinstance(table, Mapping):
-        raise RulesError(f"rules key {key!r} must be a table of rank = value, e.g. A = \"+1/+11\"")
+        example = 'AS = "set 0"' if by_card else 'A = "+1/+11"'
+        raise RulesError(f"rules key {key!r} must be a table of {'card' if by_card else 'rank'}"
+                         f" = value, e.g. {example}")
     out: dict[int, str] = {}
-    for rank_text, spec in table.items():
+    for text, spec in table.items():
         try:
-            rank = parse_rank(str(rank_text))
+            index = (parse_card if by_card else parse_rank)(str(text))
         except ValueError:
-            raise RulesError(f"rules key '{key}.{rank_text}': unknown rank; expected one of "
-                             f"{' '.join(RANKS)}") from None
+            accepted = ("not a card; expected a rank and a suit such as AS, 10H or KC"
+                        if by_card else f"unknown rank; expected one of {' '.join(RANKS)}")
+            raise RulesError(f"rules key '{key}.{text}': {accepted}") from None
         if not isinstance(spec, str):
-            raise RulesError(f"rules key '{key}.{rank_text}' = {spec!r}: expected text")
-        out[rank] = spec
+            raise RulesError(f"rules key '{key}.{text}' = {spec!r}: expected text")
+        out[index] = spec
+    return out
+
+
+def _effects(key: str, table: Any, current: dict[int, Effect]) -> dict[int, Effect]:
+    """``current`` (rank or card -> effect) with the effects of a ``cards`` or
+    ``suit_cards`` table written over it."""
+    out = dict(current)
+    for index, spec in _rank_table(key, table).items():
+        try:
+            out[index] = parse_effect(spec)
+        except RulesError as e:
+            name = format_card(index) if key == "suit_cards" else RANKS[index]
+            raise RulesError(f"rules key '{key}.{name}': {e}") from None
     return out
 
 
@@ -421,13 +511,11 @@ def apply_overrides(base: Rules, overrides: Mapping[str, Any], *, where: str = "
     try:
         for key, value in overrides.items():
             if key == "cards":
-                cards = list(changes.get("cards", base.cards))
-                for rank, spec in _rank_table(key, value).items():
-                    try:
-                        cards[rank] = parse_effect(spec)
-                    except RulesError as e:
-                        raise RulesError(f"rules key 'cards.{RANKS[rank]}': {e}") from None
-                changes["cards"] = tuple(cards)
+                ranks = dict(enumerate(changes.get("cards", base.cards)))
+                changes["cards"] = tuple(_effects(key, value, ranks).values())
+            elif key == "suit_cards":
+                cards = dict(changes.get("suit_cards", base.suit_cards))
+                changes["suit_cards"] = tuple(_effects(key, value, cards).items())
             elif key == "calls":
                 calls = list(changes.get("calls", base.calls))
                 for rank, template in _rank_table(key, value).items():
@@ -461,6 +549,12 @@ def rules_to_mapping(rules: Rules, base: Rules | None = None) -> dict[str, Any]:
                      for i, v in enumerate(value) if v != old[i]}
             if table:
                 out[name] = table
+        elif name == "suit_cards":  # the base's exceptions too, so that a dropped one goes
+            old = dict(base.suit_cards) if base is not None else {}
+            out[name] = {format_card(c): format_effect(rules.effect_of(c))
+                         for c in sorted(set(dict(value)) | set(old))}
+        elif name == "decks_by_players":
+            out[name] = {str(n): d for n, d in value}
         elif name == "upcard_special":
             out[name] = [RANKS[v] for v in value]
         elif isinstance(value, tuple):
@@ -482,6 +576,10 @@ def keys_help() -> list[tuple[str, str]]:
                     if name == "cards" else "a table rank = call, e.g. 9 = \"pass to you {total}\"")
         elif name == "upcard_special":
             text = "a list of ranks"
+        elif name == "suit_cards":
+            text = "a table card = effect where a suit differs, e.g. AS = \"set 0\""
+        elif name == "decks_by_players":
+            text = "a table players = decks, e.g. {7 = 2}: 2 decks from 7 players"
         else:
             text = _accepted(hint if get_origin(hint) not in (Union, types.UnionType)
                              else get_args(hint)[0])

@@ -9,8 +9,9 @@ code, so they cannot disagree. :func:`ninetynine.game.step` gives the immutable 
 Seats are numbered from 0 clockwise. Cards are ints (see :mod:`ninetynine.cards`). The
 stock is stored with its top card *last*; the pile with its top card last.
 
-An action code is ``card * 4 + choice`` for a play (choice indexes the rank's values),
-or one of :data:`DOWN`, :data:`PASS`, :data:`DRAW`, :data:`NODRAW`, so sorted codes
+An action code is ``card * 4 + choice`` for a play (choice indexes the card's values),
+one of :data:`DOWN`, :data:`PASS`, :data:`DRAW`, :data:`NODRAW`, or ``PARAM + card *
+1024 + number`` for a play that names a seat or sets a chosen total, so sorted codes
 are sorted actions.
 """
 
@@ -22,9 +23,9 @@ from dataclasses import dataclass
 from operator import itemgetter
 
 from ninetynine import events as E
-from ninetynine.actions import Action, ActionKind, ChanceOutcome, Reinsert, Shuffle
+from ninetynine.actions import Action, ActionKind, ChanceOutcome, Lead, Reinsert, Shuffle
 from ninetynine.cards import KING, format_card, format_cards, new_deck
-from ninetynine.effects import Kind, display_order
+from ninetynine.effects import Effect, Kind, display_order
 from ninetynine.errors import (
     BelowZeroError,
     CardNotInHandError,
@@ -37,13 +38,14 @@ from ninetynine.errors import (
     RecordError,
     Refusal,
 )
-from ninetynine.lookup import RuleTables, compiled
+from ninetynine.lookup import AFTER_KEY, PARAM, RuleTables, card_of, compiled
 from ninetynine.penalties import Penalties
 from ninetynine.rules import ForcedCard, NoLegalPlay, SkipCounts, Stuck, TwoPlayerReverse
 from ninetynine.statebase import (
     CHANCE,
     DEAL,
     DRAWING,
+    LEAD,
     OVER,
     PLAY,
     RESTOCK,
@@ -53,9 +55,9 @@ from ninetynine.statebase import (
     StateBase,
 )
 
-__all__ = ["CHANCE", "DEAL", "DOWN", "DRAW", "DRAWING", "FIELDS", "NODRAW", "OVER", "PASS",
-           "PLAY", "RESTOCK", "TOPUP", "UPCARD", "ChanceRequest", "Outcome", "RuleTables",
-           "State", "check_state", "compiled"]
+__all__ = ["CHANCE", "DEAL", "DOWN", "DRAW", "DRAWING", "FIELDS", "LEAD", "NODRAW", "OVER",
+           "PARAM", "PASS", "PLAY", "RESTOCK", "TOPUP", "UPCARD", "ChanceRequest", "Outcome",
+           "RuleTables", "State", "check_state", "compiled"]
 
 DOWN, PASS, DRAW, NODRAW = 1000, 1001, 1002, 1003
 FIELDS = StateBase.__slots__  # every field of a state
@@ -66,11 +68,13 @@ _CODE_OF_KIND = {kind: code for code, kind in _SPECIAL.items()}
 
 @dataclass(frozen=True, slots=True)
 class ChanceRequest:
-    """What chance must decide now: a shuffle of ``cards``, or an insert depth in a range."""
+    """What chance must decide now: a shuffle of ``cards``, an insert depth in a range, or
+    the seat that leads the new hand, one of ``seats``."""
 
     kind: str
     cards: tuple[int, ...] = ()
     depths: range = range(0)
+    seats: tuple[int, ...] = ()
 
 
 class State(Penalties):
@@ -128,6 +132,8 @@ class State(Penalties):
                          size - 1)
             low = max(-(-size // 3), above + 1)
             return ChanceRequest(UPCARD, depths=range(low, max(low, 2 * size // 3) + 1))
+        if self.chance == LEAD:
+            return ChanceRequest(LEAD, seats=tuple(s for s in range(self.n) if self.alive[s]))
         cards = self.pile[:-1] if self.chance == TOPUP else self.stock
         return ChanceRequest(self.chance, cards=tuple(sorted(cards)))
 
@@ -138,6 +144,8 @@ class State(Penalties):
             raise IllegalActionError("no chance event is pending: it is a player's turn")
         if req.kind == UPCARD:
             return Reinsert(rng.choice(req.depths))
+        if req.kind == LEAD:
+            return Lead(rng.choice(req.seats))
         # sorting by random keys: a uniform shuffle, several times cheaper than rng.shuffle
         cards, rnd = req.cards, rng.random
         if len(cards) < 2:
@@ -161,6 +169,12 @@ class State(Penalties):
                 raise IllegalActionError(f"'{outcome}' does not fit: expected 'insert N' with N "
                                          f"from {req.depths.start} to {req.depths.stop - 1}",
                                          reason=Refusal.BAD_CHANCE)
+        elif req.kind == LEAD:
+            if not isinstance(outcome, Lead) or outcome.seat not in req.seats:
+                raise IllegalActionError(f"'{str(outcome)[:40]}' does not fit: expected 'lead N' "
+                                         "with N a seat still in the game: " +
+                                         ", ".join(str(s + 1) for s in req.seats),
+                                         reason=Refusal.BAD_CHANCE)
         elif not isinstance(outcome, Shuffle) or sorted(outcome.order) != list(req.cards):
             raise IllegalActionError(f"'{str(outcome)[:40]}...' does not fit: expected 'shuffle' "
                                      f"and an order of exactly these {len(req.cards)} cards: "
@@ -173,6 +187,12 @@ class State(Penalties):
             self.stock.insert(len(self.stock) - outcome.depth, self.held)
             self.held = -1
             self._turn_upcard()
+            return
+        if kind == LEAD:
+            assert isinstance(outcome, Lead)
+            if self._ev is not None:
+                self._ev.append(E.LeaderDrawn(outcome.seat))
+            self._lead(outcome.seat)
             return
         assert isinstance(outcome, Shuffle)
         order = list(reversed(outcome.order))
@@ -217,25 +237,72 @@ class State(Penalties):
             safe += found[0]
             if found[1]:
                 busting += found[1]
-        if c.may_bust:
-            if safe or busting:
-                return sorted(safe + busting) if safe and busting else safe or busting
-        elif safe:
+        if c.unusual:  # plays over the limit by choice, seats to name, chains, set-any
+            if c.extras:
+                safe, busting = self._extra_codes(safe), self._extra_codes(busting)
+            if c.may_bust and busting:
+                return sorted(safe + busting) if safe else busting
+        if safe:
             return safe
-        elif busting:
+        if busting:
             if self.rules.no_legal_play is NoLegalPlay.LAY_DOWN:
                 return [DOWN]
             return busting[:1] if self.rules.forced_card is ForcedCard.AUTO else busting
         return [PASS] if self.rules.stuck is Stuck.PASS else [DOWN]
 
+    def _extra_codes(self, codes: list[int]) -> list[int]:
+        """``codes`` with a naming card's play once per seat it may name, and in the run
+        of a no-draw chain without the chain cards; sorted."""
+        c, out = self.c, []
+        for code in codes:
+            card = card_of(code)
+            if self.plays_left and card in c.chain_cards:
+                continue  # a run holds no second chain card
+            if code < PARAM and card in c.naming:
+                base = PARAM + card * 1024
+                out += [base + s for s in self.name_targets()]
+            else:
+                out.append(code)
+        out.sort()
+        return out
+
+    def name_targets(self) -> list[int]:
+        """The seats the player to act may name to play next."""
+        seat, in_hand = self.turn, self.in_hand
+        return [s for s in range(self.n) if in_hand[s] and (s != seat or self.rules.name_self)]
+
+    def plays_of(self, card: int) -> list[Action]:
+        """Every well-formed play of ``card``, legal now or not: each value of a choice,
+        each seat a naming card could name, each total a ``set-any`` card could set."""
+        eff = self.c.effects[card]
+        if eff.name:  # the seats it may name first
+            targets = self.name_targets() if self.phase == PLAY else []
+            return [Action.play(card, target=s)
+                    for s in sorted(range(self.n), key=lambda s: s not in targets)]
+        if eff.kind is Kind.SET_ANY:
+            return [Action.play(card, to=t) for t in range(self.c.limit + 1)]
+        return [Action.play(card, v if eff.has_choice else None) for v in eff.values]
+
     def legal_actions(self) -> list[Action]:
         return [self.action_of(code) for code in self.legal_codes()]
 
     def action_of(self, code: int) -> Action:
+        """The action of a code (actions are immutable: each is made once per rules)."""
+        found = self.c.actions.get(code)
+        if found is None:
+            found = self.c.actions[code] = self._make_action(code)
+        return found
+
+    def _make_action(self, code: int) -> Action:
         if code in _SPECIAL:
             return Action(_SPECIAL[code])
+        if code >= PARAM:
+            card, number = card_of(code), code & 1023
+            if self.c.effects[card].name:
+                return Action.play(card, target=number)
+            return Action.play(card, to=number)
         card, choice = code >> 2, code & 3
-        eff = self.c.effects[card >> 2]
+        eff = self.c.effects[card]
         return Action.play(card, eff.values[choice] if eff.has_choice else None)
 
     def code_of(self, action: Action) -> int:
@@ -243,8 +310,11 @@ class State(Penalties):
         if action.kind is not ActionKind.PLAY:
             return _CODE_OF_KIND[action.kind]
         assert action.card is not None
-        eff = self.c.effects[action.card >> 2]
-        name = format_card(action.card)
+        card = action.card
+        eff = self.c.effects[card]
+        name = format_card(card)
+        if action.target is not None or action.to is not None or card in self.c.param_cards:
+            return self._param_code(action, eff, name)
         if eff.has_choice:
             if action.value is None:
                 raise ChoiceRequiredError(f"{name} needs a value: " + " or ".join(
@@ -259,6 +329,34 @@ class State(Penalties):
                                      reason=Refusal.BAD_VALUE)
         return action.card * 4
 
+    def _param_code(self, action: Action, eff: Effect, name: str) -> int:
+        """The code of a play that names a seat or sets a chosen total."""
+        assert action.card is not None
+        base, limit = PARAM + action.card * 1024, self.c.limit
+        if eff.name:
+            if action.target is None:
+                raise ChoiceRequiredError(f"{name} names who plays next: " + " or ".join(
+                    f"{name}>{s + 1}" for s in self.name_targets()))
+            if action.value is not None or action.to is not None:
+                raise IllegalActionError(f"{name} has no choice of value: play it as "
+                                         f"{name}>N, naming the seat N that plays next")
+            if not 0 <= action.target < self.n:
+                raise IllegalActionError(f"'{action}' names seat {action.target + 1}, but the "
+                                         f"table has seats 1 to {self.n}")
+            return base + action.target
+        if action.target is not None:
+            raise IllegalActionError(f"{name} does not name the next player: drop the "
+                                     f"'>{action.target + 1}'")
+        if eff.kind is Kind.SET_ANY:
+            if action.to is None:
+                raise ChoiceRequiredError(f"{name} sets the total to a number of your choice: "
+                                          f"{name}=0 to {name}={limit}")
+            if action.value is not None or not 0 <= action.to <= limit:
+                raise IllegalActionError(f"'{action}': choose a total from 0 to {limit}, e.g. "
+                                         f"{name}={min(limit, 50)}")
+            return base + action.to
+        raise IllegalActionError(f"{name} does not set a chosen total: drop the '={action.to}'")
+
     # Applying actions --------------------------------------------------------------
 
     def apply(self, action: Action | ChanceOutcome, seat: int | None = None) -> list[E.Event]:
@@ -269,7 +367,7 @@ class State(Penalties):
         events: list[E.Event] = []
         self._ev = events
         try:
-            if isinstance(action, (Shuffle, Reinsert)):
+            if isinstance(action, (Shuffle, Reinsert, Lead)):
                 self.apply_chance(action)
             else:
                 self.apply_code(self.check(action, seat))
@@ -314,7 +412,17 @@ class State(Penalties):
                 self.turns_played[self.turn] < self.c.king_ban:
             raise OpeningBanError(f"no King to {self.c.limit} in your first "
                                   f"{self.c.king_ban} turns", legal=shown)
-        new = self.c.new_total(action.card >> 2, code & 3, self.total)
+        if self.plays_left and action.card in self.c.chain_cards:
+            raise IllegalActionError(f"P{self.turn + 1} must play {self.plays_left} more "
+                                     f"card(s) without drawing, none of them a "
+                                     f"{format_card(action.card)[:-1]}", legal=shown,
+                                     reason=Refusal.CHAIN)
+        if action.target is not None and action.target not in self.name_targets():
+            who = "yourself" if action.target == self.turn else \
+                f"P{action.target + 1}, who is not in the hand"
+            raise IllegalActionError(f"'{action}' names {who}; name another player still in "
+                                     "the hand", legal=shown, reason=Refusal.BAD_TARGET)
+        new = self.c.result(code, self.total)
         if new > self.c.limit:
             raise OverLimitError(f"'{action}' would make {new}, over {self.c.limit}",
                                  legal=shown)
@@ -324,10 +432,12 @@ class State(Penalties):
 
     def apply_code(self, code: int) -> None:
         """Apply a legal action code without checking it (the fast path)."""
-        if code >= DOWN:
+        if code < DOWN:
+            self._play(self.turn, code >> 2, code)
+        elif code < PARAM:
             self._special(code)
         else:
-            self._play(self.turn, code >> 2, code & 3)
+            self._play(self.turn, card_of(code), code)
 
     # Transitions -------------------------------------------------------------------
 
@@ -341,33 +451,35 @@ class State(Penalties):
             if ev is not None:
                 ev.append(E.Passed(seat))
             self.passes += 1
+            self.chain = self.plays_left = 0  # a pass ends a no-draw chain
             if self.passes >= sum(self.in_hand):
                 self._end_hand(None)
             else:
                 self.turn = self._next_seat(seat, 1)
-        elif code == DRAW:
-            self.phase, self.turn = PLAY, self.next_turn
+        elif code == DRAW:  # (next_turn is cleared: a position only has it while drawing)
+            self.phase, self.turn, self.next_turn = PLAY, self.next_turn, -1
             owed, self.owed = self.owed, 0  # before drawing: a restock records what is owed
             self._draw(seat, 1 + owed)
         else:
             if ev is not None:
                 ev.append(E.DrawSkipped(seat, "did not draw"))
-            self.phase, self.turn, self.owed = PLAY, self.next_turn, 0
+            self.phase, self.turn, self.owed, self.next_turn = PLAY, self.next_turn, 0, -1
 
-    def _play(self, seat: int, card: int, choice: int) -> None:
+    def _play(self, seat: int, card: int, code: int) -> None:
+        """Play ``card`` by its action ``code`` (which holds its value's choice, or the seat
+        it names or the total it sets)."""
         c, rules, ev = self.c, self.rules, self._ev
         self.hands[seat].remove(card)
         self.pile.append(card)
         self.turns_played[seat] += 1
         self.passes = 0
         rank = card >> 2
-        eff = c.effects[rank]
+        eff = c.effects[card]
         old = self.total
-        code = card * 4 + choice
-        new = self.total = c.after.get(old * 256 + code) or c.result(code, old)
+        new = self.total = c.after.get(old * AFTER_KEY + code) or c.result(code, old)
         bust = new > c.limit
         if ev is not None:
-            ev.append(E.CardPlayed(seat, card, eff.values[choice] if eff.has_choice else None,
+            ev.append(E.CardPlayed(seat, card, eff.values[code & 3] if eff.has_choice else None,
                                    old, new))
             text = (rules.bust_call if bust else rules.calls[rank]).format(total=new)
             ev.append(E.TotalCalled(seat, new, text))
@@ -385,16 +497,57 @@ class State(Penalties):
             if ev is not None:
                 ev.append(E.PlaysAgain(seat))
             nxt = seat
-        elif eff.skip:
+        elif eff.skip and (rules.skip_with_two_players or sum(self.in_hand) > 2):
             nxt = self._skip_from(seat, self._before if c.scoring_on_play else self.in_hand)
         else:
             nxt = (seat + self.direction) % self.n
             if not self.in_hand[nxt]:
                 nxt = self._next_seat(nxt, 1)
-        if self.in_hand[seat]:
+        if c.extras:  # a named seat, a no-draw chain
+            self._extra_turn(seat, eff, code, nxt)
+        elif self.in_hand[seat]:
             self._end_turn(seat, nxt)
         else:  # paid out of the game by a threshold penalty: no draw
             self.turn = nxt
+
+    def _named(self, seat: int, target: int) -> int:
+        """The seat a naming card names plays next (or, if this play put it out, the one
+        after it)."""
+        if self._ev is not None:
+            self._ev.append(E.Named(seat, target))
+        return target if self.in_hand[target] else self._next_seat(target, 1)
+
+    def _extra_turn(self, seat: int, eff: Effect, code: int, nxt: int) -> None:
+        """The end of a turn under rules with naming cards or a no-draw chain (the
+        Icelandic Queen): the named seat plays next; a player facing a chain of n plays a
+        chain card (and draws) or n cards in a row without drawing, and the turn then
+        passes by the last card."""
+        if eff.name:
+            nxt = self._named(seat, code & 1023)
+        if not self.c.chain_cards:
+            if self.in_hand[seat]:
+                self._end_turn(seat, nxt)
+            else:
+                self.turn = nxt
+            return
+        if not self.in_hand[seat]:
+            self.plays_left, self.turn = 0, nxt
+            return
+        if self.plays_left:  # inside a run
+            self.plays_left -= 1
+            self.turn = seat if self.plays_left else nxt
+            return
+        if self.chain and not eff.no_draw:  # the first card of a run: nobody draws
+            self.plays_left, self.chain = self.chain - 1, 0
+            self.turn = seat if self.plays_left else nxt
+            if self.plays_left and self._ev is not None:
+                self._ev.append(E.MustPlay(seat, self.plays_left))
+            return
+        if eff.no_draw:
+            self.chain += 1
+            if self._ev is not None:
+                self._ev.append(E.ChainFaced(nxt, self.chain))
+        self._end_turn(seat, nxt)
 
     def _skip_from(self, seat: int, before: list[bool]) -> int:
         """The seat after skipping one; ``before`` is who was in the hand before the play."""

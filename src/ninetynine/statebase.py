@@ -16,7 +16,7 @@ from ninetynine.rules import Pot, Rules
 # Phases
 PLAY, DRAWING, CHANCE, OVER = "play", "draw", "chance", "over"
 # Chance kinds
-DEAL, RESTOCK, TOPUP, UPCARD = "deal", "restock", "topup", "upcard"
+DEAL, RESTOCK, TOPUP, UPCARD, LEAD = "deal", "restock", "topup", "upcard", "lead"
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +34,7 @@ class StateBase:
         "rules", "c", "n", "hands", "stock", "pile", "out", "total", "direction", "turn",
         "dealer", "starter", "lives", "alive", "in_hand", "turns_played", "points", "scores",
         "pot", "hand_no", "phase", "chance", "drawer", "owed", "next_turn", "held", "loser",
-        "passes", "decks", "face_down", "outcome", "_ev", "_before",
+        "passes", "decks", "face_down", "chain", "plays_left", "outcome", "_ev", "_before",
     )
 
     rules: Rules
@@ -67,6 +67,8 @@ class StateBase:
     passes: int
     decks: int
     face_down: int  # cards at the bottom of the pile that nobody saw (old hands)
+    chain: int  # no-draw cards in a row that the seat to act faces
+    plays_left: int  # cards the seat to act must still play in this run, without drawing
     outcome: Outcome | None
     _ev: list[E.Event] | None
     _before: list[bool]  # who was in the hand before the play's penalties (for skips)

@@ -32,6 +32,8 @@ class View:
     passes: int  # passes in a row since the last card (where a blocked player passes)
     owed: int  # draws the seat to act owes (where playing again puts drawing off)
     next_turn: int | None  # who plays after the draw now to be made (where drawing is a move)
+    chain: int  # no-draw cards in a row that the seat to act faces (Icelandic Queens)
+    plays_left: int  # cards the seat to act must still play in its run, without drawing
     hand: tuple[int, ...]  # this seat's cards, sorted
     hand_sizes: tuple[int, ...]
     lives: tuple[int, ...]  # per seat (a team's pool for each partner)
@@ -70,7 +72,7 @@ def observe(state: State, seat: int, history: tuple[Event, ...] = ()) -> View:
         seat=seat, rules=state.rules, players=n, decks=state.decks, phase=state.phase,
         turn=state.current_seat, total=state.total, direction=state.direction,
         dealer=state.dealer, hand_no=state.hand_no, starter=state.starter,
-        passes=state.passes, owed=state.owed,
+        passes=state.passes, owed=state.owed, chain=state.chain, plays_left=state.plays_left,
         next_turn=state.next_turn if state.phase == DRAWING else None,
         hand=tuple(sorted(state.hands[seat])),
         hand_sizes=tuple(len(h) for h in state.hands),

@@ -12,8 +12,8 @@ from typing import Any
 
 from ninetynine import events as E
 from ninetynine import parse_action
-from ninetynine.actions import Shuffle
-from ninetynine.cards import format_cards, new_deck, parse_cards
+from ninetynine.actions import Action, Shuffle
+from ninetynine.cards import format_card, format_cards, new_deck, parse_cards
 from ninetynine.position import position_from_mapping
 from ninetynine.state import State
 
@@ -57,6 +57,13 @@ def play(state: State, *moves: str) -> list[E.Event]:
     for move in moves:
         out += state.apply(parse_action(move))
     return out
+
+
+def card_text(move: str) -> str:
+    """The card of a move's text: ``"10S-10"`` -> ``"10S"``, ``"5S>3"`` -> ``"5S"``."""
+    action = parse_action(move)
+    assert isinstance(action, Action) and action.card is not None
+    return format_card(action.card)
 
 
 def legal(state: State) -> set[str]:

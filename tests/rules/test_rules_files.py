@@ -11,7 +11,7 @@ import pytest
 
 from ninetynine import load_rules, new_game, play_out, preset_rules, presets
 from ninetynine.errors import RulesError
-from ninetynine.presets import find_preset, rules_spec
+from ninetynine.presets import FAMILIES, find_preset, rules_spec
 from ninetynine.rules import FIELDS, Draw, keys_help, rules_to_mapping
 
 MATRIX_IDS = [
@@ -20,14 +20,36 @@ MATRIX_IDS = [
     "P-UPCARD", "P-UPCARD-INSTANT", "P-ONLINE", "P-ONLINE-TEACH", "J-PURE", "J-4TOKEN",
     "J-TEAM", "J-REVERSE",
 ]
+# FAMILIES.md's published rule sets, with their working names as aliases
+FAMILY_IDS = {
+    "WIKI": "wikipedia", "BICYCLE": "bicycle", "BGA": "bga", "BGA-QUICK": "bga-quick",
+    "98": "pagat-98", "98-CS": "cardstock-98", "98-CS-K0": "cardstock-98-k0",
+    "TW": "taiwanese", "IS": "icelandic", "E2": "everything2", "QC": "quentin-c",
+}
+ALL_IDS = MATRIX_IDS + list(FAMILY_IDS)
 
 
 def test_every_named_rule_set_is_a_preset() -> None:
-    assert set(presets()) == set(MATRIX_IDS)
-    assert list(presets())[:4] == ["P", "K", "G", "J"]
+    assert set(presets()) == set(ALL_IDS)
+    assert list(presets())[0] == "P"
+    assert {p.family for p in presets().values()} == set(FAMILIES)
+    order = [FAMILIES.index(p.family) for p in presets().values()]
+    assert order == sorted(order)  # grouped by family, in the order of FAMILIES
 
 
-@pytest.mark.parametrize("pid", MATRIX_IDS)
+@pytest.mark.parametrize("pid,alias", FAMILY_IDS.items())
+def test_family_presets_answer_to_their_working_names(pid: str, alias: str) -> None:
+    assert find_preset(alias).id == pid
+
+
+@pytest.mark.parametrize("pid", list(FAMILY_IDS))
+def test_family_presets_say_where_they_come_from(pid: str) -> None:
+    preset = find_preset(pid)
+    assert preset.url.startswith("https://") and preset.origin and preset.rulebook is None
+    assert preset.url in preset_rules(pid).source
+
+
+@pytest.mark.parametrize("pid", ALL_IDS)
 def test_preset_loads_by_id_and_alias(pid: str) -> None:
     r = load_rules(pid)
     assert r.id == pid
@@ -36,7 +58,7 @@ def test_preset_loads_by_id_and_alias(pid: str) -> None:
     assert load_rules(pid.lower()).id == pid
 
 
-@pytest.mark.parametrize("pid", MATRIX_IDS)
+@pytest.mark.parametrize("pid", ALL_IDS)
 def test_preset_plays_to_the_end(pid: str) -> None:
     r = preset_rules(pid)
     for n in sorted({r.players_min, min(r.players_max, 4), r.players_max}):
@@ -45,7 +67,7 @@ def test_preset_plays_to_the_end(pid: str) -> None:
         assert s.is_over and s.outcome is not None
 
 
-@pytest.mark.parametrize("pid", MATRIX_IDS)
+@pytest.mark.parametrize("pid", ALL_IDS)
 def test_rules_spec_round_trip(pid: str) -> None:
     r = preset_rules(pid)
     assert load_rules(rules_spec(r)) == r
@@ -111,6 +133,61 @@ REC = [
     ("P-ONLINE", "reverse_with_two_players", False),
     ("P-SEVEN", "after_bust", "end_hand"),        # Q50
     ("P", "limit", 99),                           # Q49
+    ("P-BORDERS", "border_cross_backward_costs", True),  # FAMILIES §8.2: S000
+    ("P-ONLINE", "elimination", "cannot_pay"),    # FAMILIES §8.1: S000 kept for P-ONLINE
+    # FAMILIES.md: F1 Wikipedia
+    ("WIKI", "below_zero", "allow"),              # O01
+    ("WIKI", "stock_empty", "reshuffle_keep_top"),  # O02
+    ("WIKI", "starter", "left_of_dealer"),        # O03
+    ("WIKI", "direction", "reset"),
+    ("WIKI", "skip_with_two_players", True),      # O04
+    ("WIKI", "two_player_reverse", "hold"),       # O05
+    ("WIKI", "no_legal_play", "lay_down"),
+    # F2 Bicycle and BGA
+    ("BICYCLE", "no_legal_play", "lay_down"),     # O10
+    ("BGA", "no_legal_play", "play_and_bust"),
+    ("BICYCLE", "below_zero", "allow"),           # O11
+    ("BGA", "below_zero", "allow"),
+    ("BICYCLE", "two_player_reverse", "hold"),    # O12
+    ("BICYCLE", "starter", "left_of_dealer"),     # O13
+    ("BGA", "starter", "loser"),                  # O14
+    ("BGA", "stock_empty", "reshuffle_keep_top"),
+    ("BGA-QUICK", "game_end", "first_out"),       # O15
+    ("BGA", "game_end", "last_survivor"),
+    # F3 Ninety-Eight
+    ("98", "game_end", "first_out"),              # O20
+    ("98", "lives", 1),
+    ("98", "may_bust", False),                    # O21
+    ("98-CS", "may_bust", True),
+    ("98", "below_zero", "allow"),                # O22
+    ("98", "stock_empty", "no_draw"),             # O23
+    ("98-CS", "stock_empty", "no_draw"),
+    # F4 Taiwanese
+    ("TW", "below_zero", "clamp"),                # O30
+    ("TW", "name_self", False),                   # O31
+    ("TW", "eliminated_hand", "under_pile"),      # O33
+    ("TW", "stock_empty", "reshuffle_all"),       # O34
+    ("TW", "starter", "random"),                  # O35 (the first hand: the game's first seat)
+    ("E2", "starter", "random"),                  # O41
+    ("IS", "starter", "random"),
+    ("TW", "decks", 1),                           # O36
+    ("TW", "after_bust", "sit_out"),              # continuous elimination, total kept
+    ("TW", "lives", 1),
+    # F5 everything2 and Icelandic
+    ("E2", "below_zero", "clamp"),                # O40
+    ("E2", "hand_size", 5),
+    ("IS", "below_zero", "clamp"),
+    ("IS", "stock_empty", "reshuffle_all"),
+    # F6 Quentin C (§7.2)
+    ("QC", "elimination", "at_zero"),             # #4
+    ("QC", "choice_filter", "drop_busting"),      # #5
+    ("QC", "may_bust", True),                     # #6
+    ("QC", "below_zero", "clamp"),                # #7
+    ("QC", "skip_with_two_players", True),        # #8
+    ("QC", "starter", "left_of_dealer"),          # #9
+    ("QC", "big_table_over", 6),                  # #10
+    ("QC", "stock_empty", "reshuffle_keep_top"),  # #11
+    ("QC", "milestones_on_bust", False),
 ]
 
 
@@ -176,6 +253,27 @@ ALTS = [
     ("P", {"limit": 100}),
     ("P-SEVEN", {"after_bust": "sit_out"}),       # Q50
     ("P-SWAP-9K", {"calls": {"K": "pass me by {total}"}}),  # Q51
+    ("P-BORDERS", {"border_cross_backward_costs": False}),  # FAMILIES §8.2: Wilson
+    ("WIKI", {"skip_with_two_players": False}),   # O04 Alt
+    ("WIKI", {"hand_size": 4, "players_max": 6}),  # denexa's derivative
+    ("BICYCLE", {"below_zero": "clamp"}),         # O11 Alt
+    ("BGA", {"lives": 2}),                        # the 2-4 lives option
+    ("BGA", {"lives": 4}),
+    ("98", {"lives": 3, "game_end": "last_survivor"}),  # O20: a token match
+    ("TW", {"name_self": True}),                  # O31 Alt
+    ("TW", {"hand_size": 4}),                     # hard mode
+    ("TW", {"eliminated_hand": "keep"}),
+    ("TW", {"stock_empty": "no_draw"}),           # O34 Alt (NineNine)
+    ("TW", {"decks": 2}),                         # O36
+    ("TW", {"suit_cards": {"10H": "+10", "10D": "+10", "QH": "+20", "QD": "+20"}}),  # O37
+    ("E2", {"below_zero": "illegal"}),            # O40 Alt
+    ("E2", {"hand_size": 4}),
+    ("QC", {"elimination": "cannot_pay"}),        # #4 Alt (S000)
+    ("QC", {"starter": "random"}),                # #9 Alt (PlayAural)
+    ("QC", {"choice_filter": "none"}),
+    ("QC", {"milestones_on_bust": True}),
+    ("P", {"starter": "loser"}),
+    ("P", {"decks_by_players": {"3": 2, "4": 3, "6": 4}}),  # Québec's decks by players
 ]
 
 
@@ -242,12 +340,29 @@ def test_every_key_in_keys_help_and_cli() -> None:
     ({"rules": {"thresholds": "borders"}}, ["thresholds", "borders", "game_points"]),
     ({"rules": {"players_min": 1}}, ["players_min", "1", "2"]),
     ({"rules": {"players_min": 5, "players_max": 4}}, ["players_max", "4", "players_min"]),
-    ({"preset": "NOPE"}, ["NOPE", "P, K, G, J"]),
+    ({"preset": "NOPE"}, ["NOPE", "(P, ", "K, G, J", "WIKI", "QC"]),
     ({"overlays": ["NOPE"]}, ["NOPE", "preset id"]),
     ({"overlays": "P-69"}, ["overlays", "P-69", "list"]),
     ({"rules": "x"}, ["rules", "x", "table"]),
     ({"preset": 3}, ["preset", "3"]),
     ({"rules": {"cards": "x"}}, ["cards", "table"]),
+    # the keys of FAMILIES.md §10, and their contradictions
+    ({"preset": "P-BORDERS", "rules": {"game_end": "first_out"}},
+     ["game_end", "first_out", "game_points"]),
+    ({"rules": {"milestones_on_bust": False}}, ["milestones_on_bust", "online"]),
+    ({"rules": {"border_cross_backward_costs": False}},
+     ["border_cross_backward_costs", "borders"]),
+    ({"rules": {"cards": {"5": "hold name skip"}}}, ["cards.5", "names the next player",
+                                                     "skip"]),
+    ({"rules": {"cards": {"5": "+1/+11 name"}}}, ["cards.5", "choice of value"]),
+    ({"rules": {"cards": {"A": "set-any"}, "limit": 2000}}, ["limit", "2000", "1023"]),
+    ({"rules": {"suit_cards": {"ZZ": "set 0"}}}, ["suit_cards.ZZ", "AS"]),
+    ({"rules": {"suit_cards": {"AS": "zero"}}}, ["suit_cards.AS", "zero", "set N"]),
+    ({"rules": {"suit_cards": "AS"}}, ["suit_cards", "table", "AS = "]),
+    ({"rules": {"decks_by_players": {"x": 2}}}, ["decks_by_players", "players = decks"]),
+    ({"rules": {"decks_by_players": {"1": 2}}}, ["decks_by_players", "from 2 players"]),
+    ({"rules": {"game_end": "sometimes"}}, ["game_end", "'first_out'"]),
+    ({"rules": {"starter": "youngest"}}, ["starter", "'loser'", "'random'"]),
 ])
 def test_rules_errors(spec: dict[str, object], needles: list[str]) -> None:
     with pytest.raises(RulesError) as info:

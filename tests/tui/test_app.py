@@ -13,7 +13,7 @@ from textual.pilot import Pilot
 
 from ninetynine import load_rules
 from ninetynine.cards import RANKS, format_card
-from ninetynine.events import CardPlayed
+from ninetynine.events import CardPlayed, Named
 from ninetynine.saves import autosave, current_path, finish, load_save
 from ninetynine.table import BOT, HUMAN, Pending, Seat, Table
 from ninetynine.tui.app import PlayApp
@@ -452,5 +452,71 @@ def test_a_card_can_be_played_with_the_mouse() -> None:
             await pilot.pause()
         played = [e for e in table.log if isinstance(e, CardPlayed) and e.seat == 0]
         assert played and played[0].card == card.item.card
+
+    run(app, script)
+
+
+def table_at(position: dict[str, object]) -> Table:
+    """Ann (a person) and two random bots, from a position written by hand."""
+    from ninetynine.position import position_from_mapping
+    from ninetynine.record import Record
+    state = position_from_mapping(position)
+    seats = [Seat("Ann"), Seat("Bo", BOT, "random"), Seat("Cy", BOT, "random")]
+    return Table.resume(Record(state, from_position=True), seats, seed=2)
+
+
+def test_a_five_asks_who_plays_next_by_name(screen_text: ScreenText) -> None:
+    table = table_at({"rules": "TW", "total": 30, "turn": 1, "hands": [
+        "5S 2S 3S 6S 7S", "4H 6H 7H 8H 9H", "4D 6D 7D 8D 9D"]})
+    app = PlayApp(table)
+
+    async def script(pilot: Pilot[None]) -> None:
+        number = next(i for i, item in enumerate(app.game.items, 1)
+                      if item.card is not None and format_card(item.card) == "5S")
+        await pilot.press(str(number))
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        text = screen_text(app)
+        assert "The Five of Spades: who plays next?" in text
+        assert "1: Bo" in text and "2: Cy" in text and ": Ann" not in text
+        await pilot.press("2")
+        await pilot.pause()
+        assert "Ann names Cy to play next." in screen_text(app)
+
+    run(app, script)
+    named = [e for e in table.log if isinstance(e, Named)]
+    assert [(e.seat, e.target) for e in named[:1]] == [(0, 2)]
+
+
+def test_a_card_that_sets_any_total_asks_for_a_number(screen_text: ScreenText) -> None:
+    table = table_at({"rules": {"preset": "P", "cards": {"A": "set-any"}}, "total": 40,
+                      "turn": 1, "hands": ["AS 2S 3S", "4H 6H 7H", "4D 6D 7D"]})
+    app = PlayApp(table)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("1")  # the Ace is the first card
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        assert "The Ace of Spades: new total, 0 to 99? (now 40)" in screen_text(app)
+        await pilot.press("1", "5", "0", "enter")
+        await pilot.pause()
+        assert "150 is not a total you may set" in screen_text(app)
+        for _ in range(3):
+            await pilot.press("backspace")
+        await pilot.press("8", "7", "enter")
+        await pilot.pause()
+        assert 'Ann: "87"' in screen_text(app)
+
+    run(app, script)
+
+
+def test_facing_a_no_draw_chain_the_prompt_says_so(screen_text: ScreenText) -> None:
+    table = table_at({"rules": "IS", "total": 20, "turn": 1, "chain": 2, "hands": [
+        "QS 2S 3S 6S 8S", "4H 6H 7H 8H 9H", "4D 6D 7D 8D 9D"]})
+    app = PlayApp(table)
+
+    async def script(pilot: Pilot[None]) -> None:
+        text = screen_text(app)
+        assert "Your turn, Ann: play 2 cards without drawing, or another no-draw card." in text
 
     run(app, script)

@@ -191,3 +191,47 @@ def test_a_bot_that_crashes_is_one_line_and_the_game_stays_saved(
                           "exited (code 3)") and err.endswith("its last error line: no luck\n")
     assert load_save().pending() == Pending(BOT, 1)  # saved after the person's move
     assert len(bot_processes) == 1 and bot_processes[0].poll() == 3
+
+
+def plain_at(position: dict[str, object], lines: str) -> str:
+    """Play a hand-written position as Ann (a person) against two random bots."""
+    from ninetynine.position import position_from_mapping
+    from ninetynine.record import Record
+    seats = [Seat("Ann"), Seat("Bo", BOT, "random"), Seat("Cy", BOT, "random")]
+    table = Table.resume(Record(position_from_mapping(position), from_position=True), seats,
+                         seed=2)
+    out = io.StringIO()
+    PlainGame(table, io.StringIO(lines), out, sleep=lambda _: None).run()
+    return out.getvalue()
+
+
+TW = {"rules": "TW", "total": 30, "turn": 1,
+      "hands": ["5S 2S 3S 6S 7S", "4H 6H 7H 8H 9H", "4D 6D 7D 8D 9D"]}
+
+
+def test_a_five_typed_alone_asks_who_plays_next() -> None:
+    text = plain_at(TW, "5s\nzed\n3\nquit\n")
+    assert "5S>2 (Bo next)" in text and "5S>3 (Cy next)" in text  # the list of moves
+    assert "5S: who plays next? 2) Bo  3) Cy " in text
+    assert "Type a seat number or name (or 'back')" in text
+    assert "Ann names Cy to play next." in text
+
+
+def test_the_named_player_may_be_typed_by_name_or_in_full() -> None:
+    assert "Ann names Bo to play next." in plain_at(TW, "5S\nbo\nquit\n")
+    assert "Ann names Cy to play next." in plain_at(TW, "5S>3\nquit\n")
+
+
+def test_a_card_that_sets_any_total_asks_for_the_number() -> None:
+    position = {"rules": {"preset": "P", "cards": {"A": "set-any"}}, "total": 40, "turn": 1,
+                "hands": ["AS 2S 3S", "4H 6H 7H", "4D 6D 7D"]}
+    text = plain_at(position, "AS\n120\n64\nquit\n")
+    assert "AS sets the total to (a number from 0 to 99)? " in text
+    assert "Type a number from 0 to 99 (or 'back')" in text and 'Ann: "64"' in text
+
+
+def test_a_no_draw_chain_is_told_to_the_player_who_faces_it() -> None:
+    position = {"rules": "IS", "total": 20, "turn": 1, "chain": 1,
+                "hands": ["QS 2S 3S 6S 8S", "4H 6H 7H 8H 9H", "4D 6D 7D 8D 9D"]}
+    assert "Play a card without drawing, or another no-draw card." in plain_at(position,
+                                                                               "quit\n")

@@ -137,3 +137,39 @@ def test_a_phone_sized_screen_shows_everything_and_plays(browser: Browser,
     assert moves >= 5 or over(page)
     assert page.locator("#log li").count() > 3
     ctx.close()
+
+
+def test_a_card_that_names_the_next_player_or_sets_a_total_asks_in_words(
+        browser: Browser, web: ServerThread, tmp_path: Path) -> None:
+    page = browser.new_context().new_page()
+    house = tmp_path / "names.toml"  # every card names who plays next...
+    house.write_text('preset = "TW"\n[rules.cards]\n' + "".join(
+        f'{r} = "hold name"\n' for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10",
+                                         "J", "Q", "K")) + '[rules.suit_cards]\nAS = "+1"\n')
+    create_table(page, web.url, "Pip", 3, {2: "easy", 3: "easy"}, house)
+    seats = page.locator("#seats strong").all_inner_texts()
+    page.locator("#hand button.legal").first.click()
+    choice = page.locator("#choice")
+    expect(choice).to_be_visible()
+    expect(choice).to_contain_text("who plays next?")
+    labels = choice.locator("button").all_inner_texts()
+    assert labels == [s for s in seats if "(you)" not in s]  # the other players, by name
+    assert "plays next" in (choice.locator("button").first.get_attribute("aria-label") or "")
+    choice.locator("button").last.click()
+    expect(page.locator("#log")).to_contain_text(f"Pip names {labels[-1]} to play next.")
+
+    page = browser.new_context().new_page()
+    house = tmp_path / "sets.toml"  # ...and every card sets any total
+    house.write_text('preset = "P"\n[rules.cards]\n' + "".join(
+        f'{r} = "set-any"\n' for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10",
+                                       "J", "Q", "K")))
+    create_table(page, web.url, "Pip", 2, {2: "easy"}, house)
+    page.locator("#hand button.legal").first.click()
+    expect(page.locator("#choice")).to_contain_text("set the total to")
+    number = page.get_by_label("New total, 0 to 99")
+    number.fill("150")
+    page.locator("#choice").get_by_role("button", name="Play").click()
+    expect(page.locator("#error")).to_contain_text("Type a total from 0 to 99.")
+    number.fill("42")
+    number.press("Enter")
+    expect(page.locator("#log")).to_contain_text(re.compile(r'Pip: "(back on you )?42"'))

@@ -45,9 +45,11 @@ def test_refused_messages_get_typed_errors_and_change_nothing(server: ServerThre
     a, b = server.client(table, t1), server.client(table, t2)
     a.wait(lambda m: m["type"] == "sync")
     b.wait(lambda m: m["type"] == "sync")
-    a.drain(0.2)
-    b.drain(0.2)
+    while not (a.my_turn() or b.my_turn()):  # the deal's update may still be on its way
+        a.drain(0.05)
+        b.drain(0.05)
     mover, other = (a, b) if a.my_turn() else (b, a)
+    other.drain(0.1)
     state, legal = mover.state, mover.view["legal"]
     cases = [
         (mover, "not json", "malformed"),

@@ -69,7 +69,7 @@ class HeuristicBot:
         if action.card is not None:
             hand.remove(action.card)
         values = keep_value(rules)
-        score += self.keep * sum(values[c >> 2] for c in hand)
+        score += self.keep * sum(values[c] for c in hand)
         return score
 
 
@@ -82,10 +82,10 @@ def _standing(state: State, seat: int) -> float:
 
 def _stuck_chance(view: View, total: int, hand_size: int) -> float:
     """The chance that a hand of ``hand_size`` unseen cards has no safe play at ``total``."""
-    unseen = Counter(c >> 2 for c in view.unseen())
+    unseen = Counter(view.unseen())
     count = sum(unseen.values())
     if not count or hand_size <= 0:
         return 0.0
     table = safe_table(view.rules)
-    unsafe = sum(k for rank, k in unseen.items() if not table.safe(rank, total))
+    unsafe = sum(k for card, k in unseen.items() if not table.safe(card, total))
     return (unsafe / count) ** hand_size

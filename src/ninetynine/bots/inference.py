@@ -14,6 +14,7 @@ import random
 from ninetynine import events as E
 from ninetynine.bots.determinize import Determinizer
 from ninetynine.bots.knowledge import RolloutPolicy
+from ninetynine.lookup import card_of
 from ninetynine.state import compiled
 from ninetynine.view import View
 
@@ -57,23 +58,24 @@ class LastPlays:
     def misfits(self, hands: list[list[int]]) -> int:
         """How many of the last plays the policy would not have made with ``hands``
         (the cards drawn since a play are taken to be the last ones of a hand)."""
-        count, fits = 0, self.fits
+        count, fits, same = 0, self.fits, self.c.same
         for i, (seat, before, card, after, drawn) in enumerate(self.checks):
             hand = hands[seat]
             kept = hand[:len(hand) - drawn] if drawn <= len(hand) else []
-            # the answer depends on the ranks held only: cached per check and ranks
-            key = (i, *sorted(c >> 2 for c in kept))
+            # the answer depends on what the cards do only: cached per check and kinds held
+            key = (i, *sorted(same[c] for c in kept))
             fit = fits.get(key)
             if fit is None:
-                fit = fits[key] = self.choice(kept + [card], before) in (None, (card >> 2, after))
+                fit = fits[key] = self.choice(kept + [card], before) in (None,
+                                                                         (same[card], after))
             count += not fit
         return count
 
     def choice(self, held: list[int], total: int) -> tuple[int, int] | None:
-        """The rank and new total the policy plays from ``held`` at ``total`` (None if
-        every card busts: then the play says nothing of the hand)."""
+        """The kind of card (see ``RuleTables.same``) and new total the policy plays from
+        ``held`` at ``total`` (None if every card busts: then the play says nothing)."""
         codes = [code for card in held for code in self.c.moves_of(card, total)[0]]
         if not codes:
             return None
         best = self.policy.best(total, codes, len(held))
-        return best >> 4, self.c.result(best, total)
+        return self.c.same[card_of(best)], self.c.result(best, total)

@@ -56,14 +56,21 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ninetynine.actions import Action
 from ninetynine.bots.base import register
 from ninetynine.bots.determinize import Determinizer
 from ninetynine.bots.heuristic import HeuristicBot
 from ninetynine.bots.inference import LastPlays
-from ninetynine.bots.knowledge import BUSTS, RolloutPolicy, hand_weights, rollout_policy
+from ninetynine.bots.knowledge import (
+    BUSTS,
+    TOTAL_KEY,
+    RolloutPolicy,
+    hand_weights,
+    rollout_policy,
+)
+from ninetynine.lookup import PARAM, card_of
 from ninetynine.rules import AfterBust, Scoring
 from ninetynine.state import CHANCE, DOWN, OVER, PLAY, State
 from ninetynine.view import View
@@ -111,9 +118,10 @@ class IsmctsBot:
         det = Determinizer(view, weights) if len(legal) > 1 else None
         # Cards of one rank played for one value are the same move whatever their suit.
         codes = [det.template.code_of(a) for a in legal] if det is not None else []
+        same = det.template.c.same if det is not None else ()
         first: dict[int, int] = {}
         for i, code in enumerate(codes):
-            first.setdefault(move_key(code), i)
+            first.setdefault(move_key(code, same), i)
         if det is None or len(first) == 1:
             self.last_iterations = 0
             return legal[0]
@@ -124,7 +132,7 @@ class IsmctsBot:
         best = means.index(max(means))
         if self.prior:
             guess = HeuristicBot().choose(view, random.Random(rng.random()))
-            g = moves.index(first[move_key(det.template.code_of(guess))])
+            g = moves.index(first[move_key(det.template.code_of(guess), same)])
             if g != best and _paired_z(rows, best, g) <= self.prior:
                 best = g
         return legal[moves[best]]
@@ -163,6 +171,7 @@ class IsmctsBot:
         s.apply_code(code)
         steps = 1
         c, max_nodes, log, sqrt = self.c, self.tree or 10**9, math.log, math.sqrt
+        same = s.c.same
         # Selection and expansion, until the position leaves the hand being searched
         while going(s):
             phase = s.phase
@@ -171,7 +180,7 @@ class IsmctsBot:
             if phase == CHANCE:
                 s._apply_chance(s.sample_chance(rng))
                 continue
-            legal = {move_key(k): k for k in s.legal_codes()}
+            legal = {move_key(k, same): k for k in s.legal_codes()}
             children = node.children
             untried = [key for key in legal if key not in children]
             if untried:
@@ -235,10 +244,11 @@ def _playout(s: State, rng: random.Random, policy: RolloutPolicy, depth: int,
     rand, choice = rng.random, rng.choice
     c = s.c
     moves, moves_of = c.card_moves, c.moves_of
-    # Where no King ban, no play over the limit by choice and no second deck shape the
-    # legal plays, they are the safe moves of the cards in hand: read from the engine's
-    # table here, unsorted, which is most of a playout's time saved on legal_codes().
-    plain = not c.king_ban and not c.may_bust and s.decks == 1
+    # Where no King ban, no play over the limit by choice, no second deck, no named seat
+    # and no no-draw chain shape the legal plays, they are the safe moves of the cards in
+    # hand: read from the engine's table here, unsorted, which is most of a playout's time
+    # saved on legal_codes().
+    plain = not (c.king_ban or c.may_bust or c.extras) and s.decks == 1
     while depth > 0 and going(s):
         phase = s.phase
         if phase == CHANCE:
@@ -255,7 +265,7 @@ def _playout(s: State, rng: random.Random, policy: RolloutPolicy, depth: int,
         code = codes[0]
         if len(codes) > 1:
             size = min(len(hand), 15)
-            base = total * 32768 + size  # the policy's cache key, less code * 16
+            base = total * TOTAL_KEY + size  # the policy's cache key, less code * 16
             code = -1
             if rand() < epsilon:  # a random move, unless it busts
                 k = choice(codes)
@@ -297,9 +307,14 @@ def _paired_z(rows: list[list[float]], a: int, b: int) -> float:
     return mean / math.sqrt(var / m)
 
 
-def move_key(code: int) -> int:
-    """The tree's key of an action code: a card's rank and value choice, not its suit."""
-    return code if code >= DOWN else (code >> 4 << 2) | (code & 3)
+def move_key(code: int, same: Sequence[int]) -> int:
+    """The tree's key of an action code: the card (as the lowest card of its rank that
+    does the same, ``same`` from the rules' tables) and its choice, not its suit."""
+    if code < DOWN:
+        return same[code >> 2] << 2 | code & 3
+    if code < PARAM:
+        return code
+    return PARAM + (same[card_of(code)] << 10) + (code & 1023)
 
 
 def _values(s: State, start: list[float]) -> list[float]:

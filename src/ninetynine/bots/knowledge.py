@@ -10,49 +10,50 @@ import random
 from functools import cache
 
 from ninetynine.game import new_game
+from ninetynine.lookup import PARAM, card_of
 from ninetynine.rules import Rules
 from ninetynine.state import CHANCE, DOWN, DRAW, OVER, compiled
 
 
 @cache
-def escape_ranks(rules: Rules) -> frozenset[int]:
-    """Ranks that can be played safely even at the limit (hold, set, minus, halve...)."""
+def escape_cards(rules: Rules) -> frozenset[int]:
+    """Cards that can be played safely even at the limit (hold, set, minus, halve...)."""
     c = compiled(rules)
-    return frozenset(r for r in range(13)
-                     if any(not busts for _, _, busts in c.options(r, rules.limit)))
+    return frozenset(card for card in range(52)
+                     if any(not busts for _, _, busts in c.options(card, rules.limit)))
 
 
 @cache
 def keep_value(rules: Rules) -> tuple[float, ...]:
-    """Per rank, how valuable the card is to keep in hand (about 0 to 2).
+    """Per card, how valuable it is to keep in hand (about 0 to 2).
 
     An escape card saves you at any total: worth 2. Another card is worth the share of
     totals at which it is still safe, so low cards are kept and high ones dumped early.
     """
-    c, limit, escapes = compiled(rules), rules.limit, escape_ranks(rules)
+    c, limit, escapes = compiled(rules), rules.limit, escape_cards(rules)
     values = []
-    for rank in range(13):
-        if rank in escapes:
+    for card in range(52):
+        if card in escapes:
             values.append(2.0)
             continue
         safe_max = max((t for t in range(0, limit + 1)
-                        if any(not b for _, _, b in c.options(rank, t))), default=-1)
+                        if any(not b for _, _, b in c.options(card, t))), default=-1)
         values.append(max(safe_max, 0) / limit)
     return tuple(values)
 
 
 class SafeTable:
-    """Whether a rank has a safe play at a total, cached per (rank, total)."""
+    """Whether a card has a safe play at a total, cached per (card, total)."""
 
     def __init__(self, rules: Rules) -> None:
         self.c = compiled(rules)
         self.cache: dict[int, bool] = {}
 
-    def safe(self, rank: int, total: int) -> bool:
-        key = total * 16 + rank
+    def safe(self, card: int, total: int) -> bool:
+        key = total * 64 + self.c.same[card]
         found = self.cache.get(key)
         if found is None:
-            found = self.cache[key] = any(not b for _, _, b in self.c.options(rank, total))
+            found = self.cache[key] = any(not b for _, _, b in self.c.options(card, total))
         return found
 
 
@@ -64,6 +65,9 @@ def safe_table(rules: Rules) -> SafeTable:
 BUSTS = -500.0  # rollout scores below this are plays over the limit
 PUSH = 4.0  # weight of the next seat being left with no safe card
 KEEP = 1.5  # weight per unit of keep value in the hand after the play
+# above code * 16 + size for every action code, with low bits set so that the low bits of
+# a key (which pick its dict slot) mix in the total
+TOTAL_KEY = (1 << 21) + (1 << 8) + 1
 
 
 class RolloutPolicy:
@@ -79,19 +83,19 @@ class RolloutPolicy:
     def __init__(self, rules: Rules, push: float = PUSH, keep: float = KEEP) -> None:
         self.c = compiled(rules)
         table, limit = safe_table(rules), rules.limit
-        self.unsafe = [sum(not table.safe(r, t) for r in range(13)) / 13
+        self.unsafe = [sum(not table.safe(card, t) for card in range(52)) / 52
                        for t in range(limit + 1)]
         self.push = push
         self.keep = [keep * v for v in keep_value(rules)]
         self.scores: dict[int, float] = {}
 
     def score(self, total: int, code: int, size: int) -> float:
-        """Higher is better; cached in ``scores`` under ``total * 32768 + code * 16 +
+        """Higher is better; cached in ``scores`` under ``total * TOTAL_KEY + code * 16 +
         size`` (``size`` is the mover's hand size, at most 15: larger hands are as safe)."""
-        key = total * 32768 + code * 16 + size
+        key = total * TOTAL_KEY + code * 16 + size
         found = self.scores.get(key)
         if found is None:
-            if code >= DOWN:
+            if DOWN <= code < PARAM:
                 found = 1.0 if code == DRAW else 0.0
             else:
                 new = self.c.result(code, total)
@@ -99,10 +103,9 @@ class RolloutPolicy:
                     found = -1000.0 - new
                 else:
                     danger = self.unsafe[new] ** size if new >= 0 else 0.0
-                    found = self.push * danger - self.keep[code >> 4]
+                    found = self.push * danger - self.keep[card_of(code)]
             self.scores[key] = found
         return found
-
 
     def best(self, total: int, codes: list[int], size: int) -> int:
         """The code the policy plays among ``codes`` (ties go to the higher card, as in

@@ -27,11 +27,15 @@ def run(args: argparse.Namespace) -> int:
             print(f"{key:22} {accepted}")
         return 0
     if args.rules is None:
-        print(f"{'ID':18} {'KIND':9} {'SOURCE':8} NAME — DESCRIPTION")
+        family = None
+        print(f"  {'ID':17} {'KIND':9} {'FROM':18} NAME — DESCRIPTION")
         for preset in presets().values():
-            print(f"{preset.id:18} {preset.kind:9} {preset.source.split()[0]:8} "
+            if preset.family != family:
+                family = preset.family
+                print(f"\n{family}")
+            print(f"  {preset.id:17} {preset.kind:9} {preset.origin:18} "
                   f"{preset.name} — {preset.description}")
-        print(f"\nAliases and details: {command('rules ID')}")
+        print(f"\nAliases, sources and details: {command('rules ID')}")
         return 0
     rules = load_rules(args.rules)
     if args.toml:

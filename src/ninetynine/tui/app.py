@@ -145,8 +145,8 @@ class PlayApp(App[None]):
             self.game.tell(f"{choice.label} cannot be played now: {self._why_not(choice.card)}")
             return
         if len(choice.actions) > 1 and choice.card is not None:
-            self.push_screen(ChoiceScreen(choice.card, choice.actions, self.table.state.total),
-                             self._chosen)
+            self.push_screen(ChoiceScreen(choice.card, choice.actions, self.table.state.total,
+                                          tuple(self.table.names)), self._chosen)
             return
         self.play(choice.actions[0])
 
@@ -155,10 +155,8 @@ class PlayApp(App[None]):
         state = self.table.state
         if card is None:
             return "that is not a move now"
-        values = state.rules.cards[card >> 2].values if state.rules.cards[card >> 2].has_choice \
-            else (None,)
         try:
-            state.check(Action.play(card, values[0]))
+            state.check(state.plays_of(card)[0])
         except IllegalActionError as e:
             return e.why
         return "the rules do not allow it here"

@@ -9,12 +9,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Static
+from textual.widgets import Button, Input, Static
 
 from ninetynine.actions import Action
 from ninetynine.describe import card_table, rules_text
 from ninetynine.rules import Rules
-from ninetynine.tui.text import card_name, choice_label
+from ninetynine.tui.text import choice_label, choice_question
 
 DIALOG_CSS = """
     #dialog { width: 64; height: auto; max-height: 22; border: thick $accent;
@@ -84,27 +84,45 @@ class HelpScreen(ModalScreen[None]):
 
 
 class ChoiceScreen(ModalScreen[Action | None]):
-    """Asks what a card with a choice (Ace 1/11, Ten +/-10) should count."""
+    """Asks what a card with a choice should do: count (Ace 1/11, Ten +/-10), name who
+    plays next (a Taiwanese Five), or set the total to (a chosen number)."""
 
     CSS = "ChoiceScreen { align: center middle; }" + DIALOG_CSS
     BINDINGS = [Binding("escape", "cancel", "Back"),
-                *(Binding(str(k), f"pick({k})", show=False) for k in range(1, 5))]
+                *(Binding(str(k), f"pick({k})", show=False) for k in range(1, 10))]
 
-    def __init__(self, card: int, choices: tuple[Action, ...], total: int) -> None:
+    def __init__(self, card: int, choices: tuple[Action, ...], total: int,
+                 names: tuple[str, ...] = ()) -> None:
         super().__init__()
-        self.card, self.choices, self.total = card, choices, total
+        self.card, self.choices, self.total, self.names = card, choices, total, names
+        self.typed = choices[0].to is not None  # a total to type, not a button to press
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Static(f"The {card_name(self.card)}: how much does it count? "
-                         f"(the total is {self.total})")
+            yield Static(choice_question(self.card, self.choices, self.total), markup=False)
+            if self.typed:
+                yield Input(placeholder="a number", type="integer", id="number")
+                yield Static("", id="problem")
+                yield Static("[dim]Type the total and press Enter, or Esc to choose another "
+                             "card.[/]")
+                return
             with Horizontal():
                 for i, action in enumerate(self.choices, 1):
-                    yield Button(f"{i}: {choice_label(action)}", id=f"choice-{i}")
+                    yield Button(f"{i}: {choice_label(action, self.names)}", id=f"choice-{i}")
             yield Static("[dim]Press a number, or Esc to choose another card.[/]")
 
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        for action in self.choices:
+            if text.isdigit() and action.to == int(text):
+                self.dismiss(action)
+                return
+        self.query_one("#problem", Static).update(
+            f"{text or 'Nothing'} is not a total you may set: type a number from "
+            f"{min(a.to or 0 for a in self.choices)} to {max(a.to or 0 for a in self.choices)}.")
+
     def action_pick(self, number: int) -> None:
-        if 1 <= number <= len(self.choices):
+        if not self.typed and 1 <= number <= len(self.choices):
             self.dismiss(self.choices[number - 1])
 
     def action_cancel(self) -> None:

@@ -16,7 +16,12 @@ from ninetynine.errors import NinetyNineError
 from ninetynine.events import Event
 from ninetynine.launch import command
 from ninetynine.table import BOT, HUMAN, Table, stuck_explanation
-from ninetynine.tui.text import direction_text, lives_text, seat_status
+from ninetynine.tui.text import (
+    direction_text,
+    lives_text,
+    seat_status,
+    turn_note,
+)
 
 Saver = Callable[[Table], str | None]  # files a finished game; returns where, for the player
 
@@ -118,6 +123,9 @@ class PlainGame:
                      f"{lives_text(t.rules, v, s)}, {v.hand_sizes[s]} cards"
                      + (f", {status}" if status else ""))
         self.say(f"Your hand: {format_cards(v.hand) or 'no cards'}")
+        note = turn_note(v)
+        if note and v.my_turn:
+            self.say(note[0].upper() + note[1:])
 
     def human_turn(self) -> None:
         t = self.table
@@ -134,7 +142,8 @@ class PlainGame:
         why = stuck_explanation(t.state)
         if why:
             self.say(why)
-        self.say("You may play: " + "  ".join(f"{i}) {a}" for i, a in enumerate(legal, 1)))
+        self.say("You may play: " + "  ".join(f"{i}) {self.label(a)}"
+                                              for i, a in enumerate(legal, 1)))
         while True:
             text = self.ask(f"{name}, your move> ")
             action = self.read_move(text, legal)
@@ -178,21 +187,45 @@ class PlainGame:
         if not isinstance(action, Action):
             self.say(f"'{text}' is a chance outcome; type a card such as {legal[0]}")
             return None
-        if action.kind is ActionKind.PLAY and action.value is None:
-            choices = [a for a in legal if a.card == action.card and a.value is not None]
+        if action.kind is ActionKind.PLAY and action == Action.play(action.card or 0):
+            choices = [a for a in legal if a.card == action.card and a != action]
             if len(choices) == 1:
                 return choices[0]
             if choices:
-                return self.ask_value(action, choices)
+                return self.ask_choice(action, choices)
         return action
 
-    def ask_value(self, action: Action, choices: list[Action]) -> Action | None:
+    def label(self, action: Action) -> str:
+        """An action as typed, with the name of the player it names."""
+        if action.target is not None:
+            return f"{action} ({self.table.names[action.target]} next)"
+        return str(action)
+
+    def ask_choice(self, action: Action, choices: list[Action]) -> Action | None:
+        """The value, the player named or the total set, for a card typed without it."""
         assert action.card is not None
-        options = " or ".join(f"{c.value:+d}" for c in choices)
+        card, names = format_card(action.card), self.table.names
+        first = choices[0]
+        if first.target is not None:
+            prompt = f"{card}: who plays next? " + "  ".join(
+                f"{(c.target or 0) + 1}) {names[c.target or 0]}" for c in choices) + " "
+            options = "a seat number or name"
+        elif first.to is not None:
+            options = f"a number from {first.to} to {choices[-1].to}"
+            prompt = f"{card} sets the total to ({options})? "
+        else:
+            options = " or ".join(f"{c.value:+d}" for c in choices)
+            prompt = f"{card} counts {options}? "
         while True:
-            text = self.ask(f"{format_card(action.card)} counts {options}? ").strip()
+            text = self.ask(prompt).strip()
             for c in choices:
-                if text in (f"{c.value:+d}", str(c.value), str(abs(c.value or 0))):
+                if c.target is not None:
+                    said = {str(c.target + 1), names[c.target].lower()}
+                elif c.to is not None:
+                    said = {str(c.to)}
+                else:
+                    said = {f"{c.value:+d}", str(c.value), str(abs(c.value or 0))}
+                if text.lower() in said:
                     return c
             if text.lower() in ("cancel", "back"):
                 return None

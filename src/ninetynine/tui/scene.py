@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from ninetynine.actions import Action
 from ninetynine.state import State
 from ninetynine.table import BOT, HUMAN, Table, stuck_explanation
-from ninetynine.tui.text import hand_items
+from ninetynine.tui.text import hand_items, turn_note
 from ninetynine.view import View, observe
 
 
@@ -41,6 +41,8 @@ def play_scene(table: Table) -> Scene:
             prompt = f"{why} ({keys})"
         elif view.phase == "draw":
             prompt = f"{names[seat]}, draw your card now? ({keys})"
+        elif turn_note(view):  # (the footer shows the keys)
+            prompt = f"Your turn, {names[seat]}: {turn_note(view)}"
         else:
             prompt = f"Your turn, {names[seat]}: {keys} a card"
     elif p.kind == HUMAN:

@@ -10,12 +10,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ninetynine.actions import Action, ActionKind
-from ninetynine.cards import RANK_NAMES, RANKS
+from ninetynine.cards import RANKS, card_name
 from ninetynine.rules import Rules, Scoring
 from ninetynine.view import View
 
 SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
-SUIT_NAMES = ("Spades", "Hearts", "Diamonds", "Clubs")
 SPECIAL_LABELS = {ActionKind.DOWN: "lay down", ActionKind.PASS: "pass",
                   ActionKind.DRAW: "draw", ActionKind.NODRAW: "no draw"}
 
@@ -29,10 +28,6 @@ def card_markup(card: int) -> str:
     """Rich markup for a card: hearts and diamonds in red (readable on dark and light)."""
     label = card_label(card)
     return f"[bold red]{label}[/]" if card & 3 in (1, 2) else f"[bold]{label}[/]"
-
-
-def card_name(card: int) -> str:
-    return f"{RANK_NAMES[card >> 2]} of {SUIT_NAMES[card & 3]}"
 
 
 def direction_text(direction: int) -> str:
@@ -80,5 +75,34 @@ def hand_items(hand: Sequence[int], legal: Sequence[Action]) -> list[HandItem]:
     return items
 
 
-def choice_label(action: Action) -> str:
-    return f"{action.value:+d}" if action.value is not None else str(action)
+def choice_label(action: Action, names: Sequence[str] = ()) -> str:
+    """What tells a card's plays apart: its value (``+11``), the player it names, or the
+    total it sets (``= 57``)."""
+    if action.value is not None:
+        return f"{action.value:+d}"
+    if action.target is not None:
+        return names[action.target] if action.target < len(names) else f"P{action.target + 1}"
+    if action.to is not None:
+        return f"= {action.to}"
+    return str(action)
+
+
+def choice_question(card: int, choices: Sequence[Action], total: int) -> str:
+    """The question a card with several plays asks (the choices come from the data)."""
+    first = choices[0]
+    if first.target is not None:
+        return f"The {card_name(card)}: who plays next?"
+    if first.to is not None:
+        return f"The {card_name(card)}: new total, 0 to {choices[-1].to}? (now {total})"
+    return f"The {card_name(card)}: how much does it count? (the total is {total})"
+
+
+def turn_note(view: View) -> str | None:
+    """What a no-draw chain asks of the seat to act, or None."""
+    if view.plays_left:
+        more = "1 more card" if view.plays_left == 1 else f"{view.plays_left} more cards"
+        return f"play {more} without drawing."
+    if view.chain:
+        cards = "a card" if view.chain == 1 else f"{view.chain} cards"
+        return f"play {cards} without drawing, or another no-draw card."
+    return None

@@ -37,6 +37,8 @@ def view_json(view: View, *, spectator: bool = False) -> dict[str, Any]:
         "pile": [format_card(c) for c in view.pile[-8:]],
         "pile_size": len(view.pile),
         "stock_size": view.stock_size,
+        "chain": view.chain,
+        "plays_left": view.plays_left,
         "legal": [] if spectator else [str(a) for a in view.legal],
         "outcome": None if outcome is None else {
             "winners": [w + 1 for w in outcome.winners], "reason": outcome.reason},

@@ -5,14 +5,27 @@ const RANKS = { A: "Ace", J: "Jack", Q: "Queen", K: "King" };
 const SUITS = { S: ["Spades", "\u2660"], H: ["Hearts", "\u2665"], D: ["Diamonds", "\u2666"], C: ["Clubs", "\u2663"] };
 const ACTIONS = { down: "Lay down", pass: "Pass", draw: "Draw a card", nodraw: "Do not draw" };
 
+// A card, then what tells its plays apart: a value (AS+11), a total it sets (AS=57) or
+// the seat it names to play next (5S>3).
 function cardParts(text) {
-  const m = /^(10|[2-9AJQK])([SHDC])([+-]\d+)?$/.exec(text);
-  return m ? { rank: m[1], suit: m[2], value: m[3] } : null;
+  const m = /^(10|[2-9AJQK])([SHDC])(?:([+-]\d+)|=(\d+)|>(\d+))?$/.exec(text);
+  return m ? { rank: m[1], suit: m[2], value: m[3], to: m[4], target: m[5] } : null;
+}
+const seatName = (n) => last?.table?.seats?.[n - 1]?.name || `Seat ${n}`;
+function choiceLabel(action) {
+  const p = cardParts(action);
+  return p.value || (p.target ? seatName(Number(p.target)) : `= ${p.to}`);
 }
 function cardName(text) {
   const p = cardParts(text);
   if (!p) return ACTIONS[text] || text;
-  return `${RANKS[p.rank] || p.rank} of ${SUITS[p.suit][0]}` + (p.value ? ` as ${p.value}` : "");
+  return `${RANKS[p.rank] || p.rank} of ${SUITS[p.suit][0]}` + (p.value ? ` as ${p.value}` : "") +
+    (p.to ? `, setting the total to ${p.to}` : "") + (p.target ? `, ${seatName(Number(p.target))} plays next` : "");
+}
+function turnNote(v) {  // what a no-draw chain asks of the player to act
+  if (v.plays_left) return `Play ${v.plays_left} more card${v.plays_left === 1 ? "" : "s"} without drawing.`;
+  if (v.chain) return `Play ${v.chain === 1 ? "a card" : `${v.chain} cards in a row`} without drawing, or answer with another no-draw card.`;
+  return "";
 }
 function cardFace(text) {
   const p = cardParts(text);
@@ -245,6 +258,7 @@ function renderHand(v) {
     if (i < 9) b.setAttribute("aria-keyshortcuts", String(i + 1));
     hand.append(b);
   });
+  if (myTurn && turnNote(v)) extra.append(el("p", { class: "note", role: "status" }, turnNote(v)));
   for (const a of v.legal) if (!cardParts(a)) {
     const b = el("button", { type: "button", class: "action", "data-action": a }, ACTIONS[a] || a);
     b.addEventListener("click", () => act(a));
@@ -262,12 +276,29 @@ function playCard(card, options) {
   if (!options) return;
   if (options.length === 1) return act(options[0]);
   choiceFor = card;
-  const box = $("choice");
-  box.replaceChildren(el("span", {}, `Play ${cardName(card)} as: `));
+  const box = $("choice"), first = cardParts(options[0]);
+  const pick = (a) => { choiceFor = null; box.hidden = true; act(a); };
+  const question = first.target ? "who plays next?" : first.to ? "set the total to" : "play as";
+  box.setAttribute("aria-label", `${cardName(card)}: ${question}`);
+  box.replaceChildren(el("span", {}, `${cardName(card)}: ${question} `));
+  if (first.to) {  // any total from 0 to the limit: typed, not a row of buttons
+    const top = Math.max(...options.map((a) => Number(cardParts(a).to)));
+    const input = el("input", { type: "number", min: "0", max: String(top), "aria-label": `New total, 0 to ${top}` });
+    const go = el("button", { type: "button" }, "Play");
+    const submit = () => {
+      const a = options.find((o) => cardParts(o).to === String(Number(input.value)));
+      if (a && input.value !== "") pick(a); else $("error").textContent = `Type a total from 0 to ${top}.`;
+    };
+    go.addEventListener("click", submit);
+    input.addEventListener("keydown", (e) => { if (e.key === "Enter") submit(); });
+    box.append(input, go);
+    box.hidden = false;
+    input.focus();
+    return;
+  }
   for (const a of options) {
-    const value = cardParts(a).value;
-    const b = el("button", { type: "button", "data-action": a, "aria-label": cardName(a) }, value);
-    b.addEventListener("click", () => { choiceFor = null; box.hidden = true; act(a); });
+    const b = el("button", { type: "button", "data-action": a, "aria-label": cardName(a) }, choiceLabel(a));
+    b.addEventListener("click", () => pick(a));
     box.append(b);
   }
   box.hidden = false;
