@@ -22,10 +22,12 @@ from ninetynine.statebase import (
     DEAL,
     DRAWING,
     LEAD,
+    NO_CHANCE,
     PLAY,
     RESTOCK,
     TOPUP,
     UPCARD,
+    EndReason,
     StateBase,
 )
 
@@ -108,7 +110,7 @@ class Dealing(StateBase):
             if top >= rules.points_target:
                 leaders = tuple(s for s in range(self.n) if self.scores[s] == top)
                 if len(leaders) == 1 or rules.points_tie.value == "shared":
-                    self._game_over(leaders, "points")
+                    self._game_over(leaders, EndReason.POINTS)
                     return
         self.hand_no += 1
         self.loser = -1 if loser is None else loser
@@ -173,7 +175,7 @@ class Dealing(StateBase):
 
     def _deal(self) -> None:
         rules, ev = self.rules, self._ev
-        self.total, self.phase, self.chance = 0, PLAY, ""
+        self.total, self.phase, self.chance = 0, PLAY, NO_CHANCE
         if ev is not None:
             ev.append(E.HandStarted(self.hand_no, self.dealer, self.starter))
         seats = [(self.starter + k) % self.n for k in range(self.n)]
@@ -204,7 +206,7 @@ class Dealing(StateBase):
             self.total = min((card >> 2) + 1, 10)
             if self._ev is not None:
                 self._ev.append(E.UpCardTurned(card, self.total))
-        self.phase, self.chance = PLAY, ""
+        self.phase, self.chance = PLAY, NO_CHANCE
         if self.rules.instant_hands:
             self._check_instant([(self.starter + k) % self.n for k in range(self.n)])
 
@@ -228,6 +230,6 @@ class Dealing(StateBase):
                 self._ev.append(E.InstantHand(s, kind, cards))
         sixes = [s for s, kind in found if kind == "three sixes"]
         if sixes:
-            self._game_over((), "three_sixes")
+            self._game_over((), EndReason.THREE_SIXES)
         else:
-            self._game_over(tuple(s for s, _ in found), "three_kings")
+            self._game_over(tuple(s for s, _ in found), EndReason.THREE_KINGS)
