@@ -39,8 +39,9 @@ class Penalties(Dealing):
         if bust:
             self._bust(seat, played=True)
             return True
-        if rules.rule_69 is not Rule69.NONE and new == 69 and old != 69 and (
-                rules.rule_69_from is Rule69From.ANY or old < 69):
+        target = rules.rule_69_total
+        if rules.rule_69 is not Rule69.NONE and new == target and old != target and (
+                rules.rule_69_from is Rule69From.ANY or old < target):
             self._sixty_nine(seat)
         if end_round:
             self._end_hand(None)

@@ -24,7 +24,7 @@ from operator import itemgetter
 
 from ninetynine import events as E
 from ninetynine.actions import Action, ActionKind, ChanceOutcome, Lead, Reinsert, Shuffle
-from ninetynine.cards import KING, format_card, format_cards, new_deck
+from ninetynine.cards import RANK_NAMES, format_card, format_cards, new_deck
 from ninetynine.effects import Effect, Kind, display_order
 from ninetynine.errors import (
     BelowZeroError,
@@ -244,13 +244,13 @@ class State(Penalties):
         if not hand:
             return [PASS] if self.rules.stuck is Stuck.PASS else [DOWN]
         total, moves, moves_of = self.total, c.card_moves, c.moves_of
-        banned = c.king_ban and self.turns_played[seat] < c.king_ban and (
+        banned = c.opening_ban and self.turns_played[seat] < c.opening_ban and (
             self.rules.king_ban_at_limit or total != c.limit)
         safe: list[int] = []
         busting: list[int] = []
         base, previous = total * 64, -1
         for card in sorted(hand):
-            if card == previous or banned and card >> 2 == KING:
+            if card == previous or banned and card in c.ban_cards:
                 continue  # a second copy of a card (two decks) adds no new action
             previous = card
             found = moves.get(base + card) or moves_of(card, total)
@@ -428,10 +428,9 @@ class State(Penalties):
         if action.kind is not ActionKind.PLAY:
             raise IllegalActionError(f"'{action}' is not allowed now", legal=shown)
         assert action.card is not None
-        if (action.card >> 2) == KING and self.c.king_ban and \
-                self.turns_played[self.turn] < self.c.king_ban:
-            raise OpeningBanError(f"no King to {self.c.limit} in your first "
-                                  f"{self.c.king_ban} turns", legal=shown)
+        if action.card in self.c.ban_cards and self.turns_played[self.turn] < self.c.opening_ban:
+            raise OpeningBanError(f"no {RANK_NAMES[action.card >> 2]} to {self.c.limit} in "
+                                  f"your first {self.c.opening_ban} turns", legal=shown)
         if self.plays_left and action.card in self.c.chain_cards:
             raise IllegalActionError(f"P{self.turn + 1} must play {self.plays_left} more "
                                      f"card(s) without drawing, none of them a "

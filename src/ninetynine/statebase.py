@@ -41,6 +41,8 @@ class EndReason(StrEnum):
     POINTS = "points"  # the game-point target was reached
     THREE_SIXES = "three_sixes"  # an instant hand: everyone loses
     THREE_KINGS = "three_kings"  # an instant hand: its holder wins
+    INSTANT_WIN = "instant_win"  # a house rule's instant hand: its holder wins
+    INSTANT_LOSS = "instant_loss"  # a house rule's instant hand: everyone loses
     GIVEN = "given"  # a position written as over, without a reason
 
 
