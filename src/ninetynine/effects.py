@@ -192,3 +192,26 @@ def describe_effect(effect: Effect, limit: int, halve_over: int = 49) -> str:
         text += ("; the next player plays without drawing, or answers with another such "
                  "card (facing n in a row, they play n cards)")
     return text
+
+
+def effect_label(effect: Effect, limit: int) -> str:
+    """A few words for a card's corner: ``"±10"``, ``"reverses"``, ``"sets 99"``."""
+    kind = effect.kind
+    if kind is Kind.SET:
+        head = f"sets {limit if effect.to is None else effect.to}"
+    elif kind is Kind.SET_ANY:
+        head = "sets any total"
+    elif kind is Kind.DOUBLE:
+        head = "doubles"
+    elif kind in (Kind.HALVE_OR_DOUBLE, Kind.HALVE_EVEN):
+        head = "halves or doubles"
+    elif effect.is_hold:
+        head = "" if effect.reverse or effect.name or effect.no_draw else "holds"
+    elif sorted(effect.values) == [-10, 10]:
+        head = "±10"
+    else:
+        head = " or ".join(f"{v:+d}" for v in display_order(effect.values))
+    words = [head] if head else []
+    words += ["reverses"] * effect.reverse + ["skips"] * effect.skip
+    words += ["names next"] * effect.name + ["no draw"] * effect.no_draw
+    return ", ".join(words)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import logging
 import os
 import re
@@ -23,6 +24,8 @@ from typing import Any
 from ninetynine.errors import NinetyNineError
 from ninetynine.presets import rules_spec
 from ninetynine.rules import Rules
+from ninetynine.table import bot_seat_name
+from ninetynine.web.conn import Conn
 from ninetynine.web.errors import LimitError, ProtocolError
 from ninetynine.web.limits import Buckets, check_rules
 from ninetynine.web.settings import Settings
@@ -60,6 +63,9 @@ class Lobby:
         self.bot_pool = ThreadPoolExecutor(max(2, os.cpu_count() or 2),
                                            thread_name_prefix="nn-bot")
         self._loading: dict[str, asyncio.Future[Table]] = {}
+        self.watchers: set[Conn] = set()  # lobby pages that follow the listing
+        self._feed = ""  # the listing they were sent last
+        self._fed_at = -1e9
         self._ending: set[str] = set()
         for stored in storage.load_live():  # start-up: blocking reads are fine here
             table = self._rebuild(stored)
@@ -157,7 +163,7 @@ class Lobby:
             seats = [Seat(clean_name(name, "Player 1"), hash_token(token))]
             for i in range(1, players):
                 level = bots.get(i)
-                seats.append(Seat(f"Bot {i + 1} ({level})", bot=level) if level
+                seats.append(Seat(bot_seat_name(i, level), bot=level) if level
                              else Seat(f"Seat {i + 1}"))
         table_id = secrets.token_urlsafe(8)
         meta = {"rules": rules_spec(rules), "players": players, "first": first,
@@ -216,9 +222,11 @@ class Lobby:
         return new, True
 
     def listing(self, limit: int = 50) -> list[dict[str, Any]]:
-        """Public tables to join (waiting, first) and to watch (playing), newest first."""
+        """Public tables to join (waiting, with somebody there) and to watch (playing),
+        newest first; abandoned and finished tables are not listed."""
         live = [t for t in self.tables.values()
-                if t.meta.get("public") and t.status in ("waiting", "playing")]
+                if t.meta.get("public") and (t.status == "playing" or t.status == "waiting"
+                                             and any(s.connections for s in t.seats))]
         live.sort(key=lambda t: (t.status != "waiting", -t.meta.get("created", 0)))
         return [t.summary() for t in live[:limit]]
 
@@ -233,8 +241,23 @@ class Lobby:
             await asyncio.sleep(self.settings.tick)
             self.tick(self.settings.clock())
 
+    def listing_frame(self) -> str:
+        return json.dumps({"type": "lobby", "tables": self.listing()})
+
+    def feed(self, now: float) -> None:
+        """Send the lobby pages the listing when it changed (at most once a second)."""
+        if not self.watchers or now - self._fed_at < 1.0:
+            return
+        self._fed_at = now
+        frame = self.listing_frame()
+        if frame != self._feed:
+            self._feed = frame
+            for conn in list(self.watchers):
+                conn.send(frame)
+
     def tick(self, now: float) -> None:
         limits = self.settings.limits
+        self.feed(time.monotonic())
         for table in list(self.tables.values()):
             table.tick(now)
             if table.conns or table.id in self._ending:

@@ -18,6 +18,8 @@ import json
 import logging
 import random
 import secrets
+import time
+from collections import deque
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
@@ -26,6 +28,7 @@ from ninetynine.actions import Action, ChanceOutcome, parse_action
 from ninetynine.bots import Bot, BotFailure, cap_time, make_bot
 from ninetynine.errors import IllegalActionError, NotationError, Refusal
 from ninetynine.match import Chance, Match
+from ninetynine.options import card_options
 from ninetynine.presets import load_rules
 from ninetynine.record import format_record, move_text, parse_move
 from ninetynine.rules import Rules
@@ -35,10 +38,17 @@ from ninetynine.web.conn import Conn
 from ninetynine.web.errors import LimitError, ProtocolError
 from ninetynine.web.settings import Settings
 from ninetynine.web.storage import Storage, StorageError, StoredTable
-from ninetynine.web.wire import event_json, view_json
+from ninetynine.web.wire import (
+    event_json,
+    options_json,
+    rules_json,
+    standings_json,
+    view_json,
+)
 
 Move = Action | ChanceOutcome
 MAX_NAME = 24
+CHAT_KEPT = 50  # chat lines a client gets when it (re)connects
 logger = logging.getLogger("ninetynine.web")
 
 
@@ -92,6 +102,7 @@ class Table:
         self.match = Match.new(rules, meta["players"], first=meta.get("first", 0),
                                chance=chance, names=[s.name for s in seats], auto_chance=False)
         self.log: list[dict[str, Any]] = []  # the table talk: events and the server's notes
+        self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)  # what people wrote
         self.conns: set[Conn] = set()
         self.spectators = 0
         self.bots: dict[int, Bot] = {}
@@ -224,10 +235,22 @@ class Table:
 
     def frame(self, seat: int | None, kind: str, events: list[dict[str, Any]],
               summary: dict[str, Any]) -> str:
-        """One message for one seat (or the spectators), as text fixed at this state id."""
-        view = observe(self.state, 0 if seat is None else seat)
-        return json.dumps({"type": kind, "state": self.version, "table": summary,
-                           "view": view_json(view, spectator=seat is None), "events": events})
+        """One message for one seat (or the spectators), as text fixed at this state id:
+        its view, what each of its cards would do when it is to play, the standings at the
+        end, and on a ``sync`` the rules' card labels and the recent chat."""
+        state = self.state
+        view = observe(state, 0 if seat is None else seat)
+        body: dict[str, Any] = {"type": kind, "state": self.version, "table": summary,
+                                "view": view_json(view, spectator=seat is None),
+                                "events": events}
+        if seat is not None and state.current_seat == seat:
+            body["options"] = options_json(card_options(state, seat))
+        if state.is_over:
+            body["standings"] = standings_json(self.match.standings(), state.hand_no)
+        if kind == "sync":
+            body["rules"] = rules_json(self.rules)
+            body["chat"] = list(self.chat)
+        return json.dumps(body)
 
     def record_text(self) -> str:
         if not self.finished:
@@ -289,6 +312,22 @@ class Table:
             if text is None:
                 text = texts[conn.seat] = self.frame(conn.seat, kind, events, summary)
             conn.send(text)
+
+    def say(self, conn: Conn, text: object) -> None:
+        """A chat line from a player or a spectator, to everyone at the table."""
+        cap = self.settings.limits.chat_length
+        if not isinstance(text, str) or not text.strip() or not text.strip().isprintable():
+            raise ProtocolError("malformed", "a chat message needs 'text': printable words")
+        if len(text.strip()) > cap:
+            raise LimitError("chat_length", f"a chat line of {len(text.strip())} characters: at "
+                             f"most {cap}", code="too_large")
+        line = {"seat": None if conn.seat is None else conn.seat + 1,
+                "name": "Spectator" if conn.seat is None else self.seats[conn.seat].name,
+                "text": text.strip(), "at": round(time.time())}
+        self.chat.append(line)
+        frame = json.dumps({"type": "chat", **line})
+        for other in self.conns:
+            other.send(frame)
 
     def note(self, seat: int, kind: str, text: str) -> None:
         """A server-side line in the log (not an engine event): takeover, time-out, return."""
