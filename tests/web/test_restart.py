@@ -121,6 +121,7 @@ def test_tables_resume_from_postgresql(postgres_url: str) -> None:
         settings = Settings(database=postgres_url, bot_delay=0, seed=3)
         store = PostgresStorage(postgres_url)
         lobby = Lobby(store, settings)
+        lobby.start()  # (with PostgreSQL a process drives a table once it holds its lease)
         table, token = await lobby.create(rules=load_rules("K"), players=3, name="Ann",
                                           bots={1: "easy", 2: "easy"})
         conn = Conn(0)

@@ -101,12 +101,13 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
 
     @app.get("/api/config")
     async def config() -> dict[str, Any]:
-        return {"bots": list(settings.bots), "limits": {
-            k: getattr(limits, k) for k in ("max_players", "max_house_rules", "max_message")}}
+        return {"bots": list(settings.bots), "process": lobby().storage.process or None,
+                "limits": {k: getattr(limits, k) for k in ("max_players", "max_house_rules",
+                                                           "max_message", "chat_length")}}
 
     @app.get("/api/tables")
     async def open_tables() -> list[dict[str, Any]]:
-        return lobby().listing()
+        return await lobby().listing()
 
     @app.post("/api/tables")
     async def create_table(request: Request, response: Response) -> dict[str, Any]:
@@ -192,7 +193,7 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
         conn = Conn(None, limits.send_queue,
                     Bucket(limits.messages_per_second, limits.messages_burst))
         lobby().watchers.add(conn)
-        conn.send(lobby().listing_frame())
+        conn.send(await lobby().listing_frame())
         tasks = [asyncio.create_task(_send_loop(ws, conn)),
                  asyncio.create_task(_drain(ws, limits)),
                  asyncio.create_task(conn.dropped.wait())]
