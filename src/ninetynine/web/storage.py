@@ -351,7 +351,8 @@ class PostgresStorage(Storage):
                 raise DuplicateMoveError(f"storage refused a write: {e}".splitlines()[0],
                                          retried=retried) from None
             except (psycopg.OperationalError, psycopg.InterfaceError) as e:
-                # the connection was lost (a restart, the network): the pool replaces it
+                # the connection was lost (a restart, the network; the pool replaces it),
+                # or the transaction was rolled back (a deadlock between processes)
                 if time.monotonic() + pause > deadline:
                     raise StorageError(f"PostgreSQL is unavailable: {e}".splitlines()[0]) from None
                 self._complain(e)
@@ -365,7 +366,8 @@ class PostgresStorage(Storage):
         now = time.monotonic()
         if now - self._complained > 10:
             self._complained = now
-            logger.warning("PostgreSQL connection lost, retrying: %s",
+            logger.warning("PostgreSQL write retried (connection lost or transaction rolled "
+                           "back): %s",
                            str(error).splitlines()[0] if str(error) else type(error).__name__)
 
     def _columns(self, table: str) -> set[str]:
@@ -422,7 +424,7 @@ class PostgresStorage(Storage):
             f"ON CONFLICT (table_id) DO UPDATE SET holder = EXCLUDED.holder, "
             f"expires = EXCLUDED.expires WHERE nn_leases.holder = EXCLUDED.holder "
             f"OR nn_leases.expires < {NOW} RETURNING table_id",
-            (self.process, LEASE_SECONDS, table_ids))
+            (self.process, LEASE_SECONDS, sorted(table_ids)))  # one lock order for all
         return {t for (t,) in rows}
 
     def release_leases(self, table_ids: list[str]) -> None:
