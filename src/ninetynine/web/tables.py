@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ninetynine.actions import Action, ChanceOutcome, parse_action
-from ninetynine.bots import Bot, BotFailure, cap_time, make_bot
+from ninetynine.bots import Bot, BotFailure, ask, cap_time, close_bot, make_bot
 from ninetynine.errors import IllegalActionError, NotationError, Refusal
 from ninetynine.match import Chance, Match
 from ninetynine.options import card_options
@@ -62,13 +62,6 @@ logger = logging.getLogger("ninetynine.web")
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def _close_bot(bot: Bot) -> None:
-    """Stop a bot that runs as a process (a ``cmd:`` protocol bot); other bots have no close."""
-    close = getattr(bot, "close", None)
-    if close is not None:
-        close()
 
 
 def clean_name(name: object, default: str) -> str:
@@ -214,7 +207,7 @@ class Table:
             if new.get("bot") != s.bot:
                 s.bot = new.get("bot")
                 if i in self.bots:
-                    _close_bot(self.bots.pop(i))
+                    close_bot(self.bots.pop(i))
                 if s.bot:
                     self.bots[i] = self.new_bot(s.bot)
             s.takeover = bool(new.get("takeover"))
@@ -579,20 +572,14 @@ class Table:
         view = observe(self.state, seat)
         version = self.version
         limit = self.settings.limits.bot_seconds
-        try:
+        try:  # asked on the bots' threads, within the server's time limit
             thinking = asyncio.get_running_loop().run_in_executor(
-                self.bot_pool, bot.choose, view, random.Random(self.rng.random()))
+                self.bot_pool, ask, bot, view, random.Random(self.rng.random()))
             try:
                 action = await asyncio.wait_for(thinking, limit)
             except TimeoutError:
                 raise BotFailure(f"bot {bot.name!r} thought for more than {limit:g} s "
                                  "(server limit bot_seconds)") from None
-            except BotFailure:
-                raise
-            except Exception as e:  # a bug in a bot must not stop the table
-                raise BotFailure(f"bot {bot.name!r} crashed: {e}") from None
-            if action not in view.legal:
-                raise BotFailure(f"bot {bot.name!r} chose {action}, which is not legal here")
         except BotFailure as e:
             if seat in self.bots:
                 await self.replace_bot(seat, e)  # the pump goes on with the new bot
@@ -613,7 +600,7 @@ class Table:
         seats = list(self.seats)
         s = seats[seat] = Seat(self.seats[seat].name, bot=level)
         await self.change_meta(lambda: self.meta_with(seats))
-        _close_bot(self.bots[seat])
+        close_bot(self.bots[seat])
         self.seats[seat], self.bots[seat] = s, self.new_bot(level)
         self.note(seat, "BotReplaced", f"{s.name} failed ({error}); {level} plays this seat "
                   "from now on.")
@@ -629,12 +616,12 @@ class Table:
     def release_stand_in(self, seat: int) -> None:
         bot = self.stand_ins.pop(seat, None)
         if bot is not None:
-            _close_bot(bot)
+            close_bot(bot)
 
     def close_bots(self) -> None:
         """Stop the seats' process bots: the game is over or the server is stopping."""
         for bot in self.bots.values():
-            _close_bot(bot)
+            close_bot(bot)
         for seat in list(self.stand_ins):
             self.release_stand_in(seat)
 
