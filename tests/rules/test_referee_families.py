@@ -1024,6 +1024,24 @@ def test_is_run_with_a_reverse_passes_by_the_last_card() -> None:
     assert s.total == 39 and s.direction == -1 and s.turn == 1
 
 
+def test_is_fewer_other_cards_than_the_chain_only_a_queen_answers() -> None:
+    """§6.1 «Q chain in code»: `nonQueens.Length >= ConsecutiveQueens.Count ? queens.Concat(
+    nonQueens) : queens` — holding fewer non-Queens than the chain, only a Queen is offered;
+    REC «a player who can neither complete n legal plays nor play a Queen is out» (at once,
+    at the same total: no card of a run that cannot be finished is played)."""
+    s = pos("IS", ["2S 3S 6S 8S 9H", "QC 2C", "2D 3D 6D 8D 3H", "AC AD AH 8H KH"], total=30,
+            turn=2, chain=2)
+    assert legal(s) == {"QC"}
+    with pytest.raises(IllegalActionError) as e:
+        play(s, "2C")
+    assert e.value.reason is Refusal.CHAIN
+    s = pos("IS", ["2S 3S 6S 8S 3H", "9C 2C", "2D 3D 6D 8D 9H", "AC AD AH 8H KH"], total=30,
+            turn=2, chain=3)
+    assert legal(s) == {"down"}
+    ev = play(s, "down")
+    assert of(ev, E.PlayerOut) and s.total == 30 and s.turn == 2 and s.chain == 0
+
+
 # =====================================================================================
 # F6 QC (Quentin C milestones)
 # =====================================================================================
