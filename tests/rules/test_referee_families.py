@@ -1088,6 +1088,16 @@ def test_qc_two_halves_or_doubles(total: int, expected: int) -> None:
     assert s.total == expected
 
 
+def test_qc_announces_the_total() -> None:
+    """§1 overview, calls: QC «total announced» (qcsalon: not pagat's "pass to you #" and
+    "back on you #")."""
+    s = qc("4S 9S 9D", 29)
+    assert calls(play(s, "4S")) == ["33"]
+    assert calls(play(s, "2D")) == ["66"]  # 33 doubled
+    s = qc("9S 9C 9D", 40)
+    assert calls(play(s, "9S")) == ["40"]
+
+
 def test_qc_four_reverses_only_with_more_than_two() -> None:
     """S000 «four: adds 4 to the total and reverses the direction of play if there are more
     than 2 players»."""
