@@ -188,6 +188,22 @@ def test_wiki_calls_the_new_total_on_every_play() -> None:
     assert said == ["40", "43", "43"]
 
 
+def test_wiki_forgetting_to_draw_stays_short_for_the_hand() -> None:
+    """[W1] «that player must remain one card short for the remainder of the hand» (with
+    `draw = "explicit"`, MATRIX Q15's option; the next deal gives three again)."""
+    s = pos("WIKI", ["7S 2S 5S", "2C 3C 5C", "2D 3D 5D"], total=30,
+            changes={"draw": "explicit"})
+    play(s, "7S")
+    assert legal(s) == {"draw", "nodraw"}
+    play(s, "nodraw", "2C", "draw", "2D", "draw")
+    assert [len(h) for h in s.hands] == [2, 3, 3] and s.turn == 0
+    s = pos("WIKI", ["2S 5S", "2C 3C 5C", "2D 3D 5D"], total=99,
+            changes={"draw": "explicit"})  # one short, then laying down: a new hand
+    play(s, "down")
+    deal(s)
+    assert [len(h) for h in s.hands] == [3, 3, 3]
+
+
 def test_wiki_stock_empty_reshuffles_all_but_the_top_card() -> None:
     """O02 REC: P rule (MATRIX D36): shuffle all discards but the top card, total kept."""
     s = pos("WIKI", ["7S 2S 5S", "2C 3C 5C"], total=30, top="8S", rest="pile")
@@ -563,6 +579,17 @@ def test_98_one_loser_a_game() -> None:
     assert s.is_over and s.outcome is not None and s.outcome.winners == (0, 2)
     places = {st.seat: st.place for st in standings(s, ev)}
     assert places == {0: 1, 2: 1, 1: 3}
+
+
+def test_98_token_match_overlay_redeals() -> None:
+    """O20: «allow the generic `lives` overlay for a token match (then redeal as in P)»."""
+    s = pos("98", ["2D 3D 5D 6D", "9S 8S 7S 6S", "2H 3H 5H 6H"], total=95, turn=2, dealer=1,
+            changes={"lives": 3, "game_end": "last_survivor"})
+    ev = play(s, "down")
+    assert not s.is_over and s.lives == [3, 2, 3] and of(ev, E.HandEnded)
+    deal(s)
+    assert s.total == 0 and [len(h) for h in s.hands] == [4, 4, 4]
+    assert s.dealer == 1 and s.turn == 2
 
 
 def test_98_nobody_faces_an_empty_hand() -> None:
@@ -1220,6 +1247,24 @@ def test_qc_out_at_zero_tokens_immediately() -> None:
     ev = play(s, "3S")
     assert [e.seat for e in of(ev, E.PlayerOut)] == [1]
     assert not s.is_over and s.total == 33 and s.turn == 2 and not of(ev, E.HandEnded)
+
+
+def test_qc_jack_skip_counts_after_the_eliminations_of_its_play() -> None:
+    """QC inherits MATRIX Q47 REC: «resolve penalties and eliminations first, then compute the
+    next player: for the Jack, skip exactly one remaining player in the current direction (with
+    2 remaining, the actor plays again); for the Four, count "more than 2 players" among those
+    remaining»."""
+    s = pos("QC", ["JS 9S 9D", "2C 3C 5C", "2D 3D 5D", "2H 3H 5H"], total=23,
+            lives=[9, 1, 9, 9])
+    ev = play(s, "JS")
+    assert s.lives == [9, 0, 8, 8] and [e.seat for e in of(ev, E.Skipped)] == [2]
+    assert s.turn == 3
+    s = qc("JS 9S 9D", 23, lives=[9, 1, 9])
+    play(s, "JS")
+    assert s.turn == 0 and len(s.hands[0]) == 3
+    s = qc("4S 9S 9D", 29, lives=[9, 1, 9])
+    play(s, "4S")
+    assert s.direction == 1 and s.turn == 2
 
 
 def test_qc_last_remaining_wins() -> None:
