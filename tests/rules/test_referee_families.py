@@ -1282,3 +1282,322 @@ def test_qc_stock_recycles_all_but_the_top() -> None:
     assert s.is_chance
     deal(s)
     assert s.pile == [parse_action("3S").card] and s.total == 13
+
+
+def test_qc_random_leader_option() -> None:
+    """§7.2 #9: «option `leader=random` for PA parity» ([PA] `_choose_round_start_index` →
+    `random.randrange`): chance draws the leader of the next round among those still in."""
+    s = qc("KS 9C 9D", 89, changes={"starter": "random"})
+    play(s, "KS")
+    req = s.chance_request()
+    assert req is not None and req.seats == (0, 1, 2)
+    s.apply(parse_action("lead 3"))  # type: ignore[arg-type]
+    deal(s)
+    assert s.turn == 2 and s.total == 0
+
+
+# =====================================================================================
+# §8 Findings that affect presets we already have
+# =====================================================================================
+
+def test_findings_1_p_online_king_is_a_plain_ten() -> None:
+    """§8.1 «P-ONLINE King = +10 confirmed by qcsalon's «Figures always count for +10»
+    (closes MATRIX Q43).»"""
+    s = pos("P-ONLINE", ["KS 9C 9D", "2C 3C 5C", "2D 3D 5D"], total=20)
+    play(s, "KS")
+    assert s.total == 30
+    s = pos("P-ONLINE", ["KS 9C 9D", "2C 3C 5C", "2D 3D 5D"], total=89)
+    play(s, "KS")
+    assert s.lives == [9, 7, 7]
+
+
+def test_findings_1_p_online_keeps_s000_elimination() -> None:
+    """§8.1 «Elimination-at-0 differs from S000»: P-ONLINE keeps «You can remain in the game
+    with no pennies, but if you are required to lose a penny that you don't have you are
+    eliminated.»"""
+    s = pos("P-ONLINE", ["4S 9C 9D", "2C 3C 5C", "2D 3D 5D"], total=29, lives=[9, 1, 0])
+    ev = play(s, "4S")
+    assert s.lives == [9, 0, 0] and [e.seat for e in of(ev, E.PlayerOut)] == [2]
+    assert s.alive[1]
+
+
+def test_findings_2_p_borders_backward_crossing_both_readings() -> None:
+    """§8.2 S000 «if the pile is 75 and you play a ten as -10 you will lose a game point»
+    (default); Wilson `[BW]` «this backward crossing does not cause you to lose a game point,
+    but the additional forward crossing does» (`border_cross_backward_costs = false`)."""
+    hands = ["10S 9C 9D", "2C 3C 5C", "2D 3D 5D"]
+    s = pos("P-BORDERS", hands, total=75)
+    play(s, "10S-10")
+    assert s.total == 65 and s.points == [2, 3, 3]
+    s = pos("P-BORDERS", hands, total=75, changes={"border_cross_backward_costs": False})
+    play(s, "10S-10")
+    assert s.points == [3, 3, 3]
+    s = pos("P-BORDERS", hands, total=60, changes={"border_cross_backward_costs": False})
+    play(s, "10S+10")
+    assert s.points == [2, 3, 3]
+
+
+@pytest.mark.parametrize("preset", ["P", "WIKI", "BGA", "J-REVERSE"])
+def test_findings_3_two_player_four_leaves_the_other_next(preset: str) -> None:
+    """§8.3 «P two-player Four. The Wikipedia derivatives (no reverse with 2) and BGA agree
+    with S000's rule.»"""
+    s = pos(preset, ["4S 9C 9D", "2C 3C 5C"], total=40)
+    play(s, "4S")
+    assert s.turn == 1 and s.total == 40
+
+
+def test_one_hundred_keys_set_any_double_suit_cards() -> None:
+    """§4.4 (partial, not a preset) with §10's keys: «The ace of spades and clubs allows the
+    player to choose a value 0 through 100 and set the play pile's value to this.»; «The two
+    of spades doubles whatever the current value»; «The fives of hearts and diamonds subtract
+    5»; «The queen of hearts sets the play pile's value to 0.»"""
+    changes = {"limit": 100, "suit_cards": {"AS": "set-any", "AC": "set-any", "2S": "double",
+                                            "5H": "-5", "5D": "-5", "QH": "set 0"}}
+    s = pos("P", ["AS 2S 5H", "2C 3C 5C"], total=40, changes=changes)
+    got = legal(s)
+    assert {"AS=0", "AS=57", "AS=100"} <= got and "AS=101" not in got and "AS" not in got
+    play(s, "AS=57")
+    assert s.total == 57
+    s = pos("P", ["AS 2S 5H", "2C 3C 5C"], total=50, changes=changes)
+    play(s, "2S")
+    assert s.total == 100
+    assert "2S" not in legal(pos("P", ["AS 2S 5H", "2C 3C 5C"], total=51, changes=changes))
+    s = pos("P", ["QH 2S 5H", "2C 3C 5C"], total=88, changes=changes)
+    play(s, "QH")
+    assert s.total == 0
+
+
+# =====================================================================================
+# A second referee: single plays in random positions, against a table written from
+# FAMILIES.md alone (card values, legality, who plays next, the direction)
+# =====================================================================================
+
+RANK_TEXT = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+
+def _face(rank: int) -> list[tuple[str, int, str]]:
+    return [("", rank + 1 if rank < 9 else 10, "")]
+
+
+def _referee_card(preset: str, card: str) -> list[tuple[str, object, str]]:
+    """(action suffix, +amount or ("set", n), flag) for each way to play ``card``; flag is
+    "", "rev", "skip" or "name". Straight from §1's overview table."""
+    rank = RANK_TEXT.index(card[:-1])
+    r, suit = RANK_TEXT[rank], card[-1]
+    plus_minus_10 = [("+10", 10, ""), ("-10", -10, "")]
+    if preset == "WIKI":
+        table = {"A": [("+1", 1, ""), ("+11", 11, "")], "3": [("", 3, "skip")],
+                 "4": [("", 0, "rev")], "9": [("", ("set", 99), "")], "10": plus_minus_10,
+                 "K": [("", 0, "")]}
+    elif preset in ("BICYCLE", "BGA"):
+        table = {"A": [("+1", 1, ""), ("+11", 11, "")], "4": [("", 0, "rev")],
+                 "9": [("", 0, "")], "10": [("", -10, "")], "K": [("", ("set", 99), "")]}
+    elif preset in ("98", "98-CS", "98-CS-K0"):
+        table = {"10": [("", -10, "")], "J": [("", 0, "")], "Q": [("", 0, "")],
+                 "K": [("", 0 if preset == "98-CS-K0" else ("set", 98), "")]}
+    elif preset in ("TW", "E2"):
+        table = {"4": [("", 0, "rev")], "5": [("", 0, "name")], "10": plus_minus_10,
+                 "J": [("", 0, "")], "Q": [("+20", 20, ""), ("-20", -20, "")],
+                 "K": [("", ("set", 99), "")]}
+        if preset == "TW" and card == "AS":
+            return [("", ("set", 0), "")]
+    else:  # IS (the Queen's chain changes only who draws)
+        table = {"A": [("+1", 1, ""), ("+14", 14, "")], "4": [("", 0, "rev")],
+                 "5": [("", 5, "skip")], "7": [("", 7, "rev")], "9": [("", ("set", 99), "")],
+                 "10": plus_minus_10, "J": [("", 11, "")], "Q": [("", 0, "")],
+                 "K": [("", 0, "")]}
+    del suit
+    return list(table.get(r, _face(rank)))  # type: ignore[arg-type]
+
+
+REFEREE = {  # limit, below zero ("allow"/"clamp"), may bust, no legal play ("down"/"bust")
+    "WIKI": (99, "allow", False, "down"), "BICYCLE": (99, "allow", False, "down"),
+    "BGA": (99, "allow", False, "bust"), "98": (98, "allow", False, "down"),
+    "98-CS": (98, "allow", True, "bust"), "98-CS-K0": (98, "allow", True, "bust"),
+    "TW": (99, "clamp", False, "down"), "E2": (99, "clamp", False, "down"),
+    "IS": (99, "clamp", False, "down"),
+}
+# §10 match structures: lives and a redeal, a single loser, continuous elimination
+STRUCTURE = {"WIKI": "redeal", "BICYCLE": "redeal", "BGA": "redeal", "98": "single",
+             "98-CS": "single", "98-CS-K0": "single", "TW": "continuous",
+             "E2": "continuous", "IS": "continuous"}
+
+
+def _referee_plays(preset: str, hand: list[str], total: int, others: list[int]
+                   ) -> dict[str, tuple[int, str, int | None]]:
+    """Every legal action: (new total, flag, named seat)."""
+    limit, below, may_bust, stuck = REFEREE[preset]
+    safe, over = {}, {}
+    for card in hand:
+        for suffix, amount, flag in _referee_card(preset, card):
+            new = amount[1] if isinstance(amount, tuple) else total + amount
+            if below == "clamp" and new < 0:
+                new = 0
+            for target in (others if flag == "name" else [None]):
+                text = card + suffix + (f">{target + 1}" if target is not None else "")
+                (safe if new <= limit else over)[text] = (new, flag, target)
+    if may_bust:
+        return safe | over
+    if safe:
+        return safe
+    return over if stuck == "bust" and over else {"down": (total, "", None)}
+
+
+def _step(seat: int, d: int, active: list[int], n: int) -> int:
+    """The next seat still in from ``seat`` in direction ``d``."""
+    seat = (seat + d) % n
+    while seat not in active:
+        seat = (seat + d) % n
+    return seat
+
+
+def _referee_next(seat: int, flag: str, target: int | None, direction: int,
+                  active: list[int], n: int) -> tuple[int, int]:
+    """(next seat, direction) after a safe play."""
+    def step(s: int, d: int) -> int:
+        return _step(s, d, active, n)
+    if flag == "name":
+        assert target is not None
+        return target, direction
+    if flag == "rev":
+        if len(active) == 2:
+            return step(seat, direction), -direction
+        return step(seat, -direction), -direction
+    if flag == "skip":
+        return (seat if len(active) == 2 else step(step(seat, direction), direction)), direction
+    return step(seat, direction), direction
+
+
+def _referee_loss(preset: str, t: State, ev: list[E.Event], lives: list[int],
+                  active: list[int], total: int) -> None:
+    """Seat 1 could not stay under the limit: §1's "no legal play", "win" and "next hand led
+    by" rows."""
+    n, structure = t.n, STRUCTURE[preset]
+    left = [a for a in active if a != 0 or lives[0] > 1]
+    assert t.lives[0] == lives[0] - 1
+    if len(left) == 1 or structure == "single":
+        assert t.is_over and t.outcome is not None
+        assert t.outcome.winners == tuple(a for a in active if a != 0)
+        return
+    if structure == "continuous":  # out; the next player goes on at the same total
+        assert not t.alive[0] and t.total == total and not of(ev, E.HandEnded)
+        assert t.turn == _step(0, t.direction, left, n)
+        return
+    assert of(ev, E.HandEnded)
+    deal(t)
+    assert t.total == 0 and t.direction == 1
+    if preset == "BGA":  # the loser leads, or if out the next seat alive clockwise
+        assert t.turn == (0 if 0 in left else _step(0, 1, left, n))
+    else:  # the deal passes left of the last dealer (the seat before seat 1 here)
+        dealer = _step(n - 1, 1, left, n)
+        assert (t.dealer, t.turn) == (dealer, _step(dealer, 1, left, n))
+
+
+@pytest.mark.parametrize("preset", sorted(REFEREE))
+def test_single_plays_agree_with_a_second_referee(preset: str) -> None:
+    """Every legal action, total and next player of 300 random positions per preset, against
+    the overview table of FAMILIES §1 and the 2-player rows (REC: a reverse with two players
+    leaves the other next; a skip with two gives the player another turn; a 5 names anyone
+    else still in)."""
+    rng = random.Random(preset)
+    rules = preset_rules(preset)
+    deck = [r + s for r in RANK_TEXT for s in "SHDC"]
+    limit = REFEREE[preset][0]
+    for _ in range(300):
+        n = rng.randint(rules.players_min, min(rules.players_max, 6))
+        out = rng.sample(range(1, n), rng.randint(0, n - 2))
+        cards = rng.sample(deck, rules.hand_size * n)
+        hands = [" ".join(cards[i * rules.hand_size:(i + 1) * rules.hand_size])
+                 if i not in out else "" for i in range(n)]
+        total = rng.choice([rng.randint(0, limit), rng.randint(limit - 12, limit), limit])
+        direction = rng.choice([1, -1])
+        structure = STRUCTURE[preset]
+        lives = [0 if i in out else rng.randint(1, 3) if structure == "redeal" else 1
+                 for i in range(n)]
+        s = pos(preset, hands, total=total, direction="cw" if direction == 1 else "ccw",
+                out_of_game=[o + 1 for o in out], lives=lives)
+        active = [i for i in range(n) if i not in out]
+        expected = _referee_plays(preset, hands[0].split(), total,
+                                  [a for a in active if a != 0])
+        assert legal(s) == set(expected), (preset, hands[0], total)
+        for move, (new, flag, target) in expected.items():
+            t = s.clone()
+            ev = play(t, move)
+            if move == "down" or new > limit:
+                _referee_loss(preset, t, ev, lives, active, total)
+                continue
+            nxt, d = _referee_next(0, flag, target, direction, active, n)
+            assert (t.total, t.turn, t.direction == d or len(active) == 2) == (new, nxt, True), \
+                (preset, move, total, hands, direction, out)
+
+
+def _qc_plays(card: str, total: int) -> dict[str, tuple[int, str]]:
+    """QC's plays of a card: §7.1's values, the 2 of S000, the filter of §7.2 #5."""
+    r = card[:-1]
+    if r == "2":
+        return {card: (total // 2 if total % 2 == 0 and total > 49 else total * 2, "")}
+    if r in ("A", "10"):
+        values = (1, 11) if r == "A" else (10, -10)
+        plays = {f"{card}{v:+d}": (max(total + v, 0), "") for v in values}
+        kept = {m: p for m, p in plays.items() if p[0] <= 99}
+        return kept or {f"{card}{min(values):+d}": plays[f"{card}{min(values):+d}"]}
+    flag = {"4": "rev", "J": "skip"}.get(r, "")
+    value = {"9": 0, "J": 10, "Q": 10, "K": 10}.get(r)
+    return {card: (total + (int(r) if value is None else value), flag)}
+
+
+def test_qc_single_plays_agree_with_a_second_referee() -> None:
+    """QC's plays in 400 random positions (random lives, totals, directions) against §7:
+    exact 33/66 from below (others −1), crossing them upward (self −1), exact 99 (others −2,
+    the round ends), over 99 (self −2 and nothing else, the round ends), out at 0 at once,
+    payments in seat order from the actor's left, then the Four (more than 2 players left) and
+    the Jack (skip one remaining; with 2 left the actor again)."""
+    rng = random.Random("QC")
+    deck = [r + s for r in RANK_TEXT for s in "SHDC"]
+    for _ in range(400):
+        n = rng.randint(2, 6)
+        cards = rng.sample(deck, 3 * n)
+        hands = [" ".join(cards[i * 3:i * 3 + 3]) for i in range(n)]
+        lives = [rng.randint(1, 3) for _ in range(n)]
+        total = rng.choice([rng.randint(0, 99), rng.randint(25, 40), rng.randint(58, 70),
+                            rng.randint(85, 99)])
+        direction = rng.choice([1, -1])
+        s = pos("QC", hands, total=total, lives=lives,
+                direction="cw" if direction == 1 else "ccw")
+        plays: dict[str, tuple[int, str]] = {}
+        for card in hands[0].split():
+            plays |= _qc_plays(card, total)
+        assert legal(s) == set(plays), (hands[0], total)
+        for move, (new, flag) in plays.items():
+            t = s.clone()
+            ev = play(t, move)
+            want = lives[:]
+            dues: list[tuple[int, int]] = []
+            others = [(0 + k) % n for k in range(1, n)]
+            if new > 99:
+                dues = [(0, 2)]
+            elif new == 99 and total < 99:
+                dues = [(o, 2) for o in others]
+            else:
+                for m in (33, 66):
+                    if new == m and total < m:
+                        dues += [(o, 1) for o in others]
+                    elif total < m < new:
+                        dues.append((0, 1))
+            for seat, amount in dues:
+                want[seat] = max(want[seat] - amount, 0)
+            assert t.lives == want, (move, total, lives)
+            active = [i for i in range(n) if want[i] > 0]
+            if len(active) <= 1:
+                assert t.is_over and t.outcome is not None
+                assert t.outcome.winners == tuple(active)
+                continue
+            if new > 99 or new == 99 and total < 99:
+                assert of(ev, E.HandEnded) and t.is_chance
+                continue
+            assert t.total == new
+            d = -direction if flag == "rev" and len(active) > 2 else direction
+            nxt = _step(0, d, active, n)
+            if flag == "skip":
+                nxt = 0 if len(active) == 2 and 0 in active else _step(nxt, d, active, n)
+            assert (t.turn, t.direction) == (nxt, d), (move, total, lives, direction)
