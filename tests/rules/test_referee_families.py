@@ -1601,3 +1601,61 @@ def test_qc_single_plays_agree_with_a_second_referee() -> None:
             if flag == "skip":
                 nxt = 0 if len(active) == 2 and 0 in active else _step(nxt, d, active, n)
             assert (t.turn, t.direction) == (nxt, d), (move, total, lives, direction)
+
+
+# =====================================================================================
+# Whole games: the match structures of §10 hold from deal to winner
+# =====================================================================================
+
+@pytest.mark.parametrize("preset", ["WIKI", "BICYCLE", "BGA", "BGA-QUICK", "98", "98-CS",
+                                    "TW", "E2", "IS", "QC"])
+def test_whole_games_keep_their_match_structure(preset: str) -> None:
+    """Random games, checked hand by hand: every hand starts at 0, clockwise, with full hands
+    for the players still in (WIKI, Bicycle, BGA: «Each alive player gets 3 cards»); its leader
+    is the left of the next dealer (O03, O13; QC #9) or BGA's loser, or if out the next seat
+    alive clockwise (O14); TW, E2 and IS deal once (no hands); 98 and BGA-QUICK end at the
+    first player out (O15, O20); the winners are the players still in (or, in quick mode, those
+    with the most lives)."""
+    rules = preset_rules(preset)
+    rng = random.Random(preset)
+    for game in range(25):
+        n = rng.randint(rules.players_min, min(rules.players_max, 6))
+        s = new_game(rules, n, first=game % n)
+        deals, dealer, ended_by = 0, s.dealer, None
+        while not s.is_over:
+            if s.is_chance:
+                alive = s.alive[:]
+                ev = s.apply(s.sample_chance(rng))
+                started = of(ev, E.HandStarted)
+                if not started:
+                    continue
+                deals += 1
+                assert s.total == 0 and s.direction == 1
+                assert [len(h) for h in s.hands] == [rules.hand_size if a else 0 for a in alive]
+                lead = started[0].starter
+                if deals > 1 and rules.starter.value == "loser":
+                    assert ended_by is not None
+                    assert lead == (ended_by if alive[ended_by] else
+                                    next(x % n for x in range(ended_by + 1, ended_by + n)
+                                         if alive[x % n]))
+                elif deals > 1:
+                    dealer = next(x % n for x in range(dealer + 1, dealer + n + 1)
+                                  if alive[x % n])
+                    assert (started[0].dealer, lead) == (
+                        dealer, next(x % n for x in range(dealer + 1, dealer + n + 1)
+                                     if alive[x % n]))
+                continue
+            ev = s.apply(rng.choice(s.legal_actions()))
+            ended = of(ev, E.HandEnded)
+            if ended:
+                ended_by = ended[0].loser
+        if preset in ("TW", "E2", "IS"):
+            assert deals == 1
+        assert s.outcome is not None
+        alive = [i for i in range(n) if s.alive[i]]
+        if preset in ("98", "98-CS", "BGA-QUICK"):
+            assert sum(not a for a in s.alive) == 1
+            most = max(s.lives[i] for i in alive)
+            assert s.outcome.winners == tuple(i for i in alive if s.lives[i] == most)
+        else:
+            assert s.outcome.winners == tuple(alive) and len(alive) == 1
