@@ -14,6 +14,7 @@ from tests.rules.helpers import calls, card_text, deal, legal, of, play, pos
 
 from ninetynine import events as E
 from ninetynine import new_game, parse_action, preset_rules
+from ninetynine.describe import rules_text
 from ninetynine.errors import IllegalActionError, OverLimitError, RecordError, Refusal
 from ninetynine.match import standings
 from ninetynine.state import State
@@ -590,6 +591,15 @@ def test_98_token_match_overlay_redeals() -> None:
     deal(s)
     assert s.total == 0 and [len(h) for h in s.hands] == [4, 4, 4]
     assert s.dealer == 1 and s.turn == 2
+
+
+def test_98_rules_text_says_the_game_ends_with_the_loser() -> None:
+    """O20 «98 is a single-loser drinking game» (no redeal): the rules a player reads say
+    so, not that a new hand is dealt."""
+    for preset in ("98", "98-CS"):
+        text = rules_text(preset_rules(preset))
+        assert "a new one is dealt" not in text
+        assert "That player loses and the game ends at once." in text
 
 
 def test_98_nobody_faces_an_empty_hand() -> None:
