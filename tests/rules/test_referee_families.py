@@ -830,6 +830,18 @@ def test_tw_last_remaining_wins() -> None:
     assert s.outcome is not None and s.outcome.winners == (1,)
 
 
+def test_tw_lets_poker_suit_overlay() -> None:
+    """O37 (Let's Poker 99) as `suit_cards`: «Spade/Club 10: add/subtract 10», «Heart/Diamond
+    10: add 10», «Spade/Club Queen: add/subtract 20», «Heart/Diamond Queen: add 20»."""
+    changes = {"suit_cards": {"10H": "+10", "10D": "+10", "QH": "+20", "QD": "+20"}}
+    s = tw("10S 10H QC QD 2S", total=50, changes=changes)
+    got = legal(s)
+    assert {"10S+10", "10S-10", "10H", "QC+20", "QC-20", "QD"} <= got
+    assert "10H-10" not in got and "QD-20" not in got
+    play(s, "QD")
+    assert s.total == 70
+
+
 # =====================================================================================
 # F5b E2 (everything2)
 # =====================================================================================
@@ -861,6 +873,13 @@ def test_e2_sum_cannot_go_below_zero() -> None:
     s = tw("QS 2S 3S 6S 7S", total=7, rules="E2")
     play(s, "QS-20")
     assert s.total == 0
+
+
+def test_e2_below_zero_alt_illegal() -> None:
+    """O40 Alt: «The sum cannot go below 0» read as an illegal play."""
+    s = tw("QS 10S 3S 6S 7S", total=15, rules="E2", changes={"below_zero": "illegal"})
+    got = legal(s)
+    assert "QS-20" not in got and "QS+20" in got and "10S-10" in got
 
 
 def test_e2_five_not_himself_and_continues() -> None:
