@@ -12,7 +12,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "ninetynine"
 CORE = ["actions", "cards", "dealing", "describe", "effects", "errors", "events", "game", "lookup",
         "launch", "match", "options",
         "penalties", "position", "statebase",
-        "presets", "record", "rules", "state", "view"]
+        "presets", "record", "rules", "state", "view", "words"]
 FRONT_ENDS = {"cli", "tui", "web", "bots", "arena", "table", "saves", "engine_protocol"}
 
 
