@@ -219,7 +219,6 @@ function renderMyHand(msg) {
     const label = cardNotes(b, rules, c, totals, v.limit);
     b.classList.toggle("legal", legal);
     b.classList.toggle("refused", mine && !legal);
-    b.setAttribute("aria-disabled", String(!legal));
     b.setAttribute("aria-label", describeCard(c, label, totals, v.limit) + (mine && !legal ? ": cannot be played now" : ""));
     if (i < 9) b.setAttribute("aria-keyshortcuts", String(i + 1)); else b.removeAttribute("aria-keyshortcuts");
   });
@@ -328,7 +327,7 @@ setInterval(tick, 250);
 
 // Game over: standings, the last hand, rematch and replay --------------------------------
 function renderSummary(msg) {
-  const v = msg.view, t = msg.table, over = v.phase === "over";
+  const v = msg.view, t = msg.table, over = v.phase === "over", appearing = over && $("summary").hidden;
   $("summary").hidden = !over;
   if (!over) return;
   const names = (v.outcome?.winners || []).map((w) => seatName(w));
@@ -338,7 +337,8 @@ function renderSummary(msg) {
   const st = msg.standings;
   const lostHead = v.scoring === "game_points" ? "Points lost" : `${counterOf(v).many[0].toUpperCase()}${counterOf(v).many.slice(1)} lost`;
   $("standings-lost").textContent = lostHead;
-  $("standings-body").replaceChildren(...(st?.seats || []).map((s) => el("tr", { class: s.won ? "won" : "" },
+  const ranked = [...(st?.seats || [])].sort((a, b) => a.place - b.place || a.lost - b.lost || a.seat - b.seat);
+  $("standings-body").replaceChildren(...ranked.map((s) => el("tr", { class: s.won ? "won" : "" },
     el("td", {}, ordinal(s.place)), el("th", { scope: "row" }, seatName(s.seat) + (s.seat === v.seat ? " (you)" : "")),
     el("td", {}, livesIcons(v, s.seat - 1)),
     el("td", {}, String(s.lost)))));
@@ -349,6 +349,8 @@ function renderSummary(msg) {
   $("record-link").href = `/api/tables/${t.id}/record`;
   $("replay-link").href = `/t/${t.id}?replay=1${v.seat ? `&seat=${v.seat}` : ""}`;
   $("rematch").hidden = v.seat === null;
+  const idle = document.activeElement === document.body || document.activeElement?.closest(".hand-area, #hand-summary");
+  if (appearing && idle) ($("rematch").hidden ? $("replay-link") : $("rematch")).focus({ preventScroll: true });
 }
 const ordinal = (n) => `${n}${["th", "st", "nd", "rd"][(n % 100 > 10 && n % 100 < 14) || n % 10 > 3 ? 0 : n % 10]}`;
 
