@@ -65,6 +65,33 @@ def play_one(page: Page, keyboard: bool = False) -> bool:
     return False
 
 
+READY = """() => {
+  const shown = (id) => !document.getElementById(id).closest("[hidden]");
+  return shown("next-hand") || shown("summary") ||
+    !!document.querySelector("#hand button.legal, #extra button");
+}"""
+
+
+def take_turn(page: Page) -> bool:
+    """Wait for this seat's turn, going past the ends of hands, and make its first legal
+    move (the first value of a choice); False once the game is over. The same clicks at
+    the same states, so a seeded game goes the same way every time."""
+    while True:
+        page.wait_for_function(READY)
+        if page.locator("#summary").is_visible():
+            return False
+        if not page.locator("#next-hand").is_visible():
+            break
+        page.locator("#next-hand").click()
+    state = page.locator("#board").get_attribute("data-state")
+    cards = page.locator("#hand button.legal")
+    (cards if cards.count() else page.locator("#extra button")).first.click()
+    if page.locator("#choice").is_visible():
+        page.locator("#choice button[data-action]").first.click()
+    page.wait_for_function("s => document.getElementById('board').dataset.state !== s", arg=state)
+    return True
+
+
 def over(page: Page) -> bool:
     return page.locator("#summary").is_visible()
 

@@ -173,6 +173,7 @@ function release(go) {
 function render(msg) {
   const v = msg.view, t = msg.table;
   $("board").hidden = false;
+  $("board").dataset.state = String(msg.state);  // the state id on screen (tests wait on it)
   const status = { waiting: "waiting for players", playing: `hand ${v.hand_no}`, over: "game over", abandoned: "abandoned" };
   $("rules-name").textContent = `${t.rules.name} \u00b7 ${status[t.status] || t.status}`;
   $("invite").value = `${location.origin}/t/${t.id}`;
