@@ -19,14 +19,16 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import cast
 
 from ninetynine.actions import Action, ChanceOutcome
-from ninetynine.bots.base import Bot, BotFailure, make_bot
+from ninetynine.bots.base import Bot, BotFailure, SeeingBot, make_bot, sees_hidden_cards
 from ninetynine.bots.random_bot import RandomBot
 from ninetynine.events import Event
 from ninetynine.game import new_game
 from ninetynine.record import Record, format_record
 from ninetynine.rules import Rules
+from ninetynine.state import State
 from ninetynine.view import View, observe
 
 
@@ -52,7 +54,7 @@ def play_game(rules: Rules, specs: list[str], seats: list[int], *, index: int, c
               bot_seed: str, keep_record: bool = False) -> GameResult:
     """Play one game; ``seats[i]`` says which of ``specs`` plays seat ``i``."""
     n = len(seats)
-    bots: list[Bot] = [make_bot(specs[e]) for e in seats]
+    bots: list[Bot] = [make_bot(specs[e], seeing=True) for e in seats]
     rngs = [random.Random(f"{bot_seed}:{seat}") for seat in range(n)]
     state = new_game(rules, n)
     record = Record(state.clone()) if keep_record else None
@@ -73,7 +75,7 @@ def play_game(rules: Rules, specs: list[str], seats: list[int], *, index: int, c
                 seat = state.current_seat
                 assert seat is not None
                 view = observe(state, seat, tuple(history))
-                move = _ask(bots, seat, view, rngs[seat], forfeits)
+                move = _ask(bots, seat, view, rngs[seat], forfeits, state)
                 moves += 1
             if record is not None:
                 record.add(state, move)
@@ -95,10 +97,15 @@ def play_game(rules: Rules, specs: list[str], seats: list[int], *, index: int, c
 
 
 def _ask(bots: list[Bot], seat: int, view: View, rng: random.Random,
-         forfeits: dict[int, str]) -> Action:
+         forfeits: dict[int, str], state: State) -> Action:
+    """The seat's move. An honest bot gets its view only; a yardstick that declares
+    ``sees_hidden_cards`` (the oracle) gets a copy of the real state as well."""
     bot = bots[seat]
     try:
-        action = bot.choose(view, rng)
+        if sees_hidden_cards(bot):
+            action = cast(SeeingBot, bot).choose_seeing(view, state.clone(), rng)
+        else:
+            action = bot.choose(view, rng)
         if not isinstance(action, Action) or action not in view.legal:
             raise BotFailure(f"{bot.name} played {action}, which is not legal here; legal: "
                              + ", ".join(str(a) for a in view.legal))

@@ -55,7 +55,7 @@ def check_config(config: ArenaConfig) -> Rules:
     if config.games < 1:
         raise NinetyNineError(f"--games {config.games}: expected at least 1")
     for spec in config.bots:
-        bot = make_bot(spec)
+        bot = make_bot(spec, seeing=True)  # the arena may seat a yardstick (the oracle)
         close = getattr(bot, "close", None)
         if close is not None:
             close()
