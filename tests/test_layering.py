@@ -12,7 +12,8 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "ninetynine"
 CORE = ["actions", "cards", "dealing", "describe", "effects", "errors", "events", "game", "lookup",
         "penalties", "position", "statebase",
         "presets", "record", "rules", "state", "view"]
-FRONT_ENDS = {"cli", "tui", "web", "bots", "arena", "table", "saves", "engine_protocol"}
+FRONT_ENDS = {"cli", "tui", "web", "bots", "arena", "coach", "table", "saves",
+              "engine_protocol"}
 
 
 def imported_modules(path: Path) -> set[str]:
