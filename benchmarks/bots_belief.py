@@ -27,8 +27,8 @@ from collections.abc import Callable
 from heuristic_games import decisions
 
 from ninetynine import load_rules
-from ninetynine.bots.determinize import Determinizer
 from ninetynine.bots.belief import HandReader
+from ninetynine.bots.determinize import Determinizer
 from ninetynine.bots.inference import LastPlays
 from ninetynine.bots.knowledge import escape_ranks, hand_weights, rollout_policy
 from ninetynine.rules import Rules

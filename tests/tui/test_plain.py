@@ -191,3 +191,15 @@ def test_a_bot_that_crashes_is_one_line_and_the_game_stays_saved(
                           "exited (code 3)") and err.endswith("its last error line: no luck\n")
     assert load_save().pending() == Pending(BOT, 1)  # saved after the person's move
     assert len(bot_processes) == 1 and bot_processes[0].poll() == 3
+
+
+def test_the_coach_gives_each_legal_move_s_chances_and_coach_turns_it_off(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(["--seed", "1", "--bots", "random", "--coach"], "coach\nquit\n",
+                           monkeypatch, capsys)
+    assert code == 0
+    line = next(x for x in out.splitlines() if x.startswith("Coach (chance of losing"))
+    legal = out.split("You may play: ")[1].splitlines()[0]
+    for move in legal.split("  "):  # "1) KS" ...: each move is in the coach's line
+        assert f" {move.split(') ')[1]} " in line + " "
+    assert "★" in line and "Coach off." in out

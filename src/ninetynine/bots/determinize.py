@@ -108,6 +108,7 @@ class Determinizer:
         s.hands = hands
         i = self.in_hands
         s.pile = cards[i:i + self.face_down] + t.pile
+        s.face_down = self.face_down  # under the visible pile, unseen as in the real game
         i += self.face_down
         s.stock = cards[i:]
         for name in _LISTS:
@@ -150,7 +151,7 @@ def _public_state(view: View) -> State:
     s.dealer, s.hand_no, s.starter = view.dealer, view.hand_no, view.starter
     s.hands = [[] for _ in range(n)]
     s.pile, s.out, s.stock = list(view.pile), list(view.out), []
-    s.face_down = 0  # set per sample: the hidden cards go under the visible pile
+    s.face_down = 0  # set per deal: the hidden cards go under the visible pile
     sides = 2 if rules.teams else n
     lives = [0] * sides
     for seat in range(n):

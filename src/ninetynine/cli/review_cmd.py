@@ -51,8 +51,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(review_json(decisions), indent=1))
         return 0
     n, names = record.start.n, {flag: name for flag, name, _ in FLAGS}
-    print(f"Review of P{args.seat} ({record.start.rules.id}, {n} players): "
-          f"{len(decisions)} decisions with a choice; chances of losing the hand / the game")
+    print(f"Review of P{args.seat} ({record.start.rules.id}, {n} players); decisions with a "
+          f"choice: {len(decisions)}. Each move: chance of losing the hand / the game.")
     for d in decisions:
         if not args.all and d.played.action == d.best.action:
             continue
