@@ -65,9 +65,15 @@ from ninetynine.bots.belief import HandReader
 from ninetynine.bots.determinize import Determinizer
 from ninetynine.bots.heuristic import HeuristicBot
 from ninetynine.bots.inference import LastPlays
-from ninetynine.bots.knowledge import BUSTS, RolloutPolicy, hand_weights, rollout_policy
+from ninetynine.bots.knowledge import (
+    BUSTS,
+    RolloutPolicy,
+    hand_weights,
+    rollout_policy,
+    standing,
+)
 from ninetynine.bots.odds import game_odds, side_lives
-from ninetynine.rules import AfterBust, Scoring
+from ninetynine.rules import AfterBust
 from ninetynine.state import CHANCE, DOWN, OVER, PLAY, State
 from ninetynine.view import View
 
@@ -379,11 +385,3 @@ def _scorer(template: State, value: str) -> Callable[[State], list[float]]:
         chances = odds.chances(side_lives(rules, s.lives, s.alive, sides))
         return [chances[x] for x in sides]
     return score
-
-
-def standing(s: State) -> list[float]:
-    """Each seat's lives (its side's, in teams), or its points and score."""
-    if s.rules.scoring is Scoring.GAME_POINTS:
-        return [float(s.scores[i] + s.points[i]) for i in range(s.n)]
-    lives, side = s.lives, s.side
-    return [float(lives[side(i)]) for i in range(s.n)]

@@ -10,8 +10,8 @@ import random
 from functools import cache
 
 from ninetynine.game import new_game
-from ninetynine.rules import Rules
-from ninetynine.state import CHANCE, DOWN, DRAW, OVER, compiled
+from ninetynine.rules import Rules, Scoring
+from ninetynine.state import CHANCE, DOWN, DRAW, OVER, State, compiled
 
 
 @cache
@@ -59,6 +59,14 @@ class SafeTable:
 @cache
 def safe_table(rules: Rules) -> SafeTable:
     return SafeTable(rules)
+
+
+def standing(s: State) -> list[float]:
+    """Each seat's lives (its side's, in teams), or its points and score."""
+    if s.rules.scoring is Scoring.GAME_POINTS:
+        return [float(s.scores[i] + s.points[i]) for i in range(s.n)]
+    lives, side = s.lives, s.side
+    return [float(lives[side(i)]) for i in range(s.n)]
 
 
 BUSTS = -500.0  # rollout scores below this are plays over the limit

@@ -23,7 +23,8 @@ from typing import Any
 
 from ninetynine.actions import Action
 from ninetynine.bots.base import make_bot, with_options
-from ninetynine.bots.ismcts import IsmctsBot, standing
+from ninetynine.bots.ismcts import IsmctsBot
+from ninetynine.bots.knowledge import standing
 from ninetynine.bots.odds import game_odds, side_lives
 from ninetynine.errors import NinetyNineError
 from ninetynine.state import State
