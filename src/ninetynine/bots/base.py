@@ -50,8 +50,10 @@ class BotFailure(NinetyNineError):
     Whoever runs the game (the arena, the table) scores that game as a loss for the seat.
     """
 
-# Difficulty levels offered to players, as bot specs.
-DIFFICULTIES = {"easy": "random", "medium": "heuristic", "hard": "ismcts"}
+# Difficulty levels offered to players, as bot specs. ``hard`` is the strongest honest
+# bot measured (README: the strength table; about 30-60 ms a move).
+HARD = "ismcts:iterations=300,belief=history,value=odds"
+DIFFICULTIES = {"easy": "random", "medium": "heuristic", "hard": HARD}
 _REGISTRY: dict[str, BotFactory] = {}
 _RAW: set[str] = set()  # bots whose spec after the colon is passed whole (a command line)
 

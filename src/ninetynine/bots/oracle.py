@@ -10,10 +10,12 @@ refuses it unless asked with ``seeing=True``, which only the arena does, and the
 gives it the real state through ``choose_seeing``. A front end must never seat a bot
 with that attribute.
 
-Options: those of ``ismcts``, and ``see`` (``hands``, the default: every card of the
-other hands; ``kept``: only the cards each other player has held since its last play
-in this hand, the most that reading its plays could ever tell; the cards it drew since
-and the hands of players who have not played yet are dealt at random).
+Options: those of ``ismcts``, by default those of the ``hard`` difficulty (``iterations=300,
+value=odds``), so the oracle is the hard bot given the real hands; and ``see``
+(``hands``, the default: every card of the other hands; ``kept``: only the cards each
+other player has held since its last play in this hand, the most that reading its plays
+could ever tell; the cards it drew since and the hands of players who have not played
+yet are dealt at random).
 """
 
 from __future__ import annotations
@@ -34,10 +36,10 @@ class OracleBot(IsmctsBot):
     name = "oracle"
     sees_hidden_cards = True
 
-    def __init__(self, see: str = "hands", **options: float) -> None:
+    def __init__(self, see: str = "hands", **options: float | str) -> None:
         if see not in ("hands", "kept"):
             raise TypeError(f"see={see!r}: expected hands or kept")
-        super().__init__(**options)  # type: ignore[arg-type]
+        super().__init__(**{"iterations": 300, "value": "odds", **options})  # type: ignore[arg-type]
         self.see = see
 
     def choose(self, view: View, rng: random.Random) -> Action:
