@@ -8,7 +8,9 @@ Single-observer ISMCTS with per-player values. Each iteration
    sensible players keep (:func:`~ninetynine.bots.knowledge.hand_weights`), and a deal in
    which another player's last play is not what the rollout policy would have played
    with the cards dealt to it is redrawn, up to 10 times
-   (:class:`~ninetynine.bots.inference.LastPlays`);
+   (:class:`~ninetynine.bots.inference.LastPlays`); or, with ``belief=history``, each
+   other hand drawn from its posterior given every play of the hand
+   (:class:`~ninetynine.bots.belief.HandReader`);
 2. tries every one of the seat's own moves on that same determinization, with the same
    random numbers for what follows (common random numbers: the moves are compared on
    the same luck, so far fewer iterations tell them apart);
@@ -27,7 +29,10 @@ Single-observer ISMCTS with per-player values. Each iteration
 The value of a finished game is 1 for each winner and 0 for the others; a truncated
 playout is scored by what changed since the root: 1 for the seats that lost least (lives,
 or points), 0 for those that lost most; so each player's nodes avoid its own losses and
-prefer the others'.
+prefer the others'. With ``value=odds``, where the game is won by lives, a truncated
+playout is worth each seat's chance to win the game from the lives left
+(:mod:`~ninetynine.bots.odds`): losing a life with one left is worse than with five, and
+who else loses one matters too.
 
 The search stops early when more iterations would hardly change its choice: every move
 scored the same in each of 32 iterations or more, or the best leads each other move by
@@ -46,7 +51,9 @@ comes first), ``c`` (exploration, default 0.7), ``depth`` (the playout cap, defa
 nodes on one path, 0 for no limit; default 1), ``prior`` (default 1: unless the best move
 beats the heuristic bot's move by more than this many standard errors of their paired
 difference, play the heuristic's move; 0 turns this off), ``infer`` (default 1: read the
-others' hands as in step 1; 0 deals the unseen cards uniformly).
+others' hands as in step 1; 0 deals the unseen cards uniformly), ``belief`` (``last``,
+the default, or ``history``: see step 1) and ``value`` (``hand``, the default, or
+``odds``). The ``hard`` difficulty is ``iterations=300,belief=history,value=odds``.
 With an iteration budget the bot is deterministic for a given random generator; a time
 budget depends on the machine's speed.
 """
@@ -58,6 +65,8 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
+from typing import TypeVar
 
 from ninetynine.actions import Action
 from ninetynine.bots.base import register
@@ -72,10 +81,26 @@ from ninetynine.bots.knowledge import (
     rollout_policy,
     standing,
 )
-from ninetynine.bots.odds import game_odds, side_lives
+from ninetynine.bots.odds import game_odds
 from ninetynine.rules import AfterBust
 from ninetynine.state import CHANCE, DOWN, OVER, PLAY, State
 from ninetynine.view import View
+
+E = TypeVar("E", bound=StrEnum)
+
+
+class Belief(StrEnum):
+    """How the search deals the cards it has not seen."""
+
+    LAST = "last"  # by what players keep, redrawn until the last plays fit
+    HISTORY = "history"  # from each player's posterior given every play of the hand
+
+
+class Value(StrEnum):
+    """What the end of a playout is worth to a seat."""
+
+    HAND = "hand"  # 1 for the seats that lost least since the root, 0 for the most
+    ODDS = "odds"  # the chance to win the game from the lives left (games won by lives)
 
 
 @dataclass
@@ -121,11 +146,7 @@ class IsmctsBot:
         self.tree = tree  # the most tree nodes on one path (0 = no limit; 1 = flat)
         self.prior = prior  # standard errors within which the heuristic's move is kept
         self.infer = infer  # read the others' hands from what players keep and play
-        if belief not in ("last", "history"):
-            raise TypeError(f"belief={belief!r}: expected last or history")
-        if value not in ("hand", "odds"):
-            raise TypeError(f"value={value!r}: expected hand or odds")
-        self.belief, self.value = belief, value
+        self.belief, self.value = option(Belief, "belief", belief), option(Value, "value", value)
         self.settle = True  # stop early once more playouts would hardly change the choice
         self.last_iterations = 0  # how many playouts the last search ran (for benchmarks)
 
@@ -138,7 +159,7 @@ class IsmctsBot:
     def determinizer(self, view: View) -> Determinizer:
         """Deals of the unseen cards from ``view``, weighted as this search reads them."""
         weights = hand_weights(view.rules, view.players) \
-            if self.infer and self.belief == "last" else None
+            if self.infer and self.belief is Belief.LAST else None
         return Determinizer(view, weights)
 
     def decide(self, det: Determinizer, rng: random.Random) -> Action:
@@ -182,7 +203,7 @@ class IsmctsBot:
         score = _scorer(det.template, self.value)
         plays: LastPlays | HandReader | None = None
         if self.infer and not any(det.known):
-            plays = LastPlays(det.view, policy) if self.belief == "last" else \
+            plays = LastPlays(det.view, policy) if self.belief is Belief.LAST else \
                 HandReader(det.view, policy)
         rows: list[list[float]] = []
         done = 0
@@ -250,6 +271,15 @@ class IsmctsBot:
             nd.visits += 1
             nd.value += values[nd.player]
         return values
+
+
+def option(kind: type[E], name: str, text: str) -> E:
+    """A bot option's value from its text; a wrong one is a TypeError (as bad options are)."""
+    try:
+        return kind(text)
+    except ValueError:
+        raise TypeError(f"{name}={text!r}: expected " + " or ".join(k.value for k in kind)) \
+            from None
 
 
 def playout_values(s: State, code: int, rng: random.Random, epsilon: float = 0.0,
@@ -373,15 +403,7 @@ def _scorer(template: State, value: str) -> Callable[[State], list[float]]:
     (:func:`_values`), or with ``value="odds"``, where the game is won by lives, each
     seat's chance to win the game from the lives left (:mod:`ninetynine.bots.odds`)."""
     start = standing(template)
-    odds = game_odds(template.rules) if value == "odds" else None
+    odds = game_odds(template.rules) if value is Value.ODDS else None
     if odds is None:
         return lambda s: _values(s, start)
-    rules, n, side = template.rules, template.n, template.side
-    sides = [side(i) for i in range(n)]
-
-    def score(s: State) -> list[float]:
-        if s.outcome is not None:
-            return [1.0 if seat in s.outcome.winners else 0.0 for seat in range(n)]
-        chances = odds.chances(side_lives(rules, s.lives, s.alive, sides))
-        return [chances[x] for x in sides]
-    return score
+    return odds.of_state

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from functools import cache, lru_cache
 
 from ninetynine.rules import AfterBust, Elimination, Rules, Scoring
+from ninetynine.state import State
 
 
 class GameOdds:
@@ -33,6 +34,15 @@ class GameOdds:
     def __init__(self, all_but_one: bool) -> None:
         self.all_but_one = all_but_one  # every side but one loses a life in a hand
         self._sorted = lru_cache(maxsize=None)(self._chances_sorted)
+
+    def of_state(self, s: State) -> list[float]:
+        """Per seat, its side's chance to win from ``s`` (1 or 0 once the game is over)."""
+        n = s.n
+        if s.outcome is not None:
+            return [1.0 if seat in s.outcome.winners else 0.0 for seat in range(n)]
+        sides = [s.side(seat) for seat in range(n)]
+        chances = self.chances(side_lives(s.rules, s.lives, s.alive, sides))
+        return [chances[x] for x in sides]
 
     def chances(self, lives: Sequence[int]) -> tuple[float, ...]:
         """Per side, its chance to win the game; ``lives`` per side, 0 for a side out."""

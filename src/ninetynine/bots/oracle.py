@@ -21,14 +21,22 @@ yet are dealt at random).
 from __future__ import annotations
 
 import random
+from enum import StrEnum
 
 from ninetynine.actions import Action
 from ninetynine.bots.base import BotFailure, register
 from ninetynine.bots.determinize import Determinizer
 from ninetynine.bots.inference import drawn_since_play
-from ninetynine.bots.ismcts import IsmctsBot
+from ninetynine.bots.ismcts import IsmctsBot, option
 from ninetynine.state import State
 from ninetynine.view import View
+
+
+class Sight(StrEnum):
+    """Which of the other players' cards the oracle is shown."""
+
+    HANDS = "hands"  # all of them
+    KEPT = "kept"  # those held since the player's last play in this hand
 
 
 @register("oracle")
@@ -37,10 +45,8 @@ class OracleBot(IsmctsBot):
     sees_hidden_cards = True
 
     def __init__(self, see: str = "hands", **options: float | str) -> None:
-        if see not in ("hands", "kept"):
-            raise TypeError(f"see={see!r}: expected hands or kept")
+        self.see = option(Sight, "see", see)
         super().__init__(**{"iterations": 300, "value": "odds", **options})  # type: ignore[arg-type]
-        self.see = see
 
     def choose(self, view: View, rng: random.Random) -> Action:
         raise BotFailure("the oracle plays from the real game, which only the arena gives it")
@@ -49,7 +55,7 @@ class OracleBot(IsmctsBot):
         if len(view.legal) == 1:
             return view.legal[0]
         hands = [list(hand) for hand in state.hands]
-        if self.see == "kept":
+        if self.see is Sight.KEPT:
             drawn = drawn_since_play(view)
             for seat, hand in enumerate(hands):
                 # a hand never played from in this hand is as unknown as when dealt

@@ -25,7 +25,7 @@ from ninetynine.actions import Action
 from ninetynine.bots.base import make_bot, with_options
 from ninetynine.bots.ismcts import IsmctsBot
 from ninetynine.bots.knowledge import standing
-from ninetynine.bots.odds import game_odds, side_lives
+from ninetynine.bots.odds import game_odds
 from ninetynine.errors import NinetyNineError
 from ninetynine.state import State
 from ninetynine.view import View
@@ -93,7 +93,6 @@ def advise(view: View, *, playouts: int = PLAYOUTS, seed: int = 0) -> Advice:
     me = view.seat
     start = standing(det.template)[me]
     odds = game_odds(view.rules)
-    sides = [det.template.side(s) for s in range(view.players)]
     lost: list[list[float]] = []
     win: list[list[float]] = []
 
@@ -103,11 +102,7 @@ def advise(view: View, *, playouts: int = PLAYOUTS, seed: int = 0) -> Advice:
             win.append([])
         lost[j].append(float(standing(s)[me] < start))
         if odds is not None:
-            if s.outcome is not None:
-                win[j].append(float(me in s.outcome.winners))
-            else:
-                chances = odds.chances(side_lives(view.rules, s.lives, s.alive, sides))
-                win[j].append(chances[sides[me]])
+            win[j].append(odds.of_state(s)[me])
 
     rng = random.Random(seed)
     found = bot.evaluate(det, rng, on_end)
