@@ -29,6 +29,7 @@ from functools import lru_cache
 
 from ninetynine import events as E
 from ninetynine.bots.determinize import Determinizer
+from ninetynine.bots.inference import this_hand
 from ninetynine.bots.knowledge import RolloutPolicy
 from ninetynine.state import compiled
 from ninetynine.view import View
@@ -51,7 +52,7 @@ class Plays:
 def hand_plays(view: View) -> dict[int, Plays]:
     """Per other seat that has played in this hand, its last ``MAX_PLAYS`` plays."""
     found: dict[int, Plays] = {}
-    for ev in view.history[_hand_start(view.history):]:
+    for ev in this_hand(view.history):
         if isinstance(ev, E.CardPlayed) and ev.seat != view.seat:
             found.setdefault(ev.seat, Plays()).plays.append((ev.before, ev.card, ev.after, 0))
         elif isinstance(ev, E.CardDrawn) and ev.seat in found:
@@ -62,13 +63,6 @@ def hand_plays(view: View) -> dict[int, Plays]:
         p.plays = p.plays[-MAX_PLAYS:]
         p.held = view.hand_sizes[seat] + sum(1 - d for *_, d in p.plays)
     return {seat: p for seat, p in found.items() if p.held >= 1}
-
-
-def _hand_start(history: Sequence[E.Event]) -> int:
-    for i in range(len(history) - 1, -1, -1):
-        if isinstance(history[i], E.HandStarted):
-            return i
-    return 0
 
 
 class HandReader:

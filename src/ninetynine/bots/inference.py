@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 
 from ninetynine import events as E
 from ninetynine.bots.determinize import Determinizer
@@ -18,13 +19,19 @@ from ninetynine.state import compiled
 from ninetynine.view import View
 
 
+def this_hand(history: Sequence[E.Event]) -> Sequence[E.Event]:
+    """The public events since the current hand began."""
+    for i in range(len(history) - 1, -1, -1):
+        if isinstance(history[i], E.HandStarted):
+            return history[i:]
+    return history
+
+
 def last_plays(view: View) -> dict[int, tuple[E.CardPlayed, int]]:
     """Per seat that has played in this hand, its last play and the cards drawn since."""
     drawn: dict[int, int] = {}
     found: dict[int, tuple[E.CardPlayed, int]] = {}
-    for ev in reversed(view.history):
-        if isinstance(ev, E.HandStarted):
-            break
+    for ev in reversed(this_hand(view.history)):
         if isinstance(ev, E.CardDrawn):
             drawn[ev.seat] = drawn.get(ev.seat, 0) + 1
         elif isinstance(ev, E.CardPlayed) and ev.seat not in found:
