@@ -13,7 +13,7 @@ CORE = ["actions", "cards", "dealing", "describe", "effects", "errors", "events"
         "launch", "match", "options",
         "penalties", "position", "statebase",
         "presets", "record", "rules", "state", "view", "words"]
-FRONT_ENDS = {"cli", "tui", "web", "bots", "arena", "table", "saves", "engine_protocol"}
+FRONT_ENDS = {"cli", "tui", "web", "bots", "arena", "coach", "table", "saves"}
 
 
 def imported_modules(path: Path) -> set[str]:

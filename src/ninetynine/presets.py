@@ -5,8 +5,9 @@ description, the family it belongs to, the rulebook or published source it comes
 (named as players know it, with a ``url`` where that is a web page; the four rulebooks'
 presets also carry the project's tag for their text, ``rulebook = "S000"``), an optional
 parent preset, and a ``[rules]`` table of the settings it changes. A preset that names
-no family has its parent's family, origin, url and rulebook tag. A house-rules file names a preset, optional overlays
-(other presets whose changes are layered on top) and its own ``[rules]`` changes::
+no family has its parent's family, origin, url and rulebook tag. A house-rules file names
+a preset, optional overlays (other presets whose changes are layered on top) and its own
+``[rules]`` changes::
 
     name = "Friday night"
     preset = "K"
