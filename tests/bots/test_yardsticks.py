@@ -8,8 +8,7 @@ import pytest
 
 from ninetynine import load_rules, presets
 from ninetynine.arena import play_game
-from ninetynine.arena.game import _ask
-from ninetynine.bots import DIFFICULTIES, make_bot
+from ninetynine.bots import DIFFICULTIES, BotFailure, ask, make_bot
 from ninetynine.bots.base import honest_bot_names, sees_hidden_cards
 from ninetynine.cards import parse_card
 from ninetynine.errors import NinetyNineError
@@ -74,16 +73,18 @@ class _Spy:
         return view.legal[0]
 
 
-def test_the_arena_gives_the_state_only_to_a_bot_that_declares_it_sees_hidden_cards() -> None:
+def test_ask_gives_the_state_only_to_a_bot_that_declares_it_sees_hidden_cards() -> None:
     state = parse_position('rules = "P"\ntotal = 50\nturn = 1\n'
                            'hands = ["5H 8D KS", "2C 3C 4C", "5C 6C 7C"]\n')
     view = observe(state, 0)
     honest, seeing = _Spy(False), _Spy(True)
     for spy in (honest, seeing):
-        _ask([spy], 0, view, random.Random(1), {}, state)  # type: ignore[list-item]
+        ask(spy, view, random.Random(1), state)  # type: ignore[arg-type]
     assert len(honest.calls[0]) == 1 and isinstance(honest.calls[0][0], View)
     given = seeing.calls[0][1]
     assert isinstance(given, State) and given.hands == state.hands and given is not state
+    with pytest.raises(BotFailure, match="only the arena gives it the real game"):
+        ask(_Spy(True), view, random.Random(1))  # type: ignore[arg-type]
 
 
 def test_the_oracle_reads_the_hidden_cards_that_honest_bots_cannot() -> None:
