@@ -22,6 +22,7 @@ its own posterior over ranks, one player after another, with suits at random.
 
 from __future__ import annotations
 
+import heapq
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -36,6 +37,10 @@ from ninetynine.view import View
 
 MAX_PLAYS = 6  # plays of one player read back, per hand
 SLIP = 0.05  # the chance the model gives a play that the policy would not make
+# The most hands kept per step of the reading: three-card games never reach it (at most
+# about 1,200), five-card games would reach tens of thousands; beyond it only the likeliest
+# are kept, so a decision costs about the same whatever the hand size.
+MAX_STATES = 2000
 
 Hand = tuple[frozenset[int], tuple[int, ...]]  # (plays to come already held, other ranks)
 
@@ -86,7 +91,7 @@ class HandReader:
         m, slip = len(played), self.slip
         states: dict[Hand, float] = {(frozenset(), ()): 1.0}
         for _ in range(p.held):
-            states = _draw(states, 0, m, ranks, counts)
+            states = _likeliest(_draw(states, 0, m, ranks, counts))
         for k, (before, _, after, drawn) in enumerate(p.plays):
             played_now: dict[Hand, float] = {}
             for (early, rest), w in states.items():
@@ -97,9 +102,9 @@ class HandReader:
                 like = 1.0 if fit is None else 1 - slip if fit == (played[k], after) else slip
                 key = (early - {k}, rest)
                 played_now[key] = played_now.get(key, 0.0) + w * like
-            states = played_now
+            states = _likeliest(played_now)
             for _ in range(drawn):
-                states = _draw(states, k + 1, m, ranks, counts)
+                states = _likeliest(_draw(states, k + 1, m, ranks, counts))
         out: dict[tuple[int, ...], float] = {}
         for (early, rest), w in states.items():
             if not early:
@@ -174,3 +179,10 @@ def _draw(states: dict[Hand, float], k: int, m: int, ranks: list[int],
             key = (early, tuple(sorted(rest + (r,))))
             out[key] = out.get(key, 0.0) + w * counts[r]
     return out
+
+
+def _likeliest(states: dict[Hand, float]) -> dict[Hand, float]:
+    """The :data:`MAX_STATES` likeliest of ``states`` (all of them when fewer)."""
+    if len(states) <= MAX_STATES:
+        return states
+    return dict(heapq.nlargest(MAX_STATES, states.items(), key=lambda item: item[1]))
