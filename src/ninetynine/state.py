@@ -139,17 +139,24 @@ class State(Penalties):
 
     def sample_chance(self, rng: random.Random) -> ChanceOutcome:
         """Draw the pending chance outcome with the caller's generator."""
-        req = self.chance_request()
-        if req is None:
+        kind = self.chance
+        if self.phase != CHANCE:
             raise IllegalActionError("no chance event is pending: it is a player's turn")
-        if req.kind == UPCARD:
-            return Reinsert(rng.choice(req.depths))
-        if req.kind == LEAD:
-            return Lead(rng.choice(req.seats))
+        if kind in (UPCARD, LEAD):
+            req = self.chance_request()
+            assert req is not None
+            return Reinsert(rng.choice(req.depths)) if kind == UPCARD else \
+                Lead(rng.choice(req.seats))
+        # the cards of chance_request(), without building it (a deal is on the hot path);
         # sorting by random keys: a uniform shuffle, several times cheaper than rng.shuffle
-        cards, rnd = req.cards, rng.random
+        rnd = rng.random
+        cards = self.pile[:-1] if kind == TOPUP else self.stock
+        if len(cards) == 52 and self.decks == 1:  # the whole deck: sorted, card i is i
+            keys = [rnd() for _ in cards]
+            return Shuffle(tuple(sorted(range(52), key=keys.__getitem__)))
+        cards = sorted(cards)
         if len(cards) < 2:
-            return Shuffle(cards)
+            return Shuffle(tuple(cards))
         keys = [rnd() for _ in cards]
         return Shuffle(itemgetter(*sorted(range(len(cards)), key=keys.__getitem__))(cards))
 
@@ -219,25 +226,43 @@ class State(Penalties):
         """Sorted codes of the legal actions of the seat to act ([] at chance or over)."""
         if self.phase != PLAY:
             return [DRAW, NODRAW] if self.phase == DRAWING else []
-        c, seat = self.c, self.turn
-        hand = self.hands[seat]
+        c, hand = self.c, self.hands[self.turn]
+        if c.rows_suffice and self.decks == 1:
+            # the hot path: each card's safe codes from the row of this total
+            row = c.safe_rows.get(self.total) or c.safe_row(self.total)
+            safe: list[int] = []
+            for card in hand:
+                safe += row[card]
+            if safe:
+                safe.sort()
+                return safe
+            if c.down_if_none_safe:
+                return [DOWN]
+        return self._all_legal_codes(hand)
+
+    def _all_legal_codes(self, hand: list[int]) -> list[int]:
+        """The legal codes, whatever the rules: none safe, the opening ban on Kings, a
+        second copy of a card (two decks: it adds no new action), plays over the limit by
+        choice, seats to name, chains and set-any."""
         if not hand:
             return [PASS] if self.rules.stuck is Stuck.PASS else [DOWN]
-        total, moves, moves_of = self.total, c.card_moves, c.moves_of
+        seat = self.turn
+        c, total = self.c, self.total
         banned = c.king_ban and self.turns_played[seat] < c.king_ban and (
             self.rules.king_ban_at_limit or total != c.limit)
+        moves, moves_of = c.card_moves, c.moves_of
         safe: list[int] = []
         busting: list[int] = []
         base, previous = total * 64, -1
         for card in sorted(hand):
             if card == previous or banned and card >> 2 == KING:
-                continue  # a second copy of a card (two decks) adds no new action
+                continue
             previous = card
             found = moves.get(base + card) or moves_of(card, total)
             safe += found[0]
             if found[1]:
                 busting += found[1]
-        if c.unusual:  # plays over the limit by choice, seats to name, chains, set-any
+        if c.unusual:
             if c.extras:
                 safe, busting = self._extra_codes(safe), self._extra_codes(busting)
             if c.may_bust and busting:
@@ -430,14 +455,6 @@ class State(Penalties):
             raise BelowZeroError(f"'{action}' would take the total below 0", legal=shown)
         raise IllegalActionError(f"'{action}' is not allowed now", legal=shown)
 
-    def apply_code(self, code: int) -> None:
-        """Apply a legal action code without checking it (the fast path)."""
-        if code < DOWN:
-            self._play(self.turn, code >> 2, code)
-        elif code < PARAM:
-            self._special(code)
-        else:
-            self._play(self.turn, card_of(code), code)
 
     # Transitions -------------------------------------------------------------------
 
@@ -465,23 +482,42 @@ class State(Penalties):
                 ev.append(E.DrawSkipped(seat, "did not draw"))
             self.phase, self.turn, self.owed, self.next_turn = PLAY, self.next_turn, 0, -1
 
-    def _play(self, seat: int, card: int, code: int) -> None:
-        """Play ``card`` by its action ``code`` (which holds its value's choice, or the seat
-        it names or the total it sets)."""
-        c, rules, ev = self.c, self.rules, self._ev
-        self.hands[seat].remove(card)
+    def apply_code(self, code: int) -> None:
+        """Apply a legal action code without checking it (the fast path): the seat to act
+        plays the card of a play's code (which holds its value's choice, or the seat it
+        names or the total it sets), or makes a special move (:meth:`_special`)."""
+        if code < DOWN:
+            card = code >> 2
+        elif code < PARAM:
+            self._special(code)
+            return
+        else:
+            card = card_of(code)
+        c, ev, seat = self.c, self._ev, self.turn
+        hand = self.hands[seat]
+        hand.remove(card)
         self.pile.append(card)
         self.turns_played[seat] += 1
         self.passes = 0
-        rank = card >> 2
-        eff = c.effects[card]
         old = self.total
         new = self.total = c.after.get(old * AFTER_KEY + code) or c.result(code, old)
-        bust = new > c.limit
+        if card in c.plain_cards and new <= c.limit and ev is None:
+            # most plays of a simulation: the turn passes on and the player draws (what
+            # the end of this method does, without the checks that cannot apply)
+            nxt = (seat + self.direction) % self.n
+            if not self.in_hand[nxt]:
+                nxt = self._next_seat(nxt, 1)
+            if len(self.stock) > 1 and not self.owed:
+                self.turn = nxt
+                hand.append(self.stock.pop())
+            else:
+                self._end_turn(seat, nxt)
+            return
+        rules, eff, bust = self.rules, c.effects[card], new > c.limit
         if ev is not None:
             ev.append(E.CardPlayed(seat, card, eff.values[code & 3] if eff.has_choice else None,
                                    old, new))
-            text = (rules.bust_call if bust else rules.calls[rank]).format(total=new)
+            text = (rules.bust_call if bust else rules.calls[card >> 2]).format(total=new)
             ev.append(E.TotalCalled(seat, new, text))
         if c.scoring_on_play:  # reverses after the play's penalties (Q18, Q47)
             if self._score_play(seat, eff, old, new, bust):
@@ -492,23 +528,24 @@ class State(Penalties):
             if bust:
                 self._bust(seat, played=True)
                 return
+        in_hand = self.in_hand
         if eff.reverse and rules.two_player_reverse is not TwoPlayerReverse.HOLD \
-                and sum(self.in_hand) == 2 and self.in_hand[seat]:
+                and sum(in_hand) == 2 and in_hand[seat]:
             if ev is not None:
                 ev.append(E.PlaysAgain(seat))
             nxt = seat
-        elif eff.skip and (rules.skip_with_two_players or sum(self.in_hand) > 2):
-            nxt = self._skip_from(seat, self._before if c.scoring_on_play else self.in_hand)
+        elif eff.skip and (rules.skip_with_two_players or sum(in_hand) > 2):
+            nxt = self._skip_from(seat, self._before if c.scoring_on_play else in_hand)
         else:
             nxt = (seat + self.direction) % self.n
-            if not self.in_hand[nxt]:
+            if not in_hand[nxt]:
                 nxt = self._next_seat(nxt, 1)
         if c.extras:  # a named seat, a no-draw chain
             self._extra_turn(seat, eff, code, nxt)
-        elif self.in_hand[seat]:
-            self._end_turn(seat, nxt)
-        else:  # paid out of the game by a threshold penalty: no draw
+        elif not in_hand[seat]:  # paid out of the game by a threshold penalty: no draw
             self.turn = nxt
+        else:
+            self._end_turn(seat, nxt)
 
     def _named(self, seat: int, target: int) -> int:
         """The seat a naming card names plays next (or, if this play put it out, the one
