@@ -13,7 +13,7 @@ CORE = ["actions", "cards", "dealing", "describe", "effects", "errors", "events"
         "launch", "match",
         "penalties", "position", "statebase",
         "presets", "record", "rules", "state", "view"]
-FRONT_ENDS = {"cli", "tui", "web", "bots", "arena", "table", "saves", "engine_protocol"}
+FRONT_ENDS = {"cli", "tui", "web", "bots", "arena", "table", "saves", "engine_protocol", "rl"}
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -44,3 +44,16 @@ def test_every_core_module_is_listed() -> None:
     """A new top-level module must be classified here as core or front end."""
     modules = {p.stem for p in SRC.glob("*.py")} - {"__init__", "__main__"}
     assert modules <= set(CORE) | FRONT_ENDS, modules - set(CORE) - FRONT_ENDS
+
+
+def test_only_the_rl_package_imports_it() -> None:
+    """The game-AI layer sits on top: the core, the bots and the other front ends run
+    without its libraries (numpy, gymnasium, pettingzoo, open_spiel)."""
+    rl = SRC / "rl"
+    for path in SRC.rglob("*.py"):
+        if rl in path.parents:
+            continue
+        for name in imported_modules(path):
+            assert not name.startswith("ninetynine.rl"), f"{path.name} imports {name}"
+            assert name.split(".")[0] not in ("numpy", "gymnasium", "pettingzoo", "pyspiel",
+                                              "open_spiel"), f"{path.name} imports {name}"

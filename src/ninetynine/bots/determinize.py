@@ -89,6 +89,7 @@ class Determinizer:
         s.hands = hands
         i = self.in_hands
         s.pile = cards[i:i + self.face_down] + t.pile
+        s.face_down = self.face_down  # under the visible pile, unseen as in the real game
         i += self.face_down
         s.stock = cards[i:]
         for name in _LISTS:

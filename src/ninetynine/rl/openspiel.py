@@ -288,7 +288,7 @@ class NinetyNineState(pyspiel.State):
         """Every field of the state (a position's text is readable but slow to write)."""
         t = self._t
         fields = " ".join(f"{name}={getattr(t.state, name)!r}" for name in FIELDS
-                          if name not in ("rules", "c", "_ev"))
+                          if name not in ("rules", "c", "_ev", "_before"))
         return f"{t.encoding.rules.id} {fields} shuffled={t.pending!r} moves={t.moves}"
 
 
