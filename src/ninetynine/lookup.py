@@ -73,11 +73,15 @@ class RuleTables:
         # ... and with none safe, whatever the hand holds, the player lays down
         self.down_if_none_safe = rules.no_legal_play is NoLegalPlay.LAY_DOWN and \
             rules.stuck is Stuck.BUST
-        # cards whose play, short of a bust, only passes the turn on and draws a card
-        # (the fast lane of State.apply_code); none where plays score or turns are unusual
-        plain_turns = self.plain_draw and not (self.scoring_on_play or self.extras)
-        self.plain_cards = frozenset(c for c in range(52) if plain_turns and not (
-            self.effects[c].reverse or self.effects[c].skip))
+        # card -> the direction's factor, for the cards whose play, short of a bust, only
+        # passes the turn on (reversing or not) and draws a card: the fast lane of
+        # State.apply_code; none where plays score or turns are unusual
+        plain = self.plain_draw and not (self.scoring_on_play or self.extras)
+        plain_reverse = rules.reverse_with_two_players and \
+            rules.two_player_reverse is TwoPlayerReverse.HOLD
+        self.plain_turns = {c: -1 if self.effects[c].reverse else 1 for c in range(52)
+                            if plain and not self.effects[c].skip
+                            and (plain_reverse or not self.effects[c].reverse)}
         # cards whose action carries a number: a seat to name or a total to set
         self.param_cards = frozenset(c for c in range(52) if self.effects[c].has_param)
         # per card, the lowest card with the same rank and effect: cards a player cannot

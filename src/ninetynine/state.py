@@ -501,9 +501,12 @@ class State(Penalties):
         self.passes = 0
         old = self.total
         new = self.total = c.after.get(old * AFTER_KEY + code) or c.result(code, old)
-        if card in c.plain_cards and new <= c.limit and ev is None:
+        flip = c.plain_turns.get(card)
+        if flip is not None and new <= c.limit and ev is None:
             # most plays of a simulation: the turn passes on and the player draws (what
-            # the end of this method does, without the checks that cannot apply)
+            # the rest of this method does, without the checks that cannot apply)
+            if flip < 0:
+                self.direction = -self.direction
             nxt = (seat + self.direction) % self.n
             if not self.in_hand[nxt]:
                 nxt = self._next_seat(nxt, 1)
