@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import gymnasium
 
-from ninetynine.rl.encoding import VERSION, Encoding
+from ninetynine.rl.encoding import VERSION, Encoding, encode, legal_mask
 
 ENV_ID = "NinetyNine-v0"
 
 if ENV_ID not in gymnasium.registry:
     gymnasium.register(id=ENV_ID, entry_point="ninetynine.rl.gymnasium:NinetyNineGymEnv")
 
-__all__ = ["ENV_ID", "VERSION", "Encoding"]
+__all__ = ["ENV_ID", "VERSION", "Encoding", "encode", "legal_mask"]

@@ -18,6 +18,7 @@ The layout is documented in ``docs/ai.md``; any change to it raises :data:`VERSI
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -46,6 +47,22 @@ def rules_for(rules: str | Rules, players: int) -> Rules:
         raise RecordError(f"players = {players!r}: {loaded.id} is for {loaded.players_min} to "
                           f"{loaded.players_max} players")
     return loaded
+
+
+@cache
+def encoding_for(rules: Rules, players: int) -> Encoding:
+    """The encoding of a rule set and table size, made once."""
+    return Encoding(rules, players)
+
+
+def encode(state: State, seat: int) -> np.ndarray:
+    """The observation of ``seat`` in ``state`` (:meth:`Encoding.observe`)."""
+    return encoding_for(state.rules, state.n).observe(state, seat)
+
+
+def legal_mask(state: State) -> np.ndarray:
+    """The legal actions of the seat to act as 0/1 (:meth:`Encoding.mask`)."""
+    return encoding_for(state.rules, state.n).mask(state)
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable
-from functools import cache
 from typing import Any
 
 import numpy as np
@@ -39,7 +38,7 @@ from ninetynine.cards import format_card, format_cards
 from ninetynine.game import new_game
 from ninetynine.lookup import PARAM, card_of
 from ninetynine.position import format_position, parse_position
-from ninetynine.rl.encoding import Encoding, rules_for
+from ninetynine.rl.encoding import Encoding, encoding_for, rules_for
 from ninetynine.rules import Rules
 from ninetynine.state import CHANCE, DOWN, FIELDS, LEAD, UPCARD, State
 from ninetynine.view import observe
@@ -66,18 +65,13 @@ _GAME_TYPE = pyspiel.GameType(
 )
 
 
-@cache
-def _encoding(rules: Rules, players: int) -> Encoding:
-    return Encoding(rules, players)
-
-
 class NinetyNineGame(pyspiel.Game):
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
         rules = rules_for(str(params.get("rules", "P")), int(params.get("players", 4)))
         players = int(params.get("players", 4))
         self.max_moves = int(params.get("max_moves", MAX_MOVES))
-        self.encoding = _encoding(rules, players)
+        self.encoding = encoding_for(rules, players)
         self.start = new_game(rules, players)  # each initial state is a copy of this
         deck = 52 * self.encoding.decks
         info = pyspiel.GameInfo(
@@ -156,7 +150,7 @@ class Table:
 def _restore(rules: Rules, players: int, position: str, pending: list[int], public: list[str],
              private: list[list[str]], hands: list[tuple[int, ...]],
              played: list[tuple[int, int]], moves: int) -> Table:
-    table = Table(_encoding(rules, players), parse_position(position))
+    table = Table(encoding_for(rules, players), parse_position(position))
     table.pending, table.public, table.private = pending, public, private
     table.left = None
     table.hands, table.played, table.moves = hands, played, moves
