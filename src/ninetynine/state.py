@@ -241,9 +241,8 @@ class State(Penalties):
         return self._all_legal_codes(hand)
 
     def _all_legal_codes(self, hand: list[int]) -> list[int]:
-        """The legal codes, whatever the rules: none safe, the opening ban on Kings, a
-        second copy of a card (two decks: it adds no new action), plays over the limit by
-        choice, seats to name, chains and set-any."""
+        """The legal codes, whatever the rules (:meth:`legal_codes` when the row of safe
+        plays is not the answer)."""
         if not hand:
             return [PASS] if self.rules.stuck is Stuck.PASS else [DOWN]
         seat = self.turn
@@ -256,13 +255,13 @@ class State(Penalties):
         base, previous = total * 64, -1
         for card in sorted(hand):
             if card == previous or banned and card >> 2 == KING:
-                continue
+                continue  # a second copy of a card (two decks) adds no new action
             previous = card
             found = moves.get(base + card) or moves_of(card, total)
             safe += found[0]
             if found[1]:
                 busting += found[1]
-        if c.unusual:
+        if c.unusual:  # plays over the limit by choice, seats to name, chains, set-any
             if c.extras:
                 safe, busting = self._extra_codes(safe), self._extra_codes(busting)
             if c.may_bust and busting:
@@ -455,7 +454,6 @@ class State(Penalties):
             raise BelowZeroError(f"'{action}' would take the total below 0", legal=shown)
         raise IllegalActionError(f"'{action}' is not allowed now", legal=shown)
 
-
     # Transitions -------------------------------------------------------------------
 
     def _special(self, code: int) -> None:
@@ -531,24 +529,23 @@ class State(Penalties):
             if bust:
                 self._bust(seat, played=True)
                 return
-        in_hand = self.in_hand
         if eff.reverse and rules.two_player_reverse is not TwoPlayerReverse.HOLD \
-                and sum(in_hand) == 2 and in_hand[seat]:
+                and sum(self.in_hand) == 2 and self.in_hand[seat]:
             if ev is not None:
                 ev.append(E.PlaysAgain(seat))
             nxt = seat
-        elif eff.skip and (rules.skip_with_two_players or sum(in_hand) > 2):
-            nxt = self._skip_from(seat, self._before if c.scoring_on_play else in_hand)
+        elif eff.skip and (rules.skip_with_two_players or sum(self.in_hand) > 2):
+            nxt = self._skip_from(seat, self._before if c.scoring_on_play else self.in_hand)
         else:
             nxt = (seat + self.direction) % self.n
-            if not in_hand[nxt]:
+            if not self.in_hand[nxt]:
                 nxt = self._next_seat(nxt, 1)
         if c.extras:  # a named seat, a no-draw chain
             self._extra_turn(seat, eff, code, nxt)
-        elif not in_hand[seat]:  # paid out of the game by a threshold penalty: no draw
-            self.turn = nxt
-        else:
+        elif self.in_hand[seat]:
             self._end_turn(seat, nxt)
+        else:  # paid out of the game by a threshold penalty: no draw
+            self.turn = nxt
 
     def _named(self, seat: int, target: int) -> int:
         """The seat a naming card names plays next (or, if this play put it out, the one
