@@ -7,6 +7,7 @@ think time (mean --think seconds, 0 = flat out) before its move. Prints the tabl
 moves per second and move latency (send -> the update acknowledging it) percentiles.
 
     .venv/bin/python benchmarks/web_load.py --tables 500 --seconds 30 --pin
+    .venv/bin/python benchmarks/web_load.py --tables 500 --processes 2   # on PostgreSQL
 
 The load comes from one address, far above what the server allows one address by
 default, so the server is started with those limits raised (``LOAD_LIMITS``). ``--pin``
@@ -18,16 +19,20 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import glob
 import json
 import os
 import random
 import resource
+import shutil
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -91,27 +96,32 @@ async def player(url: str, token: str, rng: random.Random, stats: Stats, stop: f
     return False
 
 
-async def table_loop(base: str, ws_base: str, rng: random.Random, stats: Stats,
-                     stop: float, client: httpx.AsyncClient, think: float) -> None:
+async def table_loop(bases: list[str], rng: random.Random, stats: Stats, stop: float,
+                     client: httpx.AsyncClient, think: float, first: int) -> None:
+    """Tables one after another; the two players of a table use two different server
+    processes when there are several (so every move crosses between processes)."""
+    a, b = bases[first % len(bases)], bases[(first + 1) % len(bases)]
     while time.monotonic() < stop:
-        created = (await client.post(f"{base}/api/tables", json={
+        created = (await client.post(f"{a}/api/tables", json={
             "name": "A", "rules": "P", "players": 2})).json()
-        joined = (await client.post(f"{base}/api/tables/{created['table']}/join",
+        joined = (await client.post(f"{b}/api/tables/{created['table']}/join",
                                     json={"name": "B"})).json()
-        url = f"{ws_base}/ws/{created['table']}"
         stats.held += 1
         stats.max_held = max(stats.max_held, stats.held)
         try:
-            done = await asyncio.gather(player(url, created["token"], rng, stats, stop, think),
-                                        player(url, joined["token"], rng, stats, stop, think))
+            done = await asyncio.gather(
+                player(f"{a.replace('http', 'ws')}/ws/{created['table']}", created["token"],
+                       rng, stats, stop, think),
+                player(f"{b.replace('http', 'ws')}/ws/{created['table']}", joined["token"],
+                       rng, stats, stop, think))
         finally:
             stats.held -= 1
         if all(done):
             stats.games += 1
 
 
-async def main_async(args: argparse.Namespace, port: int) -> Stats:
-    base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
+async def main_async(args: argparse.Namespace, ports: list[int]) -> Stats:
+    bases = [f"http://127.0.0.1:{port}" for port in ports]
     stats = Stats()
     limits = httpx.Limits(max_connections=200)
     async with httpx.AsyncClient(timeout=30, limits=limits) as client:
@@ -121,11 +131,34 @@ async def main_async(args: argparse.Namespace, port: int) -> Stats:
         tasks = []
         for i in range(args.tables):
             tasks.append(asyncio.create_task(
-                table_loop(base, ws_base, random.Random(i), stats, stop, client, args.think)))
+                table_loop(bases, random.Random(i), stats, stop, client, args.think, i)))
             if i % 50 == 49:
                 await asyncio.sleep(0.05)  # ramp up
         await asyncio.gather(*tasks)
     return stats
+
+
+@contextlib.contextmanager
+def throwaway_postgres(root: Path) -> Iterator[str]:
+    """Debian's PostgreSQL, a new cluster in ``root`` on a free loopback port."""
+    bindir = Path(sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))[-1]).parent
+    data, sock = root / "pg", root / "sock"
+    sock.mkdir()
+    prefix = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+    if prefix:
+        shutil.chown(root, "postgres")
+        shutil.chown(sock, "postgres")
+    port = free_port()
+    subprocess.run([*prefix, str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U",
+                    "postgres", "--no-sync"], check=True, capture_output=True)
+    subprocess.run([*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-l", str(root / "log"),
+                    "-w", "-o", f"-p {port} -k {sock} -h 127.0.0.1 -F", "start"],
+                   check=True, capture_output=True)
+    try:
+        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run([*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate",
+                        "stop"], capture_output=True)
 
 
 def cpu_seconds(pid: int) -> float:
@@ -143,37 +176,45 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=1.0,
                         help="mean seconds a client waits before each move (0: flat out)")
     parser.add_argument("--pin", action="store_true",
-                        help="the server on CPU 0, this client on CPU 1")
+                        help="the server processes on CPU 0, this client on CPU 1")
     parser.add_argument("--database", help="a postgresql:// URL (default: SQLite in a "
-                        "temporary folder)")
+                        "temporary folder, or with --processes above 1 a throwaway "
+                        "PostgreSQL cluster started here)")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="server processes sharing the tables (PostgreSQL; default 1)")
     args = parser.parse_args()
-    port = free_port()
     pin = ["taskset", "-c", "0"] if args.pin else []
     if args.pin:
         os.sched_setaffinity(0, {1})
-    with tempfile.TemporaryDirectory() as tmp:
-        server = subprocess.Popen(
-            [*pin, sys.executable, *PREFIX, "serve", "--port", str(port),
-             "--database", args.database or str(Path(tmp) / "load.sqlite3"), "--bot-delay", "0",
-             *LOAD_LIMITS], stdout=subprocess.DEVNULL)
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+        database = args.database or (stack.enter_context(throwaway_postgres(Path(tmp)))
+                                     if args.processes > 1 else str(Path(tmp) / "load.sqlite3"))
+        ports = [free_port() for _ in range(args.processes)]
+        servers = [subprocess.Popen(
+            [*pin, sys.executable, *PREFIX, "serve", "--port", str(port), "--database",
+             database, "--bot-delay", "0", *LOAD_LIMITS], stdout=subprocess.DEVNULL)
+            for port in ports]
         try:
-            for _ in range(100):
-                try:
-                    httpx.get(f"http://127.0.0.1:{port}/api/tables", timeout=1)
-                    break
-                except httpx.TransportError:
-                    time.sleep(0.1)
-            stats = asyncio.run(main_async(args, port))
+            for port in ports:
+                for _ in range(100):
+                    try:
+                        httpx.get(f"http://127.0.0.1:{port}/api/tables", timeout=1)
+                        break
+                    except httpx.TransportError:
+                        time.sleep(0.1)
+            stats = asyncio.run(main_async(args, ports))
             elapsed = args.seconds
-            server_cpu = cpu_seconds(server.pid)
+            server_cpu = sum(cpu_seconds(server.pid) for server in servers)
         finally:
-            server.terminate()
-            server.wait(10)
+            for server in servers:
+                server.terminate()
+                server.wait(10)
     lat = sorted(stats.latencies)
     if not lat:
         print("no moves were made")
         return 1
     p = statistics.quantiles(lat, n=100)
+    print(f"{args.processes} server process(es) on {database.split('@')[-1]}")
     print(f"think time {args.think} s mean; tables requested {args.tables}, "
           f"held at once {stats.max_held}, games finished {stats.games}, errors {stats.errors}")
     print(f"moves {len(lat)} in {elapsed:.1f} s (after {args.warmup} s warm-up): "

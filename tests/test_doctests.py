@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 CORE_MODULES = [f"ninetynine.{m}" for m in (
-    "actions", "cards", "effects", "game", "presets", "bots")]
+    "actions", "cards", "effects", "game", "presets", "bots", "match", "options", "table")]
 
 
 @pytest.mark.parametrize("name", CORE_MODULES)

@@ -10,7 +10,7 @@ import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "ninetynine"
 CORE = ["actions", "cards", "dealing", "describe", "effects", "errors", "events", "game", "lookup",
-        "launch", "match",
+        "launch", "match", "options",
         "penalties", "position", "statebase",
         "presets", "record", "rules", "state", "view"]
 FRONT_ENDS = {"cli", "tui", "web", "bots", "arena", "table", "saves", "engine_protocol", "rl"}

@@ -171,3 +171,17 @@ def test_a_bad_record_names_the_move_and_a_bad_names_list_is_refused() -> None:
         Match.from_record(record)
     with pytest.raises(NinetyNineError, match="3 names for 2 players"):
         Match.new(load_rules("P"), 2, names=["A", "B", "C"])
+
+
+def test_standing_and_returns_are_the_engines() -> None:
+    from ninetynine.match import returns, standing
+    match = Match.new(load_rules("J-TEAM"), 4, chance=Chance.by_move(2))
+    assert standing(match.state) == [6.0] * 4 and returns(match.state) == [0.0] * 4
+    while not match.is_over:
+        match.play(random.Random(match.version).choice(match.state.legal_actions()))
+    winners = set(match.state.outcome.winners)  # type: ignore[union-attr]
+    assert returns(match.state) == [1.0 if s in winners else 0.0 for s in range(4)]
+    lives = standing(match.state)
+    assert lives[0] == lives[2] and lives[1] == lives[3]  # partners share a pool
+    points = Match.new(load_rules("P-BORDERS"), 3, chance=Chance.by_move(2)).state
+    assert standing(points) == [3.0, 3.0, 3.0]  # the game points held this hand

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from ninetynine import events as E
-from ninetynine.cards import KING, SIX, new_deck
+from ninetynine.cards import new_deck
 from ninetynine.rules import (
+    RULEBOOK_INSTANT,
     DeckCount,
     Direction,
     EmptyDraw,
     InstantOrder,
+    InstantRule,
     NewRoundDeal,
     Scope,
     Scoring,
@@ -23,10 +26,12 @@ from ninetynine.statebase import (
     DEAL,
     DRAWING,
     LEAD,
+    NO_CHANCE,
     PLAY,
     RESTOCK,
     TOPUP,
     UPCARD,
+    EndReason,
     StateBase,
 )
 
@@ -104,7 +109,7 @@ class Dealing(StateBase):
             if top >= rules.points_target:
                 leaders = tuple(s for s in range(self.n) if self.scores[s] == top)
                 if len(leaders) == 1 or rules.points_tie.value == "shared":
-                    self._game_over(leaders, "points")
+                    self._game_over(leaders, EndReason.POINTS)
                     return
         self.hand_no += 1
         self.loser = -1 if loser is None else loser
@@ -170,7 +175,7 @@ class Dealing(StateBase):
 
     def _deal(self) -> None:
         rules, ev = self.rules, self._ev
-        self.total, self.phase, self.chance = 0, PLAY, ""
+        self.total, self.phase, self.chance = 0, PLAY, NO_CHANCE
         if ev is not None:
             ev.append(E.HandStarted(self.hand_no, self.dealer, self.starter))
         n, alive, hands, pop = self.n, self.alive, self.hands, self.stock.pop
@@ -197,33 +202,43 @@ class Dealing(StateBase):
                     self._ev.append(E.UpCardReturned(card))
                 return
             self.pile.append(card)
-            self.total = min((card >> 2) + 1, 10)
+            self.total = self.c.new_total(card, 0, 0)  # what the card counts, from 0
             if self._ev is not None:
                 self._ev.append(E.UpCardTurned(card, self.total))
-        self.phase, self.chance = PLAY, ""
+        self.phase, self.chance = PLAY, NO_CHANCE
         if self.rules.instant_hands:
             self._check_instant([(self.starter + k) % self.n for k in range(self.n)])
 
     def _check_instant(self, seats: Sequence[int]) -> None:
-        found: list[tuple[int, str]] = []
+        """The rules' instant hands (D46): the first of their list that a seat holds
+        counts for it; the list's order (or the first seat, Q42 Alt) says which decides."""
+        kinds = self.rules.instant_hands
+        found: list[tuple[int, InstantRule]] = []
         for s in seats:
             if self.alive[s]:
-                ranks = [c >> 2 for c in self.hands[s]]
-                if ranks.count(SIX) >= 3:
-                    found.append((s, "three sixes"))
-                elif ranks.count(KING) >= 3:
-                    found.append((s, "three kings"))
+                ranks = Counter(c >> 2 for c in self.hands[s])
+                held = next((h for h in kinds if ranks[h.rank] >= h.count), None)
+                if held is not None:
+                    found.append((s, held))
         if not found:
             return
-        if self.rules.instant_order is InstantOrder.SEAT_ORDER:  # the first seat decides (Q42 Alt)
+        if self.rules.instant_order is InstantOrder.SEAT_ORDER:
             found = found[:1]
         if self._ev is not None:
-            for s, kind in found:
-                rank = SIX if kind == "three sixes" else KING
-                cards = tuple(c for c in self.hands[s] if c >> 2 == rank)
-                self._ev.append(E.InstantHand(s, kind, cards))
-        sixes = [s for s, kind in found if kind == "three sixes"]
-        if sixes:
-            self._game_over((), "three_sixes")
+            for s, held in found:
+                cards = tuple(c for c in self.hands[s] if c >> 2 == held.rank)
+                self._ev.append(E.InstantHand(s, held.name, cards))
+        first = min((held for _, held in found), key=kinds.index)
+        if first.wins:
+            self._game_over(tuple(s for s, held in found if held == first), _end_reason(first))
         else:
-            self._game_over(tuple(s for s, _ in found), "three_kings")
+            self._game_over((), _end_reason(first))
+
+
+def _end_reason(hand: InstantRule) -> EndReason:
+    """The rulebook's two instant hands keep their names; others are a win or a loss."""
+    if hand == RULEBOOK_INSTANT[0]:
+        return EndReason.THREE_SIXES
+    if hand == RULEBOOK_INSTANT[1]:
+        return EndReason.THREE_KINGS
+    return EndReason.INSTANT_WIN if hand.wins else EndReason.INSTANT_LOSS

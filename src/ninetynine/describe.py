@@ -30,10 +30,10 @@ from ninetynine.rules import (
 def card_table(rules: Rules) -> list[tuple[str, str, str]]:
     """(rank, effect, call) for every rank, e.g. ``("K", "set to 99", "99")``, then
     (card, effect, call) for each card whose suit makes it differ, e.g. ``("AS", ...)``."""
-    ranks = [(RANKS[i], describe_effect(eff, rules.limit),
+    ranks = [(RANKS[i], describe_effect(eff, rules.limit, rules.halve_over),
               rules.calls[i].replace("{total}", "#"))
              for i, eff in enumerate(rules.cards)]
-    return ranks + [(format_card(card), describe_effect(eff, rules.limit),
+    return ranks + [(format_card(card), describe_effect(eff, rules.limit, rules.halve_over),
                      rules.calls[card >> 2].replace("{total}", "#"))
                     for card, eff in rules.suit_cards]
 
@@ -122,8 +122,12 @@ def describe_rules(rules: Rules) -> list[tuple[str, list[str]]]:
                TwoPlayerReverse.PLAY_AGAIN_DRAW_LATER:
                    "with two players a reverse lets you play again (draw at the end)"}
         play.append(two[r.two_player_reverse].capitalize() + ".")
-    if r.king_ban_turns:
-        play.append(f"No King to {r.limit} during your first {r.king_ban_turns} turns "
+    banned = sorted(r.opening_ban_cards())
+    if banned:
+        ranks = sorted({c >> 2 for c in banned})
+        which = " or ".join(RANK_NAMES[k] for k in ranks) if len(banned) == 4 * len(ranks) \
+            else " or ".join(card_name(c) for c in banned)
+        play.append(f"No {which} to {r.limit} during your first {r.king_ban_turns} turns "
                     f"of each {r.king_ban_scope.value}.")
 
     bust = {
@@ -158,10 +162,11 @@ def describe_rules(rules: Rules) -> list[tuple[str, list[str]]]:
         losing.append("Crossing a border (" + ", ".join(f"{b}:{b + 1}" for b in r.border_values)
                       + f"), {way}, costs a game point.")
     if r.rule_69 is not Rule69.NONE:
-        losing.append(f"Making exactly 69: {r.rule_69.value.replace('_', ' ')}.")
-    if r.instant_hands:
-        losing.append("Three Kings in hand win at once; three Sixes end the game with everyone "
-                      "losing.")
+        losing.append(f"Making exactly {r.rule_69_total}: "
+                      f"{r.rule_69.value.replace('_', ' ')}.")
+    for rule in r.instant_hands:
+        losing.append(f"{rule.name.capitalize()} in hand " + (
+            "win at once." if rule.wins else "end the game at once, with everyone losing."))
     stock = {StockEmpty.RESHUFFLE_KEEP_TOP: "the discards except the top card are shuffled "
                                             "into a new stock",
              StockEmpty.RESHUFFLE_ALL: "every played card is shuffled into a new stock",

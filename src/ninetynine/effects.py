@@ -148,7 +148,7 @@ def format_effect(effect: Effect) -> str:
                     + ["name"] * effect.name + ["no-draw"] * effect.no_draw)
 
 
-def resolve(effect: Effect, total: int, choice: int, limit: int) -> int:
+def resolve(effect: Effect, total: int, choice: int, limit: int, halve_over: int = 49) -> int:
     """The new total after playing a card with this effect (before any floor at 0);
     ``choice`` indexes the values of an ``add`` effect, or is the total chosen for
     ``set-any``."""
@@ -162,11 +162,11 @@ def resolve(effect: Effect, total: int, choice: int, limit: int) -> int:
     if kind is Kind.DOUBLE:
         return total * 2
     if kind is Kind.HALVE_OR_DOUBLE:
-        return total // 2 if total % 2 == 0 and total > 49 else total * 2
+        return total // 2 if total % 2 == 0 and total > halve_over else total * 2
     return total // 2 if total % 2 == 0 else total * 2
 
 
-def describe_effect(effect: Effect, limit: int) -> str:
+def describe_effect(effect: Effect, limit: int, halve_over: int = 49) -> str:
     """A short English phrase for an effect, e.g. ``'+1 or +11'``, ``'set to 99'``."""
     if effect.kind is Kind.SET:
         text = f"set to {limit if effect.to is None else effect.to}"
@@ -175,7 +175,7 @@ def describe_effect(effect: Effect, limit: int) -> str:
     elif effect.kind is Kind.DOUBLE:
         text = "double"
     elif effect.kind is Kind.HALVE_OR_DOUBLE:
-        text = "halve if even and over 49, else double"
+        text = f"halve if even and over {halve_over}, else double"
     elif effect.kind is Kind.HALVE_EVEN:
         text = "halve if even, double if odd"
     elif effect.is_hold:
@@ -192,3 +192,26 @@ def describe_effect(effect: Effect, limit: int) -> str:
         text += ("; the next player plays without drawing, or answers with another such "
                  "card (facing n in a row, they play n cards)")
     return text
+
+
+def effect_label(effect: Effect, limit: int) -> str:
+    """A few words for a card's corner: ``"±10"``, ``"reverses"``, ``"sets 99"``."""
+    kind = effect.kind
+    if kind is Kind.SET:
+        head = f"sets {limit if effect.to is None else effect.to}"
+    elif kind is Kind.SET_ANY:
+        head = "sets any total"
+    elif kind is Kind.DOUBLE:
+        head = "doubles"
+    elif kind in (Kind.HALVE_OR_DOUBLE, Kind.HALVE_EVEN):
+        head = "halves or doubles"
+    elif effect.is_hold:
+        head = "" if effect.reverse or effect.name or effect.no_draw else "holds"
+    elif sorted(effect.values) == [-10, 10]:
+        head = "±10"
+    else:
+        head = " or ".join(f"{v:+d}" for v in display_order(effect.values))
+    words = [head] if head else []
+    words += ["reverses"] * effect.reverse + ["skips"] * effect.skip
+    words += ["names next"] * effect.name + ["no draw"] * effect.no_draw
+    return ", ".join(words)

@@ -215,7 +215,7 @@ class HandScored(Event):
 @dataclass(frozen=True, slots=True)
 class InstantHand(Event):
     seat: int
-    what: str  # "three kings" or "three sixes"
+    what: str  # "three kings", "three sixes": the rules' instant hand, in words
     cards: tuple[int, ...]
 
 

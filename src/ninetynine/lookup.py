@@ -48,7 +48,8 @@ class RuleTables:
         self.effects: tuple[Effect, ...] = tuple(rules.effect_of(c) for c in range(52))
         self.limit = rules.limit
         self.moves: dict[tuple[int, int], tuple[tuple[int, int, bool], ...]] = {}
-        self.king_ban = rules.king_ban_turns if rules.king_is_banned_card else 0
+        self.ban_cards = rules.opening_ban_cards()  # the limit-setting cards' opening ban
+        self.opening_ban = rules.king_ban_turns if self.ban_cards else 0
         self.scoring_on_play = (rules.thresholds is not Thresholds.NONE
                                 or rules.rule_69 is not Rule69.NONE)
         self.instant_on_draw = rules.instant_hands and \
@@ -133,7 +134,7 @@ class RuleTables:
 
     def new_total(self, card: int, choice: int, total: int) -> int:
         """The total after a card's choice, clamped at 0 where the rules clamp."""
-        new = resolve(self.effects[card], total, choice, self.limit)
+        new = resolve(self.effects[card], total, choice, self.limit, self.rules.halve_over)
         if new < 0 and new < total and self.rules.below_zero is BelowZero.CLAMP:
             return 0
         return new

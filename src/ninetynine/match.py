@@ -203,6 +203,21 @@ class Standing:
     won: bool
 
 
+def standing(state: State) -> list[float]:
+    """What each seat has: its lives (its side's, in teams), or with game points its score
+    and the points it still holds this hand. Higher is better."""
+    if state.rules.scoring is Scoring.GAME_POINTS:
+        return [float(state.scores[i] + state.points[i]) for i in range(state.n)]
+    return [float(state.seat_lives(i)) for i in range(state.n)]
+
+
+def returns(state: State) -> list[float]:
+    """Each seat's result (OpenSpiel's ``Returns()``): at the end 1 for a winner and 0 for
+    the others; 0 for everybody while the game goes on."""
+    winners = state.outcome.winners if state.outcome is not None else ()
+    return [1.0 if seat in winners else 0.0 for seat in range(state.n)]
+
+
 def standings(state: State, log: Sequence[Event]) -> list[Standing]:
     """Seats ranked: the winners first, then by lives left (or score, which is better
     higher); ``place`` is one more than the number of seats ranked strictly above."""

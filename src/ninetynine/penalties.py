@@ -17,7 +17,7 @@ from ninetynine.rules import (
     Scoring,
     Thresholds,
 )
-from ninetynine.statebase import OVER
+from ninetynine.statebase import OVER, EndReason
 
 
 class Penalties(Dealing):
@@ -39,8 +39,9 @@ class Penalties(Dealing):
         if bust:
             self._bust(seat, played=True)
             return True
-        if rules.rule_69 is not Rule69.NONE and new == 69 and old != 69 and (
-                rules.rule_69_from is Rule69From.ANY or old < 69):
+        target = rules.rule_69_total
+        if rules.rule_69 is not Rule69.NONE and new == target and old != target and (
+                rules.rule_69_from is Rule69From.ANY or old < target):
             self._sixty_nine(seat)
         if end_round:
             self._end_hand(None)
@@ -122,11 +123,11 @@ class Penalties(Dealing):
         if rules.game_end is GameEnd.FIRST_OUT:  # the rest are ranked by lives
             most = max((self.lives[s] for s in sides), default=0)
             self._game_over(tuple(s for s in range(self.n) if self.alive[s]
-                                  and self.lives[self.side(s)] == most), "first_out")
+                                  and self.lives[self.side(s)] == most), EndReason.FIRST_OUT)
         elif len(sides) <= 1:
             winners = tuple(s for s in range(self.n) if self.alive[s])
-            reason = "last_team" if self.rules.teams else "last_survivor"
-            self._game_over(winners, reason if winners else "no_survivor")
+            reason = EndReason.LAST_TEAM if self.rules.teams else EndReason.LAST_SURVIVOR
+            self._game_over(winners, reason if winners else EndReason.NO_SURVIVOR)
 
     def _lose_points(self, seat: int, amount: int, border: int) -> None:
         self.points[seat] -= amount

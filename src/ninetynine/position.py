@@ -29,11 +29,14 @@ from ninetynine.state import (
     DEAL,
     DRAWING,
     LEAD,
+    NO_CHANCE,
     OVER,
     PLAY,
     RESTOCK,
     TOPUP,
     UPCARD,
+    ChanceKind,
+    EndReason,
     Outcome,
     State,
     check_state,
@@ -267,7 +270,7 @@ def position_from_mapping(data: Mapping[str, Any]) -> State:
         state.stock = []
         rest = Counter(new_deck(state.decks)) - Counter(state.all_cards())
         state.stock = sorted(rest.elements(), reverse=True)
-    state.phase, state.chance = PLAY, ""
+    state.phase, state.chance = PLAY, NO_CHANCE
     if phase == "draw":
         state.phase = DRAWING
         if state.next_turn < 0:
@@ -275,9 +278,13 @@ def position_from_mapping(data: Mapping[str, Any]) -> State:
     elif phase == "over":
         state.phase = OVER
         winners = _seat_list(data, "winners", n)
-        state.outcome = Outcome(tuple(sorted(winners)), _get(data, "reason", str, "given"))
+        reason = _get(data, "reason", str, EndReason.GIVEN.value)
+        if reason not in EndReason._value2member_map_:
+            raise RecordError(f"position key 'reason' = {reason!r}: expected one of "
+                              + ", ".join(r.value for r in EndReason))
+        state.outcome = Outcome(tuple(sorted(winners)), EndReason(reason))
     elif phase in (DEAL, RESTOCK, TOPUP, UPCARD, LEAD):
-        state.phase, state.chance = CHANCE, phase
+        state.phase, state.chance = CHANCE, ChanceKind(phase)
         if phase == UPCARD and state.held < 0:
             raise RecordError("phase = \"upcard\" needs 'held', the special card to put back")
         if phase == RESTOCK and state.drawer < 0:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
-from ninetynine.cards import KING, RANKS, format_card, parse_card, parse_rank
+from ninetynine.cards import KING, RANKS, SIX, format_card, parse_card, parse_rank
 from ninetynine.effects import Effect, Kind, format_effect, parse_effect
 from ninetynine.errors import RulesError
 from ninetynine.launch import command
@@ -187,6 +187,43 @@ class PointsTie(StrEnum):
     SHARED = "shared"
 
 
+_COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven")
+_RANK_PLURALS = ("aces", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights",
+                 "nines", "tens", "jacks", "queens", "kings")
+
+
+@dataclass(frozen=True, slots=True)
+class InstantRule:
+    """A hand that decides the game as soon as a player holds it (D46): ``count`` cards
+    of ``rank``; the holder wins, or (``wins`` false) everyone loses. Written ``"3x6 lose"``,
+    ``"3xK win"``."""
+
+    count: int
+    rank: int
+    wins: bool
+
+    def __str__(self) -> str:
+        return f"{self.count}x{RANKS[self.rank]} {'win' if self.wins else 'lose'}"
+
+    @property
+    def name(self) -> str:
+        """``"three sixes"``, as the table says it."""
+        count = _COUNT_WORDS[self.count] if self.count < len(_COUNT_WORDS) else str(self.count)
+        return f"{count} {_RANK_PLURALS[self.rank]}"
+
+    @classmethod
+    def parse(cls, text: str) -> InstantRule:
+        count, x, rest = text.strip().partition("x")
+        rank, _, result = rest.strip().partition(" ")
+        if not x or not count.isdigit() or result.strip() not in ("win", "lose"):
+            raise ValueError(text)
+        return cls(int(count), parse_rank(rank), result.strip() == "win")
+
+
+# The rulebook's instant hands (S000): three sixes, everyone loses; three Kings win.
+RULEBOOK_INSTANT = (InstantRule(3, SIX, False), InstantRule(3, KING, True))
+
+
 def _default_cards() -> tuple[Effect, ...]:
     pips = [Effect(values=(v,)) for v in range(1, 10)]
     return (*pips, Effect(values=(10,)), Effect(values=(10,)), Effect(values=(10,)),
@@ -221,6 +258,7 @@ class Rules:
     start_total: StartTotal = StartTotal.ZERO
     upcard_special: tuple[int, ...] = (0, 3, 8, 9, 12)  # A 4 9 10 K
     limit: int = 99
+    halve_over: int = 49  # halve-or-double halves an even total above this, else doubles
     # B. card effects
     cards: tuple[Effect, ...] = field(default_factory=_default_cards)
     suit_cards: tuple[tuple[int, Effect], ...] = ()  # (card, effect) where a suit differs
@@ -263,12 +301,13 @@ class Rules:
     border_cross_backward_costs: bool = True  # False: only upward crossings cost (Wilson)
     rule_69: Rule69 = Rule69.NONE
     rule_69_from: Rule69From = Rule69From.ANY
+    rule_69_total: int = 69  # the total that "69" means
     scoring: Scoring = Scoring.LIVES
     points_per_hand: int = 3
     points_target: int = 15
     points_floor_zero: bool = False
     points_tie: PointsTie = PointsTie.PLAY_ON
-    instant_hands: bool = False
+    instant_hands: tuple[InstantRule, ...] = ()  # in priority order (``true``: the rulebook's)
     instant_check: InstantCheck = InstantCheck.DEAL_AND_DRAW
     instant_order: InstantOrder = InstantOrder.SIXES_FIRST
     # F. teams
@@ -314,9 +353,13 @@ class Rules:
         big = self.big_table_over and players > self.big_table_over and self.big_table_lives
         return self.big_table_lives if big else self.lives
 
-    @property
-    def king_is_banned_card(self) -> bool:
-        return self.king_ban_turns > 0 and self.cards[KING].kind is Kind.SET
+    def opening_ban_cards(self) -> frozenset[int]:
+        """The cards a player may not play in their first ``king_ban_turns`` turns: those
+        whose effect sets the total to the limit (the King, in P-UPCARD)."""
+        if not self.king_ban_turns:
+            return frozenset()
+        return frozenset(card for card in range(52) if (eff := self.effect_of(card)).kind
+                         is Kind.SET and eff.to in (None, self.limit))
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some fields changed, validated again; a setting with named values
@@ -453,6 +496,17 @@ def _convert(key: str, value: Any) -> Any:
                 pass
         raise RulesError(f"rules key {key!r} = {value!r} is not allowed: expected a list of ranks "
                          f"such as [\"A\", \"4\", \"K\"]")
+    elif key == "instant_hands":
+        if isinstance(value, bool):
+            return RULEBOOK_INSTANT if value else ()
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            try:
+                return tuple(InstantRule.parse(v) for v in value)
+            except ValueError:
+                pass
+        raise RulesError(f"rules key {key!r} = {value!r} is not allowed: expected true (three "
+                         "sixes: everyone loses; three Kings: the holder wins), false, or a "
+                         "list such as [\"3x6 lose\", \"3xK win\"]")
     elif key == "decks_by_players":
         if isinstance(value, Mapping) and all(
                 str(k).isdigit() and isinstance(v, int) and not isinstance(v, bool)
@@ -555,6 +609,8 @@ def rules_to_mapping(rules: Rules, base: Rules | None = None) -> dict[str, Any]:
                          for c in sorted(set(dict(value)) | set(old))}
         elif name == "decks_by_players":
             out[name] = {str(n): d for n, d in value}
+        elif name == "instant_hands":
+            out[name] = True if value == RULEBOOK_INSTANT else [str(h) for h in value] or False
         elif name == "upcard_special":
             out[name] = [RANKS[v] for v in value]
         elif isinstance(value, tuple):
@@ -580,6 +636,9 @@ def keys_help() -> list[tuple[str, str]]:
             text = "a table card = effect where a suit differs, e.g. AS = \"set 0\""
         elif name == "decks_by_players":
             text = "a table players = decks, e.g. {7 = 2}: 2 decks from 7 players"
+        elif name == "instant_hands":
+            text = ("true (the rulebook's: three sixes, everyone loses; three Kings win), "
+                    "false, or a list such as [\"3x6 lose\", \"3xK win\"]")
         else:
             text = _accepted(hint if get_origin(hint) not in (Union, types.UnionType)
                              else get_args(hint)[0])

@@ -8,15 +8,46 @@ moves the cards (deals, draws, reshuffles, the end of a hand) and
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from ninetynine import events as E
 from ninetynine.lookup import RuleTables
 from ninetynine.rules import Pot, Rules
 
-# Phases
-PLAY, DRAWING, CHANCE, OVER = "play", "draw", "chance", "over"
-# Chance kinds
-DEAL, RESTOCK, TOPUP, UPCARD, LEAD = "deal", "restock", "topup", "upcard", "lead"
+
+class Phase(StrEnum):
+    PLAY = "play"  # a player is to play a card (or lay down, pass)
+    DRAWING = "draw"  # a player is to draw, or not (where drawing is a move)
+    CHANCE = "chance"  # chance must decide: a shuffle, an up-card, who leads
+    OVER = "over"
+
+
+class ChanceKind(StrEnum):
+    NONE = ""
+    DEAL = "deal"  # the deck shuffled for a new hand
+    RESTOCK = "restock"  # the discards shuffled into a new stock to draw from
+    TOPUP = "topup"  # the discards shuffled under the stock for a new deal
+    UPCARD = "upcard"  # where a special up-card goes back into the stock
+    LEAD = "lead"  # who leads the next hand (where chance says)
+
+
+class EndReason(StrEnum):
+    """Why a game ended."""
+
+    LAST_SURVIVOR = "last_survivor"
+    LAST_TEAM = "last_team"
+    NO_SURVIVOR = "no_survivor"  # the last players went out together
+    FIRST_OUT = "first_out"  # the first elimination ends it; most lives win
+    POINTS = "points"  # the game-point target was reached
+    THREE_SIXES = "three_sixes"  # an instant hand: everyone loses
+    THREE_KINGS = "three_kings"  # an instant hand: its holder wins
+    INSTANT_WIN = "instant_win"  # a house rule's instant hand: its holder wins
+    INSTANT_LOSS = "instant_loss"  # a house rule's instant hand: everyone loses
+    GIVEN = "given"  # a position written as over, without a reason
+
+
+PLAY, DRAWING, CHANCE, OVER = Phase.PLAY, Phase.DRAWING, Phase.CHANCE, Phase.OVER
+NO_CHANCE, DEAL, RESTOCK, TOPUP, UPCARD, LEAD = ChanceKind
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +55,7 @@ class Outcome:
     """How a game ended: the winning seats (none when everyone loses) and why."""
 
     winners: tuple[int, ...]
-    reason: str
+    reason: EndReason
 
 
 class StateBase:
@@ -57,8 +88,8 @@ class StateBase:
     scores: list[int]
     pot: int
     hand_no: int
-    phase: str
-    chance: str
+    phase: Phase
+    chance: ChanceKind
     drawer: int
     owed: int
     next_turn: int
@@ -109,7 +140,7 @@ class StateBase:
         if self._ev is not None:
             self._ev.append(E.Reversed(seat, "cw" if self.direction == 1 else "ccw"))
 
-    def _game_over(self, winners: tuple[int, ...], reason: str) -> None:
+    def _game_over(self, winners: tuple[int, ...], reason: EndReason) -> None:
         self.phase, self.outcome = OVER, Outcome(winners, reason)
         rules = self.rules
         collects = 0

@@ -289,6 +289,16 @@ def stuck_explanation(state: State) -> str | None:
 BOT_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana", "Ivo")
 
 
+def bot_seat_name(seat: int, what: str) -> str:
+    """A bot's name at a table, by its seat (0-based), e.g. ``"Ben (medium)"``.
+
+    >>> bot_seat_name(1, "medium"), bot_seat_name(10, "easy")
+    ('Ben (medium)', 'Ben2 (easy)')
+    """
+    rounds, k = divmod(seat, len(BOT_NAMES))
+    return f"{BOT_NAMES[k]}{rounds + 1 if rounds else ''} ({what})"
+
+
 def parse_seats(words: Sequence[str] | None, *, players: int, bots: Sequence[str],
                 name: str) -> list[Seat]:
     """Seats from ``--seats`` words (``you``, ``@NAME`` for another person, or a bot spec
@@ -310,8 +320,7 @@ def parse_seats(words: Sequence[str] | None, *, players: int, bots: Sequence[str
         elif w:
             close_bot(make_bot(w))  # fail now, with the bot's own message, if the spec is bad
             base = DIFFICULTIES.get(w, w).partition(":")[0]
-            rounds, k = divmod(i, len(BOT_NAMES))
-            seats.append(Seat(f"{BOT_NAMES[k]}{rounds + 1 if rounds else ''} ({base})", BOT, w))
+            seats.append(Seat(bot_seat_name(i, base), BOT, w))
         else:
             raise NinetyNineError(f"seat {i + 1} is empty: expected you, @NAME or a bot spec")
     names = [s.name for s in seats]

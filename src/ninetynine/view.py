@@ -13,7 +13,7 @@ from ninetynine.actions import Action
 from ninetynine.cards import new_deck
 from ninetynine.events import Event
 from ninetynine.rules import Rules
-from ninetynine.state import DRAWING, Outcome, State
+from ninetynine.state import DRAWING, Outcome, Phase, State
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -22,7 +22,7 @@ class View:
     rules: Rules
     players: int
     decks: int
-    phase: str  # play, draw, chance or over
+    phase: Phase
     turn: int | None  # the seat to act, None at a chance node or after the game
     total: int
     direction: int  # 1 clockwise, -1 counter-clockwise

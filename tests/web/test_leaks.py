@@ -87,9 +87,11 @@ def check_frames(frames: list[str], seat: int | None, players: int,
         if msg["type"] not in ("sync", "update"):
             continue  # errors and pongs: checked for cards below against the latest state
         allowed = per_state[state][who]
-        # the table's id is random URL-safe text: "x_AC-3..." names no card
-        ident = msg["table"]["id"]
-        named = {m.group(0) for s in strings(msg) if s != ident for m in CARD.finditer(s)}
+        # the table's id is random URL-safe text ("x_AC-3..." names no card), and the rules
+        # are public: a preset id ("QC") or a suit exception ("AS": sets 0) names no dealt card
+        table = {k: v for k, v in msg["table"].items() if k not in ("id", "rules")}
+        public = {k: v for k, v in msg.items() if k != "rules"} | {"table": table}
+        named = {m.group(0) for s in strings(public) for m in CARD.finditer(s)}
         assert named <= allowed, f"seat {who + 1} saw {sorted(named - allowed)} at state {state}"
         view = msg["view"]
         if seat is None:

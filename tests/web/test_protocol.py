@@ -20,6 +20,9 @@ def test_two_players_and_a_bot_play_a_game_to_the_end(server: ServerThread) -> N
     private = server.create(name="Cy", rules="P", players=2)  # invite only: never listed
     created = server.create(name="Ann", rules="P", players=3, bots={"3": "easy"}, public=True)
     table = created["table"]
+    assert server.get("/api/tables").json() == []  # nobody is at it yet: not worth joining
+    ann_c = server.client(table, created["token"])
+    ann_c.wait(lambda m: m["type"] == "sync")
     listed = server.get("/api/tables").json()
     assert private["table"] not in {t["id"] for t in listed}
     assert [(t["id"], t["status"]) for t in listed] == [(table, "waiting")]
@@ -27,7 +30,7 @@ def test_two_players_and_a_bot_play_a_game_to_the_end(server: ServerThread) -> N
     bob = server.join(table, "Bob")
     listed = server.get("/api/tables").json()  # now listed to watch
     assert [(t["id"], t["status"]) for t in listed] == [(table, "playing")]
-    ann_c, bob_c = server.client(table, created["token"]), server.client(table, bob["token"])
+    bob_c = server.client(table, bob["token"])
     play_game([ann_c, bob_c], random.Random(1))
     over = ann_c.view
     assert over["phase"] == "over" and over["outcome"]["winners"]

@@ -157,11 +157,11 @@ class FlakyStorage(SQLiteStorage):
             raise StorageError("disk full (test)")
         super().append_move(table_id, index, move)
 
-    def update_meta(self, table_id: str, meta: dict[str, Any]) -> None:
+    def update_meta(self, table_id: str, meta: dict[str, Any], expect: int | None = None) -> int:
         if self.armed:
             self.armed = False
             raise StorageError("disk full (test)")
-        super().update_meta(table_id, meta)
+        return super().update_meta(table_id, meta, expect)
 
 
 def test_a_refused_write_changes_nothing_and_the_table_carries_on(tmp_path: Path) -> None:

@@ -77,7 +77,7 @@ def play_game(rules: Rules, specs: list[str], seats: list[int], *, index: int, c
     state = match.state
     assert state.outcome is not None
     winners = [s for s in state.outcome.winners if s not in forfeits]
-    reason = state.outcome.reason
+    reason: str = state.outcome.reason
     if state.outcome.winners and not winners:
         reason = "winner_forfeited"
     text = format_record(match.record(), state) if keep_record else None

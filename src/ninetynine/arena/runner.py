@@ -21,7 +21,7 @@ from typing import Any
 
 from ninetynine.arena.game import GameResult, play_game, seed_of
 from ninetynine.arena.stats import EntrantStats, labels_of, summarize
-from ninetynine.bots.base import make_bot
+from ninetynine.bots.base import close_bot, make_bot
 from ninetynine.errors import NinetyNineError
 from ninetynine.presets import load_rules
 from ninetynine.rules import Rules
@@ -55,10 +55,7 @@ def check_config(config: ArenaConfig) -> Rules:
     if config.games < 1:
         raise NinetyNineError(f"--games {config.games}: expected at least 1")
     for spec in config.bots:
-        bot = make_bot(spec)
-        close = getattr(bot, "close", None)
-        if close is not None:
-            close()
+        close_bot(make_bot(spec))  # a bad spec fails here, with the bot's own message
     return rules
 
 

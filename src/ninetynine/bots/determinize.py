@@ -11,10 +11,10 @@ samples as the search needs, cheaply.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from ninetynine.game import new_game
-from ninetynine.state import CHANCE, DRAWING, FIELDS, OVER, PLAY, State
+from ninetynine.state import CHANCE, DRAWING, NO_CHANCE, OVER, PLAY, State
 from ninetynine.view import View
 
 
@@ -82,8 +82,7 @@ class Determinizer:
         """A new state with the unseen ``cards`` dealt in this order: the other hands in
         seat order, then the face-down pile, then the stock."""
         t = self.template
-        s = State.__new__(State)
-        _copy_slots(t, s)
+        s = t.clone()
         hands = self.hands(cards)
         hands[self.seat] = list(self.view.hand)
         s.hands = hands
@@ -92,8 +91,6 @@ class Determinizer:
         s.face_down = self.face_down  # under the visible pile, unseen as in the real game
         i += self.face_down
         s.stock = cards[i:]
-        for name in _LISTS:
-            setattr(s, name, getattr(t, name)[:])
         return s
 
 
@@ -102,31 +99,12 @@ def determinize(view: View, rng: random.Random) -> State:
     return Determinizer(view).sample(rng)
 
 
-_LISTS = ("out", "lives", "alive", "in_hand", "turns_played", "points", "scores", "_before")
-_SLOTS = tuple(name for name in FIELDS
-               if name not in ("hands", "pile", "stock", *_LISTS))
-
-
-def _slot_copier() -> Callable[[State, State], None]:
-    """A function that copies the plain slots one by one: faster than a setattr loop.
-
-    It is generated from the state's fields, so it follows the engine if slots change.
-    """
-    body = "\n".join(f"    s.{name} = t.{name}" for name in _SLOTS)
-    namespace: dict[str, Callable[[State, State], None]] = {}
-    exec(f"def copy(t, s):\n{body}\n", namespace)  # the code is built from slot names only
-    return namespace["copy"]
-
-
-_copy_slots = _slot_copier()
-
-
 def _public_state(view: View) -> State:
     """A state holding every public fact of ``view``; hands, stock and face-down left empty."""
     n, rules = view.players, view.rules
     s = new_game(rules, n)
     s.decks = view.decks
-    s.phase, s.chance = view.phase, ""
+    s.phase, s.chance = view.phase, NO_CHANCE
     s.total, s.direction = view.total, view.direction
     s.turn = view.turn if view.turn is not None else view.seat
     s.dealer, s.hand_no, s.starter = view.dealer, view.hand_no, view.starter

@@ -248,7 +248,7 @@ def _playout(s: State, rng: random.Random, policy: RolloutPolicy, depth: int,
     # and no no-draw chain shape the legal plays, they are the safe moves of the cards in
     # hand: read from the engine's table here, unsorted, which is most of a playout's time
     # saved on legal_codes().
-    plain = not (c.king_ban or c.may_bust or c.extras) and s.decks == 1
+    plain = not (c.opening_ban or c.may_bust or c.extras) and s.decks == 1
     while depth > 0 and going(s):
         phase = s.phase
         if phase == CHANCE:

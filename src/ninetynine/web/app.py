@@ -34,6 +34,7 @@ from fastapi.staticfiles import StaticFiles
 
 from ninetynine.errors import NinetyNineError, RulesError
 from ninetynine.presets import find_preset, load_rules, preset_rules, presets
+from ninetynine.record import parse_record
 from ninetynine.rules import Rules
 from ninetynine.web.conn import Conn
 from ninetynine.web.errors import LimitError, ProtocolError
@@ -43,6 +44,7 @@ from ninetynine.web.lobby import Creator, Lobby
 from ninetynine.web.settings import Settings
 from ninetynine.web.storage import Storage, open_storage
 from ninetynine.web.tables import Table
+from ninetynine.web.wire import replay_json
 
 STATIC = resources.files("ninetynine.web") / "static"
 HELLO_TIMEOUT = 10.0
@@ -74,7 +76,8 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
     app = FastAPI(title="ninetynine", lifespan=lifespan, docs_url=None, redoc_url=None,
                   openapi_url=None)
     app.add_middleware(Guard, hosts=settings.hosts, max_body=limits.max_body,
-                       origins=settings.origins)
+                       origins=settings.origins,
+                       bodies={"/api/replay": (limits.max_record, "max_record")})
 
     def lobby() -> Lobby:
         return state["lobby"]
@@ -98,12 +101,13 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
 
     @app.get("/api/config")
     async def config() -> dict[str, Any]:
-        return {"bots": list(settings.bots), "limits": {
-            k: getattr(limits, k) for k in ("max_players", "max_house_rules", "max_message")}}
+        return {"bots": list(settings.bots), "process": lobby().storage.process or None,
+                "limits": {k: getattr(limits, k) for k in ("max_players", "max_house_rules",
+                                                           "max_message", "chat_length")}}
 
     @app.get("/api/tables")
     async def open_tables() -> list[dict[str, Any]]:
-        return lobby().listing()
+        return await lobby().listing()
 
     @app.post("/api/tables")
     async def create_table(request: Request, response: Response) -> dict[str, Any]:
@@ -149,6 +153,59 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
         text = (await lobby().get(table_id)).record_text()
         return PlainTextResponse(text, media_type="application/toml", headers={
             "Content-Disposition": f'attachment; filename="ninetynine-{table_id}.toml"'})
+
+    @app.get("/api/tables/{table_id}/replay")
+    async def table_replay(table_id: str, seat: int | None = None) -> dict[str, Any]:
+        """A finished game step by step: from one seat's view, or every hand open."""
+        table = await lobby().get(table_id)
+        if not table.finished:
+            raise ProtocolError("not_finished", "a game can be replayed when it is over")
+        return await asyncio.to_thread(replay_json, table.match.record(),
+                                       _replay_seat(seat, len(table.seats)))
+
+    @app.post("/api/replay")
+    async def record_replay(request: Request) -> dict[str, Any]:
+        """An uploaded record (``{"record": TEXT, "seat": N or null}``) step by step."""
+        lobby().throttle(_address(request))
+        body = await _json_body(request, limits)
+        text = body.get("record")
+        if not isinstance(text, str) or not text.strip():
+            raise ProtocolError("bad_record", "record: expected the text of a record .toml")
+        try:
+            record = parse_record(text)
+            return await asyncio.to_thread(replay_json, record,
+                                           _replay_seat(body.get("seat"), record.start.n))
+        except RecursionError:
+            raise LimitError("max_depth", "a record nested too deep", code="too_deep") from None
+        except NinetyNineError as e:
+            raise ProtocolError("bad_record", str(e)) from None
+
+    @app.websocket("/ws/lobby")
+    async def lobby_feed(ws: WebSocket) -> None:
+        """The public tables, sent again whenever they change (at most once a second)."""
+        address = ws.client.host if ws.client else "?"
+        await ws.accept()
+        try:
+            lobby().open_connection(address)
+        except LimitError as e:
+            await _refuse(ws, e)
+            return
+        conn = Conn(None, limits.send_queue,
+                    Bucket(limits.messages_per_second, limits.messages_burst))
+        lobby().watchers.add(conn)
+        conn.send(await lobby().listing_frame())
+        tasks = [asyncio.create_task(_send_loop(ws, conn)),
+                 asyncio.create_task(_drain(ws, limits)),
+                 asyncio.create_task(conn.dropped.wait())]
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in tasks:
+                task.cancel()
+            lobby().watchers.discard(conn)
+            lobby().close_connection(address)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(ws.close(), 2)
 
     @app.websocket("/ws/{table_id}")
     async def play(ws: WebSocket, table_id: str) -> None:
@@ -245,6 +302,8 @@ async def _handle(lobby: Lobby, table: Table, conn: Conn, msg: dict[str, Any]) -
         await table.act(conn.seat, msg)
     elif kind == "ping":
         conn.send_json({"type": "pong", "state": table.version})
+    elif kind == "chat":
+        table.say(conn, msg.get("text"))
     elif kind == "leave":
         return True
     elif kind == "rematch":
@@ -255,7 +314,7 @@ async def _handle(lobby: Lobby, table: Table, conn: Conn, msg: dict[str, Any]) -
             conn.send_json({"type": "rematch", "table": new.id})
     else:
         raise ProtocolError("malformed", f"unknown message type {str(kind)[:40]!r}: expected "
-                            "act, ping, leave or rematch")
+                            "act, chat, ping, leave or rematch")
     return False
 
 
@@ -283,6 +342,27 @@ async def _receive(ws: WebSocket, limits: Limits) -> dict[str, Any]:
     if not isinstance(msg, dict):
         raise ProtocolError("malformed", "a message must be a JSON object")
     return msg
+
+
+def _replay_seat(seat: object, players: int) -> int | None:
+    """A replay's point of view: a seat from 1 (its view), or none (every hand open)."""
+    if seat is None:
+        return None
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= players:
+        raise ProtocolError("bad_record", f"seat {str(seat)[:10]!r}: expected a seat from 1 to "
+                            f"{players}, or none for every hand open")
+    return seat - 1
+
+
+async def _drain(ws: WebSocket, limits: Limits) -> None:
+    """Read and drop what a feed's client sends, until it goes."""
+    while True:
+        try:
+            await _receive(ws, limits)
+        except ProtocolError:
+            continue
+        except WebSocketDisconnect:
+            return
 
 
 async def _send_loop(ws: WebSocket, conn: Conn) -> None:

@@ -113,9 +113,11 @@ class Guard:
     """ASGI middleware that refuses what the rest of the server should never see."""
 
     def __init__(self, app: ASGIApp, *, hosts: HostPolicy, max_body: int,
-                 origins: Iterable[str] = ()) -> None:
+                 origins: Iterable[str] = (), bodies: dict[str, tuple[int, str]] | None = None
+                 ) -> None:
         self.app, self.hosts, self.max_body = app, hosts, max_body
         self.origins = frozenset(o.strip().lower().rstrip("/") for o in origins)
+        self.bodies = bodies or {}  # path -> (its own size limit, that limit's name)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
@@ -155,10 +157,11 @@ class Guard:
         if scope["path"].startswith("/api/") and ctype != "application/json":
             raise ProtocolError("unsupported_media_type", f"content type {ctype[:40]!r}: the "
                                 "API accepts application/json only")
+        cap, name = self.bodies.get(scope["path"], (self.max_body, "max_body"))
         length = headers.get("content-length", "")
-        if length and (not length.isdigit() or int(length) > self.max_body):
-            raise LimitError("max_body", f"a request body of {length[:20]} bytes: at most "
-                             f"{self.max_body}", code="too_large")
+        if length and (not length.isdigit() or int(length) > cap):
+            raise LimitError(name, f"a request body of {length[:20]} bytes: at most {cap}",
+                             code="too_large")
         body = b""
         more = True
         while more:
@@ -167,9 +170,8 @@ class Guard:
                 break
             body += message.get("body", b"")
             more = message.get("more_body", False)
-            if len(body) > self.max_body:
-                raise LimitError("max_body", f"a request body over {self.max_body} bytes",
-                                 code="too_large")
+            if len(body) > cap:
+                raise LimitError(name, f"a request body over {cap} bytes", code="too_large")
         sent = False
 
         async def replay() -> Message:

@@ -30,6 +30,8 @@ class Limits:
     max_message: int = _limit(4096, "characters in a WebSocket message")
     max_depth: int = _limit(16, "nesting depth of a JSON body or message, or of house rules")
     max_house_rules: int = _limit(20000, "characters of an uploaded house-rules file")
+    max_record: int = _limit(400000, "bytes of a record uploaded to be replayed")
+    chat_length: int = _limit(200, "characters in a chat line")
     # house rules a table may be created with
     max_players: int = _limit(12, "seats at a table")
     max_decks: int = _limit(4, "decks of cards a game may use")

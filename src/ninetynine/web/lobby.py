@@ -10,7 +10,9 @@ unless created public; only public tables are listed.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
+import json
 import logging
 import os
 import re
@@ -23,6 +25,8 @@ from typing import Any
 from ninetynine.errors import NinetyNineError
 from ninetynine.presets import rules_spec
 from ninetynine.rules import Rules
+from ninetynine.table import bot_seat_name
+from ninetynine.web.conn import Conn
 from ninetynine.web.errors import LimitError, ProtocolError
 from ninetynine.web.limits import Buckets, check_rules
 from ninetynine.web.settings import Settings
@@ -60,11 +64,16 @@ class Lobby:
         self.bot_pool = ThreadPoolExecutor(max(2, os.cpu_count() or 2),
                                            thread_name_prefix="nn-bot")
         self._loading: dict[str, asyncio.Future[Table]] = {}
+        self.watchers: set[Conn] = set()  # lobby pages that follow the listing
+        self.share_now = asyncio.Event()  # wake the sharing round (a table wants a driver)
+        self._tasks: list[asyncio.Task[None]] = []
+        self._feed = ""  # the listing they were sent last
+        self._fed_at = -1e9
         self._ending: set[str] = set()
         for stored in storage.load_live():  # start-up: blocking reads are fine here
             table = self._rebuild(stored)
             if table is not None and table.meta_changed:
-                storage.update_meta(table.id, table.meta_with())
+                table.meta_version = storage.update_meta(table.id, table.meta_with())
 
     def _rebuild(self, stored: StoredTable) -> Table | None:
         try:
@@ -74,7 +83,7 @@ class Lobby:
             self.broken[stored.id] = str(e)
             logger.warning("table %s cannot be rebuilt and is not served: %s", stored.id, e)
             return None
-        table.bot_pool = self.bot_pool
+        table.bot_pool, table.wake = self.bot_pool, self.share_now.set
         self.tables[stored.id] = table
         return table
 
@@ -157,7 +166,7 @@ class Lobby:
             seats = [Seat(clean_name(name, "Player 1"), hash_token(token))]
             for i in range(1, players):
                 level = bots.get(i)
-                seats.append(Seat(f"Bot {i + 1} ({level})", bot=level) if level
+                seats.append(Seat(bot_seat_name(i, level), bot=level) if level
                              else Seat(f"Seat {i + 1}"))
         table_id = secrets.token_urlsafe(8)
         meta = {"rules": rules_spec(rules), "players": players, "first": first,
@@ -176,19 +185,25 @@ class Lobby:
         """Take the first open seat; returns it and its new token. Stored before it is
         taken, so a failed write leaves the seat open."""
         name = clean_name(name, "")
-        async with table.lock:
+        token = secrets.token_urlsafe(24)
+        chosen: list[tuple[int, Seat]] = []
+
+        def take() -> dict[str, Any]:  # again, if another process seated somebody first
             seat = next((i for i, s in enumerate(table.seats) if s.is_open), None)
             if seat is None or table.finished:
                 raise ProtocolError("table_full", "every seat is taken; you can watch instead")
-            token = secrets.token_urlsafe(24)
             taken = Seat(name or f"Player {seat + 1}", hash_token(token))
             seats = list(table.seats)
             seats[seat] = taken
-            await table.store_meta(table.meta_with(seats))
+            chosen[:] = [(seat, taken)]
+            return table.meta_with(seats)
+
+        async with table.lock:
+            await table.change_meta(take)
+            seat, taken = chosen[0]
             table.seats[seat] = taken
             table.match.given_names[seat] = taken.name  # the record keeps who played
-        table.broadcast([{"kind": "Joined", "seat": seat + 1,
-                          "text": f"{taken.name} sits down at seat {seat + 1}."}])
+        table.note(seat, "Joined", f"{taken.name} sits down at seat {seat + 1}.")
         table.kick()
         return seat, token
 
@@ -210,15 +225,25 @@ class Lobby:
                                        public=bool(table.meta.get("public")),
                                        first=(table.meta.get("first", 0) + 1) % n, seats=seats)
             new.meta["creator"] = table.meta.get("creator")
-            await table.store_meta(table.meta_with(next=new.id))
+            linked = await table.change_meta(
+                lambda: None if table.meta.get("next") else table.meta_with(next=new.id))
+            if not linked:  # another process's rematch was stored first: go there
+                await self.abandon(new)
+                return await self.get(table.meta["next"]), False
         for conn in list(table.conns):
             conn.send_json({"type": "rematch", "table": new.id})
         return new, True
 
-    def listing(self, limit: int = 50) -> list[dict[str, Any]]:
-        """Public tables to join (waiting, first) and to watch (playing), newest first."""
+    async def listing(self, limit: int = 50) -> list[dict[str, Any]]:
+        """Public tables to join (waiting, with somebody there) and to watch (playing),
+        newest first; abandoned and finished tables are not listed. Where other processes
+        serve tables too, theirs are read from the database."""
+        for table_id in await self.storage.call(self.storage.public_live, limit):
+            with contextlib.suppress(ProtocolError):
+                await self.get(table_id)
         live = [t for t in self.tables.values()
-                if t.meta.get("public") and t.status in ("waiting", "playing")]
+                if t.meta.get("public") and (t.status == "playing" or t.status == "waiting"
+                                             and t.attended)]
         live.sort(key=lambda t: (t.status != "waiting", -t.meta.get("created", 0)))
         return [t.summary() for t in live[:limit]]
 
@@ -227,14 +252,87 @@ class Lobby:
     def start(self) -> None:
         for table in self.tables.values():
             table.kick()
+        if self.storage.shared:
+            loop = asyncio.get_running_loop()
+            self._tasks = [loop.create_task(self.storage.listen(self.heard)),
+                           loop.create_task(self.run_sharing())]
+
+    # Other processes (PostgreSQL) -----------------------------------------------------
+
+    def heard(self, message: dict[str, Any]) -> None:
+        """A notification from another process serving the same tables."""
+        kind = message.get("k")
+        if kind == "resync":  # notifications may have been missed: read the tables again
+            self.share_now.set()
+            for table in self.tables.values():
+                table.later(self.resync(table), "reading the table again")
+            return
+        found = self.tables.get(str(message.get("t")))
+        if found is None:
+            return
+        table = found
+        if kind == "move":
+            table.stored_move(int(message["i"]), str(message["m"]))
+        elif kind == "meta" and int(message["v"]) > table.meta_version:
+            table.later(table.reload_meta(), "reading the seats")
+        elif kind == "presence":
+            self.share_now.set()  # who is where is read in one go by the next round
+        elif kind == "chat":
+            table.hear(message["line"])
+        elif kind == "note":
+            table.broadcast([message["line"]])
+
+    async def resync(self, table: Table) -> None:
+        async with table.lock:
+            await table.catch_up()
+        await table.reload_meta()
+
+    async def run_sharing(self) -> None:
+        """Every second (and at once when asked): say this process is alive, read who is
+        at each table elsewhere, and take or renew the leases of the tables it can drive
+        (those anybody is at), so that exactly one process moves each table's bots."""
+        store, driven = self.storage, set[str]()
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.share_now.wait(), 1.0)
+            self.share_now.clear()
+            try:
+                await store.call(store.heartbeat)
+                tables = list(self.tables.values())
+                elsewhere = await store.call(store.presence, [t.id for t in tables])
+                for table in tables:
+                    table.presence_changed(elsewhere.get(table.id, {}))
+                wanted = [t.id for t in tables if t.attended and t.started and not t.finished]
+                held = await store.call(store.hold_leases, wanted)
+                await store.call(store.release_leases, sorted(driven - set(wanted)))
+                driven = held
+                for table in tables:
+                    table.set_driving(table.id in held)
+            except StorageError as e:
+                logger.warning("sharing the tables with other processes: %s", e)
 
     async def run_ticker(self) -> None:
         while True:
             await asyncio.sleep(self.settings.tick)
             self.tick(self.settings.clock())
 
+    async def listing_frame(self) -> str:
+        return json.dumps({"type": "lobby", "tables": await self.listing()})
+
+    async def feed(self) -> None:
+        """Send the lobby pages the listing when it changed."""
+        frame = await self.listing_frame()
+        if frame != self._feed:
+            self._feed = frame
+            for conn in list(self.watchers):
+                conn.send(frame)
+
     def tick(self, now: float) -> None:
         limits = self.settings.limits
+        moment = time.monotonic()
+        if self.watchers and moment - self._fed_at >= 1.0:  # the listing: once a second
+            self._fed_at = moment
+            asyncio.get_running_loop().create_task(self.feed())
         for table in list(self.tables.values()):
             table.tick(now)
             if table.conns or table.id in self._ending:
@@ -256,10 +354,11 @@ class Lobby:
 
     async def _abandon(self, table: Table) -> None:
         async with table.lock:
-            if table.conns or table.finished:
+            if table.attended or table.finished:
                 return
             try:
-                await table.store_meta(table.meta_with(finished=True, ended="abandoned"))
+                await table.change_meta(lambda: None if table.finished else
+                                        table.meta_with(finished=True, ended="abandoned"))
             except StorageError as e:
                 logger.warning("table %s: could not end it as abandoned: %s", table.id, e)
                 return
@@ -272,6 +371,8 @@ class Lobby:
 
     def close(self) -> None:
         """Stop every table's process bots (the server is shutting down)."""
+        for task in self._tasks:
+            task.cancel()
         for table in self.tables.values():
             table.close_bots()
         self.bot_pool.shutdown(wait=False, cancel_futures=True)

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ninetynine.bots import DIFFICULTIES, make_bot
+from ninetynine.bots import DIFFICULTIES, close_bot, make_bot
 from ninetynine.errors import NinetyNineError
 from ninetynine.web.guard import HostPolicy
 from ninetynine.web.limits import Limits
@@ -41,9 +41,7 @@ class Settings:
             if not BOT_NAME.match(name):
                 raise NinetyNineError(f"--allow-bot {name}={spec}: a name is 1 to 20 lower-case "
                                       "letters, digits or '-', starting with a letter")
-            close = getattr(make_bot(spec), "close", None)
-            if close is not None:
-                close()
+            close_bot(make_bot(spec))
         if self.takeover_bot not in self.bots:
             raise NinetyNineError(f"--takeover-bot {self.takeover_bot!r}: expected one of the "
                                   f"bots offered here: {', '.join(self.bots)}")

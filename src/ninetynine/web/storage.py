@@ -16,8 +16,10 @@ no move is stored twice or acknowledged without being stored.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
+import secrets
 import sqlite3
 import threading
 import time
@@ -33,10 +35,15 @@ from ninetynine.errors import NinetyNineError
 RETRY_SECONDS = 15.0  # how long a write waits for PostgreSQL to come back
 logger = logging.getLogger("ninetynine.web")
 T = TypeVar("T")
+Then = Callable[[list[tuple[Any, ...]]], list[tuple[str, tuple[Any, ...]]]]
 
 
 class StorageError(NinetyNineError):
     """The database could not be opened or refused a write."""
+
+
+class MetaConflict(StorageError):
+    """Another server process changed a table's metadata first: read it again."""
 
 
 class DuplicateMoveError(StorageError):
@@ -52,11 +59,12 @@ class StoredTable:
     id: str
     meta: dict[str, Any]
     moves: list[str] = field(default_factory=list)
+    meta_version: int = 0  # bumped by every metadata write (compare-and-set)
 
 
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS nn_tables (id TEXT PRIMARY KEY, meta TEXT NOT NULL, "
-    "finished INTEGER NOT NULL DEFAULT 0)",
+    "finished INTEGER NOT NULL DEFAULT 0, meta_version INTEGER NOT NULL DEFAULT 0)",
     "CREATE TABLE IF NOT EXISTS nn_moves (table_id TEXT NOT NULL, idx INTEGER NOT NULL, "
     "move TEXT NOT NULL, PRIMARY KEY (table_id, idx))",
 )
@@ -76,8 +84,11 @@ class Storage(ABC):
         return await asyncio.get_running_loop().run_in_executor(self._executor, method, *args)
 
     @abstractmethod
-    def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        """Run one statement as its own committed transaction; return its rows."""
+    def _execute(self, sql: str, params: tuple[Any, ...] = (),
+                 then: Then | None = None) -> list[tuple[Any, ...]]:
+        """Run one statement as its own committed transaction; return its rows. ``then``
+        gives, from those rows, statements for the same transaction (a notification to
+        the other processes, where there are any)."""
 
     @abstractmethod
     def _columns(self, table: str) -> set[str]: ...
@@ -89,8 +100,12 @@ class Storage(ABC):
         return sql.replace("?", self.placeholder)
 
     def _migrate(self) -> None:
-        """Databases written before tables had a ``finished`` column get one."""
-        if "finished" in self._columns("nn_tables"):
+        """Databases written before tables had ``finished`` and ``meta_version`` columns."""
+        columns = self._columns("nn_tables")
+        if "meta_version" not in columns:
+            self._execute("ALTER TABLE nn_tables ADD COLUMN meta_version INTEGER NOT NULL "
+                          "DEFAULT 0")
+        if "finished" in columns:
             return
         self._execute("ALTER TABLE nn_tables ADD COLUMN finished INTEGER NOT NULL DEFAULT 0")
         for table_id, meta in self._execute("SELECT id, meta FROM nn_tables"):
@@ -98,20 +113,76 @@ class Storage(ABC):
                 self._execute(self._sql("UPDATE nn_tables SET finished = 1 WHERE id = ?"),
                               (table_id,))
 
+    # Several processes share a PostgreSQL database; SQLite is one process's own. -------
+
+    shared = False  # True: other server processes serve the same tables
+    process = ""  # this process's name among those sharing the database
+
+    def _notify(self, table_id: str, kind: str, **data: Any) -> tuple[str, tuple[Any, ...]]:
+        """A statement that tells the other processes (in the write's own transaction)."""
+        payload = json.dumps({"p": self.process, "t": table_id, "k": kind, **data})
+        return "SELECT pg_notify('nn_tables', %s)", (payload,)
+
+    @abstractmethod
+    def publish(self, table_id: str, kind: str, data: dict[str, Any]) -> None:
+        """Tell the other processes something that is not stored (a chat line, a note)."""
+
+    @abstractmethod
+    def heartbeat(self) -> None:
+        """Say that this process is alive."""
+
+    @abstractmethod
+    def presence(self, table_ids: list[str]) -> dict[str, dict[tuple[str, int], int]]:
+        """Connections to these tables at the other live processes, by table, then by
+        (process, seat) (seat -1: spectators)."""
+
+    @abstractmethod
+    def set_presence(self, table_id: str, seat: int, connections: int) -> None:
+        """This process's connections to one seat of a table (-1: its spectators)."""
+
+    @abstractmethod
+    def hold_leases(self, table_ids: list[str]) -> set[str]:
+        """Take or renew the right to drive these tables' bots and clocks; the ones held."""
+
+    @abstractmethod
+    def release_leases(self, table_ids: list[str]) -> None:
+        """Give up driving these tables."""
+
+    @abstractmethod
+    def public_live(self, limit: int) -> list[str]:
+        """The newest public tables whose game goes on (all processes' tables)."""
+
+    @abstractmethod
+    async def listen(self, handle: Callable[[dict[str, Any]], None]) -> None:
+        """Pass every notification of the other processes to ``handle`` (forever)."""
+
     def create_table(self, table_id: str, meta: dict[str, Any]) -> None:
         self._execute(self._sql("INSERT INTO nn_tables (id, meta, finished) VALUES (?, ?, ?)"),
                       (table_id, json.dumps(meta), int(bool(meta.get("finished")))))
 
-    def update_meta(self, table_id: str, meta: dict[str, Any]) -> None:
-        self._execute(self._sql("UPDATE nn_tables SET meta = ?, finished = ? WHERE id = ?"),
-                      (json.dumps(meta), int(bool(meta.get("finished"))), table_id))
+    def update_meta(self, table_id: str, meta: dict[str, Any], expect: int | None = None) -> int:
+        """Write a table's metadata; with ``expect``, only over that version (else
+        :class:`MetaConflict`). Returns the new version (the others are told it)."""
+        sql = "UPDATE nn_tables SET meta = ?, finished = ?, meta_version = meta_version + 1 " \
+              "WHERE id = ?" + ("" if expect is None else " AND meta_version = ?") + \
+              " RETURNING meta_version"
+        params: tuple[Any, ...] = (json.dumps(meta), int(bool(meta.get("finished"))), table_id)
+        if expect is not None:
+            params += (expect,)
+        rows = self._execute(self._sql(sql), params,
+                             lambda rows: [self._notify(table_id, "meta", v=rows[0][0])]
+                             if rows else [])
+        if not rows:
+            raise MetaConflict(f"table {table_id}: its seats changed meanwhile; try again")
+        return int(rows[0][0])
 
     def append_move(self, table_id: str, index: int, move: str) -> None:
         """Store move number ``index`` (0-based); committed when this returns."""
         try:
             self._execute(self._sql(
                 "INSERT INTO nn_moves (table_id, idx, move) VALUES (?, ?, ?)"),
-                (table_id, index, move))
+                (table_id, index, move),
+                lambda _: [self._notify(table_id, "move", i=index, m=move)])
         except DuplicateMoveError as e:
             if e.retried and self._execute(self._sql(
                     "SELECT move FROM nn_moves WHERE table_id = ? AND idx = ?"),
@@ -120,17 +191,29 @@ class Storage(ABC):
             raise
 
     def load(self, table_id: str) -> StoredTable | None:
-        rows = self._execute(self._sql("SELECT meta FROM nn_tables WHERE id = ?"), (table_id,))
+        rows = self._execute(self._sql(
+            "SELECT meta, meta_version FROM nn_tables WHERE id = ?"), (table_id,))
         if not rows:
             return None
-        moves = self._execute(self._sql(
-            "SELECT move FROM nn_moves WHERE table_id = ? ORDER BY idx"), (table_id,))
-        return StoredTable(table_id, json.loads(rows[0][0]), [m for (m,) in moves])
+        return StoredTable(table_id, json.loads(rows[0][0]), self.moves_since(table_id, 0),
+                           int(rows[0][1]))
+
+    def moves_since(self, table_id: str, index: int) -> list[str]:
+        """The moves of a table from number ``index`` (0-based) on, in order."""
+        return [m for (m,) in self._execute(self._sql(
+            "SELECT move FROM nn_moves WHERE table_id = ? AND idx >= ? ORDER BY idx"),
+            (table_id, index))]
+
+    def load_meta(self, table_id: str) -> tuple[dict[str, Any], int] | None:
+        rows = self._execute(self._sql(
+            "SELECT meta, meta_version FROM nn_tables WHERE id = ?"), (table_id,))
+        return (json.loads(rows[0][0]), int(rows[0][1])) if rows else None
 
     def load_live(self) -> list[StoredTable]:
         """Every table whose game goes on (finished and abandoned ones stay on disk)."""
-        tables = {tid: StoredTable(tid, json.loads(meta)) for tid, meta in
-                  self._execute("SELECT id, meta FROM nn_tables WHERE finished = 0")}
+        tables = {tid: StoredTable(tid, json.loads(meta), meta_version=version)
+                  for tid, meta, version in self._execute(
+                      "SELECT id, meta, meta_version FROM nn_tables WHERE finished = 0")}
         for tid, move in self._execute(
                 "SELECT m.table_id, m.move FROM nn_moves m JOIN nn_tables t ON t.id = m.table_id "
                 "WHERE t.finished = 0 ORDER BY m.table_id, m.idx"):
@@ -159,8 +242,10 @@ class SQLiteStorage(Storage):
         except sqlite3.Error as e:
             raise StorageError(f"cannot open SQLite database {self.path}: {e}") from None
 
-    def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        # Autocommit mode: each single statement is its own committed transaction.
+    def _execute(self, sql: str, params: tuple[Any, ...] = (),
+                 then: Then | None = None) -> list[tuple[Any, ...]]:
+        # Autocommit mode: each single statement is its own committed transaction. One
+        # process owns the file, so there is nobody to notify (``then`` is not run).
         with self._lock:
             try:
                 return self._db.execute(sql, params).fetchall()
@@ -172,27 +257,74 @@ class SQLiteStorage(Storage):
     def _columns(self, table: str) -> set[str]:
         return {row[1] for row in self._execute(f"PRAGMA table_info({table})")}
 
+    # One process owns the file: nobody else to tell, every lease its own.
+    def publish(self, table_id: str, kind: str, data: dict[str, Any]) -> None:
+        return None
+
+    def heartbeat(self) -> None:
+        return None
+
+    def presence(self, table_ids: list[str]) -> dict[str, dict[tuple[str, int], int]]:
+        return {}
+
+    def set_presence(self, table_id: str, seat: int, connections: int) -> None:
+        return None
+
+    def hold_leases(self, table_ids: list[str]) -> set[str]:
+        return set(table_ids)
+
+    def release_leases(self, table_ids: list[str]) -> None:
+        return None
+
+    def public_live(self, limit: int) -> list[str]:
+        return []  # one process: its lobby holds every live table
+
+    async def listen(self, handle: Callable[[dict[str, Any]], None]) -> None:
+        await asyncio.Event().wait()  # nothing ever comes
+
     def close(self) -> None:
         super().close()
         self._db.close()
 
 
+_SHARED_SCHEMA = (
+    # who drives each table's bots and clocks, until when (the database's clock, seconds)
+    "CREATE TABLE IF NOT EXISTS nn_leases (table_id TEXT PRIMARY KEY, holder TEXT NOT NULL, "
+    "expires DOUBLE PRECISION NOT NULL)",
+    # how many connections each process has to each seat (-1: spectators) of a table
+    "CREATE TABLE IF NOT EXISTS nn_presence (table_id TEXT NOT NULL, seat INTEGER NOT NULL, "
+    "process TEXT NOT NULL, connections INTEGER NOT NULL, "
+    "PRIMARY KEY (table_id, seat, process))",
+    # the live processes: one heartbeat every HEARTBEAT seconds
+    "CREATE TABLE IF NOT EXISTS nn_processes (id TEXT PRIMARY KEY, seen DOUBLE PRECISION "
+    "NOT NULL)",
+)
+NOW = "extract(epoch from clock_timestamp())"  # one clock for every process: the database's
+LEASE_SECONDS = 6.0  # a lease not renewed for this long may be taken by another process
+HEARTBEAT = 2.0  # seconds between a process's heartbeats; silent for 3 of them, it is gone
+
+
 class PostgresStorage(Storage):
-    """PostgreSQL through psycopg 3 and its connection pool (``postgresql://...``)."""
+    """PostgreSQL through psycopg 3 and its connection pool (``postgresql://...``): the
+    tables, and the channel (LISTEN/NOTIFY) through which the processes that share them
+    tell each other about moves, seats, presence and chat."""
 
     placeholder = "%s"
     threads = 4  # also the most connections the pool opens
+    shared = True
 
     def __init__(self, url: str) -> None:
         super().__init__()
         import psycopg
         from psycopg_pool import ConnectionPool
 
-        self._psycopg = psycopg
+        self._psycopg, self._url = psycopg, url
         self._complained = 0.0
+        self.process = secrets.token_hex(6)
         try:  # one plain connection first: a bad URL fails here with the server's reason
             with psycopg.connect(url, connect_timeout=10) as db, db.transaction():
-                for stmt in _SCHEMA:
+                db.execute("SELECT pg_advisory_xact_lock(99099)")  # one process at a time
+                for stmt in _SCHEMA + _SHARED_SCHEMA:
                     db.execute(stmt)
         except psycopg.Error as e:
             raise StorageError(f"cannot open PostgreSQL database: {e}".splitlines()[0]) from None
@@ -201,20 +333,26 @@ class PostgresStorage(Storage):
                                     reconnect_timeout=RETRY_SECONDS, name="ninetynine")
         self._migrate()
 
-    def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    def _execute(self, sql: str, params: tuple[Any, ...] = (),
+                 then: Then | None = None) -> list[tuple[Any, ...]]:
         psycopg = self._psycopg
         deadline = time.monotonic() + RETRY_SECONDS
         pause, retried = 0.05, False
         while True:
             try:
-                with self._pool.connection(timeout=max(0.1, deadline - time.monotonic())) as db:
+                with self._pool.connection(timeout=max(0.1, deadline - time.monotonic())) as db, \
+                        db.transaction():
                     cur = db.execute(sql, params)
-                    return cur.fetchall() if cur.description else []
+                    rows = cur.fetchall() if cur.description else []
+                    for more, args in then(rows) if then else ():
+                        db.execute(more, args)
+                    return rows
             except psycopg.errors.UniqueViolation as e:
                 raise DuplicateMoveError(f"storage refused a write: {e}".splitlines()[0],
                                          retried=retried) from None
             except (psycopg.OperationalError, psycopg.InterfaceError) as e:
-                # the connection was lost (a restart, the network): the pool replaces it
+                # the connection was lost (a restart, the network; the pool replaces it),
+                # or the transaction was rolled back (a deadlock between processes)
                 if time.monotonic() + pause > deadline:
                     raise StorageError(f"PostgreSQL is unavailable: {e}".splitlines()[0]) from None
                 self._complain(e)
@@ -228,7 +366,8 @@ class PostgresStorage(Storage):
         now = time.monotonic()
         if now - self._complained > 10:
             self._complained = now
-            logger.warning("PostgreSQL connection lost, retrying: %s",
+            logger.warning("PostgreSQL write retried (connection lost or transaction rolled "
+                           "back): %s",
                            str(error).splitlines()[0] if str(error) else type(error).__name__)
 
     def _columns(self, table: str) -> set[str]:
@@ -237,8 +376,86 @@ class PostgresStorage(Storage):
             (table,))}
 
     def close(self) -> None:
+        with contextlib.suppress(StorageError):  # what this process held is free at once
+            self._execute("DELETE FROM nn_leases WHERE holder = %s", (self.process,))
+            self._execute("DELETE FROM nn_presence WHERE process = %s", (self.process,))
+            self._execute("DELETE FROM nn_processes WHERE id = %s", (self.process,))
         super().close()
         self._pool.close()
+
+    # Sharing the tables with other processes ------------------------------------------
+
+    def publish(self, table_id: str, kind: str, data: dict[str, Any]) -> None:
+        sql, params = self._notify(table_id, kind, **data)
+        self._execute(sql, params)
+
+    def heartbeat(self) -> None:
+        """This process is alive; the presence of processes gone silent is dropped."""
+        self._execute(f"INSERT INTO nn_processes (id, seen) VALUES (%s, {NOW}) "
+                      "ON CONFLICT (id) DO UPDATE SET seen = EXCLUDED.seen", (self.process,))
+        self._execute(f"DELETE FROM nn_presence WHERE process IN (SELECT id FROM nn_processes "
+                      f"WHERE seen < {NOW} - %s)", (3 * HEARTBEAT,))
+
+    def presence(self, table_ids: list[str]) -> dict[str, dict[tuple[str, int], int]]:
+        out: dict[str, dict[tuple[str, int], int]] = {t: {} for t in table_ids}
+        if table_ids:
+            for table_id, process, seat, count in self._execute(
+                    "SELECT p.table_id, p.process, p.seat, p.connections FROM nn_presence p "
+                    "JOIN nn_processes q ON q.id = p.process WHERE p.table_id = ANY(%s) "
+                    f"AND p.process <> %s AND p.connections > 0 AND q.seen >= {NOW} - %s",
+                    (table_ids, self.process, 3 * HEARTBEAT)):
+                out[table_id][(process, int(seat))] = int(count)
+        return out
+
+    def set_presence(self, table_id: str, seat: int, connections: int) -> None:
+        self._execute(
+            "INSERT INTO nn_presence (table_id, seat, process, connections) "
+            "VALUES (%s, %s, %s, %s) ON CONFLICT (table_id, seat, process) "
+            "DO UPDATE SET connections = EXCLUDED.connections",
+            (table_id, seat, self.process, connections),
+            lambda _: [self._notify(table_id, "presence", s=seat, c=connections)])
+
+    def hold_leases(self, table_ids: list[str]) -> set[str]:
+        if not table_ids:
+            return set()
+        rows = self._execute(
+            f"INSERT INTO nn_leases (table_id, holder, expires) "
+            f"SELECT t, %s, {NOW} + %s FROM unnest(%s::text[]) AS t "
+            f"ON CONFLICT (table_id) DO UPDATE SET holder = EXCLUDED.holder, "
+            f"expires = EXCLUDED.expires WHERE nn_leases.holder = EXCLUDED.holder "
+            f"OR nn_leases.expires < {NOW} RETURNING table_id",
+            (self.process, LEASE_SECONDS, sorted(table_ids)))  # one lock order for all
+        return {t for (t,) in rows}
+
+    def release_leases(self, table_ids: list[str]) -> None:
+        if table_ids:
+            self._execute("DELETE FROM nn_leases WHERE holder = %s AND table_id = ANY(%s)",
+                          (self.process, table_ids))
+
+    def public_live(self, limit: int) -> list[str]:
+        return [t for (t,) in self._execute(
+            "SELECT id FROM nn_tables WHERE finished = 0 AND meta::jsonb->>'public' = 'true' "
+            "ORDER BY (meta::jsonb->>'created')::float DESC LIMIT %s", (limit,))]
+
+    async def listen(self, handle: Callable[[dict[str, Any]], None]) -> None:
+        """LISTEN on its own connection; after a lost connection (notifications may have
+        been missed) ``handle`` gets ``{"k": "resync"}`` and the listening goes on."""
+        psycopg, pause = self._psycopg, 0.2
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(
+                        self._url, autocommit=True, connect_timeout=10) as db:
+                    await db.execute("LISTEN nn_tables")
+                    handle({"k": "resync"})
+                    pause = 0.2
+                    async for note in db.notifies():
+                        message = json.loads(note.payload)
+                        if message.get("p") != self.process:
+                            handle(message)
+            except psycopg.Error as e:
+                self._complain(e)
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 5.0)
 
 
 def open_storage(url: str) -> Storage:

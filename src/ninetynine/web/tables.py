@@ -13,19 +13,24 @@ come back (the lobby ends it as abandoned after a while).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
 import random
 import secrets
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
 from ninetynine.actions import Action, ChanceOutcome, parse_action
-from ninetynine.bots import Bot, BotFailure, cap_time, make_bot
+from ninetynine.bots import Bot, BotFailure, ask, cap_time, close_bot, make_bot
 from ninetynine.errors import IllegalActionError, NotationError, Refusal
 from ninetynine.match import Chance, Match
+from ninetynine.options import card_options
 from ninetynine.presets import load_rules
 from ninetynine.record import format_record, move_text, parse_move
 from ninetynine.rules import Rules
@@ -34,23 +39,29 @@ from ninetynine.view import observe
 from ninetynine.web.conn import Conn
 from ninetynine.web.errors import LimitError, ProtocolError
 from ninetynine.web.settings import Settings
-from ninetynine.web.storage import Storage, StorageError, StoredTable
-from ninetynine.web.wire import event_json, view_json
+from ninetynine.web.storage import (
+    DuplicateMoveError,
+    MetaConflict,
+    Storage,
+    StorageError,
+    StoredTable,
+)
+from ninetynine.web.wire import (
+    event_json,
+    options_json,
+    rules_json,
+    standings_json,
+    view_json,
+)
 
 Move = Action | ChanceOutcome
 MAX_NAME = 24
+CHAT_KEPT = 50  # chat lines a client gets when it (re)connects
 logger = logging.getLogger("ninetynine.web")
 
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def _close_bot(bot: Bot) -> None:
-    """Stop a bot that runs as a process (a ``cmd:`` protocol bot); other bots have no close."""
-    close = getattr(bot, "close", None)
-    if close is not None:
-        close()
 
 
 def clean_name(name: object, default: str) -> str:
@@ -77,7 +88,8 @@ class Seat:
         return self.bot is None and self.token_hash is None
 
     def stored(self) -> dict[str, Any]:
-        return {"name": self.name, "token_hash": self.token_hash, "bot": self.bot}
+        return {"name": self.name, "token_hash": self.token_hash, "bot": self.bot,
+                "takeover": self.takeover}
 
 
 class Table:
@@ -92,6 +104,7 @@ class Table:
         self.match = Match.new(rules, meta["players"], first=meta.get("first", 0),
                                chance=chance, names=[s.name for s in seats], auto_chance=False)
         self.log: list[dict[str, Any]] = []  # the table talk: events and the server's notes
+        self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)  # what people wrote
         self.conns: set[Conn] = set()
         self.spectators = 0
         self.bots: dict[int, Bot] = {}
@@ -104,6 +117,12 @@ class Table:
         self.lock = asyncio.Lock()  # one move (check, store, apply) at a time
         self.complained = -1e9  # when a failing pump was last logged
         self.meta_changed = False  # restored with fixes that the lobby must store
+        self.meta_version = 0  # the version of ``meta`` in the database
+        # Several processes may serve this table (PostgreSQL): one drives its bots and
+        # clocks (it holds the table's lease); connections elsewhere count as presence.
+        self.driving = not storage.shared
+        self.elsewhere: dict[tuple[str, int], int] = {}  # (process, seat or -1) -> connections
+        self.wake: Callable[[], None] = lambda: None  # asks for a driver at once
         self._pump: asyncio.Task[None] | None = None
 
     # Building -----------------------------------------------------------------------
@@ -117,8 +136,10 @@ class Table:
         """
         meta = stored.meta
         rules = load_rules(meta["rules"])
-        seats = [Seat(s["name"], s.get("token_hash"), s.get("bot")) for s in meta["seats"]]
+        seats = [Seat(s["name"], s.get("token_hash"), s.get("bot"),
+                      takeover=bool(s.get("takeover"))) for s in meta["seats"]]
         table = cls(stored.id, meta, rules, seats, storage, settings)
+        table.meta_version = stored.meta_version
         if settings.seed is not None:
             table.rng = random.Random(f"{settings.seed}/{stored.id}/{len(stored.moves)}")
         for text in stored.moves:
@@ -152,9 +173,52 @@ class Table:
                 "finished": self.finished, **changes}
 
     async def store_meta(self, meta: dict[str, Any]) -> None:
-        """Store new metadata, then adopt it: a failed write changes nothing."""
-        await self.storage.call(self.storage.update_meta, self.id, meta)
+        """Store new metadata over the version this table has, then adopt it: a failed
+        write changes nothing (:class:`MetaConflict`: another process wrote first)."""
+        self.meta_version = await self.storage.call(self.storage.update_meta, self.id, meta,
+                                                    self.meta_version)
         self.meta = meta
+
+    async def change_meta(self, make: Callable[[], dict[str, Any] | None]) -> bool:
+        """Store the metadata ``make`` builds from the table as it is; where another
+        process wrote first, read theirs and build again. False if ``make`` gave None."""
+        for _ in range(5):
+            meta = make()
+            if meta is None:
+                return False
+            try:
+                await self.store_meta(meta)
+                return True
+            except MetaConflict:
+                await self.reload_meta()
+        raise StorageError(f"table {self.id}: its seats keep changing; try again")
+
+    async def reload_meta(self) -> None:
+        found = await self.storage.call(self.storage.load_meta, self.id)
+        if found is not None:
+            self.adopt_meta(*found)
+
+    def adopt_meta(self, meta: dict[str, Any], version: int) -> None:
+        """Metadata another process stored: who sits where, the bots, takeovers, the end."""
+        if version <= self.meta_version:
+            return
+        for i, (s, new) in enumerate(zip(self.seats, meta["seats"], strict=True)):
+            s.name, s.token_hash = new["name"], new.get("token_hash")
+            if new.get("bot") != s.bot:
+                s.bot = new.get("bot")
+                if i in self.bots:
+                    close_bot(self.bots.pop(i))
+                if s.bot:
+                    self.bots[i] = self.new_bot(s.bot)
+            s.takeover = bool(new.get("takeover"))
+            if not s.takeover:
+                self.release_stand_in(i)
+            self.match.given_names[i] = s.name
+        self.meta, self.meta_version = meta, version
+        if self.finished:
+            self.close_bots()
+        self.broadcast([])
+        self.kick()
 
     # Queries ------------------------------------------------------------------------
 
@@ -199,6 +263,16 @@ class Table:
                 return i
         return None
 
+    def connected(self, seat: int) -> bool:
+        """Somebody holds this seat's page open, here or at another process."""
+        return self.seats[seat].connections > 0 or any(
+            n for (_, s), n in self.elsewhere.items() if s == seat)
+
+    @property
+    def attended(self) -> bool:
+        """Anybody is at the table (a player or a spectator, at any process)."""
+        return bool(self.conns) or any(self.elsewhere.values())
+
     def bot_plays(self, seat: int) -> bool:
         s = self.seats[seat]
         return s.bot is not None or s.takeover
@@ -217,17 +291,29 @@ class Table:
             "seats": [{
                 "seat": i + 1, "name": s.name,
                 "kind": "bot" if s.bot else "open" if s.is_open else "human",
-                "bot": s.bot, "connected": s.connections > 0 or s.bot is not None,
+                "bot": s.bot, "connected": s.bot is not None or self.connected(i),
                 "bot_playing": s.takeover,
             } for i, s in enumerate(self.seats)],
         }
 
     def frame(self, seat: int | None, kind: str, events: list[dict[str, Any]],
               summary: dict[str, Any]) -> str:
-        """One message for one seat (or the spectators), as text fixed at this state id."""
-        view = observe(self.state, 0 if seat is None else seat)
-        return json.dumps({"type": kind, "state": self.version, "table": summary,
-                           "view": view_json(view, spectator=seat is None), "events": events})
+        """One message for one seat (or the spectators), as text fixed at this state id:
+        its view, what each of its cards would do when it is to play, the standings at the
+        end, and on a ``sync`` the rules' card labels and the recent chat."""
+        state = self.state
+        view = observe(state, 0 if seat is None else seat)
+        body: dict[str, Any] = {"type": kind, "state": self.version, "table": summary,
+                                "view": view_json(view, spectator=seat is None),
+                                "events": events}
+        if seat is not None and state.current_seat == seat:
+            body["options"] = options_json(card_options(state, seat))
+        if state.is_over:
+            body["standings"] = standings_json(self.match.standings(), state.hand_no)
+        if kind == "sync":
+            body["rules"] = rules_json(self.rules)
+            body["chat"] = list(self.chat)
+        return json.dumps(body)
 
     def record_text(self) -> str:
         if not self.finished:
@@ -253,11 +339,13 @@ class Table:
                 s.takeover = False
                 self.release_stand_in(conn.seat)
                 self.note(conn.seat, "Returned", f"{s.name} is back.")
+                self.persist_seats()
             self.broadcast([])  # the seat shows as connected
         self.last_seen = self.settings.clock()
-        if not self.conns:
+        if not self.attended:
             self.turn_started = self.last_seen  # the clock waited while nobody was here
         self.conns.add(conn)
+        self.publish_presence(conn.seat)
         conn.send(self.frame(conn.seat, "sync", self.log, self.summary()))
         self.kick()
 
@@ -266,18 +354,83 @@ class Table:
             return
         self.conns.discard(conn)
         self.last_seen = self.settings.clock()
+        self.publish_presence(conn.seat)
         if conn.seat is None:
             self.spectators -= 1
             return
         s = self.seats[conn.seat]
         s.connections = max(0, s.connections - 1)
-        if s.connections == 0:
+        if not self.connected(conn.seat):
             s.away_since = self.settings.clock()
         if leave and self.started and not self.finished and not s.takeover:
             s.takeover = True
             self.note(conn.seat, "TakenOver", f"{s.name} left: a bot plays for them.")
+            self.persist_seats()
             self.kick()
         self.broadcast([])
+
+    # Other processes (PostgreSQL) -----------------------------------------------------
+
+    def later(self, work: Awaitable[Any], what: str) -> None:
+        """Run database work in the background; a failure is logged, not raised."""
+        async def run() -> None:
+            try:
+                await work
+            except (StorageError, ProtocolError) as e:
+                logger.warning("table %s: %s: %s", self.id, what, e)
+        asyncio.get_running_loop().create_task(run())
+
+    def publish_presence(self, seat: int | None) -> None:
+        if self.storage.shared:
+            self.wake()
+            count = self.spectators if seat is None else self.seats[seat].connections
+            self.later(self.storage.call(self.storage.set_presence, self.id,
+                                         -1 if seat is None else seat, count), "presence")
+
+    def persist_seats(self) -> None:
+        """Store who is being played for by a bot (others serving the table follow it)."""
+        self.later(self.change_meta(self.meta_with), "seats")
+
+    def presence_changed(self, elsewhere: dict[tuple[str, int], int]) -> None:
+        """Who is at the table at the other processes (seat -1: spectators)."""
+        if elsewhere != self.elsewhere:
+            self.elsewhere = elsewhere
+            self.broadcast([])
+            self.kick()
+
+    def set_driving(self, driving: bool) -> None:
+        """This process holds (or lost) the right to move the table's bots and clocks."""
+        if driving and not self.driving:
+            self.turn_started = self.settings.clock()  # a new driver gives a full turn
+        self.driving = driving
+        self.kick()
+
+    def stored_move(self, index: int, text: str) -> None:
+        """Another process stored move ``index``: play it here too (and any missed)."""
+        async def follow() -> None:
+            async with self.lock:
+                if index == self.version:
+                    self.play_stored([text])
+                elif index > self.version:
+                    await self.catch_up()
+        self.later(follow(), "following a move")
+
+    async def catch_up(self) -> None:
+        """Play the moves other processes stored since this table's state (under lock)."""
+        self.play_stored(await self.storage.call(self.storage.moves_since, self.id,
+                                                 self.version))
+
+    def play_stored(self, texts: list[str]) -> None:
+        events = []
+        for text in texts:
+            who, move = parse_move(text, len(self.seats))
+            events += self.match.play(move, who)
+        if texts:
+            self.turn_started = self.last_seen = self.settings.clock()
+            self.broadcast([event_json(e, self.names) for e in events])
+            if self.state.is_over:
+                self.close_bots()
+            self.kick()
 
     def broadcast(self, events: list[dict[str, Any]], kind: str = "update") -> None:
         """Log the events and send each client its own view: one frame text per seat."""
@@ -290,9 +443,36 @@ class Table:
                 text = texts[conn.seat] = self.frame(conn.seat, kind, events, summary)
             conn.send(text)
 
+    def say(self, conn: Conn, text: object) -> None:
+        """A chat line from a player or a spectator, to everyone at the table."""
+        cap = self.settings.limits.chat_length
+        if not isinstance(text, str) or not text.strip() or not text.strip().isprintable():
+            raise ProtocolError("malformed", "a chat message needs 'text': printable words")
+        if len(text.strip()) > cap:
+            raise LimitError("chat_length", f"a chat line of {len(text.strip())} characters: at "
+                             f"most {cap}", code="too_large")
+        line = {"seat": None if conn.seat is None else conn.seat + 1,
+                "name": "Spectator" if conn.seat is None else self.seats[conn.seat].name,
+                "text": text.strip(), "at": round(time.time())}
+        self.hear(line)
+        if self.storage.shared:
+            self.later(self.storage.call(self.storage.publish, self.id, "chat", {"line": line}),
+                       "chat")
+
+    def hear(self, line: dict[str, Any]) -> None:
+        self.chat.append(line)
+        frame = json.dumps({"type": "chat", **line})
+        for other in self.conns:
+            other.send(frame)
+
     def note(self, seat: int, kind: str, text: str) -> None:
-        """A server-side line in the log (not an engine event): takeover, time-out, return."""
-        self.broadcast([{"kind": kind, "seat": seat + 1, "text": text}])
+        """A server-side line in the log (not an engine event): takeover, time-out, return,
+        told to the clients of every process."""
+        line = {"kind": kind, "seat": seat + 1, "text": text}
+        self.broadcast([line])
+        if self.storage.shared:
+            self.later(self.storage.call(self.storage.publish, self.id, "note", {"line": line}),
+                       "note")
 
     # Moves --------------------------------------------------------------------------
 
@@ -342,15 +522,20 @@ class Table:
         """Check on a copy, store, then apply and send: nothing changes if a step fails.
         The caller holds :attr:`lock`."""
         self.match.check(move, seat)
-        await self.storage.call(self.storage.append_move, self.id, self.version,
-                                move_text(seat, move))
+        try:
+            await self.storage.call(self.storage.append_move, self.id, self.version,
+                                    move_text(seat, move))
+        except DuplicateMoveError:  # another process stored a move here first
+            await self.catch_up()
+            raise ProtocolError("stale", "another move was played first: your action was not "
+                                "played; look again and resend") from None
         events = self.match.play(move, seat)
         self.turn_started = self.last_seen = self.settings.clock()
         self.broadcast([event_json(e, self.names) for e in events])
         if self.state.is_over:
             self.close_bots()
             try:
-                await self.store_meta(self.meta_with(finished=True))
+                await self.change_meta(lambda: self.meta_with(finished=True))
             except StorageError as e:  # the move stands; a restart marks the table finished
                 logger.warning("table %s: could not mark the game finished: %s", self.id, e)
 
@@ -358,15 +543,16 @@ class Table:
 
     def kick(self) -> None:
         """Let chance and bots move until a person is to play (while anybody is here)."""
-        if self.conns and (self._pump is None or self._pump.done()):
+        if self.driving and self.attended and (self._pump is None or self._pump.done()):
             self._pump = asyncio.get_running_loop().create_task(self._run_pump())
 
     async def _run_pump(self) -> None:
-        while self.started and not self.finished and self.conns:
+        while self.started and not self.finished and self.attended and self.driving:
             if self.state.is_chance:
                 async with self.lock:
                     if self.state.is_chance:
-                        await self.commit(None, self.match.draw())
+                        with contextlib.suppress(ProtocolError):
+                            await self.commit(None, self.match.draw())
                 continue
             seat = self.state.current_seat
             if seat is None:
@@ -386,20 +572,14 @@ class Table:
         view = observe(self.state, seat)
         version = self.version
         limit = self.settings.limits.bot_seconds
-        try:
+        try:  # asked on the bots' threads, within the server's time limit
             thinking = asyncio.get_running_loop().run_in_executor(
-                self.bot_pool, bot.choose, view, random.Random(self.rng.random()))
+                self.bot_pool, ask, bot, view, random.Random(self.rng.random()))
             try:
                 action = await asyncio.wait_for(thinking, limit)
             except TimeoutError:
                 raise BotFailure(f"bot {bot.name!r} thought for more than {limit:g} s "
                                  "(server limit bot_seconds)") from None
-            except BotFailure:
-                raise
-            except Exception as e:  # a bug in a bot must not stop the table
-                raise BotFailure(f"bot {bot.name!r} crashed: {e}") from None
-            if action not in view.legal:
-                raise BotFailure(f"bot {bot.name!r} chose {action}, which is not legal here")
         except BotFailure as e:
             if seat in self.bots:
                 await self.replace_bot(seat, e)  # the pump goes on with the new bot
@@ -410,7 +590,8 @@ class Table:
             raise
         async with self.lock:  # unless the game moved on or the person came back meanwhile
             if self.version == version and bot in (self.bots.get(seat), self.stand_ins.get(seat)):
-                await self.commit(seat, action)
+                with contextlib.suppress(ProtocolError):  # (another process moved first)
+                    await self.commit(seat, action)
 
     async def replace_bot(self, seat: int, error: BotFailure) -> None:
         """A seat's bot failed (crashed, hung, answered garbage): the takeover bot plays
@@ -418,8 +599,8 @@ class Table:
         level = self.settings.takeover_bot
         seats = list(self.seats)
         s = seats[seat] = Seat(self.seats[seat].name, bot=level)
-        await self.store_meta(self.meta_with(seats))
-        _close_bot(self.bots[seat])
+        await self.change_meta(lambda: self.meta_with(seats))
+        close_bot(self.bots[seat])
         self.seats[seat], self.bots[seat] = s, self.new_bot(level)
         self.note(seat, "BotReplaced", f"{s.name} failed ({error}); {level} plays this seat "
                   "from now on.")
@@ -435,18 +616,19 @@ class Table:
     def release_stand_in(self, seat: int) -> None:
         bot = self.stand_ins.pop(seat, None)
         if bot is not None:
-            _close_bot(bot)
+            close_bot(bot)
 
     def close_bots(self) -> None:
         """Stop the seats' process bots: the game is over or the server is stopping."""
         for bot in self.bots.values():
-            _close_bot(bot)
+            close_bot(bot)
         for seat in list(self.stand_ins):
             self.release_stand_in(seat)
 
     def tick(self, now: float) -> None:
-        """Grace periods and the turn clock; called by the lobby's ticker."""
-        if not self.started or self.finished:
+        """Grace periods and the turn clock (the driving process only); called by the
+        lobby's ticker."""
+        if not self.started or self.finished or not self.driving:
             return
         changed = False
         pump = self._pump
@@ -458,14 +640,20 @@ class Table:
             self._pump = None
             changed = True
         for i, s in enumerate(self.seats):
-            if s.bot is None and not s.takeover and s.away_since is not None \
-                    and now - s.away_since >= self.settings.grace:
+            if s.bot is not None or s.takeover:
+                continue
+            if self.connected(i):
+                s.away_since = None
+            elif s.away_since is None:
+                s.away_since = now
+            elif now - s.away_since >= self.settings.grace:
                 s.takeover = True
                 changed = True
                 self.note(i, "TakenOver", f"{s.name} is away: a bot plays for them.")
+                self.persist_seats()
         seat = self.state.current_seat
         clock = self.meta.get("clock")
-        if seat is not None and clock and self.conns and not self.bot_plays(seat) \
+        if seat is not None and clock and self.attended and not self.bot_plays(seat) \
                 and self.expired != self.version and now - self.turn_started >= clock:
             self.note(seat, "TimedOut", f"{self.seats[seat].name} ran out of time: "
                       "a bot plays this turn.")

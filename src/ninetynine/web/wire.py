@@ -1,16 +1,25 @@
 """What goes over the wire: a seat's view and the public log as JSON (seats from 1).
 
 Only :func:`ninetynine.view.observe` output is serialised here, field by field, so a
-client never receives another hand, the stock order or a shuffle.
+client never receives another hand, the stock order or a shuffle (a replay of a finished
+game or an uploaded record may open every hand: its viewer holds the whole record).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ninetynine.cards import format_card
+from ninetynine.cards import RANKS, format_card
+from ninetynine.effects import Effect, Kind, effect_label
 from ninetynine.events import Event, event_to_json, narrate
-from ninetynine.view import View
+from ninetynine.match import Standing, standings
+from ninetynine.match import steps as match_steps
+from ninetynine.options import CardOption
+from ninetynine.record import Record
+from ninetynine.rules import Rules
+from ninetynine.view import View, observe
+
+_FACE_VALUES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)  # what a card counts when plain
 
 
 def view_json(view: View, *, spectator: bool = False) -> dict[str, Any]:
@@ -43,6 +52,55 @@ def view_json(view: View, *, spectator: bool = False) -> dict[str, Any]:
         "outcome": None if outcome is None else {
             "winners": [w + 1 for w in outcome.winners], "reason": outcome.reason},
     }
+
+
+def rules_json(rules: Rules) -> dict[str, Any]:
+    """What a client needs to label the cards: each rank's effect in a few words, whether
+    it is special (does more than count its face value), and the suit exceptions."""
+    def card(eff: Effect, rank: int) -> dict[str, Any]:
+        plain = eff.kind is Kind.ADD and eff.values == (_FACE_VALUES[rank],) and not (
+            eff.reverse or eff.skip or eff.name or eff.no_draw)
+        return {"label": effect_label(eff, rules.limit), "special": not plain}
+
+    return {"id": rules.id, "name": rules.name, "limit": rules.limit,
+            "ranks": {RANKS[r]: card(e, r) for r, e in enumerate(rules.cards)},
+            "suits": {format_card(c): card(e, c >> 2) for c, e in rules.suit_cards}}
+
+
+def options_json(options: list[CardOption]) -> dict[str, Any]:
+    """Each card of the hand: the total each legal play makes, or the engine's reason."""
+    return {format_card(o.card): {
+        "plays": [{"action": str(a), "total": total} for a, total in o.plays],
+        "refused": None if o.refused is None else {
+            "reason": o.refused.reason.value, "why": o.refused.why},
+    } for o in options}
+
+
+def standings_json(standings: list[Standing], hands: int) -> dict[str, Any]:
+    return {"hands": hands, "seats": [
+        {"seat": s.seat + 1, "place": s.place, "lives": s.lives, "lost": s.lost,
+         "won": s.won} for s in standings]}
+
+
+def replay_json(record: Record, seat: int | None) -> dict[str, Any]:
+    """A record stepped through for the browser: after each player move, the view of
+    ``seat`` (0-based), or with every hand open (None), and the table talk since the last
+    step. Only for finished games and uploaded records: the caller sees them all."""
+    steps, events = match_steps(record)
+    names = record.names or [f"P{i + 1}" for i in range(record.start.n)]
+    out, seen = [], 0
+    for i, step in enumerate(steps):
+        view = view_json(observe(step.state, seat or 0), spectator=seat is None)
+        if seat is None:
+            view["hands"] = [[format_card(c) for c in sorted(h)] for h in step.state.hands]
+        talk = [t for e in events[seen:step.events] if (t := narrate(e, names))]
+        seen = step.events
+        out.append({"step": i, "view": view, "talk": talk})
+    final = steps[-1].state
+    return {"rules": rules_json(record.start.rules), "names": names, "steps": out,
+            "seat": None if seat is None else seat + 1,
+            "standings": standings_json(standings(final, events), final.hand_no)
+            if final.is_over else None}
 
 
 def event_json(event: Event, names: list[str]) -> dict[str, Any]:
