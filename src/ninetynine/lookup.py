@@ -70,7 +70,7 @@ class RuleTables:
             e.kind is Kind.SET_ANY for e in self.effects)
         self.unusual = self.extras or self.may_bust  # legal plays beyond the safe ones
         # the safe plays, when there are any, are the legal ones (State.legal_codes)
-        self.rows_suffice = not (self.unusual or self.king_ban)
+        self.rows_suffice = not (self.unusual or self.opening_ban)
         # ... and with none safe, whatever the hand holds, the player lays down
         self.down_if_none_safe = rules.no_legal_play is NoLegalPlay.LAY_DOWN and \
             rules.stuck is Stuck.BUST
