@@ -27,13 +27,14 @@ from collections.abc import Callable
 from heuristic_games import decisions
 
 from ninetynine import load_rules
+from ninetynine.bots.belief import HandReader
 from ninetynine.bots.determinize import Determinizer
 from ninetynine.bots.inference import LastPlays
 from ninetynine.bots.knowledge import escape_cards, hand_weights, rollout_policy
 from ninetynine.rules import Rules
 from ninetynine.view import View
 
-WAYS = ("uniform", "weights", "last plays")
+WAYS = ("uniform", "weights", "last plays", "history")
 
 
 def sampler(way: str, view: View, rules: Rules) \
@@ -41,6 +42,10 @@ def sampler(way: str, view: View, rules: Rules) \
     """The determinizer and the deal-drawing function of one way of reading the hands."""
     weights = hand_weights(rules, view.players) if way != "uniform" else None
     det = Determinizer(view, weights)
+    if way == "history":
+        det = Determinizer(view)
+        reader = HandReader(view, rollout_policy(rules))
+        return det, lambda rng: reader.draw(det, rng)
     if way == "last plays":
         plays = LastPlays(view, rollout_policy(rules))
         return det, lambda rng: plays.draw(det, rng)

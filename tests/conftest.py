@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from ninetynine import engine_protocol
+from ninetynine.bots import protocol as engine_protocol
 
 
 @pytest.fixture

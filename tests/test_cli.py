@@ -36,7 +36,7 @@ def test_rules_groups_presets_by_family_with_their_sources(
     below = {lines[i]: lines[i + 1].split()[0] for i in heads}
     assert below["Ninety-Eight"] == "98" and below["Bicycle and Board Game Arena"] == "BICYCLE"
     assert "BGA-QUICK         overlay   Board Game Arena" in out
-    assert "P-ONLINE          variation S000" in out
+    assert "P-ONLINE          variation pagat.com" in out
     _, tw, _ = run(capsys, "rules", "TW")
     assert "Source: betaveros" in tw and "https://blog.vero.site/post/99" in tw
     assert "Ace of Spades: set to 0" in tw and "Five: hold (+0), name who plays next" in tw

@@ -8,7 +8,8 @@ import importlib
 import pytest
 
 CORE_MODULES = [f"ninetynine.{m}" for m in (
-    "actions", "cards", "effects", "game", "presets", "bots", "match", "options", "table")]
+    "actions", "cards", "effects", "game", "presets", "bots", "bots.odds", "coach", "match",
+    "options", "table", "words")]
 
 
 @pytest.mark.parametrize("name", CORE_MODULES)

@@ -12,8 +12,8 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "ninetynine"
 CORE = ["actions", "cards", "dealing", "describe", "effects", "errors", "events", "game", "lookup",
         "launch", "match", "options",
         "penalties", "position", "statebase",
-        "presets", "record", "rules", "state", "view"]
-FRONT_ENDS = {"cli", "tui", "web", "bots", "arena", "table", "saves", "engine_protocol", "rl"}
+        "presets", "record", "rules", "state", "view", "words"]
+FRONT_ENDS = {"cli", "tui", "web", "bots", "arena", "coach", "table", "saves", "rl"}
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -57,3 +57,87 @@ def test_only_the_rl_package_imports_it() -> None:
             assert not name.startswith("ninetynine.rl"), f"{path.name} imports {name}"
             assert name.split(".")[0] not in ("numpy", "gymnasium", "pettingzoo", "pyspiel",
                                               "open_spiel"), f"{path.name} imports {name}"
+
+
+# Layers from the bottom: a module may import its own group and lower layers only, so a
+# front end sits on top and never underneath (the package's own exports count as core).
+LAYERS = [
+    {"core", "(package)"},
+    {"bots"},
+    {"coach", "rl"},
+    {"arena", "table"},
+    {"saves"},
+    {"tui", "web"},
+    {"cli"},
+    {"__main__"},
+]
+RANK = {group: rank for rank, groups in enumerate(LAYERS) for group in groups}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(SRC.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(p): p for p in SRC.rglob("*.py")}
+
+
+def project_imports(path: Path) -> set[str]:
+    """The project's modules that ``path`` imports anywhere (inside functions too)."""
+    me = module_name(path)
+    package = me if path.name == "__init__.py" else me.rsplit(".", 1)[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")[:len(package.split(".")) - node.level + 1]
+                base = ".".join(parts + ([node.module] if node.module else []))
+            for alias in node.names:  # ``from pkg import module`` imports the module
+                sub = f"{base}.{alias.name}"
+                found.add(sub if sub in MODULES else base)
+    return {m for m in found if m in MODULES and m != me}
+
+
+def group_of(module: str) -> str:
+    parts = module.split(".")
+    if len(parts) == 1:
+        return "(package)"
+    return "core" if parts[1] in CORE else parts[1]
+
+
+GRAPH = {m: project_imports(p) for m, p in MODULES.items()}
+
+
+def test_every_group_has_a_layer() -> None:
+    assert {group_of(m) for m in MODULES} <= set(RANK)
+
+
+def test_no_import_runs_from_a_lower_layer_to_a_higher_one() -> None:
+    wrong = [f"{m} imports {d}" for m, deps in GRAPH.items() for d in deps
+             if group_of(m) != group_of(d) and RANK[group_of(d)] >= RANK[group_of(m)]]
+    assert not wrong, wrong
+
+
+def test_src_has_no_import_cycle() -> None:
+    """Depth-first search over every import (inside functions too): no module reaches
+    itself again."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(module: str) -> None:
+        state[module] = 1
+        path.append(module)
+        for dep in sorted(GRAPH[module]):
+            if state.get(dep) == 1:
+                raise AssertionError(" -> ".join(path[path.index(dep):] + [dep]))
+            if dep not in state:
+                visit(dep)
+        path.pop()
+        state[module] = 2
+
+    for module in sorted(GRAPH):
+        if module not in state:
+            visit(module)

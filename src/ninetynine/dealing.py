@@ -117,6 +117,9 @@ class Dealing(StateBase):
         if starter is Starter.RANDOM:
             self.phase, self.chance = CHANCE, LEAD
             return
+        if starter is Starter.LEFT_OF_DEALER and not rules.dealer:
+            self._lead(self._next_alive(self.starter))  # no deal to follow: the next opener
+            return
         if starter is Starter.LEFT_OF_DEALER:
             self.dealer = self._next_alive(self.dealer)
             self.starter = self._next_alive(self.dealer)

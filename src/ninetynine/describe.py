@@ -140,6 +140,8 @@ def describe_rules(rules: Rules) -> list[tuple[str, list[str]]]:
     }[r.after_bust]
     if continuous:
         bust = "That player is out; the next player goes on at the same total (no new deal)."
+    elif r.game_end is GameEnd.FIRST_OUT and r.lives_for(r.players_max) == 1:
+        bust = "That player loses and the game ends at once."  # no new deal (98's one loser)
     losing = [f"Going over (or failing to play) costs {r.bust_penalty} "
               f"{'life' if r.bust_penalty == 1 else 'lives'}. {bust}"]
     elim = {Elimination.AT_ZERO: "A player with no lives left is out of the game.",

@@ -2,9 +2,12 @@
 
 Each preset is a TOML file in ``ninetynine/data/presets/``: an id, aliases, a one-line
 description, the family it belongs to, the rulebook or published source it comes from
-(with a ``url`` where that is a web page), an optional parent preset, and a ``[rules]``
-table of the settings it changes. A house-rules file names a preset, optional overlays
-(other presets whose changes are layered on top) and its own ``[rules]`` changes::
+(named as players know it, with a ``url`` where that is a web page; the four rulebooks'
+presets also carry the project's tag for their text, ``rulebook = "S000"``), an optional
+parent preset, and a ``[rules]`` table of the settings it changes. A preset that names
+no family has its parent's family, origin, url and rulebook tag. A house-rules file names
+a preset, optional overlays (other presets whose changes are layered on top) and its own
+``[rules]`` changes::
 
     name = "Friday night"
     preset = "K"
@@ -55,16 +58,17 @@ class Preset:
     kind: str  # base, variation or overlay
     family: str  # one of FAMILIES
     parent: str | None
-    source: str  # a rulebook tag (S000 ...) and section, or a published source
-    origin: str  # the source in a word or two: the rulebook tag, or e.g. "pagat.com"
-    url: str  # the published source's address ("" for the rulebooks)
+    source: str  # the rulebook or published source, as players know it, and its section
+    origin: str  # the source in a word or two, e.g. "pagat.com"
+    url: str  # the published source's address ("" where it has none)
     description: str
     changes: Mapping[str, Any]
+    tag: str | None = None  # the rulebook's tag (S000 ...) in the project's rules matrix
 
     @property
     def rulebook(self) -> str | None:
         """The rulebook file this preset comes from (None for a published source)."""
-        return RULEBOOKS.get(self.source.split()[0])
+        return RULEBOOKS.get(self.tag or "")
 
 
 @cache
@@ -77,14 +81,18 @@ def presets() -> dict[str, Preset]:
             data = tomllib.loads(entry.read_text(encoding="utf-8"))
             found[data["id"]] = data
 
-    def family(data: dict[str, Any]) -> str:
-        return str(data.get("family") or family(found[data["parent"]]))
+    def inherited(data: dict[str, Any], key: str) -> Any:
+        """A key of the preset, else of its parent (a family's base has its own source)."""
+        if key in data or "parent" not in data or "family" in data:
+            return data.get(key)
+        return inherited(found[data["parent"]], key)
 
     made = {pid: Preset(
         id=pid, name=data["name"], aliases=tuple(data.get("aliases", ())), kind=data["kind"],
-        family=family(data), parent=data.get("parent"), source=data["source"],
-        origin=data.get("origin", data["source"].split()[0]), url=data.get("url", ""),
-        description=data["description"], changes=data.get("rules", {}))
+        family=inherited(data, "family"), parent=data.get("parent"), source=data["source"],
+        origin=inherited(data, "origin"), url=inherited(data, "url") or "",
+        description=data["description"], changes=data.get("rules", {}),
+        tag=inherited(data, "rulebook"))
         for pid, data in found.items()}
     return dict(sorted(made.items(), key=lambda kv: (
         FAMILIES.index(kv[1].family), kv[1].kind != "base", _ORDER.get(kv[0], 99), kv[0])))
@@ -115,8 +123,9 @@ def preset_rules(preset_id: str) -> Rules:
     preset = find_preset(preset_id)
     base = preset_rules(preset.parent) if preset.parent else Rules()
     rules = apply_overrides(base, preset.changes, where=f"preset {preset.id}")
+    source = f"{preset.source} ({preset.url})" if preset.url else preset.source
     return rules.replace(id=preset.id, name=preset.name, description=preset.description,
-                         source=f"{preset.source} ({preset.rulebook or preset.url})")
+                         source=source)
 
 
 def load_rules(spec: str | Path | Mapping[str, Any]) -> Rules:

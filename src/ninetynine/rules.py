@@ -34,6 +34,22 @@ class Pot(StrEnum):
     WINNER_TAKES_ALL = "winner_takes_all"  # ... and the winner collects them
 
 
+class CounterName(StrEnum):
+    """What the table calls a player's lives (D04, D06): what its rulebook says they hold."""
+
+    LIFE = "life"
+    PENNY = "penny"
+    NICKEL = "nickel"
+    COIN = "coin"
+    CHIP = "chip"
+    TOKEN = "token"
+    CORNER = "corner"  # of a dollar bill, folded over at each loss (P-DOLLAR)
+
+    @property
+    def plural(self) -> str:
+        return {"life": "lives", "penny": "pennies"}.get(self.value, self.value + "s")
+
+
 class Scoring(StrEnum):
     LIVES = "lives"  # last survivor wins
     GAME_POINTS = "game_points"  # points each hand, cumulative, first to the target
@@ -249,10 +265,13 @@ class Rules:
     deck_count: DeckCount = DeckCount.AT_START
     hand_size: int = 3
     lives: int = 3
+    counter: CounterName = CounterName.LIFE  # what a life is called: P's pennies, J's tokens...
     elimination: Elimination = Elimination.AT_ZERO
     pot: Pot = Pot.NONE
     stake: int = 0  # what each player puts up for the winner (P-DOLLAR's dollar bill)
     starter: Starter = Starter.LEFT_OF_DEALER
+    dealer: bool = True  # False: nobody deals or leads by the deal (G, D07): the opener of
+    # a new hand is the next player still in after the last one's (with left_of_dealer)
     game_end: GameEnd = GameEnd.LAST_SURVIVOR
     direction: Direction = Direction.RESET
     start_total: StartTotal = StartTotal.ZERO

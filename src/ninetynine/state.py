@@ -298,10 +298,13 @@ class State(Penalties):
         """``codes`` with a naming card's play once per seat it may name, and in the run
         of a no-draw chain without the chain cards; sorted."""
         c, out = self.c, []
+        short = self._short_of_run()
         for code in codes:
             card = card_of(code)
             if self.plays_left and card in c.chain_cards:
                 continue  # a run holds no second chain card
+            if short and card not in c.chain_cards:
+                continue  # a run that cannot be finished is not started
             if code < PARAM and card in c.naming:
                 base = PARAM + card * 1024
                 out += [base + s for s in self.name_targets()]
@@ -309,6 +312,12 @@ class State(Penalties):
                 out.append(code)
         out.sort()
         return out
+
+    def _short_of_run(self) -> bool:
+        """Facing a chain of n with fewer than n other cards: only a chain card answers
+        (BurstBot offers the other cards only if there are enough, FAMILIES §6.1)."""
+        chain, chain_cards = self.chain, self.c.chain_cards
+        return chain > 0 and chain > sum(card not in chain_cards for card in self.hands[self.turn])
 
     def name_targets(self) -> list[int]:
         """The seats the player to act may name to play next."""
@@ -460,6 +469,10 @@ class State(Penalties):
                                      f"card(s) without drawing, none of them a "
                                      f"{format_card(action.card)[:-1]}", legal=shown,
                                      reason=Refusal.CHAIN)
+        if action.card not in self.c.chain_cards and self._short_of_run():
+            raise IllegalActionError(f"P{self.turn + 1} faces {self.chain} no-draw cards with "
+                                     "fewer other cards: only another no-draw card answers",
+                                     legal=shown, reason=Refusal.CHAIN)
         if action.target is not None and action.target not in self.name_targets():
             who = "yourself" if action.target == self.turn else \
                 f"P{action.target + 1}, who is not in the hand"

@@ -9,11 +9,13 @@ import pytest
 from ninetynine import load_rules, new_game, presets
 from ninetynine.actions import Action
 from ninetynine.bots import DIFFICULTIES, bot_names, make_bot
+from ninetynine.bots.base import with_options
 from ninetynine.errors import NinetyNineError
 from ninetynine.events import Event
 from ninetynine.view import observe
 
 BOTS = ["random", "heuristic", "ismcts:iterations=25,depth=12"]
+NEW = ["greedy", "greedy-keep", with_options("hard", iterations=25, depth=12)]
 
 
 def play(preset: str, players: int, specs: list[str], seed: int) -> list[str]:
@@ -46,11 +48,12 @@ def table(preset: str) -> int:
 
 @pytest.mark.parametrize("preset", sorted(presets()))
 def test_every_bot_finishes_every_preset(preset: str) -> None:
-    moves = play(preset, table(preset), BOTS, seed=11)
-    assert moves  # somebody played
+    for specs in (BOTS, NEW):
+        moves = play(preset, table(preset), specs, seed=11)
+        assert moves  # somebody played
 
 
-@pytest.mark.parametrize("spec", BOTS)
+@pytest.mark.parametrize("spec", BOTS + NEW)
 def test_bots_are_deterministic_for_a_seed(spec: str) -> None:
     for preset in ("P", "G", "P-ONLINE"):
         first = play(preset, 3, [spec], seed=5)

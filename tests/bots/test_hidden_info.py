@@ -8,7 +8,9 @@ from collections import Counter
 import pytest
 
 from ninetynine import load_rules, new_game
-from ninetynine.bots import Determinizer, make_bot
+from ninetynine.bots import DIFFICULTIES, Determinizer, make_bot
+from ninetynine.bots.base import honest_bot_names, with_options
+from ninetynine.coach import advise
 from ninetynine.events import Event
 from ninetynine.rules import apply_overrides
 from ninetynine.state import State
@@ -91,9 +93,15 @@ def test_weighted_deals_put_heavy_ranks_in_hands_and_agree_with_the_view() -> No
     assert counts[1] > 1.5 * counts[0]
 
 
+# Every bot that sees only its view (protocol bots get the view's JSON: see test_protocol),
+# and the hard difficulty, at small budgets.
+HONEST = ("random", "greedy", "greedy-keep", "heuristic", "ismcts:iterations=200",
+          with_options("hard", iterations=200))
+
+
 def test_hidden_cards_do_not_change_any_bot_decision() -> None:
     # Two states that look the same to the seat (a view that would expose the other hands
-    # if a bot could read them) must give the same choices and the same searches.
+    # if a bot could read them) must give the same choices, searches and coach's figures.
     # The public log goes with the views: the search reads the others' last plays in it.
     for seed in range(6):
         state, history = played("P", 4, seed)
@@ -103,10 +111,17 @@ def test_hidden_cards_do_not_change_any_bot_decision() -> None:
         assert twin.hands != state.hands or twin.stock != state.stock
         v1, v2 = observe(state, seat, history), observe(twin, seat, history)
         assert v1 == v2
-        for spec in ("heuristic", "ismcts:iterations=200"):
+        for spec in HONEST:
             a1 = make_bot(spec).choose(v1, random.Random(seed))
             a2 = make_bot(spec).choose(v2, random.Random(seed))
             assert a1 == a2
+        assert advise(v1, playouts=200, seed=seed) == advise(v2, playouts=200, seed=seed)
+
+
+def test_every_honest_bot_is_checked() -> None:
+    # a new bot that sees only its view must join HONEST (and so the test above)
+    checked = {DIFFICULTIES.get(spec, spec).partition(":")[0] for spec in HONEST}
+    assert set(honest_bot_names()) - {"cmd", "proc"} <= checked
 
 
 def test_determinizations_vary_and_do_not_copy_the_real_hands() -> None:

@@ -12,7 +12,7 @@ import pytest
 from ninetynine import load_rules, new_game
 from ninetynine.arena import play_game
 from ninetynine.bots import BotFailure, make_bot
-from ninetynine.engine_protocol import ProtocolBot, view_to_json
+from ninetynine.bots.protocol import ProtocolBot, view_to_json
 from ninetynine.view import observe
 
 ROOT = Path(__file__).resolve().parents[2]

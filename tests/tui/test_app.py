@@ -520,3 +520,38 @@ def test_facing_a_no_draw_chain_the_prompt_says_so(screen_text: ScreenText) -> N
         assert "Your turn, Ann: play 2 cards without drawing, or another no-draw card." in text
 
     run(app, script)
+
+
+def test_the_coach_shows_each_legal_card_s_chances_on_your_turn_and_c_hides_it(
+        screen_text: ScreenText) -> None:
+    table = make_table(rules="P", seed=4)
+    app = PlayApp(table)
+    app.coach_playouts = 60
+
+    async def coach_text(pilot: Pilot[None]) -> str:
+        for _ in range(200):  # the coach thinks in the background
+            await pilot.pause(0.02)
+            text = screen_text(app)
+            if "Coach (chance of losing" in text:
+                return text
+        raise AssertionError("the coach said nothing")
+
+    async def script(pilot: Pilot[None]) -> None:
+        assert table.pending() == Pending(HUMAN, 0)
+        assert "Coach" not in screen_text(app).split("Save & quit")[0]
+        await pilot.press("c")
+        text = await coach_text(pilot)
+        line = next(x for x in text.splitlines() if "Coach (chance of losing" in x)
+        assert "hand/game" in line and "★" in line and "%/" in line
+        for action in table.view(0).legal:  # every legal move, with its figures
+            assert card_label(action.card or 0) in text.split("Coach (")[1]
+        assert not hidden_cards_on_screen(app, text)
+        await first_playable(pilot)  # the coach speaks again on the next turn
+        while table.pending().kind != HUMAN:
+            await pilot.pause(0.05)
+        await coach_text(pilot)
+        await pilot.press("c")
+        await pilot.pause()
+        assert "Coach (" not in screen_text(app)
+
+    run(app, script)

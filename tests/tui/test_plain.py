@@ -235,3 +235,15 @@ def test_a_no_draw_chain_is_told_to_the_player_who_faces_it() -> None:
                 "hands": ["QS 2S 3S 6S 8S", "4H 6H 7H 8H 9H", "4D 6D 7D 8D 9D"]}
     assert "Play a card without drawing, or another no-draw card." in plain_at(position,
                                                                                "quit\n")
+
+
+def test_the_coach_gives_each_legal_move_s_chances_and_coach_turns_it_off(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(["--seed", "1", "--bots", "random", "--coach"], "coach\nquit\n",
+                           monkeypatch, capsys)
+    assert code == 0
+    line = next(x for x in out.splitlines() if x.startswith("Coach (chance of losing"))
+    legal = out.split("You may play: ")[1].splitlines()[0]
+    for move in legal.split("  "):  # "1) KS" ...: each move is in the coach's line
+        assert f" {move.split(') ')[1]} " in line + " "
+    assert "★" in line and "Coach off." in out

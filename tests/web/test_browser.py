@@ -8,9 +8,10 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
 from tests.web.helpers import ServerThread
+from tests.web.pages import create_table, over, play_one
 
 CARD_NAME = re.compile(r"^(Ace|King|Queen|Jack|\d+) of (Spades|Hearts|Diamonds|Clubs)")
 
@@ -18,48 +19,6 @@ CARD_NAME = re.compile(r"^(Ace|King|Queen|Jack|\d+) of (Spades|Hearts|Diamonds|C
 @pytest.fixture
 def web(make_server: Callable[..., ServerThread]) -> ServerThread:
     return make_server(bot_delay=0.0)
-
-
-def create_table(page: Page, url: str, name: str, players: int, bots: dict[int, str],
-                 house_rules: Path | None = None) -> str:
-    page.goto(url)
-    lobby = page.locator("#lobby")
-    lobby.get_by_label("Your name").fill(name)
-    lobby.get_by_label("Rules", exact=True).select_option("P")
-    if house_rules:
-        lobby.get_by_label("House rules file").set_input_files(str(house_rules))
-    lobby.get_by_label("Seats", exact=True).fill(str(players))
-    for seat, level in bots.items():
-        lobby.get_by_label(f"Seat {seat}").select_option(level)
-    lobby.get_by_role("button", name="Create table").click()
-    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
-    expect(page.locator("#board")).to_be_visible()
-    return page.locator("#invite").input_value()
-
-
-def play_one(page: Page, keyboard: bool = False) -> bool:
-    """Make one move if it is this page's turn; True if a move was made."""
-    choice = page.locator("#choice:not([hidden]) button")
-    if choice.count():
-        choice.first.click()
-        return True
-    cards = page.locator("#hand button.legal:not([disabled])")
-    if cards.count():
-        if keyboard:
-            cards.first.focus()
-            page.keyboard.press("Enter")
-        else:
-            cards.first.click()
-        return True
-    extra = page.locator("#extra button")
-    if extra.count():
-        extra.first.click()
-        return True
-    return False
-
-
-def over(page: Page) -> bool:
-    return page.locator("#summary").is_visible()
 
 
 def test_two_players_in_two_browsers_play_to_the_end(browser: Browser, web: ServerThread,
@@ -99,7 +58,8 @@ def test_two_players_in_two_browsers_play_to_the_end(browser: Browser, web: Serv
         ann.wait_for_timeout(20)
     assert reloaded and over(ann) and over(bob), "the game did not finish"
     expect(ann.locator("#summary-text")).to_contain_text("win")
-    expect(bob.locator("#hand-summary")).to_contain_text("End of the hand")
+    expect(bob.locator("#summary")).to_contain_text("Game over")
+    expect(bob.locator("#summary-last")).to_contain_text("out of the game")
     href = ann.locator("#record-link").get_attribute("href")
     assert href and httpx.get(web.url + href).status_code == 200
     assert ann.locator("#log li").count() > 5
@@ -152,10 +112,12 @@ def test_a_card_that_names_the_next_player_or_sets_a_total_asks_in_words(
     choice = page.locator("#choice")
     expect(choice).to_be_visible()
     expect(choice).to_contain_text("who plays next?")
-    labels = choice.locator("button").all_inner_texts()
+    options = choice.locator("button[data-action]")
+    labels = options.all_inner_texts()
     assert labels == [s for s in seats if "(you)" not in s]  # the other players, by name
-    assert "plays next" in (choice.locator("button").first.get_attribute("aria-label") or "")
-    choice.locator("button").last.click()
+    assert "plays next" in (options.first.get_attribute("aria-label") or "")
+    options.last.click()
+    expect(choice).to_be_hidden()
     expect(page.locator("#log")).to_contain_text(f"Pip names {labels[-1]} to play next.")
 
     page = browser.new_context().new_page()

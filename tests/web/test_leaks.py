@@ -223,7 +223,9 @@ def test_a_thousand_seeded_games_leak_nothing(tmp_path: Path) -> None:
 
         async def scan() -> tuple[int, int]:
             limit = asyncio.Semaphore(12)
-            async with httpx.AsyncClient(timeout=60) as http:
+            # a new connection a request: the server closes idle ones while games go on
+            no_reuse = httpx.Limits(max_keepalive_connections=0)
+            async with httpx.AsyncClient(timeout=60, limits=no_reuse) as http:
                 async def one(game: int) -> int:
                     async with limit:
                         return await _scan_game(base, game, http)

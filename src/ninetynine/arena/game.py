@@ -49,7 +49,7 @@ def play_game(rules: Rules, specs: list[str], seats: list[int], *, index: int, c
               bot_seed: str, keep_record: bool = False) -> GameResult:
     """Play one game; ``seats[i]`` says which of ``specs`` plays seat ``i``."""
     n = len(seats)
-    bots: list[Bot] = [make_bot(specs[e]) for e in seats]
+    bots: list[Bot] = [make_bot(specs[e], seeing=True) for e in seats]
     rngs = [random.Random(f"{bot_seed}:{seat}") for seat in range(n)]
     # Chance is seeded by the hand and the event's number in it, not by a stream: games
     # with one chance seed get the same cards in every hand, however the hands before
@@ -63,7 +63,7 @@ def play_game(rules: Rules, specs: list[str], seats: list[int], *, index: int, c
             assert seat is not None
             view = match.view(seat)
             try:
-                action = ask(bots[seat], view, rngs[seat])
+                action = ask(bots[seat], view, rngs[seat], match.state)
             except BotFailure as e:  # any failure of a bot loses it the game, never the arena
                 forfeits[seat] = str(e)
                 close_bot(bots[seat])

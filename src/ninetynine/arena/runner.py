@@ -55,7 +55,8 @@ def check_config(config: ArenaConfig) -> Rules:
     if config.games < 1:
         raise NinetyNineError(f"--games {config.games}: expected at least 1")
     for spec in config.bots:
-        close_bot(make_bot(spec))  # a bad spec fails here, with the bot's own message
+        close_bot(make_bot(spec, seeing=True))  # a bad spec fails here, with its own message;
+        # the arena may seat a yardstick that sees hidden cards (the oracle)
     return rules
 
 

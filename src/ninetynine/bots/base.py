@@ -2,21 +2,44 @@
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Callable
-from typing import Protocol
+from typing import Protocol, cast
 
 from ninetynine.actions import Action
 from ninetynine.errors import NinetyNineError
+from ninetynine.state import State
 from ninetynine.view import View
 
 
 class Bot(Protocol):
-    """Chooses an action from a seat's view; ``view.legal`` lists what it may play."""
+    """Chooses an action from a seat's view; ``view.legal`` lists what it may play.
+
+    A bot class may declare ``sees_hidden_cards = True``: it is a yardstick that reads
+    the real game (the other hands), such as ``oracle``. Only the arena seats one, and
+    gives it the state through :class:`SeeingBot`; :func:`make_bot` refuses it anywhere
+    else, so a table (terminal or web) that builds its bots with :func:`make_bot` can
+    never seat one. Every other bot gets the view alone.
+    """
 
     name: str
 
     def choose(self, view: View, rng: random.Random) -> Action: ...
+
+
+class SeeingBot(Protocol):
+    """A yardstick that plays from the real state (``sees_hidden_cards`` is True)."""
+
+    name: str
+    sees_hidden_cards: bool
+
+    def choose_seeing(self, view: View, state: State, rng: random.Random) -> Action: ...
+
+
+def sees_hidden_cards(bot: object) -> bool:
+    """Whether a bot (or a bot class) reads the real game, not only its seat's view."""
+    return bool(getattr(bot, "sees_hidden_cards", False))
 
 
 BotFactory = Callable[..., Bot]
@@ -28,12 +51,22 @@ class BotFailure(NinetyNineError):
     Whoever runs the game (the arena, the table) scores that game as a loss for the seat.
     """
 
-def ask(bot: Bot, view: View, rng: random.Random) -> Action:
+def ask(bot: Bot, view: View, rng: random.Random, state: State | None = None) -> Action:
     """The bot's move for this view. Whatever goes wrong (the bot raises, or answers
     something that is not one of ``view.legal``) comes out as one :class:`BotFailure`
-    naming the bot, for the caller's own policy: stop the game, forfeit, replace the bot."""
+    naming the bot, for the caller's own policy: stop the game, forfeit, replace the bot.
+
+    ``state`` is the real game, which only the arena passes, and only a yardstick that
+    :func:`sees_hidden_cards` is given (a copy of) it; every other bot gets the view alone.
+    """
     try:
-        action = bot.choose(view, rng)
+        if sees_hidden_cards(bot):
+            if state is None:
+                raise BotFailure("it sees the other players' cards, and only the arena "
+                                 "gives it the real game")
+            action = cast(SeeingBot, bot).choose_seeing(view, state.clone(), rng)
+        else:
+            action = bot.choose(view, rng)
     except BotFailure as e:  # a protocol bot's message names it already
         why = str(e)
         named = bot.name in why or repr(bot.name) in why
@@ -62,20 +95,37 @@ def cap_time(bot: Bot, seconds: float) -> None:
         cap(seconds)
 
 
-# Difficulty levels offered to players, as bot specs.
-DIFFICULTIES = {"easy": "random", "medium": "heuristic", "hard": "ismcts"}
-_REGISTRY: dict[str, BotFactory] = {}
-_RAW: set[str] = set()  # bots whose spec after the colon is passed whole (a command line)
+# Difficulty levels offered to players, as bot specs. ``hard`` is the strongest honest
+# bot measured (README: the strength table).
+HARD = "ismcts:iterations=300,belief=history,value=odds"
+DIFFICULTIES = {"easy": "random", "medium": "heuristic", "hard": HARD}
+# The bots that come with the game, by name: "module:factory", imported when first built.
+# Naming them here (rather than each module registering itself when imported) keeps one
+# list to read and costs no import until a bot is wanted.
+BUILTIN: dict[str, str] = {
+    "random": "ninetynine.bots.random_bot:RandomBot",
+    "greedy": "ninetynine.bots.greedy:GreedyBot",
+    "greedy-keep": "ninetynine.bots.greedy:GreedyKeepBot",
+    "heuristic": "ninetynine.bots.heuristic:HeuristicBot",
+    "ismcts": "ninetynine.bots.ismcts:IsmctsBot",
+    "oracle": "ninetynine.bots.oracle:OracleBot",
+    "cmd": "ninetynine.bots.protocol:ProtocolBot",
+    "proc": "ninetynine.bots.protocol:ProtocolBot",
+}
+# Bots whose spec after the colon is passed whole (a command line).
+_RAW: set[str] = {"cmd", "proc"}
+_ADDED: dict[str, BotFactory] = {}  # bots a program (or a test) adds with register()
 
 
 def register(name: str, *, raw: bool = False) -> Callable[[BotFactory], BotFactory]:
-    """Class decorator: make a bot available to :func:`make_bot` under ``name``.
+    """Class decorator for a program's own bot: make it available to :func:`make_bot`
+    under ``name``, beside :data:`BUILTIN`.
 
     With ``raw``, the text after ``name:`` is given to the factory as one string
     instead of being parsed as ``key=value`` options (for ``cmd:python my_bot.py``).
     """
     def wrap(factory: BotFactory) -> BotFactory:
-        _REGISTRY[name] = factory
+        _ADDED[name] = factory
         if raw:
             _RAW.add(name)
         return factory
@@ -83,19 +133,39 @@ def register(name: str, *, raw: bool = False) -> Callable[[BotFactory], BotFacto
 
 
 def bot_names() -> list[str]:
-    _load_builtin()
-    return sorted(_REGISTRY)
+    return sorted({*BUILTIN, *_ADDED})
 
 
-def make_bot(spec: str) -> Bot:
-    """Build a bot from ``name`` or ``name:key=value,key=value``."""
-    _load_builtin()
+def honest_bot_names() -> list[str]:
+    """The bots that see only their seat's view (those a table may seat)."""
+    return [name for name in bot_names() if not sees_hidden_cards(_factory(name))]
+
+
+def _factory(name: str) -> BotFactory | None:
+    if name in _ADDED:
+        return _ADDED[name]
+    if name not in BUILTIN:
+        return None
+    module, _, attr = BUILTIN[name].partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def make_bot(spec: str, *, seeing: bool = False) -> Bot:
+    """Build a bot from ``name`` or ``name:key=value,key=value``.
+
+    A bot that sees the hidden cards (``oracle``) is refused unless ``seeing`` is given:
+    only the arena, which hands such a bot the real state, passes it.
+    """
     spec = DIFFICULTIES.get(spec.strip(), spec)
     name, _, opts = spec.partition(":")
-    factory = _REGISTRY.get(name.strip())
+    factory = _factory(name.strip())
     if factory is None:
         raise NinetyNineError(f"unknown bot {name!r}: expected one of "
-                              f"{', '.join(sorted(_REGISTRY))}")
+                              f"{', '.join(honest_bot_names())}")
+    if sees_hidden_cards(factory) and not seeing:
+        raise NinetyNineError(f"bot {name.strip()!r} sees the other players' cards: it is a "
+                              "yardstick for the arena and cannot play at a table; expected "
+                              f"one of {', '.join(honest_bot_names())}")
     if name.strip() in _RAW:
         return factory(opts.strip())
     kwargs: dict[str, object] = {}
@@ -110,6 +180,14 @@ def make_bot(spec: str) -> Bot:
         raise NinetyNineError(f"bad options for bot {name!r}: {e}") from None
 
 
+def with_options(spec: str, **options: object) -> str:
+    """``spec`` (a bot spec or difficulty) with more options; later ones win:
+    ``with_options("hard", iterations=500)``."""
+    spec = DIFFICULTIES.get(spec.strip(), spec.strip())
+    extra = ",".join(f"{key}={value}" for key, value in options.items())
+    return f"{spec}{',' if ':' in spec else ':'}{extra}" if extra else spec
+
+
 def _parse_value(text: str) -> object:
     for kind in (int, float):
         try:
@@ -118,8 +196,3 @@ def _parse_value(text: str) -> object:
             pass
     return text
 
-
-def _load_builtin() -> None:
-    # Importing the modules registers their bots.
-    from ninetynine import engine_protocol  # noqa: F401
-    from ninetynine.bots import heuristic, ismcts, random_bot  # noqa: F401

@@ -11,6 +11,7 @@ samples as the search needs, cheaply.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
 
 from ninetynine.game import new_game
@@ -21,7 +22,12 @@ from ninetynine.view import View
 class Determinizer:
     """Makes random states consistent with ``view``: the template is built once."""
 
-    def __init__(self, view: View, weights: Sequence[float] | None = None) -> None:
+    def __init__(self, view: View, weights: Sequence[float] | None = None,
+                 known: Sequence[Sequence[int]] | None = None) -> None:
+        """``weights``: per rank, how much likelier a card is in a hand than elsewhere.
+        ``known``: per seat, cards known to be in its hand (only a yardstick that sees
+        the real game knows any: :mod:`ninetynine.bots.oracle`); they are dealt to it
+        first, in the order given, and the rest of its hand is drawn like any other."""
         if view.phase not in (PLAY, DRAWING):
             raise ValueError(f"cannot determinize a view in phase {view.phase!r}: "
                              "only a seat to act can search")
@@ -35,11 +41,15 @@ class Determinizer:
             raise ValueError("inconsistent view: more hidden cards in hands and stock than unseen")
         self.face_down = hidden
         self.template = _public_state(view)
+        self.known = [list(known[s]) if known is not None else [] for s in self.others]
+        pool = Counter(self.unseen) - Counter(c for cards in self.known for c in cards)
+        self.pool = sorted(pool.elements())  # the cards dealt at random
         # Efraimidis-Spirakis exponents: a card of weight w is dealt into a hand first
         # with the chance of a weighted draw without replacement.
-        self.exponents = ([(card, 1 / weights[card >> 2]) for card in self.unseen]
+        self.exponents = ([(card, 1 / weights[card >> 2]) for card in self.pool]
                           if weights is not None else None)
         self.in_hands = sum(self.sizes)
+        self.drawn_in_hands = self.in_hands - sum(len(k) for k in self.known)
 
     def sample(self, rng: random.Random) -> State:
         """A new state: the unseen cards dealt at random, everything public as seen."""
@@ -56,11 +66,20 @@ class Determinizer:
         :meth:`rest_shuffled` shuffles them. A search that may reject the hands shuffles
         the rest only of the deal it keeps."""
         rnd = rng.random  # sorting by random keys: a uniform shuffle, cheaper than shuffle()
+        k = self.drawn_in_hands
         if self.exponents is None:
-            return sorted(self.unseen, key=lambda _card: rnd())
-        drawn = [c for c, _ in sorted(self.exponents, key=lambda ce: -rnd() ** ce[1])]
-        k = self.in_hands  # the hands' cards go in random order too: none is drawn first
-        return sorted(drawn[:k], key=lambda _card: rnd()) + drawn[k:]
+            drawn = sorted(self.pool, key=lambda _card: rnd())
+        else:  # the hands' cards go in random order too: none is drawn first
+            drawn = [c for c, _ in sorted(self.exponents, key=lambda ce: -rnd() ** ce[1])]
+            drawn[:k] = sorted(drawn[:k], key=lambda _card: rnd())
+        if not any(self.known):
+            return drawn
+        cards, i = [], 0
+        for size, known in zip(self.sizes, self.known, strict=True):
+            fill = size - len(known)
+            cards += known + drawn[i:i + fill]
+            i += fill
+        return cards + drawn[i:]
 
     def rest_shuffled(self, cards: list[int], rng: random.Random) -> list[int]:
         """``cards`` from :meth:`hands_drawn` with the cards after the hands shuffled."""
@@ -110,7 +129,7 @@ def _public_state(view: View) -> State:
     s.dealer, s.hand_no, s.starter = view.dealer, view.hand_no, view.starter
     s.hands = [[] for _ in range(n)]
     s.pile, s.out, s.stock = list(view.pile), list(view.out), []
-    s.face_down = 0  # set per sample: the hidden cards go under the visible pile
+    s.face_down = 0  # set per deal: the hidden cards go under the visible pile
     sides = 2 if rules.teams else n
     lives = [0] * sides
     for seat in range(n):

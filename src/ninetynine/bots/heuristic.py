@@ -20,17 +20,15 @@ import random
 from collections import Counter
 
 from ninetynine.actions import Action, ActionKind
-from ninetynine.bots.base import register
 from ninetynine.bots.determinize import Determinizer
 from ninetynine.bots.knowledge import KEEP, PUSH, keep_value, safe_table
-from ninetynine.rules import Scoring
+from ninetynine.match import standing
 from ninetynine.state import State
 from ninetynine.view import View
 
 LIFE = 10.0  # one life (or game point) of our own
 
 
-@register("heuristic")
 class HeuristicBot:
     name = "heuristic"
 
@@ -54,10 +52,10 @@ class HeuristicBot:
         me, rules = view.seat, view.rules
         after = state.clone()
         after.apply_code(state.code_of(action))
-        score = LIFE * (_standing(after, me) - _standing(state, me))
+        score = LIFE * (standing(after)[me] - standing(state)[me])
         others = [s for s in range(view.players) if state.side(s) != state.side(me)]
         if others:
-            lost = sum(_standing(state, s) - _standing(after, s) for s in others)
+            lost = sum(standing(state)[s] - standing(after)[s] for s in others)
             score += LIFE * 0.5 * lost / len(others)
         if after.outcome is not None:
             return score + (100.0 if me in after.outcome.winners else -100.0)
@@ -71,13 +69,6 @@ class HeuristicBot:
         values = keep_value(rules)
         score += self.keep * sum(values[c] for c in hand)
         return score
-
-
-def _standing(state: State, seat: int) -> float:
-    """Lives of the seat's side, or its game points and score."""
-    if state.rules.scoring is Scoring.GAME_POINTS:
-        return state.points[seat] + state.scores[seat]
-    return state.seat_lives(seat)
 
 
 def _stuck_chance(view: View, total: int, hand_size: int) -> float:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 
 from ninetynine import events as E
 from ninetynine.bots.determinize import Determinizer
@@ -19,6 +20,31 @@ from ninetynine.state import compiled
 from ninetynine.view import View
 
 
+def this_hand(history: Sequence[E.Event]) -> Sequence[E.Event]:
+    """The public events since the current hand began."""
+    for i in range(len(history) - 1, -1, -1):
+        if isinstance(history[i], E.HandStarted):
+            return history[i:]
+    return history
+
+
+def last_plays(view: View) -> dict[int, tuple[E.CardPlayed, int]]:
+    """Per seat that has played in this hand, its last play and the cards drawn since."""
+    drawn: dict[int, int] = {}
+    found: dict[int, tuple[E.CardPlayed, int]] = {}
+    for ev in reversed(this_hand(view.history)):
+        if isinstance(ev, E.CardDrawn):
+            drawn[ev.seat] = drawn.get(ev.seat, 0) + 1
+        elif isinstance(ev, E.CardPlayed) and ev.seat not in found:
+            found[ev.seat] = (ev, drawn.get(ev.seat, 0))
+    return found
+
+
+def drawn_since_play(view: View) -> dict[int, int]:
+    """Per seat that has played in this hand, the cards it has drawn since its last play."""
+    return {seat: drawn for seat, (_, drawn) in last_plays(view).items()}
+
+
 class LastPlays:
     """The other players' last plays in the current hand, as checks on a deal."""
 
@@ -26,19 +52,9 @@ class LastPlays:
         self.policy = policy
         self.c = compiled(view.rules)
         # (seat, total before, card played, total after, cards drawn since)
-        self.checks: list[tuple[int, int, int, int, int]] = []
+        self.checks = [(seat, ev.before, ev.card, ev.after, drawn)
+                       for seat, (ev, drawn) in last_plays(view).items() if seat != view.seat]
         self.fits: dict[tuple[int, ...], bool] = {}
-        drawn: dict[int, int] = {}
-        done = {view.seat}
-        for ev in reversed(view.history):
-            if isinstance(ev, E.HandStarted):
-                break
-            if isinstance(ev, E.CardDrawn):
-                drawn[ev.seat] = drawn.get(ev.seat, 0) + 1
-            elif isinstance(ev, E.CardPlayed) and ev.seat not in done:
-                done.add(ev.seat)
-                self.checks.append((ev.seat, ev.before, ev.card, ev.after,
-                                    drawn.get(ev.seat, 0)))
 
     def draw(self, det: Determinizer, rng: random.Random, tries: int = 10) -> list[int]:
         """Unseen cards in an order (for ``det.deal``) whose deal fits the last plays, or

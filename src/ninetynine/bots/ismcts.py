@@ -8,7 +8,9 @@ Single-observer ISMCTS with per-player values. Each iteration
    sensible players keep (:func:`~ninetynine.bots.knowledge.hand_weights`), and a deal in
    which another player's last play is not what the rollout policy would have played
    with the cards dealt to it is redrawn, up to 10 times
-   (:class:`~ninetynine.bots.inference.LastPlays`);
+   (:class:`~ninetynine.bots.inference.LastPlays`); or, with ``belief=history``, each
+   other hand drawn from its posterior given every play of the hand
+   (:class:`~ninetynine.bots.belief.HandReader`);
 2. tries every one of the seat's own moves on that same determinization, with the same
    random numbers for what follows (common random numbers: the moves are compared on
    the same luck, so far fewer iterations tell them apart);
@@ -27,7 +29,10 @@ Single-observer ISMCTS with per-player values. Each iteration
 The value of a finished game is 1 for each winner and 0 for the others; a truncated
 playout is scored by what changed since the root: 1 for the seats that lost least (lives,
 or points), 0 for those that lost most; so each player's nodes avoid its own losses and
-prefer the others'.
+prefer the others'. With ``value=odds``, where the game is won by lives, a truncated
+playout is worth each seat's chance to win the game from the lives left
+(:mod:`~ninetynine.bots.odds`): losing a life with one left is worse than with five, and
+who else loses one matters too.
 
 The search stops early when more iterations would hardly change its choice: every move
 scored the same in each of 32 iterations or more, or the best leads each other move by
@@ -46,7 +51,9 @@ comes first), ``c`` (exploration, default 0.7), ``depth`` (the playout cap, defa
 nodes on one path, 0 for no limit; default 1), ``prior`` (default 1: unless the best move
 beats the heuristic bot's move by more than this many standard errors of their paired
 difference, play the heuristic's move; 0 turns this off), ``infer`` (default 1: read the
-others' hands as in step 1; 0 deals the unseen cards uniformly).
+others' hands as in step 1; 0 deals the unseen cards uniformly), ``belief`` (``last``,
+the default, or ``history``: see step 1) and ``value`` (``hand``, the default, or
+``odds``). The ``hard`` difficulty is ``iterations=300,belief=history,value=odds``.
 With an iteration budget the bot is deterministic for a given random generator; a time
 budget depends on the machine's speed.
 """
@@ -57,9 +64,12 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TypeVar
 
 from ninetynine.actions import Action
-from ninetynine.bots.base import register
+from ninetynine.bots.belief import HandReader
 from ninetynine.bots.determinize import Determinizer
 from ninetynine.bots.heuristic import HeuristicBot
 from ninetynine.bots.inference import LastPlays
@@ -70,10 +80,41 @@ from ninetynine.bots.knowledge import (
     hand_weights,
     rollout_policy,
 )
+from ninetynine.bots.odds import game_odds
 from ninetynine.lookup import PARAM, card_of
-from ninetynine.rules import AfterBust, Scoring
+from ninetynine.match import standing
+from ninetynine.rules import AfterBust
 from ninetynine.state import CHANCE, DOWN, OVER, PLAY, State
 from ninetynine.view import View
+
+E = TypeVar("E", bound=StrEnum)
+
+
+class Belief(StrEnum):
+    """How the search deals the cards it has not seen."""
+
+    LAST = "last"  # by what players keep, redrawn until the last plays fit
+    HISTORY = "history"  # from each player's posterior given every play of the hand
+
+
+class Value(StrEnum):
+    """What the end of a playout is worth to a seat."""
+
+    HAND = "hand"  # 1 for the seats that lost least since the root, 0 for the most
+    ODDS = "odds"  # the chance to win the game from the lives left (games won by lives)
+
+
+@dataclass
+class Evaluation:
+    """What one search found. ``moves``: the index in ``view.legal`` of each distinct
+    move searched (cards of one rank and value are one move); ``group``: for each legal
+    action, the number of its move in ``moves``; ``rows``: per iteration, the value to
+    the seat of each move; ``choice``: the index in ``view.legal`` of the move picked."""
+
+    moves: list[int]
+    group: list[int]
+    rows: list[list[float]]
+    choice: int
 
 
 class Node:
@@ -89,13 +130,13 @@ class Node:
         self.player = player
 
 
-@register("ismcts")
 class IsmctsBot:
     name = "ismcts"
 
     def __init__(self, iterations: int | None = None, ms: float = 0, c: float = 0.7,
                  depth: int = 100, epsilon: float = 0.1, tree: int = 1,
-                 prior: float = 1.0, infer: int = 1) -> None:
+                 prior: float = 1.0, infer: int = 1, belief: str = "last",
+                 value: str = "hand") -> None:
         if iterations is None:  # a time budget alone is not cut short by the default count
             iterations = 3000 if ms <= 0 else 0
         if iterations < 1 and ms <= 0:
@@ -105,6 +146,8 @@ class IsmctsBot:
         self.tree = tree  # the most tree nodes on one path (0 = no limit; 1 = flat)
         self.prior = prior  # standard errors within which the heuristic's move is kept
         self.infer = infer  # read the others' hands from what players keep and play
+        self.belief, self.value = option(Belief, "belief", belief), option(Value, "value", value)
+        self.settle = True  # stop early once more playouts would hardly change the choice
         self.last_iterations = 0  # how many playouts the last search ran (for benchmarks)
 
     def cap_time(self, seconds: float) -> None:
@@ -113,58 +156,82 @@ class IsmctsBot:
         self.ms = min(self.ms, budget) if self.ms > 0 else budget
 
     def choose(self, view: View, rng: random.Random) -> Action:
+        if len(view.legal) == 1:
+            self.last_iterations = 0
+            return view.legal[0]
+        return self.decide(self.determinizer(view), rng)
+
+    def determinizer(self, view: View) -> Determinizer:
+        """Deals of the unseen cards from ``view``, weighted as this search reads them."""
+        weights = hand_weights(view.rules, view.players) \
+            if self.infer and self.belief is Belief.LAST else None
+        return Determinizer(view, weights)
+
+    def decide(self, det: Determinizer, rng: random.Random) -> Action:
+        """The move the search picks, dealing the unseen cards with ``det``."""
+        return det.view.legal[self.evaluate(det, rng).choice]
+
+    def evaluate(self, det: Determinizer, rng: random.Random,
+                 on_end: Callable[[int, State], None] | None = None) -> Evaluation:
+        """Search the seat's moves and pick one; ``on_end(move, state)`` sees where each
+        playout of the move numbered ``move`` (in ``Evaluation.moves``) ended."""
+        view = det.view
         legal = view.legal
-        weights = hand_weights(view.rules, view.players) if self.infer else None
-        det = Determinizer(view, weights) if len(legal) > 1 else None
         # Cards of one rank played for one value are the same move whatever their suit.
-        codes = [det.template.code_of(a) for a in legal] if det is not None else []
-        same = det.template.c.same if det is not None else ()
+        codes = [det.template.code_of(a) for a in legal]
+        same = det.template.c.same
         first: dict[int, int] = {}
         for i, code in enumerate(codes):
             first.setdefault(move_key(code, same), i)
-        if det is None or len(first) == 1:
-            self.last_iterations = 0
-            return legal[0]
         moves = list(first.values())
-        rows = self.search(det, [codes[i] for i in moves], rng)
+        group = [moves.index(first[move_key(code, same)]) for code in codes]
+        if len(moves) == 1:
+            self.last_iterations = 0
+            return Evaluation(moves, group, [], 0)
+        rows = self.search(det, [codes[i] for i in moves], rng, on_end)
         m = len(rows)
         means = [sum(row[j] for row in rows) / m for j in range(len(moves))]
         best = means.index(max(means))
         if self.prior:
             guess = HeuristicBot().choose(view, random.Random(rng.random()))
-            g = moves.index(first[move_key(det.template.code_of(guess), same)])
+            g = group[legal.index(guess)]
             if g != best and _paired_z(rows, best, g) <= self.prior:
                 best = g
-        return legal[moves[best]]
+        return Evaluation(moves, group, rows, moves[best])
 
-    def search(self, det: Determinizer, moves: list[int], rng: random.Random) \
-            -> list[list[float]]:
+    def search(self, det: Determinizer, moves: list[int], rng: random.Random,
+               on_end: Callable[[int, State], None] | None = None) -> list[list[float]]:
         """Per iteration, the value to the seat of each of ``moves`` (action codes)."""
         me = det.seat
         policy = rollout_policy(det.view.rules)
         roots = [Node(me) for _ in moves]
         deadline = time.perf_counter() + self.ms / 1000 if self.ms > 0 else math.inf
-        start = _standing(det.template)
-        plays = LastPlays(det.view, policy) if self.infer else None
+        score = _scorer(det.template, self.value)
+        plays: LastPlays | HandReader | None = None
+        if self.infer and not any(det.known):
+            plays = LastPlays(det.view, policy) if self.belief is Belief.LAST else \
+                HandReader(det.view, policy)
         rows: list[list[float]] = []
         done = 0
         while done < self.iterations and (done == 0 or time.perf_counter() < deadline):
             cards = plays.draw(det, rng) if plays else det.shuffled(rng)
             seed = rng.random()
             row = []
-            for node, code in zip(roots, moves, strict=True):
+            for j, (node, code) in enumerate(zip(roots, moves, strict=True)):
                 s = det.deal(cards)
-                values = self._iterate(s, node, code, policy, random.Random(seed), start)
+                values = self._iterate(s, node, code, policy, random.Random(seed), score)
                 row.append(values[me])
+                if on_end is not None:
+                    on_end(j, s)
             rows.append(row)
             done += len(moves)
-            if len(rows) % 16 == 0 and _settled(rows):
+            if self.settle and len(rows) % 16 == 0 and _settled(rows):
                 break
         self.last_iterations = done
         return rows
 
     def _iterate(self, s: State, node: Node, code: int, policy: RolloutPolicy,
-                 rng: random.Random, start: list[float]) -> list[float]:
+                 rng: random.Random, score: Callable[[State], list[float]]) -> list[float]:
         """One descent below the root move ``code`` (its node ``node``), one playout."""
         going = _in_play(s)
         path = [node]
@@ -206,11 +273,20 @@ class IsmctsBot:
             s.apply_code(move)
             steps += 1
         _playout(s, rng, policy, self.depth - steps, self.epsilon, going)
-        values = _values(s, start)
+        values = score(s)
         for nd in path:
             nd.visits += 1
             nd.value += values[nd.player]
         return values
+
+
+def option(kind: type[E], name: str, text: str) -> E:
+    """A bot option's value from its text; a wrong one is a TypeError (as bad options are)."""
+    try:
+        return kind(text)
+    except ValueError:
+        raise TypeError(f"{name}={text!r}: expected " + " or ".join(k.value for k in kind)) \
+            from None
 
 
 def playout_values(s: State, code: int, rng: random.Random, epsilon: float = 0.0,
@@ -218,7 +294,7 @@ def playout_values(s: State, code: int, rng: random.Random, epsilon: float = 0.0
     """Play ``code`` on ``s`` (in place) and on with the rollout policy, as a playout of
     the search does; each seat's value (see :func:`_values`). For benchmarks that score
     moves on a known deal."""
-    start, going = _standing(s), _in_play(s)
+    start, going = standing(s), _in_play(s)
     s.apply_code(code)
     _playout(s, rng, rollout_policy(s.rules), depth - 1, epsilon, going)
     return _values(s, start)
@@ -328,16 +404,19 @@ def _values(s: State, start: list[float]) -> list[float]:
     if s.outcome is not None:
         winners = s.outcome.winners
         return [1.0 if seat in winners else 0.0 for seat in range(n)]
-    delta = [x - y for x, y in zip(_standing(s), start, strict=True)]
+    delta = [x - y for x, y in zip(standing(s), start, strict=True)]
     low, high = min(delta), max(delta)
     if high == low:
         return [0.5] * n
     return [(d - low) / (high - low) for d in delta]
 
 
-def _standing(s: State) -> list[float]:
-    """Each seat's lives (its side's, in teams), or its points and score."""
-    if s.rules.scoring is Scoring.GAME_POINTS:
-        return [float(s.scores[i] + s.points[i]) for i in range(s.n)]
-    lives, side = s.lives, s.side
-    return [float(lives[side(i)]) for i in range(s.n)]
+def _scorer(template: State, value: str) -> Callable[[State], list[float]]:
+    """The value of a playout's end to each seat: by what changed since ``template``
+    (:func:`_values`), or with ``value="odds"``, where the game is won by lives, each
+    seat's chance to win the game from the lives left (:mod:`ninetynine.bots.odds`)."""
+    start = standing(template)
+    odds = game_odds(template.rules) if value is Value.ODDS else None
+    if odds is None:
+        return lambda s: _values(s, start)
+    return odds.of_state

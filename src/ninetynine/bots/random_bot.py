@@ -5,11 +5,9 @@ from __future__ import annotations
 import random
 
 from ninetynine.actions import Action
-from ninetynine.bots.base import register
 from ninetynine.view import View
 
 
-@register("random")
 class RandomBot:
     name = "random"
 

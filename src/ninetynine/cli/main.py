@@ -17,6 +17,8 @@ COMMANDS = {
     "play": ("ninetynine.cli.play_cmd", "play a game in the terminal (the default)"),
     "rules": ("ninetynine.cli.rules_cmd", "list the rule sets, or describe one"),
     "replay": ("ninetynine.cli.replay_cmd", "replay a record, or play moves from a position"),
+    "review": ("ninetynine.cli.review_cmd", "review a game: each decision of a seat beside "
+               "the coach's move"),
     "random-game": ("ninetynine.cli.random_game_cmd", "write the record of a random game"),
     "arena": ("ninetynine.cli.arena_cmd", "play many games between bots: win rates, ratings"),
     "serve": ("ninetynine.cli.serve_cmd", "play in the browser: start the web server"),

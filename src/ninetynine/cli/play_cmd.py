@@ -40,6 +40,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "when input is not a terminal)")
     parser.add_argument("--plain", action="store_true",
                         help="play with text prompts and lines instead of the full screen")
+    parser.add_argument("--coach", action="store_true",
+                        help="show the coach on your turns: for each move you may make, the "
+                             "chance of losing the hand and the game (key c, or 'coach' in "
+                             "--plain, turns it on and off)")
     parser.add_argument("--setup", action="store_true",
                         help="choose the rules, seats and your name on a form first")
     parser.add_argument("--resume", nargs="?", const="", default=None, metavar="FILE",
@@ -144,10 +148,11 @@ def run(args: argparse.Namespace) -> int:
     if args.plain:
         from ninetynine.tui.plain import run_plain
 
-        return run_plain(table, sys.stdin, sys.stdout, finish=lambda t: str(saves.finish(t)))
+        return run_plain(table, sys.stdin, sys.stdout, finish=lambda t: str(saves.finish(t)),
+                         coach=args.coach)
     from ninetynine.tui.app import PlayApp
 
-    app = PlayApp(table, finish=lambda t: str(saves.finish(t)))
+    app = PlayApp(table, finish=lambda t: str(saves.finish(t)), coach=args.coach)
     app.run()
     if app.message:
         print(app.message, file=sys.stderr if app.return_code else sys.stdout)

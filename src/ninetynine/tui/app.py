@@ -13,6 +13,7 @@ from textual.binding import Binding
 from textual.timer import Timer
 
 from ninetynine.actions import Action
+from ninetynine.coach.advice import PLAYOUTS, advise
 from ninetynine.errors import IllegalActionError, NinetyNineError
 from ninetynine.events import Event
 from ninetynine.launch import command
@@ -20,6 +21,8 @@ from ninetynine.table import BOT, HUMAN, Pending, Table
 from ninetynine.tui.dialogs import ChoiceScreen, GameOverScreen, HandoffScreen, HelpScreen
 from ninetynine.tui.game_screen import GameScreen
 from ninetynine.tui.scene import play_scene
+from ninetynine.tui.text import coach_line
+from ninetynine.view import View
 
 Finisher = Callable[[Table], str | None]  # files a finished game; returns where
 
@@ -34,12 +37,17 @@ class PlayApp(App[None]):
         Binding("question_mark,f1", "help", "Rules"),
         Binding("q", "quit_game", "Save & quit"),
         Binding("f", "faster", "Bots faster"),
+        Binding("c", "coach", "Coach"),
     ]
 
-    def __init__(self, table: Table, *, finish: Finisher | None = None) -> None:
+    def __init__(self, table: Table, *, finish: Finisher | None = None,
+                 coach: bool = False) -> None:
         super().__init__()
         self.table = table
         self.finish = finish
+        self.coaching = coach  # show the coach's figures on the person's turns (key c)
+        self.coach_playouts = PLAYOUTS
+        self._coached: tuple[int, int] | None = None  # (seat, move number) last asked
         self.message: str | None = None  # printed after the app closes
         self._bot_timer: Timer | None = None
         self._over_shown = False
@@ -65,6 +73,7 @@ class PlayApp(App[None]):
         """Show the table, then start whatever must happen next."""
         table = self.table
         self.game.show(play_scene(table))
+        self._coach()
         p = table.pending()
         if p.kind == "over":
             self._game_over()
@@ -129,6 +138,42 @@ class PlayApp(App[None]):
         """A bot that fails stops the game (saved up to here) with its reason."""
         self.message = f"ninetynine: error: {error}"
         self.exit(return_code=2)
+
+    # The coach ----------------------------------------------------------------------
+
+    def _coach(self) -> None:
+        """On the person's turn with the coach on, work out its figures in the background
+        (from that seat's view only); otherwise hide them."""
+        table, p = self.table, self.table.pending()
+        if not self.coaching or p.kind != HUMAN or p.seat != table.viewer or p.seat is None:
+            self._coached = None
+            self.game.coach("Coach: on (it speaks on your turn)" if self.coaching else None)
+            return
+        key = (p.seat, table.match.version)
+        if key == self._coached:
+            return
+        self._coached = key
+        self.game.coach("Coach: thinking…")
+        view = table.view(p.seat)
+        seed = table.match.version
+        threading.Thread(target=self._advise, args=(table, key, view, seed), daemon=True).start()
+
+    def _advise(self, table: Table, key: tuple[int, int], view: View, seed: int) -> None:
+        """In a thread: the coach reads the view it was given; the main thread shows it."""
+        try:
+            text = coach_line(advise(view, playouts=self.coach_playouts, seed=seed))
+        except NinetyNineError as e:
+            text = f"Coach: {e}"
+        self._deliver(self._advised, table, key, text)
+
+    def _advised(self, table: Table, key: tuple[int, int], text: str) -> None:
+        if table is self.table and self.coaching and self._coached == key:
+            self.game.coach(text)
+
+    def action_coach(self) -> None:
+        self.coaching = not self.coaching
+        self._coached = None
+        self._coach()
 
     def _handed_over(self, seat: int | None) -> None:
         if seat is not None:

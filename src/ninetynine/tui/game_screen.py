@@ -38,6 +38,8 @@ class GameScreen(Screen[None]):
     SeatsPanel { width: 1fr; height: 9; border: round $accent; padding: 0 1; }
     #log { height: 1fr; border: round $secondary; padding: 0 1; scrollbar-size-vertical: 1; }
     HandBar { height: 4; padding: 0 1; }
+    #coach { height: auto; max-height: 3; padding: 0 1; color: $text-accent; display: none; }
+    #coach.on { display: block; }
     #prompt { height: 1; }
     #cards { height: 3; }
     CardItem { width: auto; min-width: 7; height: 3; border: round $panel-lighten-2;
@@ -65,6 +67,7 @@ class GameScreen(Screen[None]):
         log = RichLog(id="log", wrap=True, markup=False, auto_scroll=True)
         log.can_focus = False  # the arrow keys belong to the cards (and the replay steps)
         yield _titled(log, "Calls")
+        yield Static(id="coach")
         yield HandBar()
         yield Footer()
 
@@ -81,6 +84,12 @@ class GameScreen(Screen[None]):
     def tell(self, text: str) -> None:
         """Say something to the person at the keyboard, in place of the prompt."""
         self.query_one("#prompt", Static).update(Text(text))
+
+    def coach(self, text: str | None) -> None:
+        """Show the coach's line (None hides it)."""
+        panel = self.query_one("#coach", Static)
+        panel.set_class(text is not None, "on")
+        panel.update(Text(text or ""))
 
     def clear_log(self) -> None:
         self.query_one("#log", RichLog).clear()

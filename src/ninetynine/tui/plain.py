@@ -1,7 +1,8 @@
 """``ninetynine play --plain``: the same game as text prompts and lines, for screen readers
 and pipes. Moves are read one per line: a card (``KS``, ``AS+11``), a number from the
-list of legal moves, ``help``, ``hand`` (show the table again) or ``quit``. End of input
-quits too; the game is saved either way."""
+list of legal moves, ``help``, ``hand`` (show the table again), ``coach`` (turn the
+coach's figures on or off) or ``quit``. End of input quits too; the game is saved either
+way."""
 
 from __future__ import annotations
 
@@ -11,17 +12,13 @@ from typing import TextIO
 
 from ninetynine.actions import Action, ActionKind, parse_action
 from ninetynine.cards import format_card, format_cards
+from ninetynine.coach.advice import PLAYOUTS, advise
 from ninetynine.describe import rules_text
 from ninetynine.errors import NinetyNineError
 from ninetynine.events import Event
 from ninetynine.launch import command
 from ninetynine.table import BOT, HUMAN, Table, stuck_explanation
-from ninetynine.tui.text import (
-    direction_text,
-    lives_text,
-    seat_status,
-    turn_note,
-)
+from ninetynine.tui.text import coach_line, direction_text, lives_text, seat_status, turn_note
 
 Saver = Callable[[Table], str | None]  # files a finished game; returns where, for the player
 
@@ -38,9 +35,11 @@ class PlainGame:
     hand of the person whose turn it is (or the only person at the table)."""
 
     def __init__(self, table: Table, inp: TextIO, out: TextIO, *,
-                 finish: Saver | None = None, sleep: Callable[[float], None] = time.sleep):
+                 finish: Saver | None = None, sleep: Callable[[float], None] = time.sleep,
+                 coach: bool = False, coach_playouts: int = PLAYOUTS):
         self.table, self.inp, self.out = table, inp, out
         self.finish, self.sleep = finish, sleep
+        self.coaching, self.coach_playouts = coach, coach_playouts
         self.echo = not _isatty(inp)
         self.clear = _isatty(out)
 
@@ -65,7 +64,7 @@ class PlainGame:
         self.say(f"Ninety-Nine: {t.rules.id}, {t.rules.name}. {t.state.n} players: "
                  + ", ".join(t.names) + ".")
         self.say("Type a card (KS, AS+11) or a number from the list; 'help' for the rules, "
-                 "'quit' to save and stop.")
+                 "'coach' for the coach's figures, 'quit' to save and stop.")
         for line in t.lines(t.log):
             self.say(line)
         try:
@@ -144,6 +143,8 @@ class PlainGame:
             self.say(why)
         self.say("You may play: " + "  ".join(f"{i}) {self.label(a)}"
                                               for i, a in enumerate(legal, 1)))
+        if self.coaching:
+            self.coach(seat)
         while True:
             text = self.ask(f"{name}, your move> ")
             action = self.read_move(text, legal)
@@ -166,6 +167,15 @@ class PlainGame:
             raise _Quit
         if word in ("help", "?", "h"):
             self.help()
+            return None
+        if word == "coach":
+            self.coaching = not self.coaching
+            seat = self.table.pending().seat
+            assert seat is not None
+            if self.coaching:
+                self.coach(seat)
+            else:
+                self.say("Coach off.")
             return None
         if word in ("hand", "look", "table"):
             seat = self.table.pending().seat
@@ -194,6 +204,12 @@ class PlainGame:
             if choices:
                 return self.ask_choice(action, choices)
         return action
+
+    def coach(self, seat: int) -> None:
+        """The coach's figures for each legal move, from the seat's own view."""
+        advice = advise(self.table.view(seat), playouts=self.coach_playouts,
+                        seed=self.table.match.version)
+        self.say(coach_line(advice, str) + "  (★ the coach's pick; 'coach' turns it off)")
 
     def label(self, action: Action) -> str:
         """An action as typed, with the name of the player it names."""
@@ -243,5 +259,5 @@ def _isatty(stream: TextIO) -> bool:
 
 
 def run_plain(table: Table, inp: TextIO, out: TextIO, *, finish: Saver | None = None,
-              sleep: Callable[[float], None] = time.sleep) -> int:
-    return PlainGame(table, inp, out, finish=finish, sleep=sleep).run()
+              sleep: Callable[[float], None] = time.sleep, coach: bool = False) -> int:
+    return PlainGame(table, inp, out, finish=finish, sleep=sleep, coach=coach).run()

@@ -6,11 +6,12 @@ public parts of a state), so what it prints is what the seat may see.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ninetynine.actions import Action, ActionKind
 from ninetynine.cards import RANKS, card_name
+from ninetynine.coach.advice import Advice
 from ninetynine.rules import Rules, Scoring
 from ninetynine.view import View
 
@@ -106,3 +107,27 @@ def turn_note(view: View) -> str | None:
         cards = "a card" if view.chain == 1 else f"{view.chain} cards"
         return f"play {cards} without drawing, or another no-draw card."
     return None
+
+
+def coach_moves(advice: Advice, label: Callable[[Action], str] = str) -> list[str]:
+    """Each legal move with the coach's figures, e.g. ``'K♠ 12%/70% ★'`` (★: its pick)."""
+    out = []
+    for m in advice.moves:
+        game = "" if m.lose_game is None else f"/{100 * m.lose_game:.0f}%"
+        star = " ★" if m.action == advice.best else ""
+        out.append(f"{label(m.action)} {100 * m.lose_hand:.0f}%{game}{star}")
+    return out
+
+
+def action_label(action: Action) -> str:
+    """A move as the hand shows it: ``'A♠+11'``, ``'K♥'``, ``'lay down'``."""
+    if action.card is None:
+        return SPECIAL_LABELS[action.kind]
+    value = f"{action.value:+d}" if action.value is not None else ""
+    return card_label(action.card) + value
+
+
+def coach_line(advice: Advice, label: Callable[[Action], str] = action_label) -> str:
+    """The coach's figures on one line: ``'Coach (chance of losing the hand/game): ...'``."""
+    key = "hand" if advice.moves[0].lose_game is None else "hand/game"
+    return f"Coach (chance of losing the {key}): " + "  ".join(coach_moves(advice, label))

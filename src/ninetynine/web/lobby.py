@@ -10,11 +10,13 @@ unless created public; only public tables are listed.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import hashlib
 import json
 import logging
 import os
+import random
 import re
 import secrets
 import time
@@ -70,6 +72,9 @@ class Lobby:
         self._feed = ""  # the listing they were sent last
         self._fed_at = -1e9
         self._ending: set[str] = set()
+        # tests: a seeded server names its tables in a repeatable order, so that their
+        # shuffles (seeded by table id) and the pages showing them are the same every run
+        self._seeded_ids = None if settings.seed is None else random.Random(f"{settings.seed}/ids")
         for stored in storage.load_live():  # start-up: blocking reads are fine here
             table = self._rebuild(stored)
             if table is not None and table.meta_changed:
@@ -168,7 +173,7 @@ class Lobby:
                 level = bots.get(i)
                 seats.append(Seat(bot_seat_name(i, level), bot=level) if level
                              else Seat(f"Seat {i + 1}"))
-        table_id = secrets.token_urlsafe(8)
+        table_id = await self._new_id()
         meta = {"rules": rules_spec(rules), "players": players, "first": first,
                 "seats": [s.stored() for s in seats], "clock": clock, "created": time.time(),
                 "next": None, "finished": False, "public": public,
@@ -180,6 +185,15 @@ class Lobby:
             raise ProtocolError("bad_table", self.broken.pop(table_id))
         table.kick()
         return table, token
+
+    async def _new_id(self) -> str:
+        if self._seeded_ids is None:
+            return secrets.token_urlsafe(8)
+        while True:  # a seeded server restarted on the same database goes past its old ids
+            table_id = base64.urlsafe_b64encode(self._seeded_ids.randbytes(6)).decode()
+            if table_id not in self.tables and \
+                    await self.storage.call(self.storage.load, table_id) is None:
+                return table_id
 
     async def join(self, table: Table, name: object) -> tuple[int, str]:
         """Take the first open seat; returns it and its new token. Stored before it is

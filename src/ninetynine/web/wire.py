@@ -11,7 +11,7 @@ from typing import Any
 
 from ninetynine.cards import RANKS, format_card
 from ninetynine.effects import Effect, Kind, effect_label
-from ninetynine.events import Event, event_to_json, narrate
+from ninetynine.events import Event, TotalCalled, event_to_json, narrate
 from ninetynine.match import Standing, standings
 from ninetynine.match import steps as match_steps
 from ninetynine.options import CardOption
@@ -104,7 +104,10 @@ def replay_json(record: Record, seat: int | None) -> dict[str, Any]:
 
 
 def event_json(event: Event, names: list[str]) -> dict[str, Any]:
-    """A public event with its line of table talk under ``text``."""
+    """A public event with its line of table talk under ``text``; a call keeps what was
+    said under ``call`` (its speech bubble)."""
     out = event_to_json(event)
+    if isinstance(event, TotalCalled):
+        out["call"] = event.text
     out["text"] = narrate(event, names)
     return out

@@ -27,7 +27,7 @@ from collections import deque
 from typing import IO, Any
 
 from ninetynine.actions import Action, parse_action
-from ninetynine.bots.base import BotFailure, register
+from ninetynine.bots.base import BotFailure
 from ninetynine.cards import RANKS, format_card, format_cards
 from ninetynine.effects import format_effect
 from ninetynine.errors import NinetyNineError, NotationError
@@ -63,8 +63,6 @@ def view_to_json(view: View, events_from: int = 0) -> dict[str, Any]:
     }
 
 
-@register("cmd", raw=True)
-@register("proc", raw=True)
 class ProtocolBot:
     """A bot run as a subprocess; started at the first move, stopped by :meth:`close`."""
 

@@ -1,0 +1,176 @@
+"""Reading the other hands from every play of the hand, not only the last one.
+
+Each other player was dealt some cards when the hand began, played a card at each of its
+turns and drew after each. Its plays are public; which of the unseen cards it was dealt
+or drew, and so which it held at each play, is not. The chance of each hand it may hold
+now is found by a forward pass over its plays (a hidden Markov model whose state is the
+hand, by ranks):
+
+* the cards dealt and drawn are random: a card it later played, or one of the cards
+  still unseen, each unseen rank as likely as the cards of it left unseen (draws are
+  taken as independent, a close approximation while few cards are drawn);
+* the card played at each turn must have been in the hand, and the opponent model (the
+  rollout policy, the heuristic's idea of a good play) weighs the play: ``1 - slip`` if
+  the policy plays that card with the hand then held, ``slip`` if not (players do
+  sometimes play otherwise); a play with no safe card says nothing.
+
+So every play counts, and so does how long a card can have been held. The pass is
+exact under those assumptions and covers the last ``MAX_PLAYS`` plays of a player (an
+earlier hand is the starting point, drawn at random). Each other hand is then drawn from
+its own posterior over ranks, one player after another, with suits at random.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from functools import lru_cache
+
+from ninetynine import events as E
+from ninetynine.bots.determinize import Determinizer
+from ninetynine.bots.inference import this_hand
+from ninetynine.bots.knowledge import RolloutPolicy
+from ninetynine.state import compiled
+from ninetynine.view import View
+
+MAX_PLAYS = 6  # plays of one player read back, per hand
+SLIP = 0.05  # the chance the model gives a play that the policy would not make
+
+Hand = tuple[frozenset[int], tuple[int, ...]]  # (plays to come already held, other ranks)
+
+
+class Plays:
+    """One other player's plays in this hand, in order: (total before, card, total after,
+    cards drawn after it); and how many cards it held before the first of them."""
+
+    def __init__(self) -> None:
+        self.plays: list[tuple[int, int, int, int]] = []
+        self.held = 0
+
+
+def hand_plays(view: View) -> dict[int, Plays]:
+    """Per other seat that has played in this hand, its last ``MAX_PLAYS`` plays."""
+    found: dict[int, Plays] = {}
+    for ev in this_hand(view.history):
+        if isinstance(ev, E.CardPlayed) and ev.seat != view.seat:
+            found.setdefault(ev.seat, Plays()).plays.append((ev.before, ev.card, ev.after, 0))
+        elif isinstance(ev, E.CardDrawn) and ev.seat in found:
+            p = found[ev.seat]
+            before, card, after, drawn = p.plays[-1]
+            p.plays[-1] = (before, card, after, drawn + 1)
+    for seat, p in found.items():
+        p.plays = p.plays[-MAX_PLAYS:]
+        p.held = view.hand_sizes[seat] + sum(1 - d for *_, d in p.plays)
+    return {seat: p for seat, p in found.items() if p.held >= 1}
+
+
+class HandReader:
+    """Deals of the unseen cards drawn from each other player's posterior (see above)."""
+
+    def __init__(self, view: View, policy: RolloutPolicy, slip: float = SLIP) -> None:
+        self.policy = policy
+        self.c = compiled(view.rules)
+        self.slip = slip
+        self.plays = hand_plays(view)
+        self._choice = lru_cache(maxsize=None)(self._choice_of)
+        self.posteriors: dict[int, tuple[list[tuple[int, ...]], list[float]]] | None = None
+
+    def posterior(self, seat: int, pool: Sequence[int]) -> dict[tuple[int, ...], float]:
+        """The chance of each hand ``seat`` may hold now, by sorted ranks (unnormalised);
+        ``pool`` holds the unseen cards it may have been dealt or drawn."""
+        p = self.plays[seat]
+        counts = Counter(card >> 2 for card in pool)
+        ranks = sorted(counts)
+        played = [card >> 2 for _, card, _, _ in p.plays]
+        m, slip = len(played), self.slip
+        states: dict[Hand, float] = {(frozenset(), ()): 1.0}
+        for _ in range(p.held):
+            states = _draw(states, 0, m, ranks, counts)
+        for k, (before, _, after, drawn) in enumerate(p.plays):
+            played_now: dict[Hand, float] = {}
+            for (early, rest), w in states.items():
+                if k not in early:  # the card played at play k was not in hand yet
+                    continue
+                held = tuple(sorted(rest + tuple(played[j] for j in early)))
+                fit = self._choice(held, before)
+                like = 1.0 if fit is None else 1 - slip if fit == (played[k], after) else slip
+                key = (early - {k}, rest)
+                played_now[key] = played_now.get(key, 0.0) + w * like
+            states = played_now
+            for _ in range(drawn):
+                states = _draw(states, k + 1, m, ranks, counts)
+        out: dict[tuple[int, ...], float] = {}
+        for (early, rest), w in states.items():
+            if not early:
+                out[rest] = out.get(rest, 0.0) + w
+        return out
+
+    def draw(self, det: Determinizer, rng: random.Random) -> list[int]:
+        """Unseen cards in an order for ``det.deal``: the other hands drawn from their
+        posteriors (a player who has not played in this hand at random), the rest
+        shuffled."""
+        if not self.plays:
+            return det.shuffled(rng)
+        if self.posteriors is None:
+            self.posteriors = {}
+            for seat in self.plays:
+                found = self.posterior(seat, det.pool)
+                self.posteriors[seat] = (list(found), list(found.values()))
+        rnd = rng.random
+        pool = sorted(det.pool, key=lambda _card: rnd())
+        by_rank: dict[int, list[int]] = {}
+        for card in pool:
+            by_rank.setdefault(card >> 2, []).append(card)
+        hands: dict[int, list[int]] = {}
+        # players whose hands are read first, then the others from what is left
+        for seat in sorted(det.others, key=lambda s: s not in self.plays):
+            size = det.view.hand_sizes[seat]
+            hand = self._hand_of(seat, size, by_rank, rng)
+            for card in hand:
+                by_rank[card >> 2].remove(card)
+            hands[seat] = hand
+        left = set(c for cards in by_rank.values() for c in cards)
+        rest = [c for c in pool if c in left]
+        return [c for seat in det.others for c in hands[seat]] + rest
+
+    def _hand_of(self, seat: int, size: int, by_rank: dict[int, list[int]],
+                 rng: random.Random) -> list[int]:
+        """Cards for ``seat``: ranks from its posterior where the cards left allow (a few
+        tries), else cards at random from those left."""
+        assert self.posteriors is not None
+        if seat in self.posteriors and size:
+            options, weights = self.posteriors[seat]
+            if options and any(weights):
+                for ranks in rng.choices(options, weights, k=4):
+                    need = Counter(ranks)
+                    if len(ranks) == size and all(len(by_rank.get(r, ())) >= k
+                                                  for r, k in need.items()):
+                        return [card for r, k in need.items()
+                                for card in rng.sample(by_rank[r], k)]
+        left = [c for cards in by_rank.values() for c in cards]
+        return rng.sample(left, min(size, len(left)))
+
+    def _choice_of(self, ranks: tuple[int, ...], total: int) -> tuple[int, int] | None:
+        """The rank and new total the policy plays holding ``ranks`` (None if all bust)."""
+        codes = [code for rank in ranks for code in self.c.moves_of(rank * 4, total)[0]]
+        if not codes:
+            return None
+        best = self.policy.best(total, codes, len(ranks))
+        return best >> 4, self.c.result(best, total)
+
+
+def _draw(states: dict[Hand, float], k: int, m: int, ranks: list[int],
+          counts: Counter[int]) -> dict[Hand, float]:
+    """One more card into every hand: a card played later (at play ``k`` or after, not
+    yet held) or an unseen rank, weighted by how many such cards there are."""
+    out: dict[Hand, float] = {}
+    for (early, rest), w in states.items():
+        for j in range(k, m):
+            if j not in early:
+                key = (early | {j}, rest)
+                out[key] = out.get(key, 0.0) + w
+        for r in ranks:
+            key = (early, tuple(sorted(rest + (r,))))
+            out[key] = out.get(key, 0.0) + w * counts[r]
+    return out

@@ -1,0 +1,88 @@
+"""The chance that each side wins the game from the lives everyone has now.
+
+A small dynamic programme over lives, from the rules alone: every hand from here on is
+taken to be lost by a side still in the game, each as likely as the next (where busters
+sit out and the rest play on, every side but one loses a life in the hand, each side as
+likely as the next to be the one that keeps it). So losing a life when everyone has five
+is not the same as losing it with one left, and a hand that knocks out an opponent is
+worth what the game left after it is worth.
+
+It covers games won by the last side standing (``scoring = "lives"``); for game points
+:func:`game_odds` returns None. Sides are seats, or the two teams where seats play in
+partnerships.
+
+>>> from ninetynine import load_rules
+>>> odds = game_odds(load_rules("P"))
+>>> [round(x, 3) for x in odds.chances((1, 1, 1))]
+[0.333, 0.333, 0.333]
+>>> odds.chances((0, 2, 1))[1] > odds.chances((0, 2, 1))[2]
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache, lru_cache
+
+from ninetynine.rules import AfterBust, Elimination, Rules, Scoring
+from ninetynine.state import State
+
+
+class GameOdds:
+    """Each side's chance to win, by the lives of every side (0 for a side that is out)."""
+
+    def __init__(self, all_but_one: bool) -> None:
+        self.all_but_one = all_but_one  # every side but one loses a life in a hand
+        self._sorted = lru_cache(maxsize=None)(self._chances_sorted)
+
+    def of_state(self, s: State) -> list[float]:
+        """Per seat, its side's chance to win from ``s`` (1 or 0 once the game is over)."""
+        n = s.n
+        if s.outcome is not None:
+            return [1.0 if seat in s.outcome.winners else 0.0 for seat in range(n)]
+        sides = [s.side(seat) for seat in range(n)]
+        chances = self.chances(side_lives(s.rules, s.lives, s.alive, sides))
+        return [chances[x] for x in sides]
+
+    def chances(self, lives: Sequence[int]) -> tuple[float, ...]:
+        """Per side, its chance to win the game; ``lives`` per side, 0 for a side out."""
+        order = sorted(range(len(lives)), key=lambda i: lives[i])
+        found = self._sorted(tuple(max(0, lives[i]) for i in order))
+        out = [0.0] * len(lives)
+        for i, value in zip(order, found, strict=True):
+            out[i] = value
+        return tuple(out)
+
+    def _chances_sorted(self, lives: tuple[int, ...]) -> tuple[float, ...]:
+        n = len(lives)
+        alive = [i for i in range(n) if lives[i] > 0]
+        if len(alive) <= 1:
+            return tuple(1.0 if i in alive else 0.0 for i in range(n))
+        total = [0.0] * n
+        for pick in alive:  # the side that loses (or, where all but one lose, that keeps)
+            after = [x - 1 if (i != pick if self.all_but_one else i == pick) and x > 0 else x
+                     for i, x in enumerate(lives)]
+            for i, value in enumerate(self.chances(after)):
+                total[i] += value
+        return tuple(t / len(alive) for t in total)
+
+
+@cache
+def game_odds(rules: Rules) -> GameOdds | None:
+    """The odds model of a rule set, or None where the game is not won by lives."""
+    if rules.scoring is not Scoring.LIVES:
+        return None
+    return GameOdds(rules.after_bust in (AfterBust.SIT_OUT, AfterBust.RESET_OTHERS))
+
+
+def side_lives(rules: Rules, lives: Sequence[int], alive: Sequence[bool],
+               side: Sequence[int]) -> list[int]:
+    """Lives left per side for :meth:`GameOdds.chances`: 0 for a side that is out, and
+    one more where a player at 0 stays in until a payment cannot be made."""
+    extra = 1 if rules.elimination is Elimination.CANNOT_PAY else 0
+    sides = len(lives)
+    inside = [False] * sides
+    for seat, up in enumerate(alive):
+        if up:
+            inside[side[seat]] = True
+    return [lives[i] + extra if inside[i] else 0 for i in range(sides)]

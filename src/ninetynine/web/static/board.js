@@ -1,0 +1,196 @@
+// The table as people see it: seats around the felt (the viewer at the bottom), the total,
+// the pile and the stock in the middle, the direction of play, and a hand of cards.
+// Live play and replays both draw through here; neither keeps game logic of its own.
+import { $, el, plural, reducedMotion } from "./dom.js";
+import { cardBack, cardFace, cardLabel, cardName, cardParts, counterIcon } from "./cards.js";
+
+// What a life is called at this table: {one, many} from the view, "life" otherwise.
+export function counterOf(view) {
+  return view.counter || { one: "life", many: "lives" };
+}
+export function livesText(view, i) {
+  if (view.scoring === "game_points") return plural(view.scores[i], "point", "points");
+  const c = counterOf(view);
+  return plural(view.lives[i], c.one, c.many);
+}
+
+// Lives as icons: one per life up to five, then one icon and the count.
+export function livesIcons(view, i) {
+  const box = el("span", { class: "lives", role: "img", "aria-label": livesText(view, i) });
+  if (view.scoring === "game_points") {
+    box.append(counterIcon("point"), el("span", { class: "count" }, String(view.scores[i])));
+    return box;
+  }
+  const n = view.lives[i], one = counterOf(view).one;
+  if (n > 5) box.append(counterIcon(one), el("span", { class: "count" }, `\u00d7${n}`));
+  else for (let k = 0; k < n; k++) box.append(counterIcon(one));
+  if (n === 0) box.append(el("span", { class: "count" }, "0"));
+  return box;
+}
+
+// Where seat k (counted from the bottom seat, in the direction of play) sits around the felt:
+// -1..1 across and down. Clockwise play runs bottom, left, top, right, as at a real table.
+function place(k, n) {
+  const a = (2 * Math.PI * k) / n;
+  return { x: -Math.sin(a), y: Math.cos(a) };
+}
+
+export const seatNameOf = (seats) => (n) => seats?.[n - 1]?.name || `Seat ${n}`;
+
+// One seat: name, lives, cards held, dealer button, turn ring, speech bubble.
+function seatItem(li, s, scene) {
+  const { view: v, me } = scene, i = s.seat - 1;
+  const mine = s.seat === me;
+  li.className = "seat";
+  li.classList.toggle("active", v.turn === s.seat && v.phase !== "over");
+  li.classList.toggle("me", mine);
+  li.classList.toggle("out", !v.alive[i]);
+  li.classList.toggle("sat-out", v.alive[i] && !v.in_hand[i]);
+  const marks = [];
+  if (v.turn === s.seat && v.phase !== "over") marks.push("to play");
+  if (!v.alive[i]) marks.push("out"); else if (!v.in_hand[i]) marks.push("out of this hand");
+  if (s.kind === "open") marks.push("open seat");
+  if (s.kind === "human" && !s.connected) marks.push("away");
+  if (s.bot_playing) marks.push("a bot plays");
+  const avatar = el("span", { class: `avatar a${i % 8}`, "aria-hidden": "true" },
+                    s.kind === "open" ? "?" : (s.name.trim()[0] || "?").toUpperCase());
+  const ring = el("span", { class: "ring", "aria-hidden": "true" });
+  const name = el("strong", {}, `${s.name}${mine ? " (you)" : ""}`);
+  const held = el("span", { class: "held", role: "img", "aria-label": plural(v.hand_sizes[i], "card", "cards") });
+  const open = scene.hands?.[i];
+  const shown = Math.min(v.hand_sizes[i], 7);
+  for (let k = 0; k < shown; k++) {
+    held.append(el("span", { class: "mini" }, open ? cardFace(open[k]) : cardBack()));
+  }
+  if (open) held.setAttribute("aria-label", `holds ${open.map((c) => cardName(c)).join(", ") || "nothing"}`);
+  const parts = [ring, avatar, el("span", { class: "who" }, name, livesIcons(v, i)), held];
+  if (v.dealer === s.seat) parts.push(el("span", { class: "dealer", role: "img", "aria-label": "Dealer" }, "D"));
+  if (marks.length) parts.push(el("em", { class: "marks" }, marks.join(", ")));
+  const bubble = li.querySelector(".bubble") || el("p", { class: "bubble", hidden: "" });
+  li.replaceChildren(...parts, bubble);
+}
+
+export function renderSeats(scene) {
+  const ul = $("seats"), seats = scene.seats, n = seats.length;
+  const bottom = scene.me || 1;
+  ul.classList.toggle("many", n > 6);
+  const items = [];
+  for (const s of seats) {
+    const li = ul.querySelector(`li[data-seat="${s.seat}"]`) || el("li", { "data-seat": s.seat });
+    seatItem(li, s, scene);
+    const k = (s.seat - bottom + n) % n;
+    const p = place(k, n);
+    li.style.setProperty("--sx", p.x.toFixed(3));
+    li.style.setProperty("--sy", p.y.toFixed(3));
+    li.classList.toggle("top", p.y < -0.3);
+    li.classList.toggle("left", p.x < -0.5);
+    li.classList.toggle("right", p.x > 0.5);
+    items.push(li);
+  }
+  ul.replaceChildren(...items);  // reading order: seat 1, 2, 3...
+}
+
+// A call as a speech bubble at its seat: only the latest call shows.
+export function showBubble(seat, text) {
+  for (const b of document.querySelectorAll("#seats .bubble")) b.hidden = true;
+  const bubble = document.querySelector(`#seats li[data-seat="${seat}"] .bubble`);
+  if (!bubble) return;
+  bubble.textContent = text;
+  bubble.hidden = false;
+}
+export const hideBubbles = () => { for (const b of document.querySelectorAll("#seats .bubble")) b.hidden = true; };
+
+// The middle of the table ------------------------------------------------------------
+export function renderCenter(scene) {
+  const v = scene.view;
+  $("total").textContent = String(v.total);
+  $("limit").textContent = `of ${v.limit}`;
+  const ratio = Math.max(0, Math.min(1, v.total / v.limit));
+  const arc = $("gauge-arc");
+  arc.setAttribute("stroke-dasharray", `${(ratio * 100).toFixed(1)} 100`);
+  arc.setAttribute("class", ratio >= 0.9 ? "hot" : ratio >= 0.7 ? "warm" : "cool");
+  const ccw = v.direction === "ccw";
+  $("direction").classList.toggle("ccw", ccw);
+  $("direction-text").textContent = ccw ? "Play goes counter-clockwise" : "Play goes clockwise";
+  // the pile: the last cards fanned, each at its own small angle
+  const pile = $("pile"), start = v.pile_size - v.pile.length;
+  const cards = v.pile.map((c, k) => {
+    const idx = start + k, span = el("span", { class: "pile-card", "data-card": c }, cardFace(c));
+    const angle = ((idx * 37) % 19) - 9;
+    span.style.setProperty("--k", String(k - v.pile.length + 1));
+    span.style.setProperty("--rot", `${angle}deg`);
+    return span;
+  });
+  pile.replaceChildren(...cards);
+  pile.setAttribute("aria-label", v.pile.length ? `Pile, top card ${cardName(v.pile.at(-1))}` : "Pile, empty");
+  const stack = $("stock").querySelector(".stack");
+  if (!stack.firstChild) stack.append(cardBack(), cardBack());
+  $("stock-count").textContent = String(v.stock_size);
+  $("stock").setAttribute("aria-label", `Stock: ${plural(v.stock_size, "card", "cards")}`);
+  $("stock").classList.toggle("empty", v.stock_size === 0);
+  const pot = $("pot");
+  pot.hidden = !v.pot;
+  if (v.pot) pot.textContent = `Pot: ${plural(v.pot, counterOf(v).one, counterOf(v).many)}`;
+}
+
+// A card laid on the pile glides there from where it was (a hand card or a seat).
+export function slideToPile(from) {
+  if (!from || reducedMotion()) return;
+  const top = $("pile").lastElementChild;
+  if (!top) return;
+  const to = top.getBoundingClientRect();
+  const dx = from.left + from.width / 2 - (to.left + to.width / 2);
+  const dy = from.top + from.height / 2 - (to.top + to.height / 2);
+  top.animate([{ transform: `translate(${dx}px, ${dy}px) scale(.8) rotate(0deg)`, opacity: 0.6 }, {}],
+              { duration: 380, easing: "cubic-bezier(.2,.7,.3,1)", composite: "add" });
+}
+export function seatRect(seat) {
+  return document.querySelector(`#seats li[data-seat="${seat}"] .avatar`)?.getBoundingClientRect() || null;
+}
+
+// A hand ---------------------------------------------------------------------------------
+// Cards are kept by identity between renders (a card that stays is the same button), so
+// focus and a pointer on a card survive the updates of other players' moves.
+export function renderHand(box, cards, describe) {
+  const old = new Map();
+  for (const b of box.children) (old.get(b.dataset.card) || old.set(b.dataset.card, []).get(b.dataset.card)).push(b);
+  const out = cards.map((c, i) => {
+    const b = old.get(c)?.shift() || el("button", { type: "button", class: "card", "data-card": c }, cardFace(c));
+    describe(b, c, i);
+    return b;
+  });
+  const focused = box.contains(document.activeElement) ? [...box.children].indexOf(document.activeElement) : -1;
+  box.replaceChildren(...out);
+  if (focused >= 0 && !box.contains(document.activeElement)) out[Math.min(focused, out.length - 1)]?.focus();
+}
+
+// What a card says about itself: its effect under these rules, and the total it makes.
+export function cardNotes(button, rules, card, totals, limit) {
+  const label = cardLabel(rules, card);
+  let tag = button.querySelector(".tag");
+  if (label?.special) {
+    tag ||= button.appendChild(el("span", { class: "tag" }));
+    tag.textContent = label.label;
+  } else tag?.remove();
+  let after = button.querySelector(".after");
+  if (totals?.length) {
+    after ||= button.appendChild(el("span", { class: "after" }));
+    const unique = [...new Set(totals)];
+    after.textContent = unique.length > 3 ? "any" : unique.join(" / ");
+    after.classList.toggle("over", unique.every((t) => t > limit));
+  } else after?.remove();
+  return label;
+}
+
+export function describeCard(card, label, totals, limit) {
+  const parts = [cardName(card)];
+  if (label?.special) parts[0] += `, ${label.label}`;
+  if (totals?.length) {
+    const unique = [...new Set(totals)];
+    parts.push(unique.length > 3 ? "sets any total" :
+      `makes ${unique.join(" or ")}${unique.every((t) => t > limit) ? ", over the limit" : ""}`);
+  }
+  return parts.join(": ");
+}
+
+export { cardParts };

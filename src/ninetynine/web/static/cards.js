@@ -1,0 +1,153 @@
+// Cards: reading the server's notation, naming cards in words, and drawing faces, backs
+// and the counters players hold (pennies, tokens, corners...) as SVG, from code.
+import { svg } from "./dom.js";
+
+const RANK_WORDS = { A: "Ace", J: "Jack", Q: "Queen", K: "King" };
+const SUITS = { S: "Spades", H: "Hearts", D: "Diamonds", C: "Clubs" };
+export const ACTIONS = { down: "Lay down", pass: "Pass", draw: "Draw a card", nodraw: "Do not draw" };
+
+// A card, then what tells its plays apart: a value (AS+11), a total it sets (AS=57) or
+// the seat it names to play next (5S>3).
+export function cardParts(text) {
+  const m = /^(10|[2-9AJQK])([SHDC])(?:([+-]\d+)|=(\d+)|>(\d+))?$/.exec(text);
+  return m ? { rank: m[1], suit: m[2], card: m[1] + m[2], value: m[3], to: m[4], target: m[5] } : null;
+}
+
+export const isRed = (suit) => suit === "H" || suit === "D";
+export const minus = (text) => text.replace("-", "\u2212");  // a real minus sign
+
+export function cardName(text, seatName = (n) => `Seat ${n}`) {
+  const p = cardParts(text);
+  if (!p) return ACTIONS[text] || text;
+  return `${RANK_WORDS[p.rank] || p.rank} of ${SUITS[p.suit]}` + (p.value ? ` as ${minus(p.value)}` : "") +
+    (p.to ? `, setting the total to ${p.to}` : "") + (p.target ? `, ${seatName(Number(p.target))} plays next` : "");
+}
+
+// What a card does under the table's rules ({label, special}), from the sync's `rules`.
+export function cardLabel(rules, card) {
+  const p = cardParts(card);
+  if (!rules || !p) return null;
+  return rules.suits?.[p.card] || rules.ranks?.[p.rank] || null;
+}
+
+// Suit shapes in a 100 x 100 box, drawn once into a hidden sprite and used by reference.
+const SUIT_PATHS = {
+  H: "M50 92C30 72 2 52 2 28 2 12 14 2 28 2c10 0 18 6 22 15C54 8 62 2 72 2c14 0 26 10 26 26 0 24-28 44-48 64Z",
+  D: "M50 2 88 50 50 98 12 50Z",
+  S: "M50 2C38 22 4 40 4 64c0 14 11 24 24 24 9 0 15-4 19-10-1 10-6 16-15 20h36c-9-4-14-10-15-20 4 6 10 10 19 10 13 0 24-10 24-24C96 40 62 22 50 2Z",
+  C: "M50 4a21 21 0 0 0-17 33A21 21 0 1 0 46 70c-1 12-6 20-16 26h40C60 90 55 82 54 70a21 21 0 1 0 13-33A21 21 0 0 0 50 4Z",
+};
+
+export function installSprite() {
+  if (document.getElementById("nn-sprite")) return;
+  const defs = svg("defs");
+  for (const [s, d] of Object.entries(SUIT_PATHS)) {
+    defs.append(svg("symbol", { id: `suit-${s}`, viewBox: "0 0 100 100" }, svg("path", { d })));
+  }
+  const lattice = svg("pattern", { id: "back-lattice", width: "10", height: "10", patternUnits: "userSpaceOnUse",
+                                   patternTransform: "rotate(45)" },
+    svg("rect", { width: "10", height: "10", fill: "#8e1b2c" }),
+    svg("path", { d: "M0 5H10M5 0V10", stroke: "#c9a04e", "stroke-width": "1.2", opacity: ".55" }));
+  defs.append(lattice);
+  const sprite = svg("svg", { id: "nn-sprite", "aria-hidden": "true", class: "sprite" }, defs);
+  document.body.prepend(sprite);
+}
+
+const pip = (suit, x, y, size, flip = false) => svg("use", {
+  href: `#suit-${suit}`, x: String(x - size / 2), y: String(y - size / 2), width: String(size), height: String(size),
+  ...(flip ? { transform: `rotate(180 ${x} ${y})` } : {}),
+});
+
+// Pip positions on a 100 x 140 face: three columns, rows from the top.
+const L = 34, M = 50, R = 66;
+const PIPS = {
+  2: [[M, 32], [M, 108]],
+  3: [[M, 32], [M, 70], [M, 108]],
+  4: [[L, 32], [R, 32], [L, 108], [R, 108]],
+  5: [[L, 32], [R, 32], [M, 70], [L, 108], [R, 108]],
+  6: [[L, 32], [R, 32], [L, 70], [R, 70], [L, 108], [R, 108]],
+  7: [[L, 32], [R, 32], [M, 51], [L, 70], [R, 70], [L, 108], [R, 108]],
+  8: [[L, 32], [R, 32], [M, 51], [L, 70], [R, 70], [M, 89], [L, 108], [R, 108]],
+  9: [[L, 32], [R, 32], [L, 57], [R, 57], [M, 70], [L, 83], [R, 83], [L, 108], [R, 108]],
+  10: [[L, 32], [R, 32], [M, 45], [L, 57], [R, 57], [L, 83], [R, 83], [M, 95], [L, 108], [R, 108]],
+};
+
+// A crown, a tiara and a cap over the court cards' letters.
+const COURT_HATS = {
+  K: "M30 44 34 26 42 36 50 22 58 36 66 26 70 44Z",
+  Q: "M32 44C36 34 40 30 44 36 46 28 54 28 56 36 60 30 64 34 68 44Z",
+  J: "M32 44C32 33 41 27 50 27S68 33 68 44ZM57 29C62 19 70 16 76 18 70 20 64 24 61 31Z",
+};
+
+function corner(rank, suit, color) {
+  return svg("g", { fill: color },
+    svg("text", { x: "11", y: "22", "text-anchor": "middle", "font-size": rank === "10" ? "17" : "19",
+                  "font-weight": "700", "font-family": "DejaVu Sans, sans-serif",
+                  "letter-spacing": rank === "10" ? "-1.5" : "0" }, rank),
+    pip(suit, 11, 32, 13));
+}
+
+// A card face as an SVG picture (decorative: the button around it carries the name).
+export function cardFace(card) {
+  const p = cardParts(card);
+  const color = isRed(p.suit) ? "#c0182b" : "#161616";
+  const face = svg("svg", { viewBox: "0 0 100 140", class: "face", "aria-hidden": "true", focusable: "false" },
+    svg("rect", { x: "1", y: "1", width: "98", height: "138", rx: "9", fill: "#fffdf6", stroke: "#a89f8c", "stroke-width": "1.5" }));
+  const body = svg("g", { fill: color });
+  if (p.rank === "A") {
+    body.append(pip(p.suit, 50, 70, 46));
+  } else if (COURT_HATS[p.rank]) {
+    body.append(
+      svg("rect", { x: "22", y: "18", width: "56", height: "104", rx: "4", fill: isRed(p.suit) ? "#fbe9d0" : "#e6ecf5",
+                    stroke: color, "stroke-width": "1.5" }),
+      svg("path", { d: COURT_HATS[p.rank], fill: "#d4a32b", stroke: "#7a5a12", "stroke-width": "1.2" }),
+      svg("text", { x: "50", y: "88", "text-anchor": "middle", "font-size": "40", "font-weight": "700",
+                    "font-family": "DejaVu Serif, serif" }, p.rank),
+      pip(p.suit, 50, 108, 16));
+  } else {
+    const size = Number(p.rank) >= 9 ? 17 : 19;
+    for (const [x, y] of PIPS[p.rank]) body.append(pip(p.suit, x, y, size, y > 70));
+  }
+  face.append(body, corner(p.rank, p.suit, color));
+  const flipped = corner(p.rank, p.suit, color);
+  flipped.setAttribute("transform", "rotate(180 50 70)");
+  face.append(flipped);
+  return face;
+}
+
+export function cardBack() {
+  return svg("svg", { viewBox: "0 0 100 140", class: "face back", "aria-hidden": "true", focusable: "false" },
+    svg("rect", { x: "1", y: "1", width: "98", height: "138", rx: "9", fill: "#fffdf6", stroke: "#a89f8c", "stroke-width": "1.5" }),
+    svg("rect", { x: "8", y: "8", width: "84", height: "124", rx: "5", fill: "url(#back-lattice)" }),
+    svg("rect", { x: "8", y: "8", width: "84", height: "124", rx: "5", fill: "none", stroke: "#c9a04e", "stroke-width": "2" }));
+}
+
+// What each seat holds, drawn as the rules name it: a life, a penny, a token, a corner...
+const COUNTER_ICONS = {
+  life: () => [svg("use", { href: "#suit-H", x: "2", y: "2", width: "16", height: "16", fill: "#e0334a" })],
+  penny: () => coin("#c8743a", "#8a4a1f", "1"),
+  nickel: () => coin("#c9ced6", "#7d8592", "5"),
+  coin: () => coin("#e5b93c", "#9a7412", ""),
+  chip: () => [svg("circle", { cx: "10", cy: "10", r: "8.5", fill: "#2f6fd0", stroke: "#f2f2f2", "stroke-width": "2.5",
+                               "stroke-dasharray": "3.3 3.3" }),
+               svg("circle", { cx: "10", cy: "10", r: "4.5", fill: "#f2f2f2" })],
+  token: () => [svg("circle", { cx: "10", cy: "10", r: "8.5", fill: "#7b4fc9", stroke: "#3d2370", "stroke-width": "1.5" }),
+                svg("path", { d: "M10 4.5l1.6 3.4 3.7.4-2.8 2.5.8 3.7-3.3-1.9-3.3 1.9.8-3.7-2.8-2.5 3.7-.4Z", fill: "#f4e9ff" })],
+  corner: () => [svg("path", { d: "M2 2H18L2 18Z", fill: "#6c9a5b", stroke: "#2f5326", "stroke-width": "1.2" }),
+                 svg("text", { x: "6.5", y: "10", "font-size": "7", "font-weight": "700", fill: "#1f3b18",
+                               "font-family": "DejaVu Sans, sans-serif" }, "$")],
+  point: () => [svg("path", { d: "M10 1.5l2.6 5.6 6 .6-4.5 4 1.3 6-5.4-3.1-5.4 3.1 1.3-6-4.5-4 6-.6Z", fill: "#f1c232",
+                              stroke: "#8a6a00", "stroke-width": "1" })],
+};
+function coin(fill, edge, mark) {
+  return [svg("circle", { cx: "10", cy: "10", r: "8.5", fill, stroke: edge, "stroke-width": "1.5" }),
+          svg("circle", { cx: "10", cy: "10", r: "5.5", fill: "none", stroke: edge, "stroke-width": ".8", opacity: ".7" }),
+          ...(mark ? [svg("text", { x: "10", y: "13.2", "text-anchor": "middle", "font-size": "8.5", "font-weight": "700",
+                                    fill: edge, "font-family": "DejaVu Sans, sans-serif" }, mark)] : [])];
+}
+
+export function counterIcon(one) {
+  const kind = Object.keys(COUNTER_ICONS).find((k) => (one || "life").toLowerCase().includes(k)) || "life";
+  return svg("svg", { viewBox: "0 0 20 20", class: "counter", "aria-hidden": "true", focusable: "false" },
+             ...COUNTER_ICONS[kind]());
+}

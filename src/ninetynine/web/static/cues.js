@@ -1,0 +1,56 @@
+// Cues that reach a player who is not looking: a chime and the tab title on their turn,
+// calls spoken aloud (off until asked for), and a live region for screen readers.
+import { $, prefs } from "./dom.js";
+
+const TITLE = "Ninety-Nine";
+let audio = null;
+
+// Browsers let a page make sound only after a click or a key: the context starts then.
+function startAudio() {
+  if (audio || !window.AudioContext) return;
+  audio = new AudioContext();
+}
+addEventListener("pointerdown", startAudio, { once: true });
+addEventListener("keydown", startAudio, { once: true });
+
+function chime() {
+  if (!audio || !prefs.get("sound", true)) return;
+  const now = audio.currentTime;
+  for (const [k, freq] of [[0, 660], [1, 880]]) {
+    const osc = audio.createOscillator(), gain = audio.createGain();
+    osc.type = "sine";
+    osc.frequency.value = freq;
+    const t = now + k * 0.12;
+    gain.gain.setValueAtTime(0.0001, t);
+    gain.gain.exponentialRampToValueAtTime(0.18, t + 0.02);
+    gain.gain.exponentialRampToValueAtTime(0.0001, t + 0.35);
+    osc.connect(gain).connect(audio.destination);
+    osc.start(t);
+    osc.stop(t + 0.4);
+  }
+}
+
+let myTurn = false;
+export function turnCue(isMine, quiet = false) {
+  if (isMine && !myTurn && !quiet) { chime(); announce("Your turn."); }
+  myTurn = isMine;
+  document.title = isMine ? `Your turn \u00b7 ${TITLE}` : TITLE;
+}
+
+export function speak(text) {
+  if (!prefs.get("speech", false) || !window.speechSynthesis) return;
+  const u = new SpeechSynthesisUtterance(text);
+  u.rate = 1.1;
+  speechSynthesis.speak(u);
+}
+
+// Polite announcements, gathered over one frame; the region is cleared first, so the same
+// text twice in a row is read twice.
+let pending = [];
+export function announce(text) {
+  if (!pending.length) {
+    $("announce").textContent = "";
+    requestAnimationFrame(() => { $("announce").textContent = pending.join(" "); pending = []; });
+  }
+  pending.push(text);
+}

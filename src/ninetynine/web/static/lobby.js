@@ -1,0 +1,115 @@
+// The lobby: play against bots in one click, the public tables as they come and go (a
+// live feed, no Refresh button), a table set up by hand, and a record to replay.
+import { $, api, el, plural, saveName, savedName, tokenKey } from "./dom.js";
+import { cardFace } from "./cards.js";
+import { showReplay } from "./replay.js";
+
+let presetList = [], botLevels = ["easy", "medium", "hard"];
+
+export async function showLobby() {
+  $("lobby").hidden = false;
+  $("hero-cards").replaceChildren(...["AS", "10H", "KS", "4D", "9C"].map((c) => el("span", { class: "hero-card" }, cardFace(c))));
+  $("name").value = savedName();
+  $("name").addEventListener("change", () => saveName($("name").value));
+  $("play-now").addEventListener("click", playNow);
+  $("create-form").addEventListener("submit", createTable);
+  $("record-file").addEventListener("change", replayFile);
+  follow();
+  botLevels = (await api("/api/config")).bots;  // the levels this server offers
+  presetList = await api("/api/presets");
+  for (const p of presetList) $("rules").append(el("option", { value: p.id }, `${p.name} (${p.id})`));
+  $("rules").addEventListener("change", describe);
+  describe();
+  $("players").addEventListener("input", seatKinds);
+  seatKinds();
+}
+
+function describe() {
+  const p = presetList.find((x) => x.id === $("rules").value);
+  $("rules-desc").textContent = p ? p.description : "";
+  if (p) { $("players").min = String(p.players[0]); $("players").max = String(p.players[1]); }
+}
+
+function seatKinds() {
+  const box = $("seat-kinds");
+  const n = Math.max(2, Math.min(12, Number($("players").value) || 2));
+  const kept = Object.fromEntries([...box.querySelectorAll("select")].map((s) => [s.id, s.value]));
+  box.querySelectorAll(".field").forEach((f) => f.remove());
+  for (let i = 2; i <= n; i++) {
+    const sel = el("select", { id: `seat-${i}` });
+    sel.append(el("option", { value: "" }, "a friend (invite)"));
+    for (const level of botLevels) sel.append(el("option", { value: level }, `bot: ${level}`));
+    sel.value = kept[`seat-${i}`] ?? "";
+    box.append(el("div", { class: "field" }, el("label", { for: `seat-${i}` }, `Seat ${i}`), sel));
+  }
+}
+
+async function startTable(body, errorBox) {
+  errorBox.textContent = "";
+  try {
+    saveName($("name").value);
+    const res = await api("/api/tables", body);
+    localStorage.setItem(tokenKey(res.table), res.token);
+    location.href = res.invite;
+  } catch (e) { errorBox.textContent = e.message; }
+}
+
+// You and three bots of the middle level, the standard rules.
+function playNow() {
+  const level = botLevels.includes("medium") ? "medium" : botLevels[0];
+  startTable({ name: $("name").value.trim() || null, rules: "P", players: 4,
+               bots: { 2: level, 3: level, 4: level } }, $("play-now-error"));
+}
+
+async function createTable(ev) {
+  ev.preventDefault();
+  const n = Number($("players").value);
+  const bots = {};
+  for (let i = 2; i <= n; i++) { const v = $(`seat-${i}`)?.value; if (v) bots[i] = v; }
+  const body = { name: $("name").value.trim() || null, rules: $("rules").value, players: n, bots,
+                 clock: $("clock").value ? Number($("clock").value) : null, public: $("public").checked };
+  const file = $("house").files[0];
+  if (file) body.house_rules = await file.text();
+  startTable(body, $("create-error"));
+}
+
+async function replayFile() {
+  const file = $("record-file").files[0];
+  if (!file) return;
+  $("replay-upload-error").textContent = "";
+  try {
+    await showReplay({ record: await file.text() });
+    $("lobby").hidden = true;
+  } catch (e) { $("replay-upload-error").textContent = e.message; }
+}
+
+// The public tables, pushed by the server whenever they change.
+let retry = 0;
+function follow() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const feed = new WebSocket(`${proto}://${location.host}/ws/lobby`);
+  feed.onmessage = (m) => {
+    const msg = JSON.parse(m.data);
+    if (msg.type === "lobby") { retry = 0; listTables(msg.tables); }
+  };
+  feed.onclose = () => {
+    $("feed-state").textContent = "Reconnecting to the lobby\u2026";
+    setTimeout(follow, Math.min(10000, 500 * 2 ** retry++));
+  };
+}
+
+function listTables(tables) {
+  const live = tables.filter((t) => t.status === "waiting" || t.status === "playing");
+  $("feed-state").textContent = live.length ? "" : "No public tables right now: start one, or play the bots.";
+  $("open-tables").replaceChildren(...live.map((t) => {
+    const open = t.seats.filter((s) => s.kind === "open").length;
+    const waiting = t.status === "waiting";
+    const who = t.seats.filter((s) => s.kind !== "open").map((s) => s.name).join(", ");
+    const link = el("a", { class: "button", href: waiting ? `/t/${t.id}` : `/t/${t.id}?watch=1` },
+                    waiting ? "Join" : "Watch", el("span", { class: "visually-hidden" }, ` ${t.rules.name} with ${who}`));
+    return el("li", { class: "listing" },
+      el("div", { class: "what" }, el("strong", {}, t.rules.name),
+         el("span", { class: `badge ${t.status}` }, waiting ? plural(open, "open seat", "open seats") : "playing")),
+      el("p", { class: "who" }, who), link);
+  }));
+}

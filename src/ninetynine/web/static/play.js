@@ -1,0 +1,417 @@
+// A live table: the connection, the frames the server sends (shown one by one, with a
+// pause at the end of a hand), the player's moves, chat, and the end of the game.
+// The server is authoritative: this page shows the view it is sent and sends actions with
+// the state id it saw.
+import { $, api, bindToggle, el, plural, prefs, saveName, savedName, tokenKey } from "./dom.js";
+import { ACTIONS, cardName, cardParts, minus } from "./cards.js";
+import {
+  cardNotes, counterOf, describeCard, hideBubbles, livesIcons, livesText, renderCenter, renderHand,
+  renderSeats, seatNameOf, seatRect, showBubble, slideToPile,
+} from "./board.js";
+import { announce, speak, turnCue } from "./cues.js";
+
+let tableId = null, ws = null, retry = 0, watching = false;
+let last = null, rules = null;  // the frame on screen and the table's card labels
+let choiceFor = null;
+const queue = [];  // frames waiting while the end of a hand is on screen
+let holding = false, holdTimer = null;
+const HAND_PAUSE_MS = 6000;
+
+const seatName = (n) => seatNameOf(last?.table?.seats)(n);
+
+export function showTable(id, { watch = false } = {}) {
+  tableId = id;
+  watching = watch;
+  $("table").hidden = false;
+  setupControls();
+  const token = localStorage.getItem(tokenKey(id));
+  if (token || watching) return connect();
+  $("join-panel").hidden = false;
+  $("join-name").value = savedName();
+  api(`/api/tables/${id}`).then((t) => {
+    if (t.status !== "waiting") { $("join").hidden = true; $("join-h").textContent = "This game has started"; }
+    $("join-rules").textContent = `${t.rules.name} \u00b7 ${t.seats.map((s) => s.name).join(", ")}`;
+  }).catch((e) => { $("join-error").textContent = e.message; });
+  $("join").addEventListener("click", async () => {
+    try {
+      saveName($("join-name").value);
+      const res = await api(`/api/tables/${id}/join`, { name: $("join-name").value.trim() || null });
+      localStorage.setItem(tokenKey(id), res.token);
+      $("join-panel").hidden = true;
+      connect();
+    } catch (e) { $("join-error").textContent = e.message; }
+  });
+  $("watch").addEventListener("click", () => { watching = true; $("join-panel").hidden = true; connect(); });
+}
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  ws = new WebSocket(`${proto}://${location.host}/ws/${tableId}`);
+  $("conn").textContent = "Connecting\u2026";
+  ws.onopen = () => {
+    retry = 0;
+    ws.send(JSON.stringify({ type: "hello", token: watching ? null : localStorage.getItem(tokenKey(tableId)) }));
+  };
+  ws.onmessage = (m) => onMessage(JSON.parse(m.data));
+  ws.onclose = (ev) => {
+    if (ev.code === 4000) return;  // refused for good: the message says why
+    $("conn").textContent = "Connection lost: reconnecting\u2026";
+    setTimeout(connect, Math.min(5000, 300 * 2 ** retry++));
+  };
+}
+const send = (msg) => { if (ws && ws.readyState === 1) ws.send(JSON.stringify(msg)); };
+
+function onMessage(msg) {
+  switch (msg.type) {
+    case "error":
+      showError(msg.message);
+      if (msg.code === "bad_token") { localStorage.removeItem(tokenKey(tableId)); location.reload(); }
+      if (msg.code === "no_table") $("conn").textContent = msg.message;
+      return;
+    case "rematch": {
+      const token = localStorage.getItem(tokenKey(tableId));
+      if (token && !watching) localStorage.setItem(tokenKey(msg.table), token);
+      location.href = `/t/${msg.table}${watching ? "?watch=1" : ""}`;
+      return;
+    }
+    case "chat": addChat(msg); return;
+    case "pong": return;
+    case "sync":
+      queue.length = 0;
+      release(false);
+      $("conn").textContent = "";
+      present(msg, true);
+      return;
+    case "update":
+      queue.push(msg);
+      drain();
+  }
+}
+
+function drain() {
+  while (queue.length && !holding) present(queue.shift(), false);
+}
+
+// One frame on screen: the talk, the calls, the card that moved, the moments.
+function present(msg, sync) {
+  if (msg.rules) rules = msg.rules;
+  if (sync) {
+    $("log").replaceChildren();
+    for (const line of msg.chat || []) addChat(line);
+  }
+  for (const e of msg.events) if (e.text) addLog(e.text, e.kind);
+  const played = sync ? undefined : msg.events.filter((e) => e.kind === "CardPlayed").at(-1);
+  const from = played && (played.seat === last?.view.seat
+    ? document.querySelector(`#hand button[data-card="${played.card}"]`)?.getBoundingClientRect()
+    : seatRect(played.seat));
+  if (msg.state !== last?.state) showError("");
+  const before = last?.view;
+  last = msg;
+  render(msg);
+  const v = msg.view;
+  turnCue(v.seat !== null && v.turn === v.seat && v.phase !== "over", sync);
+  if (sync) {  // the latest call of this hand, still in the air
+    $("hand-summary").hidden = true;
+    const start = msg.events.findLastIndex((e) => e.kind === "HandStarted");
+    const call = msg.events.slice(start + 1).findLast((e) => e.kind === "TotalCalled");
+    if (call) showBubble(call.seat, call.call);
+    return;
+  }
+  if (played) slideToPile(from);
+  if (msg.events.some((e) => e.kind === "HandStarted")) hideBubbles();
+  for (const e of msg.events.filter((x) => x.kind === "TotalCalled")) {
+    showBubble(e.seat, e.call);
+    announce(`${seatName(e.seat)} says ${e.call}.`);
+    speak(e.call);
+  }
+  if (v.phase !== "over" && msg.events.some((e) => HAND_PAUSE.has(e.kind))) handEnd(msg.events, v, before);
+}
+
+// The end of a hand ----------------------------------------------------------------------
+const HAND_PAUSE = new Set(["HandEnded", "LifeLost", "PlayerOut"]);
+const HAND_END = new Set(["Busted", "LaidDown", "Passed", "LifeLost", "LifeGained", "PlayerOut", "SatOut",
+                          "HandEnded", "HandScored", "BorderCrossed", "InstantHand", "SixtyNine"]);
+const endLines = (events) => events.filter((e) => HAND_END.has(e.kind) && e.text).map((e) => e.text);
+
+// The pause shows the table as the hand ended (the new state has the next deal under way):
+// the last total and pile, and each seat's lives now, with what the hand cost.
+function handEnd(events, v, before) {
+  const box = $("hand-summary");
+  const seats = last.table.seats;
+  const played = events.findLast((e) => e.kind === "CardPlayed");
+  if (before) {
+    const pile = played ? [...before.pile, played.card].slice(-8) : before.pile;
+    renderCenter({ view: { ...before, pile, pile_size: before.pile_size + (played ? 1 : 0),
+                           total: played ? played.after : before.total, pot: v.pot } });
+  }
+  const cost = {};
+  for (const e of events) if (e.kind === "LifeLost") cost[e.seat] = (cost[e.seat] || 0) + e.amount;
+  const hit = new Set(events.filter((e) => e.seat && ["LifeLost", "PlayerOut", "Busted", "BorderCrossed"].includes(e.kind))
+    .map((e) => e.seat));
+  $("hand-summary-lines").replaceChildren(...endLines(events).map((t) => el("li", {}, t)));
+  $("hand-summary-lives").replaceChildren(...seats.map((s) => el("li", { class: hit.has(s.seat) ? "hit" : "" },
+    el("span", { class: "name" }, s.name), livesIcons(v, s.seat - 1),
+    cost[s.seat] ? el("span", { class: "cost" }, `\u2212${cost[s.seat]}`) : null)));
+  hideBubbles();
+  $("prompt").textContent = "End of the hand.";
+  box.hidden = false;
+  holding = true;
+  announce(endLines(events).join(" "));
+  $("next-hand").focus({ preventScroll: true });
+  holdTimer = setTimeout(() => release(true), HAND_PAUSE_MS);
+}
+function release(go) {
+  clearTimeout(holdTimer);
+  const hadFocus = $("hand-summary").contains(document.activeElement);
+  holding = false;
+  $("hand-summary").hidden = true;
+  if (go) drain();
+  if (hadFocus) (document.querySelector("#hand button.legal") || $("hand").firstElementChild || $("chat-input")).focus();
+}
+
+// Drawing the frame ----------------------------------------------------------------------
+function render(msg) {
+  const v = msg.view, t = msg.table;
+  $("board").hidden = false;
+  $("board").dataset.state = String(msg.state);  // the state id on screen (tests wait on it)
+  const status = { waiting: "waiting for players", playing: `hand ${v.hand_no}`, over: "game over", abandoned: "abandoned" };
+  $("rules-name").textContent = `${t.rules.name} \u00b7 ${status[t.status] || t.status}`;
+  $("invite").value = `${location.origin}/t/${t.id}`;
+  $("invite-box").classList.toggle("compact", t.status !== "waiting");
+  const scene = { view: v, seats: t.seats, me: v.seat, rules };
+  renderSeats(scene);
+  renderCenter(scene);
+  renderMyHand(msg);
+  renderPrompt(v, t);
+  renderSummary(msg);
+  clock(t, v);
+}
+
+function renderPrompt(v, t) {
+  const open = t.seats.filter((s) => s.kind === "open").length;
+  let text;
+  if (t.status === "waiting") text = `Waiting for ${plural(open, "more player", "more players")}: send them the invite link.`;
+  else if (v.phase === "over") text = "The game is over.";
+  else if (v.seat !== null && v.turn === v.seat) text = `Your turn: play a card. ${turnNote(v)}`.trim();
+  else if (v.turn) text = `${seatName(v.turn)} to play.`;
+  else text = "Dealing\u2026";
+  if (v.seat === null && t.status !== "waiting") text = `You are watching. ${text}`;
+  $("prompt").textContent = text;
+}
+function turnNote(v) {  // what a no-draw chain asks of the player to act
+  if (v.plays_left) return `Play ${v.plays_left} more card${v.plays_left === 1 ? "" : "s"} without drawing.`;
+  if (v.chain) return `Play ${v.chain === 1 ? "a card" : `${v.chain} cards in a row`} without drawing, or answer with another no-draw card.`;
+  return "";
+}
+
+function playsOf(v, card) {
+  return v.legal.filter((a) => cardParts(a)?.card === card);
+}
+function myTurn(v) { return v.seat !== null && v.turn === v.seat && v.phase !== "over"; }
+
+function renderMyHand(msg) {
+  const v = msg.view;
+  $("hand-section").hidden = v.seat === null;
+  if (v.seat === null) return;
+  const mine = myTurn(v);
+  renderHand($("hand"), v.hand, (b, c, i) => {
+    const legal = mine && playsOf(v, c).length > 0;
+    const totals = legal ? msg.options?.[c]?.plays.map((p) => p.total) : null;
+    const label = cardNotes(b, rules, c, totals, v.limit);
+    b.classList.toggle("legal", legal);
+    b.classList.toggle("refused", mine && !legal);
+    b.setAttribute("aria-label", describeCard(c, label, totals, v.limit) + (mine && !legal ? ": cannot be played now" : ""));
+    if (i < 9) b.setAttribute("aria-keyshortcuts", String(i + 1)); else b.removeAttribute("aria-keyshortcuts");
+  });
+  const extras = mine ? v.legal.filter((a) => !cardParts(a)) : [];
+  const extra = $("extra");
+  if (extras.join() !== [...extra.children].map((b) => b.dataset.action).join()) {
+    extra.replaceChildren(...extras.map((a) => el("button", { type: "button", class: "action", "data-action": a }, ACTIONS[a] || a)));
+  }
+  if (choiceFor && !(mine && playsOf(v, choiceFor).length)) closeChoice();
+}
+
+function tapCard(card) {
+  const v = last?.view;
+  if (!v) return;
+  if (!myTurn(v)) {
+    showError(v.phase === "over" ? "The game is over." : v.turn ? `It is ${seatName(v.turn)}'s turn.` : "Wait for the deal.");
+    return;
+  }
+  const plays = playsOf(v, card);
+  if (!plays.length) {
+    showError(last.options?.[card]?.refused?.why || `${cardName(card)} cannot be played now.`);
+    const b = $("hand").querySelector(`button[data-card="${card}"]`);
+    b?.classList.remove("shake");
+    requestAnimationFrame(() => b?.classList.add("shake"));
+    return;
+  }
+  if (plays.length === 1) act(plays[0]);
+  else openChoice(card, plays);
+}
+
+// Choosing a card's value, the total it sets, or who plays next.
+function openChoice(card, plays) {
+  choiceFor = card;
+  const box = $("choice"), first = cardParts(plays[0]);
+  const totalOf = (a) => last.options?.[card]?.plays.find((p) => p.action === a)?.total;
+  const question = first.target ? "who plays next?" : first.to ? "set the total to" : "play as";
+  const makes = first.target && totalOf(plays[0]) !== undefined ? ` (total ${totalOf(plays[0])})` : "";
+  box.setAttribute("aria-label", `${cardName(card)}: ${question}`);
+  const cancel = el("button", { type: "button", class: "cancel", "aria-label": "Cancel" }, "\u00d7");
+  cancel.addEventListener("click", closeChoice);
+  box.replaceChildren(el("p", { class: "question" }, `${cardName(card)}${makes}: ${question}`));
+  if (first.to) {  // any total from 0 to the limit: typed, not a row of buttons
+    const top = Math.max(...plays.map((a) => Number(cardParts(a).to)));
+    const input = el("input", { type: "number", min: "0", max: String(top), inputmode: "numeric",
+                                "aria-label": `New total, 0 to ${top}` });
+    const go = el("button", { type: "button", class: "primary" }, "Play");
+    const submit = () => {
+      const a = plays.find((o) => cardParts(o).to === String(Number(input.value)));
+      if (a && input.value !== "") act(a); else showError(`Type a total from 0 to ${top}.`);
+    };
+    go.addEventListener("click", submit);
+    input.addEventListener("keydown", (e) => { if (e.key === "Enter") submit(); });
+    box.append(el("div", { class: "options" }, input, go, cancel));
+    box.hidden = false;
+    input.focus();
+    return;
+  }
+  const buttons = plays.map((a) => {
+    const p = cardParts(a), total = totalOf(a);
+    const text = p.target ? seatName(Number(p.target)) : `${minus(p.value)} \u2192 ${total ?? "?"}`;
+    const b = el("button", { type: "button", class: "primary", "data-action": a,
+                             "aria-label": `${cardName(a)}${total !== undefined && !p.target ? `, making ${total}` : ""}` }, text);
+    b.addEventListener("click", () => act(a));
+    return b;
+  });
+  box.append(el("div", { class: "options" }, ...buttons, cancel));
+  box.hidden = false;
+  buttons[0].focus();
+}
+function closeChoice() {
+  const had = $("choice").contains(document.activeElement);
+  const card = choiceFor;
+  choiceFor = null;
+  $("choice").hidden = true;
+  $("choice").replaceChildren();
+  if (had) $("hand").querySelector(`button[data-card="${card}"]`)?.focus();
+}
+
+function act(action) {
+  if (!last) return;
+  closeChoice();
+  showError("");
+  send({ type: "act", state: last.state, action });
+}
+function showError(text) { $("error").textContent = text; }
+
+// The turn clock on the acting seat: a ring that empties, and the seconds left.
+let deadline = null, clockSeconds = null;
+function clock(t, v) {
+  deadline = t.clock_left === null || t.clock_left === undefined ? null : Date.now() + t.clock_left * 1000;
+  clockSeconds = t.clock;
+  tick();
+}
+function tick() {
+  const seat = document.querySelector("#seats li.active");
+  if (!seat) return;
+  let label = seat.querySelector(".clock");
+  if (deadline === null) { label?.remove(); seat.style.removeProperty("--left"); return; }
+  const left = Math.max(0, (deadline - Date.now()) / 1000);
+  label ||= seat.appendChild(el("span", { class: "clock" }));
+  label.textContent = `${Math.ceil(left)} s`;
+  seat.style.setProperty("--left", String(clockSeconds ? left / clockSeconds : 1));
+  seat.classList.add("timed");
+}
+setInterval(tick, 250);
+
+// Game over: standings, the last hand, rematch and replay --------------------------------
+function renderSummary(msg) {
+  const v = msg.view, t = msg.table, over = v.phase === "over", appearing = over && $("summary").hidden;
+  $("summary").hidden = !over;
+  if (!over) return;
+  const names = (v.outcome?.winners || []).map((w) => seatName(w));
+  $("summary-text").textContent = names.length
+    ? `${names.join(" and ")} win${names.length === 1 ? "s" : ""} (${v.outcome.reason.replaceAll("_", " ")}).`
+    : "Nobody wins.";
+  const st = msg.standings;
+  const lostHead = v.scoring === "game_points" ? "Points lost" : `${counterOf(v).many[0].toUpperCase()}${counterOf(v).many.slice(1)} lost`;
+  $("standings-lost").textContent = lostHead;
+  const ranked = [...(st?.seats || [])].sort((a, b) => a.place - b.place || a.lost - b.lost || a.seat - b.seat);
+  $("standings-body").replaceChildren(...ranked.map((s) => el("tr", { class: s.won ? "won" : "" },
+    el("td", {}, ordinal(s.place)), el("th", { scope: "row" }, seatName(s.seat) + (s.seat === v.seat ? " (you)" : "")),
+    el("td", {}, livesIcons(v, s.seat - 1)),
+    el("td", {}, String(s.lost)))));
+  $("standings-hands").textContent = st ? `${plural(st.hands, "hand", "hands")} played.` : "";
+  const started = msg.events.findLastIndex((e) => e.kind === "HandStarted");
+  const lines = endLines(msg.events.slice(started + 1));  // a sync's events are the whole game
+  $("summary-last").replaceChildren(...lines.map((x) => el("li", {}, x)));
+  $("record-link").href = `/api/tables/${t.id}/record`;
+  $("replay-link").href = `/t/${t.id}?replay=1${v.seat ? `&seat=${v.seat}` : ""}`;
+  $("rematch").hidden = v.seat === null;
+  const idle = document.activeElement === document.body || document.activeElement?.closest(".hand-area, #hand-summary");
+  if (appearing && idle) ($("rematch").hidden ? $("replay-link") : $("rematch")).focus({ preventScroll: true });
+}
+const ordinal = (n) => `${n}${["th", "st", "nd", "rd"][(n % 100 > 10 && n % 100 < 14) || n % 10 > 3 ? 0 : n % 10]}`;
+
+// The talk: the game's events and what people write --------------------------------------
+function addLog(text, kind) {
+  const log = $("log");
+  log.append(el("li", { class: kind === "TotalCalled" ? "call" : "" }, text));
+  trim(log);
+}
+function addChat(line) {
+  const log = $("log");
+  const mine = last?.view && line.seat !== null && line.seat === last.view.seat;
+  log.append(el("li", { class: `chat${mine ? " mine" : ""}` }, el("b", {}, `${line.name}: `), line.text));
+  trim(log);
+  if (!mine && !prefs.get("mute-chat", false)) announce(`${line.name} writes: ${line.text}`);
+}
+function trim(log) {
+  while (log.children.length > 300) log.firstChild.remove();
+  log.scrollTop = log.scrollHeight;
+}
+
+let controlsReady = false;
+function setupControls() {
+  if (controlsReady) return;
+  controlsReady = true;
+  $("hand").addEventListener("click", (e) => {
+    const b = e.target.closest("button.card");
+    if (b) tapCard(b.dataset.card);
+  });
+  $("extra").addEventListener("click", (e) => {
+    const b = e.target.closest("button[data-action]");
+    if (b) act(b.dataset.action);
+  });
+  $("next-hand").addEventListener("click", () => release(true));
+  $("copy").addEventListener("click", () => {
+    navigator.clipboard?.writeText($("invite").value).then(() => announce("Invite link copied."), () => {});
+  });
+  $("rematch").addEventListener("click", () => send({ type: "rematch" }));
+  $("leave").addEventListener("click", () => { send({ type: "leave" }); location.href = "/"; });
+  $("chat-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const text = $("chat-input").value.trim();
+    if (text) send({ type: "chat", text });
+    $("chat-input").value = "";
+  });
+  bindToggle($("sound-toggle"), "sound", true);
+  bindToggle($("speech-toggle"), "speech", false, (on) => { if (!on) window.speechSynthesis?.cancel(); });
+  bindToggle($("mute-toggle"), "mute-chat", false, (on) => $("log").classList.toggle("mute-chat", on));
+  document.addEventListener("keydown", (e) => {
+    if (["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName) || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.key === "Escape" && choiceFor) { closeChoice(); return; }
+    const hand = $("hand");
+    if (hand.contains(e.target) && (e.key === "ArrowLeft" || e.key === "ArrowRight")) {
+      const cards = [...hand.children], i = cards.indexOf(e.target);
+      cards[(i + (e.key === "ArrowLeft" ? -1 : 1) + cards.length) % cards.length]?.focus();
+      e.preventDefault();
+      return;
+    }
+    const n = Number(e.key);
+    if (n >= 1 && n <= 9 && !choiceFor) { const b = hand.children[n - 1]; if (b) { b.focus(); tapCard(b.dataset.card); } }
+  });
+  setInterval(() => send({ type: "ping" }), 20000);
+}

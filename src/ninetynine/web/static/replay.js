@@ -1,0 +1,108 @@
+// A finished game (or an uploaded record) stepped through on the table view, forward and
+// back, from one seat's view or with every hand open.
+import { $, api, el } from "./dom.js";
+import { cardNotes, describeCard, renderCenter, renderHand, renderSeats, showBubble, hideBubbles } from "./board.js";
+
+let data = null, step = 0, source = null;
+
+// source: {table: id} for a finished table, or {record: text} for an uploaded record.
+// The first load's error is thrown to the caller (the page it was asked from says why).
+export async function showReplay(src, seat = null) {
+  source = src;
+  data = await fetchReplay(seat);
+  $("table").hidden = false;
+  document.body.classList.add("replaying");
+  $("replay-bar").hidden = false;
+  $("hand-section").hidden = true;
+  $("back-link").href = src.table ? `/t/${src.table}` : "/";
+  $("back-link").textContent = src.table ? "Back to the table" : "Back to the lobby";
+  setup();
+  showData(0);
+}
+
+const fetchReplay = (seat) => source.table
+  ? api(`/api/tables/${source.table}/replay${seat ? `?seat=${seat}` : ""}`)
+  : api("/api/replay", { record: source.record, seat });
+
+async function load(seat) {
+  $("replay-error").textContent = "";
+  try {
+    data = await fetchReplay(seat);
+  } catch (e) {
+    $("replay-error").textContent = e.message;
+    return;
+  }
+  showData(step);
+}
+
+function showData(at) {
+  const pov = $("replay-seat");
+  pov.replaceChildren(el("option", { value: "" }, "Every hand open"),
+    ...data.names.map((n, i) => el("option", { value: String(i + 1) }, `${n}'s view`)));
+  pov.value = data.seat ? String(data.seat) : "";
+  $("replay-step").max = String(data.steps.length - 1);
+  go(at);
+  $("board").hidden = false;
+}
+
+function go(i) {
+  step = Math.max(0, Math.min(data.steps.length - 1, i));
+  const s = data.steps[step], v = s.view;
+  const seats = data.names.map((name, k) => ({ seat: k + 1, name, kind: "human", connected: true }));
+  const me = data.seat;
+  $("rules-name").textContent = `Replay \u00b7 ${data.rules.name}`;
+  renderSeats({ view: v, seats, me, hands: v.hands });
+  renderCenter({ view: v });
+  const shown = me ? v.hand : null;
+  $("hand-section").hidden = !shown;
+  if (shown) {
+    renderHand($("hand"), shown, (b, c) => {
+      const label = cardNotes(b, data.rules, c, null, v.limit);
+      b.setAttribute("aria-label", describeCard(c, label, null, v.limit));
+      b.setAttribute("aria-disabled", "true");
+      b.tabIndex = -1;
+    });
+  }
+  $("replay-step").value = String(step);
+  $("replay-pos").textContent = step === 0 ? "The deal" : `Move ${step} of ${data.steps.length - 1}`;
+  $("replay-step").setAttribute("aria-valuetext", $("replay-pos").textContent);
+  for (const id of ["replay-first", "replay-back"]) $(id).setAttribute("aria-disabled", String(step === 0));
+  for (const id of ["replay-forward", "replay-last"]) {
+    $(id).setAttribute("aria-disabled", String(step === data.steps.length - 1));
+  }
+  // the talk up to this step, its calls as bubbles
+  const talk = data.steps.slice(0, step + 1).flatMap((x) => x.talk);
+  $("log").replaceChildren(...talk.map((t) => el("li", {}, t)));
+  $("log").scrollTop = $("log").scrollHeight;
+  hideBubbles();
+  for (const line of s.talk) {
+    const m = /^(.+): "(.+)"$/.exec(line);
+    const seat = m ? data.names.indexOf(m[1]) + 1 : 0;
+    if (seat) showBubble(seat, m[2]);
+  }
+  const end = step === data.steps.length - 1 && v.phase === "over";
+  $("replay-end").hidden = !end;
+  if (end) {
+    const winners = (v.outcome?.winners || []).map((w) => data.names[w - 1]);
+    $("replay-end").textContent = winners.length
+      ? `${winners.join(" and ")} win${winners.length === 1 ? "s" : ""} (${v.outcome.reason.replaceAll("_", " ")}).`
+      : "Nobody wins.";
+  }
+}
+
+let ready = false;
+function setup() {
+  if (ready) return;
+  ready = true;
+  $("replay-first").addEventListener("click", () => go(0));
+  $("replay-back").addEventListener("click", () => go(step - 1));
+  $("replay-forward").addEventListener("click", () => go(step + 1));
+  $("replay-last").addEventListener("click", () => go(data.steps.length - 1));
+  $("replay-step").addEventListener("input", () => go(Number($("replay-step").value)));
+  $("replay-seat").addEventListener("change", () => load($("replay-seat").value ? Number($("replay-seat").value) : null));
+  document.addEventListener("keydown", (e) => {
+    if (!data || ["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName)) return;
+    const to = { ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: data.steps.length - 1 }[e.key];
+    if (to !== undefined) { go(to); e.preventDefault(); }
+  });
+}

@@ -1,0 +1,135 @@
+"""Driving the browser client as a person does: create a table, play a move, and check
+what every screen must satisfy (no sideways scrolling, no serious accessibility fault, the
+same picture as its baseline)."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from axe_playwright_python.sync_playwright import Axe
+from PIL import Image, ImageChops
+from playwright.sync_api import Locator, Page, expect
+
+BASELINES = Path(__file__).parent / "screens"
+UPDATE_ENV = "NINETYNINE_UPDATE_SCREENS"  # =1 rewrites the baselines (look at them first)
+PIXEL_DELTA = 40  # a channel difference at most this big is antialiasing, not a change
+MAX_CHANGED = 0.004  # the share of pixels that may differ beyond PIXEL_DELTA
+
+
+def create_table(page: Page, url: str, name: str, players: int, bots: dict[int, str],
+                 house_rules: Path | None = None, rules: str = "P",
+                 public: bool = False) -> str:
+    """Set a table up through the lobby's form; returns the invite link."""
+    page.goto(url)
+    lobby = page.locator("#lobby")
+    lobby.get_by_label("Your name").fill(name)
+    lobby.get_by_label("Rules", exact=True).select_option(rules)
+    if house_rules:
+        lobby.get_by_text("House rules", exact=True).click()
+        lobby.get_by_label("A house-rules file").set_input_files(str(house_rules))
+    lobby.get_by_label("Seats", exact=True).fill(str(players))
+    for seat, level in bots.items():
+        lobby.get_by_label(f"Seat {seat}").select_option(level)
+    if public:
+        lobby.get_by_label("List it here").check()
+    lobby.get_by_role("button", name="Create table").click()
+    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    expect(page.locator("#board")).to_be_visible()
+    return page.locator("#invite").input_value()
+
+
+def play_one(page: Page, keyboard: bool = False) -> bool:
+    """Make one move if it is this page's turn (going on past the end of a hand); True if
+    something was clicked."""
+    if page.locator("#next-hand").is_visible():
+        page.locator("#next-hand").click()
+        return True
+    choice = page.locator("#choice")
+    if choice.is_visible():
+        choice.locator("button[data-action]").first.click()
+        return True
+    cards = page.locator("#hand button.legal")
+    if cards.count():
+        if keyboard:
+            cards.first.focus()
+            page.keyboard.press("Enter")
+        else:
+            cards.first.click()
+        return True
+    extra = page.locator("#extra button")
+    if extra.count():
+        extra.first.click()
+        return True
+    return False
+
+
+READY = """() => {
+  const shown = (id) => !document.getElementById(id).closest("[hidden]");
+  return shown("next-hand") || shown("summary") ||
+    !!document.querySelector("#hand button.legal, #extra button");
+}"""
+
+
+def take_turn(page: Page) -> bool:
+    """Wait for this seat's turn, going past the ends of hands, and make its first legal
+    move (the first value of a choice); False once the game is over. The same clicks at
+    the same states, so a seeded game goes the same way every time."""
+    while True:
+        page.wait_for_function(READY)
+        if page.locator("#summary").is_visible():
+            return False
+        if not page.locator("#next-hand").is_visible():
+            break
+        page.locator("#next-hand").click()
+    state = page.locator("#board").get_attribute("data-state")
+    cards = page.locator("#hand button.legal")
+    (cards if cards.count() else page.locator("#extra button")).first.click()
+    if page.locator("#choice").is_visible():
+        page.locator("#choice button[data-action]").first.click()
+    page.wait_for_function("s => document.getElementById('board').dataset.state !== s", arg=state)
+    return True
+
+
+def over(page: Page) -> bool:
+    return page.locator("#summary").is_visible()
+
+
+def assert_no_sideways_scroll(page: Page, screen: str) -> None:
+    sizes = page.evaluate("[document.documentElement.scrollWidth, "
+                          "document.documentElement.clientWidth]")
+    assert sizes[0] <= sizes[1], f"{screen}: the page scrolls sideways ({sizes[0]} > {sizes[1]})"
+
+
+def assert_accessible(page: Page, screen: str) -> None:
+    """axe-core finds nothing serious or critical on the page as it is."""
+    result = Axe().run(page)
+    bad = [v for v in result.response["violations"] if v["impact"] in ("serious", "critical")]
+    assert not bad, f"{screen}: " + "; ".join(
+        f"{v['id']} ({v['impact']}): {v['help']} at "
+        f"{[n['target'] for n in v['nodes']][:3]}" for v in bad)
+
+
+def assert_screen(page: Page, name: str, tmp: Path, mask: list[Locator] | None = None) -> None:
+    """The page looks like its committed baseline, within antialiasing noise. With
+    NINETYNINE_UPDATE_SCREENS=1 the baseline is rewritten instead."""
+    shot = tmp / f"{name}.png"
+    page.screenshot(path=str(shot), full_page=True, mask=mask or [], animations="disabled",
+                    caret="hide")
+    baseline = BASELINES / f"{name}.png"
+    if os.environ.get(UPDATE_ENV) == "1":
+        BASELINES.mkdir(exist_ok=True)
+        baseline.write_bytes(shot.read_bytes())
+        return
+    assert baseline.exists(), f"no baseline {baseline}: run with {UPDATE_ENV}=1 to make it"
+    new, old = Image.open(shot).convert("RGB"), Image.open(baseline).convert("RGB")
+    assert new.size == old.size, f"{name}: {new.size} is not the baseline's {old.size} ({shot})"
+    diff = ImageChops.difference(new, old)
+    changed = sum(1 for px in diff.getdata() if max(px) > PIXEL_DELTA)
+    share = changed / (new.size[0] * new.size[1])
+    if share > MAX_CHANGED:
+        diff.point(lambda v: 255 if v > PIXEL_DELTA else 0).save(tmp / f"{name}-diff.png")
+        raise AssertionError(f"{name}: {share:.2%} of the pixels differ from {baseline} (see "
+                             f"{shot} and its -diff.png); if the change is meant, run with "
+                             f"{UPDATE_ENV}=1")

@@ -1,0 +1,231 @@
+"""The browser table as a person uses it: a whole game against a bot by clicking, what the
+cards say (the engine's totals and reasons), calls, chat, the live lobby and replays."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from ninetynine.cards import format_card
+from ninetynine.options import card_options
+from ninetynine.record import format_record
+from tests.web.helpers import ServerThread, play_game
+from tests.web.pages import create_table, over
+
+
+@pytest.fixture
+def web(make_server: Callable[..., ServerThread]) -> ServerThread:
+    return make_server(bot_delay=0.0)
+
+
+def table_of(web: ServerThread, page: Page):  # type: ignore[no-untyped-def]
+    return web.lobby.tables[page.url.rsplit("/", 1)[1].split("?")[0]]
+
+
+def engine_totals(web: ServerThread, page: Page) -> dict[str, str] | None:
+    """What each card should say now, from the server's own state: the totals its plays
+    make, as the page writes them; None unless seat 1 is to play."""
+    state = table_of(web, page).state
+    if state.current_seat != 0:
+        return None
+    out = {}
+    for o in card_options(state, 0):
+        totals = list(dict.fromkeys(t for _, t in o.plays))
+        out[format_card(o.card)] = "" if not totals else \
+            "any" if len(totals) > 3 else " / ".join(map(str, totals))
+    return out
+
+
+def shown_totals(page: Page) -> dict[str, str]:
+    return page.evaluate("""Object.fromEntries([...document.querySelectorAll('#hand button')]
+        .map((b) => [b.dataset.card, b.querySelector('.after')?.textContent || '']))""")
+
+
+def test_a_whole_game_against_a_bot_by_clicking(browser: Browser, web: ServerThread) -> None:
+    page = browser.new_page()
+    create_table(page, web.url, "Ann", 2, {2: "easy"})
+    choice = page.locator("#choice")
+    choices = compared = refused = calls = 0
+    behind = 0  # polls in a row where the page is not showing the engine's totals yet
+    for _ in range(2000):
+        if over(page):
+            break
+        if page.locator("#next-hand").is_visible():  # the end of a hand waits for the player
+            expect(page.locator("#hand-summary")).to_contain_text("End of the hand")
+            page.locator("#next-hand").click()
+            continue
+        legal = page.locator("#hand button.legal")
+        if not legal.count() and not page.locator("#extra button").count():
+            page.wait_for_timeout(20)
+            continue
+        expected = engine_totals(web, page)
+        if expected is None or expected != shown_totals(page):  # the page is a frame behind
+            behind += 1
+            assert behind < 100, f"the cards say {shown_totals(page)}, the engine {expected}"
+            page.wait_for_timeout(20)
+            continue
+        behind = 0
+        compared += 1
+        assert page.title().startswith("Your turn")
+        bubble = page.locator("#seats .bubble:visible")
+        if bubble.count():  # the last call, at the seat that said it
+            calls += 1
+            expect(page.locator("#log li.call").last).to_contain_text(bubble.inner_text())
+        options = card_options(table_of(web, page).state, 0)
+        blocked = next((o for o in options if o.refused), None)
+        if blocked and refused < 3:  # a tap on a card that cannot be played says why
+            page.locator(f'#hand button[data-card="{format_card(blocked.card)}"]').click()
+            expect(page.locator("#error")).to_have_text(blocked.refused.why)  # type: ignore[union-attr]
+            refused += 1
+        two_way = next((o for o in options if len(o.plays) == 2 and
+                        all(a.value is not None for a, _ in o.plays)), None)
+        if two_way:  # the Ace's or Ten's choice, with the total each way makes
+            page.locator(f'#hand button[data-card="{format_card(two_way.card)}"]').click()
+            expect(choice).to_be_visible()
+            labels = choice.locator("button[data-action]").all_inner_texts()
+            assert [re.sub(r".*\u2192 ", "", t) for t in labels] == [
+                str(total) for _, total in two_way.plays]
+            assert all(re.match(r"^[+\u2212]\d+ \u2192 \d+$", t) for t in labels), labels
+            choice.locator("button[data-action]").last.click()
+            expect(choice).not_to_be_visible()
+            choices += 1
+        elif legal.count():
+            legal.first.click()
+        else:
+            page.locator("#extra button").first.click()
+        page.wait_for_timeout(10)
+    assert over(page), "the game did not finish"
+    expect(choice).not_to_be_visible()
+    assert choices >= 2 and compared >= 10 and refused >= 1 and calls >= 1, \
+        (choices, compared, refused, calls)
+    standings = page.locator("#standings-body tr")
+    expect(standings).to_have_count(2)
+    expect(standings.first).to_contain_text("1st")
+    expect(page.locator("#summary-text")).to_contain_text("wins")
+    assert page.title() == "Ninety-Nine"
+    old = page.url
+    page.get_by_role("button", name="Rematch").click()
+    page.wait_for_url(lambda url: url != old and "/t/" in url)
+    expect(page.locator("#seats")).to_contain_text("Ann (you)")
+    expect(page.locator("#summary")).to_be_hidden()
+
+
+def test_the_keyboard_plays_and_calls_are_announced(browser: Browser, web: ServerThread) -> None:
+    page = browser.new_page()
+    create_table(page, web.url, "Kay", 3, {2: "easy", 3: "easy"})
+    for _ in range(6):  # number keys and Enter, with focus kept on the hand
+        expect(page.locator("#hand button.legal").first).to_be_visible()
+        page.keyboard.press("1")
+        if page.locator("#choice").is_visible():
+            expect(page.locator("#choice button[data-action]").first).to_be_focused()
+            page.keyboard.press("Enter")
+        if page.locator("#next-hand").is_visible():
+            page.keyboard.press("Enter")
+        page.wait_for_timeout(50)
+    expect(page.locator("#announce")).to_contain_text(re.compile(r"says|Your turn|over"))
+    speech = page.get_by_role("button", name="Speak calls")
+    expect(speech).to_have_attribute("aria-pressed", "false")  # off until asked for
+    speech.click()
+    page.reload()
+    expect(page.get_by_role("button", name="Speak calls")).to_have_attribute("aria-pressed",
+                                                                            "true")
+
+
+def test_chat_between_two_browsers_with_mute(browser: Browser, web: ServerThread) -> None:
+    ann = browser.new_context().new_page()
+    bob = browser.new_context().new_page()
+    invite = create_table(ann, web.url, "Ann", 2, {})
+    bob.goto(invite)
+    bob.locator("#join-panel").get_by_label("Your name").fill("Bob")
+    bob.get_by_role("button", name="Take a seat").click()
+    ann.get_by_label("Say something to the table").fill("good luck, Bob")
+    ann.keyboard.press("Enter")
+    expect(bob.locator("#log li.chat")).to_have_text("Ann: good luck, Bob")
+    bob.get_by_role("button", name="Mute chat").click()
+    ann.get_by_label("Say something to the table").fill("are you there?")
+    ann.get_by_role("button", name="Send").click()
+    expect(ann.locator("#log li.chat").last).to_have_text("Ann: are you there?")
+    expect(bob.locator("#log li.chat").last).to_be_hidden()  # muted: not shown
+    bob.get_by_label("Say something to the table").fill("sorry, busy")
+    bob.keyboard.press("Enter")
+    expect(ann.locator("#log li.chat").last).to_have_text("Bob: sorry, busy")
+    expect(bob.locator("#log li.chat").last).to_be_visible()  # one's own lines stay
+    bob.reload()  # the mute is remembered
+    expect(bob.get_by_role("button", name="Mute chat")).to_have_attribute("aria-pressed", "true")
+
+
+def test_the_lobby_follows_new_tables_without_a_reload(browser: Browser,
+                                                       web: ServerThread) -> None:
+    watcher = browser.new_context().new_page()
+    watcher.goto(web.url)
+    expect(watcher.locator("#feed-state")).to_contain_text("No public tables")
+    expect(watcher.get_by_role("button", name="Refresh")).to_have_count(0)
+    host = browser.new_context().new_page()
+    create_table(host, web.url, "Hana", 3, {3: "easy"}, public=True)
+    entry = watcher.locator("#open-tables li")
+    expect(entry).to_have_count(1, timeout=10000)
+    expect(entry).to_contain_text("Hana")
+    expect(entry).to_contain_text("1 open seat")
+    entry.get_by_role("link", name=re.compile("^Join")).click()
+    watcher.get_by_role("button", name="Take a seat").click()
+    expect(watcher.locator("#seats")).to_contain_text("(you)")
+    lobby = browser.new_context().new_page()  # the table now plays: listed to watch
+    lobby.goto(web.url)
+    lobby.locator("#open-tables li").get_by_role("link", name=re.compile("^Watch")).click()
+    expect(lobby.locator("#prompt")).to_contain_text("You are watching")
+    expect(lobby.locator("#hand-section")).to_be_hidden()
+
+
+def finished_game(web: ServerThread) -> str:
+    created = web.create(name="Ann", players=2)
+    bob = web.join(created["table"], "Bob")
+    clients = [web.client(created["table"], created["token"]),
+               web.client(created["table"], bob["token"])]
+    play_game(clients, random.Random(3))
+    for c in clients:
+        c.close()
+    return str(created["table"])
+
+
+def test_the_replay_steps_to_the_end_and_back(browser: Browser, web: ServerThread,
+                                              tmp_path: Path) -> None:
+    table_id = finished_game(web)
+    page = browser.new_page()
+    page.goto(f"{web.url}/t/{table_id}?replay=1&seat=2")
+    expect(page.locator("#replay-pos")).to_have_text("The deal")
+    expect(page.locator("#seats")).to_contain_text("Bob (you)")
+    steps = len(web.get(f"/api/tables/{table_id}/replay").json()["steps"]) - 1
+    page.get_by_role("button", name="To the end").click()
+    expect(page.locator("#replay-pos")).to_have_text(f"Move {steps} of {steps}")
+    expect(page.locator("#replay-end")).to_contain_text("wins")
+    end_total = page.locator("#total").inner_text()
+    page.get_by_role("button", name="One move back").click()
+    expect(page.locator("#replay-pos")).to_have_text(f"Move {steps - 1} of {steps}")
+    expect(page.locator("#replay-end")).to_be_hidden()
+    page.keyboard.press("End")
+    expect(page.locator("#total")).to_have_text(end_total)
+    page.keyboard.press("Home")
+    expect(page.locator("#replay-pos")).to_have_text("The deal")
+    page.get_by_label("Seen from").select_option("")  # every hand open
+    expect(page.locator('#seats .held[aria-label^="holds"]')).to_have_count(2)
+    page.get_by_role("button", name="One move forward").click()
+    expect(page.locator("#replay-pos")).to_have_text(f"Move 1 of {steps}")
+    # an uploaded record, from the lobby
+    record = tmp_path / "game.toml"
+    record.write_text(format_record(web.lobby.tables[table_id].match.record()))
+    lobby = browser.new_page()
+    lobby.goto(web.url)
+    lobby.get_by_label("A game's record").set_input_files(str(record))
+    expect(lobby.locator("#replay-pos")).to_have_text("The deal")
+    lobby.keyboard.press("End")
+    expect(lobby.locator("#replay-pos")).to_have_text(f"Move {steps} of {steps}")
+    broken = tmp_path / "broken.toml"
+    broken.write_text("rules = 1 = 2")
+    lobby.goto(web.url)
+    lobby.get_by_label("A game's record").set_input_files(str(broken))
+    expect(lobby.locator("#replay-upload-error")).not_to_be_empty()
