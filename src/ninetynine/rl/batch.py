@@ -62,7 +62,7 @@ SUPPORTED: tuple[tuple[str, tuple[Any, ...]], ...] = (
     ("scoring", (Scoring.LIVES,)),
     ("thresholds", (Thresholds.NONE,)),
     ("rule_69", (Rule69.NONE,)),
-    ("instant_hands", (False,)),
+    ("instant_hands", ((),)),  # none
     ("start_total", (StartTotal.ZERO,)),
     ("draw", (Draw.AUTO,)),
     ("restock", (Restock.LAZY,)),
