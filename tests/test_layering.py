@@ -13,7 +13,7 @@ CORE = ["actions", "cards", "dealing", "describe", "effects", "errors", "events"
         "launch", "match", "options",
         "penalties", "position", "statebase",
         "presets", "record", "rules", "state", "view", "words"]
-FRONT_ENDS = {"cli", "tui", "web", "bots", "arena", "coach", "table", "saves"}
+FRONT_ENDS = {"cli", "tui", "web", "bots", "arena", "coach", "table", "saves", "rl"}
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -46,10 +46,23 @@ def test_every_core_module_is_listed() -> None:
     assert modules <= set(CORE) | FRONT_ENDS, modules - set(CORE) - FRONT_ENDS
 
 
+def test_only_the_rl_package_imports_it() -> None:
+    """The game-AI layer sits on top: the core, the bots and the other front ends run
+    without its libraries (numpy, gymnasium, pettingzoo, open_spiel)."""
+    rl = SRC / "rl"
+    for path in SRC.rglob("*.py"):
+        if rl in path.parents:
+            continue
+        for name in imported_modules(path):
+            assert not name.startswith("ninetynine.rl"), f"{path.name} imports {name}"
+            assert name.split(".")[0] not in ("numpy", "gymnasium", "pettingzoo", "pyspiel",
+                                              "open_spiel"), f"{path.name} imports {name}"
+
+
 # Layers from the bottom: a module may import its own group and lower layers only, so a
-# front end sits on top and never underneath (the package's own exports count as core).
+# front end sits on top and never underneath (the package's exports count as core).
 LAYERS = [
-    {"core", "(package)"},
+    {"core"},
     {"bots"},
     {"coach", "rl"},
     {"arena", "table"},
@@ -90,9 +103,7 @@ def project_imports(path: Path) -> set[str]:
 
 def group_of(module: str) -> str:
     parts = module.split(".")
-    if len(parts) == 1:
-        return "(package)"
-    return "core" if parts[1] in CORE else parts[1]
+    return "core" if len(parts) == 1 or parts[1] in CORE else parts[1]
 
 
 GRAPH = {m: project_imports(p) for m, p in MODULES.items()}

@@ -1,23 +1,47 @@
-"""Ninety-Nine, the adding card game: every rule set in the rulebooks, as data."""
+"""Ninety-Nine, the adding card game: every rule set in the rulebooks, as data.
 
-from ninetynine.actions import Action, ActionKind, Lead, Reinsert, Shuffle, parse_action
-from ninetynine.errors import (
-    CardNotInHandError,
-    ChoiceRequiredError,
-    GameOverError,
-    IllegalActionError,
-    NinetyNineError,
-    NotationError,
-    NotYourTurnError,
-    OverLimitError,
-    RecordError,
-    RulesError,
-)
-from ninetynine.game import new_game, play_out, step
-from ninetynine.match import Chance, Match
+The names below are loaded when first used, so that a program importing one part (the
+command line's ``--help``) does not pay for the rest. ``presets`` is bound at once: it is
+also the name of a module, which would otherwise shadow the function once imported.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from ninetynine.presets import find_preset, load_rules, preset_rules, presets
-from ninetynine.rules import Rules
-from ninetynine.state import Outcome, State
+
+if TYPE_CHECKING:
+    from ninetynine.actions import Action, ActionKind, Lead, Reinsert, Shuffle, parse_action
+    from ninetynine.errors import (
+        CardNotInHandError,
+        ChoiceRequiredError,
+        GameOverError,
+        IllegalActionError,
+        NinetyNineError,
+        NotationError,
+        NotYourTurnError,
+        OverLimitError,
+        RecordError,
+        RulesError,
+    )
+    from ninetynine.game import new_game, play_out, step
+    from ninetynine.match import Chance, Match
+    from ninetynine.rules import Rules
+    from ninetynine.state import Outcome, State
+
+_LAZY = {
+    "ninetynine.actions": ("Action", "ActionKind", "Lead", "Reinsert", "Shuffle", "parse_action"),
+    "ninetynine.errors": ("CardNotInHandError", "ChoiceRequiredError", "GameOverError",
+                          "IllegalActionError", "NinetyNineError", "NotationError",
+                          "NotYourTurnError", "OverLimitError", "RecordError", "RulesError"),
+    "ninetynine.game": ("new_game", "play_out", "step"),
+    "ninetynine.match": ("Chance", "Match"),
+    "ninetynine.rules": ("Rules",),
+    "ninetynine.state": ("Outcome", "State"),
+}
+_MODULE_OF = {name: module for module, names in _LAZY.items() for name in names}
 
 __all__ = [
     "Action", "ActionKind", "CardNotInHandError", "Chance", "ChoiceRequiredError", "GameOverError",
@@ -27,3 +51,16 @@ __all__ = [
     "presets", "step",
 ]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ninetynine' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -76,4 +76,4 @@ def format_cards(cards: Iterable[int]) -> str:
 
 def new_deck(decks: int = 1) -> list[int]:
     """Every card of ``decks`` standard 52-card decks, in sorted order."""
-    return sorted(list(range(52)) * decks)
+    return list(range(52)) if decks == 1 else sorted(list(range(52)) * decks)

@@ -9,6 +9,7 @@ from ninetynine import events as E
 from ninetynine.cards import new_deck
 from ninetynine.rules import (
     RULEBOOK_INSTANT,
+    DeckCount,
     Direction,
     EmptyDraw,
     InstantOrder,
@@ -40,11 +41,6 @@ class Dealing(StateBase):
 
     def _end_turn(self, seat: int, nxt: int) -> None:
         """Draw for the player who just played, then hand the turn to ``nxt``."""
-        stock = self.stock
-        if self.c.plain_draw and len(stock) > 1 and not self.owed and self._ev is None:
-            self.turn = nxt  # the hot path of simulations: one card from a stock that lasts
-            self.hands[seat].append(stock.pop())
-            return
         if self.c.explicit_draw:
             self.phase, self.next_turn = DRAWING, nxt
             return
@@ -153,12 +149,13 @@ class Dealing(StateBase):
             self.turns_played = [0] * n
         self.points = [rules.points_per_hand] * n
         self.owed = self.passes = self.chain = self.plays_left = 0
-        decks = rules.decks_for(sum(alive)) if rules.deck_count.value == "each_hand" else self.decks
-        need = rules.hand_size * sum(alive) + (rules.start_total is StartTotal.UPCARD)
+        decks = rules.decks_for(sum(alive)) if rules.deck_count is DeckCount.EACH_HAND \
+            else self.decks
         if rules.new_round_deal is NewRoundDeal.FULL_RESHUFFLE or decks != self.decks:
             self.decks = decks
             self._gather(new_deck(decks))
             return
+        need = rules.hand_size * sum(alive) + (rules.start_total is StartTotal.UPCARD)
         old_hands = [c for hand in self.hands for c in hand]
         self.hands = [[] for _ in range(n)]
         self.pile[:0] = old_hands  # face down under the discards
@@ -166,16 +163,16 @@ class Dealing(StateBase):
         if len(self.stock) >= need:
             self._deal()
         elif rules.new_round_deal is NewRoundDeal.FROM_STOCK:
-            self._gather(self.all_cards())
+            self._gather(sorted(self.all_cards()))
         else:
             if ev is not None:
                 ev.append(E.StockReshuffled(len(self.pile) - 1, True))
             self.phase, self.chance = CHANCE, TOPUP
 
     def _gather(self, cards: list[int]) -> None:
-        """Collect every card for a full shuffle before the deal."""
+        """Collect every card (``cards``, sorted) for a full shuffle before the deal."""
         self.hands = [[] for _ in range(self.n)]
-        self.stock, self.pile, self.out = sorted(cards), [], []
+        self.stock, self.pile, self.out = cards, [], []
         self.face_down = 0
         self.phase, self.chance = CHANCE, DEAL
 
@@ -184,12 +181,11 @@ class Dealing(StateBase):
         self.total, self.phase, self.chance = 0, PLAY, NO_CHANCE
         if ev is not None:
             ev.append(E.HandStarted(self.hand_no, self.dealer, self.starter))
-        seats = [(self.starter + k) % self.n for k in range(self.n)]
-        seats = [s for s in seats if self.alive[s]]
-        stock = self.stock
+        n, alive, hands, pop = self.n, self.alive, self.hands, self.stock.pop
+        seats = [s % n for s in range(self.starter, self.starter + n) if alive[s % n]]
         for _ in range(rules.hand_size):
             for s in seats:
-                self.hands[s].append(stock.pop())
+                hands[s].append(pop())
         if ev is not None:
             ev.extend(E.Dealt(s, rules.hand_size) for s in seats)
         self.turn = self.starter

@@ -19,10 +19,12 @@ from ninetynine.rules import (
     ChoiceFilter,
     Draw,
     InstantCheck,
+    NoLegalPlay,
     Restock,
     Rule69,
     Rules,
     StockEmpty,
+    Stuck,
     Thresholds,
     TwoPlayerReverse,
 )
@@ -67,6 +69,20 @@ class RuleTables:
         self.extras = bool(self.naming or self.chain_cards) or any(
             e.kind is Kind.SET_ANY for e in self.effects)
         self.unusual = self.extras or self.may_bust  # legal plays beyond the safe ones
+        # the safe plays, when there are any, are the legal ones (State.legal_codes)
+        self.rows_suffice = not (self.unusual or self.opening_ban)
+        # ... and with none safe, whatever the hand holds, the player lays down
+        self.down_if_none_safe = rules.no_legal_play is NoLegalPlay.LAY_DOWN and \
+            rules.stuck is Stuck.BUST
+        # card -> the direction's factor, for the cards whose play, short of a bust, only
+        # passes the turn on (reversing or not) and draws a card: the fast lane of
+        # State.apply_code; none where plays score or turns are unusual
+        plain = self.plain_draw and not (self.scoring_on_play or self.extras)
+        plain_reverse = rules.reverse_with_two_players and \
+            rules.two_player_reverse is TwoPlayerReverse.HOLD
+        self.plain_turns = {c: -1 if self.effects[c].reverse else 1 for c in range(52)
+                            if plain and not self.effects[c].skip
+                            and (plain_reverse or not self.effects[c].reverse)}
         # cards whose action carries a number: a seat to name or a total to set
         self.param_cards = frozenset(c for c in range(52) if self.effects[c].has_param)
         # per card, the lowest card with the same rank and effect: cards a player cannot
@@ -76,6 +92,8 @@ class RuleTables:
         # (total * 64 + card) -> (safe codes, busting codes);
         # (total * AFTER_KEY + code) -> the total after the play
         self.card_moves: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        # total -> the safe codes of each card at that total, by card (the hot path's row)
+        self.safe_rows: dict[int, tuple[tuple[int, ...], ...]] = {}
         self.after: dict[int, int] = {}
         self.actions: dict[int, Action] = {}  # code -> its action (see State.action_of)
 
@@ -90,6 +108,14 @@ class RuleTables:
             found = self.card_moves[key] = (
                 tuple(base + ch for ch, _, busts in opts if not busts),
                 tuple(base + ch for ch, _, busts in opts if busts))
+        return found
+
+    def safe_row(self, total: int) -> tuple[tuple[int, ...], ...]:
+        """The safe codes of every card at ``total``, indexed by card."""
+        found = self.safe_rows.get(total)
+        if found is None:
+            found = self.safe_rows[total] = tuple(self.moves_of(card, total)[0]
+                                                  for card in range(52))
         return found
 
     def result(self, code: int, total: int) -> int:

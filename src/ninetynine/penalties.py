@@ -147,18 +147,21 @@ class Penalties(Dealing):
         rules = self.rules
         if bust and not rules.milestones_on_bust:
             return False  # a play over the limit pays only for going over (QC)
-        dues: list[tuple[int, int, str]] = []  # (seat, amount, reason), in paying order
+        # (payer, amount, milestone, made): who pays, in paying order, for making the
+        # milestone exactly (made) or crossing it; the reason is written only for events
+        dues: list[tuple[int, int, int, bool]] = []
         others = [(seat + k) % self.n for k in range(1, self.n)]
         if new == rules.limit and old < new:
-            dues = [(s, 2, f"P{seat + 1} made exactly {new}") for s in others]
+            dues = [(s, 2, new, True) for s in others]
         for t in rules.threshold_values:
             if new == t and old < t:
-                dues += [(s, 1, f"P{seat + 1} made exactly {t}") for s in others]
+                dues += [(s, 1, t, True) for s in others]
             elif old < t < new or (rules.online_cross is OnlineCross.LEAVE and old == t < new):
-                dues.append((seat, 1, f"crossed {t}"))
-        for payer, amount, reason in dues:
+                dues.append((seat, 1, t, False))
+        for payer, amount, t, made in dues:
             if self.alive[payer] and self.phase != OVER:
-                self._pay(payer, amount, reason)
+                self._pay(payer, amount, "" if self._ev is None else
+                          f"P{seat + 1} made exactly {t}" if made else f"crossed {t}")
         return new == rules.limit and old < new
 
     def _sixty_nine(self, seat: int) -> None:

@@ -159,17 +159,24 @@ class State(Penalties):
 
     def sample_chance(self, rng: random.Random) -> ChanceOutcome:
         """Draw the pending chance outcome with the caller's generator."""
-        req = self.chance_request()
-        if req is None:
+        kind = self.chance
+        if self.phase != CHANCE:
             raise IllegalActionError("no chance event is pending: it is a player's turn")
-        if req.kind == UPCARD:
-            return Reinsert(rng.choice(req.depths))
-        if req.kind == LEAD:
-            return Lead(rng.choice(req.seats))
+        if kind in (UPCARD, LEAD):
+            req = self.chance_request()
+            assert req is not None
+            return Reinsert(rng.choice(req.depths)) if kind == UPCARD else \
+                Lead(rng.choice(req.seats))
+        # the cards of chance_request(), without building it (a deal is on the hot path);
         # sorting by random keys: a uniform shuffle, several times cheaper than rng.shuffle
-        cards, rnd = req.cards, rng.random
+        rnd = rng.random
+        cards = self.pile[:-1] if kind == TOPUP else self.stock
+        if len(cards) == 52 and self.decks == 1:  # the whole deck: sorted, card i is i
+            keys = [rnd() for _ in cards]
+            return Shuffle(tuple(sorted(range(52), key=keys.__getitem__)))
+        cards = sorted(cards)
         if len(cards) < 2:
-            return Shuffle(cards)
+            return Shuffle(tuple(cards))
         keys = [rnd() for _ in cards]
         return Shuffle(itemgetter(*sorted(range(len(cards)), key=keys.__getitem__))(cards))
 
@@ -239,13 +246,30 @@ class State(Penalties):
         """Sorted codes of the legal actions of the seat to act ([] at chance or over)."""
         if self.phase != PLAY:
             return [DRAW, NODRAW] if self.phase == DRAWING else []
-        c, seat = self.c, self.turn
-        hand = self.hands[seat]
+        c, hand = self.c, self.hands[self.turn]
+        if c.rows_suffice and self.decks == 1:
+            # the hot path: each card's safe codes from the row of this total
+            row = c.safe_rows.get(self.total) or c.safe_row(self.total)
+            safe: list[int] = []
+            for card in hand:
+                safe += row[card]
+            if safe:
+                safe.sort()
+                return safe
+            if c.down_if_none_safe:
+                return [DOWN]
+        return self._all_legal_codes(hand)
+
+    def _all_legal_codes(self, hand: list[int]) -> list[int]:
+        """The legal codes, whatever the rules (:meth:`legal_codes` when the row of safe
+        plays is not the answer)."""
         if not hand:
             return [PASS] if self.rules.stuck is Stuck.PASS else [DOWN]
-        total, moves, moves_of = self.total, c.card_moves, c.moves_of
+        seat = self.turn
+        c, total = self.c, self.total
         banned = c.opening_ban and self.turns_played[seat] < c.opening_ban and (
             self.rules.king_ban_at_limit or total != c.limit)
+        moves, moves_of = c.card_moves, c.moves_of
         safe: list[int] = []
         busting: list[int] = []
         base, previous = total * 64, -1
@@ -462,15 +486,6 @@ class State(Penalties):
             raise BelowZeroError(f"'{action}' would take the total below 0", legal=shown)
         raise IllegalActionError(f"'{action}' is not allowed now", legal=shown)
 
-    def apply_code(self, code: int) -> None:
-        """Apply a legal action code without checking it (the fast path)."""
-        if code < DOWN:
-            self._play(self.turn, code >> 2, code)
-        elif code < PARAM:
-            self._special(code)
-        else:
-            self._play(self.turn, card_of(code), code)
-
     # Transitions -------------------------------------------------------------------
 
     def _special(self, code: int) -> None:
@@ -497,23 +512,45 @@ class State(Penalties):
                 ev.append(E.DrawSkipped(seat, "did not draw"))
             self.phase, self.turn, self.owed, self.next_turn = PLAY, self.next_turn, 0, -1
 
-    def _play(self, seat: int, card: int, code: int) -> None:
-        """Play ``card`` by its action ``code`` (which holds its value's choice, or the seat
-        it names or the total it sets)."""
-        c, rules, ev = self.c, self.rules, self._ev
-        self.hands[seat].remove(card)
+    def apply_code(self, code: int) -> None:
+        """Apply a legal action code without checking it (the fast path): the seat to act
+        plays the card of a play's code (which holds its value's choice, or the seat it
+        names or the total it sets), or makes a special move (:meth:`_special`)."""
+        if code < DOWN:
+            card = code >> 2
+        elif code < PARAM:
+            self._special(code)
+            return
+        else:
+            card = card_of(code)
+        c, ev, seat = self.c, self._ev, self.turn
+        hand = self.hands[seat]
+        hand.remove(card)
         self.pile.append(card)
         self.turns_played[seat] += 1
         self.passes = 0
-        rank = card >> 2
-        eff = c.effects[card]
         old = self.total
         new = self.total = c.after.get(old * AFTER_KEY + code) or c.result(code, old)
-        bust = new > c.limit
+        flip = c.plain_turns.get(card)
+        if flip is not None and new <= c.limit and ev is None:
+            # most plays of a simulation: the turn passes on and the player draws (what
+            # the rest of this method does, without the checks that cannot apply)
+            if flip < 0:
+                self.direction = -self.direction
+            nxt = (seat + self.direction) % self.n
+            if not self.in_hand[nxt]:
+                nxt = self._next_seat(nxt, 1)
+            if len(self.stock) > 1 and not self.owed:
+                self.turn = nxt
+                hand.append(self.stock.pop())
+            else:
+                self._end_turn(seat, nxt)
+            return
+        rules, eff, bust = self.rules, c.effects[card], new > c.limit
         if ev is not None:
             ev.append(E.CardPlayed(seat, card, eff.values[code & 3] if eff.has_choice else None,
                                    old, new))
-            text = (rules.bust_call if bust else rules.calls[rank]).format(total=new)
+            text = (rules.bust_call if bust else rules.calls[card >> 2]).format(total=new)
             ev.append(E.TotalCalled(seat, new, text))
         if c.scoring_on_play:  # reverses after the play's penalties (Q18, Q47)
             if self._score_play(seat, eff, old, new, bust):

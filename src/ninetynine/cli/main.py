@@ -1,5 +1,6 @@
 """``ninetynine``: the entry point. Each subcommand lives in its own module with
-``add_arguments(parser)`` and ``run(args) -> int``; errors are one line, no traceback."""
+``add_arguments(parser)`` and ``run(args) -> int``, imported only when it is the one asked
+for; errors are one line, no traceback."""
 
 from __future__ import annotations
 
@@ -24,7 +25,9 @@ COMMANDS = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of the command line. Only ``command``'s module is imported, to add its
+    arguments; the others are listed by name and help line, so ``--help`` starts at once."""
     parser = argparse.ArgumentParser(
         prog="ninetynine",
         description="Ninety-Nine, the adding card game: play, replay and study every rule set.",
@@ -32,6 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"ninetynine {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in COMMANDS.items():
+        if name != command:
+            sub.add_parser(name, help=help_text)
+            continue
         module = importlib.import_module(module_name)
         cmd = sub.add_parser(name, help=help_text, description=module.__doc__)
         module.add_arguments(cmd)
@@ -40,11 +46,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
     args_list = list(sys.argv[1:] if argv is None else argv)
     if not args_list or args_list[0].startswith("-") and args_list[0] not in (
             "-h", "--help", "--version"):
         args_list.insert(0, "play")
+    parser = build_parser(args_list[0] if args_list[0] in COMMANDS else None)
     args = parser.parse_args(args_list)
     try:
         return int(args.run(args) or 0)

@@ -1,0 +1,25 @@
+"""Ninety-Nine for game-AI work (``pip install "ninetynine[rl]"``; see ``docs/ai.md``).
+
+* :mod:`ninetynine.rl.encoding`: the canonical, versioned action index, legal-action masks
+  and observations;
+* :mod:`ninetynine.rl.pettingzoo`: a PettingZoo AEC environment;
+* :mod:`ninetynine.rl.gymnasium`: a single-agent Gymnasium environment, registered as
+  ``NinetyNine-v0`` when this package is imported (the other seats are bots);
+* :mod:`ninetynine.rl.openspiel`: the game for OpenSpiel, with chance nodes;
+* :mod:`ninetynine.rl.batch`: a NumPy engine that steps thousands of games at once.
+
+This is a front end: it imports the rules core and the bots, never the other way round.
+"""
+
+from __future__ import annotations
+
+import gymnasium
+
+from ninetynine.rl.encoding import VERSION, Encoding, encode, legal_mask
+
+ENV_ID = "NinetyNine-v0"
+
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(id=ENV_ID, entry_point="ninetynine.rl.gymnasium:NinetyNineGymEnv")
+
+__all__ = ["ENV_ID", "VERSION", "Encoding", "encode", "legal_mask"]

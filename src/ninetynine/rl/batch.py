@@ -1,0 +1,471 @@
+"""A batch engine: thousands of games of one rule set stepped at once with NumPy.
+
+Every slot of a :class:`Batch` is always at a decision: chance (deals, restocks) is drawn
+inside the step, and a game that ends starts again in its slot. It plays the four base
+games (P, K, G, J) and any rules built from the same parts; :func:`check_supported` names
+the first setting it does not play. A differential test replays random games of the
+reference engine through it, shuffle for shuffle and move for move.
+
+Actions are per hand *slot*, not per card: action ``2 * slot + choice`` plays the card in
+that slot of the hand with that choice of value (0 for a card with one value; for a card
+with two, 0 is the lower and 1 the higher, as in the engine), and action ``2 * hand_size``
+is ``down`` (lay down, when nothing else is legal). :meth:`Batch.codes` gives the engine's
+action codes (which are the canonical indexes of :mod:`ninetynine.rl.encoding` for plays).
+
+>>> batch = Batch("P", 4, 8, seed=1)
+>>> legal = batch.legal()                  # one bit per action, per slot
+>>> batch.step(batch.random_actions(legal))
+>>> batch.decisions
+8
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ninetynine.effects import Kind
+from ninetynine.errors import RulesError
+from ninetynine.lookup import compiled
+from ninetynine.rl.encoding import rules_for
+from ninetynine.rules import (
+    AfterBust,
+    BelowZero,
+    DeckCount,
+    Direction,
+    Draw,
+    EliminatedHand,
+    Elimination,
+    EmptyDraw,
+    ForcedCard,
+    GameEnd,
+    NewRoundDeal,
+    NoLegalPlay,
+    Restock,
+    Rule69,
+    Rules,
+    Scoring,
+    Starter,
+    StartTotal,
+    StockEmpty,
+    Stuck,
+    Thresholds,
+    TwoPlayerReverse,
+)
+
+EMPTY = 52  # an empty hand slot (and no pile top)
+
+# (key, the values the batch engine plays): the first setting outside them is named
+SUPPORTED: tuple[tuple[str, tuple[Any, ...]], ...] = (
+    ("scoring", (Scoring.LIVES,)),
+    ("thresholds", (Thresholds.NONE,)),
+    ("rule_69", (Rule69.NONE,)),
+    ("instant_hands", ((),)),  # none
+    ("start_total", (StartTotal.ZERO,)),
+    ("draw", (Draw.AUTO,)),
+    ("restock", (Restock.LAZY,)),
+    ("teams", (False,)),
+    ("king_ban_turns", (0,)),
+    ("game_end", (GameEnd.LAST_SURVIVOR,)),
+    ("elimination", (Elimination.AT_ZERO,)),
+    ("eliminated_hand", (EliminatedHand.KEEP,)),
+    ("starter", (Starter.LEFT_OF_DEALER, Starter.LEFT_OF_LOSER, Starter.LOSER)),
+    ("stuck", (Stuck.BUST,)),
+    ("forced_card", (ForcedCard.CHOOSE,)),
+    ("two_player_reverse", (TwoPlayerReverse.HOLD,)),
+    ("reverse_with_two_players", (True,)),
+    ("after_bust", (AfterBust.END_HAND, AfterBust.SIT_OUT, AfterBust.RESET_ALL)),
+    ("clear_pile_on_reset", (False,)),
+    ("stock_empty", (StockEmpty.RESHUFFLE_KEEP_TOP, StockEmpty.NO_DRAW)),
+    ("empty_draw", (EmptyDraw.SKIP,)),
+    ("new_round_deal", (NewRoundDeal.FULL_RESHUFFLE, NewRoundDeal.FROM_STOCK)),
+    ("deck_count", (DeckCount.AT_START,)),
+)
+
+# A shuffler takes the slots to shuffle for and, per slot, the cards (sorted; padded with
+# EMPTY) with their counts; it returns each slot's order, top card first, padded likewise.
+Shuffler = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+
+
+def check_supported(rules: Rules) -> None:
+    """Raise :class:`RulesError` naming the first setting the batch engine does not play."""
+    for key, accepted in SUPPORTED:
+        value = getattr(rules, key)
+        if value not in accepted:
+            shown = ", ".join(repr(getattr(v, "value", v)) for v in accepted)
+            raise RulesError(f"the batch engine does not play rules key {key!r} = "
+                             f"{getattr(value, 'value', value)!r}: it plays {shown}")
+    for card in range(52):
+        eff = rules.effect_of(card)
+        if eff.kind not in (Kind.ADD, Kind.SET) or eff.skip or eff.name or eff.no_draw \
+                or len(eff.values) > 2:
+            raise RulesError(f"the batch engine does not play the card effect of card {card} "
+                             "in these rules: it plays adding (one or two values), setting "
+                             "and reversing cards")
+
+
+class Batch:
+    """``batch`` games of ``rules`` for ``players`` players, stepped together.
+
+    The state is in arrays (slot ``b``, seat ``s``): ``hands[b, s, k]`` (cards, ``EMPTY``
+    for none), ``stock[b, :stock_len[b]]`` (top card last), ``total``, ``direction`` (+1
+    clockwise), ``turn``, ``lives[b, s]``, ``alive`` and ``in_hand`` (bit ``s`` per seat),
+    ``dealer``, ``starter`` and ``top`` (the pile's top card). After each :meth:`step`,
+    ``over[b]`` tells the games that ended (their slot has a new game) with ``winners[b]``
+    (a bit per seat), and ``loser[b]`` the seat that lost a life (-1 for none).
+    """
+
+    def __init__(self, rules: str | Rules, players: int, batch: int, *,
+                 seed: int | None = None, shuffler: Shuffler | None = None,
+                 first: np.ndarray | None = None) -> None:
+        self.rules = r = rules_for(rules, players)
+        check_supported(r)
+        n = self.n = players
+        self.size = batch
+        self.hand_size = h = r.hand_size
+        self.decks = r.decks_for(players)
+        self.deck = np.repeat(np.arange(52, dtype=np.int64), self.decks)
+        self.actions = 2 * h + 1
+        self.down = 2 * h
+        self.rng = np.random.default_rng(seed)
+        self.shuffler = shuffler or self._random_orders
+        self._tables()
+        self.decisions = 0
+        b = batch
+        # hands and stocks are views of flat arrays; the step writes through the flat
+        # ones, a laid-down hand's write going to one scratch cell past the hands
+        self._hands = np.full(b * n * h + 1, EMPTY, np.int64)
+        self._scratch = b * n * h
+        self.hands = self._hands[:-1].reshape(b, n, h)
+        self._stock = np.zeros(b * 52 * self.decks, np.int64)
+        self.stock = self._stock.reshape(b, 52 * self.decks)
+        self._first_row = np.arange(b) * n  # each slot's first row of hands
+        self._first_card = np.arange(b) * 52 * self.decks  # ... and first card of stock
+        self.stock_len = np.zeros(b, np.int64)
+        self.total = np.zeros(b, np.int64)
+        self.direction = np.ones(b, np.int64)
+        self.turn = np.zeros(b, np.int64)
+        self.dealer = np.zeros(b, np.int64)
+        self.starter = np.zeros(b, np.int64)
+        self.lives = np.zeros((b, n), np.int64)
+        self.alive = np.zeros(b, np.int64)
+        self.in_hand = np.zeros(b, np.int64)
+        self.top = np.full(b, EMPTY, np.int64)
+        self.over = np.zeros(b, bool)
+        self.winners = np.zeros(b, np.int64)
+        self.loser = np.full(b, -1, np.int64)
+        self._slots = np.arange(b)
+        self._new_games(self._slots, first)
+
+    # Tables -------------------------------------------------------------------------
+
+    def _tables(self) -> None:
+        """Everything the step looks up: card effects, the legal choices of every card at
+        every total, seats in turn order, dealing order and random choices of patterns."""
+        r, n, h = self.rules, self.n, self.hand_size
+        c = compiled(r)
+        self.limit = limit = r.limit
+        add = np.zeros((53, 2), np.int64)  # the amount of each choice of each card
+        self.set_to = np.full(53, -1, np.int64)  # the total a card sets, or -1
+        self.flip = np.ones(53, np.int64)  # -1 for a card that reverses the direction
+        for card in range(52):
+            eff = c.effects[card]
+            if eff.kind is Kind.SET:
+                self.set_to[card] = limit if eff.to is None else eff.to
+            else:
+                add[card, :len(eff.values)] = eff.values
+                add[card, len(eff.values):] = eff.values[-1]
+            self.flip[card] = -1 if eff.reverse else 1
+        self.add = add.ravel()  # by card * 2 + choice
+        self.clamp = r.below_zero is BelowZero.CLAMP
+        # legal choices: per slot k, a table over (total + 1, card) of the choices' bits
+        # at 2k (safe) and 2h + 1 + 2k (allowed at all); totals below 0 play as -1 does
+        totals = range(-1, limit + 1)
+        bits = np.zeros((len(totals), 53, 2), np.int64)
+        for t, total in enumerate(totals):
+            for card in range(52):
+                for choice, _new, busts in c.options(card, total):
+                    bits[t, card, 1] |= 1 << choice
+                    if not busts:
+                        bits[t, card, 0] |= 1 << choice
+        self.field = 2 * h + 1  # where the "allowed" bits start
+        self.slot_bits = [((bits[:, :, 0] << (2 * k)) | (bits[:, :, 1] << (self.field + 2 * k)))
+                          .ravel() for k in range(h)]
+        self.low = (1 << (2 * h)) - 1
+        # seats: the next seat in a mask of seats after a seat, each way round
+        masks = 1 << n
+        nxt = np.zeros((masks, n, 2), np.int64)
+        for mask in range(masks):
+            for seat in range(n):
+                for way, d in ((0, -1), (1, 1)):
+                    s = seat
+                    for _ in range(n):
+                        s = (s + d) % n
+                        if mask >> s & 1:
+                            break
+                    nxt[mask, seat, way] = s
+        self.next_seat = nxt.ravel()
+        self.popcount = np.array([bin(m).count("1") for m in range(masks)], np.int64)
+        # dealing order: the place of each seat in the deal from a starter, -1 if out
+        place = np.full((masks, n, n), -1, np.int64)
+        for mask in range(masks):
+            for starter in range(n):
+                k = 0
+                for j in range(n):
+                    s = (starter + j) % n
+                    if mask >> s & 1:
+                        place[mask, starter, s] = k
+                        k += 1
+        self.place = place
+        # random choice of one action among a pattern's bits
+        patterns = 1 << self.actions
+        self.count = np.array([bin(p).count("1") for p in range(patterns)], np.int64)
+        pick = np.zeros((patterns, self.actions), np.int64)
+        for p in range(patterns):
+            on = [a for a in range(self.actions) if p >> a & 1] or [self.down]
+            pick[p, :len(on)] = on
+        self.pick = pick.ravel()
+        self.start_lives = r.lives_for(n)
+
+    # Chance -------------------------------------------------------------------------
+
+    def _random_orders(self, slots: np.ndarray, cards: np.ndarray,
+                       counts: np.ndarray) -> np.ndarray:
+        """Uniform shuffles of each slot's cards (the default shuffler)."""
+        if (counts == cards.shape[1]).all():  # whole decks: a permutation of each row
+            return self.rng.permuted(cards, axis=1)
+        keys = self.rng.random(cards.shape)
+        keys[np.arange(cards.shape[1]) >= counts[:, None]] = 2.0  # padding sorts last
+        return np.take_along_axis(cards, np.argsort(keys, axis=1), axis=1)
+
+    def _deal_from_deck(self, slots: np.ndarray) -> None:
+        """Shuffle every card and deal the new hand (the stock is what is left)."""
+        k, size = len(slots), len(self.deck)
+        cards = np.broadcast_to(self.deck, (k, size)).copy()
+        order = self.shuffler(slots, cards, np.full(k, size, np.int64))
+        self.stock[slots] = order[:, ::-1]  # top card last
+        self.stock_len[slots] = size
+        self.top[slots] = EMPTY
+        self._deal(slots)
+
+    def _deal(self, slots: np.ndarray) -> None:
+        """Deal ``hand_size`` cards to each seat still in, from the starter round, off the
+        top of the stock; the starter leads at total 0."""
+        h, n = self.hand_size, self.n
+        alive, starter = self.alive[slots], self.starter[slots]
+        place = self.place[alive, starter]  # (k, n)
+        m = self.popcount[alive]
+        depth = np.arange(h)[None, None, :] * m[:, None, None] + place[:, :, None]  # (k,n,h)
+        from_top = self.stock_len[slots][:, None, None] - 1 - np.maximum(depth, 0)
+        dealt = np.take_along_axis(self.stock[slots], from_top.reshape(len(slots), -1), axis=1)
+        self.hands[slots] = np.where(place[:, :, None] >= 0, dealt.reshape(-1, n, h), EMPTY)
+        self.stock_len[slots] -= m * h
+        self.total[slots] = 0
+        self.turn[slots] = starter
+        self.in_hand[slots] = alive
+        if self.rules.direction is Direction.RESET:
+            self.direction[slots] = 1
+
+    def _restock(self, slots: np.ndarray) -> np.ndarray:
+        """Shuffle the pile but its top card into the empty stock of each slot; returns the
+        slots that have a stock again (none for an empty pile: the draw is skipped)."""
+        k = len(slots)
+        # the pile is every card not in a hand nor on top (the stock is empty)
+        held = np.concatenate([self.hands[slots].reshape(k, -1), self.top[slots, None]], 1)
+        rows = np.repeat(np.arange(k) * 53, held.shape[1])
+        left = self.decks - np.bincount(rows + held.ravel(), minlength=53 * k
+                                        ).reshape(k, 53)[:, :52]
+        counts = left.sum(axis=1)
+        has = counts > 0
+        slots, left, counts = slots[has], left[has], counts[has]
+        k = len(slots)
+        if not k:
+            return slots
+        width = int(counts.max())
+        # each row's pile, sorted, padded with EMPTY
+        flat = np.repeat(np.tile(np.arange(52), k), left.ravel())
+        row = np.repeat(np.arange(k), counts)
+        at = np.arange(len(flat)) - np.repeat(np.cumsum(counts) - counts, counts)
+        cards = np.full((k, width), EMPTY, np.int64)
+        cards[row, at] = flat
+        order = self.shuffler(slots, cards, counts)
+        # the stock holds the order reversed (top card last)
+        back = np.maximum(counts[:, None] - 1 - np.arange(width), 0)
+        stock = np.take_along_axis(order, back, axis=1)
+        self.stock[slots, :width] = stock
+        self.stock_len[slots] = counts
+        return slots
+
+    def _draw(self, slots: np.ndarray, into: np.ndarray) -> None:
+        """The seat to act in each slot draws into hand slot ``into`` (the card it played
+        was there), restocking first where the stock is empty."""
+        empty = self.stock_len[slots] == 0
+        if empty.any():
+            if self.rules.stock_empty is StockEmpty.RESHUFFLE_KEEP_TOP:
+                refilled = self._restock(slots[empty])
+                empty[np.isin(slots, refilled)] = False
+            slots, into = slots[~empty], into[~empty]
+        top = self.stock[slots, self.stock_len[slots] - 1]
+        self.hands[slots, self.turn[slots], into] = top
+        self.stock_len[slots] -= 1
+
+    # Game and hand ------------------------------------------------------------------
+
+    def _new_games(self, slots: np.ndarray, first: np.ndarray | None = None) -> None:
+        n = self.n
+        if first is None:
+            first = self.rng.integers(0, n, len(slots))
+        self.lives[slots] = self.start_lives
+        self.alive[slots] = (1 << n) - 1
+        self.starter[slots] = first
+        self.dealer[slots] = (first - 1) % n
+        self.direction[slots] = 1
+        self._deal_from_deck(slots)
+
+    def _next(self, mask: np.ndarray, seat: np.ndarray, way: np.ndarray) -> np.ndarray:
+        """The first seat of ``mask`` after ``seat``, clockwise (way 1) or not (0)."""
+        return self.next_seat[(mask * self.n + seat) * 2 + way]
+
+    def _end_hand(self, slots: np.ndarray, loser: np.ndarray) -> None:
+        """The hand is over (``loser`` lost it): the next leader and the new deal."""
+        alive = self.alive[slots]
+        cw = np.ones(len(slots), np.int64)
+        starter = self.rules.starter
+        if starter is Starter.LEFT_OF_DEALER:
+            dealer = self._next(alive, self.dealer[slots], cw)
+            self.dealer[slots] = dealer
+            self.starter[slots] = self._next(alive, dealer, cw)
+        else:
+            if starter is Starter.LEFT_OF_LOSER:
+                leader = self._next(alive, loser, cw)
+            else:  # the loser leads; if out, the next seat still in
+                leader = np.where(alive >> loser & 1, loser, self._next(alive, loser, cw))
+            self.starter[slots] = leader
+            self.dealer[slots] = self._next(alive, leader, 0 * cw)
+        if self.rules.new_round_deal is NewRoundDeal.FULL_RESHUFFLE:
+            self._deal_from_deck(slots)
+            return
+        # from the stock: the old hands go face down under the pile
+        self.hands[slots] = EMPTY
+        need = self.popcount[alive] * self.hand_size
+        enough = self.stock_len[slots] >= need
+        if enough.any():
+            self._deal(slots[enough])
+        if not enough.all():
+            self._deal_from_deck(slots[~enough])
+
+    # Moves --------------------------------------------------------------------------
+
+    def legal(self) -> np.ndarray:
+        """The legal actions of each slot's seat to act, one bit per action (int64)."""
+        h = self.hand_size
+        base = (np.minimum(np.maximum(self.total, -1), self.limit) + 1) * 53
+        held = self.hands.reshape(-1, h)[self._first_row + self.turn]  # (b, h)
+        pattern = self.slot_bits[0][base + held[:, 0]]
+        for k in range(1, h):
+            pattern |= self.slot_bits[k][base + held[:, k]]
+        safe = pattern & self.low
+        allowed = pattern >> self.field
+        rules = self.rules
+        if rules.may_bust:
+            legal = allowed
+        elif rules.no_legal_play is NoLegalPlay.LAY_DOWN:
+            legal = safe
+        else:
+            legal = np.where(safe != 0, safe, allowed)
+        legal[legal == 0] = 1 << self.down
+        return legal
+
+    def random_actions(self, legal: np.ndarray) -> np.ndarray:
+        """One legal action per slot, uniformly at random."""
+        k = (self.rng.random(self.size) * self.count[legal]).astype(np.int64)
+        return self.pick[legal * self.actions + k]
+
+    def codes(self, actions: np.ndarray) -> np.ndarray:
+        """The engine's action codes (``card * 4 + choice``, or ``DOWN``) of actions."""
+        from ninetynine.state import DOWN
+        slot = np.minimum(actions >> 1, self.hand_size - 1)
+        card = self.hands[self._slots, self.turn, slot]
+        return np.where(actions == self.down, DOWN, card * 4 + (actions & 1))
+
+    def step(self, actions: np.ndarray) -> None:
+        """Play one action in every slot (legal ones: see :meth:`legal`)."""
+        h = self.hand_size
+        self.decisions += self.size
+        turn, total = self.turn, self.total
+        down = actions == self.down
+        slot = np.minimum(actions >> 1, h - 1)
+        flat = (self._first_row + turn) * h + slot
+        card = self._hands[flat]
+        card[down] = EMPTY
+        set_to = self.set_to[card]
+        new = np.where(set_to >= 0, set_to, total + self.add[card * 2 + (actions & 1)])
+        if self.clamp:
+            new = np.where((new < 0) & (new < total), 0, new)
+        lost = (new > self.limit) | down
+        self.direction *= self.flip[card]
+        self.top = np.where(down, self.top, card)
+        self.total = np.where(lost, total, new)
+        self.loser.fill(-1)
+        self.over.fill(False)
+        # the card leaves the hand, and a play that is not lost draws into its slot
+        fine = ~lost
+        stocked = self.stock_len > 0
+        draws = fine & stocked
+        drawn = self._stock[self._first_card + np.maximum(self.stock_len - 1, 0)]
+        self._hands[np.where(down, self._scratch, flat)] = np.where(draws, drawn, EMPTY)
+        self.stock_len -= draws
+        dry = np.nonzero(fine & ~stocked)[0]
+        if len(dry):  # the stock is empty: restock (or play on a card short)
+            self._draw(dry, slot[dry])
+        way = self.direction > 0
+        self.turn = np.where(fine, self._next(self.in_hand, turn, way), turn)
+        bad = np.nonzero(lost)[0]
+        if len(bad):
+            self._lose(bad, ~down[bad], slot[bad])
+
+    def _lose(self, slots: np.ndarray, played: np.ndarray, slot: np.ndarray) -> None:
+        """The seat to act went over (``played``) or laid down: a life, then the rules'
+        way on: a new hand, sitting out, or the total back to 0."""
+        rules = self.rules
+        seat = self.turn[slots]
+        bit = np.int64(1) << seat
+        self.loser[slots] = seat
+        lives = self.lives[slots, seat] - rules.bust_penalty
+        self.lives[slots, seat] = np.maximum(lives, 0)
+        out = lives <= 0
+        self.alive[slots] = np.where(out, self.alive[slots] & ~bit, self.alive[slots])
+        self.in_hand[slots] = np.where(out, self.in_hand[slots] & ~bit, self.in_hand[slots])
+        ended = self.popcount[self.alive[slots]] <= 1
+        if ended.any():
+            done = slots[ended]
+            self.over[done] = True
+            self.winners[done] = self.alive[done]
+            self._new_games(done)
+            keep = ~ended
+            slots, played, slot, seat, bit = (slots[keep], played[keep], slot[keep],
+                                              seat[keep], bit[keep])
+            if not len(slots):
+                return
+        after = rules.after_bust
+        if after is AfterBust.END_HAND:
+            self._end_hand(slots, seat)
+            return
+        way = (self.direction[slots] > 0).astype(np.int64)
+        if after is AfterBust.RESET_ALL:
+            self.total[slots] = 0
+            nxt = self._next(self.in_hand[slots], seat, way)
+            draws = played & (self.in_hand[slots] >> seat & 1).astype(bool) & \
+                rules.draw_after_bust
+            self._draw(slots[draws], slot[draws])
+            self.turn[slots] = nxt
+            return
+        # the seat sits out the rest of the hand; the others go on with the same total
+        self.in_hand[slots] &= ~bit
+        last = self.popcount[self.in_hand[slots]] <= 1
+        if last.any():
+            self._end_hand(slots[last], seat[last])
+        on = ~last
+        self.turn[slots[on]] = self._next(self.in_hand[slots[on]], seat[on], way[on])

@@ -1,0 +1,225 @@
+"""The canonical encoding of Ninety-Nine for learning agents (version :data:`VERSION`).
+
+One :class:`Encoding` per rule set and table size gives
+
+* a dense **action index** ``0 .. actions - 1`` covering every action the rules can ask for:
+  a card played with a choice of value, down, pass, draw, nodraw, a card that names the
+  next seat (``5S>3``) and a card that sets a chosen total (``AS=57``);
+* the **legal-action mask** of a state, and
+* the **observation** of one seat: a float32 vector in [0, 1], built from the state on the
+  engine's fast path (no :class:`~ninetynine.view.View`), holding only what that seat may
+  know: its own hand, the face-up cards, how many of each rank it has not seen, the total,
+  the direction, each seat's lives, hand size and standing in seat order from its own, the
+  cards last played, and where the turn is.
+
+The layout is documented in ``docs/ai.md``; any change to it raises :data:`VERSION`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from ninetynine.cards import format_card
+from ninetynine.effects import Kind
+from ninetynine.errors import IllegalActionError, RecordError
+from ninetynine.lookup import PARAM, compiled
+from ninetynine.presets import load_rules
+from ninetynine.rules import Rules, Scoring
+from ninetynine.state import DOWN, DRAW, DRAWING, NODRAW, PASS, PLAY, State
+
+VERSION = 1
+
+PLAYS = 52 * 4  # card * 4 + choice: the engine's own code for a play
+SPECIAL = {DOWN: PLAYS, PASS: PLAYS + 1, DRAW: PLAYS + 2, NODRAW: PLAYS + 3}
+NAMING_BASE = PLAYS + 4  # then one block of seats per naming card, then the set-any cards
+
+
+def rules_for(rules: str | Rules, players: int) -> Rules:
+    """The rules (a preset id, alias or house-rules file, or a :class:`Rules`), checked for
+    ``players``: one line of error naming what is wrong and what is accepted."""
+    loaded = load_rules(rules) if isinstance(rules, str) else rules
+    if not isinstance(players, int) or isinstance(players, bool) or \
+            not loaded.players_min <= players <= loaded.players_max:
+        raise RecordError(f"players = {players!r}: {loaded.id} is for {loaded.players_min} to "
+                          f"{loaded.players_max} players")
+    return loaded
+
+
+@cache
+def encoding_for(rules: Rules, players: int) -> Encoding:
+    """The encoding of a rule set and table size, made once."""
+    return Encoding(rules, players)
+
+
+def encode(state: State, seat: int) -> np.ndarray:
+    """The observation of ``seat`` in ``state`` (:meth:`Encoding.observe`)."""
+    return encoding_for(state.rules, state.n).observe(state, seat)
+
+
+def legal_mask(state: State) -> np.ndarray:
+    """The legal actions of the seat to act as 0/1 (:meth:`Encoding.mask`)."""
+    return encoding_for(state.rules, state.n).mask(state)
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """A named run of the observation vector."""
+
+    name: str
+    start: int
+    size: int
+
+
+class Encoding:
+    """Action indexes, masks and observations for one rule set at one table size."""
+
+    def __init__(self, rules: str | Rules, players: int) -> None:
+        self.rules = rules_for(rules, players)
+        self.players = n = players
+        c = self.c = compiled(self.rules)
+        self.limit = limit = self.rules.limit
+        self.decks = max(self.rules.decks_for(k) for k in range(self.rules.players_min,
+                                                                 self.rules.players_max + 1))
+        # Actions --------------------------------------------------------------------
+        self.naming = sorted(c.naming)
+        self.setting = [card for card in range(52) if c.effects[card].kind is Kind.SET_ANY]
+        self.set_base = NAMING_BASE + len(self.naming) * n
+        self.actions = self.set_base + len(self.setting) * (limit + 1)
+        codes = list(range(PLAYS)) + sorted(SPECIAL, key=SPECIAL.__getitem__)
+        for card in self.naming:
+            codes += [PARAM + card * 1024 + seat for seat in range(n)]
+        for card in self.setting:
+            codes += [PARAM + card * 1024 + total for total in range(limit + 1)]
+        self.codes = codes  # index -> engine code
+        self.index = {code: i for i, code in enumerate(codes)}  # engine code -> index
+        # Observation ----------------------------------------------------------------
+        self.recent = n  # face-up cards last played, newest first
+        sizes = [("hand", 52), ("seen", 52), ("unseen", 13), ("total", limit + 1),
+                 ("total_scalar", 2), ("recent", self.recent * 13), ("seats", n * 7),
+                 ("table", 8)]
+        self.blocks: dict[str, Block] = {}
+        start = 0
+        for name, size in sizes:
+            self.blocks[name] = Block(name, start, size)
+            start += size
+        self.size = start
+        self.lives = max(1, self.rules.lives_for(n))
+        self.deck_size = 52 * self.decks
+        self.points = self.rules.points_target if self.rules.scoring is Scoring.GAME_POINTS \
+            else 1
+
+    # Actions ------------------------------------------------------------------------
+
+    def code_of(self, index: int | np.integer[Any]) -> int:
+        """The engine code of an action index (any index in range, legal or not)."""
+        if not isinstance(index, int | np.integer) or not 0 <= index < self.actions:
+            raise IllegalActionError(f"action {index!r} is not an action index: expected a "
+                                     f"whole number from 0 to {self.actions - 1}")
+        return self.codes[int(index)]
+
+    def index_of(self, code: int) -> int:
+        return self.index[code]
+
+    def legal_indexes(self, state: State) -> list[int]:
+        index = self.index
+        return [index[code] for code in state.legal_codes()]
+
+    def mask(self, state: State, seat: int | None = None) -> np.ndarray:
+        """The legal actions as 0/1 (int8); all 0 unless ``seat`` (default: the seat to
+        act) is to act."""
+        mask = np.zeros(self.actions, np.int8)
+        if seat is None or seat == state.current_seat:
+            mask[self.legal_indexes(state)] = 1
+        return mask
+
+    def check(self, state: State, index: int | np.integer[Any]) -> int:
+        """The engine code of a legal action index, or one clear error."""
+        code = self.code_of(index)
+        legal = state.legal_codes()
+        if code not in legal:
+            shown = ", ".join(f"{self.index[c]} ({self.text(self.index[c])})" for c in legal)
+            raise IllegalActionError(f"action {index} ({self.text(int(index))}) is not legal "
+                                     f"now: the legal actions are {shown or 'none'}")
+        return code
+
+    def text(self, index: int) -> str:
+        """An action index in the records' notation (``AS+11``, ``5S>3``, ``down``)."""
+        code = self.code_of(index)
+        if code >= PARAM:
+            card, number = (code - PARAM) >> 10, code & 1023
+            mark = f">{number + 1}" if card in self.c.naming else f"={number}"
+            return format_card(card) + mark
+        if code >= DOWN:
+            return {DOWN: "down", PASS: "pass", DRAW: "draw", NODRAW: "nodraw"}[code]
+        card, choice = code >> 2, code & 3
+        eff = self.c.effects[card]
+        if eff.has_choice and choice < len(eff.values):
+            return f"{format_card(card)}{eff.values[choice]:+d}"
+        if choice == 0 and not eff.has_param:
+            return format_card(card)
+        return f"{format_card(card)} with choice {choice}, which these rules do not have"
+
+    # Observations -------------------------------------------------------------------
+
+    def observe(self, state: State, seat: int) -> np.ndarray:
+        """The observation of ``seat``: only what it may know (see the module docs)."""
+        out = np.zeros(self.size, np.float32)
+        b, n, decks = self.blocks, self.players, self.decks
+        unit = 1.0 / decks
+        hand, seen = b["hand"].start, b["seen"].start
+        unseen = [4 * state.decks] * 13
+        for card in state.hands[seat]:
+            out[hand + card] += unit
+            unseen[card >> 2] -= 1
+        face_up = state.pile[state.face_down:]
+        for cards in (face_up, state.out):
+            for card in cards:
+                out[seen + card] += unit
+                unseen[card >> 2] -= 1
+        base = b["unseen"].start
+        out[base:base + 13] = np.asarray(unseen, np.float32) / (4 * decks)
+        total, limit = state.total, self.limit
+        out[b["total"].start + min(max(total, 0), limit)] = 1.0
+        base = b["total_scalar"].start
+        out[base] = min(max(total, 0), limit) / limit
+        out[base + 1] = min(max(-total, 0), limit) / limit  # how far below 0 (where allowed)
+        base = b["recent"].start
+        for k, card in enumerate(reversed(face_up[-self.recent:])):
+            out[base + 13 * k + (card >> 2)] = 1.0
+        self._seats(state, seat, out, b["seats"].start)
+        base = b["table"].start
+        turn = state.current_seat
+        out[base] = state.direction > 0
+        out[base + 1] = min(len(state.stock) / self.deck_size, 1.0)
+        out[base + 2] = state.phase == PLAY
+        out[base + 3] = state.phase == DRAWING
+        out[base + 4] = min(state.chain, n) / n
+        out[base + 5] = min(state.plays_left, n) / n
+        out[base + 6] = min(state.owed, 4) / 4
+        out[base + 7] = turn == seat
+        return out
+
+    def _seats(self, state: State, seat: int, out: np.ndarray, base: int) -> None:
+        """Per seat from ``seat`` on: alive, in the hand, to act, dealer, hand size, lives
+        (or game points) and score, each in [0, 1]."""
+        n, turn = self.players, state.current_seat
+        size = max(1, state.rules.hand_size)
+        game_points = state.rules.scoring is Scoring.GAME_POINTS
+        for k in range(n):
+            s = (seat + k) % n
+            at = base + 7 * k
+            out[at] = state.alive[s]
+            out[at + 1] = state.in_hand[s]
+            out[at + 2] = s == turn
+            out[at + 3] = s == state.dealer
+            out[at + 4] = min(len(state.hands[s]) / (2 * size), 1.0)
+            if game_points:
+                out[at + 5] = min(max(state.points[s], 0) / (2 * self.rules.points_per_hand
+                                                              or 1), 1.0)
+                out[at + 6] = min(max(state.scores[s], 0) / self.points, 1.0)
+            else:
+                out[at + 5] = min(state.seat_lives(s) / (2 * self.lives), 1.0)

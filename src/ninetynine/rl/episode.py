@@ -1,0 +1,61 @@
+"""One game as the environments run it: the state, the environment's own generator for
+chance (never the global ``random`` or ``numpy`` ones), and, where bots sit at the table,
+the public event log their views carry."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+from ninetynine.events import Event
+from ninetynine.game import new_game
+from ninetynine.rl.encoding import Encoding
+from ninetynine.state import CHANCE, State
+from ninetynine.view import View, observe
+
+
+class Episode:
+    def __init__(self, encoding: Encoding, rng: random.Random, *, log: bool = False) -> None:
+        self.encoding = encoding
+        self.rng = rng
+        # who leads the first hand is drawn too: the dealer sits to that seat's right
+        first = rng.randrange(encoding.players)
+        self.state: State = new_game(encoding.rules, encoding.players, first=first)
+        self.log: list[Event] | None = [] if log else None
+        self.run_chance()
+
+    def run_chance(self) -> None:
+        """Draw every pending chance outcome (deals, reshuffles) from the generator."""
+        state, rng, log = self.state, self.rng, self.log
+        while state.phase == CHANCE:
+            outcome = state.sample_chance(rng)
+            if log is None:
+                state._apply_chance(outcome)
+            else:
+                log += state.apply(outcome)
+
+    def play(self, index: int | np.integer[Any]) -> None:
+        """Play a legal action index (one clear error for any other), then chance."""
+        code = self.encoding.check(self.state, index)
+        self.play_code(code)
+
+    def play_code(self, code: int) -> None:
+        """Play a legal engine code (unchecked), then chance."""
+        if self.log is None:
+            self.state.apply_code(code)
+        else:
+            self.log += self.state.apply(self.state.action_of(code))
+        self.run_chance()
+
+    def view(self, seat: int) -> View:
+        """What a bot in ``seat`` sees, with the public log."""
+        return observe(self.state, seat, tuple(self.log or ()))
+
+    def rewards(self) -> list[float]:
+        """+1 for each winner and -1 for every other seat at the end; 0 before it."""
+        outcome = self.state.outcome
+        if outcome is None:
+            return [0.0] * self.encoding.players
+        return [1.0 if s in outcome.winners else -1.0 for s in range(self.encoding.players)]

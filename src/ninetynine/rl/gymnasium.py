@@ -1,0 +1,132 @@
+"""Ninety-Nine as a single-agent Gymnasium environment: one seat learns, the others are
+bots (``random``, ``heuristic``, ``ismcts``... any spec of :func:`ninetynine.bots.make_bot`).
+
+>>> import gymnasium
+>>> import ninetynine.rl
+>>> env = gymnasium.make("NinetyNine-v0", rules="K", players=3, opponents="random")
+>>> obs, info = env.reset(seed=1)
+>>> obs.shape == env.observation_space.shape, int(info["action_mask"].sum()) > 0
+(True, True)
+
+The observation is the canonical encoding (:mod:`ninetynine.rl.encoding`) of the agent's
+seat and ``info["action_mask"]`` its legal actions. The reward is +1 if the agent wins,
+-1 when it loses (knocked out, or the game ends without it among the winners), 0 before.
+An action outside the mask ends the episode as a loss, with the reason in
+``info["illegal_action"]`` (``illegal_action="lose"``, the default: Gymnasium's checker and
+unmasked learners send any action of the space), or raises
+:class:`~ninetynine.errors.IllegalActionError` (``illegal_action="raise"``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from ninetynine.bots import Bot, ask, make_bot
+from ninetynine.errors import IllegalActionError, NinetyNineError
+from ninetynine.rl.encoding import Encoding
+from ninetynine.rl.episode import Episode
+from ninetynine.rl.render import RENDER_MODES, table_text
+from ninetynine.rules import Rules
+
+ILLEGAL = ("lose", "raise")
+
+
+class NinetyNineGymEnv(gymnasium.Env[np.ndarray, np.int64]):
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}
+
+    def __init__(self, rules: str | Rules = "P", players: int = 4,
+                 opponents: str | Sequence[str] = "heuristic", seat: int = 0,
+                 illegal_action: str = "lose", render_mode: str | None = None) -> None:
+        self.encoding = enc = Encoding(rules, players)
+        specs = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+        if len(specs) != players - 1:
+            raise NinetyNineError(f"opponents: {len(specs)} bot(s) for the {players - 1} other "
+                                  "seats; give one spec for all or one per seat")
+        self.bots: list[Bot] = [make_bot(spec) for spec in specs]
+        if not isinstance(seat, int) or not 0 <= seat < players:
+            raise NinetyNineError(f"seat = {seat!r}: expected a seat from 0 to {players - 1}")
+        if illegal_action not in ILLEGAL:
+            raise NinetyNineError(f"illegal_action = {illegal_action!r}: expected one of "
+                                  + ", ".join(repr(m) for m in ILLEGAL))
+        if render_mode not in (None, *RENDER_MODES):
+            raise NinetyNineError(f"render_mode = {render_mode!r}: expected None, 'ansi' "
+                                  "or 'human'")
+        self.seat, self.illegal_action, self.render_mode = seat, illegal_action, render_mode
+        self.observation_space = spaces.Box(0.0, 1.0, (enc.size,), np.float32)
+        self.action_space = spaces.Discrete(enc.actions)
+        self.episode: Episode | None = None
+        # the bots' seats, in seat order around the agent
+        self._bot_of = {s: self.bots[i] for i, s in
+                        enumerate(s for s in range(players) if s != seat)}
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        rng = random.Random(int(self.np_random.integers(2**62)))
+        self.episode = Episode(self.encoding, rng, log=True)  # the bots' views carry the log
+        self._bots_play()
+        return self._observation(), self._info()
+
+    def step(self, action: np.int64 | int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        episode = self._started()
+        if self._done():
+            raise NinetyNineError("the episode is over: call reset()")
+        try:
+            code = self.encoding.check(episode.state, action)
+        except IllegalActionError as e:
+            if self.illegal_action == "raise":
+                raise
+            info = self._info()
+            info["illegal_action"] = str(e)
+            return self._observation(), -1.0, True, False, info
+        episode.play_code(code)
+        self._bots_play()
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), self._reward(), self._done(), False, self._info()
+
+    def _bots_play(self) -> None:
+        """The bots move until the agent is to act or its game is over."""
+        episode = self._started()
+        state = episode.state
+        while not self._done() and state.current_seat != self.seat:
+            seat = state.current_seat
+            assert seat is not None
+            action = ask(self._bot_of[seat], episode.view(seat), episode.rng)
+            episode.play_code(state.code_of(action))
+
+    def _done(self) -> bool:
+        state = self._started().state
+        return state.is_over or not state.alive[self.seat]
+
+    def _reward(self) -> float:
+        state = self._started().state
+        if state.outcome is not None:
+            return 1.0 if self.seat in state.outcome.winners else -1.0
+        return -1.0 if not state.alive[self.seat] else 0.0
+
+    def _observation(self) -> np.ndarray:
+        return self.encoding.observe(self._started().state, self.seat)
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self.encoding.mask(self._started().state, self.seat)}
+
+    def _started(self) -> Episode:
+        if self.episode is None:
+            raise NinetyNineError("call reset() before step()")
+        return self.episode
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = table_text(self._started().state, self.seat)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text

@@ -1,0 +1,322 @@
+"""Ninety-Nine as an OpenSpiel game, registered as ``python_ninetynine`` when this module is
+imported.
+
+>>> import pyspiel
+>>> import ninetynine.rl.openspiel
+>>> game = pyspiel.load_game("python_ninetynine", {"rules": "K", "players": 3})
+>>> state = game.new_initial_state()
+>>> state.is_chance_node()                  # the deck is shuffled card by card
+True
+
+* **Chance nodes**: a shuffle (the deal, a restock) is one chance node per card, each
+  outcome a card (0-51, ``rank * 4 + suit``) with its share of the cards left; a returned
+  up-card's depth and a drawn leader are one chance node each.
+* **Actions**: the canonical action index of :mod:`ninetynine.rl.encoding`.
+* **Observations**: the canonical observation tensor of a seat; the information-state
+  tensor adds, per seat from the observer's, the cards it has played since the last
+  shuffle. The information-state string is perfect recall: every public move and each
+  change to the observer's own hand, in order.
+* **Returns**: +1 for each winner, -1 for every other player; a game cut off after
+  ``max_moves`` decisions (game parameter; random play ends far sooner) returns 0 to all.
+* :meth:`NinetyNineState.resample_from_infostate` deals the cards a seat has not seen at
+  random (:class:`ninetynine.bots.Determinizer`), so OpenSpiel's own ISMCTS bot can play.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from ninetynine.actions import Lead, Reinsert, Shuffle
+from ninetynine.bots.determinize import Determinizer
+from ninetynine.cards import format_card, format_cards
+from ninetynine.game import new_game
+from ninetynine.lookup import PARAM, card_of
+from ninetynine.position import format_position, parse_position
+from ninetynine.rl.encoding import Encoding, encoding_for, rules_for
+from ninetynine.rules import Rules
+from ninetynine.state import CHANCE, DOWN, FIELDS, LEAD, UPCARD, State
+from ninetynine.view import observe
+
+NAME = "python_ninetynine"
+MAX_MOVES = 20_000  # decisions before a game is cut off (the longest random game of any
+# preset at any table size in the tests took a few thousand)
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name=NAME,
+    long_name="Ninety-Nine (the adding card game)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=52,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification={"rules": "P", "players": 4, "max_moves": MAX_MOVES},
+)
+
+
+class NinetyNineGame(pyspiel.Game):
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        rules = rules_for(str(params.get("rules", "P")), int(params.get("players", 4)))
+        players = int(params.get("players", 4))
+        self.max_moves = int(params.get("max_moves", MAX_MOVES))
+        self.encoding = encoding_for(rules, players)
+        self.start = new_game(rules, players)  # each initial state is a copy of this
+        deck = 52 * self.encoding.decks
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.encoding.actions,
+            max_chance_outcomes=max(deck + 1, players),
+            num_players=players,
+            min_utility=-1.0,
+            max_utility=1.0,
+            max_game_length=self.max_moves,
+        )
+        super().__init__(_GAME_TYPE, info, params)
+
+    def new_initial_state(self) -> NinetyNineState:
+        return NinetyNineState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
+        if params:
+            raise ValueError(f"observation parameters are not supported; got {params}")
+        obs_type = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
+        if obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or \
+                not obs_type.public_info:
+            raise ValueError("only the observing player's own view is supported "
+                             "(public and single-player private information)")
+        return Observer(self.encoding, perfect_recall=obs_type.perfect_recall)
+
+
+class Table:
+    """The Python side of a state: the engine's state and what each seat has observed.
+    A state is copied by :meth:`__deepcopy__` (OpenSpiel clones by deep copy) and pickled
+    as a position (OpenSpiel serializes by pickling)."""
+
+    __slots__ = ("encoding", "state", "pending", "left", "public", "private", "hands",
+                 "played", "moves")
+
+    def __init__(self, encoding: Encoding, state: State) -> None:
+        self.encoding = encoding
+        self.state = state
+        self.pending: list[int] = []  # the order of a shuffle being drawn, card by card
+        self.left: Counter[int] | None = None  # its cards not drawn yet (when known)
+        self.public: list[str] = []  # every public event, in order
+        # per seat: its hand each time it changed, with the public events seen by then
+        self.private: list[list[str]] = [[] for _ in range(encoding.players)]
+        self.hands: list[tuple[int, ...]] = [() for _ in range(encoding.players)]
+        self.played: list[tuple[int, int]] = []  # (seat, card) since the last shuffle
+        self.moves = 0  # decisions so far
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Table:
+        new = Table.__new__(Table)
+        new.encoding, new.state = self.encoding, self.state.clone()
+        new.pending, new.public = self.pending[:], self.public[:]
+        new.left = None if self.left is None else self.left.copy()
+        new.private = [p[:] for p in self.private]
+        new.hands, new.played, new.moves = self.hands[:], self.played[:], self.moves
+        return new
+
+    def __reduce__(self) -> tuple[Callable[..., Table], tuple[Any, ...]]:
+        return _restore, (self.encoding.rules, self.encoding.players,
+                          format_position(self.state), self.pending, self.public,
+                          self.private, self.hands, self.played, self.moves)
+
+    def shuffle_left(self, cards: tuple[int, ...]) -> Counter[int]:
+        """The cards of the shuffle being drawn that are not drawn yet, with counts."""
+        if self.left is None:
+            self.left = Counter(cards) - Counter(self.pending)
+        return self.left
+
+    def note_hands(self) -> None:
+        """Each seat notes its own hand where it changed (a deal, a draw)."""
+        for seat, hand in enumerate(self.state.hands):
+            mine = tuple(sorted(hand))
+            if mine != self.hands[seat]:
+                self.hands[seat] = mine
+                self.private[seat].append(f"{len(self.public)}:{format_cards(mine)}")
+
+
+def _restore(rules: Rules, players: int, position: str, pending: list[int], public: list[str],
+             private: list[list[str]], hands: list[tuple[int, ...]],
+             played: list[tuple[int, int]], moves: int) -> Table:
+    table = Table(encoding_for(rules, players), parse_position(position))
+    table.pending, table.public, table.private = pending, public, private
+    table.left = None
+    table.hands, table.played, table.moves = hands, played, moves
+    return table
+
+
+class NinetyNineState(pyspiel.State):
+    def __init__(self, game: NinetyNineGame) -> None:
+        super().__init__(game)
+        enc = game.encoding
+        self._max_moves = game.max_moves
+        self._t = Table(enc, game.start.clone())
+
+    # Whose move ---------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        state = self._t.state
+        if self.is_terminal():
+            return int(pyspiel.PlayerId.TERMINAL)
+        if state.phase == CHANCE:
+            return int(pyspiel.PlayerId.CHANCE)
+        seat = state.current_seat
+        assert seat is not None
+        return seat
+
+    def is_terminal(self) -> bool:
+        return self._t.state.is_over or self._t.moves >= self._max_moves
+
+    def returns(self) -> list[float]:
+        state, n = self._t.state, self._t.encoding.players
+        if state.outcome is None:
+            return [0.0] * n
+        return [1.0 if s in state.outcome.winners else -1.0 for s in range(n)]
+
+    # Moves --------------------------------------------------------------------------
+
+    def _legal_actions(self, player: int) -> list[int]:
+        t = self._t
+        if player != t.state.current_seat or self.is_terminal():
+            return []
+        return sorted(t.encoding.legal_indexes(t.state))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        state = self._t.state
+        req = state.chance_request()
+        assert req is not None, "not a chance node"
+        if req.kind == UPCARD:
+            return [(d, 1.0 / len(req.depths)) for d in req.depths]
+        if req.kind == LEAD:
+            return [(s, 1.0 / len(req.seats)) for s in req.seats]
+        left = self._t.shuffle_left(req.cards)
+        count = len(req.cards) - len(self._t.pending)
+        return [(card, k / count) for card, k in sorted(left.items())]
+
+    def _apply_action(self, action: int) -> None:
+        t = self._t
+        state = t.state
+        if state.phase == CHANCE:
+            req = state.chance_request()
+            assert req is not None
+            if req.kind == UPCARD:
+                state.apply_chance(Reinsert(action))
+                t.public.append("up-card returned")
+            elif req.kind == LEAD:
+                state.apply_chance(Lead(action))
+                t.public.append(f"lead {action + 1}")
+            else:
+                left = t.shuffle_left(req.cards)
+                left[action] -= 1
+                if not left[action]:
+                    del left[action]
+                t.pending.append(action)
+                if len(t.pending) < len(req.cards):
+                    return
+                t.left = None
+                state.apply_chance(Shuffle(tuple(t.pending)))
+                t.pending, t.played = [], []  # the cards played are back in the stock
+                t.public.append(req.kind)
+        else:
+            seat = state.turn
+            code = t.encoding.check(state, action)
+            t.public.append(f"P{seat + 1} {t.encoding.text(action)}")
+            if code < DOWN or code >= PARAM:
+                t.played.append((seat, card_of(code)))
+            state.apply_code(code)
+            t.moves += 1
+        t.note_hands()
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            kind = self._t.state.chance
+            if kind == UPCARD:
+                return f"insert {action}"
+            if kind == LEAD:
+                return f"lead {action + 1}"
+            return f"shuffle: {format_card(action)}"
+        return self._t.encoding.text(action)
+
+    # What a player may know ---------------------------------------------------------
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any
+                                ) -> NinetyNineState:
+        """A state the player cannot tell from this one: the cards it has not seen dealt
+        at random into the other hands, the stock and the face-down pile (the bots'
+        determinization); everything it has observed kept."""
+        t = self._t
+        rng = random.Random(float(probability_sampler()))
+        sampled = Determinizer(observe(t.state, player_id)).sample(rng)
+        clone = self.clone()
+        table = clone._t
+        table.state = sampled
+        for seat in range(t.encoding.players):  # the others' hands are the sampled ones
+            if seat != player_id:
+                table.hands[seat] = tuple(sorted(sampled.hands[seat]))
+                table.private[seat] = [f"{len(t.public)}:{format_cards(table.hands[seat])}"]
+        return clone
+
+    def information_state_string(self, player: int | None = None) -> str:
+        seat = self.current_player() if player is None else player
+        t = self._t
+        return f"P{seat + 1}|" + "|".join(t.public) + "#" + "|".join(t.private[seat])
+
+    def observation_string(self, player: int | None = None) -> str:
+        from ninetynine.rl.render import table_text
+        seat = self.current_player() if player is None else player
+        return table_text(self._t.state, seat)
+
+    def __str__(self) -> str:
+        """Every field of the state (a position's text is readable but slow to write)."""
+        t = self._t
+        fields = " ".join(f"{name}={getattr(t.state, name)!r}" for name in FIELDS
+                          if name not in ("rules", "c", "_ev", "_before"))
+        return f"{t.encoding.rules.id} {fields} shuffled={t.pending!r} moves={t.moves}"
+
+
+class Observer:
+    """OpenSpiel's observer interface over the canonical encoding."""
+
+    def __init__(self, encoding: Encoding, perfect_recall: bool) -> None:
+        self.encoding = encoding
+        self.perfect_recall = perfect_recall
+        n = encoding.players
+        played = n * 52 if perfect_recall else 0
+        self.tensor = np.zeros(encoding.size + played, np.float32)
+        self.dict = {"observation": self.tensor[:encoding.size]}
+        if perfect_recall:
+            self.dict["played"] = self.tensor[encoding.size:].reshape(n, 52)
+
+    def set_from(self, state: NinetyNineState, player: int) -> None:
+        t = state._t
+        self.tensor[:self.encoding.size] = self.encoding.observe(t.state, player)
+        if self.perfect_recall:
+            self._played(state, player)
+
+    def _played(self, state: NinetyNineState, player: int) -> None:
+        """Per seat from ``player``'s, the cards it played since the last shuffle."""
+        played = self.dict["played"]
+        played.fill(0)
+        n, unit = self.encoding.players, 1.0 / self.encoding.decks
+        for seat, card in state._t.played:
+            played[(seat - player) % n, card] += unit
+
+    def string_from(self, state: NinetyNineState, player: int) -> str:
+        if self.perfect_recall:
+            return state.information_state_string(player)
+        return state.observation_string(player)
+
+
+pyspiel.register_game(_GAME_TYPE, NinetyNineGame)

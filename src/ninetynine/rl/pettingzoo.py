@@ -1,0 +1,141 @@
+"""Ninety-Nine as a PettingZoo AEC environment, for any preset or house-rules file and any
+table size the rules allow.
+
+>>> from ninetynine.rl.pettingzoo import env
+>>> table = env(rules="P", players=4)
+>>> table.reset(seed=1)
+>>> obs, reward, terminated, truncated, info = table.last()
+>>> sorted(obs), int(obs["action_mask"].sum()) > 0
+(['action_mask', 'observation'], True)
+
+Agents are ``player_0`` ... in seat order. Each observation is a dict of ``observation``
+(the canonical encoding of :mod:`ninetynine.rl.encoding`, only what that seat may know)
+and ``action_mask`` (int8; all zero unless the agent is to act). A player knocked out
+of the game is terminated with reward -1 and leaves after its next (``None``) step, as
+PettingZoo expects; at the end every winner gets +1 and every other player -1. An action
+outside the mask raises :class:`~ninetynine.errors.IllegalActionError` naming the legal
+ones. ``reset(seed=...)`` reproduces a game exactly: chance draws from the environment's
+own generator, never the global ones.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from ninetynine.rl.encoding import Encoding
+from ninetynine.rl.episode import Episode
+from ninetynine.rl.render import RENDER_MODES, table_text
+from ninetynine.rules import Rules
+
+
+def env(rules: str | Rules = "P", players: int = 4, render_mode: str | None = None
+        ) -> NinetyNineEnv:
+    """A new environment (PettingZoo's usual constructor name)."""
+    return NinetyNineEnv(rules, players, render_mode=render_mode)
+
+
+class NinetyNineEnv(AECEnv[str, dict[str, np.ndarray], int]):
+    metadata = {"name": "ninetynine_v0", "render_modes": list(RENDER_MODES),
+                "is_parallelizable": False}
+
+    def __init__(self, rules: str | Rules = "P", players: int = 4,
+                 render_mode: str | None = None) -> None:
+        super().__init__()
+        if render_mode not in (None, *RENDER_MODES):
+            raise ValueError(f"render_mode {render_mode!r}: expected None, 'ansi' or 'human'")
+        self.encoding = enc = Encoding(rules, players)
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        self._observation_space = spaces.Dict({
+            "observation": spaces.Box(0.0, 1.0, (enc.size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (enc.actions,), np.int8),
+        })
+        self._action_space = spaces.Discrete(enc.actions)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, self._observation_space)
+        self.action_spaces = dict.fromkeys(self.possible_agents, self._action_space)
+        self._rng = random.Random()
+        self.episode: Episode | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.episode = Episode(self.encoding, self._rng)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._skip_agent_selection = None
+        self._select()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        episode = self._started()
+        seat = self.possible_agents.index(agent)
+        return {"observation": self.encoding.observe(episode.state, seat),
+                "action_mask": self.encoding.mask(episode.state, seat)}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        episode = self._started()
+        if action is None:
+            raise ValueError(f"{agent} is to act: None is only for players that are done")
+        episode.play(action)  # checked: an index outside the mask is one clear error
+        self._cumulative_rewards[agent] = 0.0
+        state = episode.state
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        final = episode.rewards() if state.outcome is not None else None
+        for a in self.agents:
+            seat = self.possible_agents.index(a)
+            if final is not None:
+                self.rewards[a] = final[seat]
+                self.terminations[a] = True
+            elif not state.alive[seat] and not self.terminations[a]:
+                self.rewards[a] = -1.0  # knocked out: it cannot win any more
+                self.terminations[a] = True
+        self._accumulate_rewards()
+        self._select()
+        if self.render_mode == "human":
+            self.render()
+
+    def _select(self) -> None:
+        """The agent to act, or the first one done (PettingZoo steps those first)."""
+        seat = self._started().state.current_seat
+        if seat is not None:
+            self.agent_selection = self.possible_agents[seat]
+        elif not hasattr(self, "agent_selection") or self.agent_selection not in self.agents:
+            self.agent_selection = self.agents[0]
+        self._deads_step_first()
+
+    def _started(self) -> Episode:
+        if self.episode is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.episode
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        episode = self._started()
+        seat = episode.state.current_seat
+        text = table_text(episode.state, seat if seat is not None else 0)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,126 @@
+"""The batch engine against the reference engine: the same shuffles and the same actions
+give the same totals, lives, turns and winners, on random games of every base game."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from ninetynine import load_rules
+from ninetynine.actions import Shuffle
+from ninetynine.errors import RulesError
+from ninetynine.game import new_game
+from ninetynine.rl.batch import EMPTY, Batch
+from ninetynine.state import CHANCE, DOWN, OVER
+
+
+def reference_game(preset: str, players: int, seed: int) -> dict:
+    """A random game on the reference engine: its first seat, every shuffle, and after
+    each decision (chance drawn) the seat, its code, the total, lives and seat to act."""
+    rng = random.Random(seed)
+    first = rng.randrange(players)
+    state = new_game(load_rules(preset), players, first=first)
+    shuffles: list[tuple[int, ...]] = []
+    moves = []
+
+    def chance() -> None:
+        while state.phase == CHANCE:
+            outcome = state.sample_chance(rng)
+            assert isinstance(outcome, Shuffle)
+            shuffles.append(outcome.order)
+            state._apply_chance(outcome)
+
+    chance()
+    while state.phase != OVER:
+        seat, code = state.turn, rng.choice(state.legal_codes())
+        state.apply_code(code)
+        chance()
+        moves.append((seat, code, state.total, [state.seat_lives(s) for s in range(players)],
+                      state.current_seat))
+    assert state.outcome is not None
+    return {"first": first, "shuffles": shuffles, "moves": moves,
+            "winners": sum(1 << w for w in state.outcome.winners)}
+
+
+class ScriptedShuffles:
+    """The reference games' shuffles, slot by slot; asks for the same cards or fails."""
+
+    def __init__(self, games: list[dict]) -> None:
+        self.queues = [list(g["shuffles"]) for g in games]
+        self.rng = np.random.default_rng(0)
+
+    def __call__(self, slots: np.ndarray, cards: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        out = np.full(cards.shape, EMPTY, np.int64)
+        for row, slot in enumerate(slots):
+            asked = cards[row, :counts[row]]
+            queue = self.queues[slot]
+            if queue:  # the reference game goes on: the same cards, in its order
+                order = queue.pop(0)
+                assert sorted(order) == asked.tolist(), f"slot {slot} shuffles other cards"
+                out[row, :counts[row]] = order
+            else:  # a new game after the reference one ended
+                out[row, :counts[row]] = self.rng.permutation(asked)
+        return out
+
+
+@pytest.mark.parametrize(("preset", "players"), [
+    ("P", 2), ("P", 4), ("P", 5), ("P", 8), ("K", 2), ("K", 4), ("K", 6), ("G", 3), ("G", 5),
+    ("G", 8), ("J", 2), ("J", 4), ("J", 5)])
+def test_batch_plays_as_the_reference_engine(preset: str, players: int) -> None:
+    games = [reference_game(preset, players, seed) for seed in range(30)]
+    batch = Batch(preset, players, len(games), seed=1, shuffler=ScriptedShuffles(games),
+                  first=np.array([g["first"] for g in games]))
+    step = [0] * len(games)
+    compared = 0
+    while live := [g for g, game in enumerate(games) if step[g] < len(game["moves"])]:
+        legal = batch.legal()
+        actions = batch.random_actions(legal)  # ended slots play anything legal
+        for g in live:
+            seat, code = games[g]["moves"][step[g]][:2]
+            assert batch.turn[g] == seat
+            if code == DOWN:
+                action = batch.down
+            else:
+                slot = list(batch.hands[g, seat]).index(code >> 2)
+                action = 2 * slot + (code & 3)
+            assert legal[g] >> action & 1, "the reference's action is legal in the batch"
+            actions[g] = action
+        assert batch.codes(actions)[live].tolist() == [games[g]["moves"][step[g]][1]
+                                                       for g in live]
+        batch.step(actions)
+        for g in live:
+            game = games[g]
+            _, _, total, lives, turn = game["moves"][step[g]]
+            step[g] += 1
+            if step[g] == len(game["moves"]):
+                assert batch.over[g] and batch.winners[g] == game["winners"]
+                continue
+            assert not batch.over[g]
+            assert (batch.total[g], batch.lives[g].tolist(), batch.turn[g]) == \
+                (total, lives, turn)
+            compared += 1
+    assert compared > 500
+
+
+@pytest.mark.parametrize("preset", ["P", "K", "G", "J"])
+def test_the_batch_legal_actions_are_never_empty_and_games_end(preset: str) -> None:
+    batch = Batch(preset, 4, 256, seed=3)
+    ended = 0
+    for _ in range(400):
+        legal = batch.legal()
+        assert (legal != 0).all()
+        batch.step(batch.random_actions(legal))
+        ended += int(batch.over.sum())
+        assert (batch.total <= batch.limit).all()
+        assert (batch.popcount[batch.alive] >= 2).all()
+    assert ended > 50
+
+
+def test_the_batch_names_what_it_does_not_play() -> None:
+    with pytest.raises(RulesError) as e:
+        Batch("TW", 4, 8)
+    assert "batch engine" in str(e.value) and "\n" not in str(e.value)
+    with pytest.raises(RulesError, match="thresholds"):
+        Batch("P-ONLINE", 4, 8)
