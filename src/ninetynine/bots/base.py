@@ -1,4 +1,4 @@
-"""The bot interface and the registry of bots by name."""
+"""The bot interface, the table of bots by name and the one way to ask a bot for a move."""
 
 from __future__ import annotations
 
