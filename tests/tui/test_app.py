@@ -200,7 +200,7 @@ def test_the_table_shows_total_direction_turn_seats_pile_stock_and_hand(
             assert name in text
         for card in v.hand:
             assert card_label(card) in text
-        assert "Your turn, Ann" in text and "lives" in text
+        assert "Your turn, Ann" in text and "5 pennies" in text  # P counts in pennies
 
     run(app, script)
 

@@ -247,3 +247,10 @@ def test_the_coach_gives_each_legal_move_s_chances_and_coach_turns_it_off(
     for move in legal.split("  "):  # "1) KS" ...: each move is in the coach's line
         assert f" {move.split(') ')[1]} " in line + " "
     assert "★" in line and "Coach off." in out
+
+
+def test_counts_are_in_the_words_people_use() -> None:
+    text = plain_at({"rules": "P", "total": 20, "turn": 1,
+                     "hands": ["2S 3S 6S", "4H", "4D 6D 7D"]}, "quit\n")
+    assert "Bo: 5 pennies, 1 card" in text and "1 cards" not in text
+    assert "Ann: 5 pennies, 3 cards" in text

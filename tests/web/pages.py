@@ -126,7 +126,8 @@ def assert_screen(page: Page, name: str, tmp: Path, mask: list[Locator] | None =
     new, old = Image.open(shot).convert("RGB"), Image.open(baseline).convert("RGB")
     assert new.size == old.size, f"{name}: {new.size} is not the baseline's {old.size} ({shot})"
     diff = ImageChops.difference(new, old)
-    changed = sum(1 for px in diff.getdata() if max(px) > PIXEL_DELTA)
+    pixels = getattr(diff, "get_flattened_data", diff.getdata)()  # the name Pillow 12 prefers
+    changed = sum(1 for px in pixels if max(px) > PIXEL_DELTA)
     share = changed / (new.size[0] * new.size[1])
     if share > MAX_CHANGED:
         diff.point(lambda v: 255 if v > PIXEL_DELTA else 0).save(tmp / f"{name}-diff.png")

@@ -19,6 +19,7 @@ from ninetynine.events import Event
 from ninetynine.launch import command
 from ninetynine.table import BOT, HUMAN, Table, stuck_explanation
 from ninetynine.tui.text import coach_line, direction_text, lives_text, seat_status, turn_note
+from ninetynine.words import plural
 
 Saver = Callable[[Table], str | None]  # files a finished game; returns where, for the player
 
@@ -115,11 +116,11 @@ class PlainGame:
         top = format_card(v.pile_top) if v.pile_top is not None else "none"
         self.say()
         self.say(f"Total {v.total}, play goes {direction_text(v.direction)[2:]}. "
-                 f"Pile top {top}, stock {v.stock_size} cards. Hand {v.hand_no}.")
+                 f"Pile top {top}, stock {plural(v.stock_size, 'card')}. Hand {v.hand_no}.")
         for s in range(v.players):
             status = seat_status(v, s)
             self.say(f"  {'>' if s == seat else ' '} {t.names[s]}: "
-                     f"{lives_text(t.rules, v, s)}, {v.hand_sizes[s]} cards"
+                     f"{lives_text(t.rules, v, s)}, {plural(v.hand_sizes[s], 'card')}"
                      + (f", {status}" if status else ""))
         self.say(f"Your hand: {format_cards(v.hand) or 'no cards'}")
         note = turn_note(v)

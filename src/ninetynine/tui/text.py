@@ -14,6 +14,7 @@ from ninetynine.cards import RANKS, card_name
 from ninetynine.coach.advice import Advice
 from ninetynine.rules import Rules, Scoring
 from ninetynine.view import View
+from ninetynine.words import counter
 
 SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
 SPECIAL_LABELS = {ActionKind.DOWN: "lay down", ActionKind.PASS: "pass",
@@ -38,9 +39,8 @@ def direction_text(direction: int) -> str:
 def lives_text(rules: Rules, view: View, seat: int) -> str:
     if rules.scoring is Scoring.GAME_POINTS:
         return f"pts {view.points[seat]} score {view.scores[seat]}"
-    n = view.lives[seat]
     team = f" (team {seat % 2 + 1})" if rules.teams else ""  # partners share one pool
-    return f"{n} {'life' if n == 1 else 'lives'}{team}"
+    return counter(rules)(view.lives[seat]) + team  # "5 pennies", "1 token"
 
 
 def seat_status(view: View, seat: int) -> str:

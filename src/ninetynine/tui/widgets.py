@@ -22,6 +22,7 @@ from ninetynine.tui.text import (
     seat_status,
 )
 from ninetynine.view import View
+from ninetynine.words import plural
 
 
 class TotalPanel(Vertical):
@@ -62,7 +63,7 @@ class SeatsPanel(Static):
             row = [Text(_marker(v, s), style="bold"),
                    Text(scene.names[s][:20], style=_style(v, s)),
                    Text(lives_text(v.rules, v, s)),
-                   Text(seat_status(v, s) or f"{v.hand_sizes[s]} cards")]
+                   Text(seat_status(v, s) or plural(v.hand_sizes[s], "card"))]
             if scene.face_up is not None:
                 row.append(Text.from_markup(" ".join(card_markup(c) for c in scene.face_up[s])))
             table.add_row(*row)
