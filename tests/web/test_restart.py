@@ -341,7 +341,18 @@ def test_a_hundred_kills_with_bots_and_clocks_running_lose_nothing(tmp_path: Pat
                 if seat.client is not None:
                     seat.client.close()
             proc = start_server(db, port, *extra, log=log)
+        for seat in seats:  # now nobody moves: every clock that runs must run out
+            seat.connect()
+            seat.plays, seat.due = 0, None
+        stop = time.monotonic() + 4  # longer than the longest clock (2 s) and the grace
+        while time.monotonic() < stop:
+            for seat in seats:
+                if seat.client is None:  # it followed a rematch
+                    seat.connect()
+                seat.step(rng)
         for seat in seats:
+            if seat.client is not None:
+                seat.client.close()
             seat.connect()  # every acknowledged state and event is still there
         kinds = set().union(*(s.kinds for s in seats))
         assert {"TimedOut", "TakenOver", "CardPlayed"} <= kinds  # clocks and bots ran
