@@ -180,46 +180,34 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
         except NinetyNineError as e:
             raise ProtocolError("bad_record", str(e)) from None
 
-    @app.websocket("/ws/lobby")
-    async def lobby_feed(ws: WebSocket) -> None:
-        """The public tables, sent again whenever they change (at most once a second)."""
+    @contextlib.asynccontextmanager
+    async def admitted(ws: WebSocket) -> AsyncIterator[bool]:
+        """Accept a WebSocket, holding one of its address's connection slots while it
+        lasts; False, after refusing it with the limit's message, when none is free."""
         address = ws.client.host if ws.client else "?"
         await ws.accept()
         try:
             lobby().open_connection(address)
         except LimitError as e:
             await _refuse(ws, e)
+            yield False
             return
-        conn = Conn(None, limits.send_queue,
-                    Bucket(limits.messages_per_second, limits.messages_burst))
-        lobby().watchers.add(conn)
-        conn.send(await lobby().listing_frame())
-        tasks = [asyncio.create_task(_send_loop(ws, conn)),
-                 asyncio.create_task(_drain(ws, limits)),
-                 asyncio.create_task(conn.dropped.wait())]
         try:
-            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            yield True
         finally:
-            for task in tasks:
-                task.cancel()
-            lobby().watchers.discard(conn)
             lobby().close_connection(address)
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(ws.close(), 2)
+
+    @app.websocket("/ws/lobby")
+    async def lobby_feed(ws: WebSocket) -> None:
+        async with admitted(ws) as ok:
+            if ok:
+                await _watch_lobby(ws, lobby(), limits)
 
     @app.websocket("/ws/{table_id}")
     async def play(ws: WebSocket, table_id: str) -> None:
-        address = ws.client.host if ws.client else "?"
-        await ws.accept()
-        try:
-            lobby().open_connection(address)
-        except LimitError as e:
-            await _refuse(ws, e)
-            return
-        try:
-            await _serve(ws, lobby(), table_id, limits)
-        finally:
-            lobby().close_connection(address)
+        async with admitted(ws) as ok:
+            if ok:
+                await _serve(ws, lobby(), table_id, limits)
 
     @app.get("/t/{table_id}")
     async def table_page(table_id: str) -> FileResponse:
@@ -231,6 +219,25 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
 
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return app
+
+
+async def _watch_lobby(ws: WebSocket, lobby: Lobby, limits: Limits) -> None:
+    """The public tables, sent again whenever they change (at most once a second)."""
+    conn = Conn(None, limits.send_queue,
+                Bucket(limits.messages_per_second, limits.messages_burst))
+    lobby.watchers.add(conn)
+    conn.send(await lobby.listing_frame())
+    tasks = [asyncio.create_task(_send_loop(ws, conn)),
+             asyncio.create_task(_drain(ws, limits)),
+             asyncio.create_task(conn.dropped.wait())]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
+        lobby.watchers.discard(conn)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(ws.close(), 2)
 
 
 async def _serve(ws: WebSocket, lobby: Lobby, table_id: str, limits: Limits) -> None:
