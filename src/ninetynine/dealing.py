@@ -75,7 +75,8 @@ class Dealing(StateBase):
                 ev.append(E.DrawSkipped(seat, "the stock is empty"))
             return
         keep_top = mode is StockEmpty.RESHUFFLE_KEEP_TOP
-        cards = self.pile[:-1] if keep_top else self.pile + self.out
+        # a pile cleared at a reset (``out``) is played cards too: it comes back here
+        cards = (self.pile[:-1] if keep_top else self.pile) + self.out
         if not cards:
             if count == 0:
                 return
@@ -89,7 +90,7 @@ class Dealing(StateBase):
                 return
             cards, keep_top = self.pile + self.out, False
         top = self.pile[-1:] if keep_top else []
-        self.stock, self.pile, self.out = sorted(cards), top, [] if not keep_top else self.out
+        self.stock, self.pile, self.out = sorted(cards), top, []
         self.face_down = 0
         if ev is not None:
             ev.append(E.StockReshuffled(len(cards), keep_top))

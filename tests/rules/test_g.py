@@ -181,3 +181,14 @@ def test_g_sit_out_is_rejected_when_a_bust_plays_a_card() -> None:
     # the others would go on "with the same total", which is over the limit
     with pytest.raises(RulesError, match="after_bust"):
         load_rules({"preset": "G", "rules": {"after_bust": "sit_out"}})
+
+
+
+def test_g_alt_cleared_pile_comes_back_at_the_reshuffle() -> None:
+    # the cleared pile is played cards too: a stock-out reshuffles it with the discards
+    # (keeping the top card), so no card stays out of the game for good
+    s = pos("G", THREE, total=30, out="2D 3D", top="", rest="pile",
+            changes={"clear_pile_on_reset": True})
+    ev = play(s, "2S")
+    assert of(ev, E.StockReshuffled)[0].kept_top and s.pile == parse_cards("2S")
+    assert s.out == [] and set(parse_cards("2D 3D")) <= set(s.stock)

@@ -139,7 +139,7 @@ def test_j_mid_round_stock_out_keeps_top() -> None:
 def test_j_empty_draw_pile_and_one_discard_play_short() -> None:
     # Q28: only reachable in an edited position: nothing at all to reshuffle
     s = pos("J", ["KS 9S", "5C 6C 7C", "5H 6H 7H"], total=30, top="", rest="pile")
-    s.out, s.pile = s.pile, []
+    s.hands[1], s.pile = s.hands[1] + s.pile, []  # every other card is held
     ev = play(s, "9S")
     assert of(ev, E.DrawSkipped) and len(s.hands[0]) == 1 and s.turn == 1
 
@@ -147,7 +147,7 @@ def test_j_empty_draw_pile_and_one_discard_play_short() -> None:
 def test_j_empty_draw_alt_end_round() -> None:
     s = pos("J", ["KS 9S", "5C 6C 7C", "5H 6H 7H"], total=30, top="", rest="pile",
             changes={"empty_draw": "end_round"})
-    s.out, s.pile = s.pile, []
+    s.hands[1], s.pile = s.hands[1] + s.pile, []  # every other card is held
     ev = play(s, "9S")
     assert of(ev, E.HandEnded)[0].loser is None
     assert s.lives == [3, 3, 3]
@@ -268,7 +268,7 @@ def test_j_reverse_direction_resets_each_round() -> None:
 def test_j_empty_draw_alt_full_reshuffle() -> None:
     s = pos("J", ["KS 9S", "5C 6C 7C", "5H 6H 7H"], total=30, top="", rest="pile",
             changes={"empty_draw": "full_reshuffle"})
-    s.out, s.pile = s.pile, []
+    s.hands[1], s.pile = s.hands[1] + s.pile, []  # every other card is held
     ev = play(s, "9S")
     assert of(ev, E.StockReshuffled) and s.is_chance
     deal(s)

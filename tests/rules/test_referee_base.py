@@ -406,8 +406,9 @@ def test_j_q28_nothing_to_draw_plays_short() -> None:
     """Q28 REC: «if no card can be drawn, skip the draw and refill later»; S004 «a player who
     cannot draw simply plays without replacing»."""
     hands = ["2S 3S 5S", "2C 3C 5C"]
-    gone = Counter(new_deck(1)) - Counter(parse_cards(" ".join(hands)))
-    s = pos("J", hands, total=10, stock="", pile="", out=format_cards(sorted(gone.elements())))
+    held = Counter(new_deck(1)) - Counter(parse_cards(" ".join(hands)))  # every other card
+    hands[1] += " " + format_cards(sorted(held.elements()))
+    s = pos("J", hands, total=10, stock="", pile="")
     ev = play(s, "2S")
     assert len(s.hands[0]) == 2 and of(ev, E.DrawSkipped) and not s.is_chance
 
