@@ -3,6 +3,7 @@ cards say (the engine's totals and reasons), calls, chat, the live lobby and rep
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from collections.abc import Callable
@@ -12,10 +13,12 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from ninetynine.cards import format_card
+from ninetynine.coach import advice_json, advise
 from ninetynine.options import card_options
 from ninetynine.record import format_record
+from ninetynine.view import observe
 from tests.web.helpers import ServerThread, play_game
-from tests.web.pages import create_table, over
+from tests.web.pages import READY, create_table, over, take_turn
 
 
 @pytest.fixture
@@ -134,6 +137,47 @@ def test_the_keyboard_plays_and_calls_are_announced(browser: Browser, web: Serve
     page.reload()
     expect(page.get_by_role("button", name="Speak calls")).to_have_attribute("aria-pressed",
                                                                             "true")
+
+
+def coach_lines(web: ServerThread, page: Page) -> list[str]:
+    """What the coach panel should say now, from the coach run on seat 1's view."""
+    table = table_of(web, page)
+    figures = advice_json(advise(observe(table.state, 0), seed=table.version,
+                                 playouts=web.settings.limits.coach_playouts))
+    return [f"hand {pct(m['lose_hand'])}" + ("" if m["lose_game"] is None
+                                              else f" · game {pct(m['lose_game'])}")
+            for m in figures["moves"]]
+
+
+def pct(x: float) -> str:
+    return f"{math.floor(100 * x + 0.5)}%"  # as the page rounds (Math.round)
+
+
+def test_the_coach_toggle_shows_each_moves_chances(browser: Browser, web: ServerThread) -> None:
+    """Issue 16: the coach at the browser table, off until asked for, on your turns only."""
+    page = browser.new_page()
+    create_table(page, web.url, "Ann", 2, {2: "easy"})
+    coach = page.locator("#coach")
+    toggle = page.get_by_role("button", name="Coach")
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("#hand button.legal").first).to_be_visible()
+    expect(coach).to_be_hidden()  # off until asked for
+    toggle.click()
+    for turn in range(2):
+        page.wait_for_function(READY)
+        while page.locator("#next-hand").is_visible():
+            page.locator("#next-hand").click()
+            page.wait_for_function(READY)
+        expect(coach.locator("li .figures").first).to_be_visible(timeout=15000)
+        expected = coach_lines(web, page)
+        expect(coach.locator("li .figures")).to_have_text(expected)
+        expect(coach.locator("li.best .star")).to_have_count(1)
+        if turn == 0:
+            take_turn(page)
+    page.reload()  # remembered, like the other toggles
+    expect(page.get_by_role("button", name="Coach")).to_have_attribute("aria-pressed", "true")
+    page.get_by_role("button", name="Coach").click()
+    expect(coach).to_be_hidden()
 
 
 def test_chat_between_two_browsers_with_mute(browser: Browser, web: ServerThread) -> None:

@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
+import pytest
+
+from ninetynine.coach import Advice, advice_json, advise
 from ninetynine.match import replay
 from ninetynine.record import parse_record
+from ninetynine.view import View, observe
+from ninetynine.web import tables
 from tests.web.helpers import FakeClock, ServerThread, play_game
 
 
@@ -237,3 +243,44 @@ def test_lobby_errors_are_clear(server: ServerThread) -> None:
     assert status == 409 and "every seat is taken" in text
     assert server.get("/api/tables/nosuch").status_code == 404
     assert server.post("/api/tables", {"name": "x" * 99}).status_code == 400
+
+
+def test_the_coach_answers_the_seat_to_play_from_its_own_view(
+        server: ServerThread, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 16: the coach at the web table: each legal move's chances, the same figures as
+    the coach run on that seat's view, once a turn; refused to spectators and out of turn."""
+    table, t1, t2 = two_player_table(server)
+    a, b = server.client(table, t1), server.client(table, t2)
+    watcher = server.client(table, None)
+    for c in (a, b, watcher):
+        c.wait(lambda m: m["type"] == "sync")
+    while not (a.my_turn() or b.my_turn()):
+        a.drain(0.05)
+        b.drain(0.05)
+    mover, other = (a, b) if a.my_turn() else (b, a)
+    other.drain(0.1)
+    asked: list[int] = []
+
+    def counted(view: View, **options: Any) -> Advice:
+        asked.append(view.seat)
+        return advise(view, **options)
+
+    monkeypatch.setattr(tables, "advise", counted)
+    state = server.lobby.tables[table].state
+    seat = state.current_seat
+    assert seat is not None
+    mover.send({"type": "coach"})
+    got = mover.wait(lambda m: m["type"] == "coach", 20)
+    expected = advice_json(advise(observe(state, seat),
+                                  playouts=server.settings.limits.coach_playouts,
+                                  seed=mover.state))
+    assert got == {"type": "coach", "state": mover.state, **expected}
+    assert [m["action"] for m in got["moves"]] == mover.view["legal"]
+    assert sum(m["best"] for m in got["moves"]) == 1
+    other.send({"type": "coach"})
+    assert other.error()["code"] == "not_your_turn"
+    watcher.send({"type": "coach"})
+    assert watcher.error()["code"] == "spectator"
+    mover.send({"type": "coach"})  # asked again: the same figures, not worked out again
+    assert mover.wait(lambda m: m["type"] == "coach", 5) == got
+    assert asked == [seat]

@@ -307,6 +307,8 @@ async def _handle(lobby: Lobby, table: Table, conn: Conn, msg: dict[str, Any]) -
     kind = msg.get("type")
     if kind == "act":
         await table.act(conn.seat, msg)
+    elif kind == "coach":
+        conn.send_json(await table.coach(conn.seat))
     elif kind == "ping":
         conn.send_json({"type": "pong", "state": table.version})
     elif kind == "chat":
@@ -321,7 +323,7 @@ async def _handle(lobby: Lobby, table: Table, conn: Conn, msg: dict[str, Any]) -
             conn.send_json({"type": "rematch", "table": new.id})
     else:
         raise ProtocolError("malformed", f"unknown message type {str(kind)[:40]!r}: expected "
-                            "act, chat, ping, leave or rematch")
+                            "act, coach, chat, ping, leave or rematch")
     return False
 
 

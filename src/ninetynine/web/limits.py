@@ -53,6 +53,8 @@ class Limits:
                              "it is dropped")
     # time
     bot_seconds: float = _limit(5.0, "seconds a bot may think about one move")
+    coach_playouts: int = _limit(1000, "playouts the coach runs for a player's decision (about "
+                                 "half a second each 1,000; once a turn, shared by the moves)")
     idle_seconds: float = _limit(3600.0, "seconds without a connection or a move before a "
                                  "table is ended as abandoned")
     linger_seconds: float = _limit(60.0, "seconds a finished table stays in memory once "

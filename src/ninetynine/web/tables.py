@@ -28,6 +28,7 @@ from typing import Any
 
 from ninetynine.actions import Action, ChanceOutcome, parse_action
 from ninetynine.bots import Bot, BotFailure, ask, cap_time, close_bot, make_bot
+from ninetynine.coach import advice_json, advise
 from ninetynine.errors import IllegalActionError, NotationError, Refusal
 from ninetynine.match import Chance, Match
 from ninetynine.options import card_options
@@ -114,6 +115,8 @@ class Table:
         self.turn_started = self.last_seen = settings.clock()
         self.expired: int | None = None  # the state id at which the turn clock ran out
         self.last_accepted: dict[int, tuple[int, str]] = {}
+        # the coach's figures, once per seat and state id (asking again costs nothing)
+        self.coached: dict[int, tuple[int, asyncio.Future[dict[str, Any]]]] = {}
         self.lock = asyncio.Lock()  # one move (check, store, apply) at a time
         self.complained = -1e9  # when a failing pump was last logged
         self.meta_changed = False  # restored with fixes that the lobby must store
@@ -490,6 +493,29 @@ class Table:
             await self.commit(seat, self.state.action_of(code))
             self.last_accepted[seat] = (sid, text)
         self.kick()
+
+    async def coach(self, seat: int | None) -> dict[str, Any]:
+        """The coach's figures for the seat whose turn it is, from that seat's view only:
+        each legal move's chance of losing the hand and the game (:mod:`ninetynine.coach`),
+        worked out on the bots' threads once a turn."""
+        if seat is None:
+            raise ProtocolError("spectator", "spectators have no moves to be coached on")
+        if not self.started or self.finished or self.state.current_seat != seat:
+            raise ProtocolError("not_your_turn", "the coach advises on your turn")
+        version = self.version
+        asked = self.coached.get(seat)
+        if asked is None or asked[0] != version:
+            view, playouts = observe(self.state, seat), self.settings.limits.coach_playouts
+            future = asyncio.get_running_loop().run_in_executor(
+                self.bot_pool, lambda: advice_json(advise(view, playouts=playouts, seed=version)))
+            asked = self.coached[seat] = (version, future)
+        try:
+            figures = await asyncio.wait_for(asyncio.shield(asked[1]),
+                                             self.settings.limits.bot_seconds)
+        except TimeoutError:
+            raise LimitError("bot_seconds", "the coach ran out of time on this decision",
+                             code="coach_timeout") from None
+        return {"type": "coach", "state": version, **figures}
 
     def check_move(self, seat: int, sid: int, text: str) -> int:
         """The engine's code for a client's move, or its typed refusal."""

@@ -9,6 +9,7 @@ import {
   renderSeats, seatNameOf, seatRect, showBubble, slideToPile,
 } from "./board.js";
 import { announce, speak, turnCue } from "./cues.js";
+import { coachFrame, initCoach, showCoach } from "./coach.js";
 
 let tableId = null, ws = null, retry = 0, watching = false;
 let last = null, rules = null;  // the frame on screen and the table's card labels
@@ -76,6 +77,7 @@ function onMessage(msg) {
     }
     case "chat": addChat(msg); return;
     case "pong": return;
+    case "coach": showCoach(msg, last?.state, (a) => cardName(a, seatName)); return;
     case "sync":
       queue.length = 0;
       release(false);
@@ -110,6 +112,7 @@ function present(msg, sync) {
   render(msg);
   const v = msg.view;
   turnCue(v.seat !== null && v.turn === v.seat && v.phase !== "over", sync);
+  coachFrame(msg, myTurn(v));
   if (sync) {  // the latest call of this hand, still in the air
     $("hand-summary").hidden = true;
     const start = msg.events.findLastIndex((e) => e.kind === "HandStarted");
@@ -400,6 +403,8 @@ function setupControls() {
   bindToggle($("sound-toggle"), "sound", true);
   bindToggle($("speech-toggle"), "speech", false, (on) => { if (!on) window.speechSynthesis?.cancel(); });
   bindToggle($("mute-toggle"), "mute-chat", false, (on) => $("log").classList.toggle("mute-chat", on));
+  initCoach(send);
+  $("coach-toggle").addEventListener("click", () => { if (last) coachFrame(last, myTurn(last.view)); });
   document.addEventListener("keydown", (e) => {
     if (["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName) || e.ctrlKey || e.metaKey || e.altKey) return;
     if (e.key === "Escape" && choiceFor) { closeChoice(); return; }

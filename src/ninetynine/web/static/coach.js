@@ -1,0 +1,32 @@
+// The coach at the table: on your turn, each move you may make with its chance of losing
+// the hand and the game, worked out by the server from your own view only.
+import { $, bindToggle, el } from "./dom.js";
+
+let on = false, asked = null, send = () => {};
+
+export function initCoach(sender) {
+  send = sender;
+  bindToggle($("coach-toggle"), "coach", false, (value) => { on = value; asked = null; $("coach").hidden = true; });
+}
+
+const pct = (x) => `${Math.round(100 * x)}%`;
+
+// A new frame on screen: ask about this decision once, when it is ours to make.
+export function coachFrame(msg, myTurn) {
+  if (!myTurn) { $("coach").hidden = true; return; }
+  if (!on || asked === msg.state) return;
+  asked = msg.state;
+  $("coach-moves").replaceChildren(el("li", { class: "hint" }, "Thinking\u2026"));
+  $("coach").hidden = false;
+  send({ type: "coach", state: msg.state });
+}
+
+// The server's figures for the decision on screen (older ones are ignored).
+export function showCoach(msg, current, name) {
+  if (!on || msg.state !== current) return;
+  $("coach-moves").replaceChildren(...msg.moves.map((m) => el("li", { class: m.best ? "best" : "" },
+    el("span", { class: "move" }, name(m.action)),
+    el("span", { class: "figures" }, `hand ${pct(m.lose_hand)}${m.lose_game === null ? "" : ` \u00b7 game ${pct(m.lose_game)}`}`),
+    m.best ? el("span", { class: "star", "aria-label": "the coach's choice" }, "\u2605") : "")));
+  $("coach").hidden = false;
+}
