@@ -239,17 +239,18 @@ def standings(state: State, log: Sequence[Event]) -> list[Standing]:
 @dataclass(frozen=True, slots=True)
 class Step:
     """A record stepped through: the state after a player's move (with the chance events
-    it led to), and how many events had happened by then."""
+    it led to), and how many events and moves of the record had happened by then."""
 
     state: State
     events: int
+    moves: int
 
 
 def steps(record: Record) -> tuple[list[Step], list[Event]]:
     """Every step of a record (one per player move; the start first when a player is to
     move there), and every event. The record is checked as it is replayed."""
     match = Match(record.start, auto_chance=False)
-    shots = [] if match.state.is_chance else [Step(match.state.clone(), 0)]
+    shots = [] if match.state.is_chance else [Step(match.state.clone(), 0, 0)]
     for i, (seat, move) in enumerate(record.moves):
         try:
             match.play(move, seat)
@@ -258,9 +259,9 @@ def steps(record: Record) -> tuple[list[Step], list[Event]]:
                               ) from None
         following = record.moves[i + 1][1] if i + 1 < len(record.moves) else None
         if following is None or isinstance(following, Action):  # else: fold the chance in
-            shots.append(Step(match.state.clone(), len(match.log)))
+            shots.append(Step(match.state.clone(), len(match.log), i + 1))
     if not shots:
-        shots.append(Step(match.state.clone(), len(match.log)))
+        shots.append(Step(match.state.clone(), len(match.log), len(record.moves)))
     return shots, match.log
 
 

@@ -17,6 +17,7 @@ from ninetynine.coach import advice_json, advise
 from ninetynine.options import card_options
 from ninetynine.record import format_record
 from ninetynine.view import observe
+from ninetynine.web.wire import review_replay_json
 from tests.web.helpers import ServerThread, play_game
 from tests.web.pages import READY, create_table, over, take_turn
 
@@ -273,3 +274,46 @@ def test_the_replay_steps_to_the_end_and_back(browser: Browser, web: ServerThrea
     lobby.goto(web.url)
     lobby.get_by_label("A game's record").set_input_files(str(broken))
     expect(lobby.locator("#replay-upload-error")).not_to_be_empty()
+
+
+def test_the_replay_reviews_a_seats_decisions_with_the_coach(browser: Browser, web: ServerThread,
+                                                             tmp_path: Path) -> None:
+    """Issue 16: the browser's replay lists a seat's decisions beside the coach's moves,
+    flagged as the review flags them, each a link to the position it was made in."""
+    table_id = finished_game(web)
+    record = web.lobby.tables[table_id].match.record()
+    expected = review_replay_json(record, 0, web.settings.limits.review_playouts)
+    differ = [d for d in expected["decisions"] if d["played"] != d["best"]]
+    assert differ, "a random player should differ from the coach somewhere"
+    page = browser.new_page()
+    page.goto(f"{web.url}/t/{table_id}?replay=1&seat=1")
+    expect(page.locator("#replay-pos")).to_have_text("The deal")
+    page.get_by_role("button", name="Review Ann's decisions with the coach").click()
+    items = page.locator("#review-list li")
+    expect(items).to_have_count(len(differ), timeout=30000)
+    flagged = sum(1 for d in expected["decisions"] if d["flag"])
+    expect(page.locator("#review-status")).to_contain_text(
+        f"had {len(expected['decisions'])} real choices")
+    expect(page.locator("#review-list .flagged")).to_have_count(
+        sum(1 for d in differ if d["flag"]))
+    assert flagged >= sum(1 for d in differ if d["flag"])
+    first = differ[0]
+    expect(items.first).to_contain_text(f"cost {first['cost']:.1f} ± {first['error']:.1f}")
+    expect(items.first).to_contain_text(f"total {first['total']}")
+    items.first.get_by_role("button").click()
+    steps = web.get(f"/api/tables/{table_id}/replay?seat=1").json()["steps"]
+    at = next(i for i, s in enumerate(steps) if s["moves"] == first["action_number"] - 1)
+    expect(page.locator("#replay-pos")).to_have_text("The deal" if at == 0 else
+                                                     f"Move {at} of {len(steps) - 1}")
+    expect(page.locator("#total")).to_have_text(str(first["total"]))
+    card = first["played"][:2] if first["played"][:2] != "10" else first["played"][:3]
+    expect(page.locator(f'#hand button[data-card="{card}"]')).to_be_visible()  # in hand then
+    # the same from an uploaded record
+    path = tmp_path / "game.toml"
+    path.write_text(format_record(record))
+    lobby = browser.new_page()
+    lobby.goto(web.url)
+    lobby.get_by_label("A game's record").set_input_files(str(path))
+    lobby.get_by_label("Seen from").select_option("1")
+    lobby.get_by_role("button", name="Review Ann's decisions with the coach").click()
+    expect(lobby.locator("#review-list li")).to_have_count(len(differ), timeout=30000)

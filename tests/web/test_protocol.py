@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import concurrent.futures
+import dataclasses
 import random
+import threading
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from ninetynine.coach import Advice, advice_json, advise
 from ninetynine.match import replay
-from ninetynine.record import parse_record
+from ninetynine.record import Record, parse_record
 from ninetynine.view import View, observe
+from ninetynine.web import app as app_module
 from ninetynine.web import tables
+from tests.web.conftest import ROOMY
 from tests.web.helpers import FakeClock, ServerThread, play_game
 
 
@@ -284,3 +290,34 @@ def test_the_coach_answers_the_seat_to_play_from_its_own_view(
     mover.send({"type": "coach"})  # asked again: the same figures, not worked out again
     assert mover.wait(lambda m: m["type"] == "coach", 5) == got
     assert asked == [seat]
+
+
+def test_reviews_are_for_finished_games_and_bounded(
+        make_server: Callable[..., ServerThread], monkeypatch: pytest.MonkeyPatch) -> None:
+    server = make_server(limits=dataclasses.replace(ROOMY, reviews_at_once=1))
+    table, t1, t2 = two_player_table(server)
+    res = server.get(f"/api/tables/{table}/review?seat=1")
+    assert res.status_code == 409 and res.json()["code"] == "not_finished"
+    clients = [server.client(table, t1), server.client(table, t2)]
+    play_game(clients, random.Random(5))
+    assert server.get(f"/api/tables/{table}/review").json()["code"] == "bad_record"  # no seat
+    assert server.get(f"/api/tables/{table}/review?seat=3").status_code == 400
+    record = server.get(f"/api/tables/{table}/record").text
+    bad = server.post("/api/review", {"record": "rules = 1 = 2", "seat": 1})
+    assert bad.status_code == 400 and bad.json()["code"] == "bad_record"
+    entered, release = threading.Event(), threading.Event()
+
+    def slow(record: Record, seat: int, playouts: int) -> dict[str, Any]:
+        entered.set()
+        release.wait(10)
+        return {"seat": seat + 1}
+
+    monkeypatch.setattr(app_module, "review_replay_json", slow)
+    first = concurrent.futures.ThreadPoolExecutor(1).submit(
+        server.post, "/api/review", {"record": record, "seat": 1})
+    assert entered.wait(5)
+    busy = server.post("/api/review", {"record": record, "seat": 2})  # refused, not queued
+    assert busy.status_code == 429 and busy.json()["limit"] == "reviews_at_once"
+    release.set()
+    assert first.result(10).json() == {"seat": 1}
+    assert server.get(f"/api/tables/{table}/review?seat=2").json() == {"seat": 2}

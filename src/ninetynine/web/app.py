@@ -34,7 +34,7 @@ from fastapi.staticfiles import StaticFiles
 
 from ninetynine.errors import NinetyNineError, RulesError
 from ninetynine.presets import find_preset, load_rules, preset_rules, presets
-from ninetynine.record import parse_record
+from ninetynine.record import Record, parse_record
 from ninetynine.rules import Rules
 from ninetynine.web.conn import Conn
 from ninetynine.web.errors import LimitError, ProtocolError
@@ -44,7 +44,7 @@ from ninetynine.web.lobby import Creator, Lobby
 from ninetynine.web.settings import Settings
 from ninetynine.web.storage import Storage, open_storage
 from ninetynine.web.tables import Table
-from ninetynine.web.wire import replay_json
+from ninetynine.web.wire import replay_json, review_replay_json
 
 STATIC = resources.files("ninetynine.web") / "static"
 HELLO_TIMEOUT = 10.0
@@ -77,7 +77,8 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
                   openapi_url=None)
     app.add_middleware(Guard, hosts=settings.hosts, max_body=limits.max_body,
                        origins=settings.origins,
-                       bodies={"/api/replay": (limits.max_record, "max_record")})
+                       bodies={path: (limits.max_record, "max_record")
+                               for path in ("/api/replay", "/api/review")})
 
     def lobby() -> Lobby:
         return state["lobby"]
@@ -162,6 +163,48 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
             raise ProtocolError("not_finished", "a game can be replayed when it is over")
         return await asyncio.to_thread(replay_json, table.match.record(),
                                        _replay_seat(seat, len(table.seats)))
+
+    @app.get("/api/tables/{table_id}/review")
+    async def table_review(table_id: str, seat: int | None = None) -> dict[str, Any]:
+        """A finished game's decisions of one seat beside the coach's moves."""
+        table = await lobby().get(table_id)
+        if not table.finished:
+            raise ProtocolError("not_finished", "a game can be reviewed when it is over")
+        who = _review_seat(seat, len(table.seats))
+        if who not in table.reviews:  # a finished game's review never changes
+            table.reviews[who] = await reviewed(table.match.record(), who)
+        return table.reviews[who]
+
+    @app.post("/api/review")
+    async def record_review(request: Request) -> dict[str, Any]:
+        """An uploaded record's decisions of one seat (``{"record": TEXT, "seat": N}``)."""
+        lobby().throttle(_address(request))
+        body = await _json_body(request, limits)
+        text = body.get("record")
+        if not isinstance(text, str) or not text.strip():
+            raise ProtocolError("bad_record", "record: expected the text of a record .toml")
+        try:
+            record = parse_record(text)
+            return await reviewed(record, _review_seat(body.get("seat"), record.start.n))
+        except RecursionError:
+            raise LimitError("max_depth", "a record nested too deep", code="too_deep") from None
+        except ProtocolError:
+            raise
+        except NinetyNineError as e:
+            raise ProtocolError("bad_record", str(e)) from None
+
+    reviewing = [0]  # reviews running now (each is seconds of CPU: bounded, not queued)
+
+    async def reviewed(record: Record, seat: int) -> dict[str, Any]:
+        if reviewing[0] >= limits.reviews_at_once:
+            raise LimitError("reviews_at_once", "the server is reviewing other games: try "
+                             "again in a minute", code="busy")
+        reviewing[0] += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(
+                lobby().bot_pool, review_replay_json, record, seat, limits.review_playouts)
+        finally:
+            reviewing[0] -= 1
 
     @app.post("/api/replay")
     async def record_replay(request: Request) -> dict[str, Any]:
@@ -351,6 +394,15 @@ async def _receive(ws: WebSocket, limits: Limits) -> dict[str, Any]:
     if not isinstance(msg, dict):
         raise ProtocolError("malformed", "a message must be a JSON object")
     return msg
+
+
+def _review_seat(seat: object, players: int) -> int:
+    """The seat a review is of: required, from 1."""
+    if seat is None:
+        raise ProtocolError("bad_record", f"seat: expected the seat to review, from 1 to {players}")
+    who = _replay_seat(seat, players)
+    assert who is not None
+    return who
 
 
 def _replay_seat(seat: object, players: int) -> int | None:

@@ -53,6 +53,11 @@ class Limits:
                              "it is dropped")
     # time
     bot_seconds: float = _limit(5.0, "seconds a bot may think about one move")
+    review_playouts: int = _limit(500, "playouts the coach runs for each decision of a game "
+                                  "reviewed after its end (a game of 50 decisions: a few "
+                                  "seconds)")
+    reviews_at_once: int = _limit(2, "games the server reviews at the same time (more are "
+                                  "refused until one is done)")
     coach_playouts: int = _limit(1000, "playouts the coach runs for a player's decision (about "
                                  "half a second each 1,000; once a turn, shared by the moves)")
     idle_seconds: float = _limit(3600.0, "seconds without a connection or a move before a "

@@ -117,6 +117,7 @@ class Table:
         self.last_accepted: dict[int, tuple[int, str]] = {}
         # the coach's figures, once per seat and state id (asking again costs nothing)
         self.coached: dict[int, tuple[int, asyncio.Future[dict[str, Any]]]] = {}
+        self.reviews: dict[int, dict[str, Any]] = {}  # a finished game's, by seat
         self.lock = asyncio.Lock()  # one move (check, store, apply) at a time
         self.complained = -1e9  # when a failing pump was last logged
         self.meta_changed = False  # restored with fixes that the lobby must store

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ninetynine.cards import RANKS, format_card
+from ninetynine.coach import costliest, review, review_json
 from ninetynine.effects import Effect, Kind, effect_label
 from ninetynine.events import Event, TotalCalled, event_to_json, narrate
 from ninetynine.match import Standing, standings
@@ -95,12 +96,22 @@ def replay_json(record: Record, seat: int | None) -> dict[str, Any]:
             view["hands"] = [[format_card(c) for c in sorted(h)] for h in step.state.hands]
         talk = [t for e in events[seen:step.events] if (t := narrate(e, names))]
         seen = step.events
-        out.append({"step": i, "view": view, "talk": talk})
+        out.append({"step": i, "moves": step.moves, "view": view, "talk": talk})
     final = steps[-1].state
     return {"rules": rules_json(record.start.rules), "names": names, "steps": out,
             "seat": None if seat is None else seat + 1,
             "standings": standings_json(standings(final, events), final.hand_no)
             if final.is_over else None}
+
+
+def review_replay_json(record: Record, seat: int, playouts: int) -> dict[str, Any]:
+    """A finished game's decisions of ``seat`` (0-based) reviewed by the coach
+    (:func:`ninetynine.coach.review`); a decision's ``action_number`` is one more than the
+    ``moves`` of the replay step that shows it. The costliest flagged ones are listed by
+    number."""
+    decisions = review(record, seat, playouts=playouts)
+    return {"seat": seat + 1, "playouts": playouts, "decisions": review_json(decisions),
+            "costliest": [d.number for d in costliest(decisions)]}
 
 
 def event_json(event: Event, names: list[str]) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 // A finished game (or an uploaded record) stepped through on the table view, forward and
 // back, from one seat's view or with every hand open.
 import { $, api, el } from "./dom.js";
+import { cardName } from "./cards.js";
 import { cardNotes, describeCard, renderCenter, renderHand, renderSeats, showBubble, hideBubbles } from "./board.js";
 
 let data = null, step = 0, source = null;
@@ -19,6 +20,53 @@ export async function showReplay(src, seat = null) {
   setup();
   showData(0);
 }
+
+const fetchReview = (seat) => source.table
+  ? api(`/api/tables/${source.table}/review?seat=${seat}`)
+  : api("/api/review", { record: source.record, seat });
+
+const FLAGS = { "?!": "inaccuracy", "?": "mistake", "??": "blunder" };
+const pct = (x) => `${Math.round(100 * x)}%`;
+
+// The seat on screen, decision by decision beside the coach's move: each a link to its step.
+function resetReview() {
+  $("review").hidden = !data.seat;
+  $("review-go").hidden = false;
+  $("review-go").textContent = data.seat ? `Review ${data.names[data.seat - 1]}'s decisions with the coach` : "";
+  $("review-status").textContent = "";
+  $("review-list").replaceChildren();
+}
+
+async function runReview() {
+  const seat = data.seat, name = data.names[seat - 1];
+  $("review-go").hidden = true;
+  $("review-status").textContent = `The coach is going through ${name}'s decisions\u2026`;
+  let found;
+  try {
+    found = await fetchReview(seat);
+  } catch (e) {
+    $("review-go").hidden = false;
+    $("review-status").textContent = e.message;
+    return;
+  }
+  if (data.seat !== seat) return;  // the view changed meanwhile
+  const differ = found.decisions.filter((d) => d.played !== d.best);
+  const flagged = found.decisions.filter((d) => d.flag).length;
+  $("review-status").textContent = `${name} had ${found.decisions.length} real choices; the coach ` +
+    `would have played differently ${differ.length} times` +
+    (flagged ? `, and flags ${flagged} of them.` : ", and flags none of them.");
+  $("review-list").replaceChildren(...differ.map((d) => {
+    const at = data.steps.findIndex((x) => x.moves === d.action_number - 1);  // just before it
+    const b = el("button", { type: "button", class: `decision${d.flag ? " flagged" : ""}` },
+      el("span", { class: "where" }, `Move ${at + 1} \u00b7 hand ${d.hand} \u00b7 total ${d.total}`),
+      el("span", {}, `played ${cardName(d.played)} (hand ${pct(figures(d, d.played).lose_hand)}), ` +
+        `coach ${cardName(d.best)} (hand ${pct(figures(d, d.best).lose_hand)})`),
+      el("span", { class: "cost" }, `cost ${d.cost.toFixed(1)} \u00b1 ${d.error.toFixed(1)}` + (d.flag ? ` ${d.flag} ${FLAGS[d.flag]}` : "")));
+    b.addEventListener("click", () => go(at));
+    return el("li", {}, b);
+  }));
+}
+const figures = (d, action) => d.advice.moves.find((m) => m.action === action);
 
 const fetchReplay = (seat) => source.table
   ? api(`/api/tables/${source.table}/replay${seat ? `?seat=${seat}` : ""}`)
@@ -41,6 +89,7 @@ function showData(at) {
     ...data.names.map((n, i) => el("option", { value: String(i + 1) }, `${n}'s view`)));
   pov.value = data.seat ? String(data.seat) : "";
   $("replay-step").max = String(data.steps.length - 1);
+  resetReview();
   go(at);
   $("board").hidden = false;
 }
@@ -94,6 +143,7 @@ let ready = false;
 function setup() {
   if (ready) return;
   ready = true;
+  $("review-go").addEventListener("click", runReview);
   $("replay-first").addEventListener("click", () => go(0));
   $("replay-back").addEventListener("click", () => go(step - 1));
   $("replay-forward").addEventListener("click", () => go(step + 1));
