@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(out, indent=2))
         return 0
     for event in events:
-        line = narrate(event, names)
+        line = narrate(event, names, state.rules)
         if line:
             print(line)
     print()

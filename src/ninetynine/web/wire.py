@@ -93,7 +93,7 @@ def replay_json(record: Record, seat: int | None) -> dict[str, Any]:
         view = view_json(observe(step.state, seat or 0), spectator=seat is None)
         if seat is None:
             view["hands"] = [[format_card(c) for c in sorted(h)] for h in step.state.hands]
-        talk = [t for e in events[seen:step.events] if (t := narrate(e, names))]
+        talk = [t for e in events[seen:step.events] if (t := narrate(e, names, record.start.rules))]
         seen = step.events
         out.append({"step": i, "view": view, "talk": talk})
     final = steps[-1].state
@@ -103,11 +103,11 @@ def replay_json(record: Record, seat: int | None) -> dict[str, Any]:
             if final.is_over else None}
 
 
-def event_json(event: Event, names: list[str]) -> dict[str, Any]:
+def event_json(event: Event, names: list[str], rules: Rules) -> dict[str, Any]:
     """A public event with its line of table talk under ``text``; a call keeps what was
     said under ``call`` (its speech bubble)."""
     out = event_to_json(event)
     if isinstance(event, TotalCalled):
         out["call"] = event.text
-    out["text"] = narrate(event, names)
+    out["text"] = narrate(event, names, rules)
     return out
