@@ -263,3 +263,13 @@ def test_the_log_counts_in_words_people_use() -> None:
         "The stock ran out: 1 played card is shuffled into a new stock, the top card stays.")
     assert E.narrate(E.LifeLost(2, 1, 4, "made exactly 33", by=0), ["Ann", "Ben", "Cleo"],
                      load_rules("P-ONLINE")) == "Cleo loses a penny (Ann made exactly 33); 4 left."
+
+
+def test_every_rules_question_cited_in_the_code_is_in_docs_rules_md() -> None:
+    """A comment that cites Q18 or D25 sends the reader to docs/rules.md, which holds it."""
+    root = Path(__file__).resolve().parents[1]
+    doc = (root / "docs" / "rules.md").read_text(encoding="utf-8")
+    cited = {code for path in (root / "src" / "ninetynine").rglob("*.py")
+             for code in re.findall(r"\b[QD]\d\d\b", path.read_text(encoding="utf-8"))}
+    assert cited >= {"Q18", "D25"}  # (the search finds them)
+    assert sorted(c for c in cited if f"- **{c} " not in doc) == []

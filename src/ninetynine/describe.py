@@ -5,7 +5,7 @@ is described where it changes the game (``tests/test_texts.py`` checks that a se
 whose change leaves the text as it was leaves the game as it was too); what a life is
 called comes from the rules (:func:`ninetynine.words.counter`). A house-rules setting
 that changes nothing under the rest of its rules is named at the end, so that nobody
-wonders where it went.
+wonders where it went. Rules questions cited in comments (D25, Q18) are in ``docs/rules.md``.
 """
 
 from __future__ import annotations
