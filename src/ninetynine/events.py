@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ninetynine.cards import format_card
-from ninetynine.rules import Elimination, Rules
+from ninetynine.rules import Elimination, Pot, Rules
 from ninetynine.words import GAME_POINT, Noun, counter, plural
 
 
@@ -352,7 +352,22 @@ def narrate(event: Event, names: list[str] | None = None,
         case GameOver(winners, reason, collects):
             if not winners:
                 return f"Game over: nobody wins ({reason.replace('_', ' ')})."
-            takes = f" and collects {collects}" if collects else ""
+            takes = f" and collects {_collected(collects, noun, rules, names)}" if collects \
+                else ""
             return (f"{' and '.join(who(w) for w in winners)} win{'s' * (len(winners) == 1)}"
                     f"{takes} ({reason.replace('_', ' ')}).")
     return None
+
+
+def _collected(amount: int, noun: Noun, rules: Rules | None, names: list[str] | None) -> str:
+    """What a winner collects, in words: ``"12 pennies"``, ``"4 in stakes"``."""
+    if rules is None:
+        return str(amount)
+    if not rules.stake:
+        return noun(amount)  # the pot: what the others lost
+    if rules.pot is not Pot.WINNER_TAKES_ALL:
+        return f"{amount} in stakes"
+    if names is None:
+        return f"{amount} in stakes and the pot"
+    stakes = rules.stake * len(names)
+    return f"{stakes} in stakes and {noun(amount - stakes)}"
