@@ -342,7 +342,8 @@ def narrate(event: Event, names: list[str] | None = None,
             how = "laying down" if border is None else f"crossing {border}:{border + 1}"
             return f"{who(seat)} loses {GAME_POINT.a} for {how}; {points} left."
         case SixtyNine(seat, effect):
-            return f"{who(seat)} makes 69: {effect.replace('_', ' ')}."
+            made = rules.rule_69_total if rules is not None else 69
+            return f"{who(seat)} makes {made}: {effect.replace('_', ' ')}."
         case HandEnded(hand, _):
             return f"Hand {hand} is over."
         case HandScored(_, scores):

@@ -18,6 +18,7 @@ from ninetynine.options import CardOption
 from ninetynine.record import Record
 from ninetynine.rules import Rules
 from ninetynine.view import View, observe
+from ninetynine.words import counter
 
 _FACE_VALUES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)  # what a card counts when plain
 
@@ -42,6 +43,7 @@ def view_json(view: View, *, spectator: bool = False) -> dict[str, Any]:
         "points": list(view.points),
         "scores": list(view.scores),
         "scoring": str(view.rules.scoring),
+        "counter": {"one": counter(view.rules).one, "many": counter(view.rules).many},
         "pot": view.pot,
         "pile": [format_card(c) for c in view.pile[-8:]],
         "pile_size": len(view.pile),
