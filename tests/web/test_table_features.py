@@ -164,3 +164,5 @@ def test_the_browser_counts_in_the_rules_words() -> None:
                                                                     "many": "tokens"}
     said = event_json(LifeLost(0, 1, 5, "over the limit"), ["Ann", "Bo", "Cy", "Di"], rules)
     assert said["text"] == "Ann loses a token from the team's pool; 5 left."
+    g = view_json(observe(new_game(load_rules("G"), 3), 0))
+    assert g["dealer"] is None  # G has no dealer: no dealer button

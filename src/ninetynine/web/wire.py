@@ -33,7 +33,7 @@ def view_json(view: View, *, spectator: bool = False) -> dict[str, Any]:
         "total": view.total,
         "limit": view.rules.limit,
         "direction": "cw" if view.direction == 1 else "ccw",
-        "dealer": view.dealer + 1,
+        "dealer": view.dealer + 1 if view.rules.dealer else None,  # G has no dealer
         "hand_no": view.hand_no,
         "hand": [] if spectator else [format_card(c) for c in view.hand],
         "hand_sizes": list(view.hand_sizes),
