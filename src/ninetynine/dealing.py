@@ -1,4 +1,7 @@
-"""Cards on the move: the end of a turn, draws, reshuffles, the end of a hand and the deal."""
+"""Cards on the move: the end of a turn, draws, reshuffles, the end of a hand and the deal.
+
+Rules questions cited in comments (D46, Q42) are in ``docs/rules.md``.
+"""
 
 from __future__ import annotations
 

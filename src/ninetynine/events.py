@@ -2,7 +2,8 @@
 
 Events carry only public information (a drawn card is not named, a shuffle gives no
 order), so a seat's history can be the same list for everyone. Seats are 0-based here;
-:func:`event_to_json` and :func:`narrate` number them from 1, as people do.
+:func:`event_to_json` and :func:`narrate` number them from 1, as people do; given the
+rules, :func:`narrate` counts in their words (a penny, a token from the team's pool).
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ninetynine.cards import format_card
+from ninetynine.rules import Elimination, Pot, Rules
+from ninetynine.words import GAME_POINT, Noun, counter, plural
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,10 +156,15 @@ class Busted(Event):
 
 @dataclass(frozen=True, slots=True)
 class LifeLost(Event):
+    """The seat owed ``amount`` (for ``reason``); ``unpaid`` of it was more than its side
+    had, so it has ``left`` = 0. ``by`` is the seat whose play made the others pay."""
+
     seat: int
     amount: int
     left: int
     reason: str
+    unpaid: int = 0
+    by: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,8 +197,11 @@ class TotalReset(Event):
 
 @dataclass(frozen=True, slots=True)
 class BorderCrossed(Event):
+    """The seat lost a game point for crossing ``border``:``border + 1``, or for laying
+    down (``border`` None); it has ``points`` left this hand."""
+
     seat: int
-    border: int
+    border: int | None
     points: int
 
 
@@ -226,7 +237,7 @@ class GameOver(Event):
     collects: int  # what the winner takes (pot and stakes), 0 if nothing
 
 
-_SEAT_FIELDS = {"seat", "dealer", "starter", "loser", "target"}
+_SEAT_FIELDS = {"seat", "dealer", "starter", "loser", "target", "by"}
 
 
 def event_to_json(event: Event) -> dict[str, Any]:
@@ -248,13 +259,24 @@ def event_to_json(event: Event) -> dict[str, Any]:
     return out
 
 
-def narrate(event: Event, names: list[str] | None = None) -> str | None:
-    """One line of table talk for an event, or None for bookkeeping events."""
+# a payment whose cause the line before it already told (the bust, the lay-down)
+_TOLD = frozenset({"over the limit", "cannot play"})
+
+
+def narrate(event: Event, names: list[str] | None = None,
+            rules: Rules | None = None) -> str | None:
+    """One line of table talk for an event, or None for bookkeeping events. With the
+    rules, what a player loses is counted in their words ("a penny", "2 tokens from the
+    team's pool") and a game with no dealer names only who opens."""
     def who(seat: int) -> str:
         return names[seat] if names else f"P{seat + 1}"
 
+    noun = counter(rules) if rules is not None else Noun("life", "lives")
+    pool = " from the team's pool" if rules is not None and rules.teams else ""
     match event:
         case HandStarted(hand, dealer, starter):
+            if rules is not None and not rules.dealer:
+                return f"Hand {hand}: {who(starter)} opens."
             return f"Hand {hand}: {who(dealer)} deals, {who(starter)} starts."
         case UpCardTurned(card, total):
             return f"Up-card {format_card(card)}: the count starts at {total}."
@@ -266,6 +288,8 @@ def narrate(event: Event, names: list[str] | None = None) -> str | None:
         case TotalCalled(seat, _, text):
             return f'{who(seat)}: "{text}"'
         case Reversed(_, direction):
+            if names is not None and len(names) == 2:
+                return None  # with two at the table there is no direction to tell
             return f"Play now goes {'clockwise' if direction == 'cw' else 'counter-clockwise'}."
         case Skipped(seat):
             return f"{who(seat)} is skipped."
@@ -278,24 +302,35 @@ def narrate(event: Event, names: list[str] | None = None) -> str | None:
             return (f"{who(seat)} must play {cards} without drawing, or answer with another "
                     "no-draw card.")
         case MustPlay(seat, count):
-            return f"{who(seat)} plays {count} more without drawing."
+            return f"{who(seat)} plays {plural(count, 'more card', 'more cards')} without drawing."
         case LeaderDrawn(seat):
             return f"{who(seat)} is drawn to lead the next hand."
         case DrawSkipped(seat, reason):
             return f"{who(seat)} cannot draw ({reason})."
         case StockReshuffled(cards, kept_top):
             top = ", the top card stays" if kept_top else ""
-            return f"The stock ran out: {cards} played cards are shuffled into a new stock{top}."
+            played = "1 played card is" if cards == 1 else f"{cards} played cards are"
+            return f"The stock ran out: {played} shuffled into a new stock{top}."
         case LaidDown(seat):
             return f"{who(seat)} cannot play and lays down."
         case Passed(seat):
             return f"{who(seat)} cannot play and passes."
         case Busted(seat, total) if total is not None:  # laying down is told by LaidDown
             return f"{who(seat)} goes over with {total}."
-        case LifeLost(seat, amount, left, reason):
-            return f"{who(seat)} loses {amount} ({reason}); {left} left."
+        case LifeLost(seat, amount, left, reason, unpaid, by):
+            why = ("" if reason in _TOLD else f" ({who(by)} {reason})" if by is not None
+                   else f" ({reason})")
+            paid = amount - unpaid
+            if unpaid and (rules is None or rules.elimination is Elimination.CANNOT_PAY):
+                has = f"only {paid}" if paid else "none"
+                return (f"{who(seat)} owes {noun.some(amount)}{pool}{why} but has {has}: "
+                        f"{noun(unpaid)} unpaid.")
+            if unpaid:  # out at 0: what was left is all there is to take
+                last = f"the last {noun.one}" if paid == 1 else f"all {noun(paid)} left"
+                return f"{who(seat)} loses {last}{pool}{why} (owing {amount})."
+            return f"{who(seat)} loses {noun.some(amount)}{pool}{why}; {left} left."
         case LifeGained(seat, amount, left, reason):
-            return f"{who(seat)} gains {amount} ({reason}); {left} left."
+            return f"{who(seat)} gains {noun.some(amount)}{pool} ({reason}); {left} left."
         case PlayerOut(seat):
             return f"{who(seat)} is out of the game."
         case SatOut(seat):
@@ -304,9 +339,11 @@ def narrate(event: Event, names: list[str] | None = None) -> str | None:
             return f"The total goes back to {total}" + (" and the pile is taken away." if cleared
                                                          else ".")
         case BorderCrossed(seat, border, points):
-            return f"{who(seat)} crosses {border}:{border + 1} and has {points} game points left."
+            how = "laying down" if border is None else f"crossing {border}:{border + 1}"
+            return f"{who(seat)} loses {GAME_POINT.a} for {how}; {points} left."
         case SixtyNine(seat, effect):
-            return f"{who(seat)} makes 69: {effect.replace('_', ' ')}."
+            made = rules.rule_69_total if rules is not None else 69
+            return f"{who(seat)} makes {made}: {effect.replace('_', ' ')}."
         case HandEnded(hand, _):
             return f"Hand {hand} is over."
         case HandScored(_, scores):
@@ -316,7 +353,22 @@ def narrate(event: Event, names: list[str] | None = None) -> str | None:
         case GameOver(winners, reason, collects):
             if not winners:
                 return f"Game over: nobody wins ({reason.replace('_', ' ')})."
-            takes = f" and collects {collects}" if collects else ""
+            takes = f" and collects {_collected(collects, noun, rules, names)}" if collects \
+                else ""
             return (f"{' and '.join(who(w) for w in winners)} win{'s' * (len(winners) == 1)}"
                     f"{takes} ({reason.replace('_', ' ')}).")
     return None
+
+
+def _collected(amount: int, noun: Noun, rules: Rules | None, names: list[str] | None) -> str:
+    """What a winner collects, in words: ``"12 pennies"``, ``"4 in stakes"``."""
+    if rules is None:
+        return str(amount)
+    if not rules.stake:
+        return noun(amount)  # the pot: what the others lost
+    if rules.pot is not Pot.WINNER_TAKES_ALL:
+        return f"{amount} in stakes"
+    if names is None:
+        return f"{amount} in stakes and the pot"
+    stakes = rules.stake * len(names)
+    return f"{stakes} in stakes and {noun(amount - stakes)}"

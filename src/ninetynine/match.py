@@ -225,7 +225,7 @@ def standings(state: State, log: Sequence[Event]) -> list[Standing]:
     lost = [0] * n
     for e in log:
         if isinstance(e, LifeLost):
-            lost[e.seat] += e.amount
+            lost[e.seat] += e.amount - e.unpaid  # what was paid
     if state.rules.scoring is Scoring.GAME_POINTS:
         keys = [float(state.scores[i]) for i in range(n)]
     else:

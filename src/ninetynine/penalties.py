@@ -56,7 +56,7 @@ class Penalties(Dealing):
             ev.append(E.Busted(seat, self.total if played else None))
         if rules.scoring is Scoring.GAME_POINTS:
             if not played:
-                self._lose_points(seat, 1, rules.limit)
+                self._lose_points(seat, 1, None)
         elif self.alive[seat]:  # not already paid out by a threshold penalty of this play
             self._pay(seat, rules.bust_penalty, "over the limit" if played else "cannot play")
             if self.phase == OVER:
@@ -93,8 +93,9 @@ class Penalties(Dealing):
         if self._ev is not None:
             self._ev.append(E.TotalReset(0, clear))
 
-    def _pay(self, seat: int, amount: int, reason: str) -> None:
-        """``seat`` loses ``amount`` lives; eliminate its side if the rules say so."""
+    def _pay(self, seat: int, amount: int, reason: str, by: int | None = None) -> None:
+        """``seat`` loses ``amount`` lives (for ``by``'s play, where another seat made
+        it pay); eliminate its side if the rules say so."""
         rules, side = self.rules, self.side(seat)
         have = self.lives[side]
         cannot_pay = rules.elimination is Elimination.CANNOT_PAY and have < amount
@@ -103,7 +104,8 @@ class Penalties(Dealing):
         if rules.pot is not Pot.NONE:
             self.pot += paid
         if self._ev is not None:
-            self._ev.append(E.LifeLost(seat, amount, self.lives[side], reason))
+            self._ev.append(E.LifeLost(seat, amount, self.lives[side], reason,
+                                       amount - paid, by))
         if cannot_pay or (rules.elimination is Elimination.AT_ZERO and self.lives[side] <= 0):
             self._eliminate(side)
 
@@ -129,7 +131,7 @@ class Penalties(Dealing):
             reason = EndReason.LAST_TEAM if self.rules.teams else EndReason.LAST_SURVIVOR
             self._game_over(winners, reason if winners else EndReason.NO_SURVIVOR)
 
-    def _lose_points(self, seat: int, amount: int, border: int) -> None:
+    def _lose_points(self, seat: int, amount: int, border: int | None) -> None:
         self.points[seat] -= amount
         if self._ev is not None:
             self._ev.append(E.BorderCrossed(seat, border, self.points[seat]))
@@ -161,7 +163,8 @@ class Penalties(Dealing):
         for payer, amount, t, made in dues:
             if self.alive[payer] and self.phase != OVER:
                 self._pay(payer, amount, "" if self._ev is None else
-                          f"P{seat + 1} made exactly {t}" if made else f"crossed {t}")
+                          f"made exactly {t}" if made else f"crossed {t}",
+                          seat if made else None)
         return new == rules.limit and old < new
 
     def _sixty_nine(self, seat: int) -> None:

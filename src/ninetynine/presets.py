@@ -183,14 +183,18 @@ def rules_from_spec(data: Mapping[str, Any]) -> Rules:
     )
 
 
+def base_rules(rules: Rules) -> Rules:
+    """The preset that ``rules`` are built on (by their id: ``"K+house"`` is K's), or P."""
+    try:
+        return preset_rules(find_preset(rules.id.split("+")[0]).id)
+    except RulesError:
+        return preset_rules("P")
+
+
 def rules_spec(rules: Rules) -> str | dict[str, Any]:
     """The shortest spec that :func:`load_rules` turns back into ``rules``."""
-    base_id = rules.id.split("+")[0]
-    try:
-        base = preset_rules(find_preset(base_id).id)
-    except RulesError:
-        base_id, base = "P", preset_rules("P")
+    base = base_rules(rules)
     if rules == base:
-        return base_id
+        return base.id
     changes = rules_to_mapping(rules, base)
-    return {"preset": base_id, **changes}
+    return {"preset": base.id, **changes}

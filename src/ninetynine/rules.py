@@ -390,7 +390,7 @@ class Rules:
         return dataclasses.replace(self, **changes)
 
 
-_META = ("id", "name", "description", "source")
+META = ("id", "name", "description", "source")  # what a rule set is called, not how it plays
 
 
 def _validate(r: Rules) -> None:
@@ -643,7 +643,7 @@ def keys_help() -> list[tuple[str, str]]:
     """Every rules key with what it accepts, for ``ninetynine rules --keys``."""
     rows = []
     for name in FIELDS:
-        if name in _META:
+        if name in META:
             continue
         hint = _HINTS[name]
         if name in ("cards", "calls"):

@@ -7,7 +7,8 @@ the unchecked fast path for bots and simulation (:meth:`State.legal_codes` and
 code, so they cannot disagree. :func:`ninetynine.game.step` gives the immutable view.
 
 Seats are numbered from 0 clockwise. Cards are ints (see :mod:`ninetynine.cards`). The
-stock is stored with its top card *last*; the pile with its top card last.
+stock is stored with its top card *last*; the pile with its top card last. Rules questions
+cited in comments (Q18, Q40...) are in ``docs/rules.md``.
 
 An action code is ``card * 4 + choice`` for a play (choice indexes the card's values),
 one of :data:`DOWN`, :data:`PASS`, :data:`DRAW`, :data:`NODRAW`, or ``PARAM + card *

@@ -3,8 +3,8 @@
 What a player's lives are called comes from the rules (``counter``, or game points where
 the rules score them), so the rules text, the log, the table and the browser say the same.
 
->>> plural(1, "player"), plural(3, "player")
-('1 player', '3 players')
+>>> plural(1, "player"), plural(3, "player"), listed(["JS", "QH", "KD"])
+('1 player', '3 players', 'JS, QH and KD')
 >>> from ninetynine import load_rules
 >>> pennies = counter(load_rules("P"))
 >>> pennies(1), pennies(5), pennies.some(1), pennies.some(2)
@@ -21,6 +21,11 @@ from ninetynine.rules import Rules, Scoring
 def plural(n: int, one: str, many: str | None = None) -> str:
     """``n`` with the noun in the form the number needs."""
     return f"{n} {one if n == 1 else many or one + 's'}"
+
+
+def listed(items: list[str], conj: str = "and") -> str:
+    """``"JS, QH and KD"``: items as a sentence lists them."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {conj} {items[-1]}"
 
 
 @dataclass(frozen=True, slots=True)

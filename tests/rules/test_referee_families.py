@@ -599,7 +599,7 @@ def test_98_rules_text_says_the_game_ends_with_the_loser() -> None:
     for preset in ("98", "98-CS"):
         text = rules_text(preset_rules(preset))
         assert "a new one is dealt" not in text
-        assert "That player loses and the game ends at once." in text
+        assert "that player loses and the game ends at once." in text
 
 
 def test_98_nobody_faces_an_empty_hand() -> None:

@@ -555,3 +555,12 @@ def test_the_coach_shows_each_legal_card_s_chances_on_your_turn_and_c_hides_it(
         assert "Coach (" not in screen_text(app)
 
     run(app, script)
+
+
+def test_the_seat_list_marks_a_dealer_only_where_the_rules_have_one() -> None:
+    from ninetynine import new_game
+    from ninetynine.tui.widgets import _marker
+    from ninetynine.view import observe
+    for preset, dealer in (("P", True), ("G", False)):
+        view = observe(new_game(load_rules(preset), 3), 0)
+        assert ("D" in [_marker(view, s) for s in range(3)]) is dealer, preset

@@ -55,7 +55,7 @@ def test_help_bad_input_and_numbers_out_of_range(
     code, out, _ = run_cli(["--seed", "1", "--bots", "random"], "help\nZZ\n42\nKS+3\nquit\n",
                            monkeypatch, capsys)
     assert code == 0
-    assert "The last player with lives left wins." in out  # the rules, from the data
+    assert "The last player with pennies left wins." in out  # the rules, from the data
     assert "bad action 'ZZ'" in out
     assert "No move 42: choose 1 to" in out
     assert "Not allowed: KS is not in P1's hand (AC 3C QH)" in out

@@ -9,11 +9,15 @@ import random
 import pytest
 from websockets.sync.client import connect
 
+from ninetynine import load_rules, new_game
 from ninetynine.actions import parse_action
 from ninetynine.cards import parse_card
 from ninetynine.errors import IllegalActionError
+from ninetynine.events import LifeLost
 from ninetynine.options import card_options
 from ninetynine.record import format_record
+from ninetynine.view import observe
+from ninetynine.web.wire import event_json, view_json
 from tests.web.helpers import Client, ServerThread, play_game
 
 
@@ -151,3 +155,14 @@ def test_an_uploaded_record_replays_and_a_broken_one_is_one_line(server: ServerT
     assert "action" in res.json()["error"] and "\n" not in res.json()["error"]
     res = server.post("/api/replay", {"record": "rules = 1 = 2"})
     assert res.status_code == 400 and res.json()["code"] == "bad_record"
+
+
+def test_the_browser_counts_in_the_rules_words() -> None:
+    """The view names the counter (J-TEAM's tokens) and the table talk says what it cost."""
+    rules = load_rules("J-TEAM")
+    assert view_json(observe(new_game(rules, 4), 0))["counter"] == {"one": "token",
+                                                                    "many": "tokens"}
+    said = event_json(LifeLost(0, 1, 5, "over the limit"), ["Ann", "Bo", "Cy", "Di"], rules)
+    assert said["text"] == "Ann loses a token from the team's pool; 5 left."
+    g = view_json(observe(new_game(load_rules("G"), 3), 0))
+    assert g["dealer"] is None  # G has no dealer: no dealer button

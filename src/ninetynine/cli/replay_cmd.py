@@ -16,7 +16,9 @@ from ninetynine.events import event_to_json, narrate
 from ninetynine.match import Match
 from ninetynine.position import format_position
 from ninetynine.record import parse_record
+from ninetynine.rules import Scoring
 from ninetynine.state import State
+from ninetynine.words import counter, plural
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -70,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(out, indent=2))
         return 0
     for event in events:
-        line = narrate(event, names)
+        line = narrate(event, names, state.rules)
         if line:
             print(line)
     print()
@@ -78,12 +80,14 @@ def run(args: argparse.Namespace) -> int:
     print(f"Rules {info['rules']}, {state.n} players, hand {state.hand_no}, phase {info['phase']}")
     print(f"Total {state.total}, direction {info['direction']}, "
           f"turn {info['turn'] if info['turn'] else '-'}")
+    noun, points = counter(state.rules), state.rules.scoring is Scoring.GAME_POINTS
     for s in range(state.n):
         status = ("out of the game" if not state.alive[s]
                   else "out of this hand" if not state.in_hand[s] else "")
-        print(f"  {names[s]}: lives {state.seat_lives(s)}  "
+        has = noun(state.points[s] if points else state.seat_lives(s))
+        print(f"  {names[s]}: {has}  "
               f"hand {format_cards(state.hands[s]) or '-'}  {status}".rstrip())
-    print(f"Stock {len(state.stock)} cards, pile top {info['pile_top'] or '-'}")
+    print(f"Stock {plural(len(state.stock), 'card')}, pile top {info['pile_top'] or '-'}")
     if info["legal"]:
         print("Legal: " + " ".join(info["legal"]))  # type: ignore[arg-type]
     if state.outcome is not None:

@@ -88,7 +88,8 @@ class SeatsPanel(Static):
 
 
 def _marker(v: View, seat: int) -> str:
-    return "▶" if v.turn == seat else ("D" if v.dealer == seat else " ")
+    dealer = v.rules.dealer and v.dealer == seat  # (G has no dealer)
+    return "▶" if v.turn == seat else ("D" if dealer else " ")
 
 
 def _style(v: View, seat: int) -> str:

@@ -148,7 +148,7 @@ class Table:
             table.rng = random.Random(f"{settings.seed}/{stored.id}/{len(stored.moves)}")
         for text in stored.moves:
             who, move = parse_move(text, len(seats))
-            table.log += [event_json(e, table.names) for e in table.match.play(move, who)]
+            table.log += [event_json(e, table.names, rules) for e in table.match.play(move, who)]
         for i, s in enumerate(seats):
             if s.bot is not None and s.bot not in settings.bots:
                 s.bot = settings.takeover_bot
@@ -431,7 +431,7 @@ class Table:
             events += self.match.play(move, who)
         if texts:
             self.turn_started = self.last_seen = self.settings.clock()
-            self.broadcast([event_json(e, self.names) for e in events])
+            self.broadcast([event_json(e, self.names, self.rules) for e in events])
             if self.state.is_over:
                 self.close_bots()
             self.kick()
@@ -558,7 +558,7 @@ class Table:
                                 "played; look again and resend") from None
         events = self.match.play(move, seat)
         self.turn_started = self.last_seen = self.settings.clock()
-        self.broadcast([event_json(e, self.names) for e in events])
+        self.broadcast([event_json(e, self.names, self.rules) for e in events])
         if self.state.is_over:
             self.close_bots()
             try:

@@ -19,6 +19,7 @@ from ninetynine.options import CardOption
 from ninetynine.record import Record
 from ninetynine.rules import Rules
 from ninetynine.view import View, observe
+from ninetynine.words import counter
 
 _FACE_VALUES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)  # what a card counts when plain
 
@@ -33,7 +34,7 @@ def view_json(view: View, *, spectator: bool = False) -> dict[str, Any]:
         "total": view.total,
         "limit": view.rules.limit,
         "direction": "cw" if view.direction == 1 else "ccw",
-        "dealer": view.dealer + 1,
+        "dealer": view.dealer + 1 if view.rules.dealer else None,  # G has no dealer
         "hand_no": view.hand_no,
         "hand": [] if spectator else [format_card(c) for c in view.hand],
         "hand_sizes": list(view.hand_sizes),
@@ -43,6 +44,7 @@ def view_json(view: View, *, spectator: bool = False) -> dict[str, Any]:
         "points": list(view.points),
         "scores": list(view.scores),
         "scoring": str(view.rules.scoring),
+        "counter": {"one": counter(view.rules).one, "many": counter(view.rules).many},
         "pot": view.pot,
         "pile": [format_card(c) for c in view.pile[-8:]],
         "pile_size": len(view.pile),
@@ -94,7 +96,7 @@ def replay_json(record: Record, seat: int | None) -> dict[str, Any]:
         view = view_json(observe(step.state, seat or 0), spectator=seat is None)
         if seat is None:
             view["hands"] = [[format_card(c) for c in sorted(h)] for h in step.state.hands]
-        talk = [t for e in events[seen:step.events] if (t := narrate(e, names))]
+        talk = [t for e in events[seen:step.events] if (t := narrate(e, names, record.start.rules))]
         seen = step.events
         out.append({"step": i, "moves": step.moves, "view": view, "talk": talk})
     final = steps[-1].state
@@ -114,11 +116,11 @@ def review_replay_json(record: Record, seat: int, playouts: int) -> dict[str, An
             "costliest": [d.number for d in costliest(decisions)]}
 
 
-def event_json(event: Event, names: list[str]) -> dict[str, Any]:
+def event_json(event: Event, names: list[str], rules: Rules) -> dict[str, Any]:
     """A public event with its line of table talk under ``text``; a call keeps what was
     said under ``call`` (its speech bubble)."""
     out = event_to_json(event)
     if isinstance(event, TotalCalled):
         out["call"] = event.text
-    out["text"] = narrate(event, names)
+    out["text"] = narrate(event, names, rules)
     return out
