@@ -22,7 +22,9 @@ from ninetynine.cli.main import main
 from ninetynine.describe import describe_rules, rules_text
 from ninetynine.effects import parse_effect
 from ninetynine.rules import FIELDS, META, InstantRule, Rules
+from ninetynine.statebase import EndReason
 from ninetynine.table import stuck_explanation
+from ninetynine.words import ENDINGS, ending
 from tests.rules.helpers import play, pos
 from tests.test_properties import EFFECTS, house_rules
 
@@ -243,7 +245,7 @@ def test_the_log_tells_each_bust_once_with_its_real_cost() -> None:
 def test_the_log_shows_an_unpaid_debt_as_unpaid() -> None:
     assert talk("P-ONLINE", ["JS QS KS", "5C 6C 7C"], ["JS"], total=95, lives=[0, 9])[3:] == [
         "Ann owes 2 pennies but has none: 2 pennies unpaid.", "Ann is out of the game.",
-        "Ben wins (last survivor)."]
+        "Ben wins (the last player left)."]
 
 
 def test_a_two_player_reverse_plays_again_without_a_direction() -> None:
@@ -273,3 +275,11 @@ def test_every_rules_question_cited_in_the_code_is_in_docs_rules_md() -> None:
              for code in re.findall(r"\b[QD]\d\d\b", path.read_text(encoding="utf-8"))}
     assert cited >= {"Q18", "D25"}  # (the search finds them)
     assert sorted(c for c in cited if f"- **{c} " not in doc) == []
+
+
+def test_every_ending_is_said_in_words() -> None:
+    """Why a game ended reads as a reason ("the last player left"), not an internal name;
+    98's single loser ends the game without the winner having gone out."""
+    assert set(ENDINGS) == {r.value for r in EndReason}
+    assert all("_" not in ending(r) for r in EndReason)
+    assert ending(EndReason.FIRST_OUT) == "a player went out, which ends the game"

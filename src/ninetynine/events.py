@@ -14,7 +14,7 @@ from typing import Any
 
 from ninetynine.cards import format_card
 from ninetynine.rules import Elimination, Pot, Rules
-from ninetynine.words import GAME_POINT, Noun, counter, plural
+from ninetynine.words import GAME_POINT, Noun, counter, ending, plural
 
 
 @dataclass(frozen=True, slots=True)
@@ -352,11 +352,11 @@ def narrate(event: Event, names: list[str] | None = None,
             return f"{who(seat)} holds {what}!"
         case GameOver(winners, reason, collects):
             if not winners:
-                return f"Game over: nobody wins ({reason.replace('_', ' ')})."
+                return f"Game over: nobody wins ({ending(reason)})."
             takes = f" and collects {_collected(collects, noun, rules, names)}" if collects \
                 else ""
             return (f"{' and '.join(who(w) for w in winners)} win{'s' * (len(winners) == 1)}"
-                    f"{takes} ({reason.replace('_', ' ')}).")
+                    f"{takes} ({ending(reason)}).")
     return None
 
 

@@ -34,7 +34,7 @@ from ninetynine.record import Record
 from ninetynine.rules import Elimination, Rules, Scoring
 from ninetynine.state import State
 from ninetynine.view import View
-from ninetynine.words import GAME_POINT, counter, listed
+from ninetynine.words import GAME_POINT, counter, ending, listed
 
 HUMAN, BOT = "human", "bot"
 __all__ = ["BOT", "HUMAN", "Pending", "Seat", "Summary", "Table", "parse_seats",
@@ -253,7 +253,7 @@ class Table:
             return []
         names = self.names
         won = " and ".join(names[w] for w in s.winners) or "Nobody"
-        lines = [f"{won} win{'s' * (len(s.winners) == 1)} ({s.reason.replace('_', ' ')}).",
+        lines = [f"{won} win{'s' * (len(s.winners) == 1)} ({ending(s.reason)}).",
                  f"Hands played: {s.hands}."]
         if self.rules.scoring is Scoring.GAME_POINTS:
             lines += [f"  {names[i]}: score {s.scores[i]}" for i in range(len(names))]

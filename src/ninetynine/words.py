@@ -56,3 +56,25 @@ def counter(rules: Rules) -> Noun:
     if rules.scoring is Scoring.GAME_POINTS:
         return GAME_POINT
     return Noun(rules.counter.value, rules.counter.plural)
+
+
+# Why a game ended, as the end of "Ann wins (...)"; keyed by ``statebase.EndReason``'s
+# values (that module imports this one through the events).
+ENDINGS = {
+    "last_survivor": "the last player left",
+    "last_team": "the last team left",
+    "no_survivor": "the last players went out together",
+    "first_out": "a player went out, which ends the game",
+    "points": "the game-point target was reached",
+    "three_sixes": "three Sixes dealt: everyone loses",
+    "three_kings": "three Kings dealt",
+    "instant_win": "an instant hand",
+    "instant_loss": "an instant hand: everyone loses",
+    "given": "the position was written as over",
+}
+
+
+def ending(reason: str) -> str:
+    """Why a game ended, in words: ``ending("last_survivor") == "the last player left"``."""
+    return ENDINGS[reason]
+

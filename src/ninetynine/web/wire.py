@@ -19,7 +19,7 @@ from ninetynine.options import CardOption
 from ninetynine.record import Record
 from ninetynine.rules import Rules
 from ninetynine.view import View, observe
-from ninetynine.words import counter
+from ninetynine.words import counter, ending
 
 _FACE_VALUES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)  # what a card counts when plain
 
@@ -53,7 +53,8 @@ def view_json(view: View, *, spectator: bool = False) -> dict[str, Any]:
         "plays_left": view.plays_left,
         "legal": [] if spectator else [str(a) for a in view.legal],
         "outcome": None if outcome is None else {
-            "winners": [w + 1 for w in outcome.winners], "reason": outcome.reason},
+            "winners": [w + 1 for w in outcome.winners], "reason": outcome.reason,
+            "why": ending(outcome.reason)},
     }
 
 

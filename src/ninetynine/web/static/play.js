@@ -336,7 +336,7 @@ function renderSummary(msg) {
   if (!over) return;
   const names = (v.outcome?.winners || []).map((w) => seatName(w));
   $("summary-text").textContent = names.length
-    ? `${names.join(" and ")} win${names.length === 1 ? "s" : ""} (${v.outcome.reason.replaceAll("_", " ")}).`
+    ? `${names.join(" and ")} win${names.length === 1 ? "s" : ""} (${v.outcome.why}).`
     : "Nobody wins.";
   const st = msg.standings;
   const lostHead = v.scoring === "game_points" ? "Points lost" : `${counterOf(v).many[0].toUpperCase()}${counterOf(v).many.slice(1)} lost`;

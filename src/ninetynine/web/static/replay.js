@@ -134,7 +134,7 @@ function go(i) {
   if (end) {
     const winners = (v.outcome?.winners || []).map((w) => data.names[w - 1]);
     $("replay-end").textContent = winners.length
-      ? `${winners.join(" and ")} win${winners.length === 1 ? "s" : ""} (${v.outcome.reason.replaceAll("_", " ")}).`
+      ? `${winners.join(" and ")} win${winners.length === 1 ? "s" : ""} (${v.outcome.why}).`
       : "Nobody wins.";
   }
 }
