@@ -120,7 +120,10 @@ def describe_rules(rules: Rules) -> list[tuple[str, list[str]]]:
         two = {TwoPlayerReverse.HOLD: "with two players a reverse acts as a hold",
                TwoPlayerReverse.PLAY_AGAIN: "with two players a reverse lets you play again",
                TwoPlayerReverse.PLAY_AGAIN_DRAW_LATER:
-                   "with two players a reverse lets you play again (draw at the end)"}
+                   "with two players a reverse lets you play again (draw at the end)",
+               TwoPlayerReverse.PLAY_AGAIN_OPTIONAL:
+                   "with two players a reverse lets you play again after drawing, or decline "
+                   "(pass): the other player is then next at the same total"}
         play.append(two[r.two_player_reverse].capitalize() + ".")
     banned = sorted(r.opening_ban_cards())
     if banned:
