@@ -273,6 +273,8 @@ def stuck_explanation(state: State) -> str | None:
         why = (f"every card you hold would take the total over {rules.limit}"
                if state.hands[state.turn] else "you have no cards")
         return f"You cannot play: {why}. You lay down your hand and lose {penalty}."
+    if kinds == {ActionKind.PASS} and state.may_decline:
+        return "No card you hold is safe on this extra turn: you decline it, with no penalty."
     if kinds == {ActionKind.PASS}:
         return "You have no card you may play: you pass, with no penalty."
     if kinds == {ActionKind.PLAY} and not rules.may_bust:
