@@ -13,6 +13,7 @@ from ninetynine.actions import Action, ActionKind
 from ninetynine.cards import RANKS, card_name
 from ninetynine.coach.advice import Advice
 from ninetynine.rules import Rules, Scoring
+from ninetynine.state import Phase
 from ninetynine.view import View
 from ninetynine.words import counter
 
@@ -115,7 +116,7 @@ def turn_note(view: View) -> str | None:
     if view.chain:
         cards = "a card" if view.chain == 1 else f"{view.chain} cards"
         return f"play {cards} without drawing, or another no-draw card."
-    if view.may_decline:
+    if view.may_decline and view.phase is Phase.PLAY:  # (not while drawing first)
         return "the reverse gives you another turn: play a card, or decline it."
     return None
 

@@ -204,7 +204,7 @@ function renderPrompt(v, t) {
 function turnNote(v) {  // what a no-draw chain, or an extra turn, asks of the player to act
   if (v.plays_left) return `Play ${v.plays_left} more card${v.plays_left === 1 ? "" : "s"} without drawing.`;
   if (v.chain) return `Play ${v.chain === 1 ? "a card" : `${v.chain} cards in a row`} without drawing, or answer with another no-draw card.`;
-  if (v.may_decline) return "The reverse gives you another turn: play a card, or decline it.";
+  if (v.may_decline && v.phase === "play") return "The reverse gives you another turn: play a card, or decline it.";
   return "";
 }
 // A move that plays no card; on an extra turn that may be declined, the pass declines it.
