@@ -579,8 +579,8 @@ class State(Penalties):
         if eff.reverse and rules.two_player_reverse is not TwoPlayerReverse.HOLD \
                 and sum(self.in_hand) == 2 and self.in_hand[seat]:
             # the optional reading offers the turn, but not to a card that names who is
-            # next or starts a no-draw chain, nor in the middle of a run
-            offer = c.optional_again and not (eff.name or eff.no_draw) and self.plays_left <= 1
+            # next or starts a no-draw chain (nor inside a run: below)
+            offer = c.optional_again and not (eff.name or eff.no_draw)
             if ev is not None:
                 ev.append(E.MayPlayAgain(seat) if offer else E.PlaysAgain(seat))
             self.may_decline = offer
@@ -593,6 +593,8 @@ class State(Penalties):
                 nxt = self._next_seat(nxt, 1)
         if c.extras:  # a named seat, a no-draw chain
             self._extra_turn(seat, eff, code, nxt)
+            if self.plays_left:  # the turn goes on as a run of no-draw answers: no choice
+                self.may_decline = False
         elif self.in_hand[seat]:
             self._end_turn(seat, nxt)
         else:  # paid out of the game by a threshold penalty: no draw
