@@ -299,6 +299,15 @@ def test_2p_optional_declines_instead_of_laying_down() -> None:
     assert s.turn == 1 and s.lives == [5, 5]
 
 
+def test_2p_optional_a_reverse_that_starts_a_no_draw_run_offers_nothing() -> None:
+    """Facing two Icelandic Queens, a reverse starts the run: the run decides the turn."""
+    s = pos({"preset": "IS", "rules": {**OPTIONAL, "cards": {"4": "hold reverse"}}},
+            ["4S 2S 3S 6S 8S", "4H 6H 7H 8H 9H"], total=20, chain=2)
+    play(s, "4S")
+    assert s.turn == 0 and s.plays_left == 1 and not s.may_decline
+    assert "pass" not in legal(s)
+
+
 def test_2p_optional_decline_refused_elsewhere() -> None:
     # three players: the Four is an ordinary reverse, nothing to decline
     s = optional(["4S 2S 3S", "KC 9C 3C", "7C 8C 2H"])
