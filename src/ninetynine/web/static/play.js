@@ -77,7 +77,7 @@ function onMessage(msg) {
     }
     case "chat": addChat(msg); return;
     case "pong": return;
-    case "coach": showCoach(msg, last?.state, (a) => cardName(a, seatName)); return;
+    case "coach": showCoach(msg, last?.state, (a) => (cardParts(a) || !last ? cardName(a, seatName) : actionLabel(last.view, a))); return;
     case "sync":
       queue.length = 0;
       release(false);
