@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -20,7 +21,7 @@ from ninetynine.match import Match, replay
 from ninetynine.position import format_position, parse_position
 from ninetynine.record import Record, format_record, parse_record
 from ninetynine.rules import BelowZero, Rules
-from ninetynine.state import PLAY, State
+from ninetynine.state import DOWN, PASS, PLAY, State
 from ninetynine.view import observe
 
 
@@ -34,7 +35,16 @@ def tables() -> list[tuple[str, int]]:
     return out
 
 
-TABLES = tables()
+# house rules that no preset holds, each at a table where they matter
+HOUSE_RULES: dict[str, dict[str, Any]] = {
+    "P-2P-AGAIN+optional": {"preset": "P-2P-AGAIN",
+                            "rules": {"two_player_reverse": "play_again_optional"}},
+}
+TABLES = tables() + [("P-2P-AGAIN+optional", 2)]
+
+
+def table_rules(name: str) -> Rules:
+    return load_rules(HOUSE_RULES.get(name, name))
 
 
 def random_game(rules: Rules, players: int, seed: int) -> tuple[Record, State, list]:
@@ -63,6 +73,9 @@ def check_invariants(state: State) -> None:
         codes = state.legal_codes()
         assert codes, "a seat to act must have a legal action"
         assert codes == sorted(set(codes)), "legal actions must be sorted and unique"
+        if state.may_decline:  # the offered turn can always be declined, never laid down
+            assert PASS in codes and DOWN not in codes
+    assert not state.may_decline or state.c.optional_again and sum(state.in_hand) == 2
     for seat in range(state.n):
         assert not state.in_hand[seat] or state.alive[seat]
     assert state.chain >= 0 and state.plays_left >= 0 and not (state.chain and state.plays_left)
@@ -72,7 +85,7 @@ def check_invariants(state: State) -> None:
 
 @pytest.mark.parametrize(("preset", "players"), TABLES)
 def test_random_games_are_consistent(preset: str, players: int) -> None:
-    rules = load_rules(preset)
+    rules = table_rules(preset)
     for seed in range(3):
         record, final, events = random_game(rules, players, seed)
         assert final.outcome is not None
@@ -87,7 +100,7 @@ def test_random_games_are_consistent(preset: str, players: int) -> None:
 
 @pytest.mark.parametrize(("preset", "players"), TABLES)
 def test_fast_path_matches_checked_path(preset: str, players: int) -> None:
-    rules = load_rules(preset)
+    rules = table_rules(preset)
     for seed in range(8):
         fast = new_game(rules, players, first=seed % players)
         checked = fast.clone()
@@ -98,7 +111,7 @@ def test_fast_path_matches_checked_path(preset: str, players: int) -> None:
 
 @pytest.mark.parametrize(("preset", "players"), TABLES)
 def test_positions_round_trip_and_actions_apply(preset: str, players: int) -> None:
-    rules = load_rules(preset)
+    rules = table_rules(preset)
     rng = random.Random(7)
     state = new_game(rules, players)
     steps = 0
@@ -138,7 +151,7 @@ def _check_illegal_rejected(state: State, legal: list[Action]) -> None:
 @pytest.mark.parametrize(("preset", "players"), TABLES)
 def test_views_leak_nothing(preset: str, players: int) -> None:
     """Shuffling everything a seat cannot see leaves that seat's view unchanged."""
-    rules = load_rules(preset)
+    rules = table_rules(preset)
     rng = random.Random(11)
     state = new_game(rules, players)
     steps = 0

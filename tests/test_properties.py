@@ -100,3 +100,14 @@ def test_any_house_rules_stay_sound(rules: Rules, extra: int, seed: int) -> None
     """Every combination of settings that validates also plays soundly (bounded length)."""
     players = rules.players_min + extra % (rules.players_max - rules.players_min + 1)
     play_checked(rules, players, seed, max_steps=1500)
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(house_rules(), st.integers(0, 2**32 - 1))
+def test_declinable_extra_turns_stay_sound(rules: Rules, seed: int) -> None:
+    """Two players, any house rules, the reverse's extra turn a right the player may decline
+    (``play_again_optional``: a setting the draws above rarely meet at a table of two)."""
+    assume(rules.players_min == 2)
+    play_checked(rules.replace(two_player_reverse="play_again_optional"), 2, seed,
+                 max_steps=1500)

@@ -153,6 +153,7 @@ class Dealing(StateBase):
             self.turns_played = [0] * n
         self.points = [rules.points_per_hand] * n
         self.owed = self.passes = self.chain = self.plays_left = 0
+        self.may_decline = False
         decks = rules.decks_for(sum(alive)) if rules.deck_count is DeckCount.EACH_HAND \
             else self.decks
         if rules.new_round_deal is NewRoundDeal.FULL_RESHUFFLE or decks != self.decks:

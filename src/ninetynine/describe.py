@@ -262,7 +262,10 @@ def _two_player_reverse(r: Rules) -> str:
     nxt = {TwoPlayerReverse.HOLD: "the other player is next",
            TwoPlayerReverse.PLAY_AGAIN: "you play again (you draw first)",
            TwoPlayerReverse.PLAY_AGAIN_DRAW_LATER: "you play again (you draw after your "
-                                                   "second card)"}[r.two_player_reverse]
+                                                   "second card)",
+           TwoPlayerReverse.PLAY_AGAIN_OPTIONAL: "you may play again (you draw first) or "
+                                                 "decline, and the other player is next at "
+                                                 "the same total"}[r.two_player_reverse]
     if r.reverse_with_two_players:
         return f"With two players in the hand, after {which}: {nxt}."
     counts = sorted({describe_effect(e, r.limit, r.halve_over).split(",")[0]

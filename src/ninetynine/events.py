@@ -89,6 +89,20 @@ class PlaysAgain(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class MayPlayAgain(Event):
+    """The seat may play again, or decline (two players, the optional reading of a reverse)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Declined(Event):
+    """The seat declined the turn it was offered: the other player is next, same total."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class Named(Event):
     """A card's player named who plays next."""
 
@@ -295,6 +309,10 @@ def narrate(event: Event, names: list[str] | None = None,
             return f"{who(seat)} is skipped."
         case PlaysAgain(seat):
             return f"{who(seat)} plays again."
+        case MayPlayAgain(seat):
+            return f"{who(seat)} may play again, or decline."
+        case Declined(seat):
+            return f"{who(seat)} declines the extra turn."
         case Named(seat, target):
             return f"{who(seat)} names {who(target)} to play next."
         case ChainFaced(seat, count):

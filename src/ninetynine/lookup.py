@@ -58,6 +58,8 @@ class RuleTables:
         self.may_bust = rules.may_bust
         self.explicit_draw = rules.draw is Draw.EXPLICIT
         self.draw_later = rules.two_player_reverse is TwoPlayerReverse.PLAY_AGAIN_DRAW_LATER
+        # the turn a two-player reverse gives may be declined (State.may_decline)
+        self.optional_again = rules.two_player_reverse is TwoPlayerReverse.PLAY_AGAIN_OPTIONAL
         # a draw is just taking the top card: the hot path of simulations
         self.plain_draw = not (self.explicit_draw or self.draw_later or self.eager
                                or self.instant_on_draw)
@@ -69,8 +71,9 @@ class RuleTables:
         self.extras = bool(self.naming or self.chain_cards) or any(
             e.kind is Kind.SET_ANY for e in self.effects)
         self.unusual = self.extras or self.may_bust  # legal plays beyond the safe ones
-        # the safe plays, when there are any, are the legal ones (State.legal_codes)
-        self.rows_suffice = not (self.unusual or self.opening_ban)
+        # the safe plays, when there are any, are the legal ones (State.legal_codes); not
+        # where a pass may decline an offered turn
+        self.rows_suffice = not (self.unusual or self.opening_ban or self.optional_again)
         # ... and with none safe, whatever the hand holds, the player lays down
         self.down_if_none_safe = rules.no_legal_play is NoLegalPlay.LAY_DOWN and \
             rules.stuck is Stuck.BUST

@@ -47,7 +47,7 @@ POSITION_KEYS = {
     "players", "phase", "total", "direction", "turn", "dealer", "starter", "hand", "lives",
     "out_of_game", "out_of_hand", "hands", "stock", "pile", "face_down", "out", "held",
     "turns_played", "points", "scores", "pot", "decks", "loser", "drawer", "draws_owed",
-    "next_turn", "passes", "chain", "plays_left", "winners", "reason",
+    "next_turn", "passes", "chain", "plays_left", "may_decline", "winners", "reason",
 }
 
 
@@ -116,6 +116,8 @@ def position_fields(state: State) -> dict[str, Any]:
         fields["chain"] = state.chain
     if state.plays_left:
         fields["plays_left"] = state.plays_left
+    if state.may_decline:
+        fields["may_decline"] = True
     if state.outcome is not None:
         fields["winners"] = [w + 1 for w in state.outcome.winners]
         fields["reason"] = state.outcome.reason
@@ -261,6 +263,7 @@ def position_from_mapping(data: Mapping[str, Any]) -> State:
     state.next_turn = _get(data, "next_turn", int, 0) - 1
     state.chain = _get(data, "chain", int, 0)
     state.plays_left = _get(data, "plays_left", int, 0)
+    state.may_decline = _get(data, "may_decline", bool, False)
     if state.chain < 0 or state.plays_left < 0 or state.chain and state.plays_left:
         raise RecordError(f"chain = {state.chain}, plays_left = {state.plays_left}: expected "
                           "whole numbers from 0, not both above 0 (a run ends the chain)")

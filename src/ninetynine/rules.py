@@ -92,6 +92,8 @@ class TwoPlayerReverse(StrEnum):
     HOLD = "hold"  # the other player is next, as after a hold card
     PLAY_AGAIN = "play_again"  # the same player draws and plays again
     PLAY_AGAIN_DRAW_LATER = "play_again_draw_later"  # plays again, draws at the end
+    # draws, and may play again or decline (pass: the other player is next, same total)
+    PLAY_AGAIN_OPTIONAL = "play_again_optional"
 
 
 class NoLegalPlay(StrEnum):

@@ -121,6 +121,7 @@ class State(Penalties):
         new.drawer, new.owed, new.next_turn = self.drawer, self.owed, self.next_turn
         new.held, new.loser, new.passes, new.pot = self.held, self.loser, self.passes, self.pot
         new.face_down, new.chain, new.plays_left = self.face_down, self.chain, self.plays_left
+        new.may_decline = self.may_decline
         new._ev = None
         new.hands = [h[:] for h in self.hands]
         new.stock, new.pile, new.out = self.stock[:], self.pile[:], self.out[:]
@@ -259,7 +260,11 @@ class State(Penalties):
                 return safe
             if c.down_if_none_safe:
                 return [DOWN]
-        return self._all_legal_codes(hand)
+        codes = self._all_legal_codes(hand)
+        if self.may_decline:  # the offered turn: playing on, or a pass that declines it,
+            # which stands in for laying down or passing stuck (rows_suffice is off)
+            return sorted({*codes, PASS} - {DOWN})
+        return codes
 
     def _all_legal_codes(self, hand: list[int]) -> list[int]:
         """The legal codes, whatever the rules (:meth:`legal_codes` when the row of safe
@@ -460,7 +465,10 @@ class State(Penalties):
         if code in legal:
             return code
         if action.kind is not ActionKind.PLAY:
-            raise IllegalActionError(f"'{action}' is not allowed now", legal=shown)
+            why = f"'{action}' is not allowed now"
+            if action.kind is ActionKind.PASS and self.c.optional_again:
+                why += ": a pass only declines the extra turn a reverse card gives with two players"
+            raise IllegalActionError(why, legal=shown)
         assert action.card is not None
         if action.card in self.c.ban_cards and self.turns_played[self.turn] < self.c.opening_ban:
             raise OpeningBanError(f"no {RANK_NAMES[action.card >> 2]} to {self.c.limit} in "
@@ -495,6 +503,12 @@ class State(Penalties):
             if ev is not None:
                 ev.append(E.LaidDown(seat))
             self._bust(seat, played=False)
+        elif code == PASS and self.may_decline:  # the other player is next, same total
+            if ev is not None:
+                ev.append(E.Declined(seat))
+            self.may_decline = False
+            self.chain = self.plays_left = 0
+            self.turn = self._next_seat(seat, 1)
         elif code == PASS:
             if ev is not None:
                 ev.append(E.Passed(seat))
@@ -530,6 +544,7 @@ class State(Penalties):
         self.pile.append(card)
         self.turns_played[seat] += 1
         self.passes = 0
+        self.may_decline = False
         old = self.total
         new = self.total = c.after.get(old * AFTER_KEY + code) or c.result(code, old)
         flip = c.plain_turns.get(card)
@@ -564,8 +579,12 @@ class State(Penalties):
                 return
         if eff.reverse and rules.two_player_reverse is not TwoPlayerReverse.HOLD \
                 and sum(self.in_hand) == 2 and self.in_hand[seat]:
+            # the optional reading offers the turn, but not to a card that names who is
+            # next or starts a no-draw chain (nor inside a run: below)
+            offer = c.optional_again and not (eff.name or eff.no_draw)
             if ev is not None:
-                ev.append(E.PlaysAgain(seat))
+                ev.append(E.MayPlayAgain(seat) if offer else E.PlaysAgain(seat))
+            self.may_decline = offer
             nxt = seat
         elif eff.skip and (rules.skip_with_two_players or sum(self.in_hand) > 2):
             nxt = self._skip_from(seat, self._before if c.scoring_on_play else self.in_hand)
@@ -575,6 +594,8 @@ class State(Penalties):
                 nxt = self._next_seat(nxt, 1)
         if c.extras:  # a named seat, a no-draw chain
             self._extra_turn(seat, eff, code, nxt)
+            if self.plays_left:  # the turn goes on as a run of no-draw answers: no choice
+                self.may_decline = False
         elif self.in_hand[seat]:
             self._end_turn(seat, nxt)
         else:  # paid out of the game by a threshold penalty: no draw
@@ -652,6 +673,10 @@ def check_state(state: State) -> None:
         raise RecordError(f"the cards do not make {state.decks} deck(s): " + "; ".join(parts))
     if state.phase in (PLAY, DRAWING) and not (0 <= state.turn < n and state.in_hand[state.turn]):
         raise RecordError(f"turn = {state.turn + 1}: that seat is not in the hand")
+    if state.may_decline and not (state.c.optional_again and sum(state.in_hand) == 2
+                                  and state.phase in (PLAY, DRAWING, CHANCE)):
+        raise RecordError("may_decline = true needs two_player_reverse = 'play_again_optional', "
+                          "two players in the hand and a turn under way")
     for s in range(n):
         if state.in_hand[s] and not state.alive[s]:
             raise RecordError(f"seat {s + 1} is out of the game but still in the hand")

@@ -65,7 +65,8 @@ class StateBase:
         "rules", "c", "n", "hands", "stock", "pile", "out", "total", "direction", "turn",
         "dealer", "starter", "lives", "alive", "in_hand", "turns_played", "points", "scores",
         "pot", "hand_no", "phase", "chance", "drawer", "owed", "next_turn", "held", "loser",
-        "passes", "decks", "face_down", "chain", "plays_left", "outcome", "_ev", "_before",
+        "passes", "decks", "face_down", "chain", "plays_left", "may_decline", "outcome", "_ev",
+        "_before",
     )
 
     rules: Rules
@@ -100,6 +101,7 @@ class StateBase:
     face_down: int  # cards at the bottom of the pile that nobody saw (old hands)
     chain: int  # no-draw cards in a row that the seat to act faces
     plays_left: int  # cards the seat to act must still play in this run, without drawing
+    may_decline: bool  # the seat to act may decline the turn a two-player reverse gave it
     outcome: Outcome | None
     _ev: list[E.Event] | None
     _before: list[bool]  # who was in the hand before the play's penalties (for skips)
@@ -142,6 +144,7 @@ class StateBase:
 
     def _game_over(self, winners: tuple[int, ...], reason: EndReason) -> None:
         self.phase, self.outcome = OVER, Outcome(winners, reason)
+        self.may_decline = False
         rules = self.rules
         collects = 0
         if winners:

@@ -312,6 +312,8 @@ def stuck_explanation(state: State) -> str | None:
     if kinds == {ActionKind.DOWN}:
         return (f"You cannot play: {why}. You lay down your hand and lose "
                 f"{loss_cost(state, state.turn)}.")
+    if kinds == {ActionKind.PASS} and state.may_decline:
+        return "No card you hold is safe on this extra turn: you decline it, with no penalty."
     if kinds == {ActionKind.PASS}:
         return f"You have no card you may play ({why}): you pass, with no penalty."
     if kinds == {ActionKind.PLAY} and not rules.may_bust:

@@ -34,6 +34,7 @@ class View:
     next_turn: int | None  # who plays after the draw now to be made (where drawing is a move)
     chain: int  # no-draw cards in a row that the seat to act faces (Icelandic Queens)
     plays_left: int  # cards the seat to act must still play in its run, without drawing
+    may_decline: bool  # the seat to act may decline the turn a two-player reverse gave it
     hand: tuple[int, ...]  # this seat's cards, sorted
     hand_sizes: tuple[int, ...]
     lives: tuple[int, ...]  # per seat (a team's pool for each partner)
@@ -73,6 +74,7 @@ def observe(state: State, seat: int, history: tuple[Event, ...] = ()) -> View:
         turn=state.current_seat, total=state.total, direction=state.direction,
         dealer=state.dealer, hand_no=state.hand_no, starter=state.starter,
         passes=state.passes, owed=state.owed, chain=state.chain, plays_left=state.plays_left,
+        may_decline=state.may_decline,
         next_turn=state.next_turn if state.phase == DRAWING else None,
         hand=tuple(sorted(state.hands[seat])),
         hand_sizes=tuple(len(h) for h in state.hands),

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from itertools import pairwise
+from typing import Any
 
 import pytest
 
@@ -18,11 +20,13 @@ BOTS = ["random", "heuristic", "ismcts:iterations=25,depth=12"]
 NEW = ["greedy", "greedy-keep", with_options("hard", iterations=25, depth=12)]
 
 
-def play(preset: str, players: int, specs: list[str], seed: int) -> list[str]:
+def play(preset: str | dict[str, Any], players: int, specs: list[str],
+         seed: int) -> list[str]:
     """Play a game through the checked API (an illegal move raises); return the moves."""
     rules = load_rules(preset)
     state = new_game(rules, players)
-    bots = [make_bot(specs[s % len(specs)]) for s in range(players)]
+    # the oracle (a yardstick the arena seats) is given the real state
+    bots = [make_bot(specs[s % len(specs)], seeing=True) for s in range(players)]
     rng = random.Random(seed)
     rngs = [random.Random(seed * 100 + s) for s in range(players)]
     history: list[Event] = []
@@ -34,7 +38,9 @@ def play(preset: str, players: int, specs: list[str], seed: int) -> list[str]:
         seat = state.current_seat
         assert seat is not None
         view = observe(state, seat, tuple(history))
-        action = bots[seat].choose(view, rngs[seat])
+        bot = bots[seat]
+        action = bot.choose_seeing(view, state, rngs[seat]) if hasattr(bot, "choose_seeing") \
+            else bot.choose(view, rngs[seat])
         assert isinstance(action, Action) and action in view.legal, (preset, str(action))
         moves.append(f"{seat}:{action}")
         history += state.apply(action, seat)
@@ -51,6 +57,23 @@ def test_every_bot_finishes_every_preset(preset: str) -> None:
     for specs in (BOTS, NEW):
         moves = play(preset, table(preset), specs, seed=11)
         assert moves  # somebody played
+
+
+OPTIONAL = {"preset": "P-2P-AGAIN", "rules": {"two_player_reverse": "play_again_optional"}}
+
+
+@pytest.mark.parametrize("spec", [*BOTS, *NEW, "oracle:iterations=25,depth=12"])
+def test_every_bot_plays_the_declinable_extra_turn(spec: str) -> None:
+    """P-2P-AGAIN read as a right: each bot is offered the extra turn and answers legally."""
+    offered = declined = 0
+    for seed in range(3):
+        moves = play(OPTIONAL, 2, [spec], seed=seed)
+        # a Four followed by a move of the same seat: the extra turn
+        offered += sum(a.split(":")[1][:-1] == "4" and a[0] == b[0] for a, b in pairwise(moves))
+        declined += sum(m.endswith(":pass") for m in moves)
+    assert offered
+    if spec.startswith("heuristic"):
+        assert declined  # it weighs declining as one more move
 
 
 @pytest.mark.parametrize("spec", BOTS + NEW)

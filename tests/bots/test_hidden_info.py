@@ -149,10 +149,12 @@ def test_view_has_no_hidden_fields() -> None:
 @pytest.mark.parametrize("preset, players, changes, expect", [
     ("K", 2, {"two_player_reverse": "play_again_draw_later"}, {"owed"}),
     ("K", 3, {"stuck": "pass", "draw": "explicit"}, {"passes", "next_turn"}),
+    ("P-2P-AGAIN", 2, {"two_player_reverse": "play_again_optional"}, {"may_decline"}),
 ])
 def test_samples_agree_with_the_view_at_every_turn_of_house_rules(
         preset: str, players: int, changes: dict[str, str], expect: set[str]) -> None:
-    # Draws as moves, draws put off and passes: public facts a sample must keep as seen.
+    # Draws as moves, draws put off, passes and an extra turn that may be declined: public
+    # facts a sample must keep as seen.
     rules = apply_overrides(load_rules(preset), changes)
     rng = random.Random(5)
     seen = Counter[str]()
@@ -166,7 +168,8 @@ def test_samples_agree_with_the_view_at_every_turn_of_house_rules(
             assert seat is not None
             view = observe(state, seat)
             seen.update(k for k, shown in (("owed", view.owed > 0), ("passes", view.passes > 0),
-                                           ("next_turn", view.next_turn is not None)) if shown)
+                                           ("next_turn", view.next_turn is not None),
+                                           ("may_decline", view.may_decline)) if shown)
             sample = Determinizer(view).sample(rng)
             assert observe(sample, seat) == view
             assert sample.legal_codes() == state.legal_codes()

@@ -124,3 +124,7 @@ def test_the_batch_names_what_it_does_not_play() -> None:
     assert "batch engine" in str(e.value) and "\n" not in str(e.value)
     with pytest.raises(RulesError, match="thresholds"):
         Batch("P-ONLINE", 4, 8)
+    optional = load_rules({"preset": "P-2P-AGAIN",
+                           "rules": {"two_player_reverse": "play_again_optional"}})
+    with pytest.raises(RulesError, match="'two_player_reverse' = 'play_again_optional'"):
+        Batch(optional, 2, 8)

@@ -15,9 +15,10 @@ import ninetynine.rl.openspiel  # noqa: F401  (registers python_ninetynine)
 from ninetynine import IllegalActionError, NinetyNineError, load_rules, presets
 from ninetynine.errors import RecordError, RulesError
 from ninetynine.game import new_game
-from ninetynine.rl.encoding import Encoding
+from ninetynine.rl.encoding import SPECIAL, Encoding
 from ninetynine.rl.pettingzoo import env
-from ninetynine.state import CHANCE, OVER, State
+from ninetynine.rules import Rules
+from ninetynine.state import CHANCE, OVER, PASS, State
 
 
 def typical(preset: str) -> int:
@@ -25,10 +26,11 @@ def typical(preset: str) -> int:
     return min(max(4, rules.players_min), rules.players_max)
 
 
-def decisions(preset: str, players: int, seed: int, limit: int = 400):
+def decisions(preset: str | Rules, players: int, seed: int, limit: int = 400):
     """The states at the decisions of a random game (the state is shared: use at once)."""
     rng = random.Random(seed)
-    state = new_game(load_rules(preset), players, first=seed % players)
+    rules = preset if isinstance(preset, Rules) else load_rules(preset)
+    state = new_game(rules, players, first=seed % players)
     for _ in range(limit):
         while state.phase == CHANCE:
             state._apply_chance(state.sample_chance(rng))
@@ -53,6 +55,22 @@ def test_the_mask_is_the_legal_actions_and_never_empty_at_a_decision(preset: str
             seat = state.current_seat
             other = (seat + 1) % players
             assert not enc.mask(state, other).any(), "only the seat to act has actions"
+
+
+def test_the_mask_offers_pass_exactly_when_an_extra_turn_may_be_declined() -> None:
+    """P-2P-AGAIN read as a right: the decline is the engine's pass, at its usual index."""
+    rules = load_rules({"preset": "P-2P-AGAIN",
+                        "rules": {"two_player_reverse": "play_again_optional"}})
+    enc = Encoding(rules, 2)
+    offered = 0
+    for seed in range(4):
+        for state in decisions(rules, 2, seed):
+            mask = enc.mask(state)
+            assert sorted(enc.codes[i] for i in np.flatnonzero(mask)) == state.legal_codes()
+            assert bool(mask[SPECIAL[PASS]]) == state.may_decline
+            assert enc.text(SPECIAL[PASS]) == "pass"
+            offered += state.may_decline
+    assert offered > 5
 
 
 def reshuffled_hidden(state: State, seat: int, rng: random.Random) -> State:

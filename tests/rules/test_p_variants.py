@@ -7,8 +7,15 @@ from tests.rules.helpers import calls, deal, legal, of, play, pos
 
 from ninetynine import events as E
 from ninetynine import load_rules, new_game, preset_rules
-from ninetynine.actions import Reinsert
+from ninetynine.actions import Reinsert, parse_action
 from ninetynine.cards import parse_card, parse_cards
+from ninetynine.describe import rules_text
+from ninetynine.errors import IllegalActionError, RecordError, Refusal
+from ninetynine.events import narrate
+from ninetynine.match import replay
+from ninetynine.position import format_position, parse_position
+from ninetynine.record import Record, format_record, parse_record
+from ninetynine.rules import TwoPlayerReverse
 from ninetynine.state import State
 
 P_FAMILY = ["P", "P-NICKELS", "P-SEVEN", "P-DOLLAR", "P-CONTINUE", "P-SWAP-9K", "P-SWAP-49",
@@ -231,6 +238,136 @@ def test_2p_again_alt_draw_later() -> None:
     play(s, "2S")
     assert len(s.hands[0]) == 3 and s.turn == 1  # both draws at the end
     assert sorted(s.hands[0]) == sorted(parse_cards("3S JD QD"))
+
+
+# P-2P-AGAIN read as a right (issue 13, 6e): «playing a four entitles the same player to
+# play again» -- two_player_reverse = "play_again_optional": the player draws (Q17 REC) and
+# may play on or decline with "pass"; the compulsory turn stays the preset's reading.
+
+OPTIONAL = {"two_player_reverse": "play_again_optional"}
+
+
+def optional(hands: list[str], total: int = 30, top: str = "JD QD", **keys: object) -> State:
+    return pos("P-2P-AGAIN", hands, total=total, top=top, changes=OPTIONAL, **keys)
+
+
+def test_2p_optional_offers_the_extra_turn_after_drawing() -> None:
+    s = optional(["4S 2S 3S", "KC 9C 3C"])
+    assert "pass" not in legal(s) and not s.may_decline
+    ev = play(s, "4S")
+    assert s.turn == 0 and s.may_decline and of(ev, E.MayPlayAgain) and not of(ev, E.PlaysAgain)
+    assert parse_card("JD") in s.hands[0]  # drew before the extra turn (Q17 REC)
+    assert legal(s) == {"2S", "3S", "JD", "pass"}
+    assert narrate(of(ev, E.MayPlayAgain)[0]) == "P1 may play again, or decline."
+
+
+def test_2p_optional_declining_passes_the_turn_at_the_same_total() -> None:
+    s = optional(["4S 2S 3S", "KC 9C 3C"])
+    play(s, "4S")
+    hands, lives = [list(h) for h in s.hands], list(s.lives)
+    ev = play(s, "pass")
+    assert [type(e) for e in ev] == [E.Declined]
+    assert narrate(ev[0]) == "P1 declines the extra turn."
+    assert s.turn == 1 and s.total == 30 and not s.may_decline
+    assert s.hands == hands and s.lives == lives and s.passes == 0  # no draw, no cost
+    assert "pass" not in legal(s)
+    play(s, "KC")
+    assert s.turn == 0 and "pass" not in legal(s)  # the right lasts one turn
+
+
+def test_2p_optional_playing_on_works() -> None:
+    s = optional(["4S 2S 3S", "KC 9C 3C"])
+    play(s, "4S", "JD")
+    assert s.turn == 1 and s.total == 40 and not s.may_decline
+
+
+def test_2p_optional_chains() -> None:
+    s = optional(["4S 4H 3S", "KC 9C 3C"])
+    ev = play(s, "4S", "4H")
+    assert s.turn == 0 and s.may_decline and len(of(ev, E.MayPlayAgain)) == 2
+    assert "pass" in legal(s)
+    play(s, "pass")
+    assert s.turn == 1 and s.total == 30
+
+
+def test_2p_optional_declines_instead_of_laying_down() -> None:
+    """With no safe card on the extra turn the player declines: never made to lay down."""
+    s = optional(["4S 7S 8S", "KC 9C 3C"], total=95, top="JD")
+    play(s, "4S")
+    assert legal(s) == {"pass"}
+    play(s, "pass")
+    assert s.turn == 1 and s.lives == [5, 5]
+
+
+def test_2p_optional_a_reverse_that_starts_a_no_draw_run_offers_nothing() -> None:
+    """Facing two Icelandic Queens, a reverse starts the run: the run decides the turn."""
+    s = pos({"preset": "IS", "rules": {**OPTIONAL, "cards": {"4": "hold reverse"}}},
+            ["4S 2S 3S 6S 8S", "4H 6H 7H 8H 9H"], total=20, chain=2)
+    play(s, "4S")
+    assert s.turn == 0 and s.plays_left == 1 and not s.may_decline
+    assert "pass" not in legal(s)
+
+
+def test_2p_optional_decline_refused_elsewhere() -> None:
+    # three players: the Four is an ordinary reverse, nothing to decline
+    s = optional(["4S 2S 3S", "KC 9C 3C", "7C 8C 2H"])
+    ev = play(s, "4S")
+    assert s.turn == 2 and not s.may_decline and not of(ev, E.MayPlayAgain)
+    assert "pass" not in legal(s)
+    with pytest.raises(IllegalActionError, match="only declines the extra turn") as e:
+        play(s, "pass")
+    assert e.value.reason is Refusal.NOT_ALLOWED
+    # two players, outside the extra turn
+    s = optional(["2S 4S 3S", "KC 9C 3C"])
+    with pytest.raises(IllegalActionError):
+        play(s, "pass")
+    # the compulsory reading (the preset): the extra turn must be played
+    s = pos("P-2P-AGAIN", ["4S 2S 3S", "KC 9C 3C"], total=30, top="JD QD")
+    play(s, "4S")
+    assert s.turn == 0 and not s.may_decline and "pass" not in legal(s)
+    with pytest.raises(IllegalActionError):
+        play(s, "pass")
+
+
+def test_2p_optional_with_a_draw_move() -> None:
+    s = pos("P-2P-AGAIN", ["4S 2S 3S", "KC 9C 3C"], total=30, top="JD QD",
+            changes={**OPTIONAL, "draw": "explicit"})
+    play(s, "4S")
+    assert s.may_decline and legal(s) == {"draw", "nodraw"}
+    play(s, "draw")
+    assert s.turn == 0 and "pass" in legal(s)
+
+
+def test_2p_optional_position_and_record_round_trip() -> None:
+    s = optional(["4S 2S 3S", "KC 9C 3C"])
+    start = s.clone()
+    play(s, "4S")
+    text = format_position(s)
+    assert "may_decline = true" in text
+    assert parse_position(text) == s and format_position(parse_position(text)) == text
+    play(s, "pass")
+    assert "may_decline" not in format_position(s)
+    record = Record(start, [(0, parse_action("4S")), (0, parse_action("pass")),
+                            (1, parse_action("KC"))], from_position=True)
+    text = format_record(record)
+    assert '"1: pass"' in text
+    final, events = replay(parse_record(text))
+    assert final.turn == 0 and final.total == 99
+    assert [type(e) for e in events if isinstance(e, E.Declined)] == [E.Declined]
+
+
+def test_2p_optional_position_needs_the_setting() -> None:
+    with pytest.raises(RecordError, match="may_decline"):
+        pos("P-2P-AGAIN", ["4S 2S 3S", "KC 9C 3C"], total=30, may_decline=True)
+    with pytest.raises(RecordError, match="may_decline"):
+        optional(["4S 2S 3S", "KC 9C 3C", "7C 8C 2H"], may_decline=True)
+
+
+def test_2p_optional_rules_text() -> None:
+    r = load_rules({"preset": "P-2P-AGAIN", "rules": OPTIONAL})
+    assert r.two_player_reverse is TwoPlayerReverse.PLAY_AGAIN_OPTIONAL
+    assert "play again after drawing, or decline" in rules_text(r)
+    assert preset_rules("P-2P-AGAIN").two_player_reverse is TwoPlayerReverse.PLAY_AGAIN
 
 
 # P-1950 (Q34, Q35) ---------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from textual.pilot import Pilot
 
 from ninetynine import load_rules
 from ninetynine.cards import RANKS, format_card
-from ninetynine.events import CardPlayed, Named
+from ninetynine.events import CardPlayed, Declined, Named
 from ninetynine.saves import autosave, current_path, finish, load_save
 from ninetynine.table import BOT, HUMAN, Pending, Seat, Table
 from ninetynine.tui.app import PlayApp
@@ -457,11 +457,11 @@ def test_a_card_can_be_played_with_the_mouse() -> None:
 
 
 def table_at(position: dict[str, object]) -> Table:
-    """Ann (a person) and two random bots, from a position written by hand."""
+    """Ann (a person) and random bots (Bo, Cy), from a position written by hand."""
     from ninetynine.position import position_from_mapping
     from ninetynine.record import Record
     state = position_from_mapping(position)
-    seats = [Seat("Ann"), Seat("Bo", BOT, "random"), Seat("Cy", BOT, "random")]
+    seats = [Seat("Ann"), Seat("Bo", BOT, "random"), Seat("Cy", BOT, "random")][:state.n]
     return Table.resume(Record(state, from_position=True), seats, seed=2)
 
 
@@ -518,6 +518,30 @@ def test_facing_a_no_draw_chain_the_prompt_says_so(screen_text: ScreenText) -> N
     async def script(pilot: Pilot[None]) -> None:
         text = screen_text(app)
         assert "Your turn, Ann: play 2 cards without drawing, or another no-draw card." in text
+
+    run(app, script)
+
+
+EXTRA_TURN = {"rules": {"preset": "P-2P-AGAIN",
+                        "rules": {"two_player_reverse": "play_again_optional"}},
+              "total": 30, "turn": 1, "may_decline": True, "hands": ["2S 3S JD", "KC 9C 3C"]}
+
+
+def test_an_extra_turn_may_be_declined_by_its_key(screen_text: ScreenText) -> None:
+    table = table_at(EXTRA_TURN)
+    app = PlayApp(table)
+
+    async def script(pilot: Pilot[None]) -> None:
+        text = screen_text(app)
+        assert "Your turn, Ann: the reverse gives you another turn" in text  # (wrapped)
+        labels = [item.label for item in app.game.items]
+        assert labels[-1] == "decline" and len(labels) == 4
+        await pilot.press("4")
+        await pilot.pause()
+        assert "Ann declines the extra turn." in screen_text(app)
+        declined = [e for e in table.log if isinstance(e, Declined)]
+        assert declined == [Declined(0)]
+        assert "decline" not in [item.label for item in app.game.items]
 
     run(app, script)
 

@@ -197,9 +197,9 @@ def plain_at(position: dict[str, object], lines: str) -> str:
     """Play a hand-written position as Ann (a person) against two random bots."""
     from ninetynine.position import position_from_mapping
     from ninetynine.record import Record
-    seats = [Seat("Ann"), Seat("Bo", BOT, "random"), Seat("Cy", BOT, "random")]
-    table = Table.resume(Record(position_from_mapping(position), from_position=True), seats,
-                         seed=2)
+    state = position_from_mapping(position)
+    seats = [Seat("Ann"), Seat("Bo", BOT, "random"), Seat("Cy", BOT, "random")][:state.n]
+    table = Table.resume(Record(state, from_position=True), seats, seed=2)
     out = io.StringIO()
     PlainGame(table, io.StringIO(lines), out, sleep=lambda _: None).run()
     return out.getvalue()
@@ -228,6 +228,18 @@ def test_a_card_that_sets_any_total_asks_for_the_number() -> None:
     text = plain_at(position, "AS\n120\n64\nquit\n")
     assert "AS sets the total to (a number from 0 to 99)? " in text
     assert "Type a number from 0 to 99 (or 'back')" in text and 'Ann: "64"' in text
+
+
+def test_the_extra_turn_of_a_four_may_be_declined_by_name() -> None:
+    position = {"rules": {"preset": "P-2P-AGAIN",
+                          "rules": {"two_player_reverse": "play_again_optional"}},
+                "total": 30, "turn": 1, "hands": ["4S 2S 3S", "KC 9C 3C"]}
+    text = plain_at(position, "4S\ndecline\nquit\n")
+    assert "You may play: 1) pass (decline the extra turn)" not in text  # not before the Four
+    assert "Ann may play again, or decline." in text
+    assert "The reverse gives you another turn: play a card, or decline it." in text
+    assert "pass (decline the extra turn)" in text
+    assert "Ann declines the extra turn." in text
 
 
 def test_a_no_draw_chain_is_told_to_the_player_who_faces_it() -> None:

@@ -135,3 +135,22 @@ def test_a_card_that_names_the_next_player_or_sets_a_total_asks_in_words(
     number.fill("42")
     number.press("Enter")
     expect(page.locator("#log")).to_contain_text(re.compile(r'Pip: "(back on you )?42"'))
+
+
+def test_an_extra_turn_shows_a_decline_button_only_while_it_may_be_declined(
+        browser: Browser, web: ServerThread, tmp_path: Path) -> None:
+    page = browser.new_context().new_page()
+    house = tmp_path / "again.toml"  # every card reverses: every play earns an extra turn
+    house.write_text('preset = "P-2P-AGAIN"\n[rules]\ntwo_player_reverse = '
+                     '"play_again_optional"\n[rules.cards]\n' + "".join(
+                         f'{r} = "hold reverse"\n' for r in ("A", "2", "3", "4", "5", "6", "7",
+                                                            "8", "9", "10", "J", "Q", "K")))
+    create_table(page, web.url, "Pip", 2, {2: "easy"}, house)
+    decline = page.get_by_role("button", name="Decline the extra turn")
+    expect(page.locator("#hand button.legal").first).to_be_visible()
+    expect(decline).to_have_count(0)  # an ordinary turn: nothing to decline
+    page.locator("#hand button.legal").first.click()
+    expect(decline).to_be_visible()
+    expect(page.locator("#prompt")).to_contain_text("The reverse gives you another turn")
+    decline.click()
+    expect(page.locator("#log")).to_contain_text("Pip declines the extra turn.")

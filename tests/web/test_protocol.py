@@ -321,3 +321,42 @@ def test_reviews_are_for_finished_games_and_bounded(
     release.set()
     assert first.result(10).json() == {"seat": 1}
     assert server.get(f"/api/tables/{table}/review?seat=2").json() == {"seat": 2}
+
+
+OPTIONAL_AGAIN = ('preset = "P-2P-AGAIN"\nname = "Four: play again or decline"\n[rules]\n'
+                  'two_player_reverse = "play_again_optional"\n')
+
+
+def test_an_extra_turn_is_declined_with_pass(server: ServerThread) -> None:
+    """P-2P-AGAIN read as a right: the view says so, and a pass then declines the turn."""
+    created = server.create(name="Ann", house_rules=OPTIONAL_AGAIN, players=2)
+    joined = server.join(created["table"], "Bob")
+    clients = [server.client(created["table"], t) for t in (created["token"], joined["token"])]
+    for c in clients:
+        c.wait(lambda m: m["type"] == "sync")
+    rng, refused = random.Random(3), False
+    for _ in range(2000):
+        for c in clients:
+            c.drain(0.002)
+        mover = next((c for c in clients if c.my_turn()), None)
+        if mover is None:
+            continue
+        view, state = mover.view, mover.state
+        assert view["may_decline"] == ("pass" in view["legal"])
+        if view["may_decline"]:
+            mover.send({"type": "act", "state": state, "action": "pass"})
+            msg = mover.wait(lambda m, st=state: m["type"] == "update" and m["state"] > st)
+            assert [e["text"] for e in msg["events"] if e["kind"] == "Declined"] == \
+                [f"{'Ann' if view['seat'] == 1 else 'Bob'} declines the extra turn."]
+            assert msg["view"]["total"] == view["total"] and msg["view"]["turn"] != view["seat"]
+            assert refused  # and outside the extra turn a pass was refused
+            return
+        if not refused:
+            mover.send({"type": "act", "state": state, "action": "pass"})
+            assert mover.error()["code"] == "not_allowed"
+            refused = True
+        fours = [a for a in view["legal"] if a[0] == "4"]
+        action = fours[0] if fours else rng.choice(view["legal"])
+        mover.send({"type": "act", "state": state, "action": action})
+        mover.wait(lambda m, st=state: m["type"] == "update" and m["state"] > st)
+    raise AssertionError("no extra turn was offered")

@@ -139,7 +139,7 @@ def _public_state(view: View) -> State:
     s.turns_played, s.points = list(view.turns_played), list(view.points)
     s.scores, s.pot = list(view.scores), view.pot
     s.passes, s.owed = view.passes, view.owed
-    s.chain, s.plays_left = view.chain, view.plays_left
+    s.chain, s.plays_left, s.may_decline = view.chain, view.plays_left, view.may_decline
     s.drawer, s.held, s.loser = -1, -1, -1
     s.next_turn = -1 if view.next_turn is None else view.next_turn
     s.outcome, s._ev, s._before = None, None, list(view.in_hand)

@@ -7,8 +7,9 @@
   (those still safe at the limit: holds, sets, minus cards) until no ordinary card is
   safe; then it plays the escape that leaves the total lowest.
 
-When no card is safe both play what is legal: a draw before not drawing, else the
-first legal action (the lowest card).
+When no card is safe both play what is legal: a draw before not drawing, a pass that
+declines an offered extra turn (``play_again_optional``), else the first legal action (the
+lowest card). With a safe card they always take the extra turn.
 """
 
 from __future__ import annotations
@@ -42,8 +43,8 @@ class GreedyBot:
             return max(ordinary, key=lambda x: (x[0], x[1]))[2]
         if escape:
             return min(escape, key=lambda x: (x[0], -x[1]))[2]
-        for action in view.legal:
-            if action.kind is ActionKind.DRAW:
+        for action in view.legal:  # drawing, or declining an extra turn rather than busting
+            if action.kind in (ActionKind.DRAW, ActionKind.PASS):
                 return action
         return view.legal[0]
 

@@ -51,7 +51,7 @@ def view_to_json(view: View, events_from: int = 0) -> dict[str, Any]:
         "total": view.total, "direction": "cw" if view.direction == 1 else "ccw",
         "dealer": view.dealer + 1, "hand_no": view.hand_no, "starter": view.starter + 1,
         "passes": view.passes, "owed": view.owed, "chain": view.chain,
-        "plays_left": view.plays_left,
+        "plays_left": view.plays_left, "may_decline": view.may_decline,
         "next_turn": None if view.next_turn is None else view.next_turn + 1,
         "hand": [format_card(c) for c in view.hand],
         "hand_sizes": list(view.hand_sizes), "lives": list(view.lives),

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Callable
+from functools import partial
 
 from textual.app import App
 from textual.binding import Binding
@@ -21,7 +22,7 @@ from ninetynine.table import BOT, HUMAN, Pending, Table
 from ninetynine.tui.dialogs import ChoiceScreen, GameOverScreen, HandoffScreen, HelpScreen
 from ninetynine.tui.game_screen import GameScreen
 from ninetynine.tui.scene import play_scene
-from ninetynine.tui.text import coach_line
+from ninetynine.tui.text import action_label, coach_line
 from ninetynine.view import View
 
 Finisher = Callable[[Table], str | None]  # files a finished game; returns where
@@ -161,7 +162,8 @@ class PlayApp(App[None]):
     def _advise(self, table: Table, key: tuple[int, int], view: View, seed: int) -> None:
         """In a thread: the coach reads the view it was given; the main thread shows it."""
         try:
-            text = coach_line(advise(view, playouts=self.coach_playouts, seed=seed))
+            text = coach_line(advise(view, playouts=self.coach_playouts, seed=seed),
+                              partial(action_label, declining=view.may_decline))
         except NinetyNineError as e:
             text = f"Coach: {e}"
         self._deliver(self._advised, table, key, text)

@@ -18,7 +18,14 @@ from ninetynine.errors import NinetyNineError
 from ninetynine.events import Event
 from ninetynine.launch import command
 from ninetynine.table import BOT, HUMAN, Table, stuck_explanation
-from ninetynine.tui.text import coach_line, direction_text, lives_text, seat_status, turn_note
+from ninetynine.tui.text import (
+    DECLINE_LABEL,
+    coach_line,
+    direction_text,
+    lives_text,
+    seat_status,
+    turn_note,
+)
 from ninetynine.words import plural
 
 Saver = Callable[[Table], str | None]  # files a finished game; returns where, for the player
@@ -178,6 +185,8 @@ class PlainGame:
             else:
                 self.say("Coach off.")
             return None
+        if word == DECLINE_LABEL:  # the pass that declines an extra turn, by its name
+            return Action(ActionKind.PASS)
         if word in ("hand", "look", "table"):
             seat = self.table.pending().seat
             assert seat is not None
@@ -216,6 +225,8 @@ class PlainGame:
         """An action as typed, with the name of the player it names."""
         if action.target is not None:
             return f"{action} ({self.table.names[action.target]} next)"
+        if action.kind is ActionKind.PASS and self.table.state.may_decline:
+            return f"{action} ({DECLINE_LABEL} the extra turn)"
         return str(action)
 
     def ask_choice(self, action: Action, choices: list[Action]) -> Action | None:

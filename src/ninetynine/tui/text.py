@@ -13,12 +13,20 @@ from ninetynine.actions import Action, ActionKind
 from ninetynine.cards import RANKS, card_name
 from ninetynine.coach.advice import Advice
 from ninetynine.rules import Rules, Scoring
+from ninetynine.state import Phase
 from ninetynine.view import View
 from ninetynine.words import counter
 
 SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
 SPECIAL_LABELS = {ActionKind.DOWN: "lay down", ActionKind.PASS: "pass",
                   ActionKind.DRAW: "draw", ActionKind.NODRAW: "no draw"}
+DECLINE_LABEL = "decline"  # a pass on the extra turn a two-player reverse offers
+
+
+def special_label(kind: ActionKind, declining: bool = False) -> str:
+    """A move that plays no card; ``declining``: the seat may decline an extra turn (its
+    pass declines it)."""
+    return DECLINE_LABEL if declining and kind is ActionKind.PASS else SPECIAL_LABELS[kind]
 
 
 def card_label(card: int) -> str:
@@ -64,15 +72,17 @@ class HandItem:
         return bool(self.actions)
 
 
-def hand_items(hand: Sequence[int], legal: Sequence[Action]) -> list[HandItem]:
-    """The hand in order, each card with its legal plays, then any legal non-card action."""
+def hand_items(hand: Sequence[int], legal: Sequence[Action],
+               declining: bool = False) -> list[HandItem]:
+    """The hand in order, each card with its legal plays, then any legal non-card action
+    (``declining``: see :func:`special_label`)."""
     items = []
     for card in sorted(hand):
         plays = tuple(a for a in legal if a.kind is ActionKind.PLAY and a.card == card)
         items.append(HandItem(card_label(card), card, plays))
     for a in legal:
         if a.kind is not ActionKind.PLAY:
-            items.append(HandItem(SPECIAL_LABELS[a.kind], None, (a,)))
+            items.append(HandItem(special_label(a.kind, declining), None, (a,)))
     return items
 
 
@@ -106,6 +116,8 @@ def turn_note(view: View) -> str | None:
     if view.chain:
         cards = "a card" if view.chain == 1 else f"{view.chain} cards"
         return f"play {cards} without drawing, or another no-draw card."
+    if view.may_decline and view.phase is Phase.PLAY:  # (not while drawing first)
+        return "the reverse gives you another turn: play a card, or decline it."
     return None
 
 
@@ -119,10 +131,10 @@ def coach_moves(advice: Advice, label: Callable[[Action], str] = str) -> list[st
     return out
 
 
-def action_label(action: Action) -> str:
-    """A move as the hand shows it: ``'A♠+11'``, ``'K♥'``, ``'lay down'``."""
+def action_label(action: Action, declining: bool = False) -> str:
+    """A move as the hand shows it: ``'A♠+11'``, ``'K♥'``, ``'lay down'``, ``'decline'``."""
     if action.card is None:
-        return SPECIAL_LABELS[action.kind]
+        return special_label(action.kind, declining)
     value = f"{action.value:+d}" if action.value is not None else ""
     return card_label(action.card) + value
 

@@ -139,6 +139,6 @@ class HandBar(Vertical):
         row.remove_children()
         if not scene.show_hand:
             return []
-        items = hand_items(scene.view.hand, scene.legal)
+        items = hand_items(scene.view.hand, scene.legal, scene.view.may_decline)
         row.mount_all(CardItem(i, item, bool(scene.legal)) for i, item in enumerate(items, 1))
         return items

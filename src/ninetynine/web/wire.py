@@ -51,6 +51,7 @@ def view_json(view: View, *, spectator: bool = False) -> dict[str, Any]:
         "stock_size": view.stock_size,
         "chain": view.chain,
         "plays_left": view.plays_left,
+        "may_decline": view.may_decline,
         "legal": [] if spectator else [str(a) for a in view.legal],
         "outcome": None if outcome is None else {
             "winners": [w + 1 for w in outcome.winners], "reason": outcome.reason,

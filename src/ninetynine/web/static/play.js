@@ -77,7 +77,7 @@ function onMessage(msg) {
     }
     case "chat": addChat(msg); return;
     case "pong": return;
-    case "coach": showCoach(msg, last?.state, (a) => cardName(a, seatName)); return;
+    case "coach": showCoach(msg, last?.state, (a) => (cardParts(a) || !last ? cardName(a, seatName) : actionLabel(last.view, a))); return;
     case "sync":
       queue.length = 0;
       release(false);
@@ -201,11 +201,14 @@ function renderPrompt(v, t) {
   if (v.seat === null && t.status !== "waiting") text = `You are watching. ${text}`;
   $("prompt").textContent = text;
 }
-function turnNote(v) {  // what a no-draw chain asks of the player to act
+function turnNote(v) {  // what a no-draw chain, or an extra turn, asks of the player to act
   if (v.plays_left) return `Play ${v.plays_left} more card${v.plays_left === 1 ? "" : "s"} without drawing.`;
   if (v.chain) return `Play ${v.chain === 1 ? "a card" : `${v.chain} cards in a row`} without drawing, or answer with another no-draw card.`;
+  if (v.may_decline && v.phase === "play") return "The reverse gives you another turn: play a card, or decline it.";
   return "";
 }
+// A move that plays no card; on an extra turn that may be declined, the pass declines it.
+const actionLabel = (v, a) => (a === "pass" && v.may_decline ? "Decline the extra turn" : ACTIONS[a] || a);
 
 function playsOf(v, card) {
   return v.legal.filter((a) => cardParts(a)?.card === card);
@@ -228,8 +231,9 @@ function renderMyHand(msg) {
   });
   const extras = mine ? v.legal.filter((a) => !cardParts(a)) : [];
   const extra = $("extra");
-  if (extras.join() !== [...extra.children].map((b) => b.dataset.action).join()) {
-    extra.replaceChildren(...extras.map((a) => el("button", { type: "button", class: "action", "data-action": a }, ACTIONS[a] || a)));
+  const labels = extras.map((a) => actionLabel(v, a));
+  if (labels.join() !== [...extra.children].map((b) => b.textContent).join()) {
+    extra.replaceChildren(...extras.map((a, i) => el("button", { type: "button", class: "action", "data-action": a }, labels[i])));
   }
   if (choiceFor && !(mine && playsOf(v, choiceFor).length)) closeChoice();
 }
