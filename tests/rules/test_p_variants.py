@@ -366,7 +366,8 @@ def test_2p_optional_position_needs_the_setting() -> None:
 def test_2p_optional_rules_text() -> None:
     r = load_rules({"preset": "P-2P-AGAIN", "rules": OPTIONAL})
     assert r.two_player_reverse is TwoPlayerReverse.PLAY_AGAIN_OPTIONAL
-    assert "play again after drawing, or decline" in rules_text(r)
+    assert "you may play again (you draw first) or decline, and the other player is next " \
+        "at the same total" in rules_text(r)
     assert preset_rules("P-2P-AGAIN").two_player_reverse is TwoPlayerReverse.PLAY_AGAIN
 
 

@@ -6,6 +6,12 @@ const RANK_WORDS = { A: "Ace", J: "Jack", Q: "Queen", K: "King" };
 const SUITS = { S: "Spades", H: "Hearts", D: "Diamonds", C: "Clubs" };
 export const ACTIONS = { down: "Lay down", pass: "Pass", draw: "Draw a card", nodraw: "Do not draw" };
 
+// A move in words in the position ``v`` it is made in (a pass there may decline an extra turn).
+export function moveName(v, text, seatName) {
+  if (cardParts(text)) return cardName(text, seatName);
+  return text === "pass" && v.may_decline ? "Decline the extra turn" : ACTIONS[text] || text;
+}
+
 // A card, then what tells its plays apart: a value (AS+11), a total it sets (AS=57) or
 // the seat it names to play next (5S>3).
 export function cardParts(text) {

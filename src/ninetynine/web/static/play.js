@@ -3,7 +3,7 @@
 // The server is authoritative: this page shows the view it is sent and sends actions with
 // the state id it saw.
 import { $, api, bindToggle, el, plural, prefs, saveName, savedName, tokenKey } from "./dom.js";
-import { ACTIONS, cardName, cardParts, minus } from "./cards.js";
+import { cardName, cardParts, minus, moveName } from "./cards.js";
 import {
   cardNotes, counterOf, describeCard, hideBubbles, livesIcons, livesText, renderCenter, renderHand,
   renderSeats, seatNameOf, seatRect, showBubble, slideToPile,
@@ -77,7 +77,7 @@ function onMessage(msg) {
     }
     case "chat": addChat(msg); return;
     case "pong": return;
-    case "coach": showCoach(msg, last?.state, (a) => (cardParts(a) || !last ? cardName(a, seatName) : actionLabel(last.view, a))); return;
+    case "coach": if (last) showCoach(msg, last.state, (a) => moveName(last.view, a, seatName)); return;
     case "sync":
       queue.length = 0;
       release(false);
@@ -208,7 +208,6 @@ function turnNote(v) {  // what a no-draw chain, or an extra turn, asks of the p
   return "";
 }
 // A move that plays no card; on an extra turn that may be declined, the pass declines it.
-const actionLabel = (v, a) => (a === "pass" && v.may_decline ? "Decline the extra turn" : ACTIONS[a] || a);
 
 function playsOf(v, card) {
   return v.legal.filter((a) => cardParts(a)?.card === card);
@@ -231,7 +230,7 @@ function renderMyHand(msg) {
   });
   const extras = mine ? v.legal.filter((a) => !cardParts(a)) : [];
   const extra = $("extra");
-  const labels = extras.map((a) => actionLabel(v, a));
+  const labels = extras.map((a) => moveName(v, a));
   if (labels.join() !== [...extra.children].map((b) => b.textContent).join()) {
     extra.replaceChildren(...extras.map((a, i) => el("button", { type: "button", class: "action", "data-action": a }, labels[i])));
   }

@@ -1,7 +1,7 @@
 // A finished game (or an uploaded record) stepped through on the table view, forward and
 // back, from one seat's view or with every hand open.
 import { $, api, el } from "./dom.js";
-import { cardName } from "./cards.js";
+import { moveName } from "./cards.js";
 import { cardNotes, describeCard, renderCenter, renderHand, renderSeats, showBubble, hideBubbles } from "./board.js";
 
 let data = null, step = 0, source = null;
@@ -57,10 +57,11 @@ async function runReview() {
     (flagged ? `, and flags ${flagged} of them.` : ", and flags none of them.");
   $("review-list").replaceChildren(...differ.map((d) => {
     const at = data.steps.findIndex((x) => x.moves === d.action_number - 1);  // just before it
+    const name = (a) => moveName(data.steps[at].view, a, (n) => data.names[n - 1]);
     const b = el("button", { type: "button", class: `decision${d.flag ? " flagged" : ""}` },
       el("span", { class: "where" }, `Move ${at + 1} \u00b7 hand ${d.hand} \u00b7 total ${d.total}`),
-      el("span", {}, `played ${cardName(d.played)} (hand ${pct(figures(d, d.played).lose_hand)}), ` +
-        `coach ${cardName(d.best)} (hand ${pct(figures(d, d.best).lose_hand)})`),
+      el("span", {}, `played ${name(d.played)} (hand ${pct(figures(d, d.played).lose_hand)}), ` +
+        `coach ${name(d.best)} (hand ${pct(figures(d, d.best).lose_hand)})`),
       el("span", { class: "cost" }, `cost ${d.cost.toFixed(1)} \u00b1 ${d.error.toFixed(1)}` + (d.flag ? ` ${d.flag} ${FLAGS[d.flag]}` : "")));
     b.addEventListener("click", () => go(at));
     return el("li", {}, b);
