@@ -21,9 +21,9 @@ from ninetynine import events as E
 from ninetynine.cli.main import main
 from ninetynine.describe import describe_rules, rules_text
 from ninetynine.effects import parse_effect
+from ninetynine.options import stuck_explanation
 from ninetynine.rules import FIELDS, META, InstantRule, Rules
 from ninetynine.statebase import EndReason
-from ninetynine.table import stuck_explanation
 from ninetynine.words import ENDINGS, ending
 from tests.rules.helpers import play, pos
 from tests.test_properties import EFFECTS, house_rules

@@ -1,6 +1,8 @@
 """What each card in a hand would do now: the total each of its plays makes, or the
 engine's own reason why it cannot be played. Front ends show this on the cards
-("+10 → 29", "no King to 99 in your first 5 turns") instead of working it out themselves.
+("+10 → 29", "no King to 99 in your first 5 turns") instead of working it out themselves,
+and, when no card may be played, why and what the rules make of it
+(:func:`stuck_explanation`).
 
 >>> from ninetynine.position import position_from_mapping
 >>> state = position_from_mapping({"rules": "P", "total": 95,
@@ -16,9 +18,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ninetynine.actions import Action
-from ninetynine.errors import IllegalActionError
+from ninetynine.actions import Action, ActionKind
+from ninetynine.cards import format_card
+from ninetynine.errors import IllegalActionError, Refusal
+from ninetynine.events import Busted
+from ninetynine.rules import Elimination, Scoring
 from ninetynine.state import State
+from ninetynine.words import GAME_POINT, counter, listed
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,3 +58,69 @@ def card_options(state: State, seat: int) -> list[CardOption]:
         else:  # cannot happen: a legal play would be listed
             out.append(CardOption(card))
     return out
+
+
+# When no card may be played ----------------------------------------------------------
+
+def _refusals(state: State) -> str:
+    """Why no card in the hand of the seat to act may be played, in words: ``"3S and 5S
+    would take the total over 99; KS is barred in your first 2 turns"``."""
+    rules, hand = state.rules, state.hands[state.turn]
+    reasons: dict[str, list[str]] = {}
+    for card in sorted(hand):
+        eff = rules.effect_of(card)
+        why = set()
+        for value in eff.values if eff.has_choice else (None,):
+            try:
+                state.check(Action.play(card, value))
+            except IllegalActionError as e:
+                why.add(e.reason)
+        words = (f"would take the total over {rules.limit}" if Refusal.OVER_LIMIT in why
+                 else "would take the total below 0" if Refusal.BELOW_ZERO in why
+                 else f"may not make {rules.limit} in your first {rules.king_ban_turns} "
+                      "turns" if Refusal.OPENING_BAN in why
+                 else "may not be played now")
+        reasons.setdefault(words, []).append(format_card(card))
+    return "; ".join(f"{listed(cards)} {words}" for words, cards in reasons.items())
+
+
+def loss_cost(state: State, seat: int) -> str:
+    """What losing the hand now costs ``seat``, in the rules' words: ``"a penny"``, ``"a
+    token from your team's pool, and your team is out"``."""
+    rules = state.rules
+    if rules.scoring is Scoring.GAME_POINTS:
+        return GAME_POINT.a
+    noun, due, have = counter(rules), rules.bust_penalty, state.seat_lives(seat)
+    cost = noun.some(due) + (" from your team's pool" if rules.teams else "")
+    who = "your team is" if rules.teams else "you are"
+    if rules.elimination is Elimination.CANNOT_PAY and have < due:
+        has = f"only {noun(have)}" if have else "none left (on honour)"
+        return f"{cost}: {'your team has' if rules.teams else 'you have'} {has}, so {who} out"
+    if rules.elimination is Elimination.AT_ZERO and have <= due:
+        return f"{cost}, and {who} out"
+    return cost
+
+
+def stuck_explanation(state: State) -> str | None:
+    """Why the seat to act has no safe card and what the rules make of it, or None."""
+    rules, legal = state.rules, state.legal_actions()
+    if not legal:
+        return None
+    kinds = {a.kind for a in legal}
+    why = _refusals(state) if state.hands[state.turn] else "you have no cards"
+    if kinds == {ActionKind.DOWN}:
+        return (f"You cannot play: {why}. You lay down your hand and lose "
+                f"{loss_cost(state, state.turn)}.")
+    if kinds == {ActionKind.PASS} and state.may_decline:
+        return "No card you hold is safe on this extra turn: you decline it, with no penalty."
+    if kinds == {ActionKind.PASS}:
+        return f"You have no card you may play ({why}): you pass, with no penalty."
+    if kinds == {ActionKind.PLAY} and not rules.may_bust:
+        trial = state.clone()
+        if any(isinstance(e, Busted) for e in trial.apply(legal[0])):
+            how = "the lowest card is played for you" if len(legal) == 1 else "choose one"
+            cost = ("a game point for each border you cross" if rules.scoring is
+                    Scoring.GAME_POINTS else loss_cost(state, state.turn))
+            return (f"Every card you hold would take the total over {rules.limit}: you must "
+                    f"still play one ({how}) and lose {cost}.")
+    return None

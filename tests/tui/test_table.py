@@ -16,7 +16,8 @@ from ninetynine.errors import IllegalActionError, NinetyNineError
 from ninetynine.events import GameOver, LifeLost
 from ninetynine.game import new_game
 from ninetynine.match import replay
-from ninetynine.table import BOT, HUMAN, Seat, Table, parse_seats, stuck_explanation
+from ninetynine.options import stuck_explanation
+from ninetynine.table import BOT, HUMAN, Seat, Table, parse_seats
 from ninetynine.view import View
 
 

@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from ninetynine.cards import format_card
 from ninetynine.coach import advice_json, advise
-from ninetynine.options import card_options
+from ninetynine.options import card_options, stuck_explanation
 from ninetynine.record import format_record
 from ninetynine.view import observe
 from ninetynine.web.wire import review_replay_json
@@ -100,7 +100,10 @@ def test_a_whole_game_against_a_bot_by_clicking(browser: Browser, web: ServerThr
             choices += 1
         elif legal.count():
             legal.first.click()
-        else:
+        else:  # no card may be played: the prompt says why and what it costs
+            why = stuck_explanation(table_of(web, page).state)
+            assert why is not None
+            expect(page.locator("#prompt")).to_have_text(f"Your turn. {why}")
             page.locator("#extra button").first.click()
         page.wait_for_timeout(10)
     assert over(page), "the game did not finish"

@@ -4,6 +4,7 @@ bots that fail, and the life cycle of tables (pause, abandon, evict, reload)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import subprocess
 import threading
@@ -16,6 +17,7 @@ import pytest
 
 from ninetynine.actions import Action
 from ninetynine.bots import DIFFICULTIES, register
+from ninetynine.position import position_from_mapping
 from ninetynine.presets import load_rules
 from ninetynine.record import move_text
 from ninetynine.view import View
@@ -434,5 +436,25 @@ def test_a_stand_in_process_bot_stops_when_the_person_returns(
         table.connect(Conn(0))  # A is back
         assert table.stand_ins == {} and bot_processes[0].poll() is not None
         lobby.close()
+
+    run(scenario)
+
+
+def test_the_seat_to_play_is_told_why_no_card_may_be_played(tmp_path: Path) -> None:
+    """What the terminal says when a player is stuck reaches the browser too (the real
+    reason and cost), in the frame of the seat to act only."""
+    async def scenario() -> None:
+        lobby = Lobby(SQLiteStorage(tmp_path / "s.sqlite3"), Settings(bot_delay=0))
+        table, _ = await lobby.create(rules=load_rules("P"), players=2, name="Ann",
+                                      bots={1: "easy"})
+        table.match.state = position_from_mapping(  # a position where Ann has no safe card
+            {"rules": "P", "total": 95, "hands": ["6S 7S 8S", "2C 3C 4C"], "turn": 1})
+        mine = json.loads(table.frame(0, "update", [], table.summary()))
+        assert mine["stuck"] == ("You cannot play: 6S, 7S and 8S would take the total over 99. "
+                                 "You lay down your hand and lose a penny.")
+        assert "stuck" not in json.loads(table.frame(1, "update", [], table.summary()))
+        table.match.state = position_from_mapping(
+            {"rules": "P", "total": 5, "hands": ["6S 7S 8S", "2C 3C 4C"], "turn": 1})
+        assert json.loads(table.frame(0, "update", [], table.summary()))["stuck"] is None
 
     run(scenario)

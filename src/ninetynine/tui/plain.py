@@ -17,7 +17,8 @@ from ninetynine.describe import rules_text
 from ninetynine.errors import NinetyNineError
 from ninetynine.events import Event
 from ninetynine.launch import command
-from ninetynine.table import BOT, HUMAN, Table, stuck_explanation
+from ninetynine.options import stuck_explanation
+from ninetynine.table import BOT, HUMAN, Table
 from ninetynine.tui.text import (
     DECLINE_LABEL,
     coach_line,

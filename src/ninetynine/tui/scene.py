@@ -10,8 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ninetynine.actions import Action
+from ninetynine.options import stuck_explanation
 from ninetynine.state import State
-from ninetynine.table import BOT, HUMAN, Table, stuck_explanation
+from ninetynine.table import BOT, HUMAN, Table
 from ninetynine.tui.text import hand_items, turn_note
 from ninetynine.view import View, observe
 

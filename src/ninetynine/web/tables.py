@@ -31,7 +31,7 @@ from ninetynine.bots import Bot, BotFailure, ask, cap_time, close_bot, make_bot
 from ninetynine.coach import advice_json, advise
 from ninetynine.errors import IllegalActionError, NotationError, Refusal
 from ninetynine.match import Chance, Match
-from ninetynine.options import card_options
+from ninetynine.options import card_options, stuck_explanation
 from ninetynine.presets import load_rules
 from ninetynine.record import format_record, move_text, parse_move
 from ninetynine.rules import Rules
@@ -312,6 +312,7 @@ class Table:
                                 "events": events}
         if seat is not None and state.current_seat == seat:
             body["options"] = options_json(card_options(state, seat))
+            body["stuck"] = stuck_explanation(state)  # why no card may be played, or None
         if state.is_over:
             body["standings"] = standings_json(self.match.standings(), state.hand_no)
         if kind == "sync":

@@ -185,17 +185,17 @@ function render(msg) {
   renderSeats(scene);
   renderCenter(scene);
   renderMyHand(msg);
-  renderPrompt(v, t);
+  renderPrompt(v, t, msg.stuck);
   renderSummary(msg);
   clock(t, v);
 }
 
-function renderPrompt(v, t) {
+function renderPrompt(v, t, stuck) {  // stuck: why no card may be played, from the engine
   const open = t.seats.filter((s) => s.kind === "open").length;
   let text;
   if (t.status === "waiting") text = `Waiting for ${plural(open, "more player", "more players")}: send them the invite link.`;
   else if (v.phase === "over") text = "The game is over.";
-  else if (v.seat !== null && v.turn === v.seat) text = `Your turn: play a card. ${turnNote(v)}`.trim();
+  else if (v.seat !== null && v.turn === v.seat) text = stuck ? `Your turn. ${stuck}` : `Your turn: play a card. ${turnNote(v)}`.trim();
   else if (v.turn) text = `${seatName(v.turn)} to play.`;
   else text = "Dealing\u2026";
   if (v.seat === null && t.status !== "waiting") text = `You are watching. ${text}`;
@@ -207,8 +207,6 @@ function turnNote(v) {  // what a no-draw chain, or an extra turn, asks of the p
   if (v.may_decline && v.phase === "play") return "The reverse gives you another turn: play a card, or decline it.";
   return "";
 }
-// A move that plays no card; on an extra turn that may be declined, the pass declines it.
-
 function playsOf(v, card) {
   return v.legal.filter((a) => cardParts(a)?.card === card);
 }
