@@ -12,6 +12,7 @@ from ninetynine import events as E
 from ninetynine.cards import new_deck
 from ninetynine.rules import (
     RULEBOOK_INSTANT,
+    BelowZero,
     DeckCount,
     Direction,
     EmptyDraw,
@@ -210,7 +211,10 @@ class Dealing(StateBase):
                     self._ev.append(E.UpCardReturned(card))
                 return
             self.pile.append(card)
-            self.total = self.c.new_total(card, 0, 0)  # what the card counts, from 0
+            total = self.c.new_total(card, 0, 0)  # what the card counts, from 0
+            if self.rules.below_zero is not BelowZero.ALLOW:
+                total = max(total, 0)  # a house rule's minus card turned up starts at 0
+            self.total = min(total, self.rules.limit)
             if self._ev is not None:
                 self._ev.append(E.UpCardTurned(card, self.total))
         self.phase, self.chance = PLAY, NO_CHANCE

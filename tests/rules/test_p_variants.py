@@ -506,6 +506,17 @@ def test_upcard_jack_queen_ordinary_ten(card: str, total: int) -> None:
     assert s.total == total
 
 
+@pytest.mark.parametrize("below_zero,total", [("illegal", 0), ("clamp", 0), ("allow", -10)])
+def test_upcard_minus_card_of_a_house_rule(below_zero: str, total: int) -> None:
+    # a house rule turns the Ten up (not returned): its -10 cannot start the count below 0
+    # where the rules forbid totals below 0
+    rules = load_rules({"preset": "P-UPCARD", "rules": {
+        "upcard_special": ["A", "4", "9", "K"], "below_zero": below_zero}})
+    s = new_game(rules, 3)
+    deal(s, "2S 3S 5S 2C 3C 5C 2H 3H 5H 10D")
+    assert s.total == total and s.pile == parse_cards("10D")
+
+
 @pytest.mark.parametrize("special", ["AD", "4D", "9D", "10D", "KD"])
 def test_upcard_special_returned_to_middle_third(special: str) -> None:
     s, ev = _upcard_game(f"2S 3S 5S 2C 3C 5C 2H 3H 5H {special} 7D")
