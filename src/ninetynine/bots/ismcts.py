@@ -136,7 +136,7 @@ class IsmctsBot:
     def __init__(self, iterations: int | None = None, ms: float = 0, c: float = 0.7,
                  depth: int = 100, epsilon: float = 0.1, tree: int = 1,
                  prior: float = 1.0, infer: int = 1, belief: str = "last",
-                 value: str = "hand") -> None:
+                 value: str = "hand", endgame: int = 0, plies: int = 4) -> None:
         if iterations is None:  # a time budget alone is not cut short by the default count
             iterations = 3000 if ms <= 0 else 0
         if iterations < 1 and ms <= 0:
@@ -147,6 +147,7 @@ class IsmctsBot:
         self.prior = prior  # standard errors within which the heuristic's move is kept
         self.infer = infer  # read the others' hands from what players keep and play
         self.belief, self.value = option(Belief, "belief", belief), option(Value, "value", value)
+        self.endgame, self.plies = endgame, plies  # see _maxn
         self.settle = True  # stop early once more playouts would hardly change the choice
         self.last_iterations = 0  # how many playouts the last search ran (for benchmarks)
 
@@ -213,13 +214,20 @@ class IsmctsBot:
                 HandReader(det.view, policy)
         rows: list[list[float]] = []
         done = 0
+        t = det.template
+        exact = self.endgame > 0 and t.total >= t.c.limit - self.endgame
         while done < self.iterations and (done == 0 or time.perf_counter() < deadline):
             cards = plays.draw(det, rng) if plays else det.shuffled(rng)
             seed = rng.random()
             row = []
             for j, (node, code) in enumerate(zip(roots, moves, strict=True)):
                 s = det.deal(cards)
-                values = self._iterate(s, node, code, policy, random.Random(seed), score)
+                if exact:
+                    going = _in_play(s)
+                    s.apply_code(code)
+                    values = _maxn(s, going, policy, seed, score, self.plies, self.depth - 1)
+                else:
+                    values = self._iterate(s, node, code, policy, random.Random(seed), score)
                 row.append(values[me])
                 if on_end is not None:
                     on_end(j, s)
@@ -278,6 +286,40 @@ class IsmctsBot:
             nd.visits += 1
             nd.value += values[nd.player]
         return values
+
+
+def _maxn(s: State, going: Callable[[State], bool], policy: RolloutPolicy, seed: float,
+          score: Callable[[State], list[float]], plies: int, depth: int) -> list[float]:
+    """The value of ``s`` (changed in place) to each seat when every player picks, for the
+    next ``plies`` choices, the move best for itself (max^n on this deal: each player
+    minimises its own loss), played on by the rollout policy from there; forced moves and
+    chance (with ``seed``, the same for every branch) do not count as plies. Ties go to
+    the rollout policy's move, so an indifferent player plays as the heuristic would."""
+    rng = random.Random(seed)
+    same = s.c.same
+    while going(s) and depth > 0:
+        if s.phase == CHANCE:
+            s._apply_chance(s.sample_chance(rng))
+            continue
+        found = {move_key(k, same): k for k in s.legal_codes()}
+        if len(found) == 1:
+            s.apply_code(next(iter(found.values())))
+            depth -= 1
+            continue
+        if plies <= 0:
+            break
+        who, total, size = s.turn, s.total, min(len(s.hands[s.turn]), 15)
+        best: list[float] | None = None
+        for k in sorted(found.values(), key=lambda k: -policy.score(total, k, size)):
+            t = s.clone()
+            t.apply_code(k)
+            v = _maxn(t, going, policy, seed, score, plies - 1, depth - 1)
+            if best is None or v[who] > best[who]:
+                best = v
+        assert best is not None
+        return best
+    _playout(s, rng, policy, depth, 0.0, going)
+    return score(s)
 
 
 def option(kind: type[E], name: str, text: str) -> E:
