@@ -16,6 +16,9 @@ from ninetynine.view import observe
 
 BOTS = ["random", "heuristic", "ismcts:iterations=25,depth=12"]
 NEW = ["greedy", "greedy-keep", with_options("hard", iterations=25, depth=12)]
+# the search's endgame (max^n from any total) and learned rollouts, at small budgets
+SEARCH = [with_options("hard", iterations=25, depth=12, endgame=99, plies=2),
+          with_options("hard", iterations=25, depth=12, rollout="learned")]
 
 
 def play(preset: str, players: int, specs: list[str], seed: int) -> list[str]:
@@ -48,12 +51,12 @@ def table(preset: str) -> int:
 
 @pytest.mark.parametrize("preset", sorted(presets()))
 def test_every_bot_finishes_every_preset(preset: str) -> None:
-    for specs in (BOTS, NEW):
+    for specs in (BOTS, NEW, SEARCH):
         moves = play(preset, table(preset), specs, seed=11)
         assert moves  # somebody played
 
 
-@pytest.mark.parametrize("spec", BOTS + NEW)
+@pytest.mark.parametrize("spec", BOTS + NEW + SEARCH)
 def test_bots_are_deterministic_for_a_seed(spec: str) -> None:
     for preset in ("P", "G", "P-ONLINE"):
         first = play(preset, 3, [spec], seed=5)
@@ -80,6 +83,8 @@ def test_registry_and_difficulties() -> None:
     ("ismcts:iterations", "expected key=value"),
     ("ismcts:speed=3", "bad options"),
     ("ismcts:iterations=0", "bad options"),
+    ("ismcts:rollout=smart", "expected heuristic or learned"),
+    ("ismcts:endgame=-1", "0 or more"),
     ("cmd:", "empty bot command"),
 ])
 def test_bad_specs_say_what_is_wrong(spec: str, words: str) -> None:
@@ -98,3 +103,11 @@ def test_ismcts_time_budget_stops() -> None:
     view = observe(state, state.current_seat or 0)
     bot.choose(view, random.Random(1))
     assert bot.last_iterations > 0  # type: ignore[attr-defined]
+
+
+def test_learned_weights_ship_for_the_base_games() -> None:
+    from ninetynine.bots.learned import FEATURES, has_weights, learned_policy
+    for preset in ("P", "K", "G", "J"):
+        rules = load_rules(preset)
+        assert has_weights(rules)
+        assert len(learned_policy(rules).w) == FEATURES
