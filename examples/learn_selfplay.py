@@ -14,12 +14,17 @@ card that stays under the limit, keeping escape cards; the bots' own where it ex
 the rule written below) and ``heuristic``: one learned seat against three of the other.
 
 Run: python examples/learn_selfplay.py [--rules P] [--minutes 3] [--games 400]
-     [--save weights.npz] [--load weights.npz]
+     [--save weights.npz] [--load weights.npz] [--export FILE.json]
+
+``--export`` adds the weights, under the rules' id, to a JSON file of learned weights:
+``src/ninetynine/data/learned.json`` is where the search's ``rollout=learned`` reads them
+(trained with ``--minutes 2 --players 4 --seed 1 --games 0`` for each of P, K, G and J).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import time
 
@@ -30,18 +35,11 @@ from ninetynine.actions import Action, ActionKind
 from ninetynine.arena import ArenaConfig, run_games, summarize
 from ninetynine.bots import bot_names, register
 from ninetynine.bots.knowledge import escape_cards
+from ninetynine.bots.learned import BINS, FEATURES, KEEPS, LAY_DOWN, LEAVES, RANK_AT, RANKS
 from ninetynine.rl.batch import EMPTY, Batch
 from ninetynine.rules import Rules
 from ninetynine.state import compiled
 from ninetynine.view import View
-
-BINS = 11  # totals in tens: below 0 (where allowed) and 0-9 ... 90-99 and the limit
-RANKS = 13
-RANK_AT = 0  # rank * BINS + bin of the current total
-LEAVES = RANK_AT + RANKS * BINS  # + bin of the total left
-KEEPS = LEAVES + BINS  # + escape cards kept (0..4+)
-DOWN = KEEPS + 5  # laying down (only ever the one legal action)
-FEATURES = DOWN + 1
 
 
 def bins(total: np.ndarray, limit: int) -> np.ndarray:
@@ -56,7 +54,7 @@ def features(total: np.ndarray, card: np.ndarray, left: np.ndarray, escapes: np.
     leaves = LEAVES + bins(left, limit)
     keeps = KEEPS + np.minimum(escapes, 4)
     out = np.stack([at, leaves, keeps], axis=-1)
-    return np.where(down[..., None], DOWN, out)
+    return np.where(down[..., None], LAY_DOWN, out)
 
 
 class Trainer:
@@ -208,6 +206,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--save", help="write the learned weights to this .npz file")
     parser.add_argument("--load", help="skip training: read the weights from this file")
+    parser.add_argument("--export", help="add the weights under the rules' id to this JSON")
     args = parser.parse_args()
     rules = load_rules(args.rules)
     if args.load:
@@ -224,6 +223,18 @@ def main() -> None:
         weights = trainer.weights
     if args.save:
         np.savez(args.save, weights=weights)
+    if args.export:
+        try:
+            with open(args.export) as f:
+                table = json.load(f)
+        except FileNotFoundError:
+            table = {}
+        table[rules.id] = [round(float(w), 4) for w in weights]
+        with open(args.export, "w") as f:
+            json.dump(table, f, sort_keys=True)
+            f.write("\n")
+    if args.games <= 0:
+        return
     LearnedBot.weights = weights
     register("learned")(LearnedBot)
     if "greedy-keep" not in bot_names():

@@ -18,6 +18,9 @@ from ninetynine.view import observe
 
 BOTS = ["random", "heuristic", "ismcts:iterations=25,depth=12"]
 NEW = ["greedy", "greedy-keep", with_options("hard", iterations=25, depth=12)]
+# the search's endgame (max^n from any total) and learned rollouts, at small budgets
+SEARCH = [with_options("hard", iterations=25, depth=12, endgame=99, plies=2),
+          with_options("hard", iterations=25, depth=12, rollout="learned")]
 
 
 def play(preset: str | dict[str, Any], players: int, specs: list[str],
@@ -54,7 +57,7 @@ def table(preset: str) -> int:
 
 @pytest.mark.parametrize("preset", sorted(presets()))
 def test_every_bot_finishes_every_preset(preset: str) -> None:
-    for specs in (BOTS, NEW):
+    for specs in (BOTS, NEW, SEARCH):
         moves = play(preset, table(preset), specs, seed=11)
         assert moves  # somebody played
 
@@ -62,7 +65,7 @@ def test_every_bot_finishes_every_preset(preset: str) -> None:
 OPTIONAL = {"preset": "P-2P-AGAIN", "rules": {"two_player_reverse": "play_again_optional"}}
 
 
-@pytest.mark.parametrize("spec", [*BOTS, *NEW, "oracle:iterations=25,depth=12"])
+@pytest.mark.parametrize("spec", [*BOTS, *NEW, *SEARCH, "oracle:iterations=25,depth=12"])
 def test_every_bot_plays_the_declinable_extra_turn(spec: str) -> None:
     """P-2P-AGAIN read as a right: each bot is offered the extra turn and answers legally."""
     offered = declined = 0
@@ -76,7 +79,7 @@ def test_every_bot_plays_the_declinable_extra_turn(spec: str) -> None:
         assert declined  # it weighs declining as one more move
 
 
-@pytest.mark.parametrize("spec", BOTS + NEW)
+@pytest.mark.parametrize("spec", BOTS + NEW + SEARCH)
 def test_bots_are_deterministic_for_a_seed(spec: str) -> None:
     for preset in ("P", "G", "P-ONLINE"):
         first = play(preset, 3, [spec], seed=5)
@@ -103,6 +106,8 @@ def test_registry_and_difficulties() -> None:
     ("ismcts:iterations", "expected key=value"),
     ("ismcts:speed=3", "bad options"),
     ("ismcts:iterations=0", "bad options"),
+    ("ismcts:rollout=smart", "expected heuristic or learned"),
+    ("ismcts:endgame=-1", "0 or more"),
     ("cmd:", "empty bot command"),
 ])
 def test_bad_specs_say_what_is_wrong(spec: str, words: str) -> None:
@@ -121,3 +126,11 @@ def test_ismcts_time_budget_stops() -> None:
     view = observe(state, state.current_seat or 0)
     bot.choose(view, random.Random(1))
     assert bot.last_iterations > 0  # type: ignore[attr-defined]
+
+
+def test_learned_weights_ship_for_the_base_games() -> None:
+    from ninetynine.bots.learned import FEATURES, has_weights, learned_policy
+    for preset in ("P", "K", "G", "J"):
+        rules = load_rules(preset)
+        assert has_weights(rules)
+        assert len(learned_policy(rules).w) == FEATURES

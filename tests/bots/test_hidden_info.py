@@ -96,7 +96,9 @@ def test_weighted_deals_put_heavy_ranks_in_hands_and_agree_with_the_view() -> No
 # Every bot that sees only its view (protocol bots get the view's JSON: see test_protocol),
 # and the hard difficulty, at small budgets.
 HONEST = ("random", "greedy", "greedy-keep", "heuristic", "ismcts:iterations=200",
-          with_options("hard", iterations=200))
+          with_options("hard", iterations=200),
+          with_options("hard", iterations=100, endgame=99, plies=2),
+          with_options("hard", iterations=200, rollout="learned"))
 
 
 def test_hidden_cards_do_not_change_any_bot_decision() -> None:
