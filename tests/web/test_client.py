@@ -3,6 +3,7 @@ cards say (the engine's totals and reasons), calls, chat, the live lobby and rep
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import re
@@ -18,6 +19,7 @@ from ninetynine.options import card_options, stuck_explanation
 from ninetynine.record import format_record
 from ninetynine.view import observe
 from ninetynine.web.wire import review_replay_json
+from tests.web.conftest import ROOMY
 from tests.web.helpers import ServerThread, play_game
 from tests.web.pages import READY, create_table, over, take_turn
 
@@ -279,10 +281,11 @@ def test_the_replay_steps_to_the_end_and_back(browser: Browser, web: ServerThrea
     expect(lobby.locator("#replay-upload-error")).not_to_be_empty()
 
 
-def test_the_replay_reviews_a_seats_decisions_with_the_coach(browser: Browser, web: ServerThread,
-                                                             tmp_path: Path) -> None:
+def test_the_replay_reviews_a_seats_decisions_with_the_coach(
+        browser: Browser, make_server: Callable[..., ServerThread], tmp_path: Path) -> None:
     """Issue 16: the browser's replay lists a seat's decisions beside the coach's moves,
     flagged as the review flags them, each a link to the position it was made in."""
+    web = make_server(bot_delay=0.0, limits=dataclasses.replace(ROOMY, review_playouts=150))
     table_id = finished_game(web)
     record = web.lobby.tables[table_id].match.record()
     expected = review_replay_json(record, 0, web.settings.limits.review_playouts)

@@ -24,7 +24,7 @@ import logging
 import re
 import secrets
 import tomllib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from importlib import resources
 from typing import Any
 
@@ -178,20 +178,9 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
     @app.post("/api/review")
     async def record_review(request: Request) -> dict[str, Any]:
         """An uploaded record's decisions of one seat (``{"record": TEXT, "seat": N}``)."""
-        lobby().throttle(_address(request))
-        body = await _json_body(request, limits)
-        text = body.get("record")
-        if not isinstance(text, str) or not text.strip():
-            raise ProtocolError("bad_record", "record: expected the text of a record .toml")
-        try:
-            record = parse_record(text)
-            return await reviewed(record, _review_seat(body.get("seat"), record.start.n))
-        except RecursionError:
-            raise LimitError("max_depth", "a record nested too deep", code="too_deep") from None
-        except ProtocolError:
-            raise
-        except NinetyNineError as e:
-            raise ProtocolError("bad_record", str(e)) from None
+        record, seat = await uploaded(request)
+        with _bad_record():
+            return await reviewed(record, _review_seat(seat, record.start.n))
 
     reviewing = [0]  # reviews running now (each is seconds of CPU: bounded, not queued)
 
@@ -209,19 +198,20 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
     @app.post("/api/replay")
     async def record_replay(request: Request) -> dict[str, Any]:
         """An uploaded record (``{"record": TEXT, "seat": N or null}``) step by step."""
+        record, seat = await uploaded(request)
+        with _bad_record():
+            return await asyncio.to_thread(replay_json, record,
+                                           _replay_seat(seat, record.start.n))
+
+    async def uploaded(request: Request) -> tuple[Record, object]:
+        """The record a client sent (``{"record": TEXT, "seat": ...}``) and its seat."""
         lobby().throttle(_address(request))
         body = await _json_body(request, limits)
         text = body.get("record")
         if not isinstance(text, str) or not text.strip():
             raise ProtocolError("bad_record", "record: expected the text of a record .toml")
-        try:
-            record = parse_record(text)
-            return await asyncio.to_thread(replay_json, record,
-                                           _replay_seat(body.get("seat"), record.start.n))
-        except RecursionError:
-            raise LimitError("max_depth", "a record nested too deep", code="too_deep") from None
-        except NinetyNineError as e:
-            raise ProtocolError("bad_record", str(e)) from None
+        with _bad_record():
+            return parse_record(text), body.get("seat")
 
     @contextlib.asynccontextmanager
     async def admitted(ws: WebSocket) -> AsyncIterator[bool]:
@@ -394,6 +384,19 @@ async def _receive(ws: WebSocket, limits: Limits) -> dict[str, Any]:
     if not isinstance(msg, dict):
         raise ProtocolError("malformed", "a message must be a JSON object")
     return msg
+
+
+@contextlib.contextmanager
+def _bad_record() -> Iterator[None]:
+    """A record that cannot be read or replayed is a typed refusal naming what is wrong."""
+    try:
+        yield
+    except RecursionError:
+        raise LimitError("max_depth", "a record nested too deep", code="too_deep") from None
+    except ProtocolError:
+        raise
+    except NinetyNineError as e:
+        raise ProtocolError("bad_record", str(e)) from None
 
 
 def _review_seat(seat: object, players: int) -> int:
