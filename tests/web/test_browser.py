@@ -151,6 +151,7 @@ def test_an_extra_turn_shows_a_decline_button_only_while_it_may_be_declined(
     expect(decline).to_have_count(0)  # an ordinary turn: nothing to decline
     page.locator("#hand button.legal").first.click()
     expect(decline).to_be_visible()
-    expect(page.locator("#prompt")).to_contain_text("The reverse gives you another turn")
+    expect(page.locator("#prompt")).to_have_text(
+        "Your turn. The reverse gives you another turn: play a card, or decline it.")
     decline.click()
     expect(page.locator("#log")).to_contain_text("Pip declines the extra turn.")

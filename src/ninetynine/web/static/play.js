@@ -195,7 +195,10 @@ function renderPrompt(v, t, stuck) {  // stuck: why no card may be played, from 
   let text;
   if (t.status === "waiting") text = `Waiting for ${plural(open, "more player", "more players")}: send them the invite link.`;
   else if (v.phase === "over") text = "The game is over.";
-  else if (v.seat !== null && v.turn === v.seat) text = stuck ? `Your turn. ${stuck}` : `Your turn: play a card. ${turnNote(v)}`.trim();
+  else if (v.seat !== null && v.turn === v.seat) {  // what this turn asks, where it is more than a card
+    const note = stuck || turnNote(v);
+    text = note ? `Your turn. ${note}` : "Your turn: play a card.";
+  }
   else if (v.turn) text = `${seatName(v.turn)} to play.`;
   else text = "Dealing\u2026";
   if (v.seat === null && t.status !== "waiting") text = `You are watching. ${text}`;
