@@ -10,7 +10,7 @@ import json
 
 from ninetynine.describe import rules_text
 from ninetynine.launch import command
-from ninetynine.presets import load_rules, presets
+from ninetynine.presets import open_rules, presets
 from ninetynine.rules import keys_help, rules_to_mapping
 
 
@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
                   f"{preset.name} — {preset.description}")
         print(f"\nAliases, sources and details: {command('rules ID')}")
         return 0
-    rules = load_rules(args.rules)
+    rules = open_rules(args.rules)
     if args.toml:
         for key, value in rules_to_mapping(rules).items():
             print(f"{key} = {json.dumps(value)}")

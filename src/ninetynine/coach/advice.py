@@ -9,7 +9,9 @@ every move tried on the same sampled deals, and reads where each playout ended:
   bust resets the total and play goes on, the next life anyone loses;
 * **lose the game**: one minus the seat's chance to win the game from the lives
   everyone has where the playout ended, each later hand taken as a fair lottery
-  (:mod:`ninetynine.bots.odds`); None where the game is not won by lives.
+  (:mod:`ninetynine.bots.odds`); None where the game is not won by lives. Where the
+  table holds too many lives to count exactly, the odds are an estimate and
+  :attr:`Advice.note` says so.
 
 The move the coach prefers is the one the ``hard`` bot plays with this budget.
 """
@@ -31,6 +33,8 @@ from ninetynine.state import State
 from ninetynine.view import View
 
 PLAYOUTS = 2000  # playouts per decision, shared by the moves (under a second a decision)
+ESTIMATED = ("the chances of losing the game are estimated: this table has too many lives "
+             "to count them exactly")
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,7 @@ class Advice:
     # per distinct move, per iteration, whether the seat lost the hand (for the errors)
     _lost: tuple[tuple[float, ...], ...] = field(repr=False, compare=False)
     _group: tuple[int, ...] = field(repr=False, compare=False)
+    note: str | None = None  # what a person should know of how the figures were made
 
     def figures(self, action: Action) -> MoveFigures:
         for figures in self.moves:
@@ -114,8 +119,9 @@ def advise(view: View, *, playouts: int = PLAYOUTS, seed: int = 0) -> Advice:
         n = len(lost[j])
         figures.append(MoveFigures(action, sum(lost[j]) / n,
                                    1 - sum(win[j]) / n if odds is not None else None))
+    note = None if odds is None or odds.exact_at(det.template) else ESTIMATED
     return Advice(me, tuple(figures), view.legal[found.choice], len(lost[0]),
-                  tuple(tuple(x) for x in lost), tuple(found.group))
+                  tuple(tuple(x) for x in lost), tuple(found.group), note)
 
 
 def advice_json(advice: Advice) -> dict[str, Any]:
@@ -125,6 +131,7 @@ def advice_json(advice: Advice) -> dict[str, Any]:
         "seat": advice.seat + 1,
         "best": str(advice.best),
         "deals": advice.deals,
+        "note": advice.note,
         "moves": [{"action": str(m.action), "lose_hand": round(m.lose_hand, 3),
                    "lose_game": None if m.lose_game is None else round(m.lose_game, 3),
                    "best": m.action == advice.best} for m in advice.moves],

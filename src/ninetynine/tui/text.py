@@ -142,4 +142,5 @@ def action_label(action: Action, declining: bool = False) -> str:
 def coach_line(advice: Advice, label: Callable[[Action], str] = action_label) -> str:
     """The coach's figures on one line: ``'Coach (chance of losing the hand/game): ...'``."""
     key = "hand" if advice.moves[0].lose_game is None else "hand/game"
-    return f"Coach (chance of losing the {key}): " + "  ".join(coach_moves(advice, label))
+    note = f" ({advice.note})" if advice.note else ""
+    return f"Coach (chance of losing the {key}): " + "  ".join(coach_moves(advice, label)) + note

@@ -27,6 +27,7 @@ export function showCoach(msg, current, name) {
   $("coach-moves").replaceChildren(...msg.moves.map((m) => el("li", { class: m.best ? "best" : "" },
     el("span", { class: "move" }, name(m.action)),
     el("span", { class: "figures" }, `hand ${pct(m.lose_hand)}${m.lose_game === null ? "" : ` \u00b7 game ${pct(m.lose_game)}`}`),
-    m.best ? el("span", { class: "star", "aria-label": "the coach's choice" }, "\u2605") : "")));
+    m.best ? el("span", { class: "star", "aria-label": "the coach's choice" }, "\u2605") : "")),
+    ...(msg.note ? [el("li", { class: "hint" }, `Note: ${msg.note}.`)] : []));
   $("coach").hidden = false;
 }
