@@ -33,7 +33,6 @@ from functools import cache, lru_cache
 from ninetynine.rules import AfterBust, Elimination, Rules, Scoring
 from ninetynine.state import State
 
-
 MAX_ENTRIES = 10_000  # lives positions the exact table may hold (a few MB, under a second)
 
 
