@@ -111,7 +111,7 @@ class Workers:
         if outcome is Outcome.FAILED:
             raise RuntimeError(f"{what} failed in its worker: {value}")
         self.stats.done += 1
-        return value  # type: ignore[no-any-return]
+        return value
 
     def close(self) -> None:
         """Kill whatever still runs (the server is stopping)."""
