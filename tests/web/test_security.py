@@ -93,7 +93,9 @@ def test_a_cross_site_post_is_refused(strict: ServerThread) -> None:
                                                  "urlencoded"})
     refusal(res, 415, "unsupported_media_type")
     for origin in ("http://evil.example", "null", f"http://127.0.0.1:{strict.port + 1}",
-                   f"https://localhost.evil.example:{strict.port}"):
+                   f"https://localhost.evil.example:{strict.port}",
+                   f"https://127.0.0.1:{strict.port}",  # this host and port, another scheme
+                   f"ftp://127.0.0.1:{strict.port}"):
         res = httpx.post(url, content=body, headers={"Content-Type": "application/json",
                                                      "Origin": origin})
         refusal(res, 403, "forbidden_origin")
@@ -174,10 +176,11 @@ def test_a_foreign_host_name_is_refused_against_dns_rebinding(strict: ServerThre
 def test_a_websocket_from_a_foreign_origin_is_refused(server: ServerThread) -> None:
     created = server.create(players=2, bots={"2": "easy"})
     url = f"ws://127.0.0.1:{server.port}/ws/{created['table']}"
-    with pytest.raises(InvalidStatus) as e:
-        connect(url, origin="http://evil.example", open_timeout=5)  # type: ignore[arg-type]
-    assert e.value.response.status_code == 403
-    assert json.loads(e.value.response.body or b"{}")["code"] == "forbidden_origin"
+    for origin in ("http://evil.example", f"https://127.0.0.1:{server.port}"):
+        with pytest.raises(InvalidStatus) as e:
+            connect(url, origin=origin, open_timeout=5)  # type: ignore[arg-type]
+        assert e.value.response.status_code == 403
+        assert json.loads(e.value.response.body or b"{}")["code"] == "forbidden_origin"
     with connect(url, origin=server.url, open_timeout=5) as ws:  # type: ignore[arg-type]
         ws.send(json.dumps({"type": "hello", "token": created["token"]}))
         assert json.loads(ws.recv(timeout=5))["type"] == "sync"
