@@ -18,7 +18,6 @@ import pytest
 from playwright.sync_api import Browser, sync_playwright
 
 import ninetynine
-
 from ninetynine.web.limits import Limits
 from ninetynine.web.settings import Settings
 from tests.web.helpers import FakeClock, ServerThread, free_port

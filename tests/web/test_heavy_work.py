@@ -4,10 +4,8 @@ reviews run, or while a crowd of sockets floods the server with refused messages
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
-import os
 import random
 import subprocess
 import sys
@@ -19,7 +17,6 @@ from typing import Any
 
 import httpx
 import pytest
-import websockets
 
 from ninetynine import Chance, Match, load_rules
 from ninetynine.bots import ask, make_bot
@@ -52,7 +49,8 @@ class Server:
             except httpx.TransportError:
                 if self.proc.poll() is not None or time.monotonic() > deadline:
                     self.stop()
-                    raise RuntimeError(f"the server did not start: {self.log.read_text()}")
+                    log = self.log.read_text()
+                    raise RuntimeError(f"the server did not start: {log}") from None
                 time.sleep(0.05)
 
     def create(self, **body: Any) -> dict[str, Any]:
@@ -161,7 +159,7 @@ def test_the_coach_and_reviews_cannot_starve_a_bot_table(serve: Any) -> None:
     for _ in range(2):
         created = server.create(**huge)
         player = server.client(created["table"], created["token"])
-        player.wait(lambda m: m["type"] in ("sync", "update") and player.my_turn(), 30)
+        player.wait(lambda m, p=player: m["type"] in ("sync", "update") and p.my_turn(), 30)
         player.send({"type": "coach", "state": player.state})
         coached.append(player)
     record = long_record(12)
