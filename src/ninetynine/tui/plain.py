@@ -220,7 +220,8 @@ class PlainGame:
         """The coach's figures for each legal move, from the seat's own view."""
         advice = advise(self.table.view(seat), playouts=self.coach_playouts,
                         seed=self.table.match.version)
-        self.say(coach_line(advice, str) + "  (★ the coach's pick; 'coach' turns it off)")
+        pick = "★ the coach's pick; " if len(advice.tied) == 1 else ""
+        self.say(coach_line(advice, str) + f"  ({pick}'coach' turns it off)")
 
     def label(self, action: Action) -> str:
         """An action as typed, with the name of the player it names."""

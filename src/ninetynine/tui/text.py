@@ -122,12 +122,15 @@ def turn_note(view: View) -> str | None:
 
 
 def coach_moves(advice: Advice, label: Callable[[Action], str] = str) -> list[str]:
-    """Each legal move with the coach's figures, e.g. ``'K♠ 12%/70% ★'`` (★: its pick)."""
+    """Each move with the coach's figures, e.g. ``'K♠ 12%/70% ★'`` (★: its pick, where no
+    other move is tied with it); the suits of one move as ``'7♥/7♦ 20%/64%'``."""
     out = []
+    clear = len(advice.tied) == 1
     for m in advice.moves:
         game = "" if m.lose_game is None else f"/{100 * m.lose_game:.0f}%"
-        star = " ★" if m.action == advice.best else ""
-        out.append(f"{label(m.action)} {100 * m.lose_hand:.0f}%{game}{star}")
+        star = " ★" if clear and m.action == advice.best else ""
+        names = "/".join(label(a) for a in m.actions or (m.action,))
+        out.append(f"{names} {100 * m.lose_hand:.0f}%{game}{star}")
     return out
 
 
@@ -140,7 +143,12 @@ def action_label(action: Action, declining: bool = False) -> str:
 
 
 def coach_line(advice: Advice, label: Callable[[Action], str] = action_label) -> str:
-    """The coach's figures on one line: ``'Coach (chance of losing the hand/game): ...'``."""
+    """The coach's figures on one line: ``'Coach (chance of losing the hand/game): ...'``,
+    ending ``'  tied: A, B'`` where the best moves are within the noise of each other."""
     key = "hand" if advice.moves[0].lose_game is None else "hand/game"
-    note = f" ({advice.note})" if advice.note else ""
-    return f"Coach (chance of losing the {key}): " + "  ".join(coach_moves(advice, label)) + note
+    line = f"Coach (chance of losing the {key}): " + "  ".join(coach_moves(advice, label))
+    if len(advice.tied) > 1:
+        line += "  tied: " + ", ".join(label(a) for a in advice.tied)
+    if advice.note:
+        line += f" ({advice.note})"
+    return line
