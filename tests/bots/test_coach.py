@@ -230,7 +230,8 @@ def test_the_game_odds_table_is_capped_and_the_coach_says_when_it_estimates() ->
     assert time.monotonic() - started < 30  # it used to run for minutes, growing 6 MB/s
     assert abs(sum(chances) - 1) < 1e-9 and max(chances) - min(chances) < 1e-9
     assert odds._sorted.cache_info().currsize <= 12 * MAX_ENTRIES
-    huge = load_rules({"preset": "P", "rules": {"lives": 20, "big_table_lives": 20}})
+    huge = load_rules({"preset": "P", "rules": {"lives": 20, "big_table_lives": 20,
+                                                "players_max": 12}})
     state = new_game(huge, 12)
     rng = random.Random(2)
     while state.is_chance:

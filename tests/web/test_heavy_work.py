@@ -153,7 +153,8 @@ def test_the_coach_and_reviews_cannot_starve_a_bot_table(serve: Any) -> None:
     table = BotTable(server)
     table.pace(1.0)  # warm: the bots' first searches
     alone = table.pace(5.0)
-    huge = {"house_rules": "[rules]\nlives = 20\nbig_table_lives = 20\n", "players": 12,
+    huge = {"house_rules": "[rules]\nlives = 20\nbig_table_lives = 20\nplayers_max = 12\n",
+            "players": 12,
             "bots": {str(seat): "easy" for seat in range(2, 13)}}
     coached = []
     for _ in range(2):
