@@ -8,11 +8,13 @@ from __future__ import annotations
 import json
 import os
 import pty
+import re
 import select
 import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 import zipfile
 from collections.abc import Iterator
@@ -191,13 +193,27 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def documented_service(home: Path, port: int) -> tuple[list[str], dict[str, str]]:
+    """The systemd unit of docs/deploy.md: its ExecStart arguments (on ``port``) and its
+    environment (the tables under ``home``)."""
+    unit = (ROOT / "docs" / "deploy.md").read_text(encoding="utf-8")
+    start = re.search(r"^ExecStart=\S*/ninetynine (.*)$", unit, re.M)
+    assert start, "docs/deploy.md has no ExecStart line"
+    args = re.sub(r"--port \d+", f"--port {port}", start.group(1)).split()
+    env = dict(re.findall(r"^Environment=(\w+)=(\S*)$", unit, re.M))
+    assert set(env) == {"NINETYNINE_HOME", "FORWARDED_ALLOW_IPS"}
+    return args, {**installed_env(home), **env, "NINETYNINE_HOME": str(home)}
+
+
 @pytest.fixture
 def served(web: Path, tmp_path: Path) -> Iterator[str]:
-    """``ninetynine serve`` from the web venv; yields its address once it answers."""
+    """The web venv's ``ninetynine`` run as deploy.md's service runs it; yields its address
+    once it answers."""
     port = free_port()
-    proc = subprocess.Popen([web / "bin" / "ninetynine", "serve", "--port", str(port)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=installed_env(tmp_path))
+    args, env = documented_service(tmp_path, port)
+    assert args[:1] == ["serve"]
+    proc = subprocess.Popen([web / "bin" / "ninetynine", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -213,15 +229,18 @@ def served(web: Path, tmp_path: Path) -> Iterator[str]:
     finally:
         proc.terminate()
         proc.communicate(timeout=20)
+    assert (tmp_path / "web.sqlite3").is_file()  # its tables were kept under NINETYNINE_HOME
 
 
-def get(url: str) -> tuple[str, str]:
-    with urllib.request.urlopen(url, timeout=10) as reply:
+def get(url: str, host: str | None = None) -> tuple[str, str]:
+    """The content type and text of a page, asked for under ``host`` (as a proxy would)."""
+    request = urllib.request.Request(url, headers={"Host": host} if host else {})
+    with urllib.request.urlopen(request, timeout=10) as reply:
         return reply.headers.get_content_type(), reply.read().decode()
 
 
 def test_the_web_extra_serves_its_page_and_presets(served: str) -> None:
-    kind, page = get(served + "/")
+    kind, page = get(served + "/", host="cards.example.org")  # through deploy.md's proxy
     assert kind == "text/html" and "<title>Ninety-Nine</title>" in page
     assert "Keep the total at 99 or under" in page
     kind, script = get(served + "/static/app.js")
@@ -229,3 +248,14 @@ def test_the_web_extra_serves_its_page_and_presets(served: str) -> None:
     kind, listing = get(served + "/api/presets")
     shipped = sorted(p.stem for p in (PACKAGE / "data" / "presets").glob("*.toml"))
     assert sorted(p["id"] for p in json.loads(listing)) == shipped
+
+
+def test_the_web_extra_answers_only_its_host_names_and_opens_a_websocket(served: str) -> None:
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        get(served + "/", host="elsewhere.example")
+    assert "does not answer to the host name 'elsewhere.example'" in refused.value.read().decode()
+    from websockets.sync.client import connect  # the test's own client, not the venv's
+
+    with connect(served.replace("http:", "ws:") + "/ws/lobby", open_timeout=10) as ws:
+        first = json.loads(ws.recv(timeout=10))
+    assert first["type"] == "lobby"
