@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import ninetynine
 from ninetynine.cli.main import main
 from ninetynine.game import new_game
 from ninetynine.presets import find_preset, presets
@@ -61,3 +62,11 @@ def test_the_api_reference_is_generated_from_the_docstrings(site: Path) -> None:
     for documented in (find_preset, new_game):  # docstrings in plain words
         first_line = (documented.__doc__ or "").strip().splitlines()[0]
         assert f"<p>{html.escape(first_line, quote=False)}</p>" in page
+
+
+def test_the_public_api_page_names_exactly_what_ninetynine_exports() -> None:
+    text = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    section = text.split("## What `ninetynine` exports", 1)[1].split("\n## ", 1)[0]
+    table = [line.split("|")[1] for line in section.splitlines() if line.startswith("| `")]
+    named = {name for cell in table for name in re.findall(r"`(\w+)`", cell)}
+    assert named == set(ninetynine.__all__)

@@ -173,18 +173,22 @@ def test_the_bare_install_names_the_extra_a_command_needs(bare: Path, tmp_path: 
                            'pip install "ninetynine[web]"\n')
 
 
-@pytest.fixture(scope="module")
-def web(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A venv with ``ninetynine[web]``, its libraries from the wheelhouse (downloaded into it
+def extra_venv(wheel: Path, extras: str, where: Path) -> Path:
+    """A venv with ``wheel[extras]``, their libraries from the wheelhouse (downloaded into it
     the first time only)."""
-    where = tmp_path_factory.mktemp("web") / "venv"
-    requirement = f"{wheel}[web]"
+    requirement = f"{wheel}[{extras}]"
     offline = ["--no-index", "--find-links", str(WHEELHOUSE)]
     try:
-        return fresh_venv(where, requirement, *offline)
+        return fresh_venv(where / "venv", requirement, *offline)
     except AssertionError:  # not all in the wheelhouse yet
         run([*PIP, "download", "--quiet", "--dest", WHEELHOUSE, requirement])
-        return fresh_venv(where, requirement, *offline)
+        return fresh_venv(where / "venv-2", requirement, *offline)
+
+
+@pytest.fixture(scope="module")
+def web(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A venv with ``ninetynine[web]`` and nothing else."""
+    return extra_venv(wheel, "web", tmp_path_factory.mktemp("web"))
 
 
 def free_port() -> int:
@@ -259,3 +263,21 @@ def test_the_web_extra_answers_only_its_host_names_and_opens_a_websocket(served:
     with connect(served.replace("http:", "ws:") + "/ws/lobby", open_timeout=10) as ws:
         first = json.loads(ws.recv(timeout=10))
     assert first["type"] == "lobby"
+
+
+@pytest.fixture(scope="module")
+def front_ends(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A venv with the wheel's other front ends: ``[tui,arena,postgres]``."""
+    return extra_venv(wheel, "tui,arena,postgres", tmp_path_factory.mktemp("front-ends"))
+
+
+def test_the_tui_arena_and_postgres_extras_bring_what_their_front_ends_import(
+        front_ends: Path, tmp_path: Path) -> None:
+    env = installed_env(tmp_path)
+    modules = "ninetynine.tui.app ninetynine.tui.setup ninetynine.tui.replay psycopg psycopg_pool"
+    run([front_ends / "bin" / "python", "-I", "-c", f"import {', '.join(modules.split())}"],
+        env=env)
+    arena = run([front_ends / "bin" / "ninetynine", "arena", "--bots", "heuristic,random",
+                 "--games", "4", "--seed", "1", "--workers", "1"], env=env).stdout
+    assert "rating (mu ± sigma)" in arena, arena  # OpenSkill's ratings
+    assert re.search(r"^heuristic +4 ", arena, re.M) and re.search(r"^random +4 ", arena, re.M)
