@@ -47,3 +47,14 @@ def test_the_extras_named_for_commands_are_the_packages_extras() -> None:
     assert set(EXTRAS) <= set(extras)
     assert extras["all"] == [f"ninetynine[{','.join(EXTRAS)}]"]  # every front end
     assert project["dependencies"] == []  # the base package: the standard library only
+
+
+def test_importing_the_rl_package_without_its_extra_names_the_extra() -> None:
+    script = ("import sys; from block_imports import Refuse; "
+              "sys.meta_path.insert(0, Refuse('numpy,gymnasium')); import ninetynine.rl")
+    done = subprocess.run([sys.executable, "-c", script], cwd=BLOCK.parent, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[-1] == (
+        "ModuleNotFoundError: ninetynine.rl needs the rl extra: "
+        "pip install \"ninetynine[rl]\" (no module 'gymnasium')")
