@@ -19,6 +19,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from ninetynine.cli.extras import require
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules", default="P", help="preset id or alias, or a house-rules "
@@ -55,6 +57,7 @@ def split_specs(text: str) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    require("arena", "arena", "the bot arena")
     from ninetynine.arena import ArenaConfig, format_table, run_games, summarize, write_results
     from ninetynine.arena.runner import check_config
     from ninetynine.errors import NinetyNineError

@@ -10,6 +10,7 @@ import sys
 from collections.abc import Sequence
 
 from ninetynine import __version__
+from ninetynine.cli.extras import MissingExtraError
 from ninetynine.errors import NinetyNineError
 
 # name -> (module, one-line help). Front ends import their heavy libraries inside run().
@@ -54,6 +55,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(args_list)
     try:
         return int(args.run(args) or 0)
+    except MissingExtraError as e:  # its message names the command and the extra
+        print(e, file=sys.stderr)
+        return 2
     except NinetyNineError as e:
         print(f"ninetynine: error: {e}", file=sys.stderr)
         return 2

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from ninetynine.bots import bot_names
+from ninetynine.cli.extras import installed, missing_note
 from ninetynine.errors import NinetyNineError
 from ninetynine.launch import command
 from ninetynine.presets import load_rules
@@ -134,6 +135,10 @@ def run(args: argparse.Namespace) -> int:
         # the full-screen game needs a terminal to draw on and read keys from
         print("ninetynine: no terminal here: playing in --plain mode (text lines)",
               file=sys.stderr)
+        args.plain = True
+    if not args.plain and not installed("tui"):
+        print(missing_note("play", "the full-screen game", "tui") + "; playing in --plain "
+              "mode (text lines)", file=sys.stderr)
         args.plain = True
     if args.setup and not args.plain and args.resume is None:
         found = setup_table(args)

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from ninetynine.cards import format_card, format_cards
+from ninetynine.cli.extras import require
 from ninetynine.events import event_to_json, narrate
 from ninetynine.match import Match
 from ninetynine.position import format_position
@@ -57,6 +58,8 @@ def state_json(state: State) -> dict[str, object]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.step:
+        require("tui", "replay --step", "the step-by-step replay")
     text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
     record = parse_record(text)
     match = Match.from_record(record)

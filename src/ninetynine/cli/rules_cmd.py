@@ -11,7 +11,7 @@ import json
 from ninetynine.describe import rules_text
 from ninetynine.launch import command
 from ninetynine.presets import load_rules, presets
-from ninetynine.rules import keys_help, rules_to_mapping
+from ninetynine.rules import Rules, keys_help, rules_to_mapping
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -39,11 +39,20 @@ def run(args: argparse.Namespace) -> int:
         return 0
     rules = load_rules(args.rules)
     if args.toml:
-        for key, value in rules_to_mapping(rules).items():
-            print(f"{key} = {json.dumps(value)}")
+        print(settings_text(rules), end="")
         return 0
-    print(rules_text(rules), end="")
-    aliases = presets()[rules.id].aliases if rules.id in presets() else ()
-    if aliases:
-        print(f"\nAliases: {', '.join(aliases)}")
+    print(describe(rules), end="")
     return 0
+
+
+def describe(rules: Rules) -> str:
+    """What ``ninetynine rules ID`` prints: the rules text and the preset's aliases (the
+    documentation site's rule-set pages show the same text)."""
+    aliases = presets()[rules.id].aliases if rules.id in presets() else ()
+    return rules_text(rules) + (f"\nAliases: {', '.join(aliases)}\n" if aliases else "")
+
+
+def settings_text(rules: Rules) -> str:
+    """What ``ninetynine rules ID --toml`` prints: every setting as ``key = value``."""
+    return "".join(f"{key} = {json.dumps(value)}\n"
+                   for key, value in rules_to_mapping(rules).items())

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 
+from ninetynine.cli.extras import require
 from ninetynine.errors import NinetyNineError
 
 
@@ -51,6 +52,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    require("web", "serve", "the browser table")
+    if (args.database or "").startswith(("postgresql://", "postgres://")):
+        require("postgres", "serve", "a PostgreSQL database")
     from ninetynine.launch import home
     from ninetynine.web.guard import HostPolicy
     from ninetynine.web.limits import Limits
