@@ -56,9 +56,25 @@ def test_help_bad_input_and_numbers_out_of_range(
                            monkeypatch, capsys)
     assert code == 0
     assert "The last player with pennies left wins." in out  # the rules, from the data
-    assert "bad action 'ZZ'" in out
+    assert "'ZZ' is not a move: type a number from 1 to" in out
     assert "No move 42: choose 1 to" in out
     assert "Not allowed: KS is not in P1's hand (AC 3C QH)" in out
+
+
+def test_an_unknown_move_lists_only_what_this_player_may_type_now(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    typed = ["ZZ", "shuffle", "lead 2", "insert 3", "AS+x"]
+    code, out, _ = run_cli(["--seed", "1", "--bots", "random"], "\n".join(typed) + "\nquit\n",
+                           monkeypatch, capsys)
+    assert code == 0
+    legal = out.split("You may play: ")[1].splitlines()[0]
+    moves = [m.split(") ")[1] for m in legal.split("  ")]  # "1) AC  2) 3C" -> AC, 3C
+    for text in typed:
+        line = next(x for x in out.splitlines() if x.startswith(f"{text!r} is not a move"))
+        told = line.split("is not a move")[1]
+        assert told == (f": type a number from 1 to {len(moves)}, or one of "
+                        f"{', '.join(moves)}; or help, hand, coach, quit"), line
+        assert not any(step in told for step in ("shuffle", "insert", "lead"))
 
 
 def test_a_card_with_a_choice_asks_for_its_value(monkeypatch: pytest.MonkeyPatch) -> None:
