@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ninetynine.errors import NinetyNineError
+from ninetynine.files import read_text
 from ninetynine.launch import command, home
 from ninetynine.position import toml_value
 from ninetynine.record import format_record, record_from_mapping
@@ -99,13 +100,11 @@ def autosave(table: Table) -> None:
 
 def load_save(path: Path | None = None) -> Table:
     """The saved game in progress (or the save at ``path``)."""
+    if path is None and not current_path().exists():
+        raise NinetyNineError(f"no saved game at {current_path()}: start one with "
+                              f"'{command('play')}'")
     path = path or current_path()
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise NinetyNineError(f"no saved game at {path}: start one with "
-                              f"'{command('play')}'") from None
-    return parse_save(text, str(path))
+    return parse_save(read_text(path, "save file"), str(path))
 
 
 def _stamp() -> str:

@@ -80,6 +80,14 @@ def ask(bot: Bot, view: View, rng: random.Random, state: State | None = None) ->
     return action
 
 
+def start_bot(bot: Bot) -> None:
+    """Start a bot that runs as a process (``cmd:``) now, so that one that cannot start
+    fails with its reason before a game; other bots have no start and need none."""
+    start = getattr(bot, "start", None)
+    if start is not None:
+        start()
+
+
 def close_bot(bot: Bot) -> None:
     """Stop a bot that runs as a process (a ``cmd:`` protocol bot); others have no close."""
     close = getattr(bot, "close", None)

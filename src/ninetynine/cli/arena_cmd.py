@@ -6,7 +6,8 @@ Example: ``ninetynine arena --rules P --players 4 --bots ismcts,heuristic,heuris
 Each bot is a spec: random, heuristic, ismcts:iterations=2000 (or ms=500), easy/medium/hard,
 or a program speaking the engine protocol: "cmd:python examples/protocol_bot.py" (see
 docs/bot-protocol.md). A bot that crashes, hangs or plays an illegal move loses that game
-and a random player finishes it in its seat; the arena goes on.
+and a random player finishes it in its seat; the arena goes on. A program that
+cannot start stops the arena before the first game.
 
 Seats rotate every game, and each block of N games deals the same cards in every hand, so
 the luck of the cards is shared; the 95% intervals are computed from the blocks (with 30
@@ -91,7 +92,9 @@ def run(args: argparse.Namespace) -> int:
     if len(lost) > 10:
         print(f"... and {len(lost) - 10} more forfeits (all in results.json with --out)")
     if args.out:
-        write_results(Path(args.out), config, results, stats)
-        print(f"wrote {args.out}/results.json" + (f" and {len(results)} records"
-                                                   if config.records else ""), file=sys.stderr)
+        out = Path(args.out)
+        write_results(out, config, results, stats)
+        print(f"wrote {out / 'results.json'}" + (f" and {len(results)} records in "
+                                                 f"{out / 'records'}" if config.records else ""),
+              file=sys.stderr)
     return 0

@@ -60,7 +60,7 @@ def build_table(args: argparse.Namespace) -> Table:
 
     if args.resume is not None:
         path = Path(args.resume) if args.resume else saves.current_path()
-        table = saves.load_save(path)
+        table = saves.load_save(Path(args.resume) if args.resume else None)
         if args.pace is not None:
             table.pace = args.pace
         if path.resolve() != saves.current_path().resolve():
