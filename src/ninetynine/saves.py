@@ -107,6 +107,13 @@ def load_save(path: Path | None = None) -> Table:
     return parse_save(read_text(path, "save file"), str(path))
 
 
+def describe_save(table: Table) -> str:
+    """A saved game in a few words: ``'P, 4 players (Ann, Bo, Cy, Di), hand 2, move 14'``."""
+    state = table.state
+    return (f"{table.rules.id}, {state.n} players ({', '.join(table.names)}), "
+            f"hand {state.hand_no}, move {table.match.version}")
+
+
 def _stamp() -> str:
     return time.strftime("%Y%m%d-%H%M%S")
 
