@@ -48,7 +48,9 @@ class PlainGame:
                  coach: bool = False, coach_playouts: int = PLAYOUTS):
         self.table, self.inp, self.out = table, inp, out
         self.finish, self.sleep = finish, sleep
-        self.coaching, self.coach_playouts = coach, coach_playouts
+        self.coach_playouts = coach_playouts
+        if coach:
+            table.coach = True
         self.echo = not _isatty(inp)
         self.clear = _isatty(out)
 
@@ -152,7 +154,7 @@ class PlainGame:
             self.say(why)
         self.say("You may play: " + "  ".join(f"{i}) {self.label(a)}"
                                               for i, a in enumerate(legal, 1)))
-        if self.coaching:
+        if self.table.coach:
             self.coach(seat)
         while True:
             text = self.ask(f"{name}, your move> ")
@@ -178,10 +180,10 @@ class PlainGame:
             self.help()
             return None
         if word == "coach":
-            self.coaching = not self.coaching
+            self.table.set_coach(not self.table.coach)  # (and saved with the game)
             seat = self.table.pending().seat
             assert seat is not None
-            if self.coaching:
+            if self.table.coach:
                 self.coach(seat)
             else:
                 self.say("Coach off.")
