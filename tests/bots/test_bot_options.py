@@ -98,6 +98,18 @@ def test_the_issues_examples_read_as_one_line(spec: str, line: str) -> None:
     assert str(e.value).startswith(line)
 
 
+@pytest.mark.parametrize("spec, line", [
+    ("cmd:timeout=x:python bot.py", "cmd: timeout='x': expected seconds, a number above 0, "
+     "then the command: cmd:timeout=2:python bot.py"),
+    ("cmd:timeout=0:python bot.py", "cmd: timeout=0: expected seconds, a number above 0"),
+    ("cmd:", "empty bot command"),
+])
+def test_a_program_bots_timeout_is_checked_too(spec: str, line: str) -> None:
+    with pytest.raises(NinetyNineError) as e:
+        make_bot(spec)
+    assert str(e.value).startswith(line)
+
+
 def test_good_options_reach_the_bot() -> None:
     bot = make_bot("ismcts:iterations=0,ms=20,belief=HISTORY,epsilon=0.5")
     assert (bot.iterations, bot.ms, bot.belief, bot.epsilon) == (  # type: ignore[attr-defined]

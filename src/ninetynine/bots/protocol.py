@@ -71,6 +71,13 @@ class ProtocolBot:
         match = _TIMEOUT_PREFIX.match(command)
         if match:
             timeout, command = float(match.group(1)), command[match.end():]
+        elif command.startswith("timeout="):
+            given = command[len("timeout="):].partition(":")[0]
+            raise NinetyNineError(f"cmd: timeout={given!r}: expected seconds, a number above "
+                                  "0, then the command: cmd:timeout=2:python bot.py")
+        if timeout <= 0:
+            raise NinetyNineError(f"cmd: timeout={timeout:g}: expected seconds, a number "
+                                  "above 0")
         try:
             self.argv = shlex.split(command)
         except ValueError as e:
