@@ -325,6 +325,24 @@ def test_every_command_names_a_missing_file_the_same_way(
     assert err == f"ninetynine: error: no such {what}: {missing}\n"
 
 
+def test_an_output_that_cannot_be_written_is_one_line_before_any_game(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, "random-game", "-o", str(tmp_path / "no" / "game.toml"))
+    assert code == 2 and err == (f"ninetynine: error: cannot write record file "
+                                 f"{tmp_path / 'no' / 'game.toml'}: no such folder "
+                                 f"{tmp_path / 'no'}\n")
+    code, _, err = run(capsys, "random-game", "-o", str(tmp_path))
+    assert code == 2 and err == (f"ninetynine: error: cannot write record file {tmp_path}: "
+                                 "it is a folder; expected a file name\n")
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    code, out, err = run(capsys, "arena", "--bots", "random,random", "--games", "2",
+                         "--no-progress", "--out", str(blocker / "results"))
+    assert code == 2 and out == ""  # no game was played
+    assert err.startswith(f"ninetynine: error: cannot make --out folder {blocker / 'results'}: ")
+    assert err.count("\n") == 1
+
+
 def test_a_folder_given_for_a_file_is_one_line(capsys: pytest.CaptureFixture[str],
                                                tmp_path: Path) -> None:
     code, _, err = run(capsys, "replay", str(tmp_path))

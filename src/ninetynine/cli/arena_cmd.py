@@ -59,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
     from ninetynine.arena import ArenaConfig, format_table, run_games, summarize, write_results
     from ninetynine.arena.runner import check_config
     from ninetynine.errors import NinetyNineError
+    from ninetynine.files import make_folder
 
     specs = split_specs(args.bots or "") + args.bot
     if not specs or not all(specs):
@@ -69,6 +70,8 @@ def run(args: argparse.Namespace) -> int:
     config = ArenaConfig(args.rules, args.players or len(specs), tuple(specs), args.games,
                          args.seed, records=args.out is not None)
     check_config(config)  # bad input fails before any note or game
+    if args.out:
+        make_folder(args.out, "--out folder")  # before the games, not after them
     if config.games % config.players:
         print(f"note: {config.games} games is not a multiple of {config.players} players, so "
               "the seats are not rotated evenly", file=sys.stderr)
