@@ -179,5 +179,26 @@ def test_help_says_how_to_close_it_first_and_shows_the_calls_at_the_total(
         assert top < next(i for i, line in enumerate(lines) if "The cards at a glance" in line)
         assert "Esc, q or ? closes this help" in lines[top]
         assert "back on you 57" in text and "#" not in text
+        for _ in range(8):  # the rules text below the table: its calls are said too
+            await pilot.press("pagedown")
+            await pilot.pause()
+            text = screen_text(app)
+            assert "#" not in text, text
+            if "say \"back on you 57\"" in flat(text):
+                break
+        else:
+            raise AssertionError("the rules text never said 'back on you 57'")
 
     run(app, script)
+
+
+def test_each_call_is_said_with_the_total_its_card_makes() -> None:
+    from ninetynine import load_rules
+    from ninetynine.tui.text import said_at
+
+    rules = load_rules({"preset": "P", "rules": {"calls": {"7": "seven up to {total}",
+                                                           "K": "top at {total}"}}})
+    said = said_at(rules, 50)
+    assert said["seven up to #"] == "seven up to 57" and said["top at #"] == "top at 99"
+    assert said["back on you #"] == "back on you 50"  # the Four holds
+    assert said["# — bust"] == "100 — bust"

@@ -16,7 +16,7 @@ from textual.widgets import Button, Footer, Input, Static
 from ninetynine.actions import Action
 from ninetynine.describe import card_table, rules_text
 from ninetynine.rules import Rules
-from ninetynine.tui.text import choice_question, choice_text, short_path
+from ninetynine.tui.text import choice_question, choice_text, said_at, short_path
 
 DIALOG_CSS = """
     #dialog { width: 64; height: auto; max-height: 22; border: thick $accent;
@@ -68,20 +68,24 @@ class HelpScreen(ModalScreen[None]):
 
     def __init__(self, rules: Rules, total: int = 0) -> None:
         super().__init__()
-        self.rules, self.total = rules, total  # the calls are shown at the current total
+        self.rules = rules
+        self.said = said_at(rules, total)  # the calls as said now: "back on you 57"
 
     def compose(self) -> ComposeResult:
         cards = RichTable(title="The cards at a glance", expand=False, show_edge=False)
         for col in ("Card", "Effect", "Say"):
             cards.add_column(col)
         for rank, effect, call in card_table(self.rules):
-            # "#" stands for the total: a call that is only the total says nothing more
-            cards.add_row(rank, effect, "" if call == "#" else call.replace("#", str(self.total)))
+            # a call that is only the total ("#") says nothing more
+            cards.add_row(rank, effect, "" if call == "#" else self.said.get(call, call))
         with VerticalScroll(id="help") as scroll:
             scroll.border_title = "Rules · Esc, q or ? closes this help"
             yield Static("[dim]Esc, q or ? closes this help; ↑/↓ scroll.[/]")
             yield Static(cards)
-            yield Static("\n" + rules_text(self.rules), markup=False)
+            text = rules_text(self.rules)
+            for call, said in self.said.items():
+                text = text.replace(f'"{call}"', f'"{said}"')
+            yield Static("\n" + text, markup=False)
             yield Static("[dim]Esc or ? closes this help; ↑/↓ scroll.[/]")
 
     def action_close(self) -> None:

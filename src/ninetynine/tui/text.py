@@ -13,6 +13,7 @@ from pathlib import Path
 from ninetynine.actions import Action, ActionKind
 from ninetynine.cards import RANKS, card_name
 from ninetynine.coach.advice import Advice
+from ninetynine.effects import Effect, Kind
 from ninetynine.rules import Rules, Scoring
 from ninetynine.state import Phase
 from ninetynine.view import View
@@ -124,6 +125,23 @@ def short_path(path: str | Path, width: int = 56) -> str:
             break
         tail = f"{part}/{tail}"
     return f"…/{tail}"
+
+
+def said_at(rules: Rules, total: int) -> dict[str, str]:
+    """Each call the rules describe with ``#`` for the total (``"back on you #"``), as a
+    player says it on playing its card at ``total`` (``"back on you 57"``); going over
+    shows the first total over the limit. For the help, which shows no ``#``."""
+    def after(effect: Effect) -> int:
+        if effect.kind is Kind.SET:
+            return rules.limit if effect.to is None else effect.to
+        if effect.kind is Kind.ADD and not effect.has_choice:
+            return total + effect.values[0]
+        return total  # a choice, a doubling...: the call names the total it makes
+    said = {rules.bust_call.replace("{total}", "#"):
+            rules.bust_call.replace("{total}", str(rules.limit + 1))}
+    for call, effect in zip(rules.calls, rules.cards, strict=True):
+        said.setdefault(call.replace("{total}", "#"), call.replace("{total}", str(after(effect))))
+    return said
 
 
 def choice_question(card: int, choices: Sequence[Action], total: int) -> str:
