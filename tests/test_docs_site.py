@@ -37,17 +37,21 @@ def code_blocks(page: Path) -> list[str]:
     return [html.unescape(re.sub(r"<[^>]+>", "", block)) for block in blocks]
 
 
-def printed(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+def printed(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+            *args: str) -> str:
+    monkeypatch.setenv("COLUMNS", "80")  # the width the pages are written at
     assert main(list(args)) == 0
     return capsys.readouterr().out
 
 
 @pytest.mark.parametrize("preset_id", list(presets()))
 def test_each_rule_set_page_shows_what_the_rules_command_prints(
-        site: Path, preset_id: str, capsys: pytest.CaptureFixture[str]) -> None:
+        site: Path, preset_id: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     rules_block, settings_block = code_blocks(site / "rule-sets" / preset_id / "index.html")
-    assert rules_block.rstrip("\n") == printed(capsys, "rules", preset_id).rstrip("\n")
-    assert settings_block.rstrip("\n") == printed(capsys, "rules", preset_id,
+    assert rules_block.rstrip("\n") == printed(capsys, monkeypatch, "rules",
+                                               preset_id).rstrip("\n")
+    assert settings_block.rstrip("\n") == printed(capsys, monkeypatch, "rules", preset_id,
                                                   "--toml").rstrip("\n")
 
 

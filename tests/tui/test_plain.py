@@ -57,9 +57,25 @@ def test_help_bad_input_and_numbers_out_of_range(
                            monkeypatch, capsys)
     assert code == 0
     assert "The last player with pennies left wins." in out  # the rules, from the data
-    assert "bad action 'ZZ'" in out
+    assert "'ZZ' is not a move: type a number from 1 to" in out
     assert "No move 42: choose 1 to" in out
     assert "Not allowed: KS is not in P1's hand (AC 3C QH)" in out
+
+
+def test_an_unknown_move_lists_only_what_this_player_may_type_now(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    typed = ["ZZ", "shuffle", "lead 2", "insert 3", "AS+x"]
+    code, out, _ = run_cli(["--seed", "1", "--bots", "random"], "\n".join(typed) + "\nquit\n",
+                           monkeypatch, capsys)
+    assert code == 0
+    legal = out.split("You may play: ")[1].splitlines()[0]
+    moves = [m.split(") ")[1] for m in legal.split("  ")]  # "1) AC  2) 3C" -> AC, 3C
+    for text in typed:
+        line = next(x for x in out.splitlines() if x.startswith(f"{text!r} is not a move"))
+        told = line.split("is not a move")[1]
+        assert told == (f": type a number from 1 to {len(moves)}, or one of "
+                        f"{', '.join(moves)}; or help, hand, coach, quit"), line
+        assert not any(step in told for step in ("shuffle", "insert", "lead"))
 
 
 def test_a_card_with_a_choice_asks_for_its_value(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -146,6 +162,59 @@ def test_a_new_game_keeps_the_unfinished_one_which_can_be_resumed(
     assert code == 0 and "First, your move>" in out
     assert not kept[0].exists() and '"First"' in current_path().read_text()
     assert len(list((home / "unfinished").iterdir())) == 1  # now "Second" waits there
+
+
+class _Keyboard(io.StringIO):
+    """Lines typed at a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def _save_a_game(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> str:
+    run_cli(["--seed", "3", "--bots", "random", "--name", "First"], "1\nquit\n",
+            monkeypatch, capsys)
+    return current_path().read_text()
+
+
+def test_play_with_a_game_saved_offers_it_and_enter_resumes(
+        home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    saved = _save_a_game(monkeypatch, capsys)
+    monkeypatch.setattr(sys, "stdin", _Keyboard("\nquit\n"))
+    code = main(["play", "--plain"])
+    out, err = capsys.readouterr()
+    assert code == 0 and err == ""
+    assert out.startswith("A game is saved: P, 4 players (First, Ben (random), Cleo (random), "
+                          "Dev (random)), hand 1, move ")
+    assert "\nResume it? [Y/n] " in out and "First, your move>" in out
+    assert not (home / "unfinished").exists() and current_path().read_text() == saved
+
+
+def test_play_with_a_game_saved_n_starts_a_new_game_and_keeps_the_old(
+        home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    saved = _save_a_game(monkeypatch, capsys)
+    monkeypatch.setattr(sys, "stdin", _Keyboard("n\nquit\n"))
+    code = main(["play", "--plain", "--name", "Second"])
+    out, err = capsys.readouterr()
+    kept = list((home / "unfinished").iterdir())
+    assert code == 0 and "Resume it? [Y/n] " in out and "Second, your move>" in out
+    assert len(kept) == 1 and kept[0].read_text() == saved and f"kept in {kept[0]}" in err
+
+
+def test_without_a_terminal_a_bare_play_resumes_and_says_so(
+        home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    _save_a_game(monkeypatch, capsys)
+    code, out, err = run_cli([], "quit\n", monkeypatch, capsys)
+    assert code == 0 and "First, your move>" in out and "Resume it?" not in out
+    assert err.startswith("Resuming the saved game: P, 4 players (First, ")
+    assert err.rstrip().endswith("(to start a new one instead: ninetynine play --new)")
+    assert not (home / "unfinished").exists()
+    # options that describe a new game, or --new, start one (the saved one is kept)
+    code, out, err = run_cli(["--name", "Second"], "quit\n", monkeypatch, capsys)
+    assert "Second, your move>" in out and "kept in" in err
+    code, out, err = run_cli(["--new"], "quit\n", monkeypatch, capsys)
+    assert "Player, your move>" in out and "kept in" in err
+    assert len(list((home / "unfinished").iterdir())) == 2
 
 
 def test_at_a_terminal_the_screen_is_cleared_before_each_hand_off() -> None:
