@@ -26,7 +26,7 @@ import pytest
 
 import ninetynine
 from ninetynine.cli.extras import EXTRAS
-from ninetynine.describe import rules_text
+from ninetynine.cli.rules_cmd import describe
 from ninetynine.presets import load_rules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,7 +72,7 @@ def installed_env(home: Path) -> dict[str, str]:
     """The environment of an installed command: no PYTHONPATH pointing at the tree, and its
     saves under ``home``."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    return {**env, "NINETYNINE_HOME": str(home)}
+    return {**env, "NINETYNINE_HOME": str(home), "COLUMNS": "80"}
 
 
 @pytest.fixture(scope="module")
@@ -122,7 +122,7 @@ def test_the_bare_install_plays_replays_and_describes_with_the_standard_library_
                  "import ninetynine; print(ninetynine.__file__)"], env=installed_env(tmp_path))
     assert Path(where.stdout.strip()).is_relative_to(bare)  # the installed package, not the tree
     assert blocked(bare, tmp_path, "--version") == f"ninetynine {ninetynine.__version__}\n"
-    assert blocked(bare, tmp_path, "rules", "K").startswith(rules_text(load_rules("K")))
+    assert blocked(bare, tmp_path, "rules", "K") == describe(load_rules("K"))  # 80 columns
     record = tmp_path / "game.toml"
     blocked(bare, tmp_path, "random-game", "--seed", "7", "-o", str(record))
     assert "Rules P, 4 players" in blocked(bare, tmp_path, "replay", str(record))
