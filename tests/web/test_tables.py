@@ -16,10 +16,13 @@ from typing import Any
 import pytest
 
 from ninetynine.actions import Action
-from ninetynine.bots import DIFFICULTIES, register
+from ninetynine.bots import DIFFICULTIES, ask, make_bot, register
+from ninetynine.coach import Advice, advice_json, advise
+from ninetynine.events import CardPlayed
+from ninetynine.match import Match
 from ninetynine.position import position_from_mapping
 from ninetynine.presets import load_rules
-from ninetynine.record import move_text
+from ninetynine.record import Record, move_text
 from ninetynine.view import View
 from ninetynine.web.conn import Conn
 from ninetynine.web.errors import ProtocolError
@@ -27,8 +30,9 @@ from ninetynine.web.limits import Limits
 from ninetynine.web.lobby import Lobby
 from ninetynine.web.settings import Settings
 from ninetynine.web.storage import SQLiteStorage, StorageError
+from ninetynine.web.table import coaching
 from ninetynine.web.table.room import Table
-from tests.helpers import CRASHING_BOT, EXAMPLE_BOT
+from tests.helpers import CRASHING_BOT, EXAMPLE_BOT, VIEWED_SEARCH, ViewedSearch
 from tests.web.helpers import FakeClock
 
 
@@ -457,4 +461,46 @@ def test_the_seat_to_play_is_told_why_no_card_may_be_played(tmp_path: Path) -> N
             {"rules": "P", "total": 5, "hands": ["6S 7S 8S", "2C 3C 4C"], "turn": 1})
         assert json.loads(table.fanout.frame(0, "update", [], table.summary()))["stuck"] is None
 
+    run(scenario)
+
+
+def test_the_bots_and_the_coach_see_the_match_view_with_its_log(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 23: a web table's bot and coach read the seat's ``Match.view`` (with the public
+    log, which ``hard``'s belief reads): the same view, move and figures as asking them
+    directly from the same position and seed."""
+    asked: list[View] = []
+
+    def advise_seen(view: View, **options: Any) -> Advice:
+        asked.append(view)
+        return advise(view, **options)
+
+    monkeypatch.setattr(coaching, "advise", advise_seen)
+
+    async def scenario() -> None:
+        settings = Settings(bot_delay=0, seed=3, bots={**DIFFICULTIES, "viewed": "viewed"},
+                            limits=Limits(coach_playouts=60))
+        lobby = Lobby(SQLiteStorage(tmp_path / "d.sqlite3"), settings)
+        table, _ = await lobby.create(rules=load_rules("P"), players=2, name="Ann",
+                                      bots={1: "viewed"})
+        ViewedSearch.views.clear()
+        watch(table)
+        await until(lambda: table.state.current_seat == 0)  # dealt: Ann leads
+        await play_first(table)
+        asked_at = table.version  # the bot's first decision
+        await until(lambda: table.state.current_seat == 0 and table.version > asked_at)
+        record = table.match.record()
+        before = Match.from_record(Record(record.start, record.moves[:asked_at],
+                                          record.from_position, record.names))
+        view = before.view(1)
+        assert any(isinstance(e, CardPlayed) for e in view.history)  # Ann's card is in it
+        assert ViewedSearch.views[0] == view
+        bot_rng = random.Random(random.Random(f"3/{table.id}/0").random())
+        assert ask(make_bot(VIEWED_SEARCH), view, bot_rng) == record.moves[asked_at][1]
+        got = await table.coaching.coach(0)
+        mine = table.match.view(0)
+        assert asked == [mine] and mine.history == tuple(table.match.log)
+        assert got == {"type": "coach", "state": table.version, **advice_json(
+            advise(mine, playouts=60, seed=table.version))}
+        lobby.close()
     run(scenario)
