@@ -9,4 +9,8 @@ boardgame.io's master, transport and storage):
 - :mod:`.bots`: the seats' bots, the stand-ins and the pump that moves them;
 - :mod:`.coaching`: the coach's figures at the table;
 - :mod:`.room`: :class:`~ninetynine.web.table.room.Table`, the composition of them all.
+
+Each part is given the parts listed before it; the few calls the other way (let the bots
+move, the game is over, another process's seats were adopted) are callables that the
+:class:`~ninetynine.web.table.room.Table` wires in, so no module imports one above it.
 """

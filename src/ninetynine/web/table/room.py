@@ -43,6 +43,7 @@ class Table:
             Chance.by_move(f"{settings.seed}/{table_id}")  # tests: reproducible shuffles
         self.match = Match.new(rules, meta["players"], first=meta.get("first", 0),
                                chance=chance, names=[s.name for s in seats], auto_chance=False)
+        # each part gets the parts below it; the calls upward are these bound methods
         self.seating = Seating(table_id, meta, seats, self.match, storage)
         self.fanout = Fanout(self.seating, rules, settings, storage, self.summary)
         self.clock = TurnClock(self.seating, self.fanout, settings)
