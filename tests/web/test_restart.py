@@ -132,8 +132,8 @@ def test_tables_resume_from_postgresql(postgres_url: str) -> None:
             if table.state.is_over:
                 break
             if table.state.current_seat == 0:
-                await table.authority.act(0, {"state": table.version,
-                                    "action": str(rng.choice(table.state.legal_actions()))})
+                await table.authority.act(0, {"state": table.version, "action": str(
+                    rng.choice(table.state.legal_actions()))})
         table.disconnect(conn)  # nobody at the table: its bots stop
         async with table.authority.lock:
             moves, state = list(table.match.moves), table.state.clone()

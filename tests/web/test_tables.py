@@ -62,7 +62,7 @@ def watch(table: Table) -> Conn:
 
 async def play_first(table: Table, seat: int = 0) -> None:
     await table.authority.act(seat, {"state": table.version,
-                           "action": str(table.state.legal_actions()[0])})
+                                     "action": str(table.state.legal_actions()[0])})
 
 
 def test_no_move_before_every_seat_is_taken(tmp_path: Path) -> None:
