@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 import io
+import random
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from tests.helpers import CRASHING_BOT, EXAMPLE_BOT
+from tests.helpers import CRASHING_BOT, EXAMPLE_BOT, VIEWED_SEARCH, ViewedSearch
 
 from ninetynine import load_rules, presets
+from ninetynine.bots import ask, make_bot
 from ninetynine.cards import format_cards
 from ninetynine.cli.main import main
+from ninetynine.coach import advise
+from ninetynine.events import CardPlayed
 from ninetynine.saves import current_path, load_save
 from ninetynine.table import BOT, Pending, Seat, Table
 from ninetynine.tui.plain import PlainGame
+from ninetynine.tui.text import coach_line
 
 
 def run_cli(args: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch,
@@ -337,3 +342,27 @@ def test_counts_are_in_the_words_people_use() -> None:
                      "hands": ["2S 3S 6S", "4H", "4D 6D 7D"]}, "quit\n")
     assert "Bo: 5 pennies, 1 card" in text and "1 cards" not in text
     assert "Ann: 5 pennies, 3 cards" in text
+
+
+def test_the_bots_and_the_coach_see_the_match_view_with_its_log() -> None:
+    """Issue 23: at the terminal table a bot and the coach read the seat's ``Match.view``
+    (with the public log, which ``hard``'s belief reads): the same view, move and figures
+    as asking them directly from the same position and seed."""
+    table = Table.new(load_rules("P"), [Seat("Ann"), Seat("Bot", BOT, "viewed")], seed=3)
+    table.play(table.state.legal_actions()[0])
+    ViewedSearch.views.clear()
+    view, version = table.match.view(1), table.match.version
+    assert any(isinstance(e, CardPlayed) for e in view.history)  # Ann's card is in it
+    seat, action = table.bot_choice()
+    assert ViewedSearch.views == [view]
+    assert (seat, action) == (1, ask(make_bot(VIEWED_SEARCH), view,
+                                     random.Random(f"3/bot/{version}")))
+    table.play_bot(seat, action)
+    while table.pending() != Pending("human", 0):
+        table.step_bot()
+    out = io.StringIO()
+    PlainGame(table, io.StringIO(), out, coach=True, coach_playouts=60).coach(0)
+    mine = table.match.view(0)
+    assert mine.history == tuple(table.match.log)
+    expected = coach_line(advise(mine, playouts=60, seed=table.match.version), str)
+    assert expected in out.getvalue()
