@@ -17,7 +17,6 @@ from ninetynine.cards import format_card
 from ninetynine.coach import advice_json, advise
 from ninetynine.options import card_options, stuck_explanation
 from ninetynine.record import format_record
-from ninetynine.view import observe
 from ninetynine.web.wire import review_replay_json
 from tests.web.conftest import ROOMY
 from tests.web.helpers import ServerThread, play_game
@@ -149,7 +148,7 @@ def coach_lines(web: ServerThread, page: Page) -> tuple[list[str], int]:
     """What the coach panel should say now, from the coach run on seat 1's view: each
     move's figures, and how many moves are tied for the best (0: the best stands out)."""
     table = table_of(web, page)
-    figures = advice_json(advise(observe(table.state, 0), seed=table.version,
+    figures = advice_json(advise(table.match.view(0), seed=table.version,
                                  playouts=web.settings.limits.coach_playouts))
     return [f"hand {pct(m['lose_hand'])}" + ("" if m["lose_game"] is None
                                               else f" · game {pct(m['lose_game'])}")

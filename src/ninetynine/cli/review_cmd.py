@@ -12,11 +12,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from ninetynine.coach.advice import PLAYOUTS, MoveFigures
 from ninetynine.coach.review import FLAGS, costliest, review, review_json
 from ninetynine.errors import NinetyNineError
+from ninetynine.files import read_text
 from ninetynine.record import parse_record
 
 
@@ -32,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+    text = read_text(args.file, "record file")
     record = parse_record(text)
     playouts = args.playouts
     if playouts < 1:

@@ -6,12 +6,14 @@ public parts of a state), so what it prints is what the seat may see.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from ninetynine.actions import Action, ActionKind
 from ninetynine.cards import RANKS, card_name
 from ninetynine.coach.advice import Advice
+from ninetynine.effects import Effect, Kind
 from ninetynine.rules import Rules, Scoring
 from ninetynine.state import Phase
 from ninetynine.view import View
@@ -96,6 +98,50 @@ def choice_label(action: Action, names: Sequence[str] = ()) -> str:
     if action.to is not None:
         return f"= {action.to}"
     return str(action)
+
+
+def choice_text(action: Action, names: Sequence[str] = (),
+                totals: Mapping[Action, int] | None = None) -> str:
+    """A choice as its button shows it: a value with the total it makes (``'+11 → 71'``),
+    as the browser shows it; a named player or a set total as :func:`choice_label`."""
+    label = choice_label(action, names)
+    if action.value is not None and totals and action in totals:
+        return f"{label} → {totals[action]}"
+    return label
+
+
+def short_path(path: str | Path, width: int = 56) -> str:
+    """A file's path as a dialog shows it: the home folder as ``~``, and a path still
+    longer than ``width`` cut at the front, whole folders at a time (``…/games/x.toml``)."""
+    text, home = str(path), str(Path.home())
+    if text == home or text.startswith(home.rstrip("/") + "/"):
+        text = "~" + text[len(home.rstrip("/")):]
+    if len(text) <= width:
+        return text
+    parts = text.split("/")
+    tail = parts[-1]
+    for part in reversed(parts[:-1]):
+        if len(part) + len(tail) + 3 > width:
+            break
+        tail = f"{part}/{tail}"
+    return f"…/{tail}"
+
+
+def said_at(rules: Rules, total: int) -> dict[str, str]:
+    """Each call the rules describe with ``#`` for the total (``"back on you #"``), as a
+    player says it on playing its card at ``total`` (``"back on you 57"``); going over
+    shows the first total over the limit. For the help, which shows no ``#``."""
+    def after(effect: Effect) -> int:
+        if effect.kind is Kind.SET:
+            return rules.limit if effect.to is None else effect.to
+        if effect.kind is Kind.ADD and not effect.has_choice:
+            return total + effect.values[0]
+        return total  # a choice, a doubling...: the call names the total it makes
+    said = {rules.bust_call.replace("{total}", "#"):
+            rules.bust_call.replace("{total}", str(rules.limit + 1))}
+    for call, effect in zip(rules.calls, rules.cards, strict=True):
+        said.setdefault(call.replace("{total}", "#"), call.replace("{total}", str(after(effect))))
+    return said
 
 
 def choice_question(card: int, choices: Sequence[Action], total: int) -> str:
