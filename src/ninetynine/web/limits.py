@@ -266,3 +266,23 @@ class Buckets:
         if len(self._buckets) > self.size:
             self._buckets.popitem(last=False)
         return bucket.take()
+
+
+class Slots:
+    """Things an address holds open at once (its WebSockets), refused past ``cap`` with
+    the limit ``limit`` named."""
+
+    def __init__(self, limit: str, cap: int, what: str) -> None:
+        self.limit, self.cap, self.what = limit, cap, what
+        self._held: dict[str, int] = {}
+
+    def take(self, address: str) -> None:
+        if self._held.get(address, 0) >= self.cap:
+            raise LimitError(self.limit, f"{self.cap} {self.what} from your address are open "
+                             "already", code="too_many_connections")
+        self._held[address] = self._held.get(address, 0) + 1
+
+    def give_back(self, address: str) -> None:
+        left = self._held.pop(address, 1) - 1
+        if left:
+            self._held[address] = left

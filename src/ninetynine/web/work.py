@@ -18,6 +18,7 @@ import resource
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
+from multiprocessing import forkserver
 from multiprocessing.connection import Connection
 from typing import Any, TypeVar
 
@@ -52,6 +53,10 @@ class Workers:
         self.stats = WorkStats()
         self._slots: asyncio.Semaphore | None = None  # made on the server's event loop
         self._running: set[multiprocessing.process.BaseProcess] = set()
+
+    def warm(self) -> None:
+        """Start the fork server now (a second or so), not on the first request."""
+        forkserver.ensure_running()
 
     async def run(self, fn: Callable[..., T], *args: Any, seconds: float, limit: str,
                   what: str) -> T:
