@@ -25,7 +25,8 @@ from tests.web.helpers import FakeClock, ServerThread, free_port
 # Tests make many tables from one address quickly; tests/web/test_security.py checks the
 # default limits themselves.
 ROOMY = Limits(requests_per_second=1000, requests_burst=1000, tables_per_address=1000,
-               tables_per_client=1000, messages_per_second=1000, messages_burst=1000)
+               tables_per_client=1000, messages_per_second=1000, messages_burst=1000,
+               unseated_per_address=1000, refusals_per_connection=1000)
 
 
 # No request may make the server read a file (a record's rules naming "/etc/passwd", a

@@ -4,8 +4,10 @@ reviews run, or while a crowd of sockets floods the server with refused messages
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
+import multiprocessing
 import random
 import subprocess
 import sys
@@ -17,6 +19,7 @@ from typing import Any
 
 import httpx
 import pytest
+import websockets
 
 from ninetynine import Chance, Match, load_rules
 from ninetynine.bots import ask, make_bot
@@ -63,17 +66,22 @@ class Server:
 
     def workers_rss(self) -> list[int]:
         """Resident memory (bytes) of each process under the server (its workers)."""
-        found, todo = [], [self.proc.pid]
-        while todo:
-            pid = todo.pop()
-            with contextlib.suppress(OSError):
-                children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-                todo += [int(c) for c in children]
-                for c in children:
-                    status = Path(f"/proc/{c}/status").read_text()
-                    rss = next((line.split()[1] for line in status.splitlines()
-                                if line.startswith("VmRSS:")), "0")
-                    found.append(int(rss) * 1024)
+        parent: dict[int, int] = {}
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+                parent[int(stat.parent.name)] = int(fields[1])
+        def under(pid: int) -> bool:
+            while pid in parent and pid != self.proc.pid:
+                pid = parent[pid]
+            return pid == self.proc.pid
+        found = []
+        for pid in parent:
+            if pid != self.proc.pid and under(pid):
+                with contextlib.suppress(OSError):
+                    status = Path(f"/proc/{pid}/status").read_text()
+                    found += [int(line.split()[1]) * 1024 for line in status.splitlines()
+                              if line.startswith("VmRSS:")]
         return found
 
     def stop(self) -> None:
@@ -184,3 +192,56 @@ def test_the_coach_and_reviews_cannot_starve_a_bot_table(serve: Any) -> None:
         answer = player.wait(lambda m: m["type"] in ("coach", "error"), 60)
         assert answer["type"] == "coach", answer
         assert "estimated" in answer["note"]
+
+
+async def _flood(url: str, sockets: int, messages: int, stop: float) -> list[str]:
+    """``sockets`` connections from this address that never read, each sending refused
+    messages as fast as it can; what became of each (its close code, or why it failed)."""
+    async def one() -> str:
+        try:
+            async with websockets.connect(url, open_timeout=30, max_queue=None) as ws:
+                await ws.send(json.dumps({"type": "hello"}))
+                for i in range(messages):
+                    if time.monotonic() > stop:
+                        break
+                    await ws.send(json.dumps({"type": "junk", "n": i}))
+                await ws.wait_closed()
+                return str(ws.close_code)
+        except websockets.ConnectionClosed as e:
+            return str(e.rcvd.code if e.rcvd else "closed")
+        except Exception as e:  # noqa: BLE001 (counted, not raised: the test says what)
+            return type(e).__name__
+
+    return list(await asyncio.gather(*(one() for _ in range(sockets))))
+
+
+def test_a_flood_from_unread_sockets_leaves_another_table_at_its_pace(serve: Any) -> None:
+    """150 sockets of one address, none reading, each flooding refused messages: those
+    without a seat beyond their share are refused at once, the rest are closed after a few
+    refusals, and a bot table elsewhere keeps its pace."""
+    server = serve()
+    table = BotTable(server)
+    table.pace(1.0)
+    alone = table.pace(4.0)
+    watched = server.create(players=2, bots={"2": "easy"})
+    url = f"ws://127.0.0.1:{server.port}/ws/{watched['table']}"
+    context = multiprocessing.get_context("spawn")  # the attacker is a process of its own
+    results = context.Queue()
+    crowd = context.Process(target=flood, args=(url, 150, 2000, 20.0, results), daemon=True)
+    crowd.start()
+    time.sleep(0.5)
+    busy = table.pace(4.0)
+    outcome: list[str] = results.get(timeout=60)
+    crowd.join(10)
+    print(f"bot table: {alone:.1f} moves/s alone, {busy:.1f} during the flood; sockets "
+          f"ended with {sorted(set(outcome))}")
+    assert busy >= 0.7 * alone, (alone, busy)
+    assert len(outcome) == 150
+    # each was closed for what it sent (4009), or refused over the share of sockets
+    # without a seat (4000) while 20 others were open
+    assert set(outcome) <= {"4009", "4000", "4008"} and "4009" in outcome, outcome
+
+
+def flood(url: str, sockets: int, messages: int, seconds: float, results: Any) -> None:
+    """The attacker's process: :func:`_flood`, its outcome put on ``results``."""
+    results.put(asyncio.run(_flood(url, sockets, messages, time.monotonic() + seconds)))

@@ -6,14 +6,16 @@ The bots' moves never come here (they have their own threads, see
 waits for one of ``workers`` slots in a queue of at most ``work_queue``; past that it is
 refused with a typed :class:`~ninetynine.web.errors.LimitError`. Each job runs in a fresh
 process forked from a fork server that has the engine imported already (a few
-milliseconds to start, none of the server's threads or sockets inherited), under an
-address-space cap of ``worker_memory`` MiB, and is killed when its seconds are up.
+milliseconds to start, none of the server's threads or sockets inherited), at a lower CPU
+priority than the server, under an address-space cap of ``worker_memory`` MiB, and is
+killed when its seconds are up.
 """
 
 from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import resource
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,6 +30,8 @@ from ninetynine.web.limits import Limits
 
 T = TypeVar("T")
 MiB = 1 << 20
+# Workers yield the CPU to the server's process (its bots and tables) when both want it.
+NICENESS = 15
 # What the fork server imports once, so that every worker starts with it in memory.
 PRELOAD = ["ninetynine.coach", "ninetynine.web.wire"]
 
@@ -137,6 +141,7 @@ def _work(sender: Connection, fn: Callable[..., Any], args: tuple[Any, ...],
           memory: int) -> None:
     """A worker's life: cap its memory, run ``fn``, send ``(outcome, value, peak rss)``."""
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    os.nice(NICENESS)
     try:
         reply: tuple[Outcome, Any] = (Outcome.DONE, fn(*args))
     except MemoryError:

@@ -164,7 +164,8 @@ class Ending(Enum):
 async def _receive_loop(ws: WebSocket, lobby: Lobby, table: Table, conn: Conn,
                         limits: Limits) -> Ending:
     """Read and act on messages until the client goes, leaves its seat, or has had
-    ``refusals_per_connection`` messages in a row refused."""
+    ``refusals_per_connection`` messages in a row refused (for being malformed, illegal,
+    ...; a message over the rate is refused by the rate limit alone)."""
     refused = 0
     while True:
         try:
@@ -179,7 +180,7 @@ async def _receive_loop(ws: WebSocket, lobby: Lobby, table: Table, conn: Conn,
             return Ending.GONE
         except ProtocolError as e:
             conn.send_json(e.json())
-            refused += 1
+            refused += e.code != "rate_limited"  # (the rate limit's bucket refills)
             if refused >= limits.refusals_per_connection:
                 conn.send_json(LimitError("refusals_per_connection", f"{refused} messages in "
                                           "a row were refused: the connection is closed",
