@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import re
@@ -29,13 +30,17 @@ from importlib import resources
 from typing import Any
 
 from fastapi import FastAPI, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel
+from starlette.exceptions import HTTPException
 
 from ninetynine.errors import NinetyNineError, RulesError
 from ninetynine.presets import find_preset, load_rules, preset_rules, presets
 from ninetynine.record import Record, parse_record
 from ninetynine.rules import Rules
+from ninetynine.web import schema
 from ninetynine.web.conn import Conn
 from ninetynine.web.errors import LimitError, ProtocolError
 from ninetynine.web.guard import Guard
@@ -74,7 +79,8 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
                 store.close()
 
     app = FastAPI(title="ninetynine", lifespan=lifespan, docs_url=None, redoc_url=None,
-                  openapi_url=None)
+                  openapi_url="/api/openapi.json")
+    app.openapi = functools.cache(lambda: schema.openapi_document(app))  # type: ignore[method-assign]
     app.add_middleware(Guard, hosts=settings.hosts, max_body=limits.max_body,
                        origins=settings.origins,
                        bodies={path: (limits.max_record, "max_record")
@@ -87,34 +93,49 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
     async def protocol_error(request: Request, exc: ProtocolError) -> JSONResponse:
         return JSONResponse(exc.http_json(), status_code=exc.status)
 
+    @app.exception_handler(RequestValidationError)
+    async def bad_parameter(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return await protocol_error(request, schema.parameter_error(exc))
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+        # no such route or method (Starlette's own refusals), in the API's error shape
+        error = ProtocolError(schema.HTTP_CODES.get(exc.status_code, "http"), exc.detail)
+        return JSONResponse(error.http_json(), status_code=exc.status_code, headers=exc.headers)
+
     @app.exception_handler(NinetyNineError)
     async def server_error(request: Request, exc: NinetyNineError) -> JSONResponse:
         # a storage failure: nothing was changed, the client may try again
         error = ProtocolError("server", str(exc))
         return JSONResponse(error.http_json(), status_code=error.status)
 
-    @app.get("/api/presets")
+    @app.get("/api/presets", response_model=None,
+             responses={200: {"model": list[schema.Preset]}, **schema.errors(400)})
     async def list_presets() -> list[dict[str, Any]]:
         return [{"id": p.id, "name": p.name, "description": p.description,
                  "players": [(r := load_rules(p.id)).players_min,
                              min(r.players_max, limits.max_players)]}
                 for p in presets().values()]
 
-    @app.get("/api/config")
+    @app.get("/api/config", response_model=None,
+             responses={200: {"model": schema.Config}, **schema.errors(400, 503)})
     async def config() -> dict[str, Any]:
         return {"bots": list(settings.bots), "process": lobby().storage.process or None,
                 "limits": {k: getattr(limits, k) for k in ("max_players", "max_house_rules",
                                                            "max_message", "chat_length")}}
 
-    @app.get("/api/tables")
+    @app.get("/api/tables", response_model=None, responses={
+        200: {"model": list[schema.TableSummary]}, **schema.errors(*schema.READ)})
     async def open_tables() -> list[dict[str, Any]]:
         return await lobby().listing()
 
-    @app.post("/api/tables")
+    @app.post("/api/tables", response_model=None, openapi_extra=schema.json_body(
+        schema.NewTable, "the table to create"), responses={
+        200: {"model": schema.Created}, **schema.errors(*schema.WRITE)})
     async def create_table(request: Request, response: Response) -> dict[str, Any]:
         address = _address(request)
         lobby().throttle(address)
-        body = await _json_body(request, limits)
+        body = await _json_body(request, limits, schema.NewTable)
         rules = _rules_of(body, limits)
         players = body.get("players", 4)
         if not isinstance(players, int) or isinstance(players, bool):
@@ -137,25 +158,31 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
             bots=_bots_of(body.get("bots", {})), creator=Creator.of(client, address))
         return {"table": table.id, "seat": 1, "token": token, "invite": f"/t/{table.id}"}
 
-    @app.get("/api/tables/{table_id}")
+    @app.get("/api/tables/{table_id}", response_model=None, responses={
+        200: {"model": schema.TableSummary}, **schema.errors(*schema.READ, 404)})
     async def table_summary(table_id: str) -> dict[str, Any]:
         return (await lobby().get(table_id)).summary()
 
-    @app.post("/api/tables/{table_id}/join")
+    @app.post("/api/tables/{table_id}/join", response_model=None, openapi_extra=schema.json_body(
+        schema.JoinTable, "the joining player"), responses={
+        200: {"model": schema.Joined}, **schema.errors(*schema.WRITE, 404, 409)})
     async def join_table(table_id: str, request: Request) -> dict[str, Any]:
         lobby().throttle(_address(request))
-        body = await _json_body(request, limits)
+        body = await _json_body(request, limits, schema.JoinTable)
         table = await lobby().get(table_id)
         seat, token = await lobby().join(table, body.get("name"))
         return {"table": table.id, "seat": seat + 1, "token": token}
 
-    @app.get("/api/tables/{table_id}/record")
+    @app.get("/api/tables/{table_id}/record", response_class=Response, responses={
+        **schema.text_response("application/toml", "the record of a finished game"),
+        **schema.errors(*schema.READ, 404, 409)})
     async def record(table_id: str) -> Response:
         text = (await lobby().get(table_id)).record_text()
         return PlainTextResponse(text, media_type="application/toml", headers={
             "Content-Disposition": f'attachment; filename="ninetynine-{table_id}.toml"'})
 
-    @app.get("/api/tables/{table_id}/replay")
+    @app.get("/api/tables/{table_id}/replay", response_model=None, responses={
+        200: {"model": schema.Replay}, **schema.errors(*schema.READ, 404, 409)})
     async def table_replay(table_id: str, seat: int | None = None) -> dict[str, Any]:
         """A finished game step by step: from one seat's view, or every hand open."""
         table = await lobby().get(table_id)
@@ -164,7 +191,8 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
         return await asyncio.to_thread(replay_json, table.match.record(),
                                        _replay_seat(seat, len(table.seats)))
 
-    @app.get("/api/tables/{table_id}/review")
+    @app.get("/api/tables/{table_id}/review", response_model=None, responses={
+        200: {"model": schema.Review}, **schema.errors(*schema.READ, 404, 409, 429)})
     async def table_review(table_id: str, seat: int | None = None) -> dict[str, Any]:
         """A finished game's decisions of one seat beside the coach's moves."""
         table = await lobby().get(table_id)
@@ -175,7 +203,9 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
             table.reviews[who] = await reviewed(table.match.record(), who)
         return table.reviews[who]
 
-    @app.post("/api/review")
+    @app.post("/api/review", response_model=None, openapi_extra=schema.json_body(
+        schema.UploadedRecord, "the record and the seat to review"), responses={
+        200: {"model": schema.Review}, **schema.errors(*schema.WRITE)})
     async def record_review(request: Request) -> dict[str, Any]:
         """An uploaded record's decisions of one seat (``{"record": TEXT, "seat": N}``)."""
         record, seat = await uploaded(request)
@@ -195,7 +225,9 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
         finally:
             reviewing[0] -= 1
 
-    @app.post("/api/replay")
+    @app.post("/api/replay", response_model=None, openapi_extra=schema.json_body(
+        schema.UploadedRecord, "the record and the seat's view"), responses={
+        200: {"model": schema.Replay}, **schema.errors(*schema.WRITE)})
     async def record_replay(request: Request) -> dict[str, Any]:
         """An uploaded record (``{"record": TEXT, "seat": N or null}``) step by step."""
         record, seat = await uploaded(request)
@@ -206,7 +238,7 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
     async def uploaded(request: Request) -> tuple[Record, object]:
         """The record a client sent (``{"record": TEXT, "seat": ...}``) and its seat."""
         lobby().throttle(_address(request))
-        body = await _json_body(request, limits)
+        body = await _json_body(request, limits, schema.UploadedRecord)
         text = body.get("record")
         if not isinstance(text, str) or not text.strip():
             raise ProtocolError("bad_record", "record: expected the text of a record .toml")
@@ -242,11 +274,13 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
             if ok:
                 await _serve(ws, lobby(), table_id, limits)
 
-    @app.get("/t/{table_id}")
+    @app.get("/t/{table_id}", response_class=FileResponse, responses={
+        **schema.text_response("text/html", "the client page"), **schema.errors(400)})
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(str(STATIC / "index.html"))
 
-    @app.get("/")
+    @app.get("/", response_class=FileResponse, responses={
+        **schema.text_response("text/html", "the client page"), **schema.errors(400)})
     async def index() -> FileResponse:
         return FileResponse(str(STATIC / "index.html"))
 
@@ -438,7 +472,10 @@ def _address(request: Request) -> str:
     return request.client.host if request.client else "?"
 
 
-async def _json_body(request: Request, limits: Limits) -> dict[str, Any]:
+async def _json_body(request: Request, limits: Limits, fields: type[BaseModel]
+                     ) -> dict[str, Any]:
+    """The request's JSON object, with no field that ``fields`` (its schema) does not name:
+    a misspelt option is refused rather than silently ignored."""
     try:
         text = (await request.body()).decode("utf-8")
     except UnicodeDecodeError:
@@ -450,6 +487,10 @@ async def _json_body(request: Request, limits: Limits) -> dict[str, Any]:
         raise ProtocolError("malformed", "the request body must be a JSON object") from None
     if not isinstance(body, dict):
         raise ProtocolError("malformed", "the request body must be a JSON object")
+    unknown = next((key for key in body if key not in fields.model_fields), None)
+    if unknown is not None:
+        raise ProtocolError("malformed", f"unknown field {unknown[:20]!r}: expected "
+                            f"{', '.join(fields.model_fields)}")
     return body
 
 
@@ -457,7 +498,7 @@ def _rules_of(body: dict[str, Any], limits: Limits) -> Rules:
     """A preset id, or the text of an uploaded house-rules file."""
     house = body.get("house_rules")
     try:
-        if house:
+        if house is not None and house != "":  # as for a name: null or "" is none given
             if not isinstance(house, str):
                 raise RulesError("house rules: expected the text of a .toml file")
             if len(house) > limits.max_house_rules:

@@ -1,0 +1,394 @@
+"""What the server says, as schemas: the models of its OpenAPI document
+(``GET /api/openapi.json``) and the JSON Schema of every WebSocket frame it sends.
+
+The handlers build their answers as plain dicts and parse request bodies by hand (one
+precise line per mistake); the models here describe both for clients and fuzzers and are
+never used to parse anything. Every model forbids fields it does not name, so an answer
+that grows a field the schema does not know fails tests/web/test_fuzz.py.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import FastAPI
+from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from ninetynine.web.errors import ProtocolError
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# Errors ---------------------------------------------------------------------------------
+
+class Error(Model):
+    """A refusal (:class:`ninetynine.web.errors.ProtocolError`): ``code`` for programs,
+    ``message`` (also under ``error``) for people."""
+
+    error: str
+    code: str
+    message: str
+    legal: list[str] = Field(default_factory=list, description="a refused move: the moves "
+                             "allowed instead")
+    limit: str = Field("", description="the server limit refused (serve --limit NAME=...)")
+
+
+ERROR_TEXT = {
+    400: "Bad request: a malformed body or parameter, or a host name not served here "
+         "(bad_host)",
+    403: "A browser page of another site (forbidden_origin)",
+    404: "No such table (no_table)",
+    409: "The table is full, or the game is not over yet",
+    413: "A request body over the server's limit (too_large)",
+    415: "A body that is not application/json",
+    429: "Over one of the server's rate limits",
+    503: "A storage failure: nothing was changed, try again",
+}
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The documented error responses of a route (every one an :class:`Error`)."""
+    return {s: {"model": Error, "description": ERROR_TEXT[s]} for s in statuses}
+
+
+READ = (400, 503)  # what any route of the API may answer (the Guard's host check, storage)
+WRITE = (400, 403, 413, 415, 429, 503)  # and a POST (the Guard's origin, type, size; rate)
+
+
+# Starlette's own refusals (no such route, no such method) as the API's error codes.
+HTTP_CODES = {404: "not_found", 405: "method_not_allowed"}
+
+
+def parameter_error(exc: RequestValidationError) -> ProtocolError:
+    """A path or query parameter of the wrong type (the bodies are read by hand), as one
+    line naming it: ``seat 'x': expected a whole number``."""
+    first = exc.errors()[0] if exc.errors() else {}
+    where = first.get("loc", ("", "parameter"))[-1]
+    value = first.get("input")
+    expected = {"int_parsing": "a whole number"}.get(first.get("type", ""), first.get("msg", ""))
+    return ProtocolError("malformed", f"{where} {str(value)[:20]!r}: expected {expected}")
+
+
+def json_body(model: type[BaseModel], description: str) -> dict[str, Any]:
+    """``openapi_extra`` declaring a JSON request body the handler parses by hand."""
+    return {"requestBody": {"required": True, "description": description, "content": {
+        "application/json": {"schema": model.model_json_schema()}}}}
+
+
+def text_response(media_type: str, description: str) -> dict[int | str, dict[str, Any]]:
+    return {200: {"description": description,
+                  "content": {media_type: {"schema": {"type": "string"}}}}}
+
+
+def openapi_document(app: FastAPI) -> dict[str, Any]:
+    """The app's OpenAPI document. FastAPI's own ``422`` validation answer never happens
+    here (app.py answers a bad parameter as a ``400`` :class:`Error`), so it is left out."""
+    doc = get_openapi(title=app.title, version=app.version, routes=app.routes,
+                      description="The ninetynine game server's lobby API (docs/server.md)")
+    for path in doc.get("paths", {}).values():
+        for operation in path.values():
+            operation.get("responses", {}).pop("422", None)
+    schemas = doc.get("components", {}).get("schemas", {})
+    schemas.pop("HTTPValidationError", None)
+    schemas.pop("ValidationError", None)
+    return doc
+
+
+# Request bodies (described only) -------------------------------------------------------
+
+class NewTable(Model):
+    """``POST /api/tables``."""
+
+    rules: str = Field("P", description="a preset id (GET /api/presets)", max_length=40)
+    house_rules: str | None = Field(None, description="the text of a house-rules .toml file "
+                                    "(instead of rules)")
+    players: int = Field(4, ge=2, le=12)
+    name: str | None = Field(None, description="the creator's name")
+    clock: float | None = Field(None, description="seconds per turn, or null for no clock")
+    public: bool = Field(False, description="listed in the lobby (else invite only)")
+    bots: dict[str, str] = Field(default_factory=dict, description="seat (from 1) -> bot "
+                                 "level, e.g. {\"2\": \"easy\"}")
+
+
+class JoinTable(Model):
+    """``POST /api/tables/{id}/join``."""
+
+    name: str | None = None
+
+
+class UploadedRecord(Model):
+    """``POST /api/replay`` and ``POST /api/review``."""
+
+    record: str = Field(description="the text of a record .toml")
+    seat: int | None = Field(None, ge=1, description="the seat's view (from 1); null: every "
+                             "hand open (replay only)")
+
+
+# HTTP answers ----------------------------------------------------------------------------
+
+class Preset(Model):
+    id: str
+    name: str
+    description: str
+    players: list[int] = Field(min_length=2, max_length=2, description="[fewest, most]")
+
+
+class ConfigLimits(Model):
+    max_players: int
+    max_house_rules: int
+    max_message: int
+    chat_length: int
+
+
+class Config(Model):
+    bots: list[str]
+    process: str | None
+    limits: ConfigLimits
+
+
+class RulesName(Model):
+    id: str
+    name: str
+
+
+class SeatSummary(Model):
+    seat: int
+    name: str | None
+    kind: Literal["bot", "open", "human"]
+    bot: str | None
+    connected: bool
+    bot_playing: bool
+
+
+class TableSummary(Model):
+    id: str
+    status: Literal["waiting", "playing", "over", "abandoned"]
+    rules: RulesName
+    players: int
+    clock: float | None
+    clock_left: float | None
+    public: bool
+    next: str | None = Field(description="the rematch's table, once there is one")
+    seats: list[SeatSummary]
+
+
+class Created(Model):
+    table: str
+    seat: int
+    token: str = Field(description="the seat's secret: send it in the WebSocket hello")
+    invite: str
+
+
+class Joined(Model):
+    table: str
+    seat: int
+    token: str
+
+
+class Counter(Model):
+    one: str
+    many: str
+
+
+class Outcome(Model):
+    winners: list[int]
+    reason: str
+    why: str
+
+
+class View(Model):
+    """A seat's view (:func:`ninetynine.web.wire.view_json`): seats from 1."""
+
+    seat: int | None
+    phase: Literal["play", "draw", "chance", "over"]
+    turn: int | None
+    total: int
+    limit: int
+    direction: Literal["cw", "ccw"]
+    dealer: int | None
+    hand_no: int
+    hand: list[str]
+    hand_sizes: list[int]
+    lives: list[int]
+    alive: list[bool]
+    in_hand: list[bool]
+    points: list[int]
+    scores: list[int]
+    scoring: str
+    counter: Counter
+    pot: int
+    pile: list[str]
+    pile_size: int
+    stock_size: int
+    chain: int
+    plays_left: int
+    may_decline: bool
+    legal: list[str]
+    outcome: Outcome | None
+    hands: list[list[str]] = Field(default_factory=list, description="a replay with every "
+                                   "hand open: each seat's hand")
+
+
+class CardLabel(Model):
+    label: str
+    special: bool
+
+
+class RulesLabels(Model):
+    id: str
+    name: str
+    limit: int
+    ranks: dict[str, CardLabel]
+    suits: dict[str, CardLabel]
+
+
+class SeatStanding(Model):
+    seat: int
+    place: int
+    lives: int
+    lost: int
+    won: bool
+
+
+class Standings(Model):
+    hands: int
+    seats: list[SeatStanding]
+
+
+class ReplayStep(Model):
+    step: int
+    moves: int
+    view: View
+    talk: list[str]
+
+
+class Replay(Model):
+    rules: RulesLabels
+    names: list[str]
+    steps: list[ReplayStep]
+    seat: int | None
+    standings: Standings | None
+
+
+class MoveAdvice(Model):
+    action: str
+    lose_hand: float
+    lose_game: float | None
+    best: bool
+
+
+class Advice(Model):
+    seat: int
+    best: str
+    deals: int
+    moves: list[MoveAdvice]
+
+
+class Decision(Model):
+    action_number: int
+    hand: int
+    total: int
+    played: str
+    best: str
+    cost: float
+    error: float
+    flag: Literal["", "?!", "?", "??"]
+    advice: Advice
+
+
+class Review(Model):
+    seat: int
+    playouts: int
+    decisions: list[Decision]
+    costliest: list[int]
+
+
+# WebSocket frames (server to client) ---------------------------------------------------
+
+class Play(Model):
+    action: str
+    total: int
+
+
+class Refused(Model):
+    reason: str
+    why: str
+
+
+class CardChoices(Model):
+    plays: list[Play]
+    refused: Refused | None
+
+
+class Event(BaseModel):
+    """An engine event (:func:`ninetynine.web.wire.event_json`, its fields vary by kind) or
+    a server note (takeover, time-out, return)."""
+
+    kind: str
+    text: str | None = None
+
+
+class ChatLine(Model):
+    seat: int | None
+    name: str | None
+    text: str
+    at: int
+
+
+class TableFrame(Model):
+    """``sync`` (on hello: also the card labels and the recent chat) and ``update``."""
+
+    type: Literal["sync", "update"]
+    state: int
+    table: TableSummary
+    view: View
+    events: list[Event]
+    options: dict[str, CardChoices] = Field(default_factory=dict, description="on the "
+                                            "seat's turn: what each card would do")
+    stuck: str | None = Field(None, description="on the seat's turn: why no card may be played")
+    standings: Standings | None = None
+    rules: RulesLabels | None = None
+    chat: list[ChatLine] = Field(default_factory=list)
+
+
+class ErrorFrame(Model):
+    type: Literal["error"]
+    code: str
+    message: str
+    legal: list[str] = Field(default_factory=list)
+    limit: str = ""
+
+
+class ChatFrame(ChatLine):
+    type: Literal["chat"]
+
+
+class CoachFrame(Advice):
+    type: Literal["coach"]
+    state: int
+
+
+class PongFrame(Model):
+    type: Literal["pong"]
+    state: int
+
+
+class RematchFrame(Model):
+    type: Literal["rematch"]
+    table: str
+
+
+class LobbyFrame(Model):
+    type: Literal["lobby"]
+    tables: list[TableSummary]
+
+
+Frame = Annotated[TableFrame | ErrorFrame | ChatFrame | CoachFrame | PongFrame | RematchFrame
+                  | LobbyFrame, Field(discriminator="type")]
+
+# Every frame the server sends on /ws/{table} and /ws/lobby, as JSON Schema.
+FRAME_SCHEMA: dict[str, Any] = TypeAdapter(Frame).json_schema()
