@@ -177,14 +177,18 @@ def test_every_http_operation_answers_what_its_schema_says(seeded: Seeded, label
     seeded.log.records.clear()
 
     @FUZZ
-    @given(case=operation.as_strategy(mode), table=st.sampled_from(
-        ["fuzzed", *seeded.tables]), real_record=st.booleans())
-    def run(case: Any, table: str, real_record: bool) -> None:
+    @given(case=operation.as_strategy(mode), table=st.sampled_from(["fuzzed", *seeded.tables]),
+           pin=st.booleans(), seat=st.sampled_from([None, 1, 2]))
+    def run(case: Any, table: str, pin: bool, seat: int | None) -> None:
+        """A fuzzed id often names a real table; valid input often has the finished
+        game's record, or a seat that it has."""
         if "table_id" in (case.path_parameters or {}) and table != "fuzzed":
             case.path_parameters["table_id"] = seeded.tables[table]
-        if real_record and mode is GenerationMode.POSITIVE and isinstance(case.body, dict) \
-                and "record" in case.body:
-            case.body["record"] = seeded.record
+        if pin and mode is GenerationMode.POSITIVE:
+            if isinstance(case.body, dict) and "record" in case.body:
+                case.body.update(record=seeded.record, seat=seat)
+            elif case.query and "seat" in case.query:
+                case.query["seat"] = seat or 1
         response = case.call()
         case.validate_response(response, checks=checks)
         assert not seeded.log.records, seeded.log.lines()
@@ -320,3 +324,35 @@ def test_the_lobby_feed_reads_any_message_and_sends_only_listings(seeded: Seeded
         assert not seeded.log.records, seeded.log.lines()
 
     run()
+
+
+def test_each_kind_of_frame_a_game_sends_is_in_the_frame_schema(seeded: Seeded) -> None:
+    """The frames the fuzzer meets rarely (coach, rematch, the end's standings) too."""
+    server = seeded.server
+    created = server.create(name="Ann", players=2, bots={"2": "easy"}, public=True)
+    table = created["table"]
+    ann, watcher = server.client(table, created["token"]), server.client(table, None)
+    lobby = Client(f"ws://127.0.0.1:{server.port}/ws/lobby", None, hello=False)
+    ann.wait(lambda m: m["type"] == "sync")
+    if not ann.my_turn():
+        ann.wait(lambda m: m["type"] == "update" and ann.my_turn())
+    for message, answer in (({"type": "coach"}, "coach"), ({"type": "ping"}, "pong"),
+                            ({"type": "chat", "text": "gl hf"}, "chat"),
+                            ({"type": "act", "state": ann.state, "action": "XX"}, "error")):
+        ann.send(message)
+        ann.wait(lambda m, answer=answer: m["type"] == answer)  # type: ignore[misc]
+    play_game([ann], random.Random(5))
+    ann.send({"type": "rematch"})
+    ann.wait(lambda m: m["type"] == "rematch")
+    lobby.recv()
+    watcher.drain()
+    for c in (ann, watcher, lobby):
+        c.close()
+    frames = [json.loads(f) for c in (ann, watcher, lobby) for f in c.frames]
+    for frame in frames:
+        errors = [e.message for e in FRAMES.iter_errors(frame)]
+        assert not errors, (frame["type"], errors[:3])
+    assert {f["type"] for f in frames} == {"sync", "update", "coach", "pong", "chat", "error",
+                                           "rematch", "lobby"}
+    assert any("options" in f for f in frames) and any("standings" in f for f in frames)
+    assert not seeded.log.records, seeded.log.lines()

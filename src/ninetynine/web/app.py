@@ -29,7 +29,7 @@ from collections.abc import AsyncIterator, Iterator
 from importlib import resources
 from typing import Any
 
-from fastapi import FastAPI, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Query, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
@@ -139,7 +139,8 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
         rules = _rules_of(body, limits)
         players = body.get("players", 4)
         if not isinstance(players, int) or isinstance(players, bool):
-            raise ProtocolError("bad_table", f"players {str(players)[:20]!r}: expected a number")
+            raise ProtocolError("bad_table", f"players {str(players)[:20]!r}: expected a whole "
+                                "number")
         clock = body.get("clock")
         if clock is not None and (not isinstance(clock, (int, float)) or isinstance(clock, bool)):
             raise ProtocolError("bad_table", f"clock {str(clock)[:20]!r}: expected seconds or "
@@ -181,9 +182,11 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
         return PlainTextResponse(text, media_type="application/toml", headers={
             "Content-Disposition": f'attachment; filename="ninetynine-{table_id}.toml"'})
 
-    @app.get("/api/tables/{table_id}/replay", response_model=None, responses={
+    @app.get("/api/tables/{table_id}/replay", response_model=None, openapi_extra=schema.seat_query(
+        "the seat whose view to show (from 1); none: every hand open", required=False), responses={
         200: {"model": schema.Replay}, **schema.errors(*schema.READ, 404, 409)})
-    async def table_replay(table_id: str, seat: int | None = None) -> dict[str, Any]:
+    async def table_replay(table_id: str, seat: int | None = Query(None, include_in_schema=False)
+                           ) -> dict[str, Any]:
         """A finished game step by step: from one seat's view, or every hand open."""
         table = await lobby().get(table_id)
         if not table.finished:
@@ -191,9 +194,11 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
         return await asyncio.to_thread(replay_json, table.match.record(),
                                        _replay_seat(seat, len(table.seats)))
 
-    @app.get("/api/tables/{table_id}/review", response_model=None, responses={
+    @app.get("/api/tables/{table_id}/review", response_model=None, openapi_extra=schema.seat_query(
+        "the seat whose decisions to review (from 1)", required=True), responses={
         200: {"model": schema.Review}, **schema.errors(*schema.READ, 404, 409, 429)})
-    async def table_review(table_id: str, seat: int | None = None) -> dict[str, Any]:
+    async def table_review(table_id: str, seat: int | None = Query(None, include_in_schema=False)
+                           ) -> dict[str, Any]:
         """A finished game's decisions of one seat beside the coach's moves."""
         table = await lobby().get(table_id)
         if not table.finished:
@@ -204,11 +209,11 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
         return table.reviews[who]
 
     @app.post("/api/review", response_model=None, openapi_extra=schema.json_body(
-        schema.UploadedRecord, "the record and the seat to review"), responses={
+        schema.RecordToReview, "the record and the seat to review"), responses={
         200: {"model": schema.Review}, **schema.errors(*schema.WRITE)})
     async def record_review(request: Request) -> dict[str, Any]:
         """An uploaded record's decisions of one seat (``{"record": TEXT, "seat": N}``)."""
-        record, seat = await uploaded(request)
+        record, seat = await uploaded(request, schema.RecordToReview)
         with _bad_record():
             return await reviewed(record, _review_seat(seat, record.start.n))
 
@@ -230,15 +235,15 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
         200: {"model": schema.Replay}, **schema.errors(*schema.WRITE)})
     async def record_replay(request: Request) -> dict[str, Any]:
         """An uploaded record (``{"record": TEXT, "seat": N or null}``) step by step."""
-        record, seat = await uploaded(request)
+        record, seat = await uploaded(request, schema.UploadedRecord)
         with _bad_record():
             return await asyncio.to_thread(replay_json, record,
                                            _replay_seat(seat, record.start.n))
 
-    async def uploaded(request: Request) -> tuple[Record, object]:
+    async def uploaded(request: Request, fields: type[BaseModel]) -> tuple[Record, object]:
         """The record a client sent (``{"record": TEXT, "seat": ...}``) and its seat."""
         lobby().throttle(_address(request))
-        body = await _json_body(request, limits, schema.UploadedRecord)
+        body = await _json_body(request, limits, fields)
         text = body.get("record")
         if not isinstance(text, str) or not text.strip():
             raise ProtocolError("bad_record", "record: expected the text of a record .toml")

@@ -16,7 +16,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from ninetynine.presets import presets
 from ninetynine.web.errors import ProtocolError
+from ninetynine.web.tables import MAX_NAME
 
 
 class Model(BaseModel):
@@ -103,29 +105,49 @@ def openapi_document(app: FastAPI) -> dict[str, Any]:
 class NewTable(Model):
     """``POST /api/tables``."""
 
-    rules: str = Field("P", description="a preset id (GET /api/presets)", max_length=40)
+    rules: str = Field("P", description="a preset id (GET /api/presets; an alias too)",
+                       json_schema_extra={"enum": list(presets())})
     house_rules: str | None = Field(None, description="the text of a house-rules .toml file "
                                     "(instead of rules)")
-    players: int = Field(4, ge=2, le=12)
-    name: str | None = Field(None, description="the creator's name")
-    clock: float | None = Field(None, description="seconds per turn, or null for no clock")
+    players: int = Field(4, ge=2, le=12, description="seats (at most the server's "
+                         "max_players and the rules' own most)")
+    name: str | None = Field(None, max_length=MAX_NAME, description="the creator's name")
+    clock: float | None = Field(None, ge=1, le=3600, description="seconds per turn, or null "
+                                "for no clock")
     public: bool = Field(False, description="listed in the lobby (else invite only)")
-    bots: dict[str, str] = Field(default_factory=dict, description="seat (from 1) -> bot "
-                                 "level, e.g. {\"2\": \"easy\"}")
+    bots: dict[str, str] = Field(
+        default_factory=dict, description="seat (from 2) -> a bot level the server offers "
+        "(GET /api/config), e.g. {\"2\": \"easy\"}",
+        json_schema_extra={"propertyNames": {"pattern": r"^[0-9]{1,3}$"}})
 
 
 class JoinTable(Model):
     """``POST /api/tables/{id}/join``."""
 
-    name: str | None = None
+    name: str | None = Field(None, max_length=MAX_NAME)
 
 
 class UploadedRecord(Model):
-    """``POST /api/replay`` and ``POST /api/review``."""
+    """``POST /api/replay``."""
 
     record: str = Field(description="the text of a record .toml")
-    seat: int | None = Field(None, ge=1, description="the seat's view (from 1); null: every "
-                             "hand open (replay only)")
+    seat: int | None = Field(None, ge=1, description="the seat whose view to show (from 1); "
+                             "null: every hand open")
+
+
+class RecordToReview(Model):
+    """``POST /api/review``."""
+
+    record: str = Field(description="the text of a record .toml")
+    seat: int = Field(ge=1, description="the seat whose decisions to review (from 1)")
+
+
+def seat_query(description: str, *, required: bool) -> dict[str, Any]:
+    """``openapi_extra`` describing a table route's ``seat`` query parameter (read by hand,
+    with the table's own range; the route hides FastAPI's own description of it)."""
+    seat: dict[str, Any] = {"type": "integer", "minimum": 1}
+    return {"parameters": [{"name": "seat", "in": "query", "required": required,
+                            "description": description, "schema": seat}]}
 
 
 # HTTP answers ----------------------------------------------------------------------------
