@@ -31,7 +31,7 @@ from schemathesis.specs.openapi.checks import (
 )
 from websockets.exceptions import ConnectionClosed
 
-from ninetynine.web.schema import FRAME_SCHEMA
+from ninetynine.web.schema import FRAME_SCHEMA, ROUTES
 from ninetynine.web.settings import Settings
 from tests.web.conftest import ROOMY
 from tests.web.helpers import Client, FakeClock, ServerThread, play_game
@@ -101,7 +101,9 @@ def test_the_schema_is_published_past_the_guard(seeded: Seeded) -> None:
     res = seeded.server.get("/api/openapi.json")
     assert res.status_code == 200
     doc = res.json()
-    assert "/api/tables/{table_id}/join" in doc["paths"]
+    # every route is described in ninetynine.web.schema.ROUTES, none by FastAPI's defaults
+    assert {f"{method.upper()} {path}" for path, ops in doc["paths"].items()
+            for method in ops} == set(ROUTES)
     create = doc["paths"]["/api/tables"]["post"]
     assert "players" in create["requestBody"]["content"]["application/json"]["schema"][
         "properties"]
@@ -196,6 +198,31 @@ def test_every_http_operation_answers_what_its_schema_says(seeded: Seeded, label
     run()
 
 
+HEADER = st.text(st.characters(min_codepoint=0x21, max_codepoint=0x7e), max_size=40)
+
+
+def test_the_guard_answers_any_host_origin_and_body_headers(seeded: Seeded) -> None:
+    """The front door's own input: odd Host, Origin and Content-Type headers (a bad
+    Content-Length never reaches it: uvicorn refuses it first)."""
+    url = seeded.server.url + "/api/tables"
+    seeded.log.records.clear()
+
+    @FUZZ
+    @given(host=st.sampled_from([f"127.0.0.1:{seeded.server.port}", "localhost"]) | HEADER,
+           origin=st.none() | st.just(seeded.server.url) | HEADER,
+           ctype=st.sampled_from(["application/json", "application/json; charset=utf-8"])
+           | HEADER, body=st.binary(max_size=40) | st.just(b'{"players": 2}'))
+    def run(host: str, origin: str | None, ctype: str, body: bytes) -> None:
+        headers = {"Host": host, "Content-Type": ctype, **({"Origin": origin} if origin else {})}
+        res = httpx.post(url, content=body, headers=headers, timeout=5)
+        assert res.status_code in (200, 400, 403, 413, 415), res.text
+        if res.status_code != 200:
+            assert set(res.json()) >= {"error", "code", "message"}, res.text
+        assert not seeded.log.records, seeded.log.lines()
+
+    run()
+
+
 # WebSocket messages ------------------------------------------------------------------------
 
 FRAMES = jsonschema_rs.validator_for(FRAME_SCHEMA)
@@ -241,6 +268,7 @@ class Session:
 
     def __init__(self, seeded: Seeded, path: str) -> None:
         self.client = Client(f"ws://127.0.0.1:{seeded.server.port}{path}", None, hello=False)
+        self.path = path
         self.types: list[str] = []
         self.last: dict[str, Any] | None = None
 
@@ -262,7 +290,8 @@ class Session:
             pass
 
     def legal_move(self) -> str:
-        self.flush()
+        if self.path != "/ws/lobby":  # the lobby feed answers nothing
+            self.flush()
         view = self.last["view"] if self.last else {"legal": []}
         action = view["legal"][0] if view["legal"] else "KS"
         return json.dumps({"type": "act", "state": self.last["state"] if self.last else 0,

@@ -10,9 +10,10 @@ WebSocket /ws/{id}: the client's first message is ``{"type": "hello", "token": .
 ``rematch``, ``ping``. A refused message gets ``error`` {code, message[, limit]} and
 changes nothing.
 
-Every request passes :class:`~ninetynine.web.guard.Guard` first (host names, origins,
-JSON only, body size, security headers); the limits of :mod:`ninetynine.web.limits`
-apply to what it lets through.
+Both are described in :mod:`ninetynine.web.schema` (the OpenAPI document at
+``GET /api/openapi.json``, the frames' JSON Schema). Every request passes
+:class:`~ninetynine.web.guard.Guard` first (host names, origins, JSON only, body size,
+security headers); the limits of :mod:`ninetynine.web.limits` apply to what it lets through.
 """
 
 from __future__ import annotations
@@ -109,29 +110,24 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
         error = ProtocolError("server", str(exc))
         return JSONResponse(error.http_json(), status_code=error.status)
 
-    @app.get("/api/presets", response_model=None,
-             responses={200: {"model": list[schema.Preset]}, **schema.errors(400)})
+    @schema.route(app, "GET /api/presets")
     async def list_presets() -> list[dict[str, Any]]:
         return [{"id": p.id, "name": p.name, "description": p.description,
                  "players": [(r := load_rules(p.id)).players_min,
                              min(r.players_max, limits.max_players)]}
                 for p in presets().values()]
 
-    @app.get("/api/config", response_model=None,
-             responses={200: {"model": schema.Config}, **schema.errors(400, 503)})
+    @schema.route(app, "GET /api/config")
     async def config() -> dict[str, Any]:
         return {"bots": list(settings.bots), "process": lobby().storage.process or None,
                 "limits": {k: getattr(limits, k) for k in ("max_players", "max_house_rules",
                                                            "max_message", "chat_length")}}
 
-    @app.get("/api/tables", response_model=None, responses={
-        200: {"model": list[schema.TableSummary]}, **schema.errors(*schema.READ)})
+    @schema.route(app, "GET /api/tables")
     async def open_tables() -> list[dict[str, Any]]:
         return await lobby().listing()
 
-    @app.post("/api/tables", response_model=None, openapi_extra=schema.json_body(
-        schema.NewTable, "the table to create"), responses={
-        200: {"model": schema.Created}, **schema.errors(*schema.WRITE)})
+    @schema.route(app, "POST /api/tables")
     async def create_table(request: Request, response: Response) -> dict[str, Any]:
         address = _address(request)
         lobby().throttle(address)
@@ -159,14 +155,11 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
             bots=_bots_of(body.get("bots", {})), creator=Creator.of(client, address))
         return {"table": table.id, "seat": 1, "token": token, "invite": f"/t/{table.id}"}
 
-    @app.get("/api/tables/{table_id}", response_model=None, responses={
-        200: {"model": schema.TableSummary}, **schema.errors(*schema.READ, 404)})
+    @schema.route(app, "GET /api/tables/{table_id}")
     async def table_summary(table_id: str) -> dict[str, Any]:
         return (await lobby().get(table_id)).summary()
 
-    @app.post("/api/tables/{table_id}/join", response_model=None, openapi_extra=schema.json_body(
-        schema.JoinTable, "the joining player"), responses={
-        200: {"model": schema.Joined}, **schema.errors(*schema.WRITE, 404, 409)})
+    @schema.route(app, "POST /api/tables/{table_id}/join")
     async def join_table(table_id: str, request: Request) -> dict[str, Any]:
         lobby().throttle(_address(request))
         body = await _json_body(request, limits, schema.JoinTable)
@@ -174,17 +167,13 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
         seat, token = await lobby().join(table, body.get("name"))
         return {"table": table.id, "seat": seat + 1, "token": token}
 
-    @app.get("/api/tables/{table_id}/record", response_class=Response, responses={
-        **schema.text_response("application/toml", "the record of a finished game"),
-        **schema.errors(*schema.READ, 404, 409)})
+    @schema.route(app, "GET /api/tables/{table_id}/record")
     async def record(table_id: str) -> Response:
         text = (await lobby().get(table_id)).record_text()
         return PlainTextResponse(text, media_type="application/toml", headers={
             "Content-Disposition": f'attachment; filename="ninetynine-{table_id}.toml"'})
 
-    @app.get("/api/tables/{table_id}/replay", response_model=None, openapi_extra=schema.seat_query(
-        "the seat whose view to show (from 1); none: every hand open", required=False), responses={
-        200: {"model": schema.Replay}, **schema.errors(*schema.READ, 404, 409)})
+    @schema.route(app, "GET /api/tables/{table_id}/replay")
     async def table_replay(table_id: str, seat: int | None = Query(None, include_in_schema=False)
                            ) -> dict[str, Any]:
         """A finished game step by step: from one seat's view, or every hand open."""
@@ -194,9 +183,7 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
         return await asyncio.to_thread(replay_json, table.match.record(),
                                        _replay_seat(seat, len(table.seats)))
 
-    @app.get("/api/tables/{table_id}/review", response_model=None, openapi_extra=schema.seat_query(
-        "the seat whose decisions to review (from 1)", required=True), responses={
-        200: {"model": schema.Review}, **schema.errors(*schema.READ, 404, 409, 429)})
+    @schema.route(app, "GET /api/tables/{table_id}/review")
     async def table_review(table_id: str, seat: int | None = Query(None, include_in_schema=False)
                            ) -> dict[str, Any]:
         """A finished game's decisions of one seat beside the coach's moves."""
@@ -208,9 +195,7 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
             table.reviews[who] = await reviewed(table.match.record(), who)
         return table.reviews[who]
 
-    @app.post("/api/review", response_model=None, openapi_extra=schema.json_body(
-        schema.RecordToReview, "the record and the seat to review"), responses={
-        200: {"model": schema.Review}, **schema.errors(*schema.WRITE)})
+    @schema.route(app, "POST /api/review")
     async def record_review(request: Request) -> dict[str, Any]:
         """An uploaded record's decisions of one seat (``{"record": TEXT, "seat": N}``)."""
         record, seat = await uploaded(request, schema.RecordToReview)
@@ -230,9 +215,7 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
         finally:
             reviewing[0] -= 1
 
-    @app.post("/api/replay", response_model=None, openapi_extra=schema.json_body(
-        schema.UploadedRecord, "the record and the seat's view"), responses={
-        200: {"model": schema.Replay}, **schema.errors(*schema.WRITE)})
+    @schema.route(app, "POST /api/replay")
     async def record_replay(request: Request) -> dict[str, Any]:
         """An uploaded record (``{"record": TEXT, "seat": N or null}``) step by step."""
         record, seat = await uploaded(request, schema.UploadedRecord)
@@ -279,13 +262,11 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
             if ok:
                 await _serve(ws, lobby(), table_id, limits)
 
-    @app.get("/t/{table_id}", response_class=FileResponse, responses={
-        **schema.text_response("text/html", "the client page"), **schema.errors(400)})
+    @schema.route(app, "GET /t/{table_id}")
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(str(STATIC / "index.html"))
 
-    @app.get("/", response_class=FileResponse, responses={
-        **schema.text_response("text/html", "the client page"), **schema.errors(400)})
+    @schema.route(app, "GET /")
     async def index() -> FileResponse:
         return FileResponse(str(STATIC / "index.html"))
 

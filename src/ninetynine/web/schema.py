@@ -9,16 +9,20 @@ that grows a field the schema does not know fails tests/web/test_fuzz.py.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, TypeVar
 
-from fastapi import FastAPI
+from fastapi import APIRouter, FastAPI, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
+from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from ninetynine.presets import presets
 from ninetynine.web.errors import ProtocolError
 from ninetynine.web.tables import MAX_NAME
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 class Model(BaseModel):
@@ -57,10 +61,6 @@ def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {s: {"model": Error, "description": ERROR_TEXT[s]} for s in statuses}
 
 
-READ = (400, 503)  # what any route of the API may answer (the Guard's host check, storage)
-WRITE = (400, 403, 413, 415, 429, 503)  # and a POST (the Guard's origin, type, size; rate)
-
-
 # Starlette's own refusals (no such route, no such method) as the API's error codes.
 HTTP_CODES = {404: "not_found", 405: "method_not_allowed"}
 
@@ -73,17 +73,6 @@ def parameter_error(exc: RequestValidationError) -> ProtocolError:
     value = first.get("input")
     expected = {"int_parsing": "a whole number"}.get(first.get("type", ""), first.get("msg", ""))
     return ProtocolError("malformed", f"{where} {str(value)[:20]!r}: expected {expected}")
-
-
-def json_body(model: type[BaseModel], description: str) -> dict[str, Any]:
-    """``openapi_extra`` declaring a JSON request body the handler parses by hand."""
-    return {"requestBody": {"required": True, "description": description, "content": {
-        "application/json": {"schema": model.model_json_schema()}}}}
-
-
-def text_response(media_type: str, description: str) -> dict[int | str, dict[str, Any]]:
-    return {200: {"description": description,
-                  "content": {media_type: {"schema": {"type": "string"}}}}}
 
 
 def openapi_document(app: FastAPI) -> dict[str, Any]:
@@ -140,14 +129,6 @@ class RecordToReview(Model):
 
     record: str = Field(description="the text of a record .toml")
     seat: int = Field(ge=1, description="the seat whose decisions to review (from 1)")
-
-
-def seat_query(description: str, *, required: bool) -> dict[str, Any]:
-    """``openapi_extra`` describing a table route's ``seat`` query parameter (read by hand,
-    with the table's own range; the route hides FastAPI's own description of it)."""
-    seat: dict[str, Any] = {"type": "integer", "minimum": 1}
-    return {"parameters": [{"name": "seat", "in": "query", "required": required,
-                            "description": description, "schema": seat}]}
 
 
 # HTTP answers ----------------------------------------------------------------------------
@@ -414,3 +395,63 @@ Frame = Annotated[TableFrame | ErrorFrame | ChatFrame | CoachFrame | PongFrame |
 
 # Every frame the server sends on /ws/{table} and /ws/lobby, as JSON Schema.
 FRAME_SCHEMA: dict[str, Any] = TypeAdapter(Frame).json_schema()
+
+
+# The routes ------------------------------------------------------------------------------
+
+READ = (400, 503)  # what any route of the API may answer (the Guard's host check, storage)
+WRITE = (400, 403, 413, 415, 429, 503)  # and a POST (the Guard's origin, type, size; rate)
+
+
+def _json(answer: Any, *statuses: int, body: tuple[type[BaseModel], str] | None = None,
+          seat: tuple[str, bool] | None = None) -> dict[str, Any]:
+    """A JSON route's decorator arguments: its answer and refusals, the body it reads by
+    hand, and its ``seat`` query parameter (read by hand too; the route hides FastAPI's)."""
+    extra: dict[str, Any] = {}
+    if body is not None:
+        extra["requestBody"] = {"required": True, "description": body[1], "content": {
+            "application/json": {"schema": body[0].model_json_schema()}}}
+    if seat is not None:
+        extra["parameters"] = [{"name": "seat", "in": "query", "required": seat[1],
+                                "description": seat[0],
+                                "schema": {"type": "integer", "minimum": 1}}]
+    return {"response_model": None, "openapi_extra": extra or None,
+            "responses": {200: {"model": answer}, **errors(*statuses)}}
+
+
+def _text(media_type: str, description: str, response_class: type[Response],
+          *statuses: int) -> dict[str, Any]:
+    return {"response_class": response_class, "responses": {
+        200: {"description": description, "content": {media_type: {"schema": {
+            "type": "string"}}}}, **errors(*statuses)}}
+
+
+# Each route's decorator arguments, by method and path.
+ROUTES: dict[str, dict[str, Any]] = {
+    "GET /api/presets": _json(list[Preset], 400),
+    "GET /api/config": _json(Config, *READ),
+    "GET /api/tables": _json(list[TableSummary], *READ),
+    "POST /api/tables": _json(Created, *WRITE, body=(NewTable, "the table to create")),
+    "GET /api/tables/{table_id}": _json(TableSummary, *READ, 404),
+    "POST /api/tables/{table_id}/join": _json(Joined, *WRITE, 404, 409,
+                                              body=(JoinTable, "the joining player")),
+    "GET /api/tables/{table_id}/record": _text("application/toml", "a finished game's record",
+                                               Response, *READ, 404, 409),
+    "GET /api/tables/{table_id}/replay": _json(Replay, *READ, 404, 409, seat=(
+        "the seat whose view to show (from 1); none: every hand open", False)),
+    "GET /api/tables/{table_id}/review": _json(Review, *READ, 404, 409, 429, seat=(
+        "the seat whose decisions to review (from 1)", True)),
+    "POST /api/review": _json(Review, *WRITE, body=(RecordToReview, "the record and the "
+                                                    "seat to review")),
+    "POST /api/replay": _json(Replay, *WRITE, body=(UploadedRecord, "the record and the "
+                                                    "seat's view")),
+    "GET /t/{table_id}": _text("text/html", "the client's page", FileResponse, 400),
+    "GET /": _text("text/html", "the client's page", FileResponse, 400),
+}
+
+
+def route(app: FastAPI | APIRouter, label: str) -> Callable[[F], F]:
+    """``@route(app, "GET /api/presets")``: the route, with what :data:`ROUTES` says of it."""
+    method, path = label.split(" ", 1)
+    decorate: Callable[[F], F] = app.api_route(path, methods=[method], **ROUTES[label])
+    return decorate
