@@ -69,14 +69,17 @@ class Seeded:
 
 @pytest.fixture(scope="module")
 def seeded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Seeded]:
-    log = Tracebacks()
-    loggers = [logging.getLogger(n) for n in ("ninetynine", "uvicorn", "uvicorn.error")]
-    for logger in loggers:
-        logger.addHandler(log)
-    limits = dataclasses.replace(ROOMY, review_playouts=10, coach_playouts=20)
+    # one playout a move: reviews are quick, and their errors unknown (null; it was a 500)
+    limits = dataclasses.replace(ROOMY, review_playouts=1, coach_playouts=20)
     db = Path(tmp_path_factory.mktemp("fuzz")) / "fuzz.sqlite3"
     server = ServerThread(Settings(database=str(db), grace=30.0, bot_delay=0.0, tick=0.02,
-                                   clock=FakeClock(), seed=7, limits=limits)).start()
+                                   clock=FakeClock(), seed=7, limits=limits))
+    # after uvicorn's logging set-up, which replaces the handlers of its loggers
+    log = Tracebacks()
+    loggers = [logging.getLogger(n) for n in ("ninetynine", "uvicorn.error")]
+    for logger in loggers:
+        logger.addHandler(log)
+    server.start()
     try:
         waiting = server.create(name="Ann", players=3)
         playing = server.create(name="Ann", players=2, bots={"2": "easy"})

@@ -2,9 +2,10 @@
 (``GET /api/openapi.json``) and the JSON Schema of every WebSocket frame it sends.
 
 The handlers build their answers as plain dicts and parse request bodies by hand (one
-precise line per mistake); the models here describe both for clients and fuzzers and are
-never used to parse anything. Every model forbids fields it does not name, so an answer
-that grows a field the schema does not know fails tests/web/test_fuzz.py.
+precise line per mistake); the models here describe both for clients and fuzzers and parse
+nothing (a body's model only names the fields it may hold). Every model forbids fields it
+does not name, so an answer that grows a field the schema does not know fails
+tests/web/test_fuzz.py.
 """
 
 from __future__ import annotations
@@ -31,16 +32,21 @@ class Model(BaseModel):
 
 # Errors ---------------------------------------------------------------------------------
 
-class Error(Model):
+class Refusal(Model):
     """A refusal (:class:`ninetynine.web.errors.ProtocolError`): ``code`` for programs,
-    ``message`` (also under ``error``) for people."""
+    ``message`` for people."""
 
-    error: str
     code: str
     message: str
     legal: list[str] = Field(default_factory=list, description="a refused move: the moves "
                              "allowed instead")
     limit: str = Field("", description="the server limit refused (serve --limit NAME=...)")
+
+
+class Error(Refusal):
+    """An HTTP refusal's body; ``error`` repeats the message."""
+
+    error: str
 
 
 ERROR_TEXT = {
@@ -73,20 +79,6 @@ def parameter_error(exc: RequestValidationError) -> ProtocolError:
     value = first.get("input")
     expected = {"int_parsing": "a whole number"}.get(first.get("type", ""), first.get("msg", ""))
     return ProtocolError("malformed", f"{where} {str(value)[:20]!r}: expected {expected}")
-
-
-def openapi_document(app: FastAPI) -> dict[str, Any]:
-    """The app's OpenAPI document. FastAPI's own ``422`` validation answer never happens
-    here (app.py answers a bad parameter as a ``400`` :class:`Error`), so it is left out."""
-    doc = get_openapi(title=app.title, version=app.version, routes=app.routes,
-                      description="The ninetynine game server's lobby API (docs/server.md)")
-    for path in doc.get("paths", {}).values():
-        for operation in path.values():
-            operation.get("responses", {}).pop("422", None)
-    schemas = doc.get("components", {}).get("schemas", {})
-    schemas.pop("HTTPValidationError", None)
-    schemas.pop("ValidationError", None)
-    return doc
 
 
 # Request bodies (described only) -------------------------------------------------------
@@ -298,7 +290,8 @@ class Decision(Model):
     played: str
     best: str
     cost: float
-    error: float
+    error: float | None = Field(description="the cost's standard error; null: too few deals "
+                                "to tell")
     flag: Literal["", "?!", "?", "??"]
     advice: Advice
 
@@ -358,12 +351,8 @@ class TableFrame(Model):
     chat: list[ChatLine] = Field(default_factory=list)
 
 
-class ErrorFrame(Model):
+class ErrorFrame(Refusal):
     type: Literal["error"]
-    code: str
-    message: str
-    legal: list[str] = Field(default_factory=list)
-    limit: str = ""
 
 
 class ChatFrame(ChatLine):
@@ -455,3 +444,17 @@ def route(app: FastAPI | APIRouter, label: str) -> Callable[[F], F]:
     method, path = label.split(" ", 1)
     decorate: Callable[[F], F] = app.api_route(path, methods=[method], **ROUTES[label])
     return decorate
+
+
+def openapi_document(app: FastAPI) -> dict[str, Any]:
+    """The app's OpenAPI document. FastAPI's own ``422`` validation answer never happens
+    here (app.py answers a bad parameter as a ``400`` :class:`Error`), so it is left out."""
+    doc = get_openapi(title=app.title, version=app.version, routes=app.routes,
+                      description="The ninetynine game server's lobby API (docs/server.md)")
+    for path in doc.get("paths", {}).values():
+        for operation in path.values():
+            operation.get("responses", {}).pop("422", None)
+    schemas = doc.get("components", {}).get("schemas", {})
+    schemas.pop("HTTPValidationError", None)
+    schemas.pop("ValidationError", None)
+    return doc
