@@ -10,15 +10,17 @@ tests/web/test_fuzz.py.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from fastapi import APIRouter, FastAPI, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import FileResponse
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
 
+from ninetynine import events
 from ninetynine.presets import presets
 from ninetynine.web.errors import ProtocolError
 from ninetynine.web.tables import MAX_NAME
@@ -320,12 +322,48 @@ class CardChoices(Model):
     refused: Refused | None
 
 
-class Event(BaseModel):
-    """An engine event (:func:`ninetynine.web.wire.event_json`, its fields vary by kind) or
-    a server note (takeover, time-out, return)."""
+# The server's own lines in the log (not engine events), by kind.
+NOTES = ("Joined", "Returned", "TakenOver", "TimedOut", "BotReplaced", "Abandoned")
 
-    kind: str
-    text: str | None = None
+
+class Note(Model):
+    """A server line in the log: who sat down, left, came back, ran out of time."""
+
+    kind: Literal[NOTES]  # type: ignore[valid-type]
+    seat: int
+    text: str
+
+
+def _wire_type(name: str, hint: Any) -> Any:
+    """An event field's type as :func:`ninetynine.events.event_to_json` writes it."""
+    if name == "card":
+        return str
+    if name == "cards" and hint is not int:
+        return list[str]
+    if get_origin(hint) is tuple:
+        return list[get_args(hint)[0]]  # type: ignore[misc]
+    return hint
+
+
+def _event_model(cls: type[events.Event]) -> type[BaseModel]:
+    """An engine event as :func:`ninetynine.web.wire.event_json` writes it: its fields,
+    seats from 1, cards as text, and its line of table talk (``call``: what was said)."""
+    hints = get_type_hints(cls)
+    fields: dict[str, Any] = {"kind": (Literal[cls.__name__], ...)}
+    for f in dataclasses.fields(cls):
+        fields[f.name] = (_wire_type(f.name, hints[f.name]), ...)
+    if cls is events.TotalCalled:
+        fields["call"] = (str, ...)  # its own text moves here: "text" is the narration
+    fields["text"] = (str | None, ...)
+    model: type[BaseModel] = create_model(cls.__name__, __base__=Model, **fields)
+    return model
+
+
+EVENTS = [_event_model(cls) for cls in vars(events).values()  # (not __subclasses__(): a
+          if isinstance(cls, type) and issubclass(cls, events.Event)  # slots dataclass
+          and cls is not events.Event]  # leaves its first class there too)
+# one line of the log: a union built from the events module, so it is no static type
+LogLine: Any = Annotated[Union[tuple([Note, *EVENTS])], Field(discriminator="kind")]  # noqa: UP007
 
 
 class ChatLine(Model):
@@ -342,7 +380,7 @@ class TableFrame(Model):
     state: int
     table: TableSummary
     view: View
-    events: list[Event]
+    events: list[LogLine]
     options: dict[str, CardChoices] = Field(default_factory=dict, description="on the "
                                             "seat's turn: what each card would do")
     stuck: str | None = Field(None, description="on the seat's turn: why no card may be played")
