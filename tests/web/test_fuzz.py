@@ -134,6 +134,13 @@ def test_a_house_rules_field_that_is_not_text_is_refused(seeded: Seeded) -> None
     assert seeded.server.get(f"/api/tables/{created['table']}").json()["rules"]["id"] == "P"
 
 
+def test_a_fractional_looking_count_of_players_says_a_whole_number_is_expected(
+        seeded: Seeded) -> None:
+    # found: 7.0 (an integer to JSON Schema) was told "expected a number"
+    assert refusal(seeded.server.post("/api/tables", {"players": 7.0}), 400, "bad_table") == (
+        "players '7.0': expected a whole number")
+
+
 def test_a_body_field_the_api_does_not_know_is_refused(seeded: Seeded) -> None:
     # found: an unknown field was ignored, so a misspelt option silently had no effect
     server = seeded.server
