@@ -359,9 +359,9 @@ def _event_model(cls: type[events.Event]) -> type[BaseModel]:
     return model
 
 
-EVENTS = [_event_model(cls) for cls in vars(events).values()  # (not __subclasses__(): a
-          if isinstance(cls, type) and issubclass(cls, events.Event)  # slots dataclass
-          and cls is not events.Event]  # leaves its first class there too)
+# from the module's names: __subclasses__() also lists each slots dataclass's first class
+EVENTS = [_event_model(c) for c in vars(events).values()
+          if isinstance(c, type) and issubclass(c, events.Event) and c is not events.Event]
 # one line of the log: a union built from the events module, so it is no static type
 LogLine: Any = Annotated[Union[tuple([Note, *EVENTS])], Field(discriminator="kind")]  # noqa: UP007
 
