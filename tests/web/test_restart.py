@@ -132,10 +132,10 @@ def test_tables_resume_from_postgresql(postgres_url: str) -> None:
             if table.state.is_over:
                 break
             if table.state.current_seat == 0:
-                await table.act(0, {"state": table.version,
-                                    "action": str(rng.choice(table.state.legal_actions()))})
+                await table.authority.act(0, {"state": table.version, "action": str(
+                    rng.choice(table.state.legal_actions()))})
         table.disconnect(conn)  # nobody at the table: its bots stop
-        async with table.lock:
+        async with table.authority.lock:
             moves, state = list(table.match.moves), table.state.clone()
         assert len(moves) > 5
         lobby.close()
@@ -143,7 +143,7 @@ def test_tables_resume_from_postgresql(postgres_url: str) -> None:
         store2 = PostgresStorage(postgres_url)
         reborn = await Lobby(store2, settings).get(table.id)
         assert reborn.match.moves == moves and reborn.state == state
-        assert reborn.seat_of(token) == 0
+        assert reborn.seating.seat_of(token) == 0
         store2.close()
 
     asyncio.run(scenario())

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
 from ninetynine import events
 from ninetynine.presets import presets
 from ninetynine.web.errors import ProtocolError
-from ninetynine.web.tables import MAX_NAME
+from ninetynine.web.table.seating import MAX_NAME
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -273,14 +273,19 @@ class Replay(Model):
 
 class MoveAdvice(Model):
     action: str
+    actions: list[str] = Field(description="every legal action the move stands for (the "
+                               "same card in other suits, where suits do not matter)")
     lose_hand: float
     lose_game: float | None
     best: bool
+    tied: bool = Field(description="within the noise of the best move's figures")
 
 
 class Advice(Model):
     seat: int
     best: str
+    tied: list[str] = Field(description="the moves tied for the best; empty where the best "
+                            "stands out")
     deals: int
     moves: list[MoveAdvice]
 
@@ -291,6 +296,7 @@ class Decision(Model):
     total: int
     played: str
     best: str
+    agrees: bool = Field(description="the move played is the coach's, or one tied with it")
     cost: float
     error: float | None = Field(description="the cost's standard error; null: too few deals "
                                 "to tell")
@@ -478,7 +484,7 @@ ROUTES: dict[str, dict[str, Any]] = {
 
 
 def route(app: FastAPI | APIRouter, label: str) -> Callable[[F], F]:
-    """``@route(app, "GET /api/presets")``: the route, with what :data:`ROUTES` says of it."""
+    """``@route(router, "GET /api/presets")``: the route, with what :data:`ROUTES` says of it."""
     method, path = label.split(" ", 1)
     decorate: Callable[[F], F] = app.api_route(path, methods=[method], **ROUTES[label])
     return decorate
