@@ -11,7 +11,7 @@ import pytest
 from tests.helpers import CRASHING_BOT, EXAMPLE_BOT
 
 from ninetynine import load_rules, presets
-from ninetynine.cards import format_cards
+from ninetynine.cards import format_cards, show_cards
 from ninetynine.cli.main import main
 from ninetynine.saves import current_path, load_save
 from ninetynine.table import BOT, Pending, Seat, Table
@@ -58,7 +58,7 @@ def test_help_bad_input_and_numbers_out_of_range(
     assert "The last player with pennies left wins." in out  # the rules, from the data
     assert "bad action 'ZZ'" in out
     assert "No move 42: choose 1 to" in out
-    assert "Not allowed: KS is not in P1's hand (AC 3C QH)" in out
+    assert "Not allowed: K♠ is not in P1's hand (A♣ 3♣ Q♥)" in out
 
 
 def test_a_card_with_a_choice_asks_for_its_value(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -68,13 +68,13 @@ def test_a_card_with_a_choice_asks_for_its_value(monkeypatch: pytest.MonkeyPatch
         aces = [c for c in t.state.hands[0] if c >> 2 == 0]
         if aces:
             break
-    ace = format_cards(aces[:1])
+    ace, shown = format_cards(aces[:1]), show_cards(aces[:1])  # typed; read
     out = io.StringIO()
     game = PlainGame(t, io.StringIO(f"{ace}\n7\n+11\nquit\n"), out, sleep=lambda _: None)
     assert game.run() == 0
     text = out.getvalue()
-    assert f"{ace} counts +1 or +11? " in text and "Type +1 or +11" in text
-    assert f"Me plays {ace} as +11." in text
+    assert f"{shown} counts +1 or +11? " in text and "Type +1 or +11" in text
+    assert f"Me plays {shown} as +11." in text
 
 
 def test_hot_seat_hand_off_and_only_the_acting_persons_hand_is_printed() -> None:

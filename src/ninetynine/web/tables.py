@@ -448,8 +448,9 @@ class Table:
                 text = texts[conn.seat] = self.frame(conn.seat, kind, events, summary)
             conn.send(text)
 
-    def say(self, conn: Conn, text: object) -> None:
-        """A chat line from a player or a spectator, to everyone at the table."""
+    def say(self, conn: Conn, text: object, name: object = None) -> None:
+        """A chat line from a player or a spectator, to everyone at the table. A seat chats
+        under its name; a spectator under the ``name`` it gives, marked as watching."""
         cap = self.settings.limits.chat_length
         if not isinstance(text, str) or not text.strip() or not text.strip().isprintable():
             raise ProtocolError("malformed", "a chat message needs 'text': printable words")
@@ -457,7 +458,8 @@ class Table:
             raise LimitError("chat_length", f"a chat line of {len(text.strip())} characters: at "
                              f"most {cap}", code="too_large")
         line = {"seat": None if conn.seat is None else conn.seat + 1,
-                "name": "Spectator" if conn.seat is None else self.seats[conn.seat].name,
+                "name": self.seats[conn.seat].name if conn.seat is not None
+                else f"{clean_name(name, '')} (watching)" if name else "Spectator",
                 "text": text.strip(), "at": round(time.time())}
         self.hear(line)
         if self.storage.shared:
