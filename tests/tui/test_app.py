@@ -258,7 +258,11 @@ def test_an_illegal_card_is_refused_with_a_reason(screen_text: ScreenText) -> No
         await pilot.press(str(number))
         await pilot.pause()
         assert len(table.record.moves) == before
-        assert "cannot be played now" in screen_text(app)
+        said = next(line for line in screen_text(app).splitlines()
+                    if "cannot be played now" in line)
+        card = app.game.items[number - 1].card
+        assert card is not None and card_label(card) in said  # 8♣, as the hand shows it...
+        assert format_card(card) not in said  # ...and never the record's '8C'
 
     run(app, script)
 

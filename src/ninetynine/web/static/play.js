@@ -379,6 +379,7 @@ function renderSummary(msg) {
 }
 // The result in view, the page scrolled no further than it needs (the header stays when it can).
 function bringIntoView(box) {
+  if (getComputedStyle(box).position === "fixed") { scrollTo(0, 0); return; }  // a phone's: under the header
   const r = box.getBoundingClientRect();
   if (r.top < 0 || r.bottom > innerHeight) box.scrollIntoView({ block: r.height > innerHeight ? "start" : "nearest" });
 }
