@@ -224,7 +224,7 @@ def test_an_ace_asks_for_its_value(screen_text: ScreenText) -> None:
         await pilot.pause()
         played = [e for e in table.log if isinstance(e, CardPlayed) and e.seat == 0]
         assert (played[0].card, played[0].value) == (aces[0], 11)
-        assert f"Ann plays {format_card(aces[0])} as +11." in screen_text(app)
+        assert f"Ann plays {card_label(aces[0])} as +11." in screen_text(app)
 
     run(app, script)
 

@@ -87,7 +87,7 @@ def test_hot_seat_hand_off_and_only_the_acting_persons_hand_is_printed() -> None
             if s.startswith("Your hand: "):
                 p = table.pending()
                 assert p.seat is not None and table.viewer == p.seat
-                shown.append((s, format_cards(sorted(table.state.hands[p.seat]))))
+                shown.append((s, show_cards(sorted(table.state.hands[p.seat]))))
             return super().write(s)
 
     out = Watch()
@@ -212,7 +212,7 @@ TW = {"rules": "TW", "total": 30, "turn": 1,
 def test_a_five_typed_alone_asks_who_plays_next() -> None:
     text = plain_at(TW, "5s\nzed\n3\nquit\n")
     assert "5S>2 (Bo next)" in text and "5S>3 (Cy next)" in text  # the list of moves
-    assert "5S: who plays next? 2) Bo  3) Cy " in text
+    assert "5♠: who plays next? 2) Bo  3) Cy " in text
     assert "Type a seat number or name (or 'back')" in text
     assert "Ann names Cy to play next." in text
 
@@ -226,7 +226,7 @@ def test_a_card_that_sets_any_total_asks_for_the_number() -> None:
     position = {"rules": {"preset": "P", "cards": {"A": "set-any"}}, "total": 40, "turn": 1,
                 "hands": ["AS 2S 3S", "4H 6H 7H", "4D 6D 7D"]}
     text = plain_at(position, "AS\n120\n64\nquit\n")
-    assert "AS sets the total to (a number from 0 to 99)? " in text
+    assert "A♠ sets the total to (a number from 0 to 99)? " in text
     assert "Type a number from 0 to 99 (or 'back')" in text and 'Ann: "64"' in text
 
 
