@@ -42,6 +42,7 @@ def seated(browser: Browser, web: ServerThread, size: str, position: dict[str, A
     created = web.create(name="Ann", players=players,
                          bots={str(s): "easy" for s in range(2, players + 1)})
     table = web.lobby.tables[created["table"]]
+    # set before Ann connects: the bots play only while somebody is at the table
     table.match.state = position_from_mapping({"rules": "P", "turn": 1, **position})
     width, height = SIZES[size]
     phone = size == "phone"
