@@ -454,7 +454,7 @@ def test_the_seat_to_play_is_told_why_no_card_may_be_played(tmp_path: Path) -> N
         table.match.state = position_from_mapping(  # a position where Ann has no safe card
             {"rules": "P", "total": 95, "hands": ["6S 7S 8S", "2C 3C 4C"], "turn": 1})
         mine = json.loads(table.fanout.frame(0, "update", [], table.summary()))
-        assert mine["stuck"] == ("You cannot play: 6S, 7S and 8S would take the total over 99. "
+        assert mine["stuck"] == ("You cannot play: 6♠, 7♠ and 8♠ would take the total over 99. "
                                  "You lay down your hand and lose a penny.")
         assert "stuck" not in json.loads(table.fanout.frame(1, "update", [], table.summary()))
         table.match.state = position_from_mapping(
