@@ -3,7 +3,7 @@
 A table is its metadata (rules spec, seats, clock, links; JSON) and the ordered list of
 its moves as record text (``"2: KS"``, ``"shuffle ..."``). Every move is appended in its
 own committed transaction before the server acknowledges it, so a killed server loses
-nothing: on start, each live table is rebuilt by replaying its moves.
+nothing: a live table is rebuilt by replaying its moves when it is first asked for.
 
 The server calls the database through :meth:`Storage.call`, on threads of the storage's
 own, so a slow disk or network never stalls the event loop. PostgreSQL is reached
@@ -150,7 +150,8 @@ class Storage(ABC):
 
     @abstractmethod
     def public_live(self, limit: int) -> list[str]:
-        """The newest public tables whose game goes on (all processes' tables)."""
+        """The newest public tables whose game goes on (all processes' tables, loaded or
+        not)."""
 
     @abstractmethod
     async def listen(self, handle: Callable[[dict[str, Any]], None]) -> None:
@@ -209,16 +210,10 @@ class Storage(ABC):
             "SELECT meta, meta_version FROM nn_tables WHERE id = ?"), (table_id,))
         return (json.loads(rows[0][0]), int(rows[0][1])) if rows else None
 
-    def load_live(self) -> list[StoredTable]:
-        """Every table whose game goes on (finished and abandoned ones stay on disk)."""
-        tables = {tid: StoredTable(tid, json.loads(meta), meta_version=version)
-                  for tid, meta, version in self._execute(
-                      "SELECT id, meta, meta_version FROM nn_tables WHERE finished = 0")}
-        for tid, move in self._execute(
-                "SELECT m.table_id, m.move FROM nn_moves m JOIN nn_tables t ON t.id = m.table_id "
-                "WHERE t.finished = 0 ORDER BY m.table_id, m.idx"):
-            tables[tid].moves.append(move)
-        return list(tables.values())
+    def live_metas(self) -> dict[str, dict[str, Any]]:
+        """The metadata of every table whose game goes on, by id (not their moves)."""
+        return {tid: json.loads(meta) for tid, meta in self._execute(
+            "SELECT id, meta FROM nn_tables WHERE finished = 0")}
 
 
 class SQLiteStorage(Storage):
@@ -277,7 +272,9 @@ class SQLiteStorage(Storage):
         return None
 
     def public_live(self, limit: int) -> list[str]:
-        return []  # one process: its lobby holds every live table
+        return [t for (t,) in self._execute(
+            "SELECT id FROM nn_tables WHERE finished = 0 AND json_extract(meta, '$.public') "
+            "ORDER BY json_extract(meta, '$.created') DESC LIMIT ?", (limit,))]
 
     async def listen(self, handle: Callable[[dict[str, Any]], None]) -> None:
         await asyncio.Event().wait()  # nothing ever comes
