@@ -8,8 +8,8 @@ held their leases and presence), kills it with SIGKILL and starts it again. Each
 times, from the new process's start: ``GET /api/config`` answering (and the CPU time the
 process had used by then, which a loaded machine changes less than the wall time), the
 first ``sync`` of an attended table, and a move at that table played by the server after
-the restart (its bot, or the bot taking over for the absent player: the table is driven
-again). Prints the median and the spread over --rounds rounds.
+the restart while its two people play their turns (its bot or a chance move: the table is
+driven again). Prints the median and the spread over --rounds rounds.
 
     .venv/bin/python benchmarks/web_restart.py --tables 200 --rounds 5
     .venv/bin/python benchmarks/web_restart.py --backend postgres --tables 1000
@@ -33,6 +33,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import psycopg
@@ -71,11 +72,9 @@ def make_tables(count: int, low: int, high: int, rng: random.Random) -> list[Liv
                 seat, move = None, match.draw()
             else:
                 seat, move = state.current_seat, rng.choice(state.legal_actions())
-            trial = match.state.clone()
-            trial.apply(move, seat)
-            if trial.is_over:  # the table stays live: stop one move short of the end
-                break
             match.play(move, seat)
+            if match.state.is_over:  # the table stays live: stop one move short of the end
+                break
             moves.append(move_text(seat, move))
         tables.append(Live(f"bench{n:05d}", [secrets.token_urlsafe(24) for _ in range(2)],
                            moves))
@@ -116,7 +115,7 @@ def start(database: str, port: int, log: Path) -> subprocess.Popen[bytes]:
     with open(log, "ab") as err:
         return subprocess.Popen(
             [sys.executable, "-m", "ninetynine.cli.main", "serve", "--port", str(port),
-             "--database", database, "--bot-delay", "0", "--grace", "1",
+             "--database", database, "--bot-delay", "0",
              "--limit", "connections_per_address=100000"],
             stdout=subprocess.DEVNULL, stderr=err)
 
@@ -135,24 +134,42 @@ def wait_config(base: str, proc: subprocess.Popen[bytes], log: Path) -> None:
     raise SystemExit("the server did not answer in 300 s")
 
 
-async def sync_then_move(ws: str, token: str) -> tuple[float, float]:
-    """Connect as a player: when the ``sync`` came, and when the server moved next
-    (a bot, or a bot for the absent player), both from perf_counter."""
-    async with websockets.connect(ws, max_size=None) as conn:
-        await conn.send(json.dumps({"type": "hello", "token": token}))
-        synced, state = 0.0, -1
+async def sync_then_move(ws: str, tokens: list[str]) -> tuple[float, float | None]:
+    """Both people come back and play their turns: when the first ``sync`` came, and when
+    the server moved (its bot, or a chance move), both from perf_counter; None for the
+    move if the game had ended before the kill (its bot played to the end)."""
+    queue: asyncio.Queue[tuple[int, dict[str, Any]]] = asyncio.Queue()
+
+    async def read(seat: int, conn: websockets.ClientConnection) -> None:
+        async for text in conn:
+            await queue.put((seat, json.loads(text)))
+
+    async with websockets.connect(ws, max_size=None) as ann, \
+            websockets.connect(ws, max_size=None) as bob:
+        conns = [ann, bob]
+        readers = [asyncio.create_task(read(i, c)) for i, c in enumerate(conns)]
+        for conn, token in zip(conns, tokens, strict=True):
+            await conn.send(json.dumps({"type": "hello", "token": token}))
+        synced, played = 0.0, set()  # the state ids at which these two played
         while True:
-            msg = json.loads(await asyncio.wait_for(conn.recv(), 120))
-            if msg["type"] == "sync":
-                synced, state = time.perf_counter(), msg["state"]
-            elif msg["type"] == "update" and msg["state"] > state >= 0:
+            seat, msg = await asyncio.wait_for(queue.get(), 120)
+            if msg["type"] == "sync" and not synced:
+                synced = time.perf_counter()
+                if msg["view"]["phase"] == "over":
+                    for reader in readers:
+                        reader.cancel()
+                    return synced, None
+            if msg["type"] == "update" and msg["state"] - 1 not in played and \
+                    any(e["kind"] not in ("Returned", "Joined") for e in msg["events"]):
+                for reader in readers:
+                    reader.cancel()
                 return synced, time.perf_counter()
             view = msg.get("view") or {}
-            if msg.get("state") == state and view.get("turn") == view.get("seat") \
-                    and view.get("legal"):  # Ann's turn: she plays, then the server moves
-                await conn.send(json.dumps({"type": "act", "state": state,
-                                            "action": view["legal"][0]}))
-                state += 1
+            if "state" in msg and view.get("turn") == view.get("seat") and view.get("legal") \
+                    and msg["state"] not in played:
+                played.add(msg["state"])
+                await conns[seat].send(json.dumps({"type": "act", "state": msg["state"],
+                                                   "action": view["legal"][0]}))
 
 
 async def attend(ws: str, tables: list[Live]) -> list[websockets.ClientConnection]:
@@ -187,11 +204,16 @@ def one_round(database: str, tables: list[Live], attended: int, log: Path,
         proc = start(database, port, log)
         wait_config(base, proc, log)
         config, cpu = time.perf_counter() - started, cpu_seconds(proc.pid)
-        target = watched[0]
-        synced, moved = loop.run_until_complete(
-            sync_then_move(f"{ws}/ws/{target.id}", target.tokens[0]))
+        first_sync, moved = 0.0, None
+        for target in watched:
+            synced, moved = loop.run_until_complete(
+                sync_then_move(f"{ws}/ws/{target.id}", target.tokens))
+            first_sync = first_sync or synced
+            if moved is not None:
+                break
         loop.close()
-        return [config, cpu, synced - started, moved - started]
+        assert moved is not None, "every attended game ended before the kill"
+        return [config, cpu, first_sync - started, moved - started]
     finally:
         proc.kill()
         proc.wait(10)
