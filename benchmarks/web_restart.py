@@ -44,7 +44,7 @@ from ninetynine.match import Chance, Match
 from ninetynine.presets import load_rules
 from ninetynine.record import move_text
 from ninetynine.web.storage import open_storage
-from ninetynine.web.tables import Seat, hash_token
+from ninetynine.web.table.seating import Seat, hash_token
 
 RULES = "P"  # three players; a game is about 160 moves
 

@@ -12,6 +12,7 @@ import pytest
 from ninetynine import presets
 from ninetynine.cli.main import main
 from ninetynine.presets import FAMILIES
+from tests.helpers import CRASHING_BOT
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -179,7 +180,8 @@ def test_bad_records_are_one_line(capsys: pytest.CaptureFixture[str], tmp_path: 
 
 def test_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, _, err = run(capsys, "replay", str(tmp_path / "nope.toml"))
-    assert code == 2 and "No such file" in err
+    assert code == 2
+    assert err == f"ninetynine: error: no such record file: {tmp_path / 'nope.toml'}\n"
 
 
 def test_installed_entry_point() -> None:
@@ -248,3 +250,157 @@ def test_serve_keeps_its_tables_under_the_home_folder(tmp_path: Path) -> None:
     finally:
         server.kill()
         server.wait(10)
+
+
+# A newcomer's second hour (issue 24, item 12) -------------------------------------------
+
+
+@pytest.mark.parametrize("bot, why", [
+    ("cmd:/nonexistent/bot-program", "could not start: No such file or directory"),
+    (CRASHING_BOT, "exited (code 3) as soon as it started, before its first move; its last "
+                   "error line: no luck"),
+])
+def test_arena_with_a_bot_that_cannot_start_stops_before_the_first_game(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, bot: str, why: str) -> None:
+    out_dir = tmp_path / "results"
+    code, out, err = run(capsys, "arena", "--bot", bot, "--bot", "random", "--games", "4",
+                         "--no-progress", "--out", str(out_dir))
+    assert code == 2 and out == "" and not out_dir.exists()  # no game, no table, no file
+    assert err == f"ninetynine: error: bot {bot!r} {why} (no game was played)\n"
+
+
+def test_serve_on_an_address_it_cannot_listen_on_is_one_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+
+    monkeypatch.setenv("NINETYNINE_HOME", str(tmp_path))
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        code, out, err = run(capsys, "serve", "--port", str(port))
+        assert code == 2 and out == ""
+        assert err == (f"ninetynine: error: --host 127.0.0.1 --port {port}: cannot listen "
+                       "there: Address already in use (expected an address of this machine, "
+                       "e.g. 127.0.0.1 or 0.0.0.0, and a free port)\n")
+    code, _, err = run(capsys, "serve", "--host", "203.0.113.7", "--port", str(port))
+    assert code == 2 and err.count("\n") == 1
+    assert err.startswith("ninetynine: error: --host 203.0.113.7 --port")
+    code, _, err = run(capsys, "serve", "--host", "no-such-host.invalid")
+    assert code == 2 and err.startswith("ninetynine: error: --host no-such-host.invalid: not "
+                                        "an address or a host name known here")
+    assert not (tmp_path / "web.sqlite3").exists()  # it stopped before opening a database
+
+
+@pytest.mark.parametrize("content", ["", "\n# only a comment\n"])
+def test_an_empty_house_rules_file_is_an_error_not_p(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, content: str) -> None:
+    house = tmp_path / "house.toml"
+    house.write_text(content)
+    for command in (["rules", str(house)], ["random-game", "--rules", str(house)]):
+        code, out, err = run(capsys, *command)
+        assert code == 2 and out == ""
+        assert err == (f"ninetynine: error: {house}: no settings: a house-rules file names "
+                       "at least its preset, e.g. preset = \"P\" (see: ninetynine rules "
+                       "--keys)\n")
+
+
+@pytest.mark.parametrize("args, what", [
+    (["rules", "{f}"], "rules file"),
+    (["random-game", "--rules", "{f}"], "rules file"),
+    (["arena", "--rules", "{f}", "--bots", "random,random"], "rules file"),
+    (["play", "--plain", "--rules", "{f}"], "rules file"),
+    (["play", "--plain", "--resume", "{f}"], "save file"),
+    (["replay", "{f}"], "record file"),
+    (["review", "{f}", "--seat", "1"], "record file"),
+])
+def test_every_command_names_a_missing_file_the_same_way(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        args: list[str], what: str) -> None:
+    monkeypatch.setenv("NINETYNINE_HOME", str(tmp_path / "home"))
+    missing = tmp_path / "missing.toml"
+    code, out, err = run(capsys, *(a.format(f=missing) for a in args))
+    assert code == 2 and out == ""
+    assert err == f"ninetynine: error: no such {what}: {missing}\n"
+
+
+def test_an_output_that_cannot_be_written_is_one_line_before_any_game(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, "random-game", "-o", str(tmp_path / "no" / "game.toml"))
+    assert code == 2 and err == (f"ninetynine: error: cannot write record file "
+                                 f"{tmp_path / 'no' / 'game.toml'}: no such folder "
+                                 f"{tmp_path / 'no'}\n")
+    code, _, err = run(capsys, "random-game", "-o", str(tmp_path))
+    assert code == 2 and err == (f"ninetynine: error: cannot write record file {tmp_path}: "
+                                 "it is a folder; expected a file name\n")
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    code, out, err = run(capsys, "arena", "--bots", "random,random", "--games", "2",
+                         "--no-progress", "--out", str(blocker / "results"))
+    assert code == 2 and out == ""  # no game was played
+    assert err.startswith(f"ninetynine: error: cannot make --out folder {blocker / 'results'}: ")
+    assert err.count("\n") == 1
+
+
+def test_a_folder_given_for_a_file_is_one_line(capsys: pytest.CaptureFixture[str],
+                                               tmp_path: Path) -> None:
+    code, _, err = run(capsys, "replay", str(tmp_path))
+    assert code == 2
+    assert err == f"ninetynine: error: record file {tmp_path} is a folder: expected a file\n"
+
+
+@pytest.mark.parametrize("command", ["play", "rules", "replay", "review", "random-game",
+                                     "arena", "serve"])
+def test_help_is_plain_text(capsys: pytest.CaptureFixture[str], command: str,
+                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    out = capsys.readouterr().out
+    assert "``" not in out and ":mod:" not in out and ":class:" not in out
+    assert max(len(line) for line in out.splitlines()) <= 80
+    if command == "play":  # the examples, as typed, and the docstring's paragraphs
+        assert "Examples: ninetynine play --rules K" in " ".join(out.split())
+    if command == "arena":
+        assert "\n\nSeats rotate every game" in out
+
+
+def test_arena_out_with_a_trailing_slash_joins_paths(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(capsys, "arena", "--bots", "random,random", "--games", "2",
+                       "--no-progress", "--workers", "1", "--out", "results/")
+    assert code == 0
+    assert "wrote results/results.json and 2 records in results/records" in err
+    assert "//" not in err and (tmp_path / "results" / "results.json").exists()
+
+
+@pytest.mark.parametrize("args", [[], ["P"], ["K"], ["QC"], ["--keys"]])
+def test_rules_wraps_to_the_terminal_width(capsys: pytest.CaptureFixture[str],
+                                           monkeypatch: pytest.MonkeyPatch,
+                                           args: list[str]) -> None:
+    for columns in (70, 100):
+        monkeypatch.setenv("COLUMNS", str(columns))
+        code, out, _ = run(capsys, "rules", *args)
+        assert code == 0
+        assert max(len(line) for line in out.splitlines()) < columns, out
+    wide = max(len(line) for line in out.splitlines())
+    assert wide > 70  # at 100 columns the lines use the room
+
+
+def test_rules_keys_give_each_keys_meaning_and_value_in_p(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from ninetynine.rules import FIELDS, MEANINGS, META
+
+    monkeypatch.setenv("COLUMNS", "200")
+    _, out, _ = run(capsys, "rules", "--keys")
+    assert ("\nhalve_over = 49\n    halve-or-double halves an even total above this, else "
+            "doubles; a whole number\n") in out
+    assert "\nlives = 5\n    lives (pennies, tokens...) each player starts with" in out
+    assert '\nbelow_zero = "allow"\n    a total below 0 is allowed, raised to 0, or an ' \
+           "illegal play; one of 'allow', 'clamp', 'illegal'\n" in out
+    assert set(MEANINGS) == set(FIELDS) - set(META)  # every key has its meaning
+    for key in MEANINGS:
+        assert f"\n{key} = " in out and MEANINGS[key] in out

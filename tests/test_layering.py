@@ -10,7 +10,7 @@ import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "ninetynine"
 CORE = ["actions", "cards", "dealing", "describe", "effects", "errors", "events", "game", "lookup",
-        "launch", "match", "options",
+        "files", "launch", "match", "options",
         "penalties", "position", "statebase",
         "presets", "record", "rules", "state", "view", "words"]
 FRONT_ENDS = {"cli", "tui", "web", "bots", "arena", "coach", "table", "saves", "rl"}

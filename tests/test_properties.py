@@ -11,12 +11,15 @@ import random
 from enum import StrEnum
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from ninetynine import RulesError, load_rules, new_game, presets, step
+from ninetynine import events as E
 from ninetynine.position import format_position
 from ninetynine.rules import Rules
+from ninetynine.state import State
 from tests.test_conformance import check_invariants
 
 PRESETS = list(presets())
@@ -111,3 +114,60 @@ def test_declinable_extra_turns_stay_sound(rules: Rules, seed: int) -> None:
     assume(rules.players_min == 2)
     play_checked(rules.replace(two_player_reverse="play_again_optional"), 2, seed,
                  max_steps=1500)
+
+
+def _logged_game(rules: Rules, players: int, seed: int,
+                 max_steps: int = 3000) -> tuple[State, list[list[E.Event]]]:
+    """A random game, with the events of each step."""
+    rng = random.Random(seed)
+    state = new_game(rules, players, first=seed % players)
+    steps: list[list[E.Event]] = []
+    for _ in range(max_steps):
+        if state.is_over:
+            break
+        move = state.sample_chance(rng) if state.is_chance \
+            else rng.choice(state.legal_actions())
+        steps.append(state.apply(move))
+        check_invariants(state)
+    return state, steps
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_games_end_closes_its_last_hand_in_every_rule_set(preset: str) -> None:
+    """One order of events for all: HandEnded is logged only where another hand follows
+    (a HandStarted after it); the game's end is the log's last word, never after a
+    HandEnded of its own hand (P-BORDERS logged one, the lives games did not)."""
+    rules = load_rules(preset)
+    players = min(rules.players_min + 1, rules.players_max)
+    state, steps = _logged_game(rules, players, seed=len(preset), max_steps=20000)
+    log = [e for step_events in steps for e in step_events]
+    assert state.is_over
+    assert isinstance(log[-1], E.GameOver)
+    last_start = max((i for i, e in enumerate(log) if isinstance(e, E.HandStarted)), default=-1)
+    assert not any(isinstance(e, E.HandEnded) for e in log[last_start + 1:])
+    ended = [e.hand for e in log if isinstance(e, E.HandEnded)]
+    assert ended == list(range(1, len(ended) + 1)) and state.hand_no == len(ended) + 1
+
+
+@pytest.mark.parametrize("preset", ["G", "P-CONTINUE"])
+def test_a_pile_cleared_at_a_reset_is_never_left_out_after_a_reshuffle(preset: str) -> None:
+    """`clear_pile_on_reset` with `stock_empty = "reshuffle_keep_top"`: the cleared cards
+    (``out``) come back at the next reshuffle; none stays counted out after it."""
+    rules = load_rules({"preset": preset, "rules": {"clear_pile_on_reset": True,
+                                                    "stock_empty": "reshuffle_keep_top"}})
+    met = 0
+    for seed in range(12):
+        state = new_game(rules, rules.players_min + seed % 3, first=0)
+        rng = random.Random(seed)
+        cleared = False
+        while not state.is_over:
+            move = state.sample_chance(rng) if state.is_chance \
+                else rng.choice(state.legal_actions())
+            events = state.apply(move)
+            cleared |= any(isinstance(e, E.TotalReset) and e.pile_cleared for e in events)
+            if any(isinstance(e, E.StockReshuffled) for e in events):
+                assert state.out == [], f"seed {seed}: {state.out} left out after a reshuffle"
+                met += cleared
+                cleared = False
+            check_invariants(state)
+    assert met >= 3  # the case arose: a reset cleared the pile before a reshuffle

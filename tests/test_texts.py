@@ -177,7 +177,9 @@ def test_g_names_its_opener_and_has_no_dealer() -> None:
 
 def test_98_says_the_one_loser_ends_the_game_once() -> None:
     text = rules_text(load_rules("98"))
-    assert "Laying down: that player loses and the game ends at once." in text
+    assert ("Going over 98 (or having no card to play): that player loses and the game ends "
+            "at once.") in text
+    assert "If every card would go over 98, you must still play one (your choice)" in text
     assert "no lives left" not in text and "a new one is dealt" not in text
 
 

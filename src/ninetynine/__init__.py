@@ -50,7 +50,7 @@ __all__ = [
     "State", "find_preset", "load_rules", "new_game", "parse_action", "play_out", "preset_rules",
     "presets", "step",
 ]
-__version__ = "0.1.0"
+__version__ = "1.0.0"  # the package version (pyproject.toml reads it); semantic versioning
 
 
 def __getattr__(name: str) -> Any:

@@ -101,21 +101,27 @@ class Dealing(StateBase):
         self.phase, self.chance, self.drawer, self.owed = CHANCE, RESTOCK, seat, count
 
     def _end_hand(self, loser: int | None) -> None:
+        """The hand is over: score it, end the game or go on to the next hand. The game's
+        end closes its last hand: HandEnded is logged only where another hand follows, as
+        where a lost life ends a game (one order of events for every rule set)."""
         rules, ev = self.rules, self._ev
-        if ev is not None:
-            ev.append(E.HandEnded(self.hand_no, loser))
         if rules.scoring is Scoring.GAME_POINTS:
             for s in range(self.n):
                 self.scores[s] += max(self.points[s], 0) if rules.points_floor_zero \
                     else self.points[s]
-            if ev is not None:
-                ev.append(E.HandScored(tuple(self.points), tuple(self.scores)))
             top = max(self.scores)
-            if top >= rules.points_target:
-                leaders = tuple(s for s in range(self.n) if self.scores[s] == top)
-                if len(leaders) == 1 or rules.points_tie.value == "shared":
-                    self._game_over(leaders, EndReason.POINTS)
-                    return
+            leaders = tuple(s for s in range(self.n) if self.scores[s] == top)
+            over = top >= rules.points_target and (
+                len(leaders) == 1 or rules.points_tie.value == "shared")
+            if ev is not None:
+                if not over:
+                    ev.append(E.HandEnded(self.hand_no, loser))
+                ev.append(E.HandScored(tuple(self.points), tuple(self.scores)))
+            if over:
+                self._game_over(leaders, EndReason.POINTS)
+                return
+        elif ev is not None:
+            ev.append(E.HandEnded(self.hand_no, loser))
         self.hand_no += 1
         self.loser = -1 if loser is None else loser
         starter = rules.starter

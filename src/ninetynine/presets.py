@@ -31,7 +31,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ninetynine.errors import RulesError
+from ninetynine.errors import NinetyNineError, RulesError
+from ninetynine.files import read_text
 from ninetynine.launch import command
 from ninetynine.rules import Rules, apply_overrides, rules_to_mapping
 
@@ -141,13 +142,16 @@ def load_rules(spec: str | Path | Mapping[str, Any]) -> Rules:
 def load_house_rules(path: Path) -> Rules:
     """Read a house-rules file; errors name the file and the bad key."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise RulesError(f"no such rules file: {path}") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise RulesError(f"cannot read rules file {path}: {e}") from None
+        text = read_text(path, "rules file")
+    except NinetyNineError as e:
+        raise RulesError(str(e)) from None
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise RulesError(f"{path}: not valid TOML: {e}") from None
+    if not data:  # an empty file is a mistake, not a silent P
+        raise RulesError(f"{path}: no settings: a house-rules file names at least its "
+                         f"preset, e.g. preset = \"P\" (see: {command('rules --keys')})")
     try:
         return rules_from_spec(data)
     except RulesError as e:

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import json
 import types
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Union, get_args, get_origin, get_type_hints
+from typing import Any, NamedTuple, Union, get_args, get_origin, get_type_hints
 
 from ninetynine.cards import KING, RANKS, SIX, format_card, parse_card, parse_rank
 from ninetynine.effects import Effect, Kind, format_effect, parse_effect
@@ -392,6 +393,87 @@ class Rules:
         return dataclasses.replace(self, **changes)
 
 
+# What each rules key means, for ``ninetynine rules --keys`` (docs/rules.md has the sources).
+MEANINGS: dict[str, str] = {
+    "players_min": "the fewest players the rule set is for",
+    "players_max": "the most players the rule set is for",
+    "decks": "52-card decks shuffled together",
+    "decks_by_players": "decks by table size, overriding decks (Québec: 2 decks from 3 players)",
+    "big_table_over": "above this many players, big_table_decks and big_table_lives apply "
+                      "(0: off)",
+    "big_table_decks": "decks at a big table",
+    "big_table_lives": "lives at a big table (0: the same as lives)",
+    "deck_count": "decks fixed at the start of the game, or counted again each hand",
+    "hand_size": "cards dealt to each player",
+    "lives": "lives (pennies, tokens...) each player starts with",
+    "counter": "what a life is called in every text",
+    "elimination": "when a player is out: at 0 lives, when a payment cannot be made, or never",
+    "pot": "where paid lives go: nowhere, a centre pot, or to the winner",
+    "stake": "what each player puts up for the winner",
+    "starter": "who leads each hand",
+    "dealer": "whether someone deals (false: no dealer; the opener moves on each hand)",
+    "game_end": "the game ends with one survivor, or at the first elimination (most lives win)",
+    "direction": "each hand starts clockwise, or keeps the direction play ended in",
+    "start_total": "the total starts at 0, or at what a turned-up card counts",
+    "upcard_special": "ranks that, turned up, go back into the stock (with start_total = "
+                      "upcard)",
+    "limit": "the total nobody may go over (99)",
+    "halve_over": "halve-or-double halves an even total above this, else doubles",
+    "cards": "what each rank does",
+    "suit_cards": "single cards whose suit makes them differ from their rank",
+    "calls": "what a player says on playing each rank",
+    "bust_call": "what is said on going over the limit",
+    "below_zero": "a total below 0 is allowed, raised to 0, or an illegal play",
+    "two_player_reverse": "what a reverse does with two players in the hand",
+    "reverse_with_two_players": "false: a reverse keeps the direction with two players in the "
+                                "hand",
+    "king_ban_turns": "turns at the start in which the card that sets the limit may not be "
+                      "played (0: none)",
+    "king_ban_scope": "the ban's turns count per hand or per game",
+    "king_ban_at_limit": "the ban holds even when the total is at the limit",
+    "skip_counts": "a skip passes the next player still in, or an eliminated seat absorbs it",
+    "skip_with_two_players": "with two players a skip gives another turn (true) or does "
+                             "not skip",
+    "name_self": "a card that names the next player may name its own player",
+    "choice_filter": "drop_busting: a card's values that would go over are not offered",
+    "may_bust": "a card over the limit may be played even with a safe card in hand",
+    "no_legal_play": "with no safe card: lay down the hand, or play a card and go over",
+    "stuck": "no legal play for another reason (an empty hand, the floor): lose a life, or pass",
+    "forced_card": "a forced losing card is the player's choice, or the lowest",
+    "bust_penalty": "lives lost on going over",
+    "after_bust": "after a bust: a new hand, the buster sits out, or the total resets",
+    "clear_pile_on_reset": "a reset after a bust also clears the pile away",
+    "draw_after_bust": "the player who went over draws back to a full hand",
+    "eliminated_hand": "the cards of a player put out mid-hand: kept out, or under the pile",
+    "stock_empty": "when the stock runs out: reshuffle the pile (keeping its top), all of "
+                   "it, or stop drawing",
+    "restock": "rebuild the stock when a draw needs it, or as soon as it is empty",
+    "empty_draw": "nothing to reshuffle: play on a card short, end the round, or gather "
+                  "every card",
+    "new_round_deal": "a new hand is dealt from all the cards, or from the stock",
+    "draw": "drawing is automatic, or the player's own action (who may forget)",
+    "thresholds": "scoring at 33 and 66: none, online (rewards and costs), or borders "
+                  "(game points)",
+    "threshold_values": "the totals thresholds = online watches",
+    "online_cross": "what crosses a threshold: passing it (strict), or leaving it upward too",
+    "milestones_on_bust": "a play over the limit also pays for the thresholds it crossed",
+    "border_values": "the borders thresholds = borders counts",
+    "border_cross_backward_costs": "a border crossed on the way down costs a point too",
+    "rule_69": "what reaching rule_69_total does",
+    "rule_69_from": "the 69 rule counts from any total, or only from below",
+    "rule_69_total": "the total the 69 rule watches",
+    "scoring": "players lose lives, or score game points",
+    "points_per_hand": "game points each hand starts with (scoring = game_points)",
+    "points_target": "the score that ends the game (scoring = game_points)",
+    "points_floor_zero": "a hand's game points never go below 0",
+    "points_tie": "a tie for the lead plays another hand, or shares the win",
+    "instant_hands": "hands that win or lose at once when held (three sixes, three Kings)",
+    "instant_check": "instant hands count when dealt and after each draw, or only when dealt",
+    "instant_order": "which instant hand counts first when two do",
+    "teams": "two partnerships of opposite seats (1 & 3 against 2 & 4)",
+    "team_lives": "a team's shared lives (0: twice the lives)",
+}
+
 META = ("id", "name", "description", "source")  # what a rule set is called, not how it plays
 
 
@@ -641,8 +723,19 @@ def rules_to_mapping(rules: Rules, base: Rules | None = None) -> dict[str, Any]:
     return out
 
 
-def keys_help() -> list[tuple[str, str]]:
-    """Every rules key with what it accepts, for ``ninetynine rules --keys``."""
+class KeyHelp(NamedTuple):
+    """One rules key as ``ninetynine rules --keys`` lists it."""
+
+    key: str
+    accepted: str  # the values it takes
+    default: str  # its value in the rules a house-rules file starts from (TOML)
+    meaning: str
+
+
+def keys_help(start: Rules) -> list[KeyHelp]:
+    """Every rules key: what it accepts, its value in ``start`` (P, where a house-rules
+    file starts) and what it means."""
+    values = rules_to_mapping(start)
     rows = []
     for name in FIELDS:
         if name in META:
@@ -663,5 +756,11 @@ def keys_help() -> list[tuple[str, str]]:
         else:
             text = _accepted(hint if get_origin(hint) not in (Union, types.UnionType)
                              else get_args(hint)[0])
-        rows.append((name, text))
+        rows.append(KeyHelp(name, text, _toml(values[name]), MEANINGS[name]))
     return rows
+
+
+def _toml(value: Any) -> str:
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + "}"
+    return json.dumps(value, ensure_ascii=False)

@@ -1,8 +1,9 @@
 """Saved games under ``$NINETYNINE_HOME`` (default ``~/.local/share/ninetynine``).
 
 The game in progress is ``current.toml``: its record so far plus a ``[table]`` section
-(names, seat kinds, bot specs, seed, pace). It is rewritten after every move, atomically
-(a temporary file, then a rename), so a crash never loses more than the move being made.
+(names, seat kinds, bot specs, seed, pace, whether the coach is on). It is rewritten after
+every move, atomically (a temporary file, then a rename), so a crash never loses more than
+the move being made.
 Finished games are plain records in ``games/``; a game in progress that a new game
 would replace is kept in ``unfinished/``.
 """
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ninetynine.errors import NinetyNineError
+from ninetynine.files import read_text
 from ninetynine.launch import command, home
 from ninetynine.position import toml_value
 from ninetynine.record import format_record, record_from_mapping
@@ -49,7 +51,8 @@ def format_save(table: Table) -> str:
             f"kinds = {toml_value([s.kind for s in table.seats])}",
             f"bots = {toml_value([s.bot or '' for s in table.seats])}",
             f"seed = {table.seed}",
-            f"pace = {table.pace!r}"]
+            f"pace = {table.pace!r}",
+            f"coach = {toml_value(table.coach)}"]
     return format_record(table.record) + "\n".join(meta) + "\n"
 
 
@@ -73,6 +76,9 @@ def parse_save(text: str, where: str = "save") -> Table:
             and len(names) == len(kinds) == len(bots)):
         raise NinetyNineError(f"{where}: [table] names, kinds and bots must be lists of one "
                               "entry per seat")
+    coach = meta.get("coach", False)  # (saves from before the coach was kept have none)
+    if not isinstance(coach, bool):
+        raise NinetyNineError(f"{where}: [table] coach = {coach!r}: expected true or false")
     seats = []
     for i, (name, kind, bot) in enumerate(zip(names, kinds, bots, strict=True), start=1):
         if kind not in (HUMAN, BOT):
@@ -80,9 +86,11 @@ def parse_save(text: str, where: str = "save") -> Table:
         seats.append(Seat(str(name), kind, str(bot) if kind == BOT else None))
     try:
         record = record_from_mapping(data)
-        return Table.resume(record, seats, seed=seed, pace=pace)
+        table = Table.resume(record, seats, seed=seed, pace=pace)
     except NinetyNineError as e:
         raise NinetyNineError(f"{where}: {e}") from None
+    table.coach = coach
+    return table
 
 
 def save_current(table: Table) -> Path:
@@ -99,13 +107,18 @@ def autosave(table: Table) -> None:
 
 def load_save(path: Path | None = None) -> Table:
     """The saved game in progress (or the save at ``path``)."""
+    if path is None and not current_path().exists():
+        raise NinetyNineError(f"no saved game at {current_path()}: start one with "
+                              f"'{command('play')}'")
     path = path or current_path()
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise NinetyNineError(f"no saved game at {path}: start one with "
-                              f"'{command('play')}'") from None
-    return parse_save(text, str(path))
+    return parse_save(read_text(path, "save file"), str(path))
+
+
+def describe_save(table: Table) -> str:
+    """A saved game in a few words: ``'P, 4 players (Ann, Bo, Cy, Di), hand 2, move 14'``."""
+    state = table.state
+    return (f"{table.rules.id}, {state.n} players ({', '.join(table.names)}), "
+            f"hand {state.hand_no}, move {table.match.version}")
 
 
 def _stamp() -> str:

@@ -80,7 +80,8 @@ class Table:
     pace: float  # seconds a front end waits before each bot move
     match: Match  # the game itself: start, moves, log; chance seeded by the move number
     revealed: int | None = None  # hot-seat: the person who has taken the device
-    on_move: Callable[[Table], None] | None = None  # e.g. autosave after every move
+    on_move: Callable[[Table], None] | None = None  # e.g. autosave after every change
+    coach: bool = False  # the person's coach is on (key c, 'coach'): kept with the save
     _bots: dict[int, Bot] = field(default_factory=dict, init=False, repr=False)
 
     @classmethod
@@ -109,10 +110,16 @@ class Table:
         first = (self.match.start.starter + 1) % self.state.n
         table = Table.new(self.rules, self.seats, seed=self.seed + 1, pace=self.pace,
                           first=first)
-        table.on_move = self.on_move
+        table.on_move, table.coach = self.on_move, self.coach
         if table.on_move is not None:
             table.on_move(table)
         return table
+
+    def set_coach(self, on: bool) -> None:
+        """Turn the person's coach on or off; ``on_move`` saves it with the game."""
+        self.coach = on
+        if self.on_move is not None:
+            self.on_move(self)
 
     def _with_bots(self) -> Table:
         for i, seat in enumerate(self.seats):

@@ -104,8 +104,8 @@ def test_registry_and_difficulties() -> None:
 @pytest.mark.parametrize("spec, words", [
     ("nosuchbot", "unknown bot"),
     ("ismcts:iterations", "expected key=value"),
-    ("ismcts:speed=3", "bad options"),
-    ("ismcts:iterations=0", "bad options"),
+    ("ismcts:speed=3", "option 'speed' is unknown"),
+    ("ismcts:iterations=0", "ms above 0"),
     ("ismcts:rollout=smart", "expected heuristic or learned"),
     ("ismcts:endgame=-1", "0 or more"),
     ("cmd:", "empty bot command"),

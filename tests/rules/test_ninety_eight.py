@@ -38,9 +38,11 @@ def test_98_t1_the_pages_example_replayed_exactly() -> None:
     ev = play(s, "8S", "6S", "KS", "JS", "10S", "7S")
     assert calls(ev) == ["8", "14", "98", "98", "88", "95"]
     assert sorted(s.hands[2]) == sorted(pos("98", ["4H 5H 6H 9H", ""]).hands[0])
-    assert legal(s) == {"down"}  # 99, 100, 101, 104: all above 98
-    ev = play(s, "down")
-    assert of(ev, E.PlayerOut)[0].seat == 2
+    # 99, 100, 101, 104: all above 98; «the first person who makes the value of the pile
+    # more than 98 loses»: the player plays one of them and busts
+    assert legal(s) == {"4H", "5H", "6H", "9H"}
+    ev = play(s, "4H")
+    assert of(ev, E.Busted)[0].total == 99 and of(ev, E.PlayerOut)[0].seat == 2
     assert s.outcome is not None and s.outcome.winners == (0, 1, 3)  # one loser (O20)
     assert s.outcome.reason == "first_out"
 
@@ -50,13 +52,13 @@ def t1_record() -> str:
     top = parse_cards(DEAL)
     order = format_cards(top + [c for c in new_deck() if c not in top])
     moves = [f"shuffle {order}", "1: 8S", "2: 6S", "3: KS", "4: JS", "1: 10S", "2: 7S",
-             "3: down"]
+             "3: 4H"]
     return f"rules = \"98\"\nplayers = 4\nactions = {toml_value(moves)}\n"
 
 
 def test_98_t1_as_a_record_replays_to_the_same_end() -> None:
     state, events = replay(parse_record(t1_record()))
-    assert calls(events) == ["8", "14", "98", "98", "88", "95"]
+    assert calls(events) == ["8", "14", "98", "98", "88", "95", "99 — bust"]
     assert state.outcome is not None and state.outcome.winners == (0, 1, 3)
 
 
@@ -67,7 +69,7 @@ def test_98_t1_replayed_by_the_command_line(tmp_path: Path,
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
     for line in ('P1: "8"', 'P2: "14"', 'P3: "98"', 'P4: "98"', 'P1: "88"', 'P2: "95"',
-                 "P3 cannot play and lays down.", "P3 is out of the game."):
+                 'P3: "99 — bust"', "P3 is out of the game."):
         assert line in out
 
 
@@ -118,7 +120,9 @@ def test_p98_the_first_over_98_loses_and_the_game_ends() -> None:
     """«The first person who makes the value of the pile more than 98 loses, and has to take
     a drink.»: one loser per game, no redeal (O20)."""
     s = pos("98", ["JD 2C 3C 4C", "9S 9H 9D 9C", "5H 6H 7H 8H"], total=95, turn=2)
-    ev = play(s, "down")
+    assert legal(s) == {"9S", "9H", "9D", "9C"}  # no safe card: it plays one, not lays down
+    ev = play(s, "9H")
+    assert of(ev, E.Busted)[0].total == 104 and not of(ev, E.LaidDown)
     assert s.outcome is not None and s.outcome.winners == (0, 2)
     assert not of(ev, E.HandStarted) and s.lives == [1, 0, 1]
 
@@ -127,7 +131,7 @@ def test_o20_a_lives_overlay_makes_a_token_match() -> None:
     """O20: the generic lives overlay turns it into a token match with a redeal, as in P."""
     s = pos("98", ["JD 2C 3C 4C", "9S 9H 9D 9C"], total=95, turn=2,
             changes={"lives": 3, "game_end": "last_survivor"})
-    play(s, "down")
+    play(s, "9S")
     assert s.outcome is None and s.lives == [3, 2] and s.hand_no == 2
 
 

@@ -13,10 +13,12 @@ import pytest
 from tests.rules.helpers import calls, card_text, deal, legal, of, play, pos
 
 from ninetynine import events as E
-from ninetynine import new_game, parse_action, preset_rules
+from ninetynine import new_game, parse_action, preset_rules, presets
+from ninetynine.cards import RANKS
 from ninetynine.describe import rules_text
 from ninetynine.errors import IllegalActionError, OverLimitError, RecordError, Refusal
 from ninetynine.match import standings
+from ninetynine.rules import TwoPlayerReverse
 from ninetynine.state import State
 
 # =====================================================================================
@@ -520,9 +522,10 @@ def test_98_worked_example() -> None:
                    "10S 4C 5C 6C", "7S 7C 7D 8C", "4S 5S 6D 9S"], total=0)
     said = calls(play(s, "8S", "6S", "KS", "JS", "10S", "7S"))
     assert said == ["8", "14", "98", "98", "88", "95"]
-    assert s.turn == 6 and legal(s) == {"down"}
-    ev = play(s, "down")
-    assert s.is_over and s.outcome is not None
+    # «the first person who makes the value of the pile more than 98» loses: it plays one
+    assert s.turn == 6 and legal(s) == {"4S", "5S", "6D", "9S"}
+    ev = play(s, "5S")
+    assert s.is_over and s.outcome is not None and of(ev, E.Busted)[0].total == 100
     assert s.outcome.winners == (0, 1, 2, 3, 4, 5)
     assert of(ev, E.GameOver)
 
@@ -576,7 +579,7 @@ def test_98_one_loser_a_game() -> None:
     """O20 REC `match=single_loss` (`lives=1`, no redeal, standings: loser last, others
     tied)."""
     s = pos("98", ["2D 3D 5D 6D", "9S 8S 7S 6S", "2H 3H 5H 6H"], total=95, turn=2)
-    ev = play(s, "down")
+    ev = play(s, "6S")
     assert s.is_over and s.outcome is not None and s.outcome.winners == (0, 2)
     places = {st.seat: st.place for st in standings(s, ev)}
     assert places == {0: 1, 2: 1, 1: 3}
@@ -586,7 +589,7 @@ def test_98_token_match_overlay_redeals() -> None:
     """O20: «allow the generic `lives` overlay for a token match (then redeal as in P)»."""
     s = pos("98", ["2D 3D 5D 6D", "9S 8S 7S 6S", "2H 3H 5H 6H"], total=95, turn=2, dealer=1,
             changes={"lives": 3, "game_end": "last_survivor"})
-    ev = play(s, "down")
+    ev = play(s, "6S")
     assert not s.is_over and s.lives == [3, 2, 3] and of(ev, E.HandEnded)
     deal(s)
     assert s.total == 0 and [len(h) for h in s.hands] == [4, 4, 4]
@@ -1441,7 +1444,7 @@ def _referee_card(preset: str, card: str) -> list[tuple[str, object, str]]:
 
 REFEREE = {  # limit, below zero ("allow"/"clamp"), may bust, no legal play ("down"/"bust")
     "WIKI": (99, "allow", False, "down"), "BICYCLE": (99, "allow", False, "down"),
-    "BGA": (99, "allow", False, "bust"), "98": (98, "allow", False, "down"),
+    "BGA": (99, "allow", False, "bust"), "98": (98, "allow", False, "bust"),
     "98-CS": (98, "allow", True, "bust"), "98-CS-K0": (98, "allow", True, "bust"),
     "TW": (99, "clamp", False, "down"), "E2": (99, "clamp", False, "down"),
     "IS": (99, "clamp", False, "down"),
@@ -1688,3 +1691,37 @@ def test_whole_games_keep_their_match_structure(preset: str) -> None:
             assert s.outcome.winners == tuple(i for i in alive if s.lives[i] == most)
         else:
             assert s.outcome.winners == tuple(alive) and len(alive) == 1
+
+
+def _two_player_reverse_cases() -> list[tuple[str, str]]:
+    out = []
+    for preset in presets():
+        r = preset_rules(preset)
+        rank = next((i for i, e in enumerate(r.cards) if e.reverse and not e.has_param), None)
+        if rank is not None and r.players_min == 2:
+            out.append((preset, RANKS[rank]))
+    return out
+
+
+@pytest.mark.parametrize("preset,rank", _two_player_reverse_cases())
+def test_each_preset_reads_the_reverse_card_with_two_players_its_own_way(preset: str,
+                                                                         rank: str) -> None:
+    """D25: WIKI «turn order is not reversed if there are only two players» and P-ONLINE
+    «reverses the direction of play if there are more than 2 players» keep the direction;
+    P-2P-AGAIN «entitles the same player to play again»; the rest flip the direction and
+    the other player is next (P «no effect on the turn order»; Q08/Q19 REC)."""
+    r = preset_rules(preset)
+    s = pos(preset, [f"{rank}S 2S 3S", "5C 6C 7C"], total=50)
+    ev = play(s, f"{rank}S")
+    if not r.reverse_with_two_players:
+        assert (s.direction, s.turn) == (1, 1) and not of(ev, E.Reversed)
+    elif r.two_player_reverse is TwoPlayerReverse.PLAY_AGAIN:
+        assert s.turn == 0 and of(ev, E.PlaysAgain)
+    else:
+        assert r.two_player_reverse is TwoPlayerReverse.HOLD
+        assert (s.direction, s.turn) == (-1, 1) and of(ev, E.Reversed)
+
+
+def test_the_presets_that_keep_the_direction_with_two_players() -> None:
+    assert {p for p, _ in _two_player_reverse_cases()
+            if not preset_rules(p).reverse_with_two_players} == {"WIKI", "P-ONLINE", "QC"}

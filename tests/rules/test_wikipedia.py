@@ -8,6 +8,7 @@ from tests.rules.helpers import calls, card_text, deal, legal, of, play, pos
 from ninetynine import events as E
 from ninetynine import load_rules, new_game, preset_rules
 from ninetynine.errors import OverLimitError, RecordError
+from ninetynine.position import format_position
 from ninetynine.state import CHANCE
 
 FOUR = ["3S 7S 8S", "5C 6C 7C", "5H 6H 7H", "5D 6D 7D"]
@@ -85,6 +86,16 @@ def test_o05_four_with_two_players_leaves_the_other_next() -> None:
     s = pos("WIKI", ["4S 7S 8S", "5C 6C 7C"], total=50)
     ev = play(s, "4S")
     assert s.total == 50 and s.turn == 1 and not of(ev, E.PlaysAgain)
+    # not reversed: the direction, the saved position and the log all say so
+    assert s.direction == 1 and not of(ev, E.Reversed)
+    assert 'direction = "cw"' in format_position(s)
+
+
+def test_o05_four_reverses_again_once_a_third_player_is_back_in_the_hand() -> None:
+    """The two-player reading counts the players in the hand (Q18): with three, it reverses."""
+    s = pos("WIKI", ["4S 7S 8S", "5C 6C 7C", "5H 6H 7H"], total=50)
+    ev = play(s, "4S")
+    assert s.direction == -1 and [e.direction for e in of(ev, E.Reversed)] == ["ccw"]
 
 
 def test_t4_king_is_a_pass_worth_zero() -> None:

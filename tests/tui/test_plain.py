@@ -3,19 +3,25 @@
 from __future__ import annotations
 
 import io
+import random
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from tests.helpers import CRASHING_BOT, EXAMPLE_BOT
+from tests.helpers import CRASHING_BOT, EXAMPLE_BOT, VIEWED_SEARCH, ViewedSearch
 
 from ninetynine import load_rules, presets
+from ninetynine.bots import ask, make_bot
 from ninetynine.cards import format_cards
 from ninetynine.cli.main import main
+from ninetynine.coach import advise
+from ninetynine.events import CardPlayed
 from ninetynine.saves import current_path, load_save
 from ninetynine.table import BOT, Pending, Seat, Table
 from ninetynine.tui.plain import PlainGame
+from ninetynine.tui.text import coach_line
 
 
 def run_cli(args: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch,
@@ -56,9 +62,25 @@ def test_help_bad_input_and_numbers_out_of_range(
                            monkeypatch, capsys)
     assert code == 0
     assert "The last player with pennies left wins." in out  # the rules, from the data
-    assert "bad action 'ZZ'" in out
+    assert "'ZZ' is not a move: type a number from 1 to" in out
     assert "No move 42: choose 1 to" in out
     assert "Not allowed: KS is not in P1's hand (AC 3C QH)" in out
+
+
+def test_an_unknown_move_lists_only_what_this_player_may_type_now(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    typed = ["ZZ", "shuffle", "lead 2", "insert 3", "AS+x"]
+    code, out, _ = run_cli(["--seed", "1", "--bots", "random"], "\n".join(typed) + "\nquit\n",
+                           monkeypatch, capsys)
+    assert code == 0
+    legal = out.split("You may play: ")[1].splitlines()[0]
+    moves = [m.split(") ")[1] for m in legal.split("  ")]  # "1) AC  2) 3C" -> AC, 3C
+    for text in typed:
+        line = next(x for x in out.splitlines() if x.startswith(f"{text!r} is not a move"))
+        told = line.split("is not a move")[1]
+        assert told == (f": type a number from 1 to {len(moves)}, or one of "
+                        f"{', '.join(moves)}; or help, hand, coach, quit"), line
+        assert not any(step in told for step in ("shuffle", "insert", "lead"))
 
 
 def test_a_card_with_a_choice_asks_for_its_value(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -145,6 +167,59 @@ def test_a_new_game_keeps_the_unfinished_one_which_can_be_resumed(
     assert code == 0 and "First, your move>" in out
     assert not kept[0].exists() and '"First"' in current_path().read_text()
     assert len(list((home / "unfinished").iterdir())) == 1  # now "Second" waits there
+
+
+class _Keyboard(io.StringIO):
+    """Lines typed at a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def _save_a_game(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> str:
+    run_cli(["--seed", "3", "--bots", "random", "--name", "First"], "1\nquit\n",
+            monkeypatch, capsys)
+    return current_path().read_text()
+
+
+def test_play_with_a_game_saved_offers_it_and_enter_resumes(
+        home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    saved = _save_a_game(monkeypatch, capsys)
+    monkeypatch.setattr(sys, "stdin", _Keyboard("\nquit\n"))
+    code = main(["play", "--plain"])
+    out, err = capsys.readouterr()
+    assert code == 0 and err == ""
+    assert out.startswith("A game is saved: P, 4 players (First, Ben (random), Cleo (random), "
+                          "Dev (random)), hand 1, move ")
+    assert "\nResume it? [Y/n] " in out and "First, your move>" in out
+    assert not (home / "unfinished").exists() and current_path().read_text() == saved
+
+
+def test_play_with_a_game_saved_n_starts_a_new_game_and_keeps_the_old(
+        home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    saved = _save_a_game(monkeypatch, capsys)
+    monkeypatch.setattr(sys, "stdin", _Keyboard("n\nquit\n"))
+    code = main(["play", "--plain", "--name", "Second"])
+    out, err = capsys.readouterr()
+    kept = list((home / "unfinished").iterdir())
+    assert code == 0 and "Resume it? [Y/n] " in out and "Second, your move>" in out
+    assert len(kept) == 1 and kept[0].read_text() == saved and f"kept in {kept[0]}" in err
+
+
+def test_without_a_terminal_a_bare_play_resumes_and_says_so(
+        home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    _save_a_game(monkeypatch, capsys)
+    code, out, err = run_cli([], "quit\n", monkeypatch, capsys)
+    assert code == 0 and "First, your move>" in out and "Resume it?" not in out
+    assert err.startswith("Resuming the saved game: P, 4 players (First, ")
+    assert err.rstrip().endswith("(to start a new one instead: ninetynine play --new)")
+    assert not (home / "unfinished").exists()
+    # options that describe a new game, or --new, start one (the saved one is kept)
+    code, out, err = run_cli(["--name", "Second"], "quit\n", monkeypatch, capsys)
+    assert "Second, your move>" in out and "kept in" in err
+    code, out, err = run_cli(["--new"], "quit\n", monkeypatch, capsys)
+    assert "Player, your move>" in out and "kept in" in err
+    assert len(list((home / "unfinished").iterdir())) == 2
 
 
 def test_at_a_terminal_the_screen_is_cleared_before_each_hand_off() -> None:
@@ -257,8 +332,9 @@ def test_the_coach_gives_each_legal_move_s_chances_and_coach_turns_it_off(
     line = next(x for x in out.splitlines() if x.startswith("Coach (chance of losing"))
     legal = out.split("You may play: ")[1].splitlines()[0]
     for move in legal.split("  "):  # "1) KS" ...: each move is in the coach's line
-        assert f" {move.split(') ')[1]} " in line + " "
-    assert "★" in line and "Coach off." in out
+        assert re.search(rf"[ /]{re.escape(move.split(') ')[1])}[ /]", line + " ")
+    assert ("★" in line) != ("tied: " in line)  # a star on the best move, or a tie said
+    assert "Coach off." in out
 
 
 def test_counts_are_in_the_words_people_use() -> None:
@@ -266,3 +342,27 @@ def test_counts_are_in_the_words_people_use() -> None:
                      "hands": ["2S 3S 6S", "4H", "4D 6D 7D"]}, "quit\n")
     assert "Bo: 5 pennies, 1 card" in text and "1 cards" not in text
     assert "Ann: 5 pennies, 3 cards" in text
+
+
+def test_the_bots_and_the_coach_see_the_match_view_with_its_log() -> None:
+    """Issue 23: at the terminal table a bot and the coach read the seat's ``Match.view``
+    (with the public log, which ``hard``'s belief reads): the same view, move and figures
+    as asking them directly from the same position and seed."""
+    table = Table.new(load_rules("P"), [Seat("Ann"), Seat("Bot", BOT, "viewed")], seed=3)
+    table.play(table.state.legal_actions()[0])
+    ViewedSearch.views.clear()
+    view, version = table.match.view(1), table.match.version
+    assert any(isinstance(e, CardPlayed) for e in view.history)  # Ann's card is in it
+    seat, action = table.bot_choice()
+    assert ViewedSearch.views == [view]
+    assert (seat, action) == (1, ask(make_bot(VIEWED_SEARCH), view,
+                                     random.Random(f"3/bot/{version}")))
+    table.play_bot(seat, action)
+    while table.pending() != Pending("human", 0):
+        table.step_bot()
+    out = io.StringIO()
+    PlainGame(table, io.StringIO(), out, coach=True, coach_playouts=60).coach(0)
+    mine = table.match.view(0)
+    assert mine.history == tuple(table.match.log)
+    expected = coach_line(advise(mine, playouts=60, seed=table.match.version), str)
+    assert expected in out.getvalue()

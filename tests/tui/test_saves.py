@@ -39,6 +39,17 @@ def test_the_save_round_trips_names_kinds_bots_seed_pace_and_position(home: Path
     assert back.state == t.state and back.log == t.log
 
 
+def test_the_coach_setting_is_saved_and_an_old_save_without_it_has_it_off(home: Path) -> None:
+    t = table()
+    t.on_move = autosave
+    t.set_coach(True)  # saved at once, not only at the next move
+    assert "\ncoach = true\n" in current_path().read_text() and load_save().coach
+    t.set_coach(False)
+    assert not load_save().coach
+    old = current_path().read_text().replace("coach = false\n", "")
+    assert not parse_save(old).coach
+
+
 def test_every_move_rewrites_the_save(home: Path) -> None:
     t = table()
     t.on_move = autosave
@@ -91,6 +102,9 @@ def test_set_aside_keeps_an_unfinished_game(home: Path) -> None:
      'kinds = ["human", "bot"]\nbots = ["", "random"]\nseed = 1\npace = 0\n', "names 2 seats"),
     ('rules = "P"\nplayers = 2\nactions = ["1: KS"]\n[table]\nnames = ["a", "b"]\n'
      'kinds = ["human", "bot"]\nbots = ["", "random"]\nseed = 1\npace = 0\n', "action 1"),
+    ('rules = "P"\nplayers = 2\nactions = []\n[table]\nnames = ["a", "b"]\n'
+     'kinds = ["human", "bot"]\nbots = ["", "random"]\nseed = 1\npace = 0\ncoach = "on"\n',
+     "coach = 'on': expected true or false"),
 ])
 def test_a_bad_save_is_one_clear_error(text: str, message: str) -> None:
     with pytest.raises(NinetyNineError, match=message):

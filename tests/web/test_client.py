@@ -17,7 +17,6 @@ from ninetynine.cards import format_card
 from ninetynine.coach import advice_json, advise
 from ninetynine.options import card_options, stuck_explanation
 from ninetynine.record import format_record
-from ninetynine.view import observe
 from ninetynine.web.wire import review_replay_json
 from tests.web.conftest import ROOMY
 from tests.web.helpers import ServerThread, play_game
@@ -145,14 +144,15 @@ def test_the_keyboard_plays_and_calls_are_announced(browser: Browser, web: Serve
                                                                             "true")
 
 
-def coach_lines(web: ServerThread, page: Page) -> list[str]:
-    """What the coach panel should say now, from the coach run on seat 1's view."""
+def coach_lines(web: ServerThread, page: Page) -> tuple[list[str], int]:
+    """What the coach panel should say now, from the coach run on seat 1's view: each
+    move's figures, and how many moves are tied for the best (0: the best stands out)."""
     table = table_of(web, page)
-    figures = advice_json(advise(observe(table.state, 0), seed=table.version,
+    figures = advice_json(advise(table.match.view(0), seed=table.version,
                                  playouts=web.settings.limits.coach_playouts))
     return [f"hand {pct(m['lose_hand'])}" + ("" if m["lose_game"] is None
                                               else f" · game {pct(m['lose_game'])}")
-            for m in figures["moves"]]
+            for m in figures["moves"]], len(figures["tied"])
 
 
 def pct(x: float) -> str:
@@ -175,15 +175,40 @@ def test_the_coach_toggle_shows_each_moves_chances(browser: Browser, web: Server
             page.locator("#next-hand").click()
             page.wait_for_function(READY)
         expect(coach.locator("li .figures").first).to_be_visible(timeout=15000)
-        expected = coach_lines(web, page)
+        expected, tied = coach_lines(web, page)
         expect(coach.locator("li .figures")).to_have_text(expected)
-        expect(coach.locator("li.best .star")).to_have_count(1)
+        # a star on the best move, or a line saying which moves tie for it
+        expect(coach.locator("li.best .star")).to_have_count(0 if tied else 1)
+        if tied:
+            expect(coach.locator("li.hint")).to_have_text(
+                re.compile(r"^tied: " + ", ".join([".+"] * tied) + "$"))
+        else:
+            expect(coach.locator("li.hint")).to_have_count(0)
         if turn == 0:
             take_turn(page)
     page.reload()  # remembered, like the other toggles
     expect(page.get_by_role("button", name="Coach")).to_have_attribute("aria-pressed", "true")
     page.get_by_role("button", name="Coach").click()
     expect(coach).to_be_hidden()
+
+
+def test_the_coach_says_a_tie_rather_than_star_a_move_inside_the_noise(
+        browser: Browser, make_server: Callable[..., ServerThread]) -> None:
+    """Issue 24, item 5: with one deal a move, no move can be told apart from another: the
+    panel stars none and says which moves tie."""
+    web = make_server(bot_delay=0.0, limits=dataclasses.replace(ROOMY, coach_playouts=2))
+    page = browser.new_page()
+    create_table(page, web.url, "Ann", 2, {2: "easy"})
+    page.get_by_role("button", name="Coach").click()
+    page.wait_for_function(READY)
+    coach = page.locator("#coach")
+    expect(coach.locator("li .figures").first).to_be_visible(timeout=15000)
+    expected, tied = coach_lines(web, page)
+    assert tied == len(expected) > 1  # every move tied
+    expect(coach.locator("li .figures")).to_have_text(expected)
+    expect(coach.locator(".star")).to_have_count(0)
+    expect(coach.locator("li.hint")).to_have_text(
+        re.compile(r"^tied: " + ", ".join([".+"] * tied) + "$"))
 
 
 def test_chat_between_two_browsers_with_mute(browser: Browser, web: ServerThread) -> None:
@@ -289,7 +314,7 @@ def test_the_replay_reviews_a_seats_decisions_with_the_coach(
     table_id = finished_game(web)
     record = web.lobby.tables[table_id].match.record()
     expected = review_replay_json(record, 0, web.settings.limits.review_playouts)
-    differ = [d for d in expected["decisions"] if d["played"] != d["best"]]
+    differ = [d for d in expected["decisions"] if not d["agrees"]]  # another suit agrees
     assert differ, "a random player should differ from the coach somewhere"
     page = browser.new_page()
     page.goto(f"{web.url}/t/{table_id}?replay=1&seat=1")

@@ -14,9 +14,9 @@ import pytest
 from ninetynine.coach import Advice, advice_json, advise
 from ninetynine.match import replay
 from ninetynine.record import Record, parse_record
-from ninetynine.view import View, observe
-from ninetynine.web import app as app_module
-from ninetynine.web import tables
+from ninetynine.view import View
+from ninetynine.web.routes import records
+from ninetynine.web.table import coaching
 from tests.web.conftest import ROOMY
 from tests.web.helpers import FakeClock, ServerThread, play_game
 
@@ -179,7 +179,7 @@ def test_an_absent_player_is_replaced_by_a_bot_until_they_return(
         b.wait(lambda m, st=st: m["type"] == "update" and m["state"] > st and (
             m["view"]["turn"] == 2 or m["view"]["phase"] == "over"))
     assert any("a bot plays for them" in (e.get("text") or "")
-               for e in server.lobby.tables[table].log)
+               for e in server.lobby.tables[table].fanout.log)
     back = server.client(table, t1)
     back.wait(lambda m: m["type"] == "sync")
     b.wait(lambda m: m["type"] == "update" and not m["table"]["seats"][0]["bot_playing"])
@@ -211,7 +211,7 @@ def test_the_turn_clock_lets_a_bot_play_for_a_slow_player(
     clock.advance(1.5)
     msg = mover.wait(lambda m: m["type"] == "update" and m["state"] > state)
     assert any(e["kind"] == "TimedOut" for e in mover.last["events"]) or msg
-    assert any(e.get("kind") == "TimedOut" for e in server.lobby.tables[table].log)
+    assert any(e.get("kind") == "TimedOut" for e in server.lobby.tables[table].fanout.log)
 
 
 def test_rematch_seats_the_same_players_at_a_new_table(server: ServerThread) -> None:
@@ -271,13 +271,13 @@ def test_the_coach_answers_the_seat_to_play_from_its_own_view(
         asked.append(view.seat)
         return advise(view, **options)
 
-    monkeypatch.setattr(tables, "advise", counted)
-    state = server.lobby.tables[table].state
-    seat = state.current_seat
+    monkeypatch.setattr(coaching, "advise", counted)
+    match = server.lobby.tables[table].match
+    seat = match.state.current_seat
     assert seat is not None
     mover.send({"type": "coach"})
     got = mover.wait(lambda m: m["type"] == "coach", 20)
-    expected = advice_json(advise(observe(state, seat),
+    expected = advice_json(advise(match.view(seat),  # the seat's view with the public log
                                   playouts=server.settings.limits.coach_playouts,
                                   seed=mover.state))
     assert got == {"type": "coach", "state": mover.state, **expected}
@@ -312,7 +312,7 @@ def test_reviews_are_for_finished_games_and_bounded(
         release.wait(10)
         return {"seat": seat + 1}
 
-    monkeypatch.setattr(app_module, "review_replay_json", slow)
+    monkeypatch.setattr(records, "review_replay_json", slow)
     first = concurrent.futures.ThreadPoolExecutor(1).submit(
         server.post, "/api/review", {"record": record, "seat": 1})
     assert entered.wait(5)

@@ -29,7 +29,7 @@ from ninetynine.web.limits import Limits
 from ninetynine.web.lobby import Creator, Lobby
 from ninetynine.web.settings import Settings
 from ninetynine.web.storage import PostgresStorage, SQLiteStorage
-from ninetynine.web.tables import Table
+from ninetynine.web.table.room import Table
 from tests.web.conftest import Postgres
 from tests.web.helpers import Client, FakeClock, ServerThread, free_port, play_game
 
@@ -135,10 +135,10 @@ def test_tables_resume_from_postgresql(postgres_url: str) -> None:
             if table.state.is_over:
                 break
             if table.state.current_seat == 0:
-                await table.act(0, {"state": table.version,
-                                    "action": str(rng.choice(table.state.legal_actions()))})
+                await table.authority.act(0, {"state": table.version, "action": str(
+                    rng.choice(table.state.legal_actions()))})
         table.disconnect(conn)  # nobody at the table: its bots stop
-        async with table.lock:
+        async with table.authority.lock:
             moves, state = list(table.match.moves), table.state.clone()
         assert len(moves) > 5
         lobby.close()
@@ -146,7 +146,7 @@ def test_tables_resume_from_postgresql(postgres_url: str) -> None:
         store2 = PostgresStorage(postgres_url)
         reborn = await Lobby(store2, settings).get(table.id)
         assert reborn.match.moves == moves and reborn.state == state
-        assert reborn.seat_of(token) == 0
+        assert reborn.seating.seat_of(token) == 0
         store2.close()
 
     asyncio.run(scenario())
@@ -393,10 +393,10 @@ async def _played(lobby: Lobby, moves: int, **options: Any) -> Table:
     while table.version < moves:
         await asyncio.sleep(0.002)
         if table.state.current_seat == 0:
-            await table.act(0, {"state": table.version,
-                                "action": str(rng.choice(table.state.legal_actions()))})
+            await table.authority.act(0, {"state": table.version, "action": str(
+                rng.choice(table.state.legal_actions()))})
     table.disconnect(conn)
-    async with table.lock:  # a bot move under way is stored before the server stops
+    async with table.authority.lock:  # a bot move under way is stored before the server stops
         return table
 
 

@@ -16,6 +16,9 @@ from tests.web.helpers import ServerThread, play_game
     (["--database", "postgresql://nobody@127.0.0.1:1/none"], "cannot open PostgreSQL"),
     (["--takeover-bot", "genius"], "--takeover-bot 'genius': expected one of the bots offered"),
     (["--allow-bot", "mine=genius"], "unknown bot 'genius'"),
+    (["--allow-bot", "hard=ismcts:speed=9"], "ismcts: option 'speed' is unknown: expected "
+     "iterations, ms,"),
+    (["--allow-bot", "hard=ismcts:ms=soon"], "ismcts: ms='soon': expected a number, 0 or more"),
     (["--allow-bot", "mine"], "--allow-bot 'mine': expected NAME=SPEC"),
     (["--allow-bot", "Bad Name=random"], "a name is 1 to 20 lower-case letters"),
     (["--limit", "max_body=lots"], "--limit 'max_body=lots': expected a number"),

@@ -16,10 +16,13 @@ from typing import Any
 import pytest
 
 from ninetynine.actions import Action
-from ninetynine.bots import DIFFICULTIES, register
+from ninetynine.bots import DIFFICULTIES, ask, make_bot, register
+from ninetynine.coach import Advice, advice_json, advise
+from ninetynine.events import CardPlayed
+from ninetynine.match import Match
 from ninetynine.position import position_from_mapping
 from ninetynine.presets import load_rules
-from ninetynine.record import move_text
+from ninetynine.record import Record, move_text
 from ninetynine.view import View
 from ninetynine.web.conn import Conn
 from ninetynine.web.errors import ProtocolError
@@ -27,8 +30,9 @@ from ninetynine.web.limits import Limits
 from ninetynine.web.lobby import Lobby
 from ninetynine.web.settings import Settings
 from ninetynine.web.storage import SQLiteStorage, StorageError
-from ninetynine.web.tables import Table
-from tests.helpers import CRASHING_BOT, EXAMPLE_BOT
+from ninetynine.web.table import coaching
+from ninetynine.web.table.room import Table
+from tests.helpers import CRASHING_BOT, EXAMPLE_BOT, VIEWED_SEARCH, ViewedSearch
 from tests.web.helpers import FakeClock
 
 
@@ -57,8 +61,8 @@ def watch(table: Table) -> Conn:
 
 
 async def play_first(table: Table, seat: int = 0) -> None:
-    await table.act(seat, {"state": table.version,
-                           "action": str(table.state.legal_actions()[0])})
+    await table.authority.act(seat, {"state": table.version,
+                                     "action": str(table.state.legal_actions()[0])})
 
 
 def test_no_move_before_every_seat_is_taken(tmp_path: Path) -> None:
@@ -70,7 +74,7 @@ def test_no_move_before_every_seat_is_taken(tmp_path: Path) -> None:
         await asyncio.sleep(0.01)
         assert table.status == "waiting" and table.version == 0  # not even the deal
         with pytest.raises(ProtocolError) as e:
-            await table.act(0, {"state": 0, "action": "AS"})
+            await table.authority.act(0, {"state": 0, "action": "AS"})
         assert e.value.code == "not_started"
         await lobby.join(table, "Bob")
         await until(lambda: table.version >= 1)  # dealt at once
@@ -87,10 +91,10 @@ def test_a_client_that_stops_reading_is_dropped_not_buffered(tmp_path: Path) -> 
         stuck = Conn(None, queue_size=20)
         table.connect(stuck)
         for i in range(100):
-            table.note(0, "Test", f"line {i}")
+            table.fanout.note(0, "Test", f"line {i}")
         assert stuck.dropped.is_set() and stuck.outbox.qsize() == 20
         reader = watch(table)  # another client is not affected
-        table.note(0, "Test", "one more")
+        table.fanout.note(0, "Test", "one more")
         assert not reader.dropped.is_set() and reader.outbox.qsize() == 2
 
     run(scenario)
@@ -104,7 +108,7 @@ def test_a_frame_is_fixed_at_its_state_id(tmp_path: Path) -> None:
                                       bots={1: "easy"})
         conn = Conn(None)
         table.connect(conn)
-        table.note(0, "Test", "after the sync")
+        table.fanout.note(0, "Test", "after the sync")
         import json
         sync = json.loads(conn.outbox.get_nowait())
         assert sync["type"] == "sync"
@@ -143,7 +147,7 @@ def test_shuffles_come_from_the_system_generator(tmp_path: Path) -> None:
         watch(a), watch(b)
         await until(lambda: texts(a) and texts(b))
         assert texts(a)[0] != texts(b)[0]  # two different shuffles
-        assert isinstance(a.rng, random.SystemRandom) and a.rng is not b.rng
+        assert isinstance(a.bots.rng, random.SystemRandom) and a.bots.rng is not b.bots.rng
 
     run(scenario)
 
@@ -301,9 +305,9 @@ def test_a_stored_bot_the_server_does_not_offer_is_not_started(
         lobby.close()
         again = Lobby(storage, Settings(bot_delay=0))  # restarted without --allow-bot
         reborn = await again.get(table.id)
-        assert reborn.seats[1].bot == "easy" and reborn.bots[1].name == "random"
+        assert reborn.seats[1].bot == "easy" and reborn.bots.by_seat[1].name == "random"
         assert storage.load(table.id).meta["seats"][1]["bot"] == "easy"  # type: ignore[union-attr]
-        assert any(e["kind"] == "BotReplaced" for e in reborn.log)
+        assert any(e["kind"] == "BotReplaced" for e in reborn.fanout.log)
         conn = Conn(0)
         reborn.connect(conn)
         await play_until(reborn, lambda: any(m.startswith("2: ") for m in texts(reborn)))
@@ -347,7 +351,7 @@ def test_bot_thinking_is_capped_by_the_limit(tmp_path: Path, level: str, spec: s
                                       bots={1: level})
         watch(table)
         await play_until(table, lambda: any(m.startswith("2: ") for m in texts(table)))
-        replaced = [e["text"] for e in table.log if e["kind"] == "BotReplaced"]
+        replaced = [e["text"] for e in table.fanout.log if e["kind"] == "BotReplaced"]
         if level == "deep":
             assert replaced == []  # it answered within the limit, by itself
         else:
@@ -401,15 +405,15 @@ def test_a_seat_bot_that_fails_is_replaced_and_the_game_goes_on(
         watch(table)
         for _ in range(2000):  # A plays until the bot seat has had a turn
             await asyncio.sleep(0.005)
-            if any(e["kind"] == "BotReplaced" for e in table.log) and \
+            if any(e["kind"] == "BotReplaced" for e in table.fanout.log) and \
                     table.state.current_seat == 0 or table.state.is_over:
                 break
             if table.state.current_seat == 0:
                 await play_first(table)
-        notes = [e["text"] for e in table.log if e["kind"] == "BotReplaced"]
+        notes = [e["text"] for e in table.fanout.log if e["kind"] == "BotReplaced"]
         assert len(notes) == 1 and "exited (code 3)" in notes[0]
         assert "medium plays this seat from now on" in notes[0]
-        assert table.seats[1].bot == "medium" and table.bots[1].name == "heuristic"
+        assert table.seats[1].bot == "medium" and table.bots.by_seat[1].name == "heuristic"
         assert any(m.startswith("2: ") for m in texts(table))  # the new bot has played
         assert storage.load(table.id).meta["seats"][1]["bot"] == "medium"  # type: ignore[union-attr]
         assert all(proc.poll() is not None for proc in bot_processes)  # the failed one is stopped
@@ -434,7 +438,7 @@ def test_a_stand_in_process_bot_stops_when_the_person_returns(
         assert not table.state.is_over
         assert len(bot_processes) == 1  # one process for all of its moves
         table.connect(Conn(0))  # A is back
-        assert table.stand_ins == {} and bot_processes[0].poll() is not None
+        assert table.bots.stand_ins == {} and bot_processes[0].poll() is not None
         lobby.close()
 
     run(scenario)
@@ -449,12 +453,54 @@ def test_the_seat_to_play_is_told_why_no_card_may_be_played(tmp_path: Path) -> N
                                       bots={1: "easy"})
         table.match.state = position_from_mapping(  # a position where Ann has no safe card
             {"rules": "P", "total": 95, "hands": ["6S 7S 8S", "2C 3C 4C"], "turn": 1})
-        mine = json.loads(table.frame(0, "update", [], table.summary()))
+        mine = json.loads(table.fanout.frame(0, "update", [], table.summary()))
         assert mine["stuck"] == ("You cannot play: 6S, 7S and 8S would take the total over 99. "
                                  "You lay down your hand and lose a penny.")
-        assert "stuck" not in json.loads(table.frame(1, "update", [], table.summary()))
+        assert "stuck" not in json.loads(table.fanout.frame(1, "update", [], table.summary()))
         table.match.state = position_from_mapping(
             {"rules": "P", "total": 5, "hands": ["6S 7S 8S", "2C 3C 4C"], "turn": 1})
-        assert json.loads(table.frame(0, "update", [], table.summary()))["stuck"] is None
+        assert json.loads(table.fanout.frame(0, "update", [], table.summary()))["stuck"] is None
 
+    run(scenario)
+
+
+def test_the_bots_and_the_coach_see_the_match_view_with_its_log(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 23: a web table's bot and coach read the seat's ``Match.view`` (with the public
+    log, which ``hard``'s belief reads): the same view, move and figures as asking them
+    directly from the same position and seed."""
+    asked: list[View] = []
+
+    def advise_seen(view: View, **options: Any) -> Advice:
+        asked.append(view)
+        return advise(view, **options)
+
+    monkeypatch.setattr(coaching, "advise", advise_seen)
+
+    async def scenario() -> None:
+        settings = Settings(bot_delay=0, seed=3, bots={**DIFFICULTIES, "viewed": "viewed"},
+                            limits=Limits(coach_playouts=60))
+        lobby = Lobby(SQLiteStorage(tmp_path / "d.sqlite3"), settings)
+        table, _ = await lobby.create(rules=load_rules("P"), players=2, name="Ann",
+                                      bots={1: "viewed"})
+        ViewedSearch.views.clear()
+        watch(table)
+        await until(lambda: table.state.current_seat == 0)  # dealt: Ann leads
+        await play_first(table)
+        asked_at = table.version  # the bot's first decision
+        await until(lambda: table.state.current_seat == 0 and table.version > asked_at)
+        record = table.match.record()
+        before = Match.from_record(Record(record.start, record.moves[:asked_at],
+                                          record.from_position, record.names))
+        view = before.view(1)
+        assert any(isinstance(e, CardPlayed) for e in view.history)  # Ann's card is in it
+        assert ViewedSearch.views[0] == view
+        bot_rng = random.Random(random.Random(f"3/{table.id}/0").random())
+        assert ask(make_bot(VIEWED_SEARCH), view, bot_rng) == record.moves[asked_at][1]
+        got = await table.coaching.coach(0)
+        mine = table.match.view(0)
+        assert asked == [mine] and mine.history == tuple(table.match.log)
+        assert got == {"type": "coach", "state": table.version, **advice_json(
+            advise(mine, playouts=60, seed=table.version))}
+        lobby.close()
     run(scenario)

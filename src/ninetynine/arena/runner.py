@@ -21,7 +21,7 @@ from typing import Any
 
 from ninetynine.arena.game import GameResult, play_game, seed_of
 from ninetynine.arena.stats import EntrantStats, labels_of, summarize
-from ninetynine.bots.base import close_bot, make_bot
+from ninetynine.bots.base import BotFailure, close_bot, make_bot, start_bot
 from ninetynine.errors import NinetyNineError
 from ninetynine.presets import load_rules
 from ninetynine.rules import Rules
@@ -55,8 +55,14 @@ def check_config(config: ArenaConfig) -> Rules:
     if config.games < 1:
         raise NinetyNineError(f"--games {config.games}: expected at least 1")
     for spec in config.bots:
-        close_bot(make_bot(spec, seeing=True))  # a bad spec fails here, with its own message;
+        bot = make_bot(spec, seeing=True)  # a bad spec fails here, with its own message;
         # the arena may seat a yardstick that sees hidden cards (the oracle)
+        try:
+            start_bot(bot)  # a program that cannot start would forfeit every game
+        except BotFailure as e:
+            raise NinetyNineError(f"{e} (no game was played)") from None
+        finally:
+            close_bot(bot)
     return rules
 
 

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Protocol, cast
 
 from ninetynine.actions import Action
+from ninetynine.bots.spec import Options, read_options
 from ninetynine.errors import NinetyNineError
 from ninetynine.state import State
 from ninetynine.view import View
@@ -77,6 +78,14 @@ def ask(bot: Bot, view: View, rng: random.Random, state: State | None = None) ->
         raise BotFailure(f"bot {bot.name!r} chose {action}, which is not legal here; legal: "
                          + ", ".join(str(a) for a in view.legal))
     return action
+
+
+def start_bot(bot: Bot) -> None:
+    """Start a bot that runs as a process (``cmd:``) now, so that one that cannot start
+    fails with its reason before a game; other bots have no start and need none."""
+    start = getattr(bot, "start", None)
+    if start is not None:
+        start()
 
 
 def close_bot(bot: Bot) -> None:
@@ -150,13 +159,21 @@ def _factory(name: str) -> BotFactory | None:
     return getattr(importlib.import_module(module), attr)
 
 
+def bot_options(name: str) -> Options | None:
+    """The options bot ``name`` declares (None: it reads a command line, or declares none)."""
+    factory = _factory(name)
+    return None if name in _RAW else getattr(factory, "OPTIONS", None)
+
+
 def make_bot(spec: str, *, seeing: bool = False) -> Bot:
     """Build a bot from ``name`` or ``name:key=value,key=value``.
 
     A bot that sees the hidden cards (``oracle``) is refused unless ``seeing`` is given:
     only the arena, which hands such a bot the real state, passes it.
     """
-    spec = DIFFICULTIES.get(spec.strip(), spec)
+    level, _, more = spec.strip().partition(":")
+    if level in DIFFICULTIES:  # a level, perhaps with more options: hard:iterations=50
+        spec = with_options(level, **dict(o.partition("=")[::2] for o in more.split(",") if o))
     name, _, opts = spec.partition(":")
     factory = _factory(name.strip())
     if factory is None:
@@ -166,18 +183,23 @@ def make_bot(spec: str, *, seeing: bool = False) -> Bot:
         raise NinetyNineError(f"bot {name.strip()!r} sees the other players' cards: it is a "
                               "yardstick for the arena and cannot play at a table; expected "
                               f"one of {', '.join(honest_bot_names())}")
-    if name.strip() in _RAW:
+    name = name.strip()
+    if name in _RAW:
         return factory(opts.strip())
-    kwargs: dict[str, object] = {}
+    given: dict[str, str] = {}
     for item in filter(None, (o.strip() for o in opts.split(","))):
         key, eq, value = item.partition("=")
         if not eq:
-            raise NinetyNineError(f"bad bot option {item!r} in {spec!r}: expected key=value")
-        kwargs[key.strip()] = _parse_value(value.strip())
+            raise NinetyNineError(f"{name}: option {item!r} has no value: expected key=value, "
+                                  f"e.g. {name}:{item}=...")
+        given[key.strip()] = value.strip()
+    options = bot_options(name)
+    kwargs = (read_options(name, options, given) if options is not None  # checked as data
+              else {key: _parse_value(text) for key, text in given.items()})
     try:
         return factory(**kwargs)
-    except TypeError as e:
-        raise NinetyNineError(f"bad options for bot {name!r}: {e}") from None
+    except TypeError as e:  # options that do not go together, or a program's own bot
+        raise NinetyNineError(f"{name}: {e}") from None
 
 
 def with_options(spec: str, **options: object) -> str:

@@ -15,10 +15,12 @@ lowest card). With a safe card they always take the extra turn.
 from __future__ import annotations
 
 import random
+from typing import ClassVar
 
 from ninetynine.actions import Action, ActionKind
 from ninetynine.bots.determinize import Determinizer
 from ninetynine.bots.knowledge import escape_cards
+from ninetynine.bots.spec import Options
 from ninetynine.state import compiled
 from ninetynine.view import View
 
@@ -26,6 +28,7 @@ from ninetynine.view import View
 class GreedyBot:
     name = "greedy"
     keep = False
+    OPTIONS: ClassVar[Options] = {}
 
     def choose(self, view: View, rng: random.Random) -> Action:
         c, limit = compiled(view.rules), view.rules.limit

@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import ClassVar
 
 from ninetynine.actions import Action, ActionKind
 from ninetynine.bots.determinize import Determinizer
 from ninetynine.bots.knowledge import KEEP, PUSH, keep_value, safe_table
+from ninetynine.bots.spec import BotOption, Options
 from ninetynine.match import standing
 from ninetynine.state import State
 from ninetynine.view import View
@@ -31,6 +33,7 @@ LIFE = 10.0  # one life (or game point) of our own
 
 class HeuristicBot:
     name = "heuristic"
+    OPTIONS: ClassVar[Options] = {"push": BotOption(float), "keep": BotOption(float)}
 
     def __init__(self, push: float = PUSH, keep: float = KEEP) -> None:
         self.push, self.keep = push, keep

@@ -80,7 +80,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TypeVar
+from typing import ClassVar, TypeVar
 
 from ninetynine.actions import Action
 from ninetynine.bots.belief import HandReader
@@ -96,6 +96,7 @@ from ninetynine.bots.knowledge import (
 )
 from ninetynine.bots.learned import LearnedPolicy, has_weights, learned_policy
 from ninetynine.bots.odds import game_odds
+from ninetynine.bots.spec import BotOption, Options
 from ninetynine.lookup import PARAM, card_of
 from ninetynine.match import standing
 from ninetynine.rules import AfterBust
@@ -154,6 +155,14 @@ class Node:
 
 class IsmctsBot:
     name = "ismcts"
+    OPTIONS: ClassVar[Options] = {
+        "iterations": BotOption(int, least=0), "ms": BotOption(float, least=0),
+        "c": BotOption(float, least=0), "depth": BotOption(int, least=1),
+        "epsilon": BotOption(float, least=0, most=1), "tree": BotOption(int, least=0),
+        "prior": BotOption(float, least=0), "infer": BotOption(int, least=0, most=1),
+        "belief": BotOption(Belief), "value": BotOption(Value),
+        "endgame": BotOption(int, least=0), "plies": BotOption(int, least=0),
+        "rollout": BotOption(Rollout)}
 
     def __init__(self, iterations: int | None = None, ms: float = 0, c: float = 0.7,
                  depth: int = 100, epsilon: float = 0.1, tree: int = 1,
@@ -163,7 +172,8 @@ class IsmctsBot:
         if iterations is None:  # a time budget alone is not cut short by the default count
             iterations = 3000 if ms <= 0 else 0
         if iterations < 1 and ms <= 0:
-            raise TypeError("give iterations >= 1 or ms > 0")
+            raise TypeError(f"iterations={iterations} with no time budget: give iterations "
+                            "of 1 or more, or ms above 0")
         self.iterations = iterations if iterations >= 1 else 10**9
         self.ms, self.c, self.depth, self.epsilon = ms, c, depth, epsilon
         self.tree = tree  # the most tree nodes on one path (0 = no limit; 1 = flat)

@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import random
 from enum import StrEnum
+from typing import ClassVar
 
 from ninetynine.actions import Action
 from ninetynine.bots.base import BotFailure
 from ninetynine.bots.determinize import Determinizer
 from ninetynine.bots.inference import drawn_since_play
 from ninetynine.bots.ismcts import IsmctsBot, option
+from ninetynine.bots.spec import BotOption, Options
 from ninetynine.state import State
 from ninetynine.view import View
 
@@ -42,6 +44,7 @@ class Sight(StrEnum):
 class OracleBot(IsmctsBot):
     name = "oracle"
     sees_hidden_cards = True
+    OPTIONS: ClassVar[Options] = {**IsmctsBot.OPTIONS, "see": BotOption(Sight)}
 
     def __init__(self, see: str = "hands", **options: float | str) -> None:
         self.see = option(Sight, "see", see)

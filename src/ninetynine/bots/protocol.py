@@ -36,6 +36,7 @@ from ninetynine.view import View
 
 PROTOCOL_VERSION = 1
 DEFAULT_TIMEOUT = 5.0
+START_GRACE = 0.5  # seconds a program started ahead of a game must stay up to count as started
 _TIMEOUT_PREFIX = re.compile(r"^timeout=([0-9]*\.?[0-9]+):")
 
 
@@ -70,6 +71,13 @@ class ProtocolBot:
         match = _TIMEOUT_PREFIX.match(command)
         if match:
             timeout, command = float(match.group(1)), command[match.end():]
+        elif command.startswith("timeout="):
+            given = command[len("timeout="):].partition(":")[0]
+            raise NinetyNineError(f"cmd: timeout={given!r}: expected seconds, a number above "
+                                  "0, then the command: cmd:timeout=2:python bot.py")
+        if timeout <= 0:
+            raise NinetyNineError(f"cmd: timeout={timeout:g}: expected seconds, a number "
+                                  "above 0")
         try:
             self.argv = shlex.split(command)
         except ValueError as e:
@@ -88,6 +96,16 @@ class ProtocolBot:
     def cap_time(self, seconds: float) -> None:
         """Wait at most ``seconds`` for each answer (a server's limit)."""
         self.timeout = min(self.timeout, seconds)
+
+    def start(self) -> None:
+        """Start the program now, rather than at the first move; a program that cannot
+        start, or exits at once (a wrong path, a missing interpreter), raises BotFailure."""
+        proc = self.proc or self._start()
+        try:
+            proc.wait(timeout=START_GRACE)
+        except subprocess.TimeoutExpired:
+            return  # still running: waiting for its first request, as it should
+        raise BotFailure(self._crashed("as soon as it started, before its first move"))
 
     def _start(self) -> subprocess.Popen[str]:
         try:

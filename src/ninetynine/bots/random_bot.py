@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import random
+from typing import ClassVar
 
 from ninetynine.actions import Action
+from ninetynine.bots.spec import Options
 from ninetynine.view import View
 
 
 class RandomBot:
     name = "random"
+    OPTIONS: ClassVar[Options] = {}
 
     def choose(self, view: View, rng: random.Random) -> Action:
         return rng.choice(view.legal)

@@ -6,7 +6,8 @@ Example: ``ninetynine arena --rules P --players 4 --bots ismcts,heuristic,heuris
 Each bot is a spec: random, heuristic, ismcts:iterations=2000 (or ms=500), easy/medium/hard,
 or a program speaking the engine protocol: "cmd:python examples/protocol_bot.py" (see
 docs/bot-protocol.md). A bot that crashes, hangs or plays an illegal move loses that game
-and a random player finishes it in its seat; the arena goes on.
+and a random player finishes it in its seat; the arena goes on. A program that
+cannot start stops the arena before the first game.
 
 Seats rotate every game, and each block of N games deals the same cards in every hand, so
 the luck of the cards is shared; the 95% intervals are computed from the blocks (with 30
@@ -18,6 +19,8 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+
+from ninetynine.cli.extras import require
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -55,9 +58,11 @@ def split_specs(text: str) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    require("arena", "arena", "the bot arena")
     from ninetynine.arena import ArenaConfig, format_table, run_games, summarize, write_results
     from ninetynine.arena.runner import check_config
     from ninetynine.errors import NinetyNineError
+    from ninetynine.files import make_folder
 
     specs = split_specs(args.bots or "") + args.bot
     if not specs or not all(specs):
@@ -68,6 +73,8 @@ def run(args: argparse.Namespace) -> int:
     config = ArenaConfig(args.rules, args.players or len(specs), tuple(specs), args.games,
                          args.seed, records=args.out is not None)
     check_config(config)  # bad input fails before any note or game
+    if args.out:
+        make_folder(args.out, "--out folder")  # before the games, not after them
     if config.games % config.players:
         print(f"note: {config.games} games is not a multiple of {config.players} players, so "
               "the seats are not rotated evenly", file=sys.stderr)
@@ -91,7 +98,9 @@ def run(args: argparse.Namespace) -> int:
     if len(lost) > 10:
         print(f"... and {len(lost) - 10} more forfeits (all in results.json with --out)")
     if args.out:
-        write_results(Path(args.out), config, results, stats)
-        print(f"wrote {args.out}/results.json" + (f" and {len(results)} records"
-                                                   if config.records else ""), file=sys.stderr)
+        out = Path(args.out)
+        write_results(out, config, results, stats)
+        print(f"wrote {out / 'results.json'}" + (f" and {len(results)} records in "
+                                                 f"{out / 'records'}" if config.records else ""),
+              file=sys.stderr)
     return 0

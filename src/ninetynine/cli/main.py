@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
+import textwrap
 from collections.abc import Sequence
 
 from ninetynine import __version__
+from ninetynine.cli.extras import MissingExtraError
 from ninetynine.errors import NinetyNineError
 
 # name -> (module, one-line help). Front ends import their heavy libraries inside run().
@@ -23,6 +26,25 @@ COMMANDS = {
     "arena": ("ninetynine.cli.arena_cmd", "play many games between bots: win rates, ratings"),
     "serve": ("ninetynine.cli.serve_cmd", "play in the browser: start the web server"),
 }
+
+
+def plain_text(doc: str | None) -> str | None:
+    """A module's docstring as a person reads it in ``--help``: reST's double backticks
+    and roles (``:mod:`x```) dropped."""
+    if doc is None:
+        return None
+    doc = re.sub(r":[a-z]+:`~?([^`]+)`", lambda m: m.group(1).rsplit(".", 1)[-1], doc)
+    return doc.replace("``", "")
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """Each paragraph of a description wrapped to the terminal on its own (argparse's
+    own formatter runs them all into one)."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return "\n\n".join(textwrap.fill(" ".join(p.split()), width, initial_indent=indent,
+                                         subsequent_indent=indent)
+                            for p in re.split(r"\n\s*\n", text.strip()))
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -39,7 +61,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
             sub.add_parser(name, help=help_text)
             continue
         module = importlib.import_module(module_name)
-        cmd = sub.add_parser(name, help=help_text, description=module.__doc__)
+        cmd = sub.add_parser(name, help=help_text, description=plain_text(module.__doc__),
+                             formatter_class=HelpFormatter)
         module.add_arguments(cmd)
         cmd.set_defaults(run=module.run)
     return parser
@@ -54,6 +77,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(args_list)
     try:
         return int(args.run(args) or 0)
+    except MissingExtraError as e:  # its message names the command and the extra
+        print(e, file=sys.stderr)
+        return 2
     except NinetyNineError as e:
         print(f"ninetynine: error: {e}", file=sys.stderr)
         return 2

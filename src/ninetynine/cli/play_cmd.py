@@ -5,7 +5,11 @@ rules (P). Examples: ``ninetynine play --rules K --players 3 --bots easy hard``,
 ``ninetynine play --seats you @Ann medium`` (Ann shares the keyboard),
 ``ninetynine play --resume``, ``ninetynine play --plain`` (text lines, for screen readers
 and pipes). Every game is saved after each move under $NINETYNINE_HOME
-(default ~/.local/share/ninetynine); finished games are kept there in games/."""
+(default ~/.local/share/ninetynine); finished games are kept there in games/.
+
+With a game saved, play offers to resume it (Enter resumes; n starts a new game and keeps
+the saved one in unfinished/). Without a terminal to ask at, it resumes when no option
+asks for a new game, and says which it did; --new starts a new game without asking."""
 
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ import sys
 from pathlib import Path
 
 from ninetynine.bots import bot_names
+from ninetynine.cli.extras import installed, missing_note
 from ninetynine.errors import NinetyNineError
 from ninetynine.launch import command
 from ninetynine.presets import load_rules
@@ -48,6 +53,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="choose the rules, seats and your name on a form first")
     parser.add_argument("--resume", nargs="?", const="", default=None, metavar="FILE",
                         help="continue the saved game (or the save FILE)")
+    parser.add_argument("--new", action="store_true",
+                        help="start a new game without offering the saved one (which is "
+                             "kept in unfinished/)")
+
+
+# Options that describe a new game (pace and coach apply to a resumed one too).
+NEW_GAME_OPTIONS = ("rules", "players", "bots", "seats", "name", "seed", "first", "setup")
 
 
 def default_bots() -> list[str]:
@@ -60,7 +72,7 @@ def build_table(args: argparse.Namespace) -> Table:
 
     if args.resume is not None:
         path = Path(args.resume) if args.resume else saves.current_path()
-        table = saves.load_save(path)
+        table = saves.load_save(Path(args.resume) if args.resume else None)
         if args.pace is not None:
             table.pace = args.pace
         if path.resolve() != saves.current_path().resolve():
@@ -91,6 +103,40 @@ def build_table(args: argparse.Namespace) -> Table:
         raise NinetyNineError(f"--pace {pace}: expected 0 or more seconds")
     _keep_current()
     return Table.new(rules, seats, seed=args.seed, pace=pace, first=args.first - 1)
+
+
+def offer_saved_game(args: argparse.Namespace) -> bool:
+    """With a game saved and neither --resume nor --new, whether to resume it: asked at a
+    terminal (Enter: yes); otherwise yes unless an option describes a new game. Says what
+    it did."""
+    from ninetynine import saves
+
+    if args.resume is not None or args.new or not saves.current_path().exists():
+        return False
+    try:
+        saved = saves.load_save()
+    except NinetyNineError:
+        return False  # unreadable: a new game keeps it in unfinished/, with a note
+    about = saves.describe_save(saved)
+    saved.close()
+    if sys.stdin.isatty():
+        try:
+            answer = input(f"A game is saved: {about}.\nResume it? [Y/n] ")
+        except EOFError:
+            answer = ""
+        return answer.strip().lower() not in ("n", "no")
+    defaults = build_parser_defaults()
+    if any(getattr(args, key) != defaults[key] for key in NEW_GAME_OPTIONS):
+        return False  # the options ask for a new game; _keep_current says where the old went
+    print(f"Resuming the saved game: {about} (to start a new one instead: "
+          f"{command('play --new')})", file=sys.stderr)
+    return True
+
+
+def build_parser_defaults() -> dict[str, object]:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    return vars(parser.parse_args([]))
 
 
 def _keep_current() -> None:
@@ -135,6 +181,12 @@ def run(args: argparse.Namespace) -> int:
         print("ninetynine: no terminal here: playing in --plain mode (text lines)",
               file=sys.stderr)
         args.plain = True
+    if not args.plain and not installed("tui"):
+        print(missing_note("play", "the full-screen game", "tui") + "; playing in --plain "
+              "mode (text lines)", file=sys.stderr)
+        args.plain = True
+    if offer_saved_game(args):
+        args.resume = ""
     if args.setup and not args.plain and args.resume is None:
         found = setup_table(args)
         if found is None:

@@ -7,8 +7,8 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from pathlib import Path
 
+from ninetynine.files import write_text
 from ninetynine.match import Match
 from ninetynine.presets import load_rules
 from ninetynine.record import format_record
@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
                    else rng.choice(state.legal_actions()))
     text = format_record(match.record(), state)
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        write_text(args.output, text, "record file")
         print(f"wrote {args.output}: {match.version} moves, "
               f"winner(s) {[w + 1 for w in state.outcome.winners] if state.outcome else '-'}",
               file=sys.stderr)

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-from pathlib import Path
 
 from ninetynine.cards import format_card, format_cards
+from ninetynine.cli.extras import require
 from ninetynine.events import event_to_json, narrate
+from ninetynine.files import read_text
 from ninetynine.match import Match
 from ninetynine.position import format_position
 from ninetynine.record import parse_record
@@ -57,7 +57,9 @@ def state_json(state: State) -> dict[str, object]:
 
 
 def run(args: argparse.Namespace) -> int:
-    text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+    if args.step:
+        require("tui", "replay --step", "the step-by-step replay")
+    text = read_text(args.file, "record file")
     record = parse_record(text)
     match = Match.from_record(record)
     state, events, names = match.state, match.log, match.names

@@ -12,11 +12,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from ninetynine.coach.advice import PLAYOUTS, MoveFigures
 from ninetynine.coach.review import FLAGS, costliest, review, review_json
 from ninetynine.errors import NinetyNineError
+from ninetynine.files import read_text
 from ninetynine.record import parse_record
 
 
@@ -32,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+    text = read_text(args.file, "record file")
     record = parse_record(text)
     playouts = args.playouts
     if playouts < 1:
@@ -53,13 +53,15 @@ def run(args: argparse.Namespace) -> int:
     n, names = record.start.n, {flag: name for flag, name, _ in FLAGS}
     print(f"Review of P{args.seat} ({record.start.rules.id}, {n} players); decisions with a "
           f"choice: {len(decisions)}. Each move: chance of losing the hand / the game.")
-    for d in decisions:
-        if not args.all and d.played.action == d.best.action:
-            continue
+    differ = [d for d in decisions if not d.agrees]
+    print(f"The coach would have played otherwise {len(differ)} times (the same card in "
+          "another suit, or a move tied with the coach's, agrees).")
+    for d in decisions if args.all else differ:
         line = (f"move {d.number:>4}  hand {d.hand:>2}  total {d.total:>3}  "
                 f"played {_move(d.played)}")
-        if d.played.action != d.best.action:
+        if d.played.action not in d.best.actions:
             line += f"   best {_move(d.best)}   cost {d.cost:4.1f} ± {d.error:.1f}"
+            line += "  tied" if d.agrees else ""
         print(line + (f"  {d.flag} {names[d.flag]}" if d.flag else ""))
     worst = costliest(decisions)
     if worst:

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import socket
 
+from ninetynine.cli.extras import require
 from ninetynine.errors import NinetyNineError
 
 
@@ -50,7 +52,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="list the limits with their defaults and exit")
 
 
+def check_listen(host: str, port: int) -> None:
+    """Fail with one line if the server could not listen on ``host``:``port``."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM)[0]
+    except (socket.gaierror, UnicodeError) as e:
+        raise NinetyNineError(f"--host {host}: not an address or a host name known here "
+                              f"({getattr(e, 'strerror', None) or e})") from None
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server does
+        try:
+            probe.bind(address)
+        except OSError as e:
+            raise NinetyNineError(f"--host {host} --port {port}: cannot listen there: "
+                                  f"{e.strerror or e} (expected an address of this machine, "
+                                  "e.g. 127.0.0.1 or 0.0.0.0, and a free port)") from None
+
+
 def run(args: argparse.Namespace) -> int:
+    require("web", "serve", "the browser table")
+    if (args.database or "").startswith(("postgresql://", "postgres://")):
+        require("postgres", "serve", "a PostgreSQL database")
     from ninetynine.launch import home
     from ninetynine.web.guard import HostPolicy
     from ninetynine.web.limits import Limits
@@ -71,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
                         limits=limits, hosts=HostPolicy.serving(args.host, args.allowed_host),
                         origins=tuple(args.allowed_origin))
     settings.check()  # a bad bot or level is a one-line error before anything starts
+    check_listen(args.host, args.port)  # (uvicorn's own report is a log and exit 3)
 
     import uvicorn
 

@@ -11,7 +11,15 @@ every move tried on the same sampled deals, and reads where each playout ended:
   everyone has where the playout ended, each later hand taken as a fair lottery
   (:mod:`ninetynine.bots.odds`); None where the game is not won by lives.
 
-The move the coach prefers is the one the ``hard`` bot plays with this budget.
+Plays that differ only in their card's suit, where the rules give suits no meaning for
+that card (the rules' ``same`` table: a suit card of its own, such as the Ace of Spades of
+rules TW, stays apart), are one move: one line of figures for all of them.
+
+The coach's move (★, ``best``) is the move with the best figures: the least chance of
+losing the hand, then of losing the game. Figures come from sampling: the moves whose chance
+of losing the hand is within :data:`SIGNIFICANT` standard errors of the best's (the error of
+the difference, the moves compared on the same deals) are ``tied`` with it, and a front end
+says so rather than star one of them.
 """
 
 from __future__ import annotations
@@ -31,48 +39,67 @@ from ninetynine.state import State
 from ninetynine.view import View
 
 PLAYOUTS = 2000  # playouts per decision, shared by the moves (under a second a decision)
+SIGNIFICANT = 2.0  # standard errors a difference must exceed to tell two moves apart
 
 
 @dataclass(frozen=True)
 class MoveFigures:
-    """One legal move and what the coach expects of it (chances from 0 to 1)."""
+    """One move and what the coach expects of it (chances from 0 to 1). ``actions``: every
+    legal action it stands for (the same card in other suits, where suits do not matter),
+    ``action`` first."""
 
     action: Action
     lose_hand: float
     lose_game: float | None  # None where the game is not won by lives
+    actions: tuple[Action, ...] = ()
 
 
 @dataclass(frozen=True)
 class Advice:
-    """The coach's figures for every legal move of ``seat``, in ``view.legal`` order."""
+    """The coach's figures for every move of ``seat``, one per move (actions that differ
+    only in suit are one), in ``view.legal`` order. ``best`` has the best figures;
+    ``tied``: the moves whose chance of losing the hand is within the noise of the best's,
+    ``best`` first (just ``best`` where it stands out)."""
 
     seat: int
     moves: tuple[MoveFigures, ...]
     best: Action
+    tied: tuple[Action, ...]
     deals: int  # the sampled deals every move was tried on
-    # per distinct move, per iteration, whether the seat lost the hand (for the errors)
+    # per move, per iteration, whether the seat lost the hand (for the errors)
     _lost: tuple[tuple[float, ...], ...] = field(repr=False, compare=False)
-    _group: tuple[int, ...] = field(repr=False, compare=False)
 
     def figures(self, action: Action) -> MoveFigures:
-        for figures in self.moves:
-            if figures.action == action:
-                return figures
+        """The figures of the move ``action`` is (any of its suits)."""
+        return self.moves[self._index(action)]
+
+    def _index(self, action: Action) -> int:
+        for i, figures in enumerate(self.moves):
+            if action in figures.actions:
+                return i
         raise NinetyNineError(f"'{action}' is not one of the legal moves: "
-                              + ", ".join(str(m.action) for m in self.moves))
+                              + ", ".join(str(a) for m in self.moves for a in m.actions))
 
     def gap(self, action: Action) -> tuple[float, float]:
         """How much likelier ``action`` makes losing the hand than the best move, and the
         standard error of that difference (moves compared on the same deals)."""
-        actions = [m.action for m in self.moves]
-        a, b = self._group[actions.index(action)], self._group[actions.index(self.best)]
-        diffs = [x - y for x, y in zip(self._lost[a], self._lost[b], strict=True)]
-        n = len(diffs)
-        if n < 2:
-            return 0.0, math.inf
-        mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        return mean, math.sqrt(var / n)
+        return _paired(self._lost[self._index(action)], self._lost[self._index(self.best)])
+
+
+def _paired(a: tuple[float, ...], b: tuple[float, ...]) -> tuple[float, float]:
+    """The mean of ``a - b`` by deal and its standard error (inf below two deals)."""
+    diffs = [x - y for x, y in zip(a, b, strict=True)]
+    n = len(diffs)
+    if n < 2:
+        return 0.0, math.inf
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean, math.sqrt(var / n)
+
+
+def _tied(gap: float, error: float) -> bool:
+    """Whether a move ``gap`` worse than the best, give or take ``error``, is tied with it."""
+    return gap <= SIGNIFICANT * error
 
 
 def advise(view: View, *, playouts: int = PLAYOUTS, seed: int = 0) -> Advice:
@@ -109,23 +136,33 @@ def advise(view: View, *, playouts: int = PLAYOUTS, seed: int = 0) -> Advice:
     if not found.rows:  # one move only: nothing to choose, but its figures still count
         bot.search(det, [det.template.code_of(view.legal[found.moves[0]])], rng, on_end)
     figures = []
-    for i, action in enumerate(view.legal):
-        j = found.group[i]
+    for j, i in enumerate(found.moves):
         n = len(lost[j])
-        figures.append(MoveFigures(action, sum(lost[j]) / n,
-                                   1 - sum(win[j]) / n if odds is not None else None))
-    return Advice(me, tuple(figures), view.legal[found.choice], len(lost[0]),
-                  tuple(tuple(x) for x in lost), tuple(found.group))
+        figures.append(MoveFigures(
+            view.legal[i], sum(lost[j]) / n, 1 - sum(win[j]) / n if odds is not None else None,
+            tuple(a for a, g in zip(view.legal, found.group, strict=True) if g == j)))
+    order = sorted(range(len(figures)), key=lambda j: (
+        figures[j].lose_hand, figures[j].lose_game or 0.0, j))
+    top = order[0]
+    tied = [j for j in order if j == top or _tied(*_paired(tuple(lost[j]), tuple(lost[top])))]
+    return Advice(me, tuple(figures), figures[top].action,
+                  tuple(figures[j].action for j in tied), len(lost[0]),
+                  tuple(tuple(x) for x in lost))
 
 
 def advice_json(advice: Advice) -> dict[str, Any]:
     """The advice as JSON (seats and chances as a front end shows them: seats from 1,
-    chances from 0 to 1 rounded to 3 places)."""
+    chances from 0 to 1 rounded to 3 places). ``tied`` lists the moves tied for the best
+    (empty where the best stands out); a move's ``actions``: every action it stands for."""
+    tied = advice.tied if len(advice.tied) > 1 else ()
     return {
         "seat": advice.seat + 1,
         "best": str(advice.best),
+        "tied": [str(a) for a in tied],
         "deals": advice.deals,
-        "moves": [{"action": str(m.action), "lose_hand": round(m.lose_hand, 3),
+        "moves": [{"action": str(m.action), "actions": [str(a) for a in m.actions],
+                   "lose_hand": round(m.lose_hand, 3),
                    "lose_game": None if m.lose_game is None else round(m.lose_game, 3),
-                   "best": m.action == advice.best} for m in advice.moves],
+                   "best": m.action == advice.best, "tied": m.action in tied}
+                  for m in advice.moves],
     }

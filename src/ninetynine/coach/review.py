@@ -4,7 +4,11 @@ The record is replayed; at each decision of the seat where it had a real choice 
 moves or more that differ by more than a card's suit), the coach
 (:func:`~ninetynine.coach.advice.advise`) is asked from that seat's view as it was then,
 with the public log so far. The cost of a decision is how much likelier the move played
-made losing the hand than the move the coach prefers, in points of chance (0 to 100).
+made losing the hand than the move the coach prefers, in points of chance (0 to 100). The
+move played agrees with the coach's where it is the same move (the same card in another
+suit, where suits do not matter) or one tied with it (within the noise: see
+:mod:`ninetynine.coach.advice`); the others are the decisions where the coach would have
+played otherwise.
 
 Costly decisions are flagged as a chess program flags mistakes, where the cost is also
 more than twice its standard error (so noise is not flagged):
@@ -21,24 +25,24 @@ flag   name         cost (points of chance of losing the hand)
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ninetynine.actions import Action
 from ninetynine.bots.ismcts import move_key
-from ninetynine.coach.advice import PLAYOUTS, Advice, MoveFigures, advice_json, advise
+from ninetynine.coach.advice import PLAYOUTS, SIGNIFICANT, Advice, MoveFigures, advice_json, advise
 from ninetynine.errors import NinetyNineError
 from ninetynine.match import Match
 from ninetynine.record import Record
 
 # (flag, name, least cost in points of chance of losing the hand), worst first
 FLAGS = (("??", "blunder", 20.0), ("?", "mistake", 10.0), ("?!", "inaccuracy", 5.0))
-SIGNIFICANT = 2.0  # standard errors a cost must exceed to be flagged
 
 
 @dataclass(frozen=True)
 class Decision:
-    """One reviewed decision: ``number`` is the action's number in the record (from 1)."""
+    """One reviewed decision: ``number`` is the action's number in the record (from 1);
+    ``played.action`` is the move as played, ``played`` the figures of its move."""
 
     number: int
     hand: int
@@ -49,6 +53,11 @@ class Decision:
     error: float  # the cost's standard error, in points
     flag: str  # "", "?!", "?" or "??"
     advice: Advice
+
+    @property
+    def agrees(self) -> bool:
+        """Whether the move played is the coach's: the same move, or one tied with it."""
+        return self.advice.figures(self.played.action).action in self.advice.tied
 
 
 def flag_of(cost: float, error: float) -> str:
@@ -93,8 +102,8 @@ def review(record: Record, seat: int, *, playouts: int = PLAYOUTS, seed: int = 0
 def _decision(number: int, hand: int, total: int, played: Action, advice: Advice) -> Decision:
     cost, error = advice.gap(played)
     cost, error = 100 * cost, 100 * error
-    return Decision(number, hand, total, advice.figures(played), advice.figures(advice.best),
-                    cost, error, flag_of(cost, error), advice)
+    return Decision(number, hand, total, replace(advice.figures(played), action=played),
+                    advice.figures(advice.best), cost, error, flag_of(cost, error), advice)
 
 
 def costliest(decisions: list[Decision], count: int = 5) -> list[Decision]:
@@ -107,5 +116,6 @@ def review_json(decisions: list[Decision]) -> list[dict[str, Any]]:
     """The review as JSON: one object per decision (chances 0 to 1, cost in points)."""
     return [{"action_number": d.number, "hand": d.hand, "total": d.total,
              "played": str(d.played.action), "best": str(d.best.action),
-             "cost": round(d.cost, 1), "error": round(d.error, 1), "flag": d.flag,
+             "agrees": d.agrees, "cost": round(d.cost, 1), "error": round(d.error, 1),
+             "flag": d.flag,
              "advice": advice_json(d.advice)} for d in decisions]

@@ -18,6 +18,7 @@ from ninetynine.coach.advice import PLAYOUTS, advise
 from ninetynine.errors import IllegalActionError, NinetyNineError
 from ninetynine.events import Event
 from ninetynine.launch import command
+from ninetynine.options import card_options
 from ninetynine.table import BOT, HUMAN, Pending, Table
 from ninetynine.tui.dialogs import ChoiceScreen, GameOverScreen, HandoffScreen, HelpScreen
 from ninetynine.tui.game_screen import GameScreen
@@ -46,7 +47,8 @@ class PlayApp(App[None]):
         super().__init__()
         self.table = table
         self.finish = finish
-        self.coaching = coach  # show the coach's figures on the person's turns (key c)
+        if coach:
+            table.coach = True
         self.coach_playouts = PLAYOUTS
         self._coached: tuple[int, int] | None = None  # (seat, move number) last asked
         self.message: str | None = None  # printed after the app closes
@@ -146,9 +148,9 @@ class PlayApp(App[None]):
         """On the person's turn with the coach on, work out its figures in the background
         (from that seat's view only); otherwise hide them."""
         table, p = self.table, self.table.pending()
-        if not self.coaching or p.kind != HUMAN or p.seat != table.viewer or p.seat is None:
+        if not table.coach or p.kind != HUMAN or p.seat != table.viewer or p.seat is None:
             self._coached = None
-            self.game.coach("Coach: on (it speaks on your turn)" if self.coaching else None)
+            self.game.coach("Coach: on (it speaks on your turn)" if table.coach else None)
             return
         key = (p.seat, table.match.version)
         if key == self._coached:
@@ -169,11 +171,11 @@ class PlayApp(App[None]):
         self._deliver(self._advised, table, key, text)
 
     def _advised(self, table: Table, key: tuple[int, int], text: str) -> None:
-        if table is self.table and self.coaching and self._coached == key:
+        if table is self.table and table.coach and self._coached == key:
             self.game.coach(text)
 
     def action_coach(self) -> None:
-        self.coaching = not self.coaching
+        self.table.set_coach(not self.table.coach)  # (and saved with the game)
         self._coached = None
         self._coach()
 
@@ -192,8 +194,10 @@ class PlayApp(App[None]):
             self.game.tell(f"{choice.label} cannot be played now: {self._why_not(choice.card)}")
             return
         if len(choice.actions) > 1 and choice.card is not None:
+            assert p.seat is not None
+            totals = {a: t for o in card_options(self.table.state, p.seat) for a, t in o.plays}
             self.push_screen(ChoiceScreen(choice.card, choice.actions, self.table.state.total,
-                                          tuple(self.table.names)), self._chosen)
+                                          tuple(self.table.names), totals), self._chosen)
             return
         self.play(choice.actions[0])
 
@@ -247,7 +251,7 @@ class PlayApp(App[None]):
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen(self.table.rules))
+            self.push_screen(HelpScreen(self.table.rules, self.table.state.total))
 
     def action_faster(self) -> None:
         """Bots move at once from now on (this sitting only: the save keeps its pace)."""

@@ -3,18 +3,20 @@ and the end of the game."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rich.markup import escape
 from rich.table import Table as RichTable
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Input, Static
+from textual.widgets import Button, Footer, Input, Static
 
 from ninetynine.actions import Action
 from ninetynine.describe import card_table, rules_text
 from ninetynine.rules import Rules
-from ninetynine.tui.text import choice_label, choice_question
+from ninetynine.tui.text import choice_question, choice_text, said_at, short_path
 
 DIALOG_CSS = """
     #dialog { width: 64; height: auto; max-height: 22; border: thick $accent;
@@ -64,19 +66,26 @@ class HelpScreen(ModalScreen[None]):
     """
     BINDINGS = [Binding("escape,q,question_mark,f1", "close", "Close")]
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, total: int = 0) -> None:
         super().__init__()
         self.rules = rules
+        self.said = said_at(rules, total)  # the calls as said now: "back on you 57"
 
     def compose(self) -> ComposeResult:
         cards = RichTable(title="The cards at a glance", expand=False, show_edge=False)
         for col in ("Card", "Effect", "Say"):
             cards.add_column(col)
         for rank, effect, call in card_table(self.rules):
-            cards.add_row(rank, effect, "" if call == "#" else call)
-        with VerticalScroll(id="help"):
+            # a call that is only the total ("#") says nothing more
+            cards.add_row(rank, effect, "" if call == "#" else self.said.get(call, call))
+        with VerticalScroll(id="help") as scroll:
+            scroll.border_title = "Rules · Esc, q or ? closes this help"
+            yield Static("[dim]Esc, q or ? closes this help; ↑/↓ scroll.[/]")
             yield Static(cards)
-            yield Static("\n" + rules_text(self.rules), markup=False)
+            text = rules_text(self.rules)
+            for call, said in self.said.items():
+                text = text.replace(f'"{call}"', f'"{said}"')
+            yield Static("\n" + text, markup=False)
             yield Static("[dim]Esc or ? closes this help; ↑/↓ scroll.[/]")
 
     def action_close(self) -> None:
@@ -92,9 +101,10 @@ class ChoiceScreen(ModalScreen[Action | None]):
                 *(Binding(str(k), f"pick({k})", show=False) for k in range(1, 10))]
 
     def __init__(self, card: int, choices: tuple[Action, ...], total: int,
-                 names: tuple[str, ...] = ()) -> None:
+                 names: tuple[str, ...] = (), totals: Mapping[Action, int] | None = None) -> None:
         super().__init__()
         self.card, self.choices, self.total, self.names = card, choices, total, names
+        self.totals = totals  # the total each choice makes, shown on its button
         self.typed = choices[0].to is not None  # a total to type, not a button to press
 
     def compose(self) -> ComposeResult:
@@ -108,7 +118,8 @@ class ChoiceScreen(ModalScreen[Action | None]):
                 return
             with Horizontal():
                 for i, action in enumerate(self.choices, 1):
-                    yield Button(f"{i}: {choice_label(action, self.names)}", id=f"choice-{i}")
+                    yield Button(f"{i}: {choice_text(action, self.names, self.totals)}",
+                                 id=f"choice-{i}")
             yield Static("[dim]Press a number, or Esc to choose another card.[/]")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -148,10 +159,11 @@ class GameOverScreen(ModalScreen[str]):
             yield Static("[b]Game over[/b]\n")
             yield Static("\n".join(self.lines), markup=False)
             if self.saved:
-                yield Static(f"\nThe record is saved in {self.saved}", markup=False)
+                yield Static(f"\nThe record is saved in {short_path(self.saved)}", markup=False)
             with Horizontal():
                 yield Button("r: Rematch", id="rematch", variant="primary")
                 yield Button("q: Quit", id="quit")
+        yield Footer()  # this dialog's keys, not the table's under it
 
     def action_choose(self, what: str) -> None:
         self.dismiss(what)

@@ -37,10 +37,10 @@ class GameScreen(Screen[None]):
     #total { width: auto; }
     SeatsPanel { width: 1fr; height: 9; border: round $accent; padding: 0 1; }
     #log { height: 1fr; border: round $secondary; padding: 0 1; scrollbar-size-vertical: 1; }
-    HandBar { height: 4; padding: 0 1; }
+    HandBar { height: auto; max-height: 6; padding: 0 1; }
     #coach { height: auto; max-height: 3; padding: 0 1; color: $text-accent; display: none; }
     #coach.on { display: block; }
-    #prompt { height: 1; }
+    #prompt { height: auto; max-height: 3; }  /* a long reason wraps, never cut */
     #cards { height: 3; }
     CardItem { width: auto; min-width: 7; height: 3; border: round $panel-lighten-2;
                padding: 0 1; margin-right: 1; }

@@ -48,7 +48,9 @@ class PlainGame:
                  coach: bool = False, coach_playouts: int = PLAYOUTS):
         self.table, self.inp, self.out = table, inp, out
         self.finish, self.sleep = finish, sleep
-        self.coaching, self.coach_playouts = coach, coach_playouts
+        self.coach_playouts = coach_playouts
+        if coach:
+            table.coach = True
         self.echo = not _isatty(inp)
         self.clear = _isatty(out)
 
@@ -152,7 +154,7 @@ class PlainGame:
             self.say(why)
         self.say("You may play: " + "  ".join(f"{i}) {self.label(a)}"
                                               for i, a in enumerate(legal, 1)))
-        if self.coaching:
+        if self.table.coach:
             self.coach(seat)
         while True:
             text = self.ask(f"{name}, your move> ")
@@ -178,10 +180,10 @@ class PlainGame:
             self.help()
             return None
         if word == "coach":
-            self.coaching = not self.coaching
+            self.table.set_coach(not self.table.coach)  # (and saved with the game)
             seat = self.table.pending().seat
             assert seat is not None
-            if self.coaching:
+            if self.table.coach:
                 self.coach(seat)
             else:
                 self.say("Coach off.")
@@ -202,11 +204,10 @@ class PlainGame:
             return None
         try:
             action = parse_action(text)
-        except NinetyNineError as e:
-            self.say(str(e))
-            return None
-        if not isinstance(action, Action):
-            self.say(f"'{text}' is a chance outcome; type a card such as {legal[0]}")
+        except NinetyNineError:
+            action = None
+        if not isinstance(action, Action):  # not a move, or a chance step (shuffle, lead...)
+            self.say(self.unknown(text, legal))
             return None
         if action.kind is ActionKind.PLAY and action == Action.play(action.card or 0):
             choices = [a for a in legal if a.card == action.card and a != action]
@@ -216,11 +217,22 @@ class PlainGame:
                 return self.ask_choice(action, choices)
         return action
 
+    def unknown(self, text: str, legal: tuple[Action, ...]) -> str:
+        """What this player may type now, for a line that names no move: only their
+        moves and the words of this mode (never the engine's chance steps)."""
+        moves = ", ".join(str(a) for a in legal)
+        words = "help, hand, coach, quit"
+        if any(a.kind is ActionKind.PASS for a in legal) and self.table.state.may_decline:
+            words = f"{DECLINE_LABEL}, " + words
+        return (f"{text!r} is not a move: type a number from 1 to {len(legal)}, "
+                f"or one of {moves}; or {words}")
+
     def coach(self, seat: int) -> None:
         """The coach's figures for each legal move, from the seat's own view."""
         advice = advise(self.table.view(seat), playouts=self.coach_playouts,
                         seed=self.table.match.version)
-        self.say(coach_line(advice, str) + "  (★ the coach's pick; 'coach' turns it off)")
+        pick = "★ the coach's pick; " if len(advice.tied) == 1 else ""
+        self.say(coach_line(advice, str) + f"  ({pick}'coach' turns it off)")
 
     def label(self, action: Action) -> str:
         """An action as typed, with the name of the player it names."""

@@ -6,12 +6,14 @@ public parts of a state), so what it prints is what the seat may see.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from ninetynine.actions import Action, ActionKind
 from ninetynine.cards import RANKS, card_name
 from ninetynine.coach.advice import Advice
+from ninetynine.effects import Effect, Kind
 from ninetynine.rules import Rules, Scoring
 from ninetynine.state import Phase
 from ninetynine.view import View
@@ -98,6 +100,50 @@ def choice_label(action: Action, names: Sequence[str] = ()) -> str:
     return str(action)
 
 
+def choice_text(action: Action, names: Sequence[str] = (),
+                totals: Mapping[Action, int] | None = None) -> str:
+    """A choice as its button shows it: a value with the total it makes (``'+11 → 71'``),
+    as the browser shows it; a named player or a set total as :func:`choice_label`."""
+    label = choice_label(action, names)
+    if action.value is not None and totals and action in totals:
+        return f"{label} → {totals[action]}"
+    return label
+
+
+def short_path(path: str | Path, width: int = 56) -> str:
+    """A file's path as a dialog shows it: the home folder as ``~``, and a path still
+    longer than ``width`` cut at the front, whole folders at a time (``…/games/x.toml``)."""
+    text, home = str(path), str(Path.home())
+    if text == home or text.startswith(home.rstrip("/") + "/"):
+        text = "~" + text[len(home.rstrip("/")):]
+    if len(text) <= width:
+        return text
+    parts = text.split("/")
+    tail = parts[-1]
+    for part in reversed(parts[:-1]):
+        if len(part) + len(tail) + 3 > width:
+            break
+        tail = f"{part}/{tail}"
+    return f"…/{tail}"
+
+
+def said_at(rules: Rules, total: int) -> dict[str, str]:
+    """Each call the rules describe with ``#`` for the total (``"back on you #"``), as a
+    player says it on playing its card at ``total`` (``"back on you 57"``); going over
+    shows the first total over the limit. For the help, which shows no ``#``."""
+    def after(effect: Effect) -> int:
+        if effect.kind is Kind.SET:
+            return rules.limit if effect.to is None else effect.to
+        if effect.kind is Kind.ADD and not effect.has_choice:
+            return total + effect.values[0]
+        return total  # a choice, a doubling...: the call names the total it makes
+    said = {rules.bust_call.replace("{total}", "#"):
+            rules.bust_call.replace("{total}", str(rules.limit + 1))}
+    for call, effect in zip(rules.calls, rules.cards, strict=True):
+        said.setdefault(call.replace("{total}", "#"), call.replace("{total}", str(after(effect))))
+    return said
+
+
 def choice_question(card: int, choices: Sequence[Action], total: int) -> str:
     """The question a card with several plays asks (the choices come from the data)."""
     first = choices[0]
@@ -122,12 +168,15 @@ def turn_note(view: View) -> str | None:
 
 
 def coach_moves(advice: Advice, label: Callable[[Action], str] = str) -> list[str]:
-    """Each legal move with the coach's figures, e.g. ``'K♠ 12%/70% ★'`` (★: its pick)."""
+    """Each move with the coach's figures, e.g. ``'K♠ 12%/70% ★'`` (★: its pick, where no
+    other move is tied with it); the suits of one move as ``'7♥/7♦ 20%/64%'``."""
     out = []
+    clear = len(advice.tied) == 1
     for m in advice.moves:
         game = "" if m.lose_game is None else f"/{100 * m.lose_game:.0f}%"
-        star = " ★" if m.action == advice.best else ""
-        out.append(f"{label(m.action)} {100 * m.lose_hand:.0f}%{game}{star}")
+        star = " ★" if clear and m.action == advice.best else ""
+        names = "/".join(label(a) for a in m.actions or (m.action,))
+        out.append(f"{names} {100 * m.lose_hand:.0f}%{game}{star}")
     return out
 
 
@@ -140,6 +189,10 @@ def action_label(action: Action, declining: bool = False) -> str:
 
 
 def coach_line(advice: Advice, label: Callable[[Action], str] = action_label) -> str:
-    """The coach's figures on one line: ``'Coach (chance of losing the hand/game): ...'``."""
+    """The coach's figures on one line: ``'Coach (chance of losing the hand/game): ...'``,
+    ending ``'  tied: A, B'`` where the best moves are within the noise of each other."""
     key = "hand" if advice.moves[0].lose_game is None else "hand/game"
-    return f"Coach (chance of losing the {key}): " + "  ".join(coach_moves(advice, label))
+    line = f"Coach (chance of losing the {key}): " + "  ".join(coach_moves(advice, label))
+    if len(advice.tied) > 1:
+        line += "  tied: " + ", ".join(label(a) for a in advice.tied)
+    return line

@@ -79,7 +79,7 @@ class SeatsPanel(Static):
             lives = (f"{v.points[s]}pt" if v.rules.scoring is Scoring.GAME_POINTS
                      else f"{v.lives[s]}♥")
             status = seat_status(v, s) or f"{v.hand_sizes[s]}c"
-            cells.append(Text(f"{_marker(v, s)} {scene.names[s][:12]:12} {lives:>3} {status}",
+            cells.append(Text(f"{_marker(v, s)} {scene.names[s][:11]:11} {lives:>3} {status}",
                               style=_style(v, s)))
         half = (len(cells) + 1) // 2
         for left, right in zip(cells[:half], cells[half:] + [Text("")], strict=False):
@@ -88,8 +88,9 @@ class SeatsPanel(Static):
 
 
 def _marker(v: View, seat: int) -> str:
+    """``▶`` for the seat to play, ``D`` for the dealer: both, ``▶D``, when the dealer plays."""
     dealer = v.rules.dealer and v.dealer == seat  # (G has no dealer)
-    return "▶" if v.turn == seat else ("D" if dealer else " ")
+    return ("▶" if v.turn == seat else " ") + ("D" if dealer else " ")
 
 
 def _style(v: View, seat: int) -> str:

@@ -36,7 +36,9 @@ from ninetynine.web.errors import LimitError, ProtocolError
 from ninetynine.web.limits import Buckets, check_rules
 from ninetynine.web.settings import Settings
 from ninetynine.web.storage import MetaConflict, Storage, StorageError, StoredTable
-from ninetynine.web.tables import Seat, Table, clean_name, hash_token
+from ninetynine.web.table.background import later
+from ninetynine.web.table.room import Table
+from ninetynine.web.table.seating import Seat, clean_name, hash_token
 
 logger = logging.getLogger("ninetynine.web")
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
@@ -101,7 +103,7 @@ class Lobby:
             self.broken[stored.id] = str(e)
             logger.warning("table %s cannot be rebuilt and is not served: %s", stored.id, e)
             return None
-        table.bot_pool, table.wake = self.bot_pool, self.share_now.set
+        table.bots.pool, table.sharing.wake = self.bot_pool, self.share_now.set
         self.tables[stored.id] = table
         return table
 
@@ -127,10 +129,10 @@ class Lobby:
         table = None if stored is None else self._rebuild(stored)
         if table is None:
             raise ProtocolError("no_table", f"no table {table_id[:40]!r}")
-        if table.meta_changed:  # (the fixes stay in memory where the write fails)
+        if table.seating.meta_changed:  # (the fixes stay in memory where the write fails)
             try:
-                await table.change_meta(table.meta_with)
-                table.meta_changed = False
+                await table.seating.change_meta(table.seating.meta_with)
+                table.seating.meta_changed = False
             except StorageError as e:
                 logger.warning("table %s: could not store its rebuilt seats: %s", table_id, e)
         return table
@@ -234,14 +236,14 @@ class Lobby:
             seats = list(table.seats)
             seats[seat] = taken
             chosen[:] = [(seat, taken)]
-            return table.meta_with(seats)
+            return table.seating.meta_with(seats)
 
-        async with table.lock:
-            await table.change_meta(take)
+        async with table.authority.lock:
+            await table.seating.change_meta(take)
             seat, taken = chosen[0]
             table.seats[seat] = taken
             table.match.given_names[seat] = taken.name  # the record keeps who played
-        table.note(seat, "Joined", f"{taken.name} sits down at seat {seat + 1}.")
+        table.fanout.note(seat, "Joined", f"{taken.name} sits down at seat {seat + 1}.")
         table.kick()
         return seat, token
 
@@ -253,7 +255,7 @@ class Lobby:
         nxt = table.meta.get("next")
         if nxt:
             return await self.get(nxt), False
-        async with table.lock:
+        async with table.authority.lock:
             if table.meta.get("next"):  # a second request while the first was stored
                 return await self.get(table.meta["next"]), False
             seats = [Seat(s.name, s.token_hash, s.bot) for s in table.seats]
@@ -263,12 +265,12 @@ class Lobby:
                                        public=bool(table.meta.get("public")),
                                        first=(table.meta.get("first", 0) + 1) % n, seats=seats)
             new.meta["creator"] = table.meta.get("creator")
-            linked = await table.change_meta(
-                lambda: None if table.meta.get("next") else table.meta_with(next=new.id))
+            linked = await table.seating.change_meta(
+                lambda: None if table.meta.get("next") else table.seating.meta_with(next=new.id))
             if not linked:  # another process's rematch was stored first: go there
                 await self.abandon(new)
                 return await self.get(table.meta["next"]), False
-        for conn in list(table.conns):
+        for conn in list(table.fanout.conns):
             conn.send_json({"type": "rematch", "table": new.id})
         return new, True
 
@@ -303,7 +305,7 @@ class Lobby:
             for table_id in self.dormant:
                 self._in_use(table_id)
             for table in self.tables.values():
-                table.later(self.resync(table), "reading the table again")
+                later(table.id, self.resync(table), "reading the table again")
             return
         found = self.tables.get(str(message.get("t")))
         if found is None:
@@ -311,20 +313,20 @@ class Lobby:
             return
         table = found
         if kind == "move":
-            table.stored_move(int(message["i"]), str(message["m"]))
-        elif kind == "meta" and int(message["v"]) > table.meta_version:
-            table.later(table.reload_meta(), "reading the seats")
+            table.sharing.stored_move(int(message["i"]), str(message["m"]))
+        elif kind == "meta" and int(message["v"]) > table.seating.meta_version:
+            later(table.id, table.seating.reload_meta(), "reading the seats")
         elif kind == "presence":
             self.share_now.set()  # who is where is read in one go by the next round
         elif kind == "chat":
-            table.hear(message["line"])
+            table.fanout.hear(message["line"])
         elif kind == "note":
-            table.broadcast([message["line"]])
+            table.fanout.broadcast([message["line"]])
 
     async def resync(self, table: Table) -> None:
-        async with table.lock:
-            await table.catch_up()
-        await table.reload_meta()
+        async with table.authority.lock:
+            await table.authority.catch_up()
+        await table.seating.reload_meta()
 
     async def run_sharing(self) -> None:
         """Every second (and at once when asked): say this process is alive, read who is
@@ -340,13 +342,13 @@ class Lobby:
                 tables = list(self.tables.values())
                 elsewhere = await store.call(store.presence, [t.id for t in tables])
                 for table in tables:
-                    table.presence_changed(elsewhere.get(table.id, {}))
+                    table.sharing.presence_changed(elsewhere.get(table.id, {}))
                 wanted = [t.id for t in tables if t.attended and t.started and not t.finished]
                 held = await store.call(store.hold_leases, wanted)
                 await store.call(store.release_leases, sorted(driven - set(wanted)))
                 driven = held
                 for table in tables:
-                    table.set_driving(table.id in held)
+                    table.sharing.set_driving(table.id in held)
             except StorageError as e:
                 logger.warning("sharing the tables with other processes: %s", e)
 
@@ -374,9 +376,9 @@ class Lobby:
             asyncio.get_running_loop().create_task(self.feed())
         for table in list(self.tables.values()):
             table.tick(now)
-            if table.conns or table.id in self._ending:
+            if table.fanout.conns or table.id in self._ending:
                 continue
-            idle = now - table.last_seen
+            idle = now - table.clock.last_seen
             if table.finished:
                 if idle >= limits.linger_seconds:
                     self.evict(table)
@@ -423,16 +425,16 @@ class Lobby:
             self._ending.discard(table.id)
 
     async def _abandon(self, table: Table) -> None:
-        async with table.lock:
+        async with table.authority.lock:
             if table.attended or table.finished:
                 return
             try:
-                await table.change_meta(lambda: None if table.finished else
-                                        table.meta_with(finished=True, ended="abandoned"))
+                await table.seating.change_meta(lambda: None if table.finished else
+                                        table.seating.meta_with(finished=True, ended="abandoned"))
             except StorageError as e:
                 logger.warning("table %s: could not end it as abandoned: %s", table.id, e)
                 return
-        table.note(0, "Abandoned", "Nobody was at the table: the game was ended.")
+        table.fanout.note(0, "Abandoned", "Nobody was at the table: the game was ended.")
         self.evict(table)
 
     def evict(self, table: Table) -> None:

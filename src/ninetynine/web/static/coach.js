@@ -22,11 +22,15 @@ export function coachFrame(msg, myTurn) {
 }
 
 // The server's figures for the decision on screen (older ones are ignored).
+// One line a move (its suits together where suits do not matter); the star on the best move,
+// or, where the best moves are within the noise of each other, a line that says they tie.
 export function showCoach(msg, current, name) {
   if (!on || msg.state !== current) return;
-  $("coach-moves").replaceChildren(...msg.moves.map((m) => el("li", { class: m.best ? "best" : "" },
-    el("span", { class: "move" }, name(m.action)),
+  const star = (m) => m.best && !msg.tied.length;
+  $("coach-moves").replaceChildren(...msg.moves.map((m) => el("li", { class: star(m) ? "best" : "" },
+    el("span", { class: "move" }, m.actions.map(name).join(" / ")),
     el("span", { class: "figures" }, `hand ${pct(m.lose_hand)}${m.lose_game === null ? "" : ` \u00b7 game ${pct(m.lose_game)}`}`),
-    m.best ? el("span", { class: "star", "aria-label": "the coach's choice" }, "\u2605") : "")));
+    star(m) ? el("span", { class: "star", "aria-label": "the coach's choice" }, "\u2605") : "")),
+    ...(msg.tied.length ? [el("li", { class: "hint" }, `tied: ${msg.tied.map(name).join(", ")}`)] : []));
   $("coach").hidden = false;
 }

@@ -50,7 +50,7 @@ async function runReview() {
     return;
   }
   if (data.seat !== seat) return;  // the view changed meanwhile
-  const differ = found.decisions.filter((d) => d.played !== d.best);
+  const differ = found.decisions.filter((d) => !d.agrees);  // another suit, or a tie, agrees
   const flagged = found.decisions.filter((d) => d.flag).length;
   $("review-status").textContent = `${name} had ${found.decisions.length} real choices; the coach ` +
     `would have played differently ${differ.length} times` +
@@ -67,7 +67,7 @@ async function runReview() {
     return el("li", {}, b);
   }));
 }
-const figures = (d, action) => d.advice.moves.find((m) => m.action === action);
+const figures = (d, action) => d.advice.moves.find((m) => m.actions.includes(action));
 
 const fetchReplay = (seat) => source.table
   ? api(`/api/tables/${source.table}/replay${seat ? `?seat=${seat}` : ""}`)

@@ -1,0 +1,11 @@
+"""The web server's routes, one :class:`fastapi.APIRouter` a concern:
+
+- :mod:`.tables`: the presets and config, creating, listing and joining tables, a table's
+  summary and record;
+- :mod:`.records`: a game step by step (replay) and beside the coach (review), of a
+  finished table or an uploaded record;
+- :mod:`.sockets`: the WebSockets (a table's players and spectators, the lobby's feed);
+- :mod:`.pages`: the client's page and its static files.
+
+Each reaches the server's :class:`~ninetynine.web.lobby.Lobby` through :func:`.deps.lobby`.
+"""

@@ -1,0 +1,42 @@
+"""What the routes share: the lobby (kept on ``app.state`` by the app's lifespan), the
+caller's address and a request's JSON body, read within the limits."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from fastapi import Depends, Request
+from starlette.requests import HTTPConnection
+
+from ninetynine.web.errors import ProtocolError
+from ninetynine.web.limits import Limits, check_json_depth
+from ninetynine.web.lobby import Lobby
+
+
+def lobby(connection: HTTPConnection) -> Lobby:
+    """The server's lobby, for a request or a WebSocket."""
+    found: Lobby = connection.app.state.lobby
+    return found
+
+
+LobbyDep = Annotated[Lobby, Depends(lobby)]
+
+
+def address(request: Request) -> str:
+    return request.client.host if request.client else "?"
+
+
+async def json_body(request: Request, limits: Limits) -> dict[str, Any]:
+    try:
+        text = (await request.body()).decode("utf-8")
+    except UnicodeDecodeError:
+        raise ProtocolError("malformed", "the request body must be JSON in UTF-8") from None
+    check_json_depth(text, limits.max_depth)
+    try:
+        body = json.loads(text)
+    except ValueError:
+        raise ProtocolError("malformed", "the request body must be a JSON object") from None
+    if not isinstance(body, dict):
+        raise ProtocolError("malformed", "the request body must be a JSON object")
+    return body

@@ -1,0 +1,28 @@
+"""The client: one page (the lobby at ``/``, a table at ``/t/{id}``; the script tells
+them apart) and its static files."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+
+STATIC = resources.files("ninetynine.web") / "static"
+router = APIRouter()
+
+
+@router.get("/t/{table_id}")
+async def table_page(table_id: str) -> FileResponse:
+    return FileResponse(str(STATIC / "index.html"))
+
+
+@router.get("/")
+async def index() -> FileResponse:
+    return FileResponse(str(STATIC / "index.html"))
+
+
+def static_files() -> StaticFiles:
+    """The client's scripts, styles and images, mounted at ``/static``."""
+    return StaticFiles(directory=str(STATIC))

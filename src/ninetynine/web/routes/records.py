@@ -1,0 +1,125 @@
+"""Games step by step (replay) and beside the coach (review): a finished table's, or an
+uploaded record's (``{"record": TEXT, "seat": N}``). A review is seconds of CPU on the
+bots' threads, so only ``reviews_at_once`` run at a time; more are refused, not queued."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from ninetynine.errors import NinetyNineError
+from ninetynine.record import Record, parse_record
+from ninetynine.web.errors import LimitError, ProtocolError
+from ninetynine.web.lobby import Lobby
+from ninetynine.web.routes.deps import LobbyDep, address, json_body
+from ninetynine.web.wire import replay_json, review_replay_json
+
+router = APIRouter()
+
+
+class Reviewing:
+    """How many reviews run now, kept on ``app.state.reviewing``."""
+
+    def __init__(self) -> None:
+        self.running = 0
+
+
+@router.get("/api/tables/{table_id}/replay")
+async def table_replay(table_id: str, lobby: LobbyDep, seat: int | None = None) -> dict[str, Any]:
+    """A finished game step by step: from one seat's view, or every hand open."""
+    table = await lobby.get(table_id)
+    if not table.finished:
+        raise ProtocolError("not_finished", "a game can be replayed when it is over")
+    return await asyncio.to_thread(replay_json, table.match.record(),
+                                   _replay_seat(seat, len(table.seats)))
+
+
+@router.get("/api/tables/{table_id}/review")
+async def table_review(table_id: str, request: Request, lobby: LobbyDep,
+                       seat: int | None = None) -> dict[str, Any]:
+    """A finished game's decisions of one seat beside the coach's moves."""
+    table = await lobby.get(table_id)
+    if not table.finished:
+        raise ProtocolError("not_finished", "a game can be reviewed when it is over")
+    who = _review_seat(seat, len(table.seats))
+    reviews = table.coaching.reviews
+    if who not in reviews:  # a finished game's review never changes
+        reviews[who] = await _reviewed(request, lobby, table.match.record(), who)
+    return reviews[who]
+
+
+@router.post("/api/review")
+async def record_review(request: Request, lobby: LobbyDep) -> dict[str, Any]:
+    """An uploaded record's decisions of one seat (``{"record": TEXT, "seat": N}``)."""
+    record, seat = await _uploaded(request, lobby)
+    with _bad_record():
+        return await _reviewed(request, lobby, record, _review_seat(seat, record.start.n))
+
+
+@router.post("/api/replay")
+async def record_replay(request: Request, lobby: LobbyDep) -> dict[str, Any]:
+    """An uploaded record (``{"record": TEXT, "seat": N or null}``) step by step."""
+    record, seat = await _uploaded(request, lobby)
+    with _bad_record():
+        return await asyncio.to_thread(replay_json, record, _replay_seat(seat, record.start.n))
+
+
+async def _reviewed(request: Request, lobby: Lobby, record: Record, seat: int) -> dict[str, Any]:
+    limits = lobby.settings.limits
+    reviewing: Reviewing = request.app.state.reviewing
+    if reviewing.running >= limits.reviews_at_once:
+        raise LimitError("reviews_at_once", "the server is reviewing other games: try "
+                         "again in a minute", code="busy")
+    reviewing.running += 1
+    try:
+        return await asyncio.get_running_loop().run_in_executor(
+            lobby.bot_pool, review_replay_json, record, seat, limits.review_playouts)
+    finally:
+        reviewing.running -= 1
+
+
+async def _uploaded(request: Request, lobby: Lobby) -> tuple[Record, object]:
+    """The record a client sent (``{"record": TEXT, "seat": ...}``) and its seat."""
+    lobby.throttle(address(request))
+    body = await json_body(request, lobby.settings.limits)
+    text = body.get("record")
+    if not isinstance(text, str) or not text.strip():
+        raise ProtocolError("bad_record", "record: expected the text of a record .toml")
+    with _bad_record():
+        return parse_record(text), body.get("seat")
+
+
+@contextlib.contextmanager
+def _bad_record() -> Iterator[None]:
+    """A record that cannot be read or replayed is a typed refusal naming what is wrong."""
+    try:
+        yield
+    except RecursionError:
+        raise LimitError("max_depth", "a record nested too deep", code="too_deep") from None
+    except ProtocolError:
+        raise
+    except NinetyNineError as e:
+        raise ProtocolError("bad_record", str(e)) from None
+
+
+def _review_seat(seat: object, players: int) -> int:
+    """The seat a review is of: required, from 1."""
+    if seat is None:
+        raise ProtocolError("bad_record", f"seat: expected the seat to review, from 1 to {players}")
+    who = _replay_seat(seat, players)
+    assert who is not None
+    return who
+
+
+def _replay_seat(seat: object, players: int) -> int | None:
+    """A replay's point of view: a seat from 1 (its view), or none (every hand open)."""
+    if seat is None:
+        return None
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= players:
+        raise ProtocolError("bad_record", f"seat {str(seat)[:10]!r}: expected a seat from 1 to "
+                            f"{players}, or none for every hand open")
+    return seat - 1

@@ -1,0 +1,212 @@
+"""The WebSockets: ``/ws/{id}``, one per player or spectator at a table, and
+``/ws/lobby``, the public tables as they change.
+
+A table client's first message is ``{"type": "hello", "token": ...}`` (no token: a
+spectator). The server answers ``sync`` (own view and the public log), then ``update``
+after every change. Client messages: ``act`` {state, action}, ``coach``, ``chat``,
+``leave``, ``rematch``, ``ping``. A refused message gets ``error`` {code, message[, limit]}
+and changes nothing. Each WebSocket holds one of its address's connection slots.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from ninetynine.errors import NinetyNineError
+from ninetynine.web.conn import Conn
+from ninetynine.web.errors import LimitError, ProtocolError
+from ninetynine.web.limits import Bucket, Limits, check_json_depth
+from ninetynine.web.lobby import Lobby
+from ninetynine.web.routes.deps import LobbyDep
+from ninetynine.web.table.room import Table
+
+HELLO_TIMEOUT = 10.0
+logger = logging.getLogger("ninetynine.web")
+router = APIRouter()
+
+
+@router.websocket("/ws/lobby")
+async def lobby_feed(ws: WebSocket, lobby: LobbyDep) -> None:
+    async with _admitted(ws, lobby) as ok:
+        if ok:
+            await _watch_lobby(ws, lobby, lobby.settings.limits)
+
+
+@router.websocket("/ws/{table_id}")
+async def play(ws: WebSocket, table_id: str, lobby: LobbyDep) -> None:
+    async with _admitted(ws, lobby) as ok:
+        if ok:
+            await _serve(ws, lobby, table_id, lobby.settings.limits)
+
+
+@contextlib.asynccontextmanager
+async def _admitted(ws: WebSocket, lobby: Lobby) -> AsyncIterator[bool]:
+    """Accept a WebSocket, holding one of its address's connection slots while it
+    lasts; False, after refusing it with the limit's message, when none is free."""
+    address = ws.client.host if ws.client else "?"
+    await ws.accept()
+    try:
+        lobby.open_connection(address)
+    except LimitError as e:
+        await _refuse(ws, e)
+        yield False
+        return
+    try:
+        yield True
+    finally:
+        lobby.close_connection(address)
+
+
+async def _watch_lobby(ws: WebSocket, lobby: Lobby, limits: Limits) -> None:
+    """The public tables, sent again whenever they change (at most once a second)."""
+    conn = Conn(None, limits.send_queue,
+                Bucket(limits.messages_per_second, limits.messages_burst))
+    lobby.watchers.add(conn)
+    conn.send(await lobby.listing_frame())
+    tasks = [asyncio.create_task(_send_loop(ws, conn)),
+             asyncio.create_task(_drain(ws, limits)),
+             asyncio.create_task(conn.dropped.wait())]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
+        lobby.watchers.discard(conn)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(ws.close(), 2)
+
+
+async def _serve(ws: WebSocket, lobby: Lobby, table_id: str, limits: Limits) -> None:
+    """One client's connection, from its hello to its last message."""
+    try:
+        table = await lobby.get(table_id)
+        hello = await asyncio.wait_for(_receive(ws, limits), HELLO_TIMEOUT)
+        if hello.get("type") != "hello":
+            raise ProtocolError("malformed", "the first message must be "
+                                "{\"type\": \"hello\", \"token\": ...}")
+        token = hello.get("token")
+        seat = None
+        if token is not None:
+            seat = table.seating.seat_of(token) if isinstance(token, str) else None
+            if seat is None:
+                raise ProtocolError("bad_token", "this token holds no seat at this table")
+        conn = Conn(seat, limits.send_queue,
+                    Bucket(limits.messages_per_second, limits.messages_burst))
+        table.connect(conn)
+    except ProtocolError as e:
+        await _refuse(ws, e)
+        return
+    except (TimeoutError, WebSocketDisconnect):
+        with contextlib.suppress(Exception):
+            await ws.close(code=4001)
+        return
+    tasks = [asyncio.create_task(_send_loop(ws, conn)),
+             asyncio.create_task(_receive_loop(ws, lobby, table, conn, limits)),
+             asyncio.create_task(conn.dropped.wait())]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
+        receiver = tasks[1]
+        leave = receiver.done() and not receiver.cancelled() and \
+            receiver.exception() is None and receiver.result()
+        if receiver.done() and not receiver.cancelled() and receiver.exception() is not None:
+            logger.warning("table %s: a connection failed: %r", table.id, receiver.exception())
+        table.disconnect(conn, leave=bool(leave))
+        code = 4008 if conn.dropped.is_set() else 1000  # 4008: too slow to read its frames
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(ws.close(code=code), 2)
+
+
+async def _receive_loop(ws: WebSocket, lobby: Lobby, table: Table, conn: Conn,
+                        limits: Limits) -> bool:
+    """Read and act on messages until the client goes; True when it leaves its seat."""
+    while True:
+        try:
+            msg = await _receive(ws, limits)
+            if conn.bucket is not None and not conn.bucket.take():
+                raise LimitError("messages_per_second", "too many messages: this one was not "
+                                 "read; slow down", code="rate_limited")
+            if await _handle(lobby, table, conn, msg):
+                return True
+        except WebSocketDisconnect:
+            return False
+        except ProtocolError as e:
+            conn.send_json(e.json())
+        except NinetyNineError as e:  # a storage failure: nothing was applied
+            conn.send_json({"type": "error", "code": "server", "message": str(e)})
+
+
+async def _handle(lobby: Lobby, table: Table, conn: Conn, msg: dict[str, Any]) -> bool:
+    """Act on one client message; True when the client leaves its seat."""
+    kind = msg.get("type")
+    if kind == "act":
+        await table.authority.act(conn.seat, msg)
+    elif kind == "coach":
+        conn.send_json(await table.coaching.coach(conn.seat))
+    elif kind == "ping":
+        conn.send_json({"type": "pong", "state": table.version})
+    elif kind == "chat":
+        table.fanout.say(conn, msg.get("text"))
+    elif kind == "leave":
+        return True
+    elif kind == "rematch":
+        if conn.seat is None:
+            raise ProtocolError("spectator", "spectators cannot start a rematch")
+        new, created = await lobby.rematch(table)
+        if not created:  # the table's clients were told when it was created
+            conn.send_json({"type": "rematch", "table": new.id})
+    else:
+        raise ProtocolError("malformed", f"unknown message type {str(kind)[:40]!r}: expected "
+                            "act, coach, chat, ping, leave or rematch")
+    return False
+
+
+async def _refuse(ws: WebSocket, error: ProtocolError) -> None:
+    with contextlib.suppress(Exception):
+        await ws.send_json(error.json())
+        await ws.close(code=4000)
+
+
+async def _receive(ws: WebSocket, limits: Limits) -> dict[str, Any]:
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if text is None:
+        raise ProtocolError("malformed", "binary frames are not read: send JSON as text")
+    if len(text) > limits.max_message:
+        raise LimitError("max_message", f"a message of {len(text)} characters: at most "
+                         f"{limits.max_message}", code="too_large")
+    check_json_depth(text, limits.max_depth)
+    try:
+        msg = json.loads(text)
+    except ValueError:
+        raise ProtocolError("malformed", "a message must be a JSON object") from None
+    if not isinstance(msg, dict):
+        raise ProtocolError("malformed", "a message must be a JSON object")
+    return msg
+
+
+async def _drain(ws: WebSocket, limits: Limits) -> None:
+    """Read and drop what a feed's client sends, until it goes."""
+    while True:
+        try:
+            await _receive(ws, limits)
+        except ProtocolError:
+            continue
+        except WebSocketDisconnect:
+            return
+
+
+async def _send_loop(ws: WebSocket, conn: Conn) -> None:
+    while True:
+        await ws.send_text(await conn.outbox.get())

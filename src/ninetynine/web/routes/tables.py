@@ -1,0 +1,141 @@
+"""The lobby's HTTP API: the presets and the server's config, the public tables, creating
+and joining a table, and a table's summary and record (finished games only: it shows
+every hand)."""
+
+from __future__ import annotations
+
+import re
+import secrets
+import tomllib
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import PlainTextResponse
+
+from ninetynine.errors import RulesError
+from ninetynine.presets import find_preset, load_rules, preset_rules, presets
+from ninetynine.rules import Rules
+from ninetynine.web.errors import LimitError, ProtocolError
+from ninetynine.web.limits import Limits, check_data_depth
+from ninetynine.web.lobby import Creator
+from ninetynine.web.routes.deps import LobbyDep, address, json_body
+
+CLIENT_COOKIE = "nn_client"
+SEAT_KEY = re.compile(r"^[0-9]{1,3}$")
+router = APIRouter()
+
+
+@router.get("/api/presets")
+async def list_presets(lobby: LobbyDep) -> list[dict[str, Any]]:
+    limits = lobby.settings.limits
+    return [{"id": p.id, "name": p.name, "description": p.description,
+             "players": [(r := load_rules(p.id)).players_min,
+                         min(r.players_max, limits.max_players)]}
+            for p in presets().values()]
+
+
+@router.get("/api/config")
+async def config(lobby: LobbyDep) -> dict[str, Any]:
+    limits = lobby.settings.limits
+    return {"bots": list(lobby.settings.bots), "process": lobby.storage.process or None,
+            "limits": {k: getattr(limits, k) for k in ("max_players", "max_house_rules",
+                                                       "max_message", "chat_length")}}
+
+
+@router.get("/api/tables")
+async def open_tables(lobby: LobbyDep) -> list[dict[str, Any]]:
+    return await lobby.listing()
+
+
+@router.post("/api/tables")
+async def create_table(request: Request, response: Response, lobby: LobbyDep) -> dict[str, Any]:
+    limits = lobby.settings.limits
+    where = address(request)
+    lobby.throttle(where)
+    body = await json_body(request, limits)
+    rules = _rules_of(body, limits)
+    players = body.get("players", 4)
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise ProtocolError("bad_table", f"players {str(players)[:20]!r}: expected a number")
+    clock = body.get("clock")
+    if clock is not None and (not isinstance(clock, (int, float)) or isinstance(clock, bool)):
+        raise ProtocolError("bad_table", f"clock {str(clock)[:20]!r}: expected seconds or "
+                            "null")
+    public = body.get("public", False)
+    if not isinstance(public, bool):
+        raise ProtocolError("bad_table", "public: expected true (listed in the lobby) or "
+                            "false (invite only)")
+    client = request.cookies.get(CLIENT_COOKIE)
+    if not client or len(client) > 64:
+        client = secrets.token_urlsafe(16)
+        response.set_cookie(CLIENT_COOKIE, client, max_age=365 * 86400, httponly=True,
+                            samesite="strict")
+    table, token = await lobby.create(
+        rules=rules, players=players, name=body.get("name"), clock=clock, public=public,
+        bots=_bots_of(body.get("bots", {})), creator=Creator.of(client, where))
+    return {"table": table.id, "seat": 1, "token": token, "invite": f"/t/{table.id}"}
+
+
+@router.get("/api/tables/{table_id}")
+async def table_summary(table_id: str, lobby: LobbyDep) -> dict[str, Any]:
+    return (await lobby.get(table_id)).summary()
+
+
+@router.post("/api/tables/{table_id}/join")
+async def join_table(table_id: str, request: Request, lobby: LobbyDep) -> dict[str, Any]:
+    lobby.throttle(address(request))
+    body = await json_body(request, lobby.settings.limits)
+    table = await lobby.get(table_id)
+    seat, token = await lobby.join(table, body.get("name"))
+    return {"table": table.id, "seat": seat + 1, "token": token}
+
+
+@router.get("/api/tables/{table_id}/record")
+async def record(table_id: str, lobby: LobbyDep) -> Response:
+    text = (await lobby.get(table_id)).record_text()
+    return PlainTextResponse(text, media_type="application/toml", headers={
+        "Content-Disposition": f'attachment; filename="ninetynine-{table_id}.toml"'})
+
+
+def _rules_of(body: dict[str, Any], limits: Limits) -> Rules:
+    """A preset id, or the text of an uploaded house-rules file."""
+    house = body.get("house_rules")
+    try:
+        if house:
+            if not isinstance(house, str):
+                raise RulesError("house rules: expected the text of a .toml file")
+            if len(house) > limits.max_house_rules:
+                raise LimitError("max_house_rules", f"house rules of {len(house)} characters: "
+                                 f"at most {limits.max_house_rules}", code="bad_rules")
+            try:
+                data = tomllib.loads(house)
+            except tomllib.TOMLDecodeError as e:
+                raise RulesError(f"house rules: not valid TOML: {e}") from None
+            except RecursionError:
+                raise LimitError("max_depth", "house rules nested too deep",
+                                 code="too_deep") from None
+            check_data_depth(data, limits.max_depth, "house rules")
+            rules = load_rules(data)
+            if len(rules.name) > 60 or not rules.name.isprintable():
+                raise RulesError("house rules name: expected 1 to 60 printable characters")
+            return rules
+        preset = body.get("rules", "P")
+        if not isinstance(preset, str):
+            raise RulesError(f"rules {str(preset)[:40]!r}: expected a preset id such as \"P\"")
+        return preset_rules(find_preset(preset[:40]).id)  # never a path on the server
+    except RulesError as e:
+        raise ProtocolError("bad_rules", str(e)) from None
+
+
+def _bots_of(raw: object) -> dict[int, str]:
+    """``{"2": "easy"}`` (seats from 1) -> {1: "easy"}; the lobby checks the levels."""
+    if not isinstance(raw, dict):
+        raise ProtocolError("bad_table", "bots: expected an object such as {\"2\": \"easy\"}")
+    bots: dict[int, str] = {}
+    for key, level in raw.items():
+        if not SEAT_KEY.match(str(key)) or not isinstance(level, str):
+            raise ProtocolError("bad_table", f"bots: seat {str(key)[:10]!r} -> "
+                                f"{str(level)[:40]!r}: expected a seat number and a bot level "
+                                "(easy, medium, hard)")
+        bots[int(key) - 1] = level
+    return bots

@@ -1,0 +1,165 @@
+"""The bots at a web table: the bot seats' own bots, the stand-ins that play for absent or
+timed-out people, and the pump that lets chance and bots move until a person is to play.
+
+A bot sees only its seat's view (:meth:`~ninetynine.match.Match.view`, with the public
+log) and thinks on the lobby's bot threads, within the server's time limit. A bot seat's
+bot that fails is replaced by the takeover level for good; a failing stand-in is started
+afresh on the next try. The pump runs only at the driving process, while anybody is here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from concurrent.futures import Executor
+
+from ninetynine.bots import Bot, BotFailure, ask, cap_time, close_bot, make_bot
+from ninetynine.web.errors import ProtocolError
+from ninetynine.web.settings import Settings
+from ninetynine.web.table.authority import Authority
+from ninetynine.web.table.clock import TurnClock
+from ninetynine.web.table.fanout import Fanout
+from ninetynine.web.table.seating import Seat, Seating
+from ninetynine.web.table.sharing import Sharing
+
+logger = logging.getLogger("ninetynine.web")
+
+
+class TableBots:
+    """Who plays by bot at one table, and the task that moves them."""
+
+    def __init__(self, seating: Seating, fanout: Fanout, clock: TurnClock,
+                 authority: Authority, sharing: Sharing, settings: Settings) -> None:
+        self.seating, self.fanout, self.clock = seating, fanout, clock
+        self.authority, self.sharing, self.settings = authority, sharing, settings
+        self.by_seat: dict[int, Bot] = {}  # the bot seats' bots
+        self.stand_ins: dict[int, Bot] = {}  # takeover bots, by seat
+        self.pool: Executor | None = None  # the lobby's bot threads (None: the default)
+        self.rng: random.Random = random.SystemRandom()  # the bots' own generators' seeds
+        self.complained = -1e9  # when a failing pump was last logged
+        self._pump: asyncio.Task[None] | None = None
+
+    def new_bot(self, level: str) -> Bot:
+        bot = make_bot(self.settings.bots[level])
+        cap_time(bot, self.settings.limits.bot_seconds)
+        return bot
+
+    # The pump -----------------------------------------------------------------------
+
+    def kick(self) -> None:
+        """Let chance and bots move until a person is to play (while anybody is here)."""
+        if self.sharing.driving and self.fanout.attended and \
+                (self._pump is None or self._pump.done()):
+            self._pump = asyncio.get_running_loop().create_task(self._run_pump())
+
+    async def _run_pump(self) -> None:
+        seating, authority = self.seating, self.authority
+        while seating.started and not seating.finished and self.fanout.attended and \
+                self.sharing.driving:
+            if authority.state.is_chance:
+                async with authority.lock:
+                    if authority.state.is_chance:
+                        with contextlib.suppress(ProtocolError):
+                            await authority.commit(None, authority.match.draw())
+                continue
+            seat = authority.state.current_seat
+            if seat is None:
+                return
+            if self.clock.expired == authority.version:  # the turn clock ran out: a bot plays
+                await self.bot_move(seat)
+                continue
+            if not seating.bot_plays(seat):
+                return
+            version = authority.version
+            await asyncio.sleep(self.settings.bot_delay)
+            if authority.version == version and seating.bot_plays(seat):
+                await self.bot_move(seat)
+
+    def pump_failed(self, now: float) -> bool:
+        """The pump stopped on an error (e.g. the database refused a write): say so (now and
+        then) and let the next kick try again. True if it had."""
+        pump = self._pump
+        if pump is None or not pump.done() or pump.cancelled() or not pump.exception():
+            return False
+        if now - self.complained > 30:
+            self.complained = now
+            logger.warning("table %s: %s", self.seating.id, pump.exception())
+        self._pump = None
+        return True
+
+    async def bot_move(self, seat: int) -> None:
+        authority = self.authority
+        bot = self.by_seat.get(seat) or self.stand_in(seat)
+        view = authority.match.view(seat)
+        version = authority.version
+        limit = self.settings.limits.bot_seconds
+        try:  # asked on the bots' threads, within the server's time limit
+            thinking = asyncio.get_running_loop().run_in_executor(
+                self.pool, ask, bot, view, random.Random(self.rng.random()))
+            try:
+                action = await asyncio.wait_for(thinking, limit)
+            except TimeoutError:
+                raise BotFailure(f"bot {bot.name!r} thought for more than {limit:g} s "
+                                 "(server limit bot_seconds)") from None
+        except BotFailure as e:
+            if seat in self.by_seat:
+                await self.replace_bot(seat, e)  # the pump goes on with the new bot
+                return
+            if self.stand_ins.get(seat) is not bot:
+                return  # stopped while thinking: the person came back
+            self.release_stand_in(seat)  # the next try starts a fresh one
+            raise
+        async with authority.lock:  # unless the game moved on or the person came back meanwhile
+            if authority.version == version and \
+                    bot in (self.by_seat.get(seat), self.stand_ins.get(seat)):
+                with contextlib.suppress(ProtocolError):  # (another process moved first)
+                    await authority.commit(seat, action)
+
+    # Who plays by bot ---------------------------------------------------------------
+
+    async def replace_bot(self, seat: int, error: BotFailure) -> None:
+        """A seat's bot failed (crashed, hung, answered garbage): the takeover bot plays
+        that seat from now on, so the game goes on, and everybody is told why."""
+        seating = self.seating
+        level = self.settings.takeover_bot
+        seats = list(seating.seats)
+        s = seats[seat] = Seat(seating.seats[seat].name, bot=level)
+        await seating.change_meta(lambda: seating.meta_with(seats))
+        close_bot(self.by_seat[seat])
+        seating.seats[seat], self.by_seat[seat] = s, self.new_bot(level)
+        self.fanout.note(seat, "BotReplaced", f"{s.name} failed ({error}); {level} plays this "
+                         "seat from now on.")
+
+    def follow(self, changed: set[int]) -> None:
+        """The seats changed at another process: start the bots of the seats whose level
+        changed (in ``changed``), and stop the stand-ins of people no longer played for."""
+        for i, s in enumerate(self.seating.seats):
+            if i in changed:
+                if i in self.by_seat:
+                    close_bot(self.by_seat.pop(i))
+                if s.bot:
+                    self.by_seat[i] = self.new_bot(s.bot)
+            if not s.takeover:
+                self.release_stand_in(i)
+
+    def stand_in(self, seat: int) -> Bot:
+        """The takeover bot playing for a person, kept until they return (so a ``cmd:``
+        bot is one process, not one per move)."""
+        bot = self.stand_ins.get(seat)
+        if bot is None:
+            bot = self.stand_ins[seat] = self.new_bot(self.settings.takeover_bot)
+        return bot
+
+    def release_stand_in(self, seat: int) -> None:
+        bot = self.stand_ins.pop(seat, None)
+        if bot is not None:
+            close_bot(bot)
+
+    def close(self) -> None:
+        """Stop the seats' process bots: the game is over or the server is stopping."""
+        for bot in self.by_seat.values():
+            close_bot(bot)
+        for seat in list(self.stand_ins):
+            self.release_stand_in(seat)

@@ -1,0 +1,110 @@
+"""What a web table sends: its connections, one frame per seat, the log, chat and notes.
+
+Every client gets its own seat's view (a spectator: seat 0's public part) as text built
+once per seat at the moment of the change (:meth:`Fanout.broadcast`); a reconnecting
+client gets the whole log in a ``sync``. Chat lines and the server's notes are also
+published to the other processes serving the table.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from ninetynine.options import card_options, stuck_explanation
+from ninetynine.rules import Rules
+from ninetynine.web.conn import Conn
+from ninetynine.web.errors import LimitError, ProtocolError
+from ninetynine.web.settings import Settings
+from ninetynine.web.storage import Storage
+from ninetynine.web.table.background import later
+from ninetynine.web.table.seating import Seating
+from ninetynine.web.wire import options_json, rules_json, standings_json, view_json
+
+CHAT_KEPT = 50  # chat lines a client gets when it (re)connects
+
+
+class Fanout:
+    """The clients at one table and what they have been told."""
+
+    def __init__(self, seating: Seating, rules: Rules, settings: Settings, storage: Storage,
+                 summary: Callable[[], dict[str, Any]]) -> None:
+        self.seating, self.rules, self.settings, self.storage = seating, rules, settings, storage
+        self.summary = summary  # the table's public summary, sent with every frame
+        self.log: list[dict[str, Any]] = []  # the table talk: events and the server's notes
+        self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)  # what people wrote
+        self.conns: set[Conn] = set()
+        self.spectators = 0
+
+    @property
+    def attended(self) -> bool:
+        """Anybody is at the table (a player or a spectator, at any process)."""
+        return bool(self.conns) or any(self.seating.elsewhere.values())
+
+    def frame(self, seat: int | None, kind: str, events: list[dict[str, Any]],
+              summary: dict[str, Any]) -> str:
+        """One message for one seat (or the spectators), as text fixed at this state id:
+        its view, what each of its cards would do when it is to play, the standings at the
+        end, and on a ``sync`` the rules' card labels and the recent chat."""
+        match = self.seating.match
+        state = match.state
+        view = match.view(0 if seat is None else seat)
+        body: dict[str, Any] = {"type": kind, "state": match.version, "table": summary,
+                                "view": view_json(view, spectator=seat is None),
+                                "events": events}
+        if seat is not None and state.current_seat == seat:
+            body["options"] = options_json(card_options(state, seat))
+            body["stuck"] = stuck_explanation(state)  # why no card may be played, or None
+        if state.is_over:
+            body["standings"] = standings_json(match.standings(), state.hand_no)
+        if kind == "sync":
+            body["rules"] = rules_json(self.rules)
+            body["chat"] = list(self.chat)
+        return json.dumps(body)
+
+    def broadcast(self, events: list[dict[str, Any]], kind: str = "update") -> None:
+        """Log the events and send each client its own view: one frame text per seat."""
+        self.log += events
+        summary = self.summary()
+        texts: dict[int | None, str] = {}
+        for conn in self.conns:
+            text = texts.get(conn.seat)
+            if text is None:
+                text = texts[conn.seat] = self.frame(conn.seat, kind, events, summary)
+            conn.send(text)
+
+    def say(self, conn: Conn, text: object) -> None:
+        """A chat line from a player or a spectator, to everyone at the table."""
+        cap = self.settings.limits.chat_length
+        if not isinstance(text, str) or not text.strip() or not text.strip().isprintable():
+            raise ProtocolError("malformed", "a chat message needs 'text': printable words")
+        if len(text.strip()) > cap:
+            raise LimitError("chat_length", f"a chat line of {len(text.strip())} characters: at "
+                             f"most {cap}", code="too_large")
+        line = {"seat": None if conn.seat is None else conn.seat + 1,
+                "name": "Spectator" if conn.seat is None else self.seating.seats[conn.seat].name,
+                "text": text.strip(), "at": round(time.time())}
+        self.hear(line)
+        self.publish("chat", line)
+
+    def hear(self, line: dict[str, Any]) -> None:
+        """A chat line (said here or at another process), to this process's clients."""
+        self.chat.append(line)
+        frame = json.dumps({"type": "chat", **line})
+        for other in self.conns:
+            other.send(frame)
+
+    def note(self, seat: int, kind: str, text: str) -> None:
+        """A server-side line in the log (not an engine event): takeover, time-out, return,
+        told to the clients of every process."""
+        line = {"kind": kind, "seat": seat + 1, "text": text}
+        self.broadcast([line])
+        self.publish("note", line)
+
+    def publish(self, kind: str, line: dict[str, Any]) -> None:
+        if self.storage.shared:
+            later(self.seating.id, self.storage.call(self.storage.publish, self.seating.id, kind,
+                                                     {"line": line}), kind)

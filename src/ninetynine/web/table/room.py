@@ -1,0 +1,233 @@
+"""One table of the server, composed of its parts: the seating, the fan-out to its
+clients, the turn clock, the authority over the match, the sharing with other processes,
+the bots and the coach (each in its own module of this package).
+
+Everything here runs on the server's event loop; the database and the bots' thinking run
+on threads. Chance outcomes are drawn from the operating system's generator
+(:mod:`secrets`) and stored, never sent. A table whose every connection is gone pauses:
+its bots and clocks wait for somebody to come back (the lobby ends it as abandoned after
+a while).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ninetynine.match import Chance, Match
+from ninetynine.presets import load_rules
+from ninetynine.record import format_record, parse_move
+from ninetynine.rules import Rules
+from ninetynine.state import State
+from ninetynine.web.conn import Conn
+from ninetynine.web.errors import LimitError, ProtocolError
+from ninetynine.web.settings import Settings
+from ninetynine.web.storage import Storage, StoredTable
+from ninetynine.web.table.authority import Authority
+from ninetynine.web.table.bots import TableBots
+from ninetynine.web.table.clock import TurnClock
+from ninetynine.web.table.coaching import Coaching
+from ninetynine.web.table.fanout import Fanout
+from ninetynine.web.table.seating import Seat, Seating
+from ninetynine.web.table.sharing import Sharing
+from ninetynine.web.wire import event_json
+
+
+class Table:
+    """A game in progress at the server, with who sits where and who is watching."""
+
+    def __init__(self, table_id: str, meta: dict[str, Any], rules: Rules, seats: list[Seat],
+                 storage: Storage, settings: Settings) -> None:
+        self.id, self.rules, self.settings = table_id, rules, settings
+        chance = Chance.system() if settings.seed is None else \
+            Chance.by_move(f"{settings.seed}/{table_id}")  # tests: reproducible shuffles
+        self.match = Match.new(rules, meta["players"], first=meta.get("first", 0),
+                               chance=chance, names=[s.name for s in seats], auto_chance=False)
+        # each part gets the parts below it; the calls upward are these bound methods
+        self.seating = Seating(table_id, meta, seats, self.match, storage)
+        self.fanout = Fanout(self.seating, rules, settings, storage, self.summary)
+        self.clock = TurnClock(self.seating, self.fanout, settings)
+        self.authority = Authority(self.seating, self.fanout, self.clock, storage,
+                                   kick=self.kick, ended=self.close_bots)
+        self.sharing = Sharing(self.seating, self.fanout, self.clock, self.authority, storage,
+                               kick=self.kick)
+        self.bots = TableBots(self.seating, self.fanout, self.clock, self.authority,
+                              self.sharing, settings)
+        self.coaching = Coaching(self.authority, self.bots, settings)
+        self.seating.adopted = self._adopted
+
+    @classmethod
+    def restore(cls, stored: StoredTable, storage: Storage, settings: Settings) -> Table:
+        """Rebuild a table from its metadata and replay every stored move.
+
+        A seat's bot that this server does not offer (any more) is not started: the
+        takeover level plays that seat, and ``meta_changed`` says the metadata needs saving.
+        """
+        meta = stored.meta
+        rules = load_rules(meta["rules"])
+        seats = [Seat(s["name"], s.get("token_hash"), s.get("bot"),
+                      takeover=bool(s.get("takeover"))) for s in meta["seats"]]
+        table = cls(stored.id, meta, rules, seats, storage, settings)
+        seating, log = table.seating, table.fanout.log
+        seating.meta_version = stored.meta_version
+        if settings.seed is not None:
+            table.bots.rng = random.Random(f"{settings.seed}/{stored.id}/{len(stored.moves)}")
+        for text in stored.moves:
+            who, move = parse_move(text, len(seats))
+            log += [event_json(e, seating.names, rules) for e in table.match.play(move, who)]
+        for i, s in enumerate(seats):
+            if s.bot is not None and s.bot not in settings.bots:
+                s.bot = settings.takeover_bot
+                seating.meta_changed = True
+                log.append({"kind": "BotReplaced", "seat": i + 1, "text": (
+                    f"{s.name}'s bot is not offered by this server; "
+                    f"{s.bot} plays this seat from now on.")})
+            if s.bot:
+                table.bots.by_seat[i] = table.bots.new_bot(s.bot)
+        now = settings.clock()
+        for seat_info in seats:  # nobody is connected after a restart: grace starts now
+            if seat_info.bot is None:
+                seat_info.away_since = now
+        if table.state.is_over and not meta.get("finished"):
+            seating.meta_changed = True  # the last move was stored, the metadata was not
+        return table
+
+    # Queries ------------------------------------------------------------------------
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        return self.seating.meta
+
+    @property
+    def seats(self) -> list[Seat]:
+        return self.seating.seats
+
+    @property
+    def state(self) -> State:
+        return self.match.state
+
+    @property
+    def version(self) -> int:
+        """The state id clients quote with their actions: the number of moves so far."""
+        return self.match.version
+
+    @property
+    def started(self) -> bool:
+        return self.seating.started
+
+    @property
+    def finished(self) -> bool:
+        """Over for good: played to the end, or abandoned."""
+        return self.seating.finished
+
+    @property
+    def attended(self) -> bool:
+        """Anybody is at the table (a player or a spectator, at any process)."""
+        return self.fanout.attended
+
+    @property
+    def status(self) -> str:
+        if self.state.is_over:
+            return "over"
+        if self.seating.abandoned:
+            return "abandoned"
+        return "playing" if self.started else "waiting"
+
+    def summary(self) -> dict[str, Any]:
+        seating = self.seating
+        return {
+            "id": self.id, "status": self.status,
+            "rules": {"id": self.rules.id, "name": self.rules.name},
+            "players": len(self.seats), "clock": self.meta.get("clock"),
+            "clock_left": self.clock.left(),
+            "public": bool(self.meta.get("public")), "next": self.meta.get("next"),
+            "seats": [{
+                "seat": i + 1, "name": s.name,
+                "kind": "bot" if s.bot else "open" if s.is_open else "human",
+                "bot": s.bot, "connected": s.bot is not None or seating.connected(i),
+                "bot_playing": s.takeover,
+            } for i, s in enumerate(self.seats)],
+        }
+
+    def record_text(self) -> str:
+        if not self.finished:
+            raise ProtocolError("not_finished", "the record is available when the game is over "
+                                "(it shows every hand)")
+        return format_record(self.match.record(), self.state)
+
+    # Comings and goings -------------------------------------------------------------
+
+    def connect(self, conn: Conn) -> None:
+        """A client arrives: it gets the whole log (``sync``), the others an update."""
+        fanout, clock = self.fanout, self.clock
+        if conn.seat is None:
+            cap = self.settings.limits.spectators_per_table
+            if fanout.spectators >= cap:
+                raise LimitError("spectators_per_table", f"{cap} people are watching this "
+                                 "table already", code="crowded")
+            fanout.spectators += 1
+        else:
+            s = self.seats[conn.seat]
+            s.connections += 1
+            s.away_since = None
+            if s.takeover:
+                s.takeover = False
+                self.bots.release_stand_in(conn.seat)
+                fanout.note(conn.seat, "Returned", f"{s.name} is back.")
+                self.seating.persist_seats()
+            fanout.broadcast([])  # the seat shows as connected
+        clock.last_seen = self.settings.clock()
+        if not fanout.attended:
+            clock.turn_started = clock.last_seen  # the clock waited while nobody was here
+        fanout.conns.add(conn)
+        self.sharing.publish_presence(conn.seat)
+        conn.send(fanout.frame(conn.seat, "sync", fanout.log, self.summary()))
+        self.kick()
+
+    def disconnect(self, conn: Conn, *, leave: bool = False) -> None:
+        fanout = self.fanout
+        if conn not in fanout.conns:
+            return
+        fanout.conns.discard(conn)
+        self.clock.last_seen = self.settings.clock()
+        self.sharing.publish_presence(conn.seat)
+        if conn.seat is None:
+            fanout.spectators -= 1
+            return
+        s = self.seats[conn.seat]
+        s.connections = max(0, s.connections - 1)
+        if not self.seating.connected(conn.seat):
+            s.away_since = self.settings.clock()
+        if leave and self.started and not self.finished and not s.takeover:
+            s.takeover = True
+            fanout.note(conn.seat, "TakenOver", f"{s.name} left: a bot plays for them.")
+            self.seating.persist_seats()
+            self.kick()
+        fanout.broadcast([])
+
+    # What the parts ask of each other -----------------------------------------------
+
+    def kick(self) -> None:
+        """Let chance and bots move until a person is to play (while anybody is here)."""
+        self.bots.kick()
+
+    def close_bots(self) -> None:
+        """Stop the seats' process bots: the game is over or the server is stopping."""
+        self.bots.close()
+
+    def _adopted(self, changed: set[int]) -> None:
+        """Another process's metadata was adopted: bots follow the seats, clients see it."""
+        self.bots.follow(changed)
+        if self.finished:
+            self.close_bots()
+        self.fanout.broadcast([])
+        self.kick()
+
+    def tick(self, now: float) -> None:
+        """Grace periods and the turn clock (the driving process only); called by the
+        lobby's ticker."""
+        if not self.started or self.finished or not self.sharing.driving:
+            return
+        failed = self.bots.pump_failed(now)
+        if self.clock.tick(now) or failed:
+            self.kick()

@@ -1,0 +1,157 @@
+"""Who sits where at a web table: the seats, their secret tokens and names, who is
+connected (here and at the other processes), and the table's stored metadata.
+
+The metadata (seats, bots, takeovers, the end) is written over the version this process
+read (:meth:`Seating.store_meta`); where another process wrote first, the table reads
+theirs and builds its change again (:meth:`Seating.change_meta`), and what it reads is
+adopted seat by seat (:meth:`Seating.adopt_meta`); the table then restarts the bots whose
+level changed (:attr:`Seating.adopted`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ninetynine.match import Match
+from ninetynine.web.errors import ProtocolError
+from ninetynine.web.storage import MetaConflict, Storage, StorageError
+from ninetynine.web.table.background import later
+
+MAX_NAME = 24
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def clean_name(name: object, default: str) -> str:
+    if name is None or name == "":
+        return default
+    if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME \
+            or not name.isprintable():
+        raise ProtocolError("bad_name", f"name {str(name)[:40]!r}: expected 1 to {MAX_NAME} "
+                            "printable characters")
+    return name.strip()
+
+
+@dataclass
+class Seat:
+    name: str
+    token_hash: str | None = None  # a human seat's secret (hashed); None while open
+    bot: str | None = None  # the bot level of a bot seat (a name the server offers)
+    connections: int = 0
+    away_since: float | None = None  # when the player's last connection dropped
+    takeover: bool = False  # a bot plays for an absent player
+
+    @property
+    def is_open(self) -> bool:
+        return self.bot is None and self.token_hash is None
+
+    def stored(self) -> dict[str, Any]:
+        return {"name": self.name, "token_hash": self.token_hash, "bot": self.bot,
+                "takeover": self.takeover}
+
+
+class Seating:
+    """The seats of one table and its metadata, as stored at ``meta_version``."""
+
+    def __init__(self, table_id: str, meta: dict[str, Any], seats: list[Seat], match: Match,
+                 storage: Storage) -> None:
+        self.id, self.meta, self.seats, self.match = table_id, meta, seats, match
+        self.storage = storage
+        self.meta_changed = False  # restored with fixes that the lobby must store
+        self.meta_version = 0  # the version of ``meta`` in the database
+        self.elsewhere: dict[tuple[str, int], int] = {}  # (process, seat or -1) -> connections
+        # told which seats' bot levels changed when another process's metadata is adopted
+        self.adopted: Callable[[set[int]], None] = lambda changed: None
+
+    # Queries ------------------------------------------------------------------------
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    @property
+    def started(self) -> bool:
+        return not any(s.is_open for s in self.seats)
+
+    @property
+    def abandoned(self) -> bool:
+        return self.meta.get("ended") == "abandoned"
+
+    @property
+    def finished(self) -> bool:
+        """Over for good: played to the end, or abandoned."""
+        return self.match.state.is_over or self.abandoned
+
+    def seat_of(self, token: str) -> int | None:
+        h = hash_token(token)
+        for i, s in enumerate(self.seats):
+            if s.token_hash is not None and secrets.compare_digest(s.token_hash, h):
+                return i
+        return None
+
+    def connected(self, seat: int) -> bool:
+        """Somebody holds this seat's page open, here or at another process."""
+        return self.seats[seat].connections > 0 or any(
+            n for (_, s), n in self.elsewhere.items() if s == seat)
+
+    def bot_plays(self, seat: int) -> bool:
+        s = self.seats[seat]
+        return s.bot is not None or s.takeover
+
+    # The stored metadata ------------------------------------------------------------
+
+    def meta_with(self, seats: list[Seat] | None = None, **changes: Any) -> dict[str, Any]:
+        """A copy of the metadata with these seats and changes, for :meth:`store_meta`."""
+        return {**self.meta, "seats": [s.stored() for s in seats or self.seats],
+                "finished": self.finished, **changes}
+
+    async def store_meta(self, meta: dict[str, Any]) -> None:
+        """Store new metadata over the version this table has, then adopt it: a failed
+        write changes nothing (:class:`MetaConflict`: another process wrote first)."""
+        self.meta_version = await self.storage.call(self.storage.update_meta, self.id, meta,
+                                                    self.meta_version)
+        self.meta = meta
+
+    async def change_meta(self, make: Callable[[], dict[str, Any] | None]) -> bool:
+        """Store the metadata ``make`` builds from the table as it is; where another
+        process wrote first, read theirs and build again. False if ``make`` gave None."""
+        for _ in range(5):
+            meta = make()
+            if meta is None:
+                return False
+            try:
+                await self.store_meta(meta)
+                return True
+            except MetaConflict:
+                await self.reload_meta()
+        raise StorageError(f"table {self.id}: its seats keep changing; try again")
+
+    async def reload_meta(self) -> None:
+        found = await self.storage.call(self.storage.load_meta, self.id)
+        if found is not None:
+            self.adopt_meta(*found)
+
+    def adopt_meta(self, meta: dict[str, Any], version: int) -> None:
+        """Metadata another process stored: who sits where, the bots, takeovers, the end."""
+        if version <= self.meta_version:
+            return
+        changed = set()
+        for i, (s, new) in enumerate(zip(self.seats, meta["seats"], strict=True)):
+            s.name, s.token_hash = new["name"], new.get("token_hash")
+            if new.get("bot") != s.bot:
+                s.bot = new.get("bot")
+                changed.add(i)
+            s.takeover = bool(new.get("takeover"))
+            self.match.given_names[i] = s.name
+        self.meta, self.meta_version = meta, version
+        self.adopted(changed)
+
+    def persist_seats(self) -> None:
+        """Store who is being played for by a bot (others serving the table follow it)."""
+        later(self.id, self.change_meta(self.meta_with), "seats")
