@@ -137,7 +137,7 @@ def wait_config(base: str, proc: subprocess.Popen[bytes], log: Path) -> None:
 async def sync_then_move(ws: str, tokens: list[str]) -> tuple[float, float | None]:
     """Both people come back and play their turns: when the first ``sync`` came, and when
     the server moved (its bot, or a chance move), both from perf_counter; None for the
-    move if the game had ended before the kill (its bot played to the end)."""
+    move if the game ended first (the bot was out, or played to the end before the kill)."""
     queue: asyncio.Queue[tuple[int, dict[str, Any]]] = asyncio.Queue()
 
     async def read(seat: int, conn: websockets.ClientConnection) -> None:
@@ -155,10 +155,10 @@ async def sync_then_move(ws: str, tokens: list[str]) -> tuple[float, float | Non
             seat, msg = await asyncio.wait_for(queue.get(), 120)
             if msg["type"] == "sync" and not synced:
                 synced = time.perf_counter()
-                if msg["view"]["phase"] == "over":
-                    for reader in readers:
-                        reader.cancel()
-                    return synced, None
+            if (msg.get("view") or {}).get("phase") == "over":  # (the bot was out)
+                for reader in readers:
+                    reader.cancel()
+                return synced, None
             if msg["type"] == "update" and msg["state"] - 1 not in played and \
                     any(e["kind"] not in ("Returned", "Joined") for e in msg["events"]):
                 for reader in readers:
@@ -212,7 +212,7 @@ def one_round(database: str, tables: list[Live], attended: int, log: Path,
             if moved is not None:
                 break
         loop.close()
-        assert moved is not None, "every attended game ended before the kill"
+        assert moved is not None, "every attended game ended without a server move"
         return [config, cpu, first_sync - started, moved - started]
     finally:
         proc.kill()
