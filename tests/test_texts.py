@@ -201,13 +201,13 @@ def test_a_house_rules_file_is_described_with_its_changes(tmp_path: Path,
 
 @pytest.mark.parametrize("rules,hands,keys,said", [
     ("P", ["JS QH JD", "5C 6C 7C"], {"total": 95},
-     "You cannot play: JS, JD and QH would take the total over 99. You lay down your hand "
+     "You cannot play: J♠, J♦ and Q♥ would take the total over 99. You lay down your hand "
      "and lose a penny."),
     ("K", ["10S 10H 10D", "5C 6C 7C"], {"total": 5},
-     "You cannot play: 10S, 10H and 10D would take the total below 0. You lay down your "
+     "You cannot play: 10♠, 10♥ and 10♦ would take the total below 0. You lay down your "
      "hand and lose a life."),
     ("P-UPCARD", ["KS QS JS", "5C 6C 7C"], {"total": 95},
-     "You cannot play: JS and QS would take the total over 99; KS may not make 99 in your "
+     "You cannot play: J♠ and Q♠ would take the total over 99; K♠ may not make 99 in your "
      "first 5 turns. You lay down your hand and lose a life, and you are out."),
     ("P-BORDERS", ["JS QS KS", "5C 6C 7C"], {"total": 95},
      "Every card you hold would take the total over 99: you must still play one (choose "
@@ -238,7 +238,7 @@ def test_the_log_tells_each_bust_once_with_its_real_cost() -> None:
     assert talk("P", ["JS QH JD", "5C 6C 7C"], ["down"], total=95) == [
         "Ann cannot play and lays down.", "Ann loses a penny; 4 left.", "Hand 1 is over."]
     assert talk("P-ONLINE", ["JS QS KS", "5C 6C 7C"], ["JS"], total=95, lives=[3, 9]) == [
-        "Ann plays JS.", 'Ann: "105 — bust"', "Ann goes over with 105.",
+        "Ann plays J♠.", 'Ann: "105 — bust"', "Ann goes over with 105.",
         "Ann loses 2 pennies; 1 left.", "Hand 1 is over."]
     assert "Ann loses a token from the team's pool; 5 left." in talk(
         "J-TEAM", ["JS QS 8S", "5C 6C 7C", "5H 6H 7H", "5D 6D 7D"], ["JS"], total=95)
@@ -252,7 +252,7 @@ def test_the_log_shows_an_unpaid_debt_as_unpaid() -> None:
 
 def test_a_two_player_reverse_plays_again_without_a_direction() -> None:
     assert talk("P-2P-AGAIN", ["4S 5S 6S", "5C 6C 7C"], ["4S"], total=20) == [
-        "Ann plays 4S.", 'Ann: "back on you 20"', "Ann plays again."]
+        "Ann plays 4♠.", 'Ann: "back on you 20"', "Ann plays again."]
 
 
 def test_the_log_counts_in_words_people_use() -> None:

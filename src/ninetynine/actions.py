@@ -21,10 +21,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from ninetynine.cards import format_card, format_cards, parse_card, parse_cards
+from ninetynine.cards import format_card, format_cards, parse_card, parse_cards, show_card
 from ninetynine.errors import NotationError
 
 
@@ -48,10 +49,18 @@ class Action:
     target: int | None = None
 
     def __str__(self) -> str:
+        """The action as records and the protocol write it: ``'AS+11'``, ``'5S>3'``."""
+        return self._written(format_card)
+
+    def shown(self) -> str:
+        """The action as people read it, suit symbols for the card: ``'A♠+11'``."""
+        return self._written(show_card)
+
+    def _written(self, card_text: Callable[[int], str]) -> str:
         if self.kind is not ActionKind.PLAY:
             return self.kind.value
         assert self.card is not None
-        text = format_card(self.card)
+        text = card_text(self.card)
         if self.value is not None:
             text += f"{self.value:+d}"
         if self.to is not None:

@@ -8,6 +8,8 @@ simply hold each code twice: identical cards are interchangeable.
 '10H'
 >>> [format_card(c) for c in parse_cards("AS KD 9c")]
 ['AS', 'KD', '9C']
+>>> show_cards(parse_cards("AS KD 9c"))
+'A♠ K♦ 9♣'
 """
 
 from __future__ import annotations
@@ -23,10 +25,12 @@ RANK_NAMES = (
     "Eight", "Nine", "Ten", "Jack", "Queen", "King",
 )
 SUIT_NAMES = ("Spades", "Hearts", "Diamonds", "Clubs")
+SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
 ACE, TWO, FOUR, SIX, SEVEN, NINE, TEN, JACK, QUEEN, KING = 0, 1, 3, 5, 6, 8, 9, 10, 11, 12
 
 _RANK_OF_TEXT = {text: i for i, text in enumerate(RANKS)} | {"T": TEN}
-_SUIT_OF_TEXT = {text: i for i, text in enumerate(SUITS)}
+# a suit is typed as a letter, or pasted as the symbol people read
+_SUIT_OF_TEXT = {text: i % 4 for i, text in enumerate(SUITS + SUIT_SYMBOLS)}
 _CARD_TEXT = tuple(r + s for r in RANKS for s in SUITS)
 
 
@@ -57,6 +61,17 @@ def parse_card(text: str) -> int:
 def format_card(card: int) -> str:
     """The text form of a card, e.g. ``'10H'``."""
     return _CARD_TEXT[card]
+
+
+def show_card(card: int) -> str:
+    """A card as people read it, with its suit symbol, e.g. ``'10♥'``. Records and the
+    protocol keep :func:`format_card`'s ``'10H'``."""
+    return RANKS[card >> 2] + SUIT_SYMBOLS[card & 3]
+
+
+def show_cards(cards: Iterable[int]) -> str:
+    """Cards as people read them, space-separated: ``'A♠ 10♥'``."""
+    return " ".join(show_card(c) for c in cards)
 
 
 def card_name(card: int) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from ninetynine.cards import RANK_NAMES, RANKS, card_name, format_card, parse_card
+from ninetynine.cards import RANK_NAMES, RANKS, card_name, parse_card, show_card
 from ninetynine.effects import Effect, Kind, describe_effect
 from ninetynine.presets import base_rules
 from ninetynine.rules import (
@@ -56,11 +56,11 @@ from ninetynine.words import Noun, counter, listed, plural
 
 def card_table(rules: Rules) -> list[tuple[str, str, str]]:
     """(rank, effect, call) for every rank, e.g. ``("K", "set to 99", "99")``, then
-    (card, effect, call) for each card whose suit makes it differ, e.g. ``("AS", ...)``."""
+    (card, effect, call) for each card whose suit makes it differ, e.g. ``("A♠", ...)``."""
     ranks = [(RANKS[i], describe_effect(eff, rules.limit, rules.halve_over),
               rules.calls[i].replace("{total}", "#"))
              for i, eff in enumerate(rules.cards)]
-    return ranks + [(format_card(card), describe_effect(eff, rules.limit, rules.halve_over),
+    return ranks + [(show_card(card), describe_effect(eff, rules.limit, rules.halve_over),
                      rules.calls[card >> 2].replace("{total}", "#"))
                     for card, eff in rules.suit_cards]
 

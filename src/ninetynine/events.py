@@ -12,7 +12,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from ninetynine.cards import format_card
+from ninetynine.cards import format_card, show_card
 from ninetynine.rules import Elimination, Pot, Rules
 from ninetynine.words import GAME_POINT, Noun, counter, ending, plural
 
@@ -293,12 +293,12 @@ def narrate(event: Event, names: list[str] | None = None,
                 return f"Hand {hand}: {who(starter)} opens."
             return f"Hand {hand}: {who(dealer)} deals, {who(starter)} starts."
         case UpCardTurned(card, total):
-            return f"Up-card {format_card(card)}: the count starts at {total}."
+            return f"Up-card {show_card(card)}: the count starts at {total}."
         case UpCardReturned(card):
-            return f"Up-card {format_card(card)} is special: back into the deck."
+            return f"Up-card {show_card(card)} is special: back into the deck."
         case CardPlayed(seat, card, value, _, _):
             chosen = f" as {value:+d}" if value is not None else ""
-            return f"{who(seat)} plays {format_card(card)}{chosen}."
+            return f"{who(seat)} plays {show_card(card)}{chosen}."
         case TotalCalled(seat, _, text):
             return f'{who(seat)}: "{text}"'
         case Reversed(_, direction):

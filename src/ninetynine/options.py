@@ -10,7 +10,7 @@ and, when no card may be played, why and what the rules make of it
 >>> for o in card_options(state, 0):
 ...     print(o.card, [(str(a), t) for a, t in o.plays], o.refused and o.refused.why)
 0 [('AS+1', 96)] None
-30 [] '8D' would make 103, over 99
+30 [] 8♦ would make 103, over 99
 36 [('10S-10', 85)] None
 """
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ninetynine.actions import Action, ActionKind
-from ninetynine.cards import format_card
+from ninetynine.cards import show_card
 from ninetynine.errors import IllegalActionError, Refusal
 from ninetynine.events import Busted
 from ninetynine.rules import Elimination, Scoring
@@ -63,8 +63,8 @@ def card_options(state: State, seat: int) -> list[CardOption]:
 # When no card may be played ----------------------------------------------------------
 
 def _refusals(state: State) -> str:
-    """Why no card in the hand of the seat to act may be played, in words: ``"3S and 5S
-    would take the total over 99; KS is barred in your first 2 turns"``."""
+    """Why no card in the hand of the seat to act may be played, in words: ``"3♠ and 5♠
+    would take the total over 99; K♠ is barred in your first 2 turns"``."""
     rules, hand = state.rules, state.hands[state.turn]
     reasons: dict[str, list[str]] = {}
     for card in sorted(hand):
@@ -80,7 +80,7 @@ def _refusals(state: State) -> str:
                  else f"may not make {rules.limit} in your first {rules.king_ban_turns} "
                       "turns" if Refusal.OPENING_BAN in why
                  else "may not be played now")
-        reasons.setdefault(words, []).append(format_card(card))
+        reasons.setdefault(words, []).append(show_card(card))
     return "; ".join(f"{listed(cards)} {words}" for words, cards in reasons.items())
 
 

@@ -25,7 +25,15 @@ from operator import itemgetter
 
 from ninetynine import events as E
 from ninetynine.actions import Action, ActionKind, ChanceOutcome, Lead, Reinsert, Shuffle
-from ninetynine.cards import RANK_NAMES, format_card, format_cards, new_deck
+from ninetynine.cards import (
+    RANK_NAMES,
+    RANKS,
+    format_card,
+    format_cards,
+    new_deck,
+    show_card,
+    show_cards,
+)
 from ninetynine.effects import Effect, Kind, display_order
 from ninetynine.errors import (
     BelowZeroError,
@@ -75,6 +83,11 @@ _new_state = object.__new__
 _SPECIAL = {DOWN: ActionKind.DOWN, PASS: ActionKind.PASS, DRAW: ActionKind.DRAW,
             NODRAW: ActionKind.NODRAW}
 _CODE_OF_KIND = {kind: code for code, kind in _SPECIAL.items()}
+
+
+def _said(action: Action) -> str:
+    """An action in a refusal: a card as people read it (8♣), a move as typed ('pass')."""
+    return action.shown() if action.kind is ActionKind.PLAY else f"'{action}'"
 
 
 @dataclass(frozen=True, slots=True)
@@ -371,20 +384,20 @@ class State(Penalties):
         assert action.card is not None
         card = action.card
         eff = self.c.effects[card]
-        name = format_card(card)
+        name, typed = show_card(card), format_card(card)  # a card named; a move as typed
         if action.target is not None or action.to is not None or card in self.c.param_cards:
             return self._param_code(action, eff, name)
         if eff.has_choice:
             if action.value is None:
                 raise ChoiceRequiredError(f"{name} needs a value: " + " or ".join(
-                    f"{name}{v:+d}" for v in display_order(eff.values)))
+                    f"{typed}{v:+d}" for v in display_order(eff.values)))
             if action.value not in eff.values:
                 raise IllegalActionError(f"{name} cannot count {action.value:+d}: choose " +
                                          " or ".join(f"{v:+d}" for v in display_order(eff.values)),
                                          reason=Refusal.BAD_VALUE)
             return action.card * 4 + eff.values.index(action.value)
         if action.value is not None and (eff.kind is not Kind.ADD or action.value != eff.values[0]):
-            raise IllegalActionError(f"{name} has no choice of value: play it as {name}",
+            raise IllegalActionError(f"{name} has no choice of value: play it as {typed}",
                                      reason=Refusal.BAD_VALUE)
         return action.card * 4
 
@@ -392,16 +405,17 @@ class State(Penalties):
         """The code of a play that names a seat or sets a chosen total."""
         assert action.card is not None
         base, limit = PARAM + action.card * 1024, self.c.limit
+        typed = format_card(action.card)  # the moves it suggests, as they are typed
         if eff.name:
             if action.target is None:
                 raise ChoiceRequiredError(f"{name} names who plays next: " + " or ".join(
-                    f"{name}>{s + 1}" for s in self.name_targets()))
+                    f"{typed}>{s + 1}" for s in self.name_targets()))
             if action.value is not None or action.to is not None:
                 raise IllegalActionError(f"{name} has no choice of value: play it as "
-                                         f"{name}>N, naming the seat N that plays next")
+                                         f"{typed}>N, naming the seat N that plays next")
             if not 0 <= action.target < self.n:
-                raise IllegalActionError(f"'{action}' names seat {action.target + 1}, but the "
-                                         f"table has seats 1 to {self.n}")
+                raise IllegalActionError(f"{action.shown()} names seat {action.target + 1}, "
+                                         f"but the table has seats 1 to {self.n}")
             return base + action.target
         if action.target is not None:
             raise IllegalActionError(f"{name} does not name the next player: drop the "
@@ -409,10 +423,10 @@ class State(Penalties):
         if eff.kind is Kind.SET_ANY:
             if action.to is None:
                 raise ChoiceRequiredError(f"{name} sets the total to a number of your choice: "
-                                          f"{name}=0 to {name}={limit}")
+                                          f"{typed}=0 to {typed}={limit}")
             if action.value is not None or not 0 <= action.to <= limit:
-                raise IllegalActionError(f"'{action}': choose a total from 0 to {limit}, e.g. "
-                                         f"{name}={min(limit, 50)}")
+                raise IllegalActionError(f"{action.shown()}: choose a total from 0 to {limit}, "
+                                         f"e.g. {typed}={min(limit, 50)}")
             return base + action.to
         raise IllegalActionError(f"{name} does not set a chosen total: drop the '={action.to}'")
 
@@ -445,9 +459,9 @@ class State(Penalties):
         """The code of a legal action, or the typed error that says why it is refused
         (``.reason``, ``.why``, ``.legal``). ``seat``, when given, must be the seat to act."""
         if self.phase == OVER:
-            raise GameOverError(f"the game is over; '{action}' cannot be played")
+            raise GameOverError(f"the game is over; {_said(action)} cannot be played")
         if self.phase == CHANCE:
-            raise NotYourTurnError(f"'{action}' cannot be played now: the {self.chance} "
+            raise NotYourTurnError(f"{_said(action)} cannot be played now: the {self.chance} "
                                    "shuffle must be decided first",
                                    reason=Refusal.CHANCE_PENDING)
         if seat is not None and seat != self.turn:
@@ -456,8 +470,8 @@ class State(Penalties):
         shown = [self.action_of(c) for c in legal]
         if action.kind is ActionKind.PLAY and action.card not in self.hands[self.turn]:
             assert action.card is not None
-            raise CardNotInHandError(f"{format_card(action.card)} is not in P{self.turn + 1}'s "
-                                     f"hand ({format_cards(self.hands[self.turn])})", legal=shown)
+            raise CardNotInHandError(f"{show_card(action.card)} is not in P{self.turn + 1}'s "
+                                     f"hand ({show_cards(self.hands[self.turn])})", legal=shown)
         try:
             code = self.code_of(action)
         except IllegalActionError as e:
@@ -465,7 +479,7 @@ class State(Penalties):
         if code in legal:
             return code
         if action.kind is not ActionKind.PLAY:
-            why = f"'{action}' is not allowed now"
+            why = f"{_said(action)} is not allowed now"
             if action.kind is ActionKind.PASS and self.c.optional_again:
                 why += ": a pass only declines the extra turn a reverse card gives with two players"
             raise IllegalActionError(why, legal=shown)
@@ -476,7 +490,7 @@ class State(Penalties):
         if self.plays_left and action.card in self.c.chain_cards:
             raise IllegalActionError(f"P{self.turn + 1} must play {self.plays_left} more "
                                      f"card(s) without drawing, none of them a "
-                                     f"{format_card(action.card)[:-1]}", legal=shown,
+                                     f"{RANKS[action.card >> 2]}", legal=shown,
                                      reason=Refusal.CHAIN)
         if action.card not in self.c.chain_cards and self._short_of_run():
             raise IllegalActionError(f"P{self.turn + 1} faces {self.chain} no-draw cards with "
@@ -485,15 +499,15 @@ class State(Penalties):
         if action.target is not None and action.target not in self.name_targets():
             who = "yourself" if action.target == self.turn else \
                 f"P{action.target + 1}, who is not in the hand"
-            raise IllegalActionError(f"'{action}' names {who}; name another player still in "
+            raise IllegalActionError(f"{action.shown()} names {who}; name another player still in "
                                      "the hand", legal=shown, reason=Refusal.BAD_TARGET)
         new = self.c.result(code, self.total)
         if new > self.c.limit:
-            raise OverLimitError(f"'{action}' would make {new}, over {self.c.limit}",
+            raise OverLimitError(f"{action.shown()} would make {new}, over {self.c.limit}",
                                  legal=shown)
         if new < 0:
-            raise BelowZeroError(f"'{action}' would take the total below 0", legal=shown)
-        raise IllegalActionError(f"'{action}' is not allowed now", legal=shown)
+            raise BelowZeroError(f"{action.shown()} would take the total below 0", legal=shown)
+        raise IllegalActionError(f"{action.shown()} is not allowed now", legal=shown)
 
     # Transitions -------------------------------------------------------------------
 

@@ -69,6 +69,16 @@ def test_review_flags_a_bust_as_a_blunder() -> None:
     json.dumps(data)
 
 
+def test_a_review_on_too_few_deals_to_tell_its_error_is_valid_json() -> None:
+    # found by tests/web/test_fuzz.py: an infinite error made the web review a 500
+    record = parse_record(BUST_POSITION + 'actions = ["1: QH"]\n')
+    [decision] = review(record, 0, playouts=1)
+    assert decision.error == float("inf") and decision.flag == ""  # unknown: not flagged
+    [data] = review_json([decision])
+    assert data["error"] is None and data["cost"] == round(decision.cost, 1)
+    json.dumps(data, allow_nan=False)
+
+
 @pytest.mark.parametrize("preset", sorted(presets()))
 def test_review_runs_on_a_record_of_every_preset(preset: str) -> None:
     rules = load_rules(preset)

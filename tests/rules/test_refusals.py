@@ -72,5 +72,5 @@ def test_a_game_over_and_a_pending_shuffle_are_causes_too() -> None:
 
 def test_the_message_keeps_the_legal_moves_for_logs() -> None:
     err = refusal(pos("P", ["KS 8D 2C", "9H 10D 3C"], total=95), "8D")
-    assert str(err) == "'8D' would make 103, over 99; legal: 2C, KS"
-    assert err.why == "'8D' would make 103, over 99"
+    assert str(err) == "8♦ would make 103, over 99; legal: 2C, KS"  # people read 8♦
+    assert err.why == "8♦ would make 103, over 99"

@@ -225,7 +225,7 @@ def test_an_ace_asks_for_its_value(screen_text: ScreenText) -> None:
         await pilot.pause()
         played = [e for e in table.log if isinstance(e, CardPlayed) and e.seat == 0]
         assert (played[0].card, played[0].value) == (aces[0], 11)
-        assert f"Ann plays {format_card(aces[0])} as +11." in screen_text(app)
+        assert f"Ann plays {card_label(aces[0])} as +11." in screen_text(app)
 
     run(app, script)
 
@@ -259,7 +259,11 @@ def test_an_illegal_card_is_refused_with_a_reason(screen_text: ScreenText) -> No
         await pilot.press(str(number))
         await pilot.pause()
         assert len(table.record.moves) == before
-        assert "cannot be played now" in screen_text(app)
+        said = next(line for line in screen_text(app).splitlines()
+                    if "cannot be played now" in line)
+        card = app.game.items[number - 1].card
+        assert card is not None and card_label(card) in said  # 8♣, as the hand shows it...
+        assert format_card(card) not in said  # ...and never the record's '8C'
 
     run(app, script)
 

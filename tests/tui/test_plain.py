@@ -14,7 +14,7 @@ from tests.helpers import CRASHING_BOT, EXAMPLE_BOT, VIEWED_SEARCH, ViewedSearch
 
 from ninetynine import load_rules, presets
 from ninetynine.bots import ask, make_bot
-from ninetynine.cards import format_cards
+from ninetynine.cards import format_cards, show_cards
 from ninetynine.cli.main import main
 from ninetynine.coach import advise
 from ninetynine.events import CardPlayed
@@ -64,7 +64,7 @@ def test_help_bad_input_and_numbers_out_of_range(
     assert "The last player with pennies left wins." in out  # the rules, from the data
     assert "'ZZ' is not a move: type a number from 1 to" in out
     assert "No move 42: choose 1 to" in out
-    assert "Not allowed: KS is not in P1's hand (AC 3C QH)" in out
+    assert "Not allowed: K♠ is not in P1's hand (A♣ 3♣ Q♥)" in out
 
 
 def test_an_unknown_move_lists_only_what_this_player_may_type_now(
@@ -90,13 +90,13 @@ def test_a_card_with_a_choice_asks_for_its_value(monkeypatch: pytest.MonkeyPatch
         aces = [c for c in t.state.hands[0] if c >> 2 == 0]
         if aces:
             break
-    ace = format_cards(aces[:1])
+    ace, shown = format_cards(aces[:1]), show_cards(aces[:1])  # typed; read
     out = io.StringIO()
     game = PlainGame(t, io.StringIO(f"{ace}\n7\n+11\nquit\n"), out, sleep=lambda _: None)
     assert game.run() == 0
     text = out.getvalue()
-    assert f"{ace} counts +1 or +11? " in text and "Type +1 or +11" in text
-    assert f"Me plays {ace} as +11." in text
+    assert f"{shown} counts +1 or +11? " in text and "Type +1 or +11" in text
+    assert f"Me plays {shown} as +11." in text
 
 
 def test_hot_seat_hand_off_and_only_the_acting_persons_hand_is_printed() -> None:
@@ -109,7 +109,7 @@ def test_hot_seat_hand_off_and_only_the_acting_persons_hand_is_printed() -> None
             if s.startswith("Your hand: "):
                 p = table.pending()
                 assert p.seat is not None and table.viewer == p.seat
-                shown.append((s, format_cards(sorted(table.state.hands[p.seat]))))
+                shown.append((s, show_cards(sorted(table.state.hands[p.seat]))))
             return super().write(s)
 
     out = Watch()
@@ -287,7 +287,7 @@ TW = {"rules": "TW", "total": 30, "turn": 1,
 def test_a_five_typed_alone_asks_who_plays_next() -> None:
     text = plain_at(TW, "5s\nzed\n3\nquit\n")
     assert "5S>2 (Bo next)" in text and "5S>3 (Cy next)" in text  # the list of moves
-    assert "5S: who plays next? 2) Bo  3) Cy " in text
+    assert "5♠: who plays next? 2) Bo  3) Cy " in text
     assert "Type a seat number or name (or 'back')" in text
     assert "Ann names Cy to play next." in text
 
@@ -301,7 +301,7 @@ def test_a_card_that_sets_any_total_asks_for_the_number() -> None:
     position = {"rules": {"preset": "P", "cards": {"A": "set-any"}}, "total": 40, "turn": 1,
                 "hands": ["AS 2S 3S", "4H 6H 7H", "4D 6D 7D"]}
     text = plain_at(position, "AS\n120\n64\nquit\n")
-    assert "AS sets the total to (a number from 0 to 99)? " in text
+    assert "A♠ sets the total to (a number from 0 to 99)? " in text
     assert "Type a number from 0 to 99 (or 'back')" in text and 'Ann: "64"' in text
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import glob
 import os
+import random
 import shutil
 import site
 import subprocess
@@ -14,6 +15,7 @@ import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import psycopg
 import pytest
 from playwright.sync_api import Browser, sync_playwright
 
@@ -162,3 +164,14 @@ def postgres() -> Iterator[Postgres]:
 @pytest.fixture(scope="session")
 def postgres_url(postgres: Postgres) -> str:
     return postgres.url
+
+
+@pytest.fixture
+def database(postgres: Postgres) -> Iterator[str]:
+    """A fresh database of the test cluster for each test."""
+    name = f"test_{random.randrange(10**9)}"
+    with psycopg.connect(postgres.url, autocommit=True) as db:
+        db.execute(f"CREATE DATABASE {name}")
+    yield postgres.url.rsplit("/", 1)[0] + f"/{name}"
+    with psycopg.connect(postgres.url, autocommit=True) as db:
+        db.execute(f"DROP DATABASE {name} WITH (FORCE)")

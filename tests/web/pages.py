@@ -21,7 +21,8 @@ MAX_CHANGED = 0.004  # the share of pixels that may differ beyond PIXEL_DELTA
 def create_table(page: Page, url: str, name: str, players: int, bots: dict[int, str],
                  house_rules: Path | None = None, rules: str = "P",
                  public: bool = False) -> str:
-    """Set a table up through the lobby's form; returns the invite link."""
+    """Set a table up through the lobby's form, ``bots`` at their seats and friends invited
+    to the others; returns the invite link."""
     page.goto(url)
     lobby = page.locator("#lobby")
     lobby.get_by_label("Your name").fill(name)
@@ -30,8 +31,8 @@ def create_table(page: Page, url: str, name: str, players: int, bots: dict[int, 
         lobby.get_by_text("House rules", exact=True).click()
         lobby.get_by_label("A house-rules file").set_input_files(str(house_rules))
     lobby.get_by_label("Seats", exact=True).fill(str(players))
-    for seat, level in bots.items():
-        lobby.get_by_label(f"Seat {seat}").select_option(level)
+    for seat in range(2, players + 1):  # a seat not given a bot waits for a friend
+        lobby.get_by_label(f"Seat {seat}").select_option(bots.get(seat, ""))
     if public:
         lobby.get_by_label("List it here").check()
     lobby.get_by_role("button", name="Create table").click()

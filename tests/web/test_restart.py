@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -24,11 +25,13 @@ from ninetynine.presets import load_rules
 from ninetynine.record import move_text, parse_move, parse_record
 from ninetynine.web import storage as storage_module
 from ninetynine.web.conn import Conn
-from ninetynine.web.lobby import Lobby
+from ninetynine.web.limits import Limits
+from ninetynine.web.lobby import Creator, Lobby
 from ninetynine.web.settings import Settings
 from ninetynine.web.storage import PostgresStorage, SQLiteStorage
+from ninetynine.web.table.room import Table
 from tests.web.conftest import Postgres
-from tests.web.helpers import Client, ServerThread, free_port, play_game
+from tests.web.helpers import Client, FakeClock, ServerThread, free_port, play_game
 
 # The test clients play as fast as they can; a person never sends this many messages.
 FAST_CLIENTS = ["--limit", "messages_per_second=1000", "--limit", "messages_burst=1000"]
@@ -377,3 +380,133 @@ def test_a_hundred_kills_with_bots_and_clocks_running_lose_nothing(tmp_path: Pat
     finally:
         proc.kill()
         proc.wait(10)
+
+
+# Lazy restart: a table is rebuilt when it is first asked for ----------------------------------
+
+async def _played(lobby: Lobby, moves: int, **options: Any) -> Table:
+    """A two-seat table against a bot, ``moves`` moves in, nobody left at it."""
+    table, _ = await lobby.create(rules=load_rules("P"), players=2, name="Ann",
+                                  bots={1: "easy"}, **options)
+    conn, rng = Conn(0), random.Random(len(lobby.tables))
+    table.connect(conn)
+    while table.version < moves:
+        await asyncio.sleep(0.002)
+        if table.state.current_seat == 0:
+            await table.authority.act(0, {"state": table.version, "action": str(
+                rng.choice(table.state.legal_actions()))})
+    table.disconnect(conn)
+    async with table.authority.lock:  # a bot move under way is stored before the server stops
+        return table
+
+
+def test_a_restarted_lobby_rebuilds_a_table_only_when_asked_for(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        storage = SQLiteStorage(tmp_path / "lazy.sqlite3")
+        lobby = Lobby(storage, Settings(bot_delay=0))
+        creator = Creator.of("browser", "address")
+        private = await _played(lobby, 30, creator=creator)
+        public = await _played(lobby, 20, creator=creator, public=True)
+        lobby.close()
+        again = Lobby(storage, Settings(bot_delay=0))
+        assert again.tables == {}  # nothing replayed before the server answers
+        assert set(again.dormant) == {private.id, public.id}
+        assert again.live_count(creator) == (2, 2)  # the creator's limits still count them
+        reborn = await again.get(private.id)
+        assert reborn.match.moves == private.match.moves and reborn.state == private.state
+        assert set(again.tables) == {private.id}  # only the one asked for
+        listed = await again.listing()  # a public game goes on: listed, rebuilt to show it
+        assert [t["id"] for t in listed] == [public.id] and listed[0]["status"] == "playing"
+        assert again.tables[public.id].match.moves == public.match.moves
+        assert again.dormant == {}
+        again.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_table_nobody_came_back_to_after_a_restart_is_ended_unrebuilt(
+        tmp_path: Path) -> None:
+    async def scenario() -> None:
+        clock, storage = FakeClock(), SQLiteStorage(tmp_path / "idle.sqlite3")
+        settings = Settings(bot_delay=0, clock=clock, limits=Limits(idle_seconds=100))
+        lobby = Lobby(storage, settings)
+        visited, left = await _played(lobby, 10), await _played(lobby, 10)
+        lobby.close()
+        again = Lobby(storage, settings)
+        back = Conn(0)
+        (await again.get(visited.id)).connect(back)
+        clock.advance(99)
+        again.tick(clock())
+        await asyncio.sleep(0.05)
+        assert left.id in again.dormant  # not yet idle for long enough
+        clock.advance(2)
+        again.tick(clock())
+        deadline = time.monotonic() + 10
+        while left.id in again.dormant and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        assert left.id not in again.tables  # ended from its metadata, never replayed
+        stored = storage.load(left.id)
+        assert stored is not None and stored.meta["ended"] == "abandoned"
+        assert stored.moves == [move_text(*m) for m in left.match.moves]
+        assert (await again.get(left.id)).status == "abandoned"
+        assert again.tables[visited.id].status == "playing"  # somebody is at this one
+        again.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_killed_process_leaves_its_leases_and_presence_at_once(
+        database: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its connections are gone: another process drives its tables without waiting for
+    the leases to expire (an hour here) and no longer counts its players as present."""
+    monkeypatch.setattr(storage_module, "LEASE_SECONDS", 3600.0)
+    monkeypatch.setattr(storage_module, "HEARTBEAT", 1200.0)
+    dead, alive = PostgresStorage(database), PostgresStorage(database)
+    for store in (dead, alive):
+        store.heartbeat()
+    assert dead.hold_leases(["t1", "t2"]) == {"t1", "t2"}
+    dead.set_presence("t1", 0, 1)
+    assert alive.hold_leases(["t1"]) == set()  # held by a live process
+    assert alive.presence(["t1"]) == {"t1": {(dead.process, 0): 1}}
+    dead._pool.close()  # as kill -9 does: its connections close, nothing is deleted
+    deadline = time.monotonic() + 10
+    while alive.hold_leases(["t1"]) != {"t1"} and time.monotonic() < deadline:
+        time.sleep(0.01)  # (PostgreSQL drops a closed connection in a moment)
+    assert alive.hold_leases(["t1", "t2"]) == {"t1", "t2"}
+    assert alive.presence(["t1"]) == {"t1": {}}
+    alive.close()
+    dead._executor.shutdown()
+
+
+def test_a_table_served_by_another_process_is_not_ended_as_idle(
+        database: str, clock: FakeClock) -> None:
+    """A restarted process has not rebuilt the table; another process has somebody at it."""
+    async def scenario() -> None:
+        settings = Settings(database=database, bot_delay=0, clock=clock,
+                            limits=Limits(idle_seconds=100))
+        other, store = PostgresStorage(database), PostgresStorage(database)
+        serving = Lobby(other, settings)
+        serving.start()  # (it drives the table once it holds its lease)
+        table = await _played(serving, 10)
+        table.connect(Conn(0))  # Ann is back, at the other process
+        restarted = Lobby(store, settings)
+        deadline = time.monotonic() + 10
+        while not store.presence([table.id])[table.id] and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        clock.advance(101)
+        restarted.tick(clock())
+        while table.id in restarted._ending_dormant:
+            await asyncio.sleep(0.01)
+        assert table.id in restarted.dormant and store.live_metas()[table.id] == table.meta
+        serving.close()  # the other process dies: nobody is at the table any more
+        other._pool.close()
+        deadline = time.monotonic() + 10
+        while table.id in restarted.dormant and time.monotonic() < deadline:
+            clock.advance(101)  # (until PostgreSQL has dropped its connections)
+            restarted.tick(clock())
+            await asyncio.sleep(0.05)
+        assert table.id not in store.live_metas()  # ended as abandoned
+        store.close()
+        other._executor.shutdown()
+
+    asyncio.run(scenario())

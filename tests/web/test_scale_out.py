@@ -23,7 +23,6 @@ from websockets.exceptions import ConnectionClosed
 
 from ninetynine.match import replay
 from ninetynine.record import parse_record
-from tests.web.conftest import Postgres
 from tests.web.helpers import Client, free_port, play_game
 from tests.web.test_leaks import allowed_cards, check_frames
 from tests.web.test_restart import start_server
@@ -57,17 +56,6 @@ class Server:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait(10)
-
-
-@pytest.fixture
-def database(postgres: Postgres) -> Iterator[str]:
-    """A fresh database of the test cluster for each test."""
-    name = f"scale_{random.randrange(10**9)}"
-    with psycopg.connect(postgres.url, autocommit=True) as db:
-        db.execute(f"CREATE DATABASE {name}")
-    yield postgres.url.rsplit("/", 1)[0] + f"/{name}"
-    with psycopg.connect(postgres.url, autocommit=True) as db:
-        db.execute(f"DROP DATABASE {name} WITH (FORCE)")
 
 
 @pytest.fixture

@@ -128,10 +128,10 @@ def test_a_damaged_table_is_reported_and_the_others_still_load(tmp_path: Path) -
         await until(lambda: good.version and bad.version)
         storage.append_move(bad.id, bad.version, "1: pass")  # not a legal move there
         again = Lobby(storage, Settings(bot_delay=0))
-        assert good.id in again.tables and texts(again.tables[good.id]) == texts(good)
-        assert bad.id in again.broken and bad.id not in again.tables
+        assert texts(await again.get(good.id)) == texts(good)
         with pytest.raises(ProtocolError):
             await again.get(bad.id)
+        assert bad.id in again.broken and bad.id not in again.tables
         lobby.close()
 
     run(scenario)
@@ -280,14 +280,14 @@ def test_life_cycle_abandon_evict_and_reload(tmp_path: Path) -> None:
         assert idle.id not in lobby.tables  # nobody came for 100 s: abandoned
         stored = storage.load(idle.id)
         assert stored is not None and stored.meta["ended"] == "abandoned"
-        assert idle.id not in {t.id for t in storage.load_live()}
+        assert idle.id not in storage.live_metas()
         ended = await lobby.get(idle.id)
         assert ended.status == "abandoned"
         with pytest.raises(ProtocolError) as e:
             await lobby.join(ended, "Late")
         assert e.value.code == "table_full"
-        fresh = Lobby(storage, Settings(bot_delay=0))  # a restart loads live tables only
-        assert set(fresh.tables) == set()
+        fresh = Lobby(storage, Settings(bot_delay=0))  # a restart knows live tables only
+        assert fresh.dormant == {}
 
     run(scenario)
 
@@ -303,7 +303,7 @@ def test_a_stored_bot_the_server_does_not_offer_is_not_started(
                                       bots={1: "example"})
         lobby.close()
         again = Lobby(storage, Settings(bot_delay=0))  # restarted without --allow-bot
-        reborn = again.tables[table.id]
+        reborn = await again.get(table.id)
         assert reborn.seats[1].bot == "easy" and reborn.bots.by_seat[1].name == "random"
         assert storage.load(table.id).meta["seats"][1]["bot"] == "easy"  # type: ignore[union-attr]
         assert any(e["kind"] == "BotReplaced" for e in reborn.fanout.log)
@@ -481,7 +481,7 @@ def test_the_seat_to_play_is_told_why_no_card_may_be_played(tmp_path: Path) -> N
         table.match.state = position_from_mapping(  # a position where Ann has no safe card
             {"rules": "P", "total": 95, "hands": ["6S 7S 8S", "2C 3C 4C"], "turn": 1})
         mine = json.loads(table.fanout.frame(0, "update", [], table.summary()))
-        assert mine["stuck"] == ("You cannot play: 6S, 7S and 8S would take the total over 99. "
+        assert mine["stuck"] == ("You cannot play: 6♠, 7♠ and 8♠ would take the total over 99. "
                                  "You lay down your hand and lose a penny.")
         assert "stuck" not in json.loads(table.fanout.frame(1, "update", [], table.summary()))
         table.match.state = position_from_mapping(

@@ -24,6 +24,7 @@ flag   name         cost (points of chance of losing the hand)
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -113,9 +114,11 @@ def costliest(decisions: list[Decision], count: int = 5) -> list[Decision]:
 
 
 def review_json(decisions: list[Decision]) -> list[dict[str, Any]]:
-    """The review as JSON: one object per decision (chances 0 to 1, cost in points)."""
+    """The review as JSON: one object per decision (chances 0 to 1, cost in points; the
+    cost's error is null where too few deals were played to tell, which JSON cannot say as
+    infinity)."""
     return [{"action_number": d.number, "hand": d.hand, "total": d.total,
              "played": str(d.played.action), "best": str(d.best.action),
-             "agrees": d.agrees, "cost": round(d.cost, 1), "error": round(d.error, 1),
-             "flag": d.flag,
+             "agrees": d.agrees, "cost": round(d.cost, 1),
+             "error": round(d.error, 1) if math.isfinite(d.error) else None, "flag": d.flag,
              "advice": advice_json(d.advice)} for d in decisions]

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from ninetynine.actions import Action, ActionKind, parse_action
-from ninetynine.cards import format_card, format_cards
+from ninetynine.cards import show_card, show_cards
 from ninetynine.coach.advice import PLAYOUTS, advise
 from ninetynine.describe import rules_text
 from ninetynine.errors import NinetyNineError
@@ -123,7 +123,7 @@ class PlainGame:
     def describe(self, seat: int) -> None:
         t = self.table
         v = t.view(seat)
-        top = format_card(v.pile_top) if v.pile_top is not None else "none"
+        top = show_card(v.pile_top) if v.pile_top is not None else "none"
         self.say()
         self.say(f"Total {v.total}, play goes {direction_text(v.direction)[2:]}. "
                  f"Pile top {top}, stock {plural(v.stock_size, 'card')}. Hand {v.hand_no}.")
@@ -132,7 +132,7 @@ class PlainGame:
             self.say(f"  {'>' if s == seat else ' '} {t.names[s]}: "
                      f"{lives_text(t.rules, v, s)}, {plural(v.hand_sizes[s], 'card')}"
                      + (f", {status}" if status else ""))
-        self.say(f"Your hand: {format_cards(v.hand) or 'no cards'}")
+        self.say(f"Your hand: {show_cards(v.hand) or 'no cards'}")
         note = turn_note(v)
         if note and v.my_turn:
             self.say(note[0].upper() + note[1:])
@@ -245,7 +245,7 @@ class PlainGame:
     def ask_choice(self, action: Action, choices: list[Action]) -> Action | None:
         """The value, the player named or the total set, for a card typed without it."""
         assert action.card is not None
-        card, names = format_card(action.card), self.table.names
+        card, names = show_card(action.card), self.table.names
         first = choices[0]
         if first.target is not None:
             prompt = f"{card}: who plays next? " + "  ".join(

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ninetynine.actions import Action, ActionKind
-from ninetynine.cards import RANKS, card_name
+from ninetynine.cards import card_name, show_card
 from ninetynine.coach.advice import Advice
 from ninetynine.effects import Effect, Kind
 from ninetynine.rules import Rules, Scoring
@@ -19,7 +19,6 @@ from ninetynine.state import Phase
 from ninetynine.view import View
 from ninetynine.words import counter
 
-SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
 SPECIAL_LABELS = {ActionKind.DOWN: "lay down", ActionKind.PASS: "pass",
                   ActionKind.DRAW: "draw", ActionKind.NODRAW: "no draw"}
 DECLINE_LABEL = "decline"  # a pass on the extra turn a two-player reverse offers
@@ -31,9 +30,7 @@ def special_label(kind: ActionKind, declining: bool = False) -> str:
     return DECLINE_LABEL if declining and kind is ActionKind.PASS else SPECIAL_LABELS[kind]
 
 
-def card_label(card: int) -> str:
-    """A card with its suit symbol, e.g. ``'10♥'``."""
-    return RANKS[card >> 2] + SUIT_SYMBOLS[card & 3]
+card_label = show_card  # a card with its suit symbol, e.g. ``'10♥'``
 
 
 def card_markup(card: int) -> str:

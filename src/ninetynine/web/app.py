@@ -7,22 +7,28 @@ HTTP:  GET /api/presets, GET /api/config (the bots offered, the limits a client 
        the replays and reviews (:mod:`ninetynine.web.routes.records`).
 WebSocket /ws/{id} and /ws/lobby: :mod:`ninetynine.web.routes.sockets`.
 
-Every request passes :class:`~ninetynine.web.guard.Guard` first (host names, origins,
-JSON only, body size, security headers); the limits of :mod:`ninetynine.web.limits`
-apply to what it lets through. The routes (:mod:`ninetynine.web.routes`) reach the
-lobby on ``app.state``, where the app's lifespan puts it.
+Both are described in :mod:`ninetynine.web.schema` (the OpenAPI document at
+``GET /api/openapi.json``, the frames' JSON Schema). Every request passes
+:class:`~ninetynine.web.guard.Guard` first (host names, origins, JSON only, body size,
+security headers); the limits of :mod:`ninetynine.web.limits` apply to what it lets
+through. The routes (:mod:`ninetynine.web.routes`) reach the lobby on ``app.state``,
+where the app's lifespan puts it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 from collections.abc import AsyncIterator
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
 
 from ninetynine.errors import NinetyNineError
+from ninetynine.web import schema
 from ninetynine.web.errors import ProtocolError
 from ninetynine.web.guard import Guard
 from ninetynine.web.lobby import Lobby
@@ -51,12 +57,15 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
 
     limits = settings.limits
     app = FastAPI(title="ninetynine", lifespan=lifespan, docs_url=None, redoc_url=None,
-                  openapi_url=None)
+                  openapi_url="/api/openapi.json")
+    app.openapi = functools.cache(lambda: schema.openapi_document(app))  # type: ignore[method-assign]
     app.add_middleware(Guard, hosts=settings.hosts, max_body=limits.max_body,
                        origins=settings.origins,
                        bodies={path: (limits.max_record, "max_record")
                                for path in ("/api/replay", "/api/review")})
     app.exception_handler(ProtocolError)(_protocol_error)
+    app.exception_handler(RequestValidationError)(_bad_parameter)
+    app.exception_handler(HTTPException)(_http_error)
     app.exception_handler(NinetyNineError)(_server_error)
     for module in (tables, records, sockets, pages):
         app.include_router(module.router)
@@ -66,6 +75,16 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
 
 async def _protocol_error(request: Request, exc: ProtocolError) -> JSONResponse:
     return JSONResponse(exc.http_json(), status_code=exc.status)
+
+
+async def _bad_parameter(request: Request, exc: RequestValidationError) -> JSONResponse:
+    return await _protocol_error(request, schema.parameter_error(exc))
+
+
+async def _http_error(request: Request, exc: HTTPException) -> JSONResponse:
+    # no such route or method (Starlette's own refusals), in the API's error shape
+    error = ProtocolError(schema.HTTP_CODES.get(exc.status_code, "http"), exc.detail)
+    return JSONResponse(error.http_json(), status_code=exc.status_code, headers=exc.headers)
 
 
 async def _server_error(request: Request, exc: NinetyNineError) -> JSONResponse:

@@ -1,10 +1,13 @@
 """Every table of one server: creating and joining them, the listing, and their life cycle.
 
-Only live tables are held in memory. A finished table stays while somebody watches it,
-then for ``linger_seconds``, and is read back from the database when asked for again (to
-watch its end, or download its record). A table that nobody has been at for
-``idle_seconds`` is ended as abandoned. Tables are private (reached by their invite link)
-unless created public; only public tables are listed.
+Only live tables are held in memory, and only once asked for: on start the lobby reads
+which tables are live (their metadata, not their moves) and answers at once; a table is
+rebuilt by replaying its moves when somebody comes to it (nobody is at any table after a
+restart, so no bot or clock of a table still unvisited has anything to do). A finished
+table stays while somebody watches it, then for ``linger_seconds``, and is read back from
+the database when asked for again (to watch its end, or download its record). A table that
+nobody has been at for ``idle_seconds`` is ended as abandoned, rebuilt or not. Tables are
+private (reached by their invite link) unless created public; only public tables are listed.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from ninetynine.web.conn import Conn
 from ninetynine.web.errors import LimitError, ProtocolError
 from ninetynine.web.limits import Buckets, Slots, check_rules
 from ninetynine.web.settings import Settings
-from ninetynine.web.storage import Storage, StorageError, StoredTable
+from ninetynine.web.storage import MetaConflict, Storage, StorageError, StoredTable
 from ninetynine.web.table.background import later
 from ninetynine.web.table.room import Table
 from ninetynine.web.table.seating import Seat, clean_name, hash_token
@@ -54,6 +57,14 @@ class Creator:
         def digest(text: str) -> str:
             return hashlib.sha256(text.encode()).hexdigest()[:24]
         return cls(digest(client), digest(address))
+
+
+@dataclass
+class Dormant:
+    """A live table not rebuilt since the start: what the lobby needs of it meanwhile."""
+
+    creator: dict[str, str]  # for the creators' limits
+    seen: float  # the last sign of use: the start, or news of it from another process
 
 
 class Lobby:
@@ -87,13 +98,14 @@ class Lobby:
         # tests: a seeded server names its tables in a repeatable order, so that their
         # shuffles (seeded by table id) and the pages showing them are the same every run
         self._seeded_ids = None if settings.seed is None else random.Random(f"{settings.seed}/ids")
-        for stored in storage.load_live():  # start-up: blocking reads are fine here
-            table = self._rebuild(stored)
-            if table is not None and table.seating.meta_changed:
-                table.seating.meta_version = storage.update_meta(table.id,
-                                                                 table.seating.meta_with())
+        now = settings.clock()
+        self.dormant = {  # start-up: one blocking read is fine here
+            table_id: Dormant(meta.get("creator") or {}, now)
+            for table_id, meta in storage.live_metas().items()}
+        self._ending_dormant: dict[str, asyncio.Task[None]] = {}
 
     def _rebuild(self, stored: StoredTable) -> Table | None:
+        self.dormant.pop(stored.id, None)
         try:
             table = Table.restore(stored, self.storage, self.settings)
             check_rules(table.rules, len(table.seats), self.settings.limits)
@@ -107,12 +119,16 @@ class Lobby:
         return table
 
     async def get(self, table_id: str) -> Table:
-        """A table by id: from memory, or a finished one read back from the database."""
+        """A table by id: from memory, or rebuilt from the database (a live table not
+        asked for since the start, a finished one, another process's)."""
         table = self.tables.get(table_id)
         if table is not None:
             return table
         if table_id in self.broken or not TABLE_ID.match(table_id):
             raise ProtocolError("no_table", f"no table {table_id[:40]!r}")
+        ending = self._ending_dormant.get(table_id)
+        if ending is not None:  # being ended as abandoned: then read back as such
+            await asyncio.shield(ending)
         loading = self._loading.get(table_id)
         if loading is None:  # one read however many ask at once
             loading = self._loading[table_id] = asyncio.ensure_future(self._load(table_id))
@@ -124,11 +140,18 @@ class Lobby:
         table = None if stored is None else self._rebuild(stored)
         if table is None:
             raise ProtocolError("no_table", f"no table {table_id[:40]!r}")
+        if table.seating.meta_changed:  # (the fixes stay in memory where the write fails)
+            try:
+                await table.seating.change_meta(table.seating.meta_with)
+                table.seating.meta_changed = False
+            except StorageError as e:
+                logger.warning("table %s: could not store its rebuilt seats: %s", table_id, e)
         return table
 
     def live_count(self, creator: Creator) -> tuple[int, int]:
         """Live tables this creator's browser, and its address, have made."""
         mine = [t.meta.get("creator") or {} for t in self.tables.values() if not t.finished]
+        mine += [d.creator for d in self.dormant.values()]
         return (sum(c.get("client") == creator.client for c in mine),
                 sum(c.get("address") == creator.address for c in mine))
 
@@ -266,8 +289,6 @@ class Lobby:
 
     def start(self) -> None:
         asyncio.get_running_loop().run_in_executor(None, self.workers.warm)
-        for table in self.tables.values():
-            table.kick()
         if self.storage.shared:
             loop = asyncio.get_running_loop()
             self._tasks = [loop.create_task(self.storage.listen(self.heard)),
@@ -280,11 +301,14 @@ class Lobby:
         kind = message.get("k")
         if kind == "resync":  # notifications may have been missed: read the tables again
             self.share_now.set()
+            for table_id in self.dormant:
+                self._in_use(table_id)
             for table in self.tables.values():
                 later(table.id, self.resync(table), "reading the table again")
             return
         found = self.tables.get(str(message.get("t")))
         if found is None:
+            self._in_use(str(message.get("t")))  # another process serves it: not idle
             return
         table = found
         if kind == "move":
@@ -360,6 +384,37 @@ class Lobby:
             elif idle >= limits.idle_seconds:
                 self._ending.add(table.id)
                 asyncio.get_running_loop().create_task(self.abandon(table))
+        for table_id, dormant in self.dormant.items():
+            if now - dormant.seen >= limits.idle_seconds and \
+                    table_id not in self._ending_dormant and table_id not in self._loading:
+                self._ending_dormant[table_id] = asyncio.get_running_loop().create_task(
+                    self._end_dormant(table_id))
+
+    def _in_use(self, table_id: str) -> None:
+        dormant = self.dormant.get(table_id)
+        if dormant is not None:
+            dormant.seen = self.settings.clock()
+
+    async def _end_dormant(self, table_id: str) -> None:
+        """End a table not rebuilt since the start that nobody came back to: its metadata
+        only, so its moves are not replayed for nothing."""
+        store = self.storage
+        try:
+            if store.shared and (await store.call(store.presence, [table_id]))[table_id]:
+                self._in_use(table_id)  # somebody is at it at another process
+                return
+            found = await store.call(store.load_meta, table_id)
+            if found is not None and not found[0].get("finished"):
+                meta, version = found
+                await store.call(store.update_meta, table_id,
+                                 {**meta, "finished": True, "ended": "abandoned"}, version)
+            self.dormant.pop(table_id, None)
+        except MetaConflict:  # another process changed it meanwhile: it is in use
+            self._in_use(table_id)
+        except StorageError as e:
+            logger.warning("table %s: could not end it as abandoned: %s", table_id, e)
+        finally:
+            self._ending_dormant.pop(table_id, None)
 
     async def abandon(self, table: Table) -> None:
         """End a table nobody came back to: stored as finished, then out of memory."""

@@ -3,7 +3,7 @@
 A table is its metadata (rules spec, seats, clock, links; JSON) and the ordered list of
 its moves as record text (``"2: KS"``, ``"shuffle ..."``). Every move is appended in its
 own committed transaction before the server acknowledges it, so a killed server loses
-nothing: on start, each live table is rebuilt by replaying its moves.
+nothing: a live table is rebuilt by replaying its moves when it is first asked for.
 
 The server calls the database through :meth:`Storage.call`, on threads of the storage's
 own, so a slow disk or network never stalls the event loop. PostgreSQL is reached
@@ -150,7 +150,8 @@ class Storage(ABC):
 
     @abstractmethod
     def public_live(self, limit: int) -> list[str]:
-        """The newest public tables whose game goes on (all processes' tables)."""
+        """The newest public tables whose game goes on (all processes' tables, loaded or
+        not)."""
 
     @abstractmethod
     async def listen(self, handle: Callable[[dict[str, Any]], None]) -> None:
@@ -209,16 +210,10 @@ class Storage(ABC):
             "SELECT meta, meta_version FROM nn_tables WHERE id = ?"), (table_id,))
         return (json.loads(rows[0][0]), int(rows[0][1])) if rows else None
 
-    def load_live(self) -> list[StoredTable]:
-        """Every table whose game goes on (finished and abandoned ones stay on disk)."""
-        tables = {tid: StoredTable(tid, json.loads(meta), meta_version=version)
-                  for tid, meta, version in self._execute(
-                      "SELECT id, meta, meta_version FROM nn_tables WHERE finished = 0")}
-        for tid, move in self._execute(
-                "SELECT m.table_id, m.move FROM nn_moves m JOIN nn_tables t ON t.id = m.table_id "
-                "WHERE t.finished = 0 ORDER BY m.table_id, m.idx"):
-            tables[tid].moves.append(move)
-        return list(tables.values())
+    def live_metas(self) -> dict[str, dict[str, Any]]:
+        """The metadata of every table whose game goes on, by id (not their moves)."""
+        return {tid: json.loads(meta) for tid, meta in self._execute(
+            "SELECT id, meta FROM nn_tables WHERE finished = 0")}
 
 
 class SQLiteStorage(Storage):
@@ -277,7 +272,9 @@ class SQLiteStorage(Storage):
         return None
 
     def public_live(self, limit: int) -> list[str]:
-        return []  # one process: its lobby holds every live table
+        return [t for (t,) in self._execute(
+            "SELECT id FROM nn_tables WHERE finished = 0 AND json_extract(meta, '$.public') "
+            "ORDER BY json_extract(meta, '$.created') DESC LIMIT ?", (limit,))]
 
     async def listen(self, handle: Callable[[dict[str, Any]], None]) -> None:
         await asyncio.Event().wait()  # nothing ever comes
@@ -302,12 +299,19 @@ _SHARED_SCHEMA = (
 NOW = "extract(epoch from clock_timestamp())"  # one clock for every process: the database's
 LEASE_SECONDS = 6.0  # a lease not renewed for this long may be taken by another process
 HEARTBEAT = 2.0  # seconds between a process's heartbeats; silent for 3 of them, it is gone
+APPLICATION = "ninetynine "  # + the process's name: its connections' application_name
 
 
 class PostgresStorage(Storage):
     """PostgreSQL through psycopg 3 and its connection pool (``postgresql://...``): the
     tables, and the channel (LISTEN/NOTIFY) through which the processes that share them
-    tell each other about moves, seats, presence and chat."""
+    tell each other about moves, seats, presence and chat.
+
+    A process that dies (kill -9, a crash) stops renewing its leases and heartbeat, but
+    its connections close at once, and PostgreSQL stops showing them (``pg_stat_activity``,
+    by ``application_name``): a process with none left is taken for gone without waiting
+    for its leases to expire, so that its tables move again as soon as somebody is back.
+    Where the names are not shown (a connection pooler in between), the leases expire."""
 
     placeholder = "%s"
     threads = 4  # also the most connections the pool opens
@@ -328,10 +332,22 @@ class PostgresStorage(Storage):
                     db.execute(stmt)
         except psycopg.Error as e:
             raise StorageError(f"cannot open PostgreSQL database: {e}".splitlines()[0]) from None
+        self._connection = {"autocommit": True, "connect_timeout": 10,
+                            "application_name": APPLICATION + self.process}
         self._pool = ConnectionPool(url, min_size=1, max_size=self.threads, open=True,
-                                    kwargs={"autocommit": True, "connect_timeout": 10},
-                                    reconnect_timeout=RETRY_SECONDS, name="ninetynine")
+                                    kwargs=self._connection, reconnect_timeout=RETRY_SECONDS,
+                                    name="ninetynine")
         self._migrate()
+        self._names_shown = bool(self._execute(  # this very connection is one of them
+            "SELECT 1 FROM pg_stat_activity WHERE application_name = %s",
+            (APPLICATION + self.process,)))
+
+    def _gone(self, process: str) -> str:
+        """SQL: the process named in column ``process`` has no connection left."""
+        if not self._names_shown:
+            return "FALSE"
+        return (f"NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE application_name = "
+                f"'{APPLICATION}' || {process})")
 
     def _execute(self, sql: str, params: tuple[Any, ...] = (),
                  then: Then | None = None) -> list[tuple[Any, ...]]:
@@ -394,7 +410,7 @@ class PostgresStorage(Storage):
         self._execute(f"INSERT INTO nn_processes (id, seen) VALUES (%s, {NOW}) "
                       "ON CONFLICT (id) DO UPDATE SET seen = EXCLUDED.seen", (self.process,))
         self._execute(f"DELETE FROM nn_presence WHERE process IN (SELECT id FROM nn_processes "
-                      f"WHERE seen < {NOW} - %s)", (3 * HEARTBEAT,))
+                      f"WHERE seen < {NOW} - %s OR {self._gone('id')})", (3 * HEARTBEAT,))
 
     def presence(self, table_ids: list[str]) -> dict[str, dict[tuple[str, int], int]]:
         out: dict[str, dict[tuple[str, int], int]] = {t: {} for t in table_ids}
@@ -402,7 +418,8 @@ class PostgresStorage(Storage):
             for table_id, process, seat, count in self._execute(
                     "SELECT p.table_id, p.process, p.seat, p.connections FROM nn_presence p "
                     "JOIN nn_processes q ON q.id = p.process WHERE p.table_id = ANY(%s) "
-                    f"AND p.process <> %s AND p.connections > 0 AND q.seen >= {NOW} - %s",
+                    f"AND p.process <> %s AND p.connections > 0 AND q.seen >= {NOW} - %s "
+                    f"AND NOT {self._gone('p.process')}",
                     (table_ids, self.process, 3 * HEARTBEAT)):
                 out[table_id][(process, int(seat))] = int(count)
         return out
@@ -423,7 +440,8 @@ class PostgresStorage(Storage):
             f"SELECT t, %s, {NOW} + %s FROM unnest(%s::text[]) AS t "
             f"ON CONFLICT (table_id) DO UPDATE SET holder = EXCLUDED.holder, "
             f"expires = EXCLUDED.expires WHERE nn_leases.holder = EXCLUDED.holder "
-            f"OR nn_leases.expires < {NOW} RETURNING table_id",
+            f"OR nn_leases.expires < {NOW} OR {self._gone('nn_leases.holder')} "
+            f"RETURNING table_id",
             (self.process, LEASE_SECONDS, sorted(table_ids)))  # one lock order for all
         return {t for (t,) in rows}
 
@@ -444,7 +462,7 @@ class PostgresStorage(Storage):
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(
-                        self._url, autocommit=True, connect_timeout=10) as db:
+                        self._url, **self._connection) as db:
                     await db.execute("LISTEN nn_tables")
                     handle({"k": "resync"})
                     pause = 0.2

@@ -8,4 +8,6 @@
 - :mod:`.pages`: the client's page and its static files.
 
 Each reaches the server's :class:`~ninetynine.web.lobby.Lobby` through :func:`.deps.lobby`.
+Each HTTP route's documentation (its answer, refusals and body) is in
+:data:`ninetynine.web.schema.ROUTES`, applied by ``@schema.route(router, "GET /path")``.
 """

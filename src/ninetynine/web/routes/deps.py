@@ -7,6 +7,7 @@ import json
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
+from pydantic import BaseModel
 from starlette.requests import HTTPConnection
 
 from ninetynine.web.errors import ProtocolError
@@ -27,7 +28,11 @@ def address(request: Request) -> str:
     return request.client.host if request.client else "?"
 
 
-async def json_body(request: Request, limits: Limits) -> dict[str, Any]:
+async def json_body(request: Request, limits: Limits, fields: type[BaseModel]
+                    ) -> dict[str, Any]:
+    """The request's JSON object, with no field that ``fields`` (its schema,
+    :mod:`ninetynine.web.schema`) does not name: a misspelt option is refused rather than
+    silently ignored."""
     try:
         text = (await request.body()).decode("utf-8")
     except UnicodeDecodeError:
@@ -39,4 +44,8 @@ async def json_body(request: Request, limits: Limits) -> dict[str, Any]:
         raise ProtocolError("malformed", "the request body must be a JSON object") from None
     if not isinstance(body, dict):
         raise ProtocolError("malformed", "the request body must be a JSON object")
+    unknown = next((key for key in body if key not in fields.model_fields), None)
+    if unknown is not None:
+        raise ProtocolError("malformed", f"unknown field {unknown[:20]!r}: expected "
+                            f"{', '.join(fields.model_fields)}")
     return body

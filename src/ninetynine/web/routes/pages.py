@@ -9,16 +9,18 @@ from fastapi import APIRouter
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
+from ninetynine.web import schema
+
 STATIC = resources.files("ninetynine.web") / "static"
 router = APIRouter()
 
 
-@router.get("/t/{table_id}")
+@schema.route(router, "GET /t/{table_id}")
 async def table_page(table_id: str) -> FileResponse:
     return FileResponse(str(STATIC / "index.html"))
 
 
-@router.get("/")
+@schema.route(router, "GET /")
 async def index() -> FileResponse:
     return FileResponse(str(STATIC / "index.html"))
 

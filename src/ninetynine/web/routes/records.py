@@ -15,10 +15,12 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
+from pydantic import BaseModel
 
 from ninetynine.errors import NinetyNineError
 from ninetynine.record import Record, parse_record
+from ninetynine.web import schema
 from ninetynine.web.errors import LimitError, ProtocolError
 from ninetynine.web.limits import admit, check_record
 from ninetynine.web.lobby import Lobby
@@ -35,8 +37,10 @@ class Reviewing:
         self.running = 0
 
 
-@router.get("/api/tables/{table_id}/replay")
-async def table_replay(table_id: str, lobby: LobbyDep, seat: int | None = None) -> dict[str, Any]:
+@schema.route(router, "GET /api/tables/{table_id}/replay")
+async def table_replay(table_id: str, lobby: LobbyDep,
+                       seat: int | None = Query(None, include_in_schema=False)
+                       ) -> dict[str, Any]:
     """A finished game step by step: from one seat's view, or every hand open."""
     table = await lobby.get(table_id)
     if not table.finished:
@@ -45,9 +49,10 @@ async def table_replay(table_id: str, lobby: LobbyDep, seat: int | None = None) 
                                    _replay_seat(seat, len(table.seats)))
 
 
-@router.get("/api/tables/{table_id}/review")
+@schema.route(router, "GET /api/tables/{table_id}/review")
 async def table_review(table_id: str, request: Request, lobby: LobbyDep,
-                       seat: int | None = None) -> dict[str, Any]:
+                       seat: int | None = Query(None, include_in_schema=False)
+                       ) -> dict[str, Any]:
     """A finished game's decisions of one seat beside the coach's moves."""
     table = await lobby.get(table_id)
     if not table.finished:
@@ -59,18 +64,18 @@ async def table_review(table_id: str, request: Request, lobby: LobbyDep,
     return reviews[who]
 
 
-@router.post("/api/review")
+@schema.route(router, "POST /api/review")
 async def record_review(request: Request, lobby: LobbyDep) -> dict[str, Any]:
     """An uploaded record's decisions of one seat (``{"record": TEXT, "seat": N}``)."""
-    record, seat = await _uploaded(request, lobby)
+    record, seat = await _uploaded(request, lobby, schema.RecordToReview)
     with _bad_record():
         return await _reviewed(request, lobby, record, _review_seat(seat, record.start.n))
 
 
-@router.post("/api/replay")
+@schema.route(router, "POST /api/replay")
 async def record_replay(request: Request, lobby: LobbyDep) -> dict[str, Any]:
     """An uploaded record (``{"record": TEXT, "seat": N or null}``) step by step."""
-    record, seat = await _uploaded(request, lobby)
+    record, seat = await _uploaded(request, lobby, schema.UploadedRecord)
     with _bad_record():
         return await asyncio.to_thread(replay_json, record, _replay_seat(seat, record.start.n))
 
@@ -97,10 +102,11 @@ async def _reviewed(request: Request, lobby: Lobby, record: Record, seat: int) -
         reviewing.running -= 1
 
 
-async def _uploaded(request: Request, lobby: Lobby) -> tuple[Record, object]:
+async def _uploaded(request: Request, lobby: Lobby, fields: type[BaseModel]
+                    ) -> tuple[Record, object]:
     """The record a client sent (``{"record": TEXT, "seat": ...}``) and its seat."""
     lobby.throttle(address(request))
-    body = await json_body(request, lobby.settings.limits)
+    body = await json_body(request, lobby.settings.limits, fields)
     text = body.get("record")
     if not isinstance(text, str) or not text.strip():
         raise ProtocolError("bad_record", "record: expected the text of a record .toml")

@@ -200,7 +200,7 @@ async def _handle(lobby: Lobby, table: Table, conn: Conn, msg: dict[str, Any]) -
     elif kind == "ping":
         conn.send_json({"type": "pong", "state": table.version})
     elif kind == "chat":
-        table.fanout.say(conn, msg.get("text"))
+        table.fanout.say(conn, msg.get("text"), msg.get("name"))
     elif kind == "leave":
         return True
     elif kind == "rematch":

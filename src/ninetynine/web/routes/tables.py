@@ -15,6 +15,7 @@ from fastapi.responses import PlainTextResponse
 from ninetynine.errors import RulesError
 from ninetynine.presets import find_preset, load_rules, preset_rules, presets
 from ninetynine.rules import Rules
+from ninetynine.web import schema
 from ninetynine.web.errors import LimitError, ProtocolError
 from ninetynine.web.limits import Limits, check_data_depth
 from ninetynine.web.lobby import Creator
@@ -25,7 +26,7 @@ SEAT_KEY = re.compile(r"^[0-9]{1,3}$")
 router = APIRouter()
 
 
-@router.get("/api/presets")
+@schema.route(router, "GET /api/presets")
 async def list_presets(lobby: LobbyDep) -> list[dict[str, Any]]:
     limits = lobby.settings.limits
     return [{"id": p.id, "name": p.name, "description": p.description,
@@ -34,7 +35,7 @@ async def list_presets(lobby: LobbyDep) -> list[dict[str, Any]]:
             for p in presets().values()]
 
 
-@router.get("/api/config")
+@schema.route(router, "GET /api/config")
 async def config(lobby: LobbyDep) -> dict[str, Any]:
     limits = lobby.settings.limits
     return {"bots": list(lobby.settings.bots), "process": lobby.storage.process or None,
@@ -42,21 +43,22 @@ async def config(lobby: LobbyDep) -> dict[str, Any]:
                                                        "max_message", "chat_length")}}
 
 
-@router.get("/api/tables")
+@schema.route(router, "GET /api/tables")
 async def open_tables(lobby: LobbyDep) -> list[dict[str, Any]]:
     return await lobby.listing()
 
 
-@router.post("/api/tables")
+@schema.route(router, "POST /api/tables")
 async def create_table(request: Request, response: Response, lobby: LobbyDep) -> dict[str, Any]:
     limits = lobby.settings.limits
     where = address(request)
     lobby.throttle(where)
-    body = await json_body(request, limits)
+    body = await json_body(request, limits, schema.NewTable)
     rules = _rules_of(body, limits)
     players = body.get("players", 4)
     if not isinstance(players, int) or isinstance(players, bool):
-        raise ProtocolError("bad_table", f"players {str(players)[:20]!r}: expected a number")
+        raise ProtocolError("bad_table", f"players {str(players)[:20]!r}: expected a whole "
+                            "number")
     clock = body.get("clock")
     if clock is not None and (not isinstance(clock, (int, float)) or isinstance(clock, bool)):
         raise ProtocolError("bad_table", f"clock {str(clock)[:20]!r}: expected seconds or "
@@ -76,21 +78,21 @@ async def create_table(request: Request, response: Response, lobby: LobbyDep) ->
     return {"table": table.id, "seat": 1, "token": token, "invite": f"/t/{table.id}"}
 
 
-@router.get("/api/tables/{table_id}")
+@schema.route(router, "GET /api/tables/{table_id}")
 async def table_summary(table_id: str, lobby: LobbyDep) -> dict[str, Any]:
     return (await lobby.get(table_id)).summary()
 
 
-@router.post("/api/tables/{table_id}/join")
+@schema.route(router, "POST /api/tables/{table_id}/join")
 async def join_table(table_id: str, request: Request, lobby: LobbyDep) -> dict[str, Any]:
     lobby.throttle(address(request))
-    body = await json_body(request, lobby.settings.limits)
+    body = await json_body(request, lobby.settings.limits, schema.JoinTable)
     table = await lobby.get(table_id)
     seat, token = await lobby.join(table, body.get("name"))
     return {"table": table.id, "seat": seat + 1, "token": token}
 
 
-@router.get("/api/tables/{table_id}/record")
+@schema.route(router, "GET /api/tables/{table_id}/record")
 async def record(table_id: str, lobby: LobbyDep) -> Response:
     text = (await lobby.get(table_id)).record_text()
     return PlainTextResponse(text, media_type="application/toml", headers={
@@ -101,7 +103,7 @@ def _rules_of(body: dict[str, Any], limits: Limits) -> Rules:
     """A preset id, or the text of an uploaded house-rules file."""
     house = body.get("house_rules")
     try:
-        if house:
+        if house is not None and house != "":  # as for a name: null or "" is none given
             if not isinstance(house, str):
                 raise RulesError("house rules: expected the text of a .toml file")
             if len(house) > limits.max_house_rules:

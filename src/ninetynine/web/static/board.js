@@ -2,7 +2,7 @@
 // the pile and the stock in the middle, the direction of play, and a hand of cards.
 // Live play and replays both draw through here; neither keeps game logic of its own.
 import { $, el, plural, reducedMotion } from "./dom.js";
-import { cardBack, cardFace, cardLabel, cardName, cardParts, counterIcon } from "./cards.js";
+import { cardBack, cardFace, cardLabel, cardName, cardParts, cardText, counterIcon, isRed } from "./cards.js";
 
 // What a life is called at this table: {one, many} from the view, "life" otherwise.
 export function counterOf(view) {
@@ -58,11 +58,13 @@ function seatItem(li, s, scene) {
   const name = el("strong", {}, `${s.name}${mine ? " (you)" : ""}`);
   const held = el("span", { class: "held", role: "img", "aria-label": plural(v.hand_sizes[i], "card", "cards") });
   const open = scene.hands?.[i];
-  const shown = Math.min(v.hand_sizes[i], 7);
-  for (let k = 0; k < shown; k++) {
-    held.append(el("span", { class: "mini" }, open ? cardFace(open[k]) : cardBack()));
+  if (open) {  // every hand open (a replay): each card as it reads, "A\u2666 10\u2663", not a tiny face
+    held.classList.add("open");
+    held.append(...open.map((c) => el("span", { class: `chip${isRed(cardParts(c).suit) ? " red" : ""}` }, cardText(c))));
+    held.setAttribute("aria-label", `holds ${open.map((c) => cardName(c)).join(", ") || "nothing"}`);
+  } else {
+    for (let k = 0; k < Math.min(v.hand_sizes[i], 7); k++) held.append(el("span", { class: "mini" }, cardBack()));
   }
-  if (open) held.setAttribute("aria-label", `holds ${open.map((c) => cardName(c)).join(", ") || "nothing"}`);
   const parts = [ring, avatar, el("span", { class: "who" }, name, livesIcons(v, i)), held];
   if (v.dealer === s.seat) parts.push(el("span", { class: "dealer", role: "img", "aria-label": "Dealer" }, "D"));
   if (marks.length) parts.push(el("em", { class: "marks" }, marks.join(", ")));

@@ -20,6 +20,12 @@ export function cardParts(text) {
 }
 
 export const isRed = (suit) => suit === "H" || suit === "D";
+const SYMBOLS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+// A card as people read it on screen, as the server's talk writes it: "A\u2666", "10\u2663".
+export function cardText(card) {
+  const p = cardParts(card);
+  return p ? p.rank + SYMBOLS[p.suit] : card;
+}
 export const minus = (text) => text.replace("-", "\u2212");  // a real minus sign
 
 export function cardName(text, seatName = (n) => `Seat ${n}`) {

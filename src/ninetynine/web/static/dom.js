@@ -19,11 +19,15 @@ export function svg(tag, attrs = {}, ...children) {
   return e;
 }
 
+// A control's icon drawn from a path in a 24 x 24 box: no font's glyphs needed.
+export const icon = (d) => svg("svg", { class: "icon", viewBox: "0 0 24 24", "aria-hidden": "true", focusable: "false" },
+                               svg("path", { d }));
+
 export async function api(path, body) {
   const res = await fetch(path, body === undefined ? {} : {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const data = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
-  if (!res.ok) throw new Error(data.error || data.message || `HTTP ${res.status}`);
+  if (!res.ok) throw Object.assign(new Error(data.error || data.message || `HTTP ${res.status}`), { status: res.status });
   return data;
 }
 

@@ -39,7 +39,7 @@ function seatKinds() {
     const sel = el("select", { id: `seat-${i}` });
     sel.append(el("option", { value: "" }, "a friend (invite)"));
     for (const level of botLevels) sel.append(el("option", { value: level }, `bot: ${level}`));
-    sel.value = kept[`seat-${i}`] ?? "";
+    sel.value = kept[`seat-${i}`] ?? defaultBot();  // Create at once plays: no wait for friends
     box.append(el("div", { class: "field" }, el("label", { for: `seat-${i}` }, `Seat ${i}`), sel));
   }
 }
@@ -54,9 +54,11 @@ async function startTable(body, errorBox) {
   } catch (e) { errorBox.textContent = e.message; }
 }
 
+const defaultBot = () => (botLevels.includes("medium") ? "medium" : botLevels[0]);
+
 // You and three bots of the middle level, the standard rules.
 function playNow() {
-  const level = botLevels.includes("medium") ? "medium" : botLevels[0];
+  const level = defaultBot();
   startTable({ name: $("name").value.trim() || null, rules: "P", players: 4,
                bots: { 2: level, 3: level, 4: level } }, $("play-now-error"));
 }

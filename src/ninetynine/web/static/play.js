@@ -2,7 +2,7 @@
 // pause at the end of a hand), the player's moves, chat, and the end of the game.
 // The server is authoritative: this page shows the view it is sent and sends actions with
 // the state id it saw.
-import { $, api, bindToggle, el, plural, prefs, saveName, savedName, tokenKey } from "./dom.js";
+import { $, api, bindToggle, el, icon, plural, prefs, saveName, savedName, tokenKey } from "./dom.js";
 import { cardName, cardParts, minus, moveName } from "./cards.js";
 import {
   cardNotes, counterOf, describeCard, hideBubbles, livesIcons, livesText, renderCenter, renderHand,
@@ -23,6 +23,7 @@ const seatName = (n) => seatNameOf(last?.table?.seats)(n);
 export function showTable(id, { watch = false } = {}) {
   tableId = id;
   watching = watch;
+  document.body.classList.toggle("watching", watching);
   $("table").hidden = false;
   setupControls();
   const token = localStorage.getItem(tokenKey(id));
@@ -32,7 +33,7 @@ export function showTable(id, { watch = false } = {}) {
   api(`/api/tables/${id}`).then((t) => {
     if (t.status !== "waiting") { $("join").hidden = true; $("join-h").textContent = "This game has started"; }
     $("join-rules").textContent = `${t.rules.name} \u00b7 ${t.seats.map((s) => s.name).join(", ")}`;
-  }).catch((e) => { $("join-error").textContent = e.message; });
+  }).catch((e) => { if (e.status === 404) missing(); else $("join-error").textContent = e.message; });
   $("join").addEventListener("click", async () => {
     try {
       saveName($("join-name").value);
@@ -42,7 +43,20 @@ export function showTable(id, { watch = false } = {}) {
       connect();
     } catch (e) { $("join-error").textContent = e.message; }
   });
-  $("watch").addEventListener("click", () => { watching = true; $("join-panel").hidden = true; connect(); });
+  $("watch").addEventListener("click", () => {
+    watching = true;
+    document.body.classList.add("watching");
+    $("join-panel").hidden = true;
+    connect();
+  });
+}
+
+// A link to a table the server does not have: say so, with the way back to the lobby.
+function missing() {
+  $("join-panel").hidden = true;
+  $("board").hidden = true;
+  $("missing-panel").hidden = false;
+  $("conn").textContent = "";
 }
 
 function connect() {
@@ -67,7 +81,7 @@ function onMessage(msg) {
     case "error":
       showError(msg.message);
       if (msg.code === "bad_token") { localStorage.removeItem(tokenKey(tableId)); location.reload(); }
-      if (msg.code === "no_table") $("conn").textContent = msg.message;
+      if (msg.code === "no_table") { ws.onclose = null; missing(); }
       return;
     case "rematch": {
       const token = localStorage.getItem(tokenKey(tableId));
@@ -169,7 +183,8 @@ function release(go) {
   holding = false;
   $("hand-summary").hidden = true;
   if (go) drain();
-  if (hadFocus) (document.querySelector("#hand button.legal") || $("hand").firstElementChild || $("chat-input")).focus();
+  if (!hadFocus || !$("summary").hidden) return;  // the game over focuses its own result
+  (document.querySelector("#hand button.legal") || $("hand").firstElementChild || $("prompt")).focus({ preventScroll: true });
 }
 
 // Drawing the frame ----------------------------------------------------------------------
@@ -265,7 +280,8 @@ function openChoice(card, plays) {
   const question = first.target ? "who plays next?" : first.to ? "set the total to" : "play as";
   const makes = first.target && totalOf(plays[0]) !== undefined ? ` (total ${totalOf(plays[0])})` : "";
   box.setAttribute("aria-label", `${cardName(card)}: ${question}`);
-  const cancel = el("button", { type: "button", class: "cancel", "aria-label": "Cancel" }, "\u00d7");
+  const cancel = el("button", { type: "button", class: "cancel", "aria-label": "Cancel" },
+                    icon("M6 4.6 12 10.6 18 4.6 19.4 6 13.4 12 19.4 18 18 19.4 12 13.4 6 19.4 4.6 18 10.6 12 4.6 6Z"));
   cancel.addEventListener("click", closeChoice);
   box.replaceChildren(el("p", { class: "question" }, `${cardName(card)}${makes}: ${question}`));
   if (first.to) {  // any total from 0 to the limit: typed, not a row of buttons
@@ -359,6 +375,13 @@ function renderSummary(msg) {
   $("rematch").hidden = v.seat === null;
   const idle = document.activeElement === document.body || document.activeElement?.closest(".hand-area, #hand-summary");
   if (appearing && idle) ($("rematch").hidden ? $("replay-link") : $("rematch")).focus({ preventScroll: true });
+  if (appearing) bringIntoView($("summary"));
+}
+// The result in view, the page scrolled no further than it needs (the header stays when it can).
+function bringIntoView(box) {
+  if (getComputedStyle(box).position === "fixed") { scrollTo(0, 0); return; }  // a phone's: under the header
+  const r = box.getBoundingClientRect();
+  if (r.top < 0 || r.bottom > innerHeight) box.scrollIntoView({ block: r.height > innerHeight ? "start" : "nearest" });
 }
 const ordinal = (n) => `${n}${["th", "st", "nd", "rd"][(n % 100 > 10 && n % 100 < 14) || n % 10 > 3 ? 0 : n % 10]}`;
 
@@ -398,10 +421,13 @@ function setupControls() {
   });
   $("rematch").addEventListener("click", () => send({ type: "rematch" }));
   $("leave").addEventListener("click", () => { send({ type: "leave" }); location.href = "/"; });
+  $("chat-name").value = savedName();
   $("chat-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const text = $("chat-input").value.trim();
-    if (text) send({ type: "chat", text });
+    const name = $("chat-name").value.trim();  // a spectator's own name (a seat has one)
+    if (name) saveName(name);
+    if (text) send({ type: "chat", text, ...(watching && name ? { name } : {}) });
     $("chat-input").value = "";
   });
   bindToggle($("sound-toggle"), "sound", true);

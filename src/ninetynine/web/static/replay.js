@@ -62,7 +62,7 @@ async function runReview() {
       el("span", { class: "where" }, `Move ${at + 1} \u00b7 hand ${d.hand} \u00b7 total ${d.total}`),
       el("span", {}, `played ${name(d.played)} (hand ${pct(figures(d, d.played).lose_hand)}), ` +
         `coach ${name(d.best)} (hand ${pct(figures(d, d.best).lose_hand)})`),
-      el("span", { class: "cost" }, `cost ${d.cost.toFixed(1)} \u00b1 ${d.error.toFixed(1)}` + (d.flag ? ` ${d.flag} ${FLAGS[d.flag]}` : "")));
+      el("span", { class: "cost" }, `cost ${d.cost.toFixed(1)} \u00b1 ${d.error === null ? "?" : d.error.toFixed(1)}` + (d.flag ? ` ${d.flag} ${FLAGS[d.flag]}` : "")));
     b.addEventListener("click", () => go(at));
     return el("li", {}, b);
   }));

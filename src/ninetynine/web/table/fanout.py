@@ -21,7 +21,7 @@ from ninetynine.web.errors import LimitError, ProtocolError
 from ninetynine.web.settings import Settings
 from ninetynine.web.storage import Storage
 from ninetynine.web.table.background import later
-from ninetynine.web.table.seating import Seating
+from ninetynine.web.table.seating import Seating, clean_name
 from ninetynine.web.wire import options_json, rules_json, standings_json, view_json
 
 CHAT_KEPT = 50  # chat lines a client gets when it (re)connects
@@ -76,8 +76,9 @@ class Fanout:
                 text = texts[conn.seat] = self.frame(conn.seat, kind, events, summary)
             conn.send(text)
 
-    def say(self, conn: Conn, text: object) -> None:
-        """A chat line from a player or a spectator, to everyone at the table."""
+    def say(self, conn: Conn, text: object, name: object = None) -> None:
+        """A chat line from a player or a spectator, to everyone at the table. A seat chats
+        under its name; a spectator under the ``name`` it gives, marked as watching."""
         cap = self.settings.limits.chat_length
         if not isinstance(text, str) or not text.strip() or not text.strip().isprintable():
             raise ProtocolError("malformed", "a chat message needs 'text': printable words")
@@ -85,7 +86,8 @@ class Fanout:
             raise LimitError("chat_length", f"a chat line of {len(text.strip())} characters: at "
                              f"most {cap}", code="too_large")
         line = {"seat": None if conn.seat is None else conn.seat + 1,
-                "name": "Spectator" if conn.seat is None else self.seating.seats[conn.seat].name,
+                "name": self.seating.seats[conn.seat].name if conn.seat is not None
+                else f"{clean_name(name, '')} (watching)" if name else "Spectator",
                 "text": text.strip(), "at": round(time.time())}
         self.hear(line)
         self.publish("chat", line)

@@ -1,0 +1,504 @@
+"""What the server says, as schemas: the models of its OpenAPI document
+(``GET /api/openapi.json``) and the JSON Schema of every WebSocket frame it sends.
+
+The handlers build their answers as plain dicts and parse request bodies by hand (one
+precise line per mistake); the models here describe both for clients and fuzzers and parse
+nothing (a body's model only names the fields it may hold). Every model forbids fields it
+does not name, so an answer that grows a field the schema does not know fails
+tests/web/test_fuzz.py.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
+
+from fastapi import APIRouter, FastAPI, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
+from fastapi.responses import FileResponse
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
+
+from ninetynine import events
+from ninetynine.presets import presets
+from ninetynine.web.errors import ProtocolError
+from ninetynine.web.table.seating import MAX_NAME
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# Errors ---------------------------------------------------------------------------------
+
+class Refusal(Model):
+    """A refusal (:class:`ninetynine.web.errors.ProtocolError`): ``code`` for programs,
+    ``message`` for people."""
+
+    code: str
+    message: str
+    legal: list[str] = Field(default_factory=list, description="a refused move: the moves "
+                             "allowed instead")
+    limit: str = Field("", description="the server limit refused (serve --limit NAME=...)")
+
+
+class Error(Refusal):
+    """An HTTP refusal's body; ``error`` repeats the message."""
+
+    error: str
+
+
+ERROR_TEXT = {
+    400: "Bad request: a malformed body or parameter, or a host name not served here "
+         "(bad_host)",
+    403: "A browser page of another site (forbidden_origin)",
+    404: "No such table (no_table)",
+    409: "The table is full, or the game is not over yet",
+    413: "A request body over the server's limit (too_large)",
+    415: "A body that is not application/json",
+    429: "Over one of the server's rate limits",
+    503: "A storage failure: nothing was changed, try again",
+}
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The documented error responses of a route (every one an :class:`Error`)."""
+    return {s: {"model": Error, "description": ERROR_TEXT[s]} for s in statuses}
+
+
+# Starlette's own refusals (no such route, no such method) as the API's error codes.
+HTTP_CODES = {404: "not_found", 405: "method_not_allowed"}
+
+
+def parameter_error(exc: RequestValidationError) -> ProtocolError:
+    """A path or query parameter of the wrong type (the bodies are read by hand), as one
+    line naming it: ``seat 'x': expected a whole number``."""
+    first = exc.errors()[0] if exc.errors() else {}
+    where = first.get("loc", ("", "parameter"))[-1]
+    value = first.get("input")
+    expected = {"int_parsing": "a whole number"}.get(first.get("type", ""), first.get("msg", ""))
+    return ProtocolError("malformed", f"{where} {str(value)[:20]!r}: expected {expected}")
+
+
+# Request bodies (described only) -------------------------------------------------------
+
+class NewTable(Model):
+    """``POST /api/tables``."""
+
+    rules: str = Field("P", description="a preset id (GET /api/presets; an alias too)",
+                       json_schema_extra={"enum": list(presets())})
+    house_rules: str | None = Field(None, description="the text of a house-rules .toml file "
+                                    "(instead of rules)")
+    players: int = Field(4, ge=2, le=12, description="seats (at most the server's "
+                         "max_players and the rules' own most)")
+    name: str | None = Field(None, max_length=MAX_NAME, description="the creator's name")
+    clock: float | None = Field(None, ge=1, le=3600, description="seconds per turn, or null "
+                                "for no clock")
+    public: bool = Field(False, description="listed in the lobby (else invite only)")
+    bots: dict[str, str] = Field(
+        default_factory=dict, description="seat (from 2) -> a bot level the server offers "
+        "(GET /api/config), e.g. {\"2\": \"easy\"}",
+        json_schema_extra={"propertyNames": {"pattern": r"^[0-9]{1,3}$"}})
+
+
+class JoinTable(Model):
+    """``POST /api/tables/{id}/join``."""
+
+    name: str | None = Field(None, max_length=MAX_NAME)
+
+
+class UploadedRecord(Model):
+    """``POST /api/replay``."""
+
+    record: str = Field(description="the text of a record .toml")
+    seat: int | None = Field(None, ge=1, description="the seat whose view to show (from 1); "
+                             "null: every hand open")
+
+
+class RecordToReview(Model):
+    """``POST /api/review``."""
+
+    record: str = Field(description="the text of a record .toml")
+    seat: int = Field(ge=1, description="the seat whose decisions to review (from 1)")
+
+
+# HTTP answers ----------------------------------------------------------------------------
+
+class Preset(Model):
+    id: str
+    name: str
+    description: str
+    players: list[int] = Field(min_length=2, max_length=2, description="[fewest, most]")
+
+
+class ConfigLimits(Model):
+    max_players: int
+    max_house_rules: int
+    max_message: int
+    chat_length: int
+
+
+class Config(Model):
+    bots: list[str]
+    process: str | None
+    limits: ConfigLimits
+
+
+class RulesName(Model):
+    id: str
+    name: str
+
+
+class SeatSummary(Model):
+    seat: int
+    name: str | None
+    kind: Literal["bot", "open", "human"]
+    bot: str | None
+    connected: bool
+    bot_playing: bool
+
+
+class TableSummary(Model):
+    id: str
+    status: Literal["waiting", "playing", "over", "abandoned"]
+    rules: RulesName
+    players: int
+    clock: float | None
+    clock_left: float | None
+    public: bool
+    next: str | None = Field(description="the rematch's table, once there is one")
+    seats: list[SeatSummary]
+
+
+class Created(Model):
+    table: str
+    seat: int
+    token: str = Field(description="the seat's secret: send it in the WebSocket hello")
+    invite: str
+
+
+class Joined(Model):
+    table: str
+    seat: int
+    token: str
+
+
+class Counter(Model):
+    one: str
+    many: str
+
+
+class Outcome(Model):
+    winners: list[int]
+    reason: str
+    why: str
+
+
+class View(Model):
+    """A seat's view (:func:`ninetynine.web.wire.view_json`): seats from 1."""
+
+    seat: int | None
+    phase: Literal["play", "draw", "chance", "over"]
+    turn: int | None
+    total: int
+    limit: int
+    direction: Literal["cw", "ccw"]
+    dealer: int | None
+    hand_no: int
+    hand: list[str]
+    hand_sizes: list[int]
+    lives: list[int]
+    alive: list[bool]
+    in_hand: list[bool]
+    points: list[int]
+    scores: list[int]
+    scoring: str
+    counter: Counter
+    pot: int
+    pile: list[str]
+    pile_size: int
+    stock_size: int
+    chain: int
+    plays_left: int
+    may_decline: bool
+    legal: list[str]
+    outcome: Outcome | None
+    hands: list[list[str]] = Field(default_factory=list, description="a replay with every "
+                                   "hand open: each seat's hand")
+
+
+class CardLabel(Model):
+    label: str
+    special: bool
+
+
+class RulesLabels(Model):
+    id: str
+    name: str
+    limit: int
+    ranks: dict[str, CardLabel]
+    suits: dict[str, CardLabel]
+
+
+class SeatStanding(Model):
+    seat: int
+    place: int
+    lives: int
+    lost: int
+    won: bool
+
+
+class Standings(Model):
+    hands: int
+    seats: list[SeatStanding]
+
+
+class ReplayStep(Model):
+    step: int
+    moves: int
+    view: View
+    talk: list[str]
+
+
+class Replay(Model):
+    rules: RulesLabels
+    names: list[str]
+    steps: list[ReplayStep]
+    seat: int | None
+    standings: Standings | None
+
+
+class MoveAdvice(Model):
+    action: str
+    actions: list[str] = Field(description="every legal action the move stands for (the "
+                               "same card in other suits, where suits do not matter)")
+    lose_hand: float
+    lose_game: float | None
+    best: bool
+    tied: bool = Field(description="within the noise of the best move's figures")
+
+
+class Advice(Model):
+    seat: int
+    best: str
+    tied: list[str] = Field(description="the moves tied for the best; empty where the best "
+                            "stands out")
+    deals: int
+    moves: list[MoveAdvice]
+
+
+class Decision(Model):
+    action_number: int
+    hand: int
+    total: int
+    played: str
+    best: str
+    agrees: bool = Field(description="the move played is the coach's, or one tied with it")
+    cost: float
+    error: float | None = Field(description="the cost's standard error; null: too few deals "
+                                "to tell")
+    flag: Literal["", "?!", "?", "??"]
+    advice: Advice
+
+
+class Review(Model):
+    seat: int
+    playouts: int
+    decisions: list[Decision]
+    costliest: list[int]
+
+
+# WebSocket frames (server to client) ---------------------------------------------------
+
+class Play(Model):
+    action: str
+    total: int
+
+
+class Refused(Model):
+    reason: str
+    why: str
+
+
+class CardChoices(Model):
+    plays: list[Play]
+    refused: Refused | None
+
+
+# The server's own lines in the log (not engine events), by kind.
+NOTES = ("Joined", "Returned", "TakenOver", "TimedOut", "BotReplaced", "Abandoned")
+
+
+class Note(Model):
+    """A server line in the log: who sat down, left, came back, ran out of time."""
+
+    kind: Literal[NOTES]  # type: ignore[valid-type]
+    seat: int
+    text: str
+
+
+def _wire_type(name: str, hint: Any) -> Any:
+    """An event field's type as :func:`ninetynine.events.event_to_json` writes it."""
+    if name == "card":
+        return str
+    if name == "cards" and hint is not int:
+        return list[str]
+    if get_origin(hint) is tuple:
+        return list[get_args(hint)[0]]  # type: ignore[misc]
+    return hint
+
+
+def _event_model(cls: type[events.Event]) -> type[BaseModel]:
+    """An engine event as :func:`ninetynine.web.wire.event_json` writes it: its fields,
+    seats from 1, cards as text, and its line of table talk (``call``: what was said)."""
+    hints = get_type_hints(cls)
+    fields: dict[str, Any] = {"kind": (Literal[cls.__name__], ...)}
+    for f in dataclasses.fields(cls):
+        fields[f.name] = (_wire_type(f.name, hints[f.name]), ...)
+    if cls is events.TotalCalled:
+        fields["call"] = (str, ...)  # its own text moves here: "text" is the narration
+    fields["text"] = (str | None, ...)
+    model: type[BaseModel] = create_model(cls.__name__, __base__=Model, **fields)
+    return model
+
+
+# from the module's names: __subclasses__() also lists each slots dataclass's first class
+EVENTS = [_event_model(c) for c in vars(events).values()
+          if isinstance(c, type) and issubclass(c, events.Event) and c is not events.Event]
+# one line of the log: a union built from the events module, so it is no static type
+LogLine: Any = Annotated[Union[tuple([Note, *EVENTS])], Field(discriminator="kind")]  # noqa: UP007
+
+
+class ChatLine(Model):
+    seat: int | None
+    name: str | None
+    text: str
+    at: int
+
+
+class TableFrame(Model):
+    """``sync`` (on hello: also the card labels and the recent chat) and ``update``."""
+
+    type: Literal["sync", "update"]
+    state: int
+    table: TableSummary
+    view: View
+    events: list[LogLine]
+    options: dict[str, CardChoices] = Field(default_factory=dict, description="on the "
+                                            "seat's turn: what each card would do")
+    stuck: str | None = Field(None, description="on the seat's turn: why no card may be played")
+    standings: Standings | None = None
+    rules: RulesLabels | None = None
+    chat: list[ChatLine] = Field(default_factory=list)
+
+
+class ErrorFrame(Refusal):
+    type: Literal["error"]
+
+
+class ChatFrame(ChatLine):
+    type: Literal["chat"]
+
+
+class CoachFrame(Advice):
+    type: Literal["coach"]
+    state: int
+
+
+class PongFrame(Model):
+    type: Literal["pong"]
+    state: int
+
+
+class RematchFrame(Model):
+    type: Literal["rematch"]
+    table: str
+
+
+class LobbyFrame(Model):
+    type: Literal["lobby"]
+    tables: list[TableSummary]
+
+
+Frame = Annotated[TableFrame | ErrorFrame | ChatFrame | CoachFrame | PongFrame | RematchFrame
+                  | LobbyFrame, Field(discriminator="type")]
+
+# Every frame the server sends on /ws/{table} and /ws/lobby, as JSON Schema.
+FRAME_SCHEMA: dict[str, Any] = TypeAdapter(Frame).json_schema()
+
+
+# The routes ------------------------------------------------------------------------------
+
+READ = (400, 503)  # what any route of the API may answer (the Guard's host check, storage)
+WRITE = (400, 403, 413, 415, 429, 503)  # and a POST (the Guard's origin, type, size; rate)
+
+
+def _json(answer: Any, *statuses: int, body: tuple[type[BaseModel], str] | None = None,
+          seat: tuple[str, bool] | None = None) -> dict[str, Any]:
+    """A JSON route's decorator arguments: its answer and refusals, the body it reads by
+    hand, and its ``seat`` query parameter (read by hand too; the route hides FastAPI's)."""
+    extra: dict[str, Any] = {}
+    if body is not None:
+        extra["requestBody"] = {"required": True, "description": body[1], "content": {
+            "application/json": {"schema": body[0].model_json_schema()}}}
+    if seat is not None:
+        extra["parameters"] = [{"name": "seat", "in": "query", "required": seat[1],
+                                "description": seat[0],
+                                "schema": {"type": "integer", "minimum": 1}}]
+    return {"response_model": None, "openapi_extra": extra or None,
+            "responses": {200: {"model": answer}, **errors(*statuses)}}
+
+
+def _text(media_type: str, description: str, response_class: type[Response],
+          *statuses: int) -> dict[str, Any]:
+    return {"response_class": response_class, "responses": {
+        200: {"description": description, "content": {media_type: {"schema": {
+            "type": "string"}}}}, **errors(*statuses)}}
+
+
+# Each route's decorator arguments, by method and path.
+ROUTES: dict[str, dict[str, Any]] = {
+    "GET /api/presets": _json(list[Preset], 400),
+    "GET /api/config": _json(Config, *READ),
+    "GET /api/tables": _json(list[TableSummary], *READ),
+    "POST /api/tables": _json(Created, *WRITE, body=(NewTable, "the table to create")),
+    "GET /api/tables/{table_id}": _json(TableSummary, *READ, 404),
+    "POST /api/tables/{table_id}/join": _json(Joined, *WRITE, 404, 409,
+                                              body=(JoinTable, "the joining player")),
+    "GET /api/tables/{table_id}/record": _text("application/toml", "a finished game's record",
+                                               Response, *READ, 404, 409),
+    "GET /api/tables/{table_id}/replay": _json(Replay, *READ, 404, 409, seat=(
+        "the seat whose view to show (from 1); none: every hand open", False)),
+    "GET /api/tables/{table_id}/review": _json(Review, *READ, 404, 409, 429, seat=(
+        "the seat whose decisions to review (from 1)", True)),
+    "POST /api/review": _json(Review, *WRITE, body=(RecordToReview, "the record and the "
+                                                    "seat to review")),
+    "POST /api/replay": _json(Replay, *WRITE, body=(UploadedRecord, "the record and the "
+                                                    "seat's view")),
+    "GET /t/{table_id}": _text("text/html", "the client's page", FileResponse, 400),
+    "GET /": _text("text/html", "the client's page", FileResponse, 400),
+}
+
+
+def route(app: FastAPI | APIRouter, label: str) -> Callable[[F], F]:
+    """``@route(router, "GET /api/presets")``: the route, with what :data:`ROUTES` says of it."""
+    method, path = label.split(" ", 1)
+    decorate: Callable[[F], F] = app.api_route(path, methods=[method], **ROUTES[label])
+    return decorate
+
+
+def openapi_document(app: FastAPI) -> dict[str, Any]:
+    """The app's OpenAPI document. FastAPI's own ``422`` validation answer never happens
+    here (app.py answers a bad parameter as a ``400`` :class:`Error`), so it is left out."""
+    doc = get_openapi(title=app.title, version=app.version, routes=app.routes,
+                      description="The ninetynine game server's lobby API (docs/server.md)")
+    for path in doc.get("paths", {}).values():
+        for operation in path.values():
+            operation.get("responses", {}).pop("422", None)
+    schemas = doc.get("components", {}).get("schemas", {})
+    schemas.pop("HTTPValidationError", None)
+    schemas.pop("ValidationError", None)
+    return doc
