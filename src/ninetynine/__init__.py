@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from ninetynine.presets import find_preset, load_rules, preset_rules, presets
+from ninetynine.presets import find_preset, load_rules, open_rules, preset_rules, presets
 
 if TYPE_CHECKING:
     from ninetynine.actions import Action, ActionKind, Lead, Reinsert, Shuffle, parse_action
@@ -47,8 +47,8 @@ __all__ = [
     "Action", "ActionKind", "CardNotInHandError", "Chance", "ChoiceRequiredError", "GameOverError",
     "IllegalActionError", "Lead", "Match", "NinetyNineError", "NotYourTurnError", "NotationError",
     "Outcome", "OverLimitError", "RecordError", "Reinsert", "Rules", "RulesError", "Shuffle",
-    "State", "find_preset", "load_rules", "new_game", "parse_action", "play_out", "preset_rules",
-    "presets", "step",
+    "State", "find_preset", "load_rules", "new_game", "open_rules", "parse_action", "play_out",
+    "preset_rules", "presets", "step",
 ]
 __version__ = "1.0.0"  # the package version (pyproject.toml reads it); semantic versioning
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import tomllib
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ninetynine.cards import format_card, format_cards, new_deck, parse_card, parse_cards
@@ -200,8 +200,13 @@ def _cards(data: Mapping[str, Any], key: str, default: str = "") -> list[int]:
         raise RecordError(f"position key {key!r}: {e}") from None
 
 
-def position_from_mapping(data: Mapping[str, Any]) -> State:
-    """Build and check a state from the keys of a position."""
+Admit = Callable[[Rules, int, int], None]
+"""A reader's bounds on what it will build, called with the rules, the players and the
+decks before a card is made: the web refuses a record of 50,000 decks before dealing one."""
+
+
+def position_from_mapping(data: Mapping[str, Any], admit: Admit | None = None) -> State:
+    """Build and check a state from the keys of a position (within ``admit``'s bounds)."""
     try:
         rules = rules_of(data)
     except RulesError as e:
@@ -218,6 +223,9 @@ def position_from_mapping(data: Mapping[str, Any]) -> State:
     if len(hands_text) != n:
         raise RecordError(f"'hands' lists {len(hands_text)} seats but players = {n}")
     turn = _seat(data, "turn", n, 0)
+    decks = _get(data, "decks", int, rules.decks_for(n) if n > 0 else rules.decks)
+    if admit is not None:
+        admit(rules, n, decks)
     state = new_game(rules, n, first=turn)
     phase = _get(data, "phase", str, "play")
     if phase not in PHASES:
@@ -235,7 +243,7 @@ def position_from_mapping(data: Mapping[str, Any]) -> State:
     state.dealer = _seat(data, "dealer", n, (turn - 1) % n)
     state.starter = _seat(data, "starter", n, turn)
     state.hand_no = _get(data, "hand", int, 1)
-    state.decks = _get(data, "decks", int, state.decks)
+    state.decks = decks
     out_of_game = _seat_list(data, "out_of_game", n)
     out_of_hand = _seat_list(data, "out_of_hand", n)
     sides = len(state.lives)

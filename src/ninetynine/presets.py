@@ -114,8 +114,7 @@ def find_preset(name: str) -> Preset:
         if key == preset.id.lower() or key in (a.lower() for a in preset.aliases):
             return preset
     ids = ", ".join(presets())
-    raise RulesError(f"unknown rule set {name!r}: expected a preset id or alias ({ids}) "
-                     "or a house-rules .toml file")
+    raise RulesError(f"unknown rule set {name[:40]!r}: expected a preset id or alias ({ids})")
 
 
 @cache
@@ -129,14 +128,31 @@ def preset_rules(preset_id: str) -> Rules:
                          source=source)
 
 
-def load_rules(spec: str | Path | Mapping[str, Any]) -> Rules:
-    """Rules from a preset id or alias, a house-rules TOML file, or such a mapping."""
+RulesSpec = str | Mapping[str, Any]
+"""Rules as data: a preset id or alias, or a table of house rules (``{preset, rules, ...}``).
+Never a file name, so rules that arrive from a record or a request cannot open a file."""
+
+
+def load_rules(spec: RulesSpec) -> Rules:
+    """Rules from a preset id or alias, or a house-rules mapping; text is always a preset's
+    name (:func:`open_rules` is the one way to read a file, for command lines)."""
     if isinstance(spec, Mapping):
         return rules_from_spec(spec)
-    text = str(spec)
-    if text.endswith(".toml") or Path(text).is_file():
+    if not isinstance(spec, str):
+        raise RulesError(f"rules {str(spec)[:40]!r}: expected a preset id or a table of house "
+                         "rules")
+    return preset_rules(find_preset(spec).id)
+
+
+def open_rules(name_or_file: str | Path) -> Rules:
+    """What a command line names: a house-rules TOML file on this machine, or a preset."""
+    text = str(name_or_file)
+    if isinstance(name_or_file, Path) or text.endswith(".toml") or Path(text).is_file():
         return load_house_rules(Path(text))
-    return preset_rules(find_preset(text).id)
+    try:
+        return load_rules(text)
+    except RulesError as e:
+        raise RulesError(f"{e}, or a house-rules .toml file") from None
 
 
 def load_house_rules(path: Path) -> Rules:

@@ -24,6 +24,7 @@ from ninetynine.errors import NotationError, RecordError, RulesError
 from ninetynine.game import new_game
 from ninetynine.position import (
     POSITION_KEYS,
+    Admit,
     load_toml,
     position_from_mapping,
     position_lines,
@@ -77,15 +78,16 @@ def format_record(record: Record, result: State | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def parse_record(text: str) -> Record:
-    """Read a record (or a position with optional actions) from TOML text."""
-    return record_from_mapping(load_toml(text))
+def parse_record(text: str, admit: Admit | None = None) -> Record:
+    """Read a record (or a position with optional actions) from TOML text; ``admit``
+    bounds the rules, players and decks before the game is built."""
+    return record_from_mapping(load_toml(text), admit)
 
 
-def record_from_mapping(data: Mapping[str, Any]) -> Record:
+def record_from_mapping(data: Mapping[str, Any], admit: Admit | None = None) -> Record:
     from_position = bool(POSITION_KEYS & (set(data) - {"players"}))
     if from_position:
-        start = position_from_mapping(data)
+        start = position_from_mapping(data, admit)
     else:
         try:
             rules = rules_of(data)
@@ -97,6 +99,8 @@ def record_from_mapping(data: Mapping[str, Any]) -> Record:
                               "optionally 'first' (the seat that plays first)")
         if not 1 <= first <= players:
             raise RecordError(f"'first' = {first}: expected a seat from 1 to {players}")
+        if admit is not None:
+            admit(rules, players, rules.decks_for(players))
         start = new_game(rules, players, first=first - 1)
     unknown = set(data) - POSITION_KEYS - {"rules", "actions", "first", "result", "names"}
     if unknown:

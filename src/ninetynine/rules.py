@@ -686,7 +686,7 @@ def apply_overrides(base: Rules, overrides: Mapping[str, Any], *, where: str = "
             else:
                 close = difflib.get_close_matches(str(key), FIELDS, n=3)
                 hint = f" (did you mean {', '.join(close)}?)" if close else ""
-                raise RulesError(f"unknown rules key {key!r} = {value!r}{hint}; accepted keys: "
+                raise RulesError(f"unknown rules key {str(key)[:40]!r}{hint}; accepted keys: "
                                  f"see '{command('rules --keys')}'")
         return dataclasses.replace(base, **changes)
     except RulesError as e:

@@ -220,3 +220,36 @@ def test_the_coach_docs_give_the_budgets_the_code_uses_and_what_the_star_is() ->
     star = text.split("### The star and ties")[1].split("\n\n")[1]
     assert "the move with the best figures" in star
     assert f"within **{SIGNIFICANT:g} standard\nerrors**" in star and "`tied: ...`" in star
+
+
+def test_the_game_odds_table_is_capped_and_the_coach_says_when_it_estimates() -> None:
+    """12 seats of 20 lives would need a table of about 2x10^8 entries: the lives are
+    scaled to the largest that fit (each side keeping its share), and the coach's advice
+    says its game figures are an estimate; a usual table stays exact and says nothing."""
+    import time
+
+    from ninetynine.bots.odds import MAX_ENTRIES, exact, fitted, game_odds
+    assert exact((5,) * 4) and not exact((20,) * 12)
+    assert fitted((18, 17, 3, 0)) == (18, 17, 3, 0)  # 4 sides of 18 fit
+    small = fitted((20,) * 11 + (1,))
+    assert max(small) < 20 and small[-1] == 1 and len(set(small[:-1])) == 1
+    odds = game_odds(load_rules("P"))
+    assert odds is not None
+    started = time.monotonic()
+    chances = odds.chances((20,) * 12)
+    assert time.monotonic() - started < 30  # it used to run for minutes, growing 6 MB/s
+    assert abs(sum(chances) - 1) < 1e-9 and max(chances) - min(chances) < 1e-9
+    assert odds._sorted.cache_info().currsize <= 12 * MAX_ENTRIES
+    huge = load_rules({"preset": "P", "rules": {"lives": 20, "big_table_lives": 20,
+                                                "players_max": 12}})
+    state = new_game(huge, 12)
+    rng = random.Random(2)
+    while state.is_chance:
+        state.apply(state.sample_chance(rng))
+    advice = advise(observe(state, state.current_seat or 0), playouts=50)
+    assert advice.note is not None and "estimated" in advice.note
+    assert advice_json(advice)["note"] == advice.note and advice.note in coach_line(advice)
+    usual = new_game(load_rules("P"), 4)
+    while usual.is_chance:
+        usual.apply(usual.sample_chance(rng))
+    assert advise(observe(usual, usual.current_seat or 0), playouts=50).note is None

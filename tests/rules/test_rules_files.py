@@ -11,7 +11,7 @@ import pytest
 
 from ninetynine import load_rules, new_game, play_out, preset_rules, presets
 from ninetynine.errors import RulesError
-from ninetynine.presets import FAMILIES, find_preset, rules_spec
+from ninetynine.presets import FAMILIES, find_preset, open_rules, rules_spec
 from ninetynine.rules import FIELDS, Draw, keys_help, rules_to_mapping
 
 MATRIX_IDS = [
@@ -318,7 +318,7 @@ def test_every_key_in_keys_help_and_cli() -> None:
 # Errors: one line, naming the key, the value and what is accepted ----------------------------
 
 @pytest.mark.parametrize("spec,needles", [
-    ({"rules": {"livez": 3}}, ["livez", "3", "lives", "--keys"]),
+    ({"rules": {"livez": 3}}, ["livez", "lives", "--keys"]),
     ({"rules": {"lives": "three"}}, ["lives", "three", "whole number"]),
     ({"rules": {"lives": 0}}, ["lives", "0", "at least 1"]),
     ({"rules": {"lives": True}}, ["lives", "True", "whole number"]),
@@ -377,7 +377,7 @@ def test_malformed_toml_file(tmp_path: Path) -> None:
     path = tmp_path / "house.toml"
     path.write_text('preset = "P"\n[rules\nlives = 3\n')
     with pytest.raises(RulesError) as info:
-        load_rules(str(path))
+        open_rules(str(path))
     assert str(path) in str(info.value) and "not valid TOML" in str(info.value)
     assert "\n" not in str(info.value)
 
@@ -386,7 +386,7 @@ def test_bad_value_in_file_names_file_and_key(tmp_path: Path) -> None:
     path = tmp_path / "house.toml"
     path.write_text('preset = "K"\noverlays = ["P-ACE-1-11"]\n[rules]\nlives = "x"\n')
     with pytest.raises(RulesError) as info:
-        load_rules(str(path))
+        open_rules(str(path))
     assert str(path) in str(info.value) and "'lives'" in str(info.value)
 
 
@@ -394,14 +394,35 @@ def test_good_house_file(tmp_path: Path) -> None:
     path = tmp_path / "house.toml"
     path.write_text('name = "Friday"\npreset = "K"\noverlays = ["P-ACE-1-11"]\n'
                     '[rules]\nlives = 5\n[rules.cards]\nQ = "+10"\n')
-    r = load_rules(str(path))
+    r = open_rules(str(path))
     assert r.name == "Friday" and r.lives == 5 and r.cards[0].values == (1, 11)
     assert r.cards[11].values == (10,) and r.cards[12].kind.value == "set"
 
 
 def test_missing_file() -> None:
     with pytest.raises(RulesError, match="no such rules file"):
-        load_rules("/nonexistent/house.toml")
+        open_rules("/nonexistent/house.toml")
+
+
+@pytest.mark.parametrize("name", ["/nonexistent/house.toml", "house.toml", "/etc/passwd",
+                                  "../pyproject.toml", "FILE"])
+def test_rules_as_data_never_open_a_file(tmp_path: Path, name: str,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Text given to load_rules (a record's, a request's) is a preset's name, whatever
+    it looks like: a file of that name is neither opened nor looked for, and the refusal
+    is the same whether it exists or not."""
+    (tmp_path / "house.toml").write_text('secret_key = "hunter2"\n')
+    (tmp_path / "FILE").write_text('preset = "K"\n')
+    monkeypatch.chdir(tmp_path)
+
+    def no_files(*args: object, **kwargs: object) -> None:
+        raise AssertionError(f"a file was looked at: {args}")
+    monkeypatch.setattr(Path, "is_file", no_files)
+    monkeypatch.setattr(Path, "read_text", no_files)
+    with pytest.raises(RulesError) as refused:
+        load_rules(name)
+    assert str(refused.value).startswith(f"unknown rule set {name!r}: expected a preset id")
+    assert "hunter2" not in str(refused.value) and "secret_key" not in str(refused.value)
 
 
 def test_cli_rules_error_is_one_line(tmp_path: Path) -> None:

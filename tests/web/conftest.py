@@ -7,8 +7,11 @@ import glob
 import os
 import random
 import shutil
+import site
 import subprocess
+import sys
 import tempfile
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -16,6 +19,7 @@ import psycopg
 import pytest
 from playwright.sync_api import Browser, sync_playwright
 
+import ninetynine
 from ninetynine.web.limits import Limits
 from ninetynine.web.settings import Settings
 from tests.web.helpers import FakeClock, ServerThread, free_port
@@ -23,7 +27,48 @@ from tests.web.helpers import FakeClock, ServerThread, free_port
 # Tests make many tables from one address quickly; tests/web/test_security.py checks the
 # default limits themselves.
 ROOMY = Limits(requests_per_second=1000, requests_burst=1000, tables_per_address=1000,
-               tables_per_client=1000, messages_per_second=1000, messages_burst=1000)
+               tables_per_client=1000, messages_per_second=1000, messages_burst=1000,
+               unseated_per_address=1000, refusals_per_connection=1000)
+
+
+# No request may make the server read a file (a record's rules naming "/etc/passwd", a
+# house-rules upload, a position...): while the web tests run, every file the server's
+# threads open is checked against its own files (the package, Python's libraries, the
+# tests' databases and caches); anything else fails the test that caused it. An audit
+# hook sees every open (builtins.open, Path.read_text, os.open, io.open_code) where a
+# monkeypatched ``open`` would miss some.
+SERVER_FILES = tuple(str(Path(p).resolve()) for p in {
+    Path(ninetynine.__file__).parent, sys.prefix, sys.base_prefix, sys.exec_prefix,
+    tempfile.gettempdir(), "/dev/null", "/dev/urandom", "/proc/self", "/sys/fs/cgroup",
+    "/etc/localtime", "/usr/share/zoneinfo", "/etc/ssl", "/usr/lib/ssl", "/etc/mime.types",
+    *site.getsitepackages()})
+_opened_outside: list[str] = []
+_auditing = [False]
+
+
+def _audit(event: str, args: tuple[object, ...]) -> None:
+    if event != "open" or not _auditing[0] or threading.current_thread() is threading.main_thread():
+        return
+    path = args[0]
+    if isinstance(path, int) or path is None:
+        return  # a descriptor already open
+    text = os.path.realpath(os.fsdecode(path))  # type: ignore[arg-type]
+    if not text.startswith(SERVER_FILES):
+        _opened_outside.append(f"{text} (by thread {threading.current_thread().name})")
+
+
+sys.addaudithook(_audit)
+
+
+@pytest.fixture(autouse=True)
+def no_file_from_a_request() -> Iterator[None]:
+    _opened_outside.clear()
+    _auditing[0] = True
+    try:
+        yield
+    finally:
+        _auditing[0] = False
+    assert not _opened_outside, f"the server opened files of its host: {_opened_outside}"
 
 
 CHROMIUM = "/usr/bin/chromium"

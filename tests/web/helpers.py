@@ -17,6 +17,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from ninetynine.web.app import create_app
+from ninetynine.web.hangup import uvicorn_options
 from ninetynine.web.lobby import Lobby
 from ninetynine.web.settings import Settings
 from ninetynine.web.storage import Storage
@@ -47,7 +48,7 @@ class ServerThread:
         self.port = free_port()
         self.app = create_app(settings, storage)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
-                                lifespan="on")
+                                lifespan="on", **uvicorn_options(settings.limits))
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

@@ -8,6 +8,7 @@ import sys
 import uvicorn
 
 from ninetynine.web.app import create_app
+from ninetynine.web.hangup import uvicorn_options
 from ninetynine.web.settings import Settings
 from tests.web.conftest import ROOMY
 
@@ -16,7 +17,7 @@ def main() -> None:
     port, database, seed = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
     settings = Settings(database=database, bot_delay=0, seed=seed, limits=ROOMY)
     uvicorn.run(create_app(settings), host="127.0.0.1", port=port, log_level="warning",
-                ws_per_message_deflate=False)
+                **uvicorn_options(settings.limits))
 
 
 if __name__ == "__main__":

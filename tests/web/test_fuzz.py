@@ -236,7 +236,7 @@ def test_the_guard_answers_any_host_origin_and_body_headers(seeded: Seeded) -> N
 # WebSocket messages ------------------------------------------------------------------------
 
 FRAMES = jsonschema_rs.validator_for(FRAME_SCHEMA)
-CLOSE_CODES = {1000, 1008, 4000, 4001, 4008}  # docs/server.md and web/routes/sockets.py
+CLOSE_CODES = {1000, 1008, 4000, 4001, 4008, 4009}  # docs/server.md, web/routes/sockets.py
 TYPES = ("hello", "act", "leave", "rematch", "ping", "chat", "coach")
 JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)
                     | st.text(max_size=20),

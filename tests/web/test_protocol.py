@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
 import dataclasses
 import random
@@ -11,12 +12,10 @@ from typing import Any
 
 import pytest
 
-from ninetynine.coach import Advice, advice_json, advise
+from ninetynine.coach import advice_json, advise
 from ninetynine.match import replay
 from ninetynine.record import Record, parse_record
 from ninetynine.view import View
-from ninetynine.web.routes import records
-from ninetynine.web.table import coaching
 from tests.web.conftest import ROOMY
 from tests.web.helpers import FakeClock, ServerThread, play_game
 
@@ -265,13 +264,15 @@ def test_the_coach_answers_the_seat_to_play_from_its_own_view(
         b.drain(0.05)
     mover, other = (a, b) if a.my_turn() else (b, a)
     other.drain(0.1)
-    asked: list[int] = []
+    asked: list[int] = []  # the seats of the views the coach's worker was given
+    workers = server.lobby.workers
+    run_work = workers.run
 
-    def counted(view: View, **options: Any) -> Advice:
-        asked.append(view.seat)
-        return advise(view, **options)
+    async def counted(fn: Callable[..., Any], *args: Any, **options: Any) -> Any:
+        asked.extend(a.seat for a in args if isinstance(a, View))
+        return await run_work(fn, *args, **options)
 
-    monkeypatch.setattr(coaching, "advise", counted)
+    monkeypatch.setattr(workers, "run", counted)
     match = server.lobby.tables[table].match
     seat = match.state.current_seat
     assert seat is not None
@@ -307,12 +308,13 @@ def test_reviews_are_for_finished_games_and_bounded(
     assert bad.status_code == 400 and bad.json()["code"] == "bad_record"
     entered, release = threading.Event(), threading.Event()
 
-    def slow(record: Record, seat: int, playouts: int) -> dict[str, Any]:
+    async def slow(fn: Callable[..., Any], record: Record, seat: int, playouts: int,
+                   **options: Any) -> dict[str, Any]:  # a review that takes its time
         entered.set()
-        release.wait(10)
+        await asyncio.to_thread(release.wait, 10)
         return {"seat": seat + 1}
 
-    monkeypatch.setattr(records, "review_replay_json", slow)
+    monkeypatch.setattr(server.lobby.workers, "run", slow)
     first = concurrent.futures.ThreadPoolExecutor(1).submit(
         server.post, "/api/review", {"record": record, "seat": 1})
     assert entered.wait(5)

@@ -4,6 +4,7 @@ against a real server on loopback, with the typed refusal it now gets."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import socket
 import statistics
@@ -18,7 +19,7 @@ import httpx
 import pytest
 import websockets
 from playwright.sync_api import Browser
-from websockets.exceptions import InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 from ninetynine.web.limits import Limits
@@ -93,7 +94,9 @@ def test_a_cross_site_post_is_refused(strict: ServerThread) -> None:
                                                  "urlencoded"})
     refusal(res, 415, "unsupported_media_type")
     for origin in ("http://evil.example", "null", f"http://127.0.0.1:{strict.port + 1}",
-                   f"https://localhost.evil.example:{strict.port}"):
+                   f"https://localhost.evil.example:{strict.port}",
+                   f"https://127.0.0.1:{strict.port}",  # this host and port, another scheme
+                   f"ftp://127.0.0.1:{strict.port}"):
         res = httpx.post(url, content=body, headers={"Content-Type": "application/json",
                                                      "Origin": origin})
         refusal(res, 403, "forbidden_origin")
@@ -174,10 +177,11 @@ def test_a_foreign_host_name_is_refused_against_dns_rebinding(strict: ServerThre
 def test_a_websocket_from_a_foreign_origin_is_refused(server: ServerThread) -> None:
     created = server.create(players=2, bots={"2": "easy"})
     url = f"ws://127.0.0.1:{server.port}/ws/{created['table']}"
-    with pytest.raises(InvalidStatus) as e:
-        connect(url, origin="http://evil.example", open_timeout=5)  # type: ignore[arg-type]
-    assert e.value.response.status_code == 403
-    assert json.loads(e.value.response.body or b"{}")["code"] == "forbidden_origin"
+    for origin in ("http://evil.example", f"https://127.0.0.1:{server.port}"):
+        with pytest.raises(InvalidStatus) as e:
+            connect(url, origin=origin, open_timeout=5)  # type: ignore[arg-type]
+        assert e.value.response.status_code == 403
+        assert json.loads(e.value.response.body or b"{}")["code"] == "forbidden_origin"
     with connect(url, origin=server.url, open_timeout=5) as ws:  # type: ignore[arg-type]
         ws.send(json.dumps({"type": "hello", "token": created["token"]}))
         assert json.loads(ws.recv(timeout=5))["type"] == "sync"
@@ -361,8 +365,10 @@ def test_a_thousand_spectators_are_capped_and_other_tables_keep_moving(
         make_server: Callable[..., ServerThread]) -> None:
     import dataclasses
     server = make_server(limits=dataclasses.replace(ROOMY, connections_per_address=5000,
+                                                     unseated_per_address=5000,
                                                      spectators_per_table=1000))
-    capped = make_server(limits=dataclasses.replace(ROOMY, connections_per_address=5000))
+    capped = make_server(limits=dataclasses.replace(ROOMY, connections_per_address=5000,
+                                                     unseated_per_address=5000))
     before = _move_latencies(server, 1.5)
     for srv, count in ((server, 1000), (capped, 1000)):
         watched = srv.create(players=2, bots={"2": "easy"})
@@ -429,3 +435,141 @@ def test_an_all_bot_table_that_nobody_watches_waits(server: ServerThread) -> Non
     watcher = Client(f"ws://127.0.0.1:{server.port}/ws/{created['table']}", None)
     watcher.wait(lambda m: m["type"] == "update" and m["state"] > paused)
     watcher.close()
+
+
+# Round 2: no file from a request, every entry point bounded ------------------------------
+
+RECORD = 'players = 2\nactions = []\nrules = {rules}\n'
+
+
+@pytest.mark.parametrize("path", ["/api/replay", "/api/review"])
+def test_a_record_naming_a_file_gets_one_refusal_and_nothing_of_the_file(
+        strict: ServerThread, path: str, tmp_path: Any) -> None:
+    """A record's ``rules = "<path>"`` is a preset's name and nothing else: an existing
+    TOML file with a secret, a missing one, a file that is not TOML and a folder all get
+    the same refusal, which quotes only what the client sent (the audit hook of
+    tests/web/conftest.py fails the test if the server opens any of them)."""
+    secret = tmp_path / "server.toml"
+    secret.write_text('database_password = "hunter2"\n')
+    answers = set()
+    for named in (secret, tmp_path / "missing.toml", "/etc/passwd", tmp_path):
+        res = strict.post(path, {"record": RECORD.format(rules=json.dumps(str(named))),
+                                 "seat": 1})
+        body = refusal(res, 400, "bad_record")
+        assert "hunter2" not in res.text and "database_password" not in res.text
+        answers.add(body["message"].replace(str(named)[:40], "NAME"))
+    assert len(answers) == 1, answers
+    assert answers.pop().startswith("rules: unknown rule set 'NAME': expected a preset id")
+
+
+@pytest.mark.parametrize("record,limit", [
+    (RECORD.format(rules='{preset = "P", decks = 50000}'), "max_decks"),
+    (RECORD.format(rules='{preset = "P", lives = 1000000}'), "max_lives"),
+    (RECORD.format(rules='{preset = "P", king_ban_turns = 1000000000000000000}'),
+     "max_setting"),
+    (RECORD.format(rules='{preset = "P", stake = 1000000000000000000}'), "max_lives"),
+    (RECORD.format(rules='{preset = "P", bust_penalty = 1000000000000000000}'), "max_lives"),
+    (RECORD.format(rules='{preset = "P", cards = {Q = "+1000000"}}'), "max_total_limit"),
+    ('rules = "P"\nplayers = 2\ndecks = 50000\nhands = ["KS", "QS"]\n', "max_decks"),
+    ('rules = "P"\nplayers = 2\nlives = [1000000, 3]\nhands = ["KS", "QS"]\n', "max_lives"),
+    ('rules = "P"\nplayers = 2\nactions = [' + ', '.join(['"1: KS"'] * 10001) + ']\n',
+     "max_moves"),
+])
+@pytest.mark.parametrize("path", ["/api/replay", "/api/review"])
+def test_an_uploaded_record_is_held_to_the_same_bounds_as_a_new_table(
+        strict: ServerThread, path: str, record: str, limit: str) -> None:
+    started = time.monotonic()
+    res = strict.post(path, {"record": record, "seat": 1})
+    assert res.status_code == 400 and res.json()["limit"] == limit, res.text
+    assert f"server limit {limit}" in res.json()["message"]
+    assert time.monotonic() - started < 5  # refused before anything was built
+
+
+@pytest.mark.parametrize("rules,limit", [
+    ("king_ban_turns = 1000000000000000000", "max_setting"),
+    ("stake = 1000000000000000000", "max_lives"),
+    ("bust_penalty = 1000000000000000000", "max_lives"),
+    ("threshold_values = [33, 1000000000000000000]", "max_total_limit"),
+])
+def test_every_numeric_house_rule_is_bounded(strict: ServerThread, rules: str,
+                                             limit: str) -> None:
+    res = strict.post("/api/tables", {"players": 2, "house_rules": f"[rules]\n{rules}\n"})
+    assert res.status_code == 400 and res.json()["limit"] == limit, res.text
+
+
+def test_no_numeric_setting_of_the_rules_escapes_the_bounds() -> None:
+    """Every field of Rules that holds a number (or numbers) has its limit in RULE_BOUNDS."""
+    import dataclasses
+    import typing
+
+    from ninetynine.effects import Effect
+    from ninetynine.rules import InstantRule, Rules
+    from ninetynine.web.limits import RULE_BOUNDS
+
+    def numeric(hint: Any) -> bool:
+        if hint is int or hint in (Effect, InstantRule):
+            return True
+        return any(numeric(arg) for arg in typing.get_args(hint))
+
+    hints = typing.get_type_hints(Rules)
+    fields = {f.name for f in dataclasses.fields(Rules) if numeric(hints[f.name])}
+    assert fields == set(RULE_BOUNDS)
+
+
+def test_a_review_s_cost_is_estimated_before_it_starts(
+        make_server: Callable[..., ServerThread]) -> None:
+    import random
+
+    from tests.web.helpers import play_game
+    server = make_server(limits=dataclasses.replace(ROOMY, review_budget=2000,
+                                                     review_playouts=100))
+    created = server.create(players=2)
+    joined = server.join(created["table"], "Bob")
+    players = [server.client(created["table"], created["token"]),
+               server.client(created["table"], joined["token"])]
+    play_game(players, random.Random(5))
+    record = server.get(f"/api/tables/{created['table']}/record").text
+    started = time.monotonic()
+    res = server.post("/api/review", {"record": record, "seat": 1})
+    body = refusal(res, 413, "too_large")
+    assert body["limit"] == "review_budget" and "playouts" in body["message"]
+    assert time.monotonic() - started < 2  # refused from the record alone, not reviewed
+
+
+def test_a_connection_that_keeps_sending_refused_messages_is_closed(
+        make_server: Callable[..., ServerThread]) -> None:
+    server = make_server(limits=dataclasses.replace(ROOMY, refusals_per_connection=5))
+    created = server.create(players=2, bots={"2": "easy"})
+    client = server.client(created["table"], created["token"])
+    client.wait(lambda m: m["type"] == "sync")
+    client.send({"type": "ping"})
+    client.wait(lambda m: m["type"] == "pong")
+    for _ in range(4):  # four refusals in a row, then a good message: the count starts again
+        client.send({"type": "nonsense"})
+        assert client.error()["code"] == "malformed"
+    client.send({"type": "ping"})
+    client.wait(lambda m: m["type"] == "pong")
+    for _ in range(5):
+        client.send({"type": "nonsense"})
+    errors = [client.error()["code"] for _ in range(6)]
+    assert errors == ["malformed"] * 5 + ["too_many_refusals"]
+    with pytest.raises(ConnectionClosed) as closed:
+        client.recv(5)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4009
+
+
+def test_connections_without_a_seat_have_a_smaller_share_per_address(
+        make_server: Callable[..., ServerThread]) -> None:
+    server = make_server(limits=dataclasses.replace(ROOMY, unseated_per_address=3,
+                                                     connections_per_address=10))
+    created = server.create(players=2, bots={"2": "easy"})
+    watchers = [server.client(created["table"], None) for _ in range(3)]
+    for w in watchers:
+        w.wait(lambda m: m["type"] == "sync")
+    err = server.client(created["table"], None).error()
+    assert err["code"] == "too_many_connections" and err["limit"] == "unseated_per_address"
+    me = server.client(created["table"], created["token"])  # a player still gets in
+    me.wait(lambda m: m["type"] == "sync")
+    watchers[0].close()
+    time.sleep(0.3)
+    server.client(created["table"], None).wait(lambda m: m["type"] == "sync")  # a slot again

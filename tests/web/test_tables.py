@@ -17,7 +17,7 @@ import pytest
 
 from ninetynine.actions import Action
 from ninetynine.bots import DIFFICULTIES, ask, make_bot, register
-from ninetynine.coach import Advice, advice_json, advise
+from ninetynine.coach import advice_json, advise
 from ninetynine.events import CardPlayed
 from ninetynine.match import Match
 from ninetynine.position import position_from_mapping
@@ -30,7 +30,6 @@ from ninetynine.web.limits import Limits
 from ninetynine.web.lobby import Lobby
 from ninetynine.web.settings import Settings
 from ninetynine.web.storage import SQLiteStorage, StorageError
-from ninetynine.web.table import coaching
 from ninetynine.web.table.room import Table
 from tests.helpers import CRASHING_BOT, EXAMPLE_BOT, VIEWED_SEARCH, ViewedSearch
 from tests.web.helpers import FakeClock
@@ -327,6 +326,28 @@ class SleepyBot:
         return view.legal[0]
 
 
+@register("hasty")
+class HastyBot:
+    """A bot too slow with the whole limit that answers when told to hurry (a search on a
+    busy server): its last move of the legal list, so that its moves can be told apart."""
+
+    name = "hasty"
+    answered: list[float] = []  # the time each answer was given
+
+    def __init__(self) -> None:
+        self.seconds = 60.0
+
+    def cap_time(self, seconds: float) -> None:
+        self.seconds = seconds
+
+    def choose(self, view: View, rng: random.Random) -> Action:
+        if self.seconds > 0.1:
+            time.sleep(2)
+        else:
+            HastyBot.answered.append(self.seconds)
+        return view.legal[0]
+
+
 async def play_until(table: Table, done: Callable[[], bool]) -> None:
     """Seat 1 (a person) plays its first legal move whenever it is its turn, until ``done``."""
     while not done():
@@ -338,11 +359,14 @@ async def play_until(table: Table, done: Callable[[], bool]) -> None:
 
 
 @pytest.mark.parametrize("level,spec,seconds", [("deep", "ismcts:iterations=1000000000", 1.5),
-                                                ("sleepy", "sleepy", 0.3)])
+                                                ("sleepy", "sleepy", 0.3),
+                                                ("hasty", "hasty", 0.3)])
 def test_bot_thinking_is_capped_by_the_limit(tmp_path: Path, level: str, spec: str,
                                              seconds: float) -> None:
-    """A search asked for a billion playouts stops at the limit; a bot that ignores the
-    limit is replaced by the takeover bot, with the reason told to the table."""
+    """A search asked for a billion playouts stops at the limit. A bot out of time is
+    asked again with a quarter of it (the hasty bot answers then); one that ignores every
+    limit has its move played by the takeover level, the table told why. Neither loses its
+    seat: slowness, which a busy server causes, never downgrades a bot for good."""
     async def scenario() -> None:
         settings = Settings(bot_delay=0, bots={**DIFFICULTIES, level: spec},
                             limits=Limits(bot_seconds=seconds))
@@ -351,12 +375,15 @@ def test_bot_thinking_is_capped_by_the_limit(tmp_path: Path, level: str, spec: s
                                       bots={1: level})
         watch(table)
         await play_until(table, lambda: any(m.startswith("2: ") for m in texts(table)))
-        replaced = [e["text"] for e in table.fanout.log if e["kind"] == "BotReplaced"]
-        if level == "deep":
-            assert replaced == []  # it answered within the limit, by itself
-        else:
-            assert "thought for more than 0.3 s (server limit bot_seconds)" in replaced[0]
-            assert table.seats[1].bot == "easy"
+        notes = [e for e in table.fanout.log if e["kind"] in ("BotReplaced", "BotHurried")]
+        assert table.seats[1].bot == level  # it keeps its seat whatever happened
+        if level == "sleepy":
+            assert [e["kind"] for e in notes] == ["BotHurried"]
+            assert notes[0]["text"] == "Ben (sleepy) ran out of time; easy played this move for it."
+        else:  # deep answered within the limit by itself, hasty when asked to hurry
+            assert notes == []
+        if level == "hasty":  # asked again with a quarter of the limit, and that was played
+            assert HastyBot.answered and set(HastyBot.answered) == {seconds / 4}
         lobby.close()
 
     run(scenario)
@@ -469,18 +496,18 @@ def test_the_bots_and_the_coach_see_the_match_view_with_its_log(
     """Issue 23: a web table's bot and coach read the seat's ``Match.view`` (with the public
     log, which ``hard``'s belief reads): the same view, move and figures as asking them
     directly from the same position and seed."""
-    asked: list[View] = []
-
-    def advise_seen(view: View, **options: Any) -> Advice:
-        asked.append(view)
-        return advise(view, **options)
-
-    monkeypatch.setattr(coaching, "advise", advise_seen)
+    asked: list[View] = []  # the views the coach was asked about (it runs in a worker)
 
     async def scenario() -> None:
         settings = Settings(bot_delay=0, seed=3, bots={**DIFFICULTIES, "viewed": "viewed"},
                             limits=Limits(coach_playouts=60))
         lobby = Lobby(SQLiteStorage(tmp_path / "d.sqlite3"), settings)
+        run_work = lobby.workers.run
+
+        async def run_seen(fn: Callable[..., Any], *args: Any, **options: Any) -> Any:
+            asked.extend(a for a in args if isinstance(a, View))
+            return await run_work(fn, *args, **options)
+        monkeypatch.setattr(lobby.workers, "run", run_seen)
         table, _ = await lobby.create(rules=load_rules("P"), players=2, name="Ann",
                                       bots={1: "viewed"})
         ViewedSearch.views.clear()

@@ -23,13 +23,13 @@ from ninetynine.arena.game import GameResult, play_game, seed_of
 from ninetynine.arena.stats import EntrantStats, labels_of, summarize
 from ninetynine.bots.base import BotFailure, close_bot, make_bot, start_bot
 from ninetynine.errors import NinetyNineError
-from ninetynine.presets import load_rules
+from ninetynine.presets import open_rules
 from ninetynine.rules import Rules
 
 
 @dataclass(frozen=True)
 class ArenaConfig:
-    rules: str  # a preset id, alias or house-rules path, as load_rules takes it
+    rules: str  # a preset id, alias or house-rules path, as open_rules takes it
     players: int
     bots: tuple[str, ...]
     games: int
@@ -44,7 +44,7 @@ def rotation(game: int, players: int) -> list[int]:
 
 def check_config(config: ArenaConfig) -> Rules:
     """Load the rules and build every bot once, so bad input fails before any game."""
-    rules = load_rules(config.rules)
+    rules = open_rules(config.rules)
     n = config.players
     if not rules.players_min <= n <= rules.players_max:
         raise NinetyNineError(f"--players {n}: {rules.id} is for {rules.players_min} to "

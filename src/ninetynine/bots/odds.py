@@ -7,6 +7,11 @@ likely as the next to be the one that keeps it). So losing a life when everyone 
 is not the same as losing it with one left, and a hand that knocks out an opponent is
 worth what the game left after it is worth.
 
+The exact table grows like C(lives + sides, sides) (12 seats with 20 lives each: about
+2x10^8 entries), so it holds at most :data:`MAX_ENTRIES`: above that the lives are scaled
+down to the largest that fit (each side keeps its share), an estimate that
+:meth:`GameOdds.exact` tells apart, and the coach says so.
+
 It covers games won by the last side standing (``scoring = "lives"``); for game points
 :func:`game_odds` returns None. Sides are seats, or the two teams where seats play in
 partnerships.
@@ -21,11 +26,38 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from functools import cache, lru_cache
 
 from ninetynine.rules import AfterBust, Elimination, Rules, Scoring
 from ninetynine.state import State
+
+MAX_ENTRIES = 10_000  # lives positions the exact table may hold (a few MB, under a second)
+
+
+@cache
+def _fitting_top(sides: int, top: int) -> int:
+    """The most lives per side whose table for ``sides`` sides holds MAX_ENTRIES or fewer."""
+    while top > 1 and math.comb(top + sides, sides) > MAX_ENTRIES:
+        top -= 1
+    return top
+
+
+def exact(lives: Sequence[int]) -> bool:
+    """Whether the chances for these lives (per side) come from the exact table."""
+    top = max(lives, default=0)
+    return _fitting_top(len(lives), top) == top
+
+
+def fitted(lives: Sequence[int]) -> tuple[int, ...]:
+    """``lives`` scaled down so that their table fits (unchanged where it fits already):
+    each side keeps its share of the largest, and a side still in keeps at least one."""
+    top = max(lives, default=0)
+    fit = _fitting_top(len(lives), top)
+    if fit == top:
+        return tuple(lives)
+    return tuple(math.ceil(x * fit / top) if x > 0 else 0 for x in lives)
 
 
 class GameOdds:
@@ -44,10 +76,16 @@ class GameOdds:
         chances = self.chances(side_lives(s.rules, s.lives, s.alive, sides))
         return [chances[x] for x in sides]
 
+    def exact_at(self, s: State) -> bool:
+        """Whether :meth:`of_state` is exact at ``s`` (else an estimate, see ``fitted``)."""
+        sides = [s.side(seat) for seat in range(s.n)]
+        return exact(side_lives(s.rules, s.lives, s.alive, sides))
+
     def chances(self, lives: Sequence[int]) -> tuple[float, ...]:
         """Per side, its chance to win the game; ``lives`` per side, 0 for a side out."""
+        lives = fitted([max(0, x) for x in lives])
         order = sorted(range(len(lives)), key=lambda i: lives[i])
-        found = self._sorted(tuple(max(0, lives[i]) for i in order))
+        found = self._sorted(tuple(lives[i] for i in order))
         out = [0.0] * len(lives)
         for i, value in zip(order, found, strict=True):
             out[i] = value

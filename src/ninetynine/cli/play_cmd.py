@@ -21,7 +21,7 @@ from ninetynine.bots import bot_names
 from ninetynine.cli.extras import installed, missing_note
 from ninetynine.errors import NinetyNineError
 from ninetynine.launch import command
-from ninetynine.presets import load_rules
+from ninetynine.presets import open_rules
 from ninetynine.table import Table, parse_seats
 
 
@@ -80,7 +80,7 @@ def build_table(args: argparse.Namespace) -> Table:
             saves.save_current(table)
             path.unlink()  # it lives on as the game in progress
         return table
-    rules = load_rules(args.rules)
+    rules = open_rules(args.rules)
     players = args.players or min(max(4, rules.players_min), rules.players_max)
     if args.seats and args.players and args.players != len(args.seats):
         raise NinetyNineError(f"--players {args.players} but --seats names {len(args.seats)} "

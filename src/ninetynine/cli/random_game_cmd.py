@@ -10,7 +10,7 @@ import sys
 
 from ninetynine.files import write_text
 from ninetynine.match import Match
-from ninetynine.presets import load_rules
+from ninetynine.presets import open_rules
 from ninetynine.record import format_record
 
 
@@ -25,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    rules = load_rules(args.rules)
+    rules = open_rules(args.rules)
     players = args.players or min(max(4, rules.players_min), rules.players_max)
     rng = random.Random(args.seed)
     match = Match.new(rules, players, first=args.first - 1, auto_chance=False)

@@ -12,7 +12,7 @@ import textwrap
 
 from ninetynine.describe import rules_text
 from ninetynine.launch import command
-from ninetynine.presets import load_rules, preset_rules, presets
+from ninetynine.presets import open_rules, preset_rules, presets
 from ninetynine.rules import Rules, keys_help, rules_to_mapping
 
 
@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
                        f"{preset.name} — {preset.description}", width, 4))
         print(f"\nAliases, sources and details: {command('rules ID')}")
         return 0
-    rules = load_rules(args.rules)
+    rules = open_rules(args.rules)
     if args.toml:
         print(settings_text(rules), end="")
         return 0

@@ -99,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ninetynine.web.app import create_app
+    from ninetynine.web.hangup import uvicorn_options
     from ninetynine.web.storage import open_storage
 
     storage = open_storage(database)  # fail here, with one line, if it cannot open
@@ -106,8 +107,6 @@ def run(args: argparse.Namespace) -> int:
     print(f"ninetynine: serving on http://{args.host}:{args.port}/ (database {database})",
           flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
-                ws_max_size=max(limits.max_message * 4, 4096),  # UTF-8: up to 4 bytes a char
-                ws_per_message_deflate=False,  # small frames: compression costs more CPU
-                h11_max_incomplete_event_size=16384)
+                **uvicorn_options(limits))
     storage.close()
     return 0

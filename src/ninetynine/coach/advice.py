@@ -9,7 +9,9 @@ every move tried on the same sampled deals, and reads where each playout ended:
   bust resets the total and play goes on, the next life anyone loses;
 * **lose the game**: one minus the seat's chance to win the game from the lives
   everyone has where the playout ended, each later hand taken as a fair lottery
-  (:mod:`ninetynine.bots.odds`); None where the game is not won by lives.
+  (:mod:`ninetynine.bots.odds`); None where the game is not won by lives. Where the
+  table holds too many lives to count exactly, the odds are an estimate and
+  :attr:`Advice.note` says so.
 
 Plays that differ only in their card's suit, where the rules give suits no meaning for
 that card (the rules' ``same`` table: a suit card of its own, such as the Ace of Spades of
@@ -40,6 +42,8 @@ from ninetynine.view import View
 
 PLAYOUTS = 2000  # playouts per decision, shared by the moves (under a second a decision)
 SIGNIFICANT = 2.0  # standard errors a difference must exceed to tell two moves apart
+ESTIMATED = ("the chances of losing the game are estimated: this table has too many lives "
+             "to count them exactly")
 
 
 @dataclass(frozen=True)
@@ -68,6 +72,7 @@ class Advice:
     deals: int  # the sampled deals every move was tried on
     # per move, per iteration, whether the seat lost the hand (for the errors)
     _lost: tuple[tuple[float, ...], ...] = field(repr=False, compare=False)
+    note: str | None = None  # what a person should know of how the figures were made
 
     def figures(self, action: Action) -> MoveFigures:
         """The figures of the move ``action`` is (any of its suits)."""
@@ -147,7 +152,8 @@ def advise(view: View, *, playouts: int = PLAYOUTS, seed: int = 0) -> Advice:
     tied = [j for j in order if j == top or _tied(*_paired(tuple(lost[j]), tuple(lost[top])))]
     return Advice(me, tuple(figures), figures[top].action,
                   tuple(figures[j].action for j in tied), len(lost[0]),
-                  tuple(tuple(x) for x in lost))
+                  tuple(tuple(x) for x in lost),
+                  None if odds is None or odds.exact_at(det.template) else ESTIMATED)
 
 
 def advice_json(advice: Advice) -> dict[str, Any]:
@@ -160,6 +166,7 @@ def advice_json(advice: Advice) -> dict[str, Any]:
         "best": str(advice.best),
         "tied": [str(a) for a in tied],
         "deals": advice.deals,
+        "note": advice.note,
         "moves": [{"action": str(m.action), "actions": [str(a) for a in m.actions],
                    "lose_hand": round(m.lose_hand, 3),
                    "lose_game": None if m.lose_game is None else round(m.lose_game, 3),

@@ -192,4 +192,6 @@ def coach_line(advice: Advice, label: Callable[[Action], str] = action_label) ->
     line = f"Coach (chance of losing the {key}): " + "  ".join(coach_moves(advice, label))
     if len(advice.tied) > 1:
         line += "  tied: " + ", ".join(label(a) for a in advice.tied)
+    if advice.note:
+        line += f" ({advice.note})"
     return line

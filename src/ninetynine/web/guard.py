@@ -91,8 +91,11 @@ class HostPolicy:
         return name in self.names or (self.any_ip and _is_ip(name))
 
 
-def same_origin(origin: str, host: str | None, allowed: frozenset[str]) -> bool:
-    """Whether a browser's ``Origin`` is a page of this server (or explicitly allowed)."""
+def same_origin(origin: str, host: str | None, allowed: frozenset[str],
+                scheme: str = "http") -> bool:
+    """Whether a browser's ``Origin`` is a page of this server (or explicitly allowed):
+    the same scheme (the request's, as the ASGI scope has it: ``https`` behind a proxy
+    that says so), host name and port."""
     origin = origin.strip().lower()
     if origin in allowed:
         return True
@@ -102,6 +105,8 @@ def same_origin(origin: str, host: str | None, allowed: frozenset[str]) -> bool:
         parts = urlsplit(origin)
         o_name, o_port = (parts.hostname or "").rstrip("."), parts.port
     except ValueError:
+        return False
+    if parts.scheme != {"ws": "http", "wss": "https"}.get(scheme, scheme):
         return False
     o_port = o_port or {"http": 80, "https": 443}.get(parts.scheme)
     h_name, h_port = split_host(host)
@@ -148,7 +153,8 @@ class Guard:
                                 f"{(host or '')[:60]!r}: add it with serve --allowed-host")
         changing = scope["type"] == "websocket" or scope["method"] not in SAFE_METHODS
         origin = headers.get("origin")
-        if changing and origin is not None and not same_origin(origin, host, self.origins):
+        if changing and origin is not None and \
+                not same_origin(origin, host, self.origins, scope.get("scheme", "http")):
             raise ProtocolError("forbidden_origin", f"requests from pages of {origin[:60]!r} "
                                 "are refused: play from this server's own page")
         if scope["type"] == "websocket" or not changing:

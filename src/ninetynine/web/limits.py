@@ -11,10 +11,13 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from ninetynine.errors import NinetyNineError
+from ninetynine.position import Admit
+from ninetynine.record import Record
 from ninetynine.rules import Rules
 from ninetynine.web.errors import LimitError
 
@@ -37,7 +40,11 @@ class Limits:
     max_decks: int = _limit(4, "decks of cards a game may use")
     max_lives: int = _limit(99, "lives (or a team's pool, or game points) a player starts with")
     max_hand_size: int = _limit(13, "cards in a hand")
-    max_total_limit: int = _limit(999, "the limit the total must stay under")
+    max_total_limit: int = _limit(999, "the limit the total must stay under (and any total or "
+                                  "amount a card or a threshold names)")
+    max_setting: int = _limit(99, "any other whole number of house rules (turns of the King "
+                              "ban, the most players a rule set allows, ...)")
+    max_moves: int = _limit(10000, "moves in a record uploaded to be replayed or reviewed")
     # who may ask for how much
     tables_per_client: int = _limit(5, "live tables one browser may have created")
     tables_per_address: int = _limit(20, "live tables one network address may have created")
@@ -48,6 +55,10 @@ class Limits:
                                         "(after the burst)")
     messages_burst: int = _limit(30, "WebSocket messages a connection may send at once")
     connections_per_address: int = _limit(200, "open WebSockets per network address")
+    unseated_per_address: int = _limit(20, "open WebSockets per network address that hold no "
+                                       "seat (spectators and lobby pages)")
+    refusals_per_connection: int = _limit(10, "refused messages in a row after which a "
+                                          "WebSocket is closed")
     spectators_per_table: int = _limit(100, "spectators watching one table")
     send_queue: int = _limit(256, "frames queued for a client that does not read them before "
                              "it is dropped")
@@ -58,6 +69,16 @@ class Limits:
                                   "seconds)")
     reviews_at_once: int = _limit(2, "games the server reviews at the same time (more are "
                                   "refused until one is done)")
+    review_budget: int = _limit(100000, "playouts one review may cost in all (the seat's "
+                                "decisions times review_playouts), estimated from the record "
+                                "before it starts")
+    review_seconds: float = _limit(120.0, "seconds a review may run before its worker is "
+                                   "killed")
+    workers: int = _limit(2, "worker processes for the coach and reviews (the bots have "
+                          "their own threads, which these never take)")
+    work_queue: int = _limit(8, "coach and review requests that may wait for a worker; more "
+                             "are refused")
+    worker_memory: int = _limit(768, "MiB of memory a worker may use before it is stopped")
     coach_playouts: int = _limit(1000, "playouts the coach runs for a player's decision (about "
                                  "half a second each 1,000; once a turn, shared by the moves)")
     idle_seconds: float = _limit(3600.0, "seconds without a connection or a move before a "
@@ -130,24 +151,85 @@ def check_data_depth(value: object, max_depth: int, what: str) -> None:
             stack += [(v, depth + 1) for v in item]
 
 
+# The limit that bounds each whole number the rules hold: every numeric setting is here
+# (tests/web/test_security.py checks that none is missing), so no upload can ask the server
+# for a huge deck, game or penalty. Amounts of lives share one bound, totals another.
+RULE_BOUNDS: dict[str, str] = {
+    "players_min": "max_players", "players_max": "max_setting",
+    "big_table_over": "max_setting", "king_ban_turns": "max_setting",
+    "upcard_special": "max_setting", "instant_hands": "max_hand_size",
+    "decks": "max_decks", "big_table_decks": "max_decks", "decks_by_players": "max_decks",
+    "hand_size": "max_hand_size",
+    "lives": "max_lives", "big_table_lives": "max_lives", "team_lives": "max_lives",
+    "points_target": "max_lives", "points_per_hand": "max_lives", "stake": "max_lives",
+    "bust_penalty": "max_lives",
+    "limit": "max_total_limit", "halve_over": "max_total_limit",
+    "rule_69_total": "max_total_limit", "threshold_values": "max_total_limit",
+    "border_values": "max_total_limit", "cards": "max_total_limit",
+    "suit_cards": "max_total_limit",
+}
+
+
+def rule_numbers(rules: Rules, players: int) -> Iterator[tuple[str, int]]:
+    """Every whole number of ``rules`` by its key (a card effect's amounts under
+    ``cards``), and what the table of ``players`` starts with (its decks and lives)."""
+    yield "decks", rules.decks_for(players)
+    yield "lives", rules.lives_for(players)
+    for key in RULE_BOUNDS:
+        value = getattr(rules, key)
+        if key == "cards" or key == "suit_cards":
+            for effect in value if key == "cards" else (e for _, e in value):
+                yield from ((key, abs(v)) for v in effect.values)
+                if effect.to is not None:
+                    yield key, abs(effect.to)
+        elif key == "decks_by_players":
+            yield from ((key, decks) for _, decks in value)
+        elif key == "instant_hands":
+            yield from ((key, hand.count) for hand in value)
+        elif isinstance(value, tuple):
+            yield from ((key, v) for v in value)
+        else:
+            yield key, value
+
+
 def check_rules(rules: Rules, players: int, limits: Limits) -> None:
-    """Refuse a table whose rules would cost the server more than its limits allow."""
+    """Refuse rules that would cost the server more than its limits allow: the one check
+    of every way rules arrive (a new table, house rules, an uploaded record, a restart)."""
     if players > limits.max_players:
         raise LimitError("max_players", f"{players} seats: at most {limits.max_players}",
                          code="bad_table")
-    checks = (
-        ("max_decks", "decks", max(rules.decks_for(players), rules.decks)),
-        ("max_lives", "lives", max(rules.lives_for(players), rules.lives, rules.team_lives,
-                                   rules.big_table_lives, rules.points_target)),
-        ("max_hand_size", "hand_size", rules.hand_size),
-        ("max_total_limit", "limit", max([rules.limit, *rules.threshold_values,
-                                          *rules.border_values])),
-    )
-    for limit, key, value in checks:
+    for key, value in rule_numbers(rules, players):
+        limit = RULE_BOUNDS[key]
         bound = getattr(limits, limit)
         if value > bound:
-            raise LimitError(limit, f"house rules {key} = {value}: at most {bound} on this "
-                             "server", code="bad_rules")
+            raise LimitError(limit, f"rules key {key!r} = {value}: at most {bound} on this "
+                             f"server (limit {limit})", code="bad_rules")
+
+
+def admit(limits: Limits) -> Admit:
+    """The bounds a record or position read from a request is built within
+    (:func:`ninetynine.record.parse_record`): its rules, players and decks."""
+    def check(rules: Rules, players: int, decks: int) -> None:
+        check_rules(rules, players, limits)
+        if decks > limits.max_decks:
+            raise LimitError("max_decks", f"position key 'decks' = {decks}: at most "
+                             f"{limits.max_decks} on this server", code="bad_record")
+    return check
+
+
+def check_record(record: Record, limits: Limits) -> None:
+    """Refuse an uploaded record longer than the server replays, or whose position holds
+    more lives or a higher total than its rules could (read within :func:`admit`)."""
+    if len(record.moves) > limits.max_moves:
+        raise LimitError("max_moves", f"a record of {len(record.moves)} moves: at most "
+                         f"{limits.max_moves}", code="bad_record")
+    start = record.start
+    for key, values, limit in (("lives", start.lives, "max_lives"),
+                               ("total", [abs(start.total)], "max_total_limit")):
+        bound = getattr(limits, limit)
+        if max(values, default=0) > bound:
+            raise LimitError(limit, f"position key {key!r} = {max(values)}: at most {bound} "
+                             "on this server", code="bad_record")
 
 
 @dataclass(slots=True)
@@ -184,3 +266,23 @@ class Buckets:
         if len(self._buckets) > self.size:
             self._buckets.popitem(last=False)
         return bucket.take()
+
+
+class Slots:
+    """Things an address holds open at once (its WebSockets), refused past ``cap`` with
+    the limit ``limit`` named."""
+
+    def __init__(self, limit: str, cap: int, what: str) -> None:
+        self.limit, self.cap, self.what = limit, cap, what
+        self._held: dict[str, int] = {}
+
+    def take(self, address: str) -> None:
+        if self._held.get(address, 0) >= self.cap:
+            raise LimitError(self.limit, f"{self.cap} {self.what} from your address are open "
+                             "already", code="too_many_connections")
+        self._held[address] = self._held.get(address, 0) + 1
+
+    def give_back(self, address: str) -> None:
+        left = self._held.pop(address, 1) - 1
+        if left:
+            self._held[address] = left

@@ -33,12 +33,13 @@ from ninetynine.rules import Rules
 from ninetynine.table import bot_seat_name
 from ninetynine.web.conn import Conn
 from ninetynine.web.errors import LimitError, ProtocolError
-from ninetynine.web.limits import Buckets, check_rules
+from ninetynine.web.limits import Buckets, Slots, check_rules
 from ninetynine.web.settings import Settings
 from ninetynine.web.storage import MetaConflict, Storage, StorageError, StoredTable
 from ninetynine.web.table.background import later
 from ninetynine.web.table.room import Table
 from ninetynine.web.table.seating import Seat, clean_name, hash_token
+from ninetynine.web.work import Workers
 
 logger = logging.getLogger("ninetynine.web")
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
@@ -75,9 +76,18 @@ class Lobby:
         self.tables: dict[str, Table] = {}
         self.broken: dict[str, str] = {}  # tables that could not be rebuilt, with why
         self.requests = Buckets(limits.requests_per_second, limits.requests_burst)
-        self.connections: dict[str, int] = {}  # open WebSockets by address
-        self.bot_pool = ThreadPoolExecutor(max(2, os.cpu_count() or 2),
+        # open WebSockets by address, and those of them that hold no seat (spectators and
+        # lobby pages: a crowd of them gets a smaller share than the players)
+        self.connections = Slots("connections_per_address", limits.connections_per_address,
+                                 "connections")
+        self.unseated = Slots("unseated_per_address", limits.unseated_per_address,
+                              "connections that hold no seat")
+        # the bots' threads are theirs alone: the coach and reviews run in the workers.
+        # More threads than cores, so that a bot that ran out of time (its thread thinks on
+        # to the end of its own budget) leaves room for the quick move that replaces it.
+        self.bot_pool = ThreadPoolExecutor(4 * max(2, os.cpu_count() or 2),
                                            thread_name_prefix="nn-bot")
+        self.workers = Workers(limits)
         self._loading: dict[str, asyncio.Future[Table]] = {}
         self.watchers: set[Conn] = set()  # lobby pages that follow the listing
         self.share_now = asyncio.Event()  # wake the sharing round (a table wants a driver)
@@ -104,6 +114,7 @@ class Lobby:
             logger.warning("table %s cannot be rebuilt and is not served: %s", stored.id, e)
             return None
         table.bots.pool, table.sharing.wake = self.bot_pool, self.share_now.set
+        table.coaching.workers = self.workers
         self.tables[stored.id] = table
         return table
 
@@ -143,19 +154,6 @@ class Lobby:
         mine += [d.creator for d in self.dormant.values()]
         return (sum(c.get("client") == creator.client for c in mine),
                 sum(c.get("address") == creator.address for c in mine))
-
-    def open_connection(self, address: str) -> None:
-        """Count a new WebSocket from an address, or refuse it over the limit."""
-        cap = self.settings.limits.connections_per_address
-        if self.connections.get(address, 0) >= cap:
-            raise LimitError("connections_per_address", f"{cap} connections from your "
-                             "address are open already", code="too_many_connections")
-        self.connections[address] = self.connections.get(address, 0) + 1
-
-    def close_connection(self, address: str) -> None:
-        left = self.connections.pop(address, 1) - 1
-        if left:
-            self.connections[address] = left
 
     def throttle(self, address: str) -> None:
         """Refuse a state-changing request from an address that asks too fast."""
@@ -290,6 +288,7 @@ class Lobby:
     # Life cycle ---------------------------------------------------------------------
 
     def start(self) -> None:
+        asyncio.get_running_loop().run_in_executor(None, self.workers.warm)
         if self.storage.shared:
             loop = asyncio.get_running_loop()
             self._tasks = [loop.create_task(self.storage.listen(self.heard)),
@@ -448,3 +447,4 @@ class Lobby:
         for table in self.tables.values():
             table.close_bots()
         self.bot_pool.shutdown(wait=False, cancel_futures=True)
+        self.workers.close()

@@ -287,6 +287,8 @@ class Advice(Model):
     tied: list[str] = Field(description="the moves tied for the best; empty where the best "
                             "stands out")
     deals: int
+    note: str | None = Field(description="how the figures were made, where a person should "
+                             "know (the game's odds estimated at a table of many lives)")
     moves: list[MoveAdvice]
 
 
@@ -329,7 +331,7 @@ class CardChoices(Model):
 
 
 # The server's own lines in the log (not engine events), by kind.
-NOTES = ("Joined", "Returned", "TakenOver", "TimedOut", "BotReplaced", "Abandoned")
+NOTES = ("Joined", "Returned", "TakenOver", "TimedOut", "BotReplaced", "BotHurried", "Abandoned")
 
 
 class Note(Model):

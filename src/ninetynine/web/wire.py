@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ninetynine.cards import RANKS, format_card
-from ninetynine.coach import costliest, review, review_json
+from ninetynine.coach import advice_json, advise, costliest, review, review_json
 from ninetynine.effects import Effect, Kind, effect_label
 from ninetynine.events import Event, TotalCalled, event_to_json, narrate
 from ninetynine.match import Standing, standings
@@ -106,6 +106,11 @@ def replay_json(record: Record, seat: int | None) -> dict[str, Any]:
             "seat": None if seat is None else seat + 1,
             "standings": standings_json(standings(final, events), final.hand_no)
             if final.is_over else None}
+
+
+def coach_json(view: View, playouts: int, seed: int) -> dict[str, Any]:
+    """The coach's figures for the seat of ``view``, as a worker sends them back."""
+    return advice_json(advise(view, playouts=playouts, seed=seed))
 
 
 def review_replay_json(record: Record, seat: int, playouts: int) -> dict[str, Any]:

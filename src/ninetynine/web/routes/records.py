@@ -1,6 +1,12 @@
 """Games step by step (replay) and beside the coach (review): a finished table's, or an
-uploaded record's (``{"record": TEXT, "seat": N}``). A review is seconds of CPU on the
-bots' threads, so only ``reviews_at_once`` run at a time; more are refused, not queued."""
+uploaded record's (``{"record": TEXT, "seat": N}``).
+
+An uploaded record is read within the server's bounds (its rules, players, decks, moves and
+position: :func:`~ninetynine.web.limits.admit`, the same check as a new table's). A review
+is seconds of CPU: its cost (the seat's decisions times ``review_playouts``) is estimated
+from the record and refused above ``review_budget`` before it starts, only
+``reviews_at_once`` run at a time, and each runs in a worker process that is killed after
+``review_seconds`` (:mod:`ninetynine.web.work`), never on the bots' threads."""
 
 from __future__ import annotations
 
@@ -16,6 +22,7 @@ from ninetynine.errors import NinetyNineError
 from ninetynine.record import Record, parse_record
 from ninetynine.web import schema
 from ninetynine.web.errors import LimitError, ProtocolError
+from ninetynine.web.limits import admit, check_record
 from ninetynine.web.lobby import Lobby
 from ninetynine.web.routes.deps import LobbyDep, address, json_body
 from ninetynine.web.wire import replay_json, review_replay_json
@@ -75,14 +82,22 @@ async def record_replay(request: Request, lobby: LobbyDep) -> dict[str, Any]:
 
 async def _reviewed(request: Request, lobby: Lobby, record: Record, seat: int) -> dict[str, Any]:
     limits = lobby.settings.limits
+    decisions = sum(who == seat for who, _ in record.moves)  # at most: some have one move
+    cost = decisions * limits.review_playouts
+    if cost > limits.review_budget:
+        raise LimitError("review_budget", f"reviewing seat {seat + 1} of this game would run "
+                         f"up to {cost:,} playouts ({decisions} moves of that seat, "
+                         f"{limits.review_playouts} each): at most {limits.review_budget:,}",
+                         code="too_large")
     reviewing: Reviewing = request.app.state.reviewing
     if reviewing.running >= limits.reviews_at_once:
         raise LimitError("reviews_at_once", "the server is reviewing other games: try "
                          "again in a minute", code="busy")
     reviewing.running += 1
     try:
-        return await asyncio.get_running_loop().run_in_executor(
-            lobby.bot_pool, review_replay_json, record, seat, limits.review_playouts)
+        return await lobby.workers.run(review_replay_json, record, seat, limits.review_playouts,
+                                       seconds=limits.review_seconds, limit="review_seconds",
+                                       what="the review")
     finally:
         reviewing.running -= 1
 
@@ -95,8 +110,11 @@ async def _uploaded(request: Request, lobby: Lobby, fields: type[BaseModel]
     text = body.get("record")
     if not isinstance(text, str) or not text.strip():
         raise ProtocolError("bad_record", "record: expected the text of a record .toml")
+    limits = lobby.settings.limits
     with _bad_record():
-        return parse_record(text), body.get("seat")
+        record = parse_record(text, admit(limits))
+    check_record(record, limits)
+    return record, body.get("seat")
 
 
 @contextlib.contextmanager

@@ -14,7 +14,8 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from enum import Enum
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -35,8 +36,13 @@ router = APIRouter()
 @router.websocket("/ws/lobby")
 async def lobby_feed(ws: WebSocket, lobby: LobbyDep) -> None:
     async with _admitted(ws, lobby) as ok:
-        if ok:
-            await _watch_lobby(ws, lobby, lobby.settings.limits)
+        if not ok:
+            return
+        try:
+            with _unseated(ws, lobby):
+                await _watch_lobby(ws, lobby, lobby.settings.limits)
+        except LimitError as e:
+            await _refuse(ws, e)
 
 
 @router.websocket("/ws/{table_id}")
@@ -53,7 +59,7 @@ async def _admitted(ws: WebSocket, lobby: Lobby) -> AsyncIterator[bool]:
     address = ws.client.host if ws.client else "?"
     await ws.accept()
     try:
-        lobby.open_connection(address)
+        lobby.connections.take(address)
     except LimitError as e:
         await _refuse(ws, e)
         yield False
@@ -61,7 +67,19 @@ async def _admitted(ws: WebSocket, lobby: Lobby) -> AsyncIterator[bool]:
     try:
         yield True
     finally:
-        lobby.close_connection(address)
+        lobby.connections.give_back(address)
+
+
+@contextlib.contextmanager
+def _unseated(ws: WebSocket, lobby: Lobby) -> Iterator[None]:
+    """Hold one of the address's slots for connections without a seat (a spectator, a
+    lobby page) while the block lasts: a crowd of them gets less than players do."""
+    address = ws.client.host if ws.client else "?"
+    lobby.unseated.take(address)
+    try:
+        yield
+    finally:
+        lobby.unseated.give_back(address)
 
 
 async def _watch_lobby(ws: WebSocket, lobby: Lobby, limits: Limits) -> None:
@@ -97,38 +115,58 @@ async def _serve(ws: WebSocket, lobby: Lobby, table_id: str, limits: Limits) -> 
             seat = table.seating.seat_of(token) if isinstance(token, str) else None
             if seat is None:
                 raise ProtocolError("bad_token", "this token holds no seat at this table")
-        conn = Conn(seat, limits.send_queue,
-                    Bucket(limits.messages_per_second, limits.messages_burst))
-        table.connect(conn)
+        with _unseated(ws, lobby) if seat is None else contextlib.nullcontext():
+            conn = Conn(seat, limits.send_queue,
+                        Bucket(limits.messages_per_second, limits.messages_burst))
+            table.connect(conn)
+            await _connected(ws, lobby, table, conn, limits)
     except ProtocolError as e:
         await _refuse(ws, e)
-        return
     except (TimeoutError, WebSocketDisconnect):
         with contextlib.suppress(Exception):
             await ws.close(code=4001)
-        return
-    tasks = [asyncio.create_task(_send_loop(ws, conn)),
-             asyncio.create_task(_receive_loop(ws, lobby, table, conn, limits)),
+
+
+async def _connected(ws: WebSocket, lobby: Lobby, table: Table, conn: Conn,
+                     limits: Limits) -> None:
+    """A client at its table: its frames go out and its messages come in until it goes."""
+    receiver = asyncio.create_task(_receive_loop(ws, lobby, table, conn, limits))
+    tasks = [asyncio.create_task(_send_loop(ws, conn)), receiver,
              asyncio.create_task(conn.dropped.wait())]
     try:
         await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
     finally:
         for task in tasks:
             task.cancel()
-        receiver = tasks[1]
-        leave = receiver.done() and not receiver.cancelled() and \
-            receiver.exception() is None and receiver.result()
+        ended = receiver.result() if receiver.done() and not receiver.cancelled() and \
+            receiver.exception() is None else Ending.GONE
         if receiver.done() and not receiver.cancelled() and receiver.exception() is not None:
             logger.warning("table %s: a connection failed: %r", table.id, receiver.exception())
-        table.disconnect(conn, leave=bool(leave))
-        code = 4008 if conn.dropped.is_set() else 1000  # 4008: too slow to read its frames
+        table.disconnect(conn, leave=ended is Ending.LEAVES)
+        code = 4008 if conn.dropped.is_set() else ended.code  # 4008: too slow to read
         with contextlib.suppress(Exception):
             await asyncio.wait_for(ws.close(code=code), 2)
 
 
+class Ending(Enum):
+    """How a client's messages ended."""
+
+    GONE = "gone"  # it closed the connection
+    LEAVES = "leaves"  # it left its seat (a bot plays for it)
+    REFUSED = "refused"  # it kept sending messages that were refused: the server closes
+
+    @property
+    def code(self) -> int:
+        """The WebSocket close code that says so (4009: too many refusals)."""
+        return 4009 if self is Ending.REFUSED else 1000
+
+
 async def _receive_loop(ws: WebSocket, lobby: Lobby, table: Table, conn: Conn,
-                        limits: Limits) -> bool:
-    """Read and act on messages until the client goes; True when it leaves its seat."""
+                        limits: Limits) -> Ending:
+    """Read and act on messages until the client goes, leaves its seat, or has had
+    ``refusals_per_connection`` messages in a row refused (for being malformed, illegal,
+    ...; a message over the rate is refused by the rate limit alone)."""
+    refused = 0
     while True:
         try:
             msg = await _receive(ws, limits)
@@ -136,11 +174,18 @@ async def _receive_loop(ws: WebSocket, lobby: Lobby, table: Table, conn: Conn,
                 raise LimitError("messages_per_second", "too many messages: this one was not "
                                  "read; slow down", code="rate_limited")
             if await _handle(lobby, table, conn, msg):
-                return True
+                return Ending.LEAVES
+            refused = 0
         except WebSocketDisconnect:
-            return False
+            return Ending.GONE
         except ProtocolError as e:
             conn.send_json(e.json())
+            refused += e.code != "rate_limited"  # (the rate limit's bucket refills)
+            if refused >= limits.refusals_per_connection:
+                conn.send_json(LimitError("refusals_per_connection", f"{refused} messages in "
+                                          "a row were refused: the connection is closed",
+                                          code="too_many_refusals").json())
+                return Ending.REFUSED
         except NinetyNineError as e:  # a storage failure: nothing was applied
             conn.send_json({"type": "error", "code": "server", "message": str(e)})
 

@@ -31,6 +31,7 @@ export function showCoach(msg, current, name) {
     el("span", { class: "move" }, m.actions.map(name).join(" / ")),
     el("span", { class: "figures" }, `hand ${pct(m.lose_hand)}${m.lose_game === null ? "" : ` \u00b7 game ${pct(m.lose_game)}`}`),
     star(m) ? el("span", { class: "star", "aria-label": "the coach's choice" }, "\u2605") : "")),
-    ...(msg.tied.length ? [el("li", { class: "hint" }, `tied: ${msg.tied.map(name).join(", ")}`)] : []));
+    ...(msg.tied.length ? [el("li", { class: "hint" }, `tied: ${msg.tied.map(name).join(", ")}`)] : []),
+    ...(msg.note ? [el("li", { class: "hint" }, `Note: ${msg.note}.`)] : []));
   $("coach").hidden = false;
 }

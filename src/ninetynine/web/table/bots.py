@@ -2,9 +2,12 @@
 timed-out people, and the pump that lets chance and bots move until a person is to play.
 
 A bot sees only its seat's view (:meth:`~ninetynine.match.Match.view`, with the public
-log) and thinks on the lobby's bot threads, within the server's time limit. A bot seat's
-bot that fails is replaced by the takeover level for good; a failing stand-in is started
-afresh on the next try. The pump runs only at the driving process, while anybody is here.
+log) and thinks on the lobby's bot threads (theirs alone), within the server's time limit.
+A bot that runs out of time is asked again with a quarter of the time, and if that runs
+out too the takeover level plays that one move: being slow, which a busy server can cause,
+never costs a seat its bot. A bot seat's bot that fails (crashes, answers garbage) is
+replaced by the takeover level for good; a failing stand-in is started afresh on the next
+try. The pump runs only at the driving process, while anybody is here.
 """
 
 from __future__ import annotations
@@ -15,7 +18,9 @@ import logging
 import random
 from concurrent.futures import Executor
 
+from ninetynine.actions import Action
 from ninetynine.bots import Bot, BotFailure, ask, cap_time, close_bot, make_bot
+from ninetynine.view import View
 from ninetynine.web.errors import ProtocolError
 from ninetynine.web.settings import Settings
 from ninetynine.web.table.authority import Authority
@@ -25,6 +30,11 @@ from ninetynine.web.table.seating import Seat, Seating
 from ninetynine.web.table.sharing import Sharing
 
 logger = logging.getLogger("ninetynine.web")
+
+
+class Overloaded(BotFailure):
+    """No bot answered in time, not even the takeover level: the server is too busy, which
+    is never a seat's fault (its bot stays; the pump tries again on the next tick)."""
 
 
 class TableBots:
@@ -41,9 +51,10 @@ class TableBots:
         self.complained = -1e9  # when a failing pump was last logged
         self._pump: asyncio.Task[None] | None = None
 
-    def new_bot(self, level: str) -> Bot:
+    def new_bot(self, level: str, seconds: float | None = None) -> Bot:
+        """A bot of an offered level, told to answer within ``seconds`` (the limit)."""
         bot = make_bot(self.settings.bots[level])
-        cap_time(bot, self.settings.limits.bot_seconds)
+        cap_time(bot, self.settings.limits.bot_seconds if seconds is None else seconds)
         return bot
 
     # The pump -----------------------------------------------------------------------
@@ -95,19 +106,25 @@ class TableBots:
         view = authority.match.view(seat)
         version = authority.version
         limit = self.settings.limits.bot_seconds
-        try:  # asked on the bots' threads, within the server's time limit
-            thinking = asyncio.get_running_loop().run_in_executor(
-                self.pool, ask, bot, view, random.Random(self.rng.random()))
-            try:
-                action = await asyncio.wait_for(thinking, limit)
-            except TimeoutError:
-                raise BotFailure(f"bot {bot.name!r} thought for more than {limit:g} s "
-                                 "(server limit bot_seconds)") from None
+        level = self.seating.seats[seat].bot or self.settings.takeover_bot
+        try:
+            action = await self._think(bot, view, limit)
+            if action is None:  # out of time: once more in a hurry (a fresh bot: the
+                action = await self._think_once(level, view, limit / 4)  # first still thinks)
+            if action is None:  # then the takeover level, this once
+                takeover = self.settings.takeover_bot
+                action = await self._think_once(takeover, view, limit)
+                if action is not None:
+                    self.fanout.note(seat, "BotHurried", f"{self.seating.seats[seat].name} ran "
+                                     f"out of time; {takeover} played this move for it.")
+            if action is None:
+                raise Overloaded(f"no bot answered within {limit:g} s (server limit "
+                                 "bot_seconds): the server is very busy")
         except BotFailure as e:
-            if seat in self.by_seat:
+            if seat in self.by_seat and not isinstance(e, Overloaded):
                 await self.replace_bot(seat, e)  # the pump goes on with the new bot
                 return
-            if self.stand_ins.get(seat) is not bot:
+            if self.stand_ins.get(seat) is not bot and seat not in self.by_seat:
                 return  # stopped while thinking: the person came back
             self.release_stand_in(seat)  # the next try starts a fresh one
             raise
@@ -116,6 +133,26 @@ class TableBots:
                     bot in (self.by_seat.get(seat), self.stand_ins.get(seat)):
                 with contextlib.suppress(ProtocolError):  # (another process moved first)
                     await authority.commit(seat, action)
+
+    async def _think_once(self, level: str, view: View, seconds: float) -> Action | None:
+        """The move of a fresh bot of ``level`` given ``seconds``, closed after."""
+        bot = self.new_bot(level, seconds)
+        try:
+            return await self._think(bot, view, self.settings.limits.bot_seconds)
+        finally:
+            close_bot(bot)
+
+    async def _think(self, bot: Bot, view: View, seconds: float) -> Action | None:
+        """The bot's move, asked on the bots' threads; None if it took over ``seconds``
+        (its thread goes on to the end of its own budget, its answer unused)."""
+        thinking = asyncio.get_running_loop().run_in_executor(
+            self.pool, ask, bot, view, random.Random(self.rng.random()))
+        try:
+            return await asyncio.wait_for(thinking, seconds)
+        except TimeoutError:
+            logger.warning("table %s: bot %r thought for more than %g s", self.seating.id,
+                           bot.name, seconds)
+            return None
 
     # Who plays by bot ---------------------------------------------------------------
 

@@ -1,24 +1,26 @@
 """The coach at a web table: each legal move's chance of losing the hand and the game for
 the seat whose turn it is (:mod:`ninetynine.coach`), from that seat's view only, worked
-out on the bots' threads once a turn; and a finished game's reviews, kept once made."""
+out once a turn in a worker process (never on the bots' threads: see
+:mod:`ninetynine.web.work`); and a finished game's reviews, kept once made."""
 
 from __future__ import annotations
 
 import asyncio
 from typing import Any
 
-from ninetynine.coach import advice_json, advise
-from ninetynine.web.errors import LimitError, ProtocolError
+from ninetynine.web.errors import ProtocolError
 from ninetynine.web.settings import Settings
 from ninetynine.web.table.authority import Authority
-from ninetynine.web.table.bots import TableBots
+from ninetynine.web.wire import coach_json
+from ninetynine.web.work import Workers
 
 
 class Coaching:
     """The coach's figures at one table, once per seat and state id."""
 
-    def __init__(self, authority: Authority, bots: TableBots, settings: Settings) -> None:
-        self.authority, self.bots, self.settings = authority, bots, settings
+    def __init__(self, authority: Authority, settings: Settings) -> None:
+        self.authority, self.settings = authority, settings
+        self.workers: Workers | None = None  # the lobby's (set when the table is served)
         # the coach's figures, once per seat and state id (asking again costs nothing)
         self.coached: dict[int, tuple[int, asyncio.Future[dict[str, Any]]]] = {}
         self.reviews: dict[int, dict[str, Any]] = {}  # a finished game's, by seat
@@ -30,17 +32,14 @@ class Coaching:
             raise ProtocolError("spectator", "spectators have no moves to be coached on")
         if not seating.started or seating.finished or authority.state.current_seat != seat:
             raise ProtocolError("not_your_turn", "the coach advises on your turn")
+        assert self.workers is not None
         version = authority.version
         asked = self.coached.get(seat)
         if asked is None or asked[0] != version:
-            view, playouts = authority.match.view(seat), self.settings.limits.coach_playouts
-            future = asyncio.get_running_loop().run_in_executor(
-                self.bots.pool, lambda: advice_json(advise(view, playouts=playouts, seed=version)))
-            asked = self.coached[seat] = (version, future)
-        try:
-            figures = await asyncio.wait_for(asyncio.shield(asked[1]),
-                                             self.settings.limits.bot_seconds)
-        except TimeoutError:
-            raise LimitError("bot_seconds", "the coach ran out of time on this decision",
-                             code="coach_timeout") from None
+            limits = self.settings.limits
+            work = self.workers.run(coach_json, authority.match.view(seat),
+                                    limits.coach_playouts, version, seconds=limits.bot_seconds,
+                                    limit="bot_seconds", what="the coach")
+            asked = self.coached[seat] = (version, asyncio.ensure_future(work))
+        figures = await asyncio.shield(asked[1])
         return {"type": "coach", "state": version, **figures}

@@ -53,7 +53,7 @@ class Table:
                                kick=self.kick)
         self.bots = TableBots(self.seating, self.fanout, self.clock, self.authority,
                               self.sharing, settings)
-        self.coaching = Coaching(self.authority, self.bots, settings)
+        self.coaching = Coaching(self.authority, settings)
         self.seating.adopted = self._adopted
 
     @classmethod
