@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Iterator
 from enum import Enum
 from typing import Any
 
@@ -88,14 +88,9 @@ async def _watch_lobby(ws: WebSocket, lobby: Lobby, limits: Limits) -> None:
                 Bucket(limits.messages_per_second, limits.messages_burst))
     lobby.watchers.add(conn)
     conn.send(await lobby.listing_frame())
-    tasks = [asyncio.create_task(_send_loop(ws, conn)),
-             asyncio.create_task(_drain(ws, limits)),
-             asyncio.create_task(conn.dropped.wait())]
     try:
-        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        await _until_one_ends(_send_loop(ws, conn), _drain(ws, limits), conn.dropped.wait())
     finally:
-        for task in tasks:
-            task.cancel()
         lobby.watchers.discard(conn)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(ws.close(), 2)
@@ -131,13 +126,9 @@ async def _connected(ws: WebSocket, lobby: Lobby, table: Table, conn: Conn,
                      limits: Limits) -> None:
     """A client at its table: its frames go out and its messages come in until it goes."""
     receiver = asyncio.create_task(_receive_loop(ws, lobby, table, conn, limits))
-    tasks = [asyncio.create_task(_send_loop(ws, conn)), receiver,
-             asyncio.create_task(conn.dropped.wait())]
     try:
-        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        await _until_one_ends(_send_loop(ws, conn), receiver, conn.dropped.wait())
     finally:
-        for task in tasks:
-            task.cancel()
         ended = receiver.result() if receiver.done() and not receiver.cancelled() and \
             receiver.exception() is None else Ending.GONE
         if receiver.done() and not receiver.cancelled() and receiver.exception() is not None:
@@ -250,6 +241,17 @@ async def _drain(ws: WebSocket, limits: Limits) -> None:
             continue
         except WebSocketDisconnect:
             return
+
+
+async def _until_one_ends(*work: Awaitable[Any]) -> None:
+    """Run the connection's loops together until one ends (or this is cancelled); then
+    stop the others."""
+    tasks = [asyncio.ensure_future(w) for w in work]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
 
 
 async def _send_loop(ws: WebSocket, conn: Conn) -> None:
