@@ -22,6 +22,7 @@ from ninetynine.cli.main import main
 from ninetynine.describe import describe_rules, rules_text
 from ninetynine.effects import parse_effect
 from ninetynine.options import stuck_explanation
+from ninetynine.presets import RULEBOOKS
 from ninetynine.rules import FIELDS, META, InstantRule, Rules
 from ninetynine.statebase import EndReason
 from ninetynine.words import ENDINGS, ending
@@ -277,6 +278,25 @@ def test_every_rules_question_cited_in_the_code_is_in_docs_rules_md() -> None:
              for code in re.findall(r"\b[QD]\d\d\b", path.read_text(encoding="utf-8"))}
     assert cited >= {"Q18", "D25"}  # (the search finds them)
     assert sorted(c for c in cited if f"- **{c} " not in doc) == []
+
+
+def test_every_code_cited_in_the_code_and_docs_has_its_entry_in_a_carried_source() -> None:
+    """D.. and Q.. are the rules matrix's, O.. its companion's: the repository carries both (and
+    the rulebooks they cite), so a reader of a clone can look each code up."""
+    root = Path(__file__).resolve().parents[1]
+    sources = root / "docs" / "sources"
+    texts = [*(root / "src" / "ninetynine").rglob("*.py"), root / "README.md",
+             *(p for p in (root / "docs").rglob("*.md") if sources not in p.parents)]
+    cited = {code for path in texts
+             for code in re.findall(r"\b[DQO]\d\d\b", path.read_text(encoding="utf-8"))}
+    assert cited >= {"D31", "Q47", "O14"}  # (the search finds them)
+    carried = "\n".join((sources / "rules" / name).read_text(encoding="utf-8")
+                        for name in ("MATRIX.md", "FAMILIES.md"))
+    entries = set(re.findall(r"^- \*\*([DQO]\d\d)\b|\b([DQO]\d\d): ", carried, re.M))
+    assert sorted(cited - {code for pair in entries for code in pair}) == []
+    assert sorted(tag for tag, name in RULEBOOKS.items()
+                  if not (sources / "rulebooks" / name).is_file()) == []
+    assert not [p for p in texts if "shared/rules" in p.read_text(encoding="utf-8")]
 
 
 def test_every_ending_is_said_in_words() -> None:

@@ -52,6 +52,14 @@ class Action:
         """The action as records and the protocol write it: ``'AS+11'``, ``'5S>3'``."""
         return self._written(format_card)
 
+    def __repr__(self) -> str:
+        """The notation, which names the action exactly: ``Action(AS+11)``.
+
+        >>> Action.play(0, 11), Action(ActionKind.DRAW)
+        (Action(AS+11), Action(draw))
+        """
+        return f"Action({self})"
+
     def shown(self) -> str:
         """The action as people read it, suit symbols for the card: ``'A♠+11'``."""
         return self._written(show_card)

@@ -45,7 +45,7 @@ RULEBOOKS = {
 
 
 # The families in the order they are listed: the four rulebooks' (the rules matrix),
-# then the other published rule sets (``shared/rules/FAMILIES.md``, F1 to F6).
+# then the other published rule sets (``docs/sources/rules/FAMILIES.md``, F1 to F6).
 FAMILIES = ("Pagat-style", "Kitchen-table house", "Get Out of 99", "Jaques-style",
             "Wikipedia", "Bicycle and Board Game Arena", "Ninety-Eight", "Taiwanese",
             "Icelandic", "everything2", "Quentin C milestones")
@@ -68,7 +68,8 @@ class Preset:
 
     @property
     def rulebook(self) -> str | None:
-        """The rulebook file this preset comes from (None for a published source)."""
+        """The rulebook file this preset comes from, in ``docs/sources/rulebooks/`` (None for a
+        published source)."""
         return RULEBOOKS.get(self.tag or "")
 
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
 
 from ninetynine.cli.main import main
+from ninetynine.web.limits import Limits
 from tests.web.helpers import ServerThread, play_game
 
 
@@ -40,6 +42,17 @@ def test_the_limits_are_listed_with_their_values(capsys: pytest.CaptureFixture[s
     out = capsys.readouterr().out
     assert "max_players" in out and " 6  seats at a table" in out
     assert "bot_seconds" in out and "spectators_per_table" in out
+
+
+def test_docs_server_md_lists_every_limit_with_its_default() -> None:
+    """The limits table names each field of Limits once, with the value ``--limits`` prints."""
+    page = (Path(__file__).resolve().parents[2] / "docs" / "server.md").read_text(encoding="utf-8")
+    table = page.split("| limit | default |", 1)[1].split("\n\n", 1)[0]
+    documented: dict[str, str] = {}
+    for row in table.splitlines()[2:]:
+        names, values = row.split(" | ")[:2]
+        documented.update(zip(re.findall(r"`(\w+)`", names), values.split(", "), strict=True))
+    assert documented == {name: value for name, value, _ in Limits().describe()}
 
 
 def test_a_downloaded_record_replays_with_the_cli(server: ServerThread, tmp_path: Path,
