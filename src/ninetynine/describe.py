@@ -79,9 +79,10 @@ def _cards_that(rules: Rules, test: Callable[[Effect], bool]) -> str:
 
 
 def every_loss_puts_out(rules: Rules) -> bool:
-    """Each bust costs a side everything it has and puts it out (P-SEVEN, P-UPCARD, TW)."""
+    """Each bust costs a side exactly what it has and puts it out (P-SEVEN, P-UPCARD, TW).
+    A penalty above that is said as it is (the log tells what went unpaid)."""
     return (rules.scoring is Scoring.LIVES and rules.elimination is Elimination.AT_ZERO
-            and all(rules.lives_for(n) <= rules.bust_penalty
+            and all(rules.lives_for(n) == rules.bust_penalty
                     for n in range(rules.players_min, rules.players_max + 1)))
 
 

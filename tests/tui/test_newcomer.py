@@ -53,7 +53,7 @@ def dialog(text: str) -> str:
 def test_a_long_prompt_wraps_instead_of_being_cut(screen_text: ScreenText) -> None:
     table = at({"total": 95, "hands": ["QS JS 8D", "2C 3C 4C"]})
     app = PlayApp(table)
-    prompt = ("You cannot play: 8D, JS and QS would take the total over 99. You lay down "
+    prompt = ("You cannot play: 8♦, J♠ and Q♠ would take the total over 99. You lay down "
               "your hand and lose a penny. (press 1-4 or click)")
 
     async def script(pilot: Pilot[None]) -> None:

@@ -215,7 +215,8 @@ async def _flood(url: str, sockets: int, messages: int, stop: float) -> list[str
     return list(await asyncio.gather(*(one() for _ in range(sockets))))
 
 
-def test_a_flood_from_unread_sockets_leaves_another_table_at_its_pace(serve: Any) -> None:
+def test_a_flood_from_unread_sockets_leaves_another_table_at_its_pace(
+        serve: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """150 sockets of one address, none reading, each flooding refused messages: those
     without a seat beyond their share are refused at once, the rest are closed after a few
     refusals, and a bot table elsewhere keeps its pace."""
@@ -225,6 +226,7 @@ def test_a_flood_from_unread_sockets_leaves_another_table_at_its_pace(serve: Any
     alone = table.pace(4.0)
     watched = server.create(players=2, bots={"2": "easy"})
     url = f"ws://127.0.0.1:{server.port}/ws/{watched['table']}"
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[2]))  # for the child
     context = multiprocessing.get_context("spawn")  # the attacker is a process of its own
     results = context.Queue()
     crowd = context.Process(target=flood, args=(url, 150, 2000, 20.0, results), daemon=True)

@@ -17,6 +17,15 @@ from ninetynine.web.limits import Limits
 from ninetynine.web.work import MiB, Workers
 
 LIMITS = Limits(workers=1, work_queue=1, worker_memory=256)
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def jobs_importable(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker imports its job's function by name, with the server's ``sys.path``: put
+    this checkout's root on it, so that the jobs below (functions of this module) can be
+    found whether pytest was started as ``pytest`` or ``python -m pytest``."""
+    monkeypatch.syspath_prepend(str(ROOT))
 
 
 def add(a: int, b: int) -> int:

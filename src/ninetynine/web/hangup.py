@@ -5,9 +5,10 @@ and discarding every frame the client still sends, until the client's own close 
 arrives. A client that floods junk has a buffer of it in flight, so every close the server
 made for misbehaviour cost a parse of each of those frames: 150 such sockets, 2.7 s of
 CPU, time the tables' bots had to wait for. Where the server closes for a client's
-misbehaviour (close codes 4000-4999: refused, too slow to read, too many refusals), this
-protocol sends the close frame and hangs up at once, reading nothing more. A normal close
-(1000) keeps the handshake.
+misbehaviour (4008: it does not read its frames; 4009: it keeps sending refused messages),
+this protocol sends the close frame and hangs up at once, reading nothing more (such a
+client may lose the close frame: it was not listening). Every other close keeps the
+handshake, so that a refusal (4000: no such table, a bad token) reaches the page.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 
 from ninetynine.web.limits import Limits
 
-MISBEHAVIOUR = range(4000, 5000)  # the close codes of this server's refusals
+MISBEHAVIOUR = frozenset({4008, 4009})  # the close codes for a misbehaving client
 
 
 class HangUpProtocol(WebSocketsSansIOProtocol):

@@ -78,7 +78,8 @@ class Limits:
                           "their own threads, which these never take)")
     work_queue: int = _limit(8, "coach and review requests that may wait for a worker; more "
                              "are refused")
-    worker_memory: int = _limit(768, "MiB of memory a worker may use before it is stopped")
+    worker_memory: int = _limit(768, "MiB of memory a worker may use (beyond the engine it starts "
+                                "with) before it is stopped")
     coach_playouts: int = _limit(1000, "playouts the coach runs for a player's decision (about "
                                  "half a second each 1,000; once a turn, shared by the moves)")
     idle_seconds: float = _limit(3600.0, "seconds without a connection or a move before a "

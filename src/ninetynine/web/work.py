@@ -101,10 +101,14 @@ class Workers:
                                  code="work_timeout")
             try:
                 outcome, value, rss = receiver.recv()
-            except EOFError:  # the worker died without a word: the kernel stopped it
-                self.stats.killed += 1
-                raise LimitError("worker_memory", f"{what} needed more memory than the server "
-                                 "gives it", code="work_memory") from None
+            except EOFError:  # the worker died without a word
+                process.join(5)
+                if process.exitcode is not None and process.exitcode < 0:  # a signal: the
+                    self.stats.killed += 1  # kernel stopped it (out of memory)
+                    raise LimitError("worker_memory", f"{what} needed more memory than the "
+                                     "server gives it", code="work_memory") from None
+                raise RuntimeError(f"{what}: its worker exited with code "
+                                   f"{process.exitcode} before answering") from None
         finally:
             process.kill()  # done or not, the process goes now
             process.join()
@@ -128,6 +132,15 @@ class Workers:
             process.kill()
 
 
+def _address_space() -> int:
+    """This process's virtual memory in bytes (Linux; 0 where it cannot be read)."""
+    try:
+        pages = int(open("/proc/self/statm").read().split()[0])  # noqa: SIM115 (one read)
+    except (OSError, ValueError, IndexError):
+        return 0
+    return pages * resource.getpagesize()
+
+
 class Outcome(Enum):
     """How a worker's job ended, as it tells the server."""
 
@@ -139,8 +152,11 @@ class Outcome(Enum):
 
 def _work(sender: Connection, fn: Callable[..., Any], args: tuple[Any, ...],
           memory: int) -> None:
-    """A worker's life: cap its memory, run ``fn``, send ``(outcome, value, peak rss)``."""
-    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    """A worker's life: cap its memory, run ``fn``, send ``(outcome, value, peak rss)``.
+    The cap is on what the work adds to the address space the worker starts with (the
+    engine, and whatever its parent's main module imported)."""
+    cap = _address_space() + memory
+    resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
     os.nice(NICENESS)
     try:
         reply: tuple[Outcome, Any] = (Outcome.DONE, fn(*args))
