@@ -283,3 +283,22 @@ def test_the_tui_arena_and_postgres_extras_bring_what_their_front_ends_import(
                  "--games", "4", "--seed", "1", "--workers", "1"], env=env).stdout
     assert "rating (mu ± sigma)" in arena, arena  # OpenSkill's ratings
     assert re.search(r"^heuristic +4 ", arena, re.M) and re.search(r"^random +4 ", arena, re.M)
+
+
+def test_the_rl_extra_brings_the_environments(wheel: Path, tmp_path: Path) -> None:
+    """``[rl]`` from the wheel: the Gymnasium environment plays a game to its end (a
+    random legal agent), and the PettingZoo and OpenSpiel adapters import."""
+    rl = extra_venv(wheel, "rl", tmp_path)
+    script = (
+        "import gymnasium, numpy as np, ninetynine.rl, ninetynine.rl.pettingzoo, "
+        "ninetynine.rl.openspiel\n"
+        "env = gymnasium.make('NinetyNine-v0', rules='P', players=4, opponents='random')\n"
+        "obs, info = env.reset(seed=3)\n"
+        "rng, done, steps = np.random.default_rng(3), False, 0\n"
+        "while not done:\n"
+        "    action = rng.choice(np.flatnonzero(info['action_mask']))\n"
+        "    obs, reward, done, truncated, info = env.step(action)\n"
+        "    steps += 1\n"
+        "print('played', steps, 'reward', reward)\n")
+    out = run([rl / "bin" / "python", "-I", "-c", script], env=installed_env(tmp_path)).stdout
+    assert re.match(r"played \d+ reward -?[01](\.0)?\n", out), out
