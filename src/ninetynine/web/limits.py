@@ -9,6 +9,7 @@ the person (or the operator reading the log) knows which setting to look at.
 from __future__ import annotations
 
 import dataclasses
+import json
 import time
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -19,7 +20,7 @@ from ninetynine.errors import NinetyNineError
 from ninetynine.position import Admit
 from ninetynine.record import Record
 from ninetynine.rules import Rules
-from ninetynine.web.errors import LimitError
+from ninetynine.web.errors import LimitError, ProtocolError
 
 
 def _limit(default: float, help: str) -> Any:
@@ -136,6 +137,19 @@ def check_json_depth(text: str, max_depth: int) -> None:
                                  code="too_deep")
         elif ch in "]}":
             depth -= 1
+
+
+def json_object(text: str, max_depth: int, what: str) -> dict[str, Any]:
+    """``text`` read as a JSON object (``what``: "a message", "the request body"), or a
+    typed refusal: nested deeper than ``max_depth`` (checked before parsing), or no object."""
+    check_json_depth(text, max_depth)
+    try:
+        value = json.loads(text)
+    except ValueError:
+        value = None
+    if not isinstance(value, dict):
+        raise ProtocolError("malformed", f"{what} must be a JSON object")
+    return value
 
 
 def check_data_depth(value: object, max_depth: int, what: str) -> None:

@@ -3,7 +3,6 @@ caller's address and a request's JSON body, read within the limits."""
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
@@ -11,7 +10,7 @@ from pydantic import BaseModel
 from starlette.requests import HTTPConnection
 
 from ninetynine.web.errors import ProtocolError
-from ninetynine.web.limits import Limits, check_json_depth
+from ninetynine.web.limits import Limits, json_object
 from ninetynine.web.lobby import Lobby
 
 
@@ -37,13 +36,7 @@ async def json_body(request: Request, limits: Limits, fields: type[BaseModel]
         text = (await request.body()).decode("utf-8")
     except UnicodeDecodeError:
         raise ProtocolError("malformed", "the request body must be JSON in UTF-8") from None
-    check_json_depth(text, limits.max_depth)
-    try:
-        body = json.loads(text)
-    except ValueError:
-        raise ProtocolError("malformed", "the request body must be a JSON object") from None
-    if not isinstance(body, dict):
-        raise ProtocolError("malformed", "the request body must be a JSON object")
+    body = json_object(text, limits.max_depth, "the request body")
     unknown = next((key for key in body if key not in fields.model_fields), None)
     if unknown is not None:
         raise ProtocolError("malformed", f"unknown field {unknown[:20]!r}: expected "

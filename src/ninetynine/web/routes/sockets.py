@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Iterator
 from enum import Enum
@@ -23,7 +22,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from ninetynine.errors import NinetyNineError
 from ninetynine.web.conn import Conn
 from ninetynine.web.errors import LimitError, ProtocolError
-from ninetynine.web.limits import Bucket, Limits, check_json_depth
+from ninetynine.web.limits import Bucket, Limits, json_object
 from ninetynine.web.lobby import Lobby
 from ninetynine.web.routes.deps import LobbyDep
 from ninetynine.web.table.room import Table
@@ -222,14 +221,7 @@ async def _receive(ws: WebSocket, limits: Limits) -> dict[str, Any]:
     if len(text) > limits.max_message:
         raise LimitError("max_message", f"a message of {len(text)} characters: at most "
                          f"{limits.max_message}", code="too_large")
-    check_json_depth(text, limits.max_depth)
-    try:
-        msg = json.loads(text)
-    except ValueError:
-        raise ProtocolError("malformed", "a message must be a JSON object") from None
-    if not isinstance(msg, dict):
-        raise ProtocolError("malformed", "a message must be a JSON object")
-    return msg
+    return json_object(text, limits.max_depth, "a message")
 
 
 async def _drain(ws: WebSocket, limits: Limits) -> None:
