@@ -31,8 +31,8 @@ from ninetynine.bots.belief import HandReader
 from ninetynine.bots.determinize import Determinizer
 from ninetynine.bots.inference import LastPlays
 from ninetynine.bots.knowledge import escape_cards, hand_weights, rollout_policy
-from ninetynine.rules import Rules
-from ninetynine.view import View
+from ninetynine.engine.view import View
+from ninetynine.rules.settings import Rules
 
 WAYS = ("uniform", "weights", "last plays", "history")
 

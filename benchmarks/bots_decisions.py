@@ -40,8 +40,8 @@ from ninetynine import load_rules
 from ninetynine.bots import make_bot
 from ninetynine.bots.base import SeeingBot, sees_hidden_cards
 from ninetynine.bots.ismcts import move_key, playout_values
+from ninetynine.engine.state import State
 from ninetynine.errors import NinetyNineError
-from ninetynine.state import State
 
 
 def main() -> None:

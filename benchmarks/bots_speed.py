@@ -24,8 +24,8 @@ from ninetynine import load_rules, new_game
 from ninetynine.bots import make_bot
 from ninetynine.bots.ismcts import IsmctsBot
 from ninetynine.bots.knowledge import hand_weights
-from ninetynine.events import Event
-from ninetynine.view import View, observe
+from ninetynine.engine.events import Event
+from ninetynine.engine.view import View, observe
 
 
 def positions(preset: str, players: int, count: int, seed: int) -> list[View]:
@@ -57,7 +57,7 @@ def engine_rate(preset: str, players: int, seconds: float = 1.0) -> float:
         state = new_game(rules, players)
         while not state.is_over:
             if state.is_chance:
-                state._apply_chance(state.sample_chance(rng))
+                state.play_chance(rng)
             else:
                 state.apply_code(rng.choice(state.legal_codes()))
                 decisions += 1

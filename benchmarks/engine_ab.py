@@ -37,7 +37,10 @@ def copy_as(src: Path, dest: Path, name: str) -> None:
 
 def matches(pkg: ModuleType, rules: object, count: int, checked: bool) -> int:
     """Play ``count`` seeded random matches of 4 players; returns the decisions made."""
-    state_mod = importlib.import_module(pkg.__name__ + ".state")
+    try:  # the engine's package since 1.1, its root module before
+        state_mod = importlib.import_module(pkg.__name__ + ".engine.state")
+    except ModuleNotFoundError:
+        state_mod = importlib.import_module(pkg.__name__ + ".state")
     chance, over = state_mod.CHANCE, state_mod.OVER
     decisions = 0
     for m in range(count):
@@ -45,8 +48,12 @@ def matches(pkg: ModuleType, rules: object, count: int, checked: bool) -> int:
         s = pkg.new_game(rules, 4)
         while s.phase != over:
             if s.phase == chance:
-                outcome = s.sample_chance(rng)
-                s.apply(outcome) if checked else s._apply_chance(outcome)
+                if checked:
+                    s.apply(s.sample_chance(rng))
+                elif hasattr(s, "play_chance"):
+                    s.play_chance(rng)
+                else:  # a checkout from before play_chance was public
+                    s._apply_chance(s.sample_chance(rng))
             elif checked:
                 s.apply(rng.choice(s.legal_actions()))
                 decisions += 1

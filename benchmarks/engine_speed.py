@@ -19,8 +19,8 @@ from collections.abc import Callable
 from minimal_engine import minimal_p_matches
 
 from ninetynine import load_rules, new_game
-from ninetynine.rules import Rules
-from ninetynine.state import CHANCE, OVER
+from ninetynine.engine.state import CHANCE, OVER
+from ninetynine.rules.settings import Rules
 
 FAST_TARGET = 0.6  # the fast path under P, as a share of the minimal engine
 
@@ -37,7 +37,7 @@ def fast_matches(rules: Rules, players: int, matches: int, seed: int) -> int:
             if phase == OVER:
                 break
             if phase == CHANCE:
-                state._apply_chance(state.sample_chance(rng))
+                state.play_chance(rng)
             else:
                 state.apply_code(choice(state.legal_codes()))
                 decisions += 1

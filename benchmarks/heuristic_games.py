@@ -6,12 +6,12 @@ import random
 from collections.abc import Iterator
 
 from ninetynine import new_game
-from ninetynine.actions import Action
 from ninetynine.bots import make_bot
-from ninetynine.events import Event
-from ninetynine.rules import Rules
-from ninetynine.state import State
-from ninetynine.view import View, observe
+from ninetynine.engine.actions import Action
+from ninetynine.engine.events import Event
+from ninetynine.engine.state import State
+from ninetynine.engine.view import View, observe
+from ninetynine.rules.settings import Rules
 
 
 def decisions(rules: Rules, players: int, games: int, rng: random.Random) \

@@ -24,11 +24,11 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 import ninetynine.rl.openspiel  # noqa: F401  (registers python_ninetynine)
-from ninetynine.actions import Reinsert, Shuffle
 from ninetynine.arena.stats import Z95, wilson
 from ninetynine.bots.ismcts import IsmctsBot
-from ninetynine.events import Event
-from ninetynine.view import observe
+from ninetynine.engine.actions import Reinsert, Shuffle
+from ninetynine.engine.events import Event
+from ninetynine.engine.view import observe
 
 
 def play(rules: str, deal: int, ours_seat: int, iterations: int) -> tuple[bool, float, float]:

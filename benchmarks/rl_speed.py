@@ -26,10 +26,10 @@ from engine_speed import checked_matches, fast_matches  # noqa: E402
 from minimal_engine import minimal_p_matches  # noqa: E402
 
 from ninetynine import load_rules  # noqa: E402
-from ninetynine.game import new_game  # noqa: E402
+from ninetynine.engine.game import new_game  # noqa: E402
+from ninetynine.engine.state import CHANCE, OVER  # noqa: E402
 from ninetynine.rl.batch import Batch  # noqa: E402
 from ninetynine.rl.encoding import Encoding  # noqa: E402
-from ninetynine.state import CHANCE, OVER  # noqa: E402
 
 BATCH_TARGET = 4_500_000
 
@@ -42,7 +42,7 @@ def encoded_matches(players: int, matches: int, seed: int) -> int:
         state = new_game(enc.rules, players)
         while state.phase != OVER:
             if state.phase == CHANCE:
-                state._apply_chance(state.sample_chance(rng))
+                state.play_chance(rng)
                 continue
             enc.observe(state, state.turn)
             enc.mask(state)

@@ -40,9 +40,9 @@ import psycopg
 import websockets
 from web_load import cpu_seconds, free_port, throwaway_postgres
 
-from ninetynine.match import Chance, Match
-from ninetynine.presets import load_rules
-from ninetynine.record import move_text
+from ninetynine.records.match import Chance, Match
+from ninetynine.records.record import move_text
+from ninetynine.rules.presets import load_rules
 from ninetynine.web.storage import open_storage
 from ninetynine.web.table.seating import Seat, hash_token
 

@@ -31,15 +31,15 @@ import time
 import numpy as np
 
 from ninetynine import load_rules
-from ninetynine.actions import Action, ActionKind
 from ninetynine.arena import ArenaConfig, run_games, summarize
 from ninetynine.bots import bot_names, register
 from ninetynine.bots.knowledge import escape_cards
 from ninetynine.bots.learned import BINS, FEATURES, KEEPS, LAY_DOWN, LEAVES, RANK_AT, RANKS
+from ninetynine.engine.actions import Action, ActionKind
+from ninetynine.engine.state import compiled
+from ninetynine.engine.view import View
 from ninetynine.rl.batch import EMPTY, Batch
-from ninetynine.rules import Rules
-from ninetynine.state import compiled
-from ninetynine.view import View
+from ninetynine.rules.settings import Rules
 
 
 def bins(total: np.ndarray, limit: int) -> np.ndarray:

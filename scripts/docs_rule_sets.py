@@ -9,7 +9,7 @@ from typing import Any
 from mkdocs.structure.files import File, Files
 
 from ninetynine.cli.rules_cmd import describe, settings_text
-from ninetynine.presets import load_rules, presets
+from ninetynine.rules.presets import load_rules, presets
 
 FOLDER = "rule-sets"
 

@@ -12,9 +12,9 @@ import sys
 from pathlib import Path
 
 from ninetynine import load_rules, presets
-from ninetynine.events import narrate
-from ninetynine.match import Match
-from ninetynine.record import format_record
+from ninetynine.engine.events import narrate
+from ninetynine.records.match import Match
+from ninetynine.records.record import format_record
 
 GOLDEN = Path(__file__).resolve().parents[1] / "tests" / "golden"
 

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 from typing import ClassVar
 
-from ninetynine.actions import Action
 from ninetynine.bots import make_bot, register
-from ninetynine.view import View
+from ninetynine.engine.actions import Action
+from ninetynine.engine.view import View
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE_BOT = "cmd:" + shlex.join([sys.executable, str(ROOT / "examples" / "protocol_bot.py")])

@@ -11,7 +11,7 @@ import pytest
 
 from ninetynine import presets
 from ninetynine.cli.main import main
-from ninetynine.presets import FAMILIES
+from ninetynine.rules.presets import FAMILIES
 from tests.helpers import CRASHING_BOT
 
 
@@ -392,7 +392,7 @@ def test_rules_wraps_to_the_terminal_width(capsys: pytest.CaptureFixture[str],
 
 def test_rules_keys_give_each_keys_meaning_and_value_in_p(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    from ninetynine.rules import FIELDS, MEANINGS, META
+    from ninetynine.rules.settings import FIELDS, MEANINGS, META
 
     monkeypatch.setenv("COLUMNS", "200")
     _, out, _ = run(capsys, "rules", "--keys")

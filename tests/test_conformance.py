@@ -15,14 +15,14 @@ from typing import Any
 import pytest
 
 from ninetynine import IllegalActionError, load_rules, new_game, play_out, presets
-from ninetynine.actions import Action, ActionKind
-from ninetynine.cards import new_deck
-from ninetynine.match import Match, replay
-from ninetynine.position import format_position, parse_position
-from ninetynine.record import Record, format_record, parse_record
-from ninetynine.rules import BelowZero, Rules
-from ninetynine.state import DOWN, PASS, PLAY, State
-from ninetynine.view import observe
+from ninetynine.engine.actions import Action, ActionKind
+from ninetynine.engine.state import DOWN, PASS, PLAY, State
+from ninetynine.engine.view import observe
+from ninetynine.records.match import Match, replay
+from ninetynine.records.position import format_position, parse_position
+from ninetynine.records.record import Record, format_record, parse_record
+from ninetynine.rules.cards import new_deck
+from ninetynine.rules.settings import BelowZero, Rules
 
 
 def tables() -> list[tuple[str, int]]:

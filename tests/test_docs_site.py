@@ -14,8 +14,8 @@ import pytest
 
 import ninetynine
 from ninetynine.cli.main import main
-from ninetynine.game import new_game
-from ninetynine.presets import find_preset, presets
+from ninetynine.engine.game import new_game
+from ninetynine.rules.presets import find_preset, presets
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from ninetynine import presets
-from ninetynine.match import replay
-from ninetynine.record import parse_record
+from ninetynine.records.match import replay
+from ninetynine.records.record import parse_record
 
 ROOT = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("regen_golden", ROOT / "scripts" / "regen_golden.py")

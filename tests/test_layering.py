@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "ninetynine"
-CORE = ["actions", "cards", "dealing", "describe", "effects", "errors", "events", "game", "lookup",
-        "files", "launch", "match", "options",
-        "penalties", "position", "statebase",
-        "presets", "record", "rules", "state", "view", "words"]
-FRONT_ENDS = {"cli", "tui", "web", "bots", "arena", "coach", "table", "saves", "rl"}
+# the core: what the shared modules at the root, the rules, the engine and the records hold
+SHARED = {"errors", "files", "launch"}
+CORE_PACKAGES = ("rules", "engine", "records")
+CORE = sorted([f"{m}.py" for m in SHARED]
+              + [p.relative_to(SRC).as_posix() for pkg in CORE_PACKAGES
+                 for p in (SRC / pkg).glob("*.py")])
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -29,21 +30,21 @@ def imported_modules(path: Path) -> set[str]:
 
 @pytest.mark.parametrize("module", CORE)
 def test_core_imports_only_stdlib_and_core(module: str) -> None:
-    for name in imported_modules(SRC / f"{module}.py"):
+    for name in imported_modules(SRC / module):
         top = name.split(".")[0]
         if top == "ninetynine":
             sub = name.split(".")[1] if "." in name else ""
-            assert sub == "" or sub in CORE, f"{module} imports front end {name}"
-            assert sub not in FRONT_ENDS
+            assert sub in SHARED or sub in CORE_PACKAGES, f"{module} imports front end {name}"
         else:
             assert top in sys.stdlib_module_names or top == "__future__", \
                 f"{module} imports third-party {name}"
 
 
-def test_every_core_module_is_listed() -> None:
-    """A new top-level module must be classified here as core or front end."""
+def test_the_package_root_holds_folders_and_shared_modules_only() -> None:
+    """A new module goes into the folder of its part: rules, engine, records, session or a
+    front end; the root keeps the exports, ``python -m`` and what every layer shares."""
     modules = {p.stem for p in SRC.glob("*.py")} - {"__init__", "__main__"}
-    assert modules <= set(CORE) | FRONT_ENDS, modules - set(CORE) - FRONT_ENDS
+    assert modules == SHARED, modules ^ SHARED
 
 
 def test_only_the_rl_package_imports_it() -> None:
@@ -60,13 +61,16 @@ def test_only_the_rl_package_imports_it() -> None:
 
 
 # Layers from the bottom: a module may import its own group and lower layers only, so a
-# front end sits on top and never underneath (the package's exports count as core).
+# front end sits on top and never underneath (the package's exports sit on the records).
 LAYERS = [
-    {"core"},
+    {"shared"},
+    {"rules"},
+    {"engine"},
+    {"records"},
+    {"exports"},
     {"bots"},
     {"coach", "rl"},
-    {"arena", "table"},
-    {"saves"},
+    {"arena", "session"},
     {"tui", "web"},
     {"cli"},
     {"__main__"},
@@ -103,7 +107,9 @@ def project_imports(path: Path) -> set[str]:
 
 def group_of(module: str) -> str:
     parts = module.split(".")
-    return "core" if len(parts) == 1 or parts[1] in CORE else parts[1]
+    if len(parts) == 1:
+        return "exports"
+    return "shared" if parts[1] in SHARED else parts[1]
 
 
 GRAPH = {m: project_imports(p) for m, p in MODULES.items()}

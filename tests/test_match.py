@@ -12,11 +12,11 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from ninetynine import load_rules, presets
-from ninetynine.actions import Action, ActionKind
+from ninetynine.engine.actions import Action, ActionKind
+from ninetynine.engine.state import State
 from ninetynine.errors import IllegalActionError, NinetyNineError, RecordError
-from ninetynine.match import Chance, Match, replay
-from ninetynine.record import format_record, parse_record
-from ninetynine.state import State
+from ninetynine.records.match import Chance, Match, replay
+from ninetynine.records.record import format_record, parse_record
 from tests.test_conformance import check_invariants
 
 PRESETS = list(presets())
@@ -174,7 +174,7 @@ def test_a_bad_record_names_the_move_and_a_bad_names_list_is_refused() -> None:
 
 
 def test_standing_and_returns_are_the_engines() -> None:
-    from ninetynine.match import returns, standing
+    from ninetynine.records.match import returns, standing
     match = Match.new(load_rules("J-TEAM"), 4, chance=Chance.by_move(2))
     assert standing(match.state) == [6.0] * 4 and returns(match.state) == [0.0] * 4
     while not match.is_over:

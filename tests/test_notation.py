@@ -7,9 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ninetynine import NotationError, RulesError, parse_action
-from ninetynine.actions import Action, ActionKind, Lead, Reinsert, Shuffle
-from ninetynine.cards import format_card, format_cards, new_deck, parse_card, parse_cards
-from ninetynine.effects import Effect, Kind, format_effect, parse_effect, resolve
+from ninetynine.engine.actions import Action, ActionKind, Lead, Reinsert, Shuffle
+from ninetynine.rules.cards import format_card, format_cards, new_deck, parse_card, parse_cards
+from ninetynine.rules.effects import Effect, Kind, format_effect, parse_effect, resolve
 
 
 @given(st.integers(0, 51))
@@ -141,5 +141,5 @@ def test_set_effects_arithmetic() -> None:
 def test_toml_strings_round_trip(text: str) -> None:
     import tomllib
 
-    from ninetynine.position import toml_value
+    from ninetynine.records.position import toml_value
     assert tomllib.loads(f"x = {toml_value(text)}")["x"] == text

@@ -16,10 +16,10 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from ninetynine import RulesError, load_rules, new_game, presets, step
-from ninetynine import events as E
-from ninetynine.position import format_position
-from ninetynine.rules import Rules
-from ninetynine.state import State
+from ninetynine.engine import events as E
+from ninetynine.engine.state import State
+from ninetynine.records.position import format_position
+from ninetynine.rules.settings import Rules
 from tests.test_conformance import check_invariants
 
 PRESETS = list(presets())

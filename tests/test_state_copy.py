@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ninetynine import Chance, Match, load_rules
 from ninetynine.bots.determinize import Determinizer
-from ninetynine.state import FIELDS, LIST_FIELDS
-from ninetynine.view import observe
+from ninetynine.engine.state import FIELDS, LIST_FIELDS
+from ninetynine.engine.view import observe
 
 
 def test_clone_copies_every_field_and_shares_no_list() -> None:

@@ -17,15 +17,15 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from ninetynine import RulesError, load_rules, new_game, presets
-from ninetynine import events as E
 from ninetynine.cli.main import main
-from ninetynine.describe import describe_rules, rules_text
-from ninetynine.effects import parse_effect
-from ninetynine.options import stuck_explanation
-from ninetynine.presets import RULEBOOKS
-from ninetynine.rules import FIELDS, META, InstantRule, Rules
-from ninetynine.statebase import EndReason
-from ninetynine.words import ENDINGS, ending
+from ninetynine.engine import events as E
+from ninetynine.engine.fields import EndReason
+from ninetynine.engine.options import stuck_explanation
+from ninetynine.rules.describe import describe_rules, rules_text
+from ninetynine.rules.effects import parse_effect
+from ninetynine.rules.presets import RULEBOOKS
+from ninetynine.rules.settings import FIELDS, META, InstantRule, Rules
+from ninetynine.rules.words import ENDINGS, ending
 from tests.rules.helpers import play, pos
 from tests.test_properties import EFFECTS, house_rules
 

@@ -10,10 +10,12 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from ninetynine.presets import find_preset, load_rules, open_rules, preset_rules, presets
+from ninetynine.rules.presets import find_preset, load_rules, open_rules, preset_rules, presets
 
 if TYPE_CHECKING:
-    from ninetynine.actions import Action, ActionKind, Lead, Reinsert, Shuffle, parse_action
+    from ninetynine.engine.actions import Action, ActionKind, Lead, Reinsert, Shuffle, parse_action
+    from ninetynine.engine.game import new_game, play_out, step
+    from ninetynine.engine.state import Outcome, State
     from ninetynine.errors import (
         CardNotInHandError,
         ChoiceRequiredError,
@@ -26,20 +28,19 @@ if TYPE_CHECKING:
         RecordError,
         RulesError,
     )
-    from ninetynine.game import new_game, play_out, step
-    from ninetynine.match import Chance, Match
-    from ninetynine.rules import Rules
-    from ninetynine.state import Outcome, State
+    from ninetynine.records.match import Chance, Match
+    from ninetynine.rules.settings import Rules
 
 _LAZY = {
-    "ninetynine.actions": ("Action", "ActionKind", "Lead", "Reinsert", "Shuffle", "parse_action"),
+    "ninetynine.engine.actions": ("Action", "ActionKind", "Lead", "Reinsert", "Shuffle",
+                                  "parse_action"),
     "ninetynine.errors": ("CardNotInHandError", "ChoiceRequiredError", "GameOverError",
                           "IllegalActionError", "NinetyNineError", "NotationError",
                           "NotYourTurnError", "OverLimitError", "RecordError", "RulesError"),
-    "ninetynine.game": ("new_game", "play_out", "step"),
-    "ninetynine.match": ("Chance", "Match"),
-    "ninetynine.rules": ("Rules",),
-    "ninetynine.state": ("Outcome", "State"),
+    "ninetynine.engine.game": ("new_game", "play_out", "step"),
+    "ninetynine.records.match": ("Chance", "Match"),
+    "ninetynine.rules.settings": ("Rules",),
+    "ninetynine.engine.state": ("Outcome", "State"),
 }
 _MODULE_OF = {name: module for module, names in _LAZY.items() for name in names}
 

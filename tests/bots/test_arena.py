@@ -19,9 +19,9 @@ from ninetynine.arena import (
 )
 from ninetynine.arena.stats import MIN_BLOCKS, block_interval, labels_of
 from ninetynine.cli.main import main
-from ninetynine.match import replay
-from ninetynine.presets import load_rules
-from ninetynine.record import parse_record
+from ninetynine.records.match import replay
+from ninetynine.records.record import parse_record
+from ninetynine.rules.presets import load_rules
 
 
 def test_rotation_puts_every_bot_in_every_chair_once_per_block() -> None:

@@ -13,9 +13,10 @@ from ninetynine.bots import Determinizer, make_bot
 from ninetynine.bots.belief import HandReader, hand_plays
 from ninetynine.bots.knowledge import rollout_policy
 from ninetynine.bots.odds import game_odds
-from ninetynine.events import Event
-from ninetynine.state import State
-from ninetynine.view import View, observe
+from ninetynine.engine.events import Event
+from ninetynine.engine.state import State
+from ninetynine.engine.view import View, observe
+from ninetynine.rules.cards import rank_of
 
 
 def heuristic_decisions(preset: str, players: int, games: int, seed: int) \
@@ -40,7 +41,7 @@ def heuristic_decisions(preset: str, players: int, games: int, seed: int) \
 
 def uniform_chance(ranks: tuple[int, ...], pool: list[int]) -> float:
     """The chance that a uniform deal of ``len(ranks)`` cards of ``pool`` has these ranks."""
-    counts = Counter(c >> 2 for c in pool)
+    counts = Counter(rank_of(c) for c in pool)
     ways = math.prod(math.comb(counts[r], k) for r, k in Counter(ranks).items())
     return ways / math.comb(len(pool), len(ranks))
 
@@ -55,7 +56,7 @@ def test_the_real_hands_are_likelier_under_the_posterior_than_under_a_uniform_de
         det = Determinizer(view)
         for seat, _ in hand_plays(view).items():
             posterior = reader.posterior(seat, det.pool)
-            real = tuple(sorted(c >> 2 for c in state.hands[seat]))
+            real = tuple(sorted(rank_of(c) for c in state.hands[seat]))
             p = posterior.get(real, 0.0) / sum(posterior.values())
             q = uniform_chance(real, det.pool)
             assert p > 0  # the real hand is never ruled out
@@ -72,7 +73,7 @@ def test_a_low_card_dumped_at_a_low_total_says_the_rest_of_the_hand_is_low_or_es
         plays = hand_plays(view)
         for seat, p in plays.items():
             before, card, _, drawn = p.plays[-1]
-            if card >> 2 == 1 and before < 40 and drawn == 1 and len(p.plays) == 1:
+            if rank_of(card) == 1 and before < 40 and drawn == 1 and len(p.plays) == 1:
                 reader = HandReader(view, rollout_policy(rules), slip=0.0)
                 posterior = reader.posterior(seat, Determinizer(view).pool)
                 high = {5, 6, 7, 10, 11}  # six, seven, eight, Jack, Queen: dumped first

@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 
 from ninetynine import load_rules, new_game, presets
-from ninetynine.actions import Action
 from ninetynine.bots import DIFFICULTIES, bot_names, make_bot
 from ninetynine.bots.base import with_options
+from ninetynine.engine.actions import Action
+from ninetynine.engine.events import Event
+from ninetynine.engine.view import observe
 from ninetynine.errors import NinetyNineError
-from ninetynine.events import Event
-from ninetynine.view import observe
 
 BOTS = ["random", "heuristic", "ismcts:iterations=25,depth=12"]
 NEW = ["greedy", "greedy-keep", with_options("hard", iterations=25, depth=12)]

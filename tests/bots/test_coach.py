@@ -10,16 +10,16 @@ import pytest
 
 from ninetynine import load_rules, new_game, parse_action, presets
 from ninetynine.arena import play_game
-from ninetynine.cards import parse_card
 from ninetynine.cli.main import main
 from ninetynine.coach import advice_json, advise, review, review_json
 from ninetynine.coach.advice import PLAYOUTS, SIGNIFICANT
 from ninetynine.coach.review import FLAGS, flag_of
+from ninetynine.engine.view import View, observe
 from ninetynine.errors import NinetyNineError
-from ninetynine.position import parse_position
-from ninetynine.record import parse_record
+from ninetynine.records.position import parse_position
+from ninetynine.records.record import parse_record
+from ninetynine.rules.cards import parse_card
 from ninetynine.tui.text import coach_line
-from ninetynine.view import View, observe
 from ninetynine.web.limits import Limits
 
 # G: any card may be played and a bust costs a life. At 95 the Queen (and the Ten as

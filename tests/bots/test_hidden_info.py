@@ -11,10 +11,11 @@ from ninetynine import load_rules, new_game
 from ninetynine.bots import DIFFICULTIES, Determinizer, make_bot
 from ninetynine.bots.base import BUILTIN, honest_bot_names, with_options
 from ninetynine.coach import advise
-from ninetynine.events import Event
-from ninetynine.rules import apply_overrides
-from ninetynine.state import State
-from ninetynine.view import View, observe
+from ninetynine.engine.events import Event
+from ninetynine.engine.state import State
+from ninetynine.engine.view import View, observe
+from ninetynine.rules.cards import rank_of
+from ninetynine.rules.settings import apply_overrides
 
 
 def midgame(preset: str, players: int, seed: int, plays: int = 7) -> State:
@@ -76,7 +77,7 @@ def test_weighted_deals_put_heavy_ranks_in_hands_and_agree_with_the_view() -> No
     seat = state.current_seat
     assert seat is not None
     view = observe(state, seat)
-    queens = sum(c >> 2 == 11 for c in view.unseen())
+    queens = sum(rank_of(c) == 11 for c in view.unseen())
     assert queens >= 2
     weights = [1.0] * 13
     weights[11] = 4.0
@@ -88,7 +89,7 @@ def test_weighted_deals_put_heavy_ranks_in_hands_and_agree_with_the_view() -> No
             sample = det.sample(rng)
             assert Counter(sample.all_cards()) == deck
             assert observe(sample, seat) == view
-            count += sum(c >> 2 == 11 for s in range(4) if s != seat for c in sample.hands[s])
+            count += sum(rank_of(c) == 11 for s in range(4) if s != seat for c in sample.hands[s])
         counts.append(count)
     assert counts[1] > 1.5 * counts[0]
 

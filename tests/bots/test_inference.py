@@ -8,8 +8,8 @@ from ninetynine import load_rules, new_game
 from ninetynine.bots import Determinizer, make_bot
 from ninetynine.bots.inference import LastPlays
 from ninetynine.bots.knowledge import rollout_policy
-from ninetynine.events import Event
-from ninetynine.view import observe
+from ninetynine.engine.events import Event
+from ninetynine.engine.view import observe
 
 
 def test_real_hands_fit_the_last_plays_of_sensible_players_and_random_deals_often_do_not() -> None:

@@ -11,10 +11,10 @@ from ninetynine import load_rules, presets
 from ninetynine.bots import make_bot
 from ninetynine.bots.ismcts import _in_play, _paired_z, _playout, _settled, playout_values
 from ninetynine.bots.knowledge import hand_weights, rollout_policy
-from ninetynine.game import new_game
-from ninetynine.position import position_from_mapping
-from ninetynine.state import State
-from ninetynine.view import observe
+from ninetynine.engine.game import new_game
+from ninetynine.engine.state import State
+from ninetynine.engine.view import observe
+from ninetynine.records.position import position_from_mapping
 
 from .test_bots_play import play, table
 

@@ -13,7 +13,7 @@ from ninetynine import load_rules, new_game
 from ninetynine.arena import play_game
 from ninetynine.bots import BotFailure, make_bot
 from ninetynine.bots.protocol import ProtocolBot, view_to_json
-from ninetynine.view import observe
+from ninetynine.engine.view import observe
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = f"cmd:{sys.executable} {ROOT / 'examples' / 'protocol_bot.py'}"

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from ninetynine.bots import make_bot
-from ninetynine.position import position_from_mapping
-from ninetynine.view import observe
+from ninetynine.engine.view import observe
+from ninetynine.records.position import position_from_mapping
 
 
 @pytest.mark.parametrize("spec", ["heuristic", "ismcts:iterations=300"])

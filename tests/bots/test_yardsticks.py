@@ -10,12 +10,12 @@ from ninetynine import load_rules, presets
 from ninetynine.arena import play_game
 from ninetynine.bots import DIFFICULTIES, BotFailure, ask, make_bot
 from ninetynine.bots.base import honest_bot_names, sees_hidden_cards
-from ninetynine.cards import parse_card
+from ninetynine.engine.state import State
+from ninetynine.engine.view import View, observe
 from ninetynine.errors import NinetyNineError
-from ninetynine.position import parse_position
-from ninetynine.state import State
-from ninetynine.table import parse_seats
-from ninetynine.view import View, observe
+from ninetynine.records.position import parse_position
+from ninetynine.rules.cards import parse_card
+from ninetynine.session.table import parse_seats
 from tests.bots.test_hidden_info import played, swap_hidden
 
 

@@ -27,7 +27,7 @@ import pytest
 import ninetynine
 from ninetynine.cli.extras import EXTRAS
 from ninetynine.cli.rules_cmd import describe
-from ninetynine.presets import load_rules
+from ninetynine.rules.presets import load_rules
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "src" / "ninetynine"

@@ -9,11 +9,12 @@ import numpy as np
 import pytest
 
 from ninetynine import load_rules
-from ninetynine.actions import Shuffle
+from ninetynine.engine.actions import Shuffle
+from ninetynine.engine.game import new_game
+from ninetynine.engine.state import CHANCE, DOWN, OVER
+from ninetynine.engine.tables import card_of
 from ninetynine.errors import RulesError
-from ninetynine.game import new_game
 from ninetynine.rl.batch import EMPTY, Batch
-from ninetynine.state import CHANCE, DOWN, OVER
 
 
 def reference_game(preset: str, players: int, seed: int) -> dict:
@@ -27,10 +28,9 @@ def reference_game(preset: str, players: int, seed: int) -> dict:
 
     def chance() -> None:
         while state.phase == CHANCE:
-            outcome = state.sample_chance(rng)
+            outcome = state.play_chance(rng)
             assert isinstance(outcome, Shuffle)
             shuffles.append(outcome.order)
-            state._apply_chance(outcome)
 
     chance()
     while state.phase != OVER:
@@ -83,7 +83,7 @@ def test_batch_plays_as_the_reference_engine(preset: str, players: int) -> None:
             if code == DOWN:
                 action = batch.down
             else:
-                slot = list(batch.hands[g, seat]).index(code >> 2)
+                slot = list(batch.hands[g, seat]).index(card_of(code))
                 action = 2 * slot + (code & 3)
             assert legal[g] >> action & 1, "the reference's action is legal in the batch"
             actions[g] = action

@@ -13,12 +13,12 @@ import pytest
 import ninetynine.rl  # noqa: F401  (registers NinetyNine-v0)
 import ninetynine.rl.openspiel  # noqa: F401  (registers python_ninetynine)
 from ninetynine import IllegalActionError, NinetyNineError, load_rules, presets
+from ninetynine.engine.game import new_game
+from ninetynine.engine.state import CHANCE, OVER, PASS, State
 from ninetynine.errors import RecordError, RulesError
-from ninetynine.game import new_game
 from ninetynine.rl.encoding import SPECIAL, Encoding
 from ninetynine.rl.pettingzoo import env
-from ninetynine.rules import Rules
-from ninetynine.state import CHANCE, OVER, PASS, State
+from ninetynine.rules.settings import Rules
 
 
 def typical(preset: str) -> int:
@@ -33,7 +33,7 @@ def decisions(preset: str | Rules, players: int, seed: int, limit: int = 400):
     state = new_game(rules, players, first=seed % players)
     for _ in range(limit):
         while state.phase == CHANCE:
-            state._apply_chance(state.sample_chance(rng))
+            state.play_chance(rng)
         if state.phase == OVER:
             return
         yield state

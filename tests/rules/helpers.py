@@ -10,12 +10,12 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ninetynine import events as E
 from ninetynine import parse_action
-from ninetynine.actions import Action, Shuffle
-from ninetynine.cards import format_card, format_cards, new_deck, parse_cards
-from ninetynine.position import position_from_mapping
-from ninetynine.state import State
+from ninetynine.engine import events as E
+from ninetynine.engine.actions import Action, Shuffle
+from ninetynine.engine.state import State
+from ninetynine.records.position import position_from_mapping
+from ninetynine.rules.cards import format_card, format_cards, new_deck, parse_cards
 
 Spec = str | Mapping[str, Any]
 

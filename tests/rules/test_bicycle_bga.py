@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from tests.rules.helpers import card_text, deal, legal, of, play, pos
 
-from ninetynine import events as E
 from ninetynine import load_rules, new_game, preset_rules
+from ninetynine.engine import events as E
+from ninetynine.engine.state import CHANCE
 from ninetynine.errors import RecordError
-from ninetynine.state import CHANCE
 
 THREE = ["7S 8S 9S", "5C 6C 7C", "5H 6H 7H"]
 

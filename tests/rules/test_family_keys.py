@@ -9,15 +9,15 @@ import pytest
 from tests.rules.helpers import deal, legal, of, play, pos
 
 from ninetynine import Action, Lead, load_rules, new_game, play_out, preset_rules
-from ninetynine import events as E
-from ninetynine.cards import parse_card
+from ninetynine.engine import events as E
+from ninetynine.engine.state import CHANCE, LEAD, PARAM
 from ninetynine.errors import ChoiceRequiredError, IllegalActionError
-from ninetynine.match import Match, replay
-from ninetynine.position import format_position, parse_position
-from ninetynine.presets import rules_spec
-from ninetynine.record import format_record, parse_record
-from ninetynine.rules import rules_to_mapping
-from ninetynine.state import CHANCE, LEAD, PARAM
+from ninetynine.records.match import Match, replay
+from ninetynine.records.position import format_position, parse_position
+from ninetynine.records.record import format_record, parse_record
+from ninetynine.rules.cards import parse_card
+from ninetynine.rules.presets import rules_spec
+from ninetynine.rules.settings import rules_to_mapping
 
 P = ["AS 2S 3S", "4H 5H 6H", "4D 5D 6D"]
 

@@ -7,10 +7,10 @@ import random
 import pytest
 from tests.rules.helpers import calls, legal, of, play, pos
 
-from ninetynine import events as E
 from ninetynine import load_rules, new_game, preset_rules
-from ninetynine.cards import parse_card, parse_cards
+from ninetynine.engine import events as E
 from ninetynine.errors import RecordError, RulesError
+from ninetynine.rules.cards import parse_card, parse_cards
 
 THREE = ["AS 10S 4S 2S", "5C 6C 7C 8C", "5H 6H 7H 8H"]
 

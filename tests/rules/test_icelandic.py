@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from tests.rules.helpers import card_text, legal, of, play, pos
 
-from ninetynine import events as E
 from ninetynine import preset_rules
+from ninetynine.engine import events as E
 from ninetynine.errors import IllegalActionError
-from ninetynine.position import format_position, parse_position
+from ninetynine.records.position import format_position, parse_position
 
 CHAIN = ["QS 2S 3S 6S 8S", "QC 3C 6C 8C JC", "QH 2H 3H 6H 8H", "2D 3D 6D 8D JD"]
 

@@ -8,10 +8,10 @@ from collections import Counter
 import pytest
 from tests.rules.helpers import calls, deal, legal, of, play, pos
 
-from ninetynine import events as E
 from ninetynine import load_rules, new_game, preset_rules
-from ninetynine.cards import parse_card, parse_cards
+from ninetynine.engine import events as E
 from ninetynine.errors import RecordError, RulesError
+from ninetynine.rules.cards import parse_card, parse_cards
 
 THREE = ["KS 9S 10S", "5C 6C 7C", "5H 6H 7H"]
 

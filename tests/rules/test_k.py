@@ -7,10 +7,10 @@ import random
 import pytest
 from tests.rules.helpers import calls, deal, legal, of, play, pos
 
-from ninetynine import events as E
 from ninetynine import new_game, preset_rules
-from ninetynine.cards import parse_cards
+from ninetynine.engine import events as E
 from ninetynine.errors import IllegalActionError, OverLimitError, RecordError
+from ninetynine.rules.cards import parse_cards
 
 YOU, EAST, SOUTH, WEST = 0, 1, 2, 3
 

@@ -11,15 +11,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.rules.helpers import calls, card_text, deal, legal, of, play, pos
 
-from ninetynine import events as E
 from ninetynine import new_game, preset_rules
-from ninetynine.cards import format_cards, new_deck, parse_cards
 from ninetynine.cli.main import main
+from ninetynine.engine import events as E
+from ninetynine.engine.state import PLAY
 from ninetynine.errors import OverLimitError, RecordError
-from ninetynine.match import replay
-from ninetynine.position import toml_value
-from ninetynine.record import parse_record
-from ninetynine.state import PLAY
+from ninetynine.records.match import replay
+from ninetynine.records.position import toml_value
+from ninetynine.records.record import parse_record
+from ninetynine.rules.cards import format_cards, new_deck, parse_cards
 
 # Chris Jepson's example, dealt to four players from the dealer's left (P1), a card each
 # in turn; P3 then draws the 9 that leaves it {4, 5, 6, 9} at 95.

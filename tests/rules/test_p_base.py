@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from tests.rules.helpers import calls, deal, legal, of, play, pos
 
-from ninetynine import events as E
 from ninetynine import new_game, preset_rules
-from ninetynine.cards import parse_cards
+from ninetynine.engine import events as E
 from ninetynine.errors import OverLimitError, RecordError
+from ninetynine.rules.cards import parse_cards
 
 FOUR = ["KS 8D 2C", "9H 10D 3C", "4S 5C 6C", "4H 7C 8C"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from tests.rules.helpers import calls, deal, legal, of, play, pos
 
-from ninetynine import events as E
 from ninetynine import preset_rules
+from ninetynine.engine import events as E
 
 THREE = ["5S 10S 8S", "5C 6C 7C", "5H 6H 7H"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from tests.rules.helpers import calls, deal, legal, of, play, pos
 
-from ninetynine import events as E
 from ninetynine import preset_rules
+from ninetynine.engine import events as E
 
 ABC = ["4S 10S 2S", "5C 6C 7C", "5H 6H 7H"]
 

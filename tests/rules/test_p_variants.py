@@ -5,18 +5,18 @@ from __future__ import annotations
 import pytest
 from tests.rules.helpers import calls, deal, legal, of, play, pos
 
-from ninetynine import events as E
 from ninetynine import load_rules, new_game, preset_rules
-from ninetynine.actions import Reinsert, parse_action
-from ninetynine.cards import parse_card, parse_cards
-from ninetynine.describe import rules_text
+from ninetynine.engine import events as E
+from ninetynine.engine.actions import Reinsert, parse_action
+from ninetynine.engine.events import narrate
+from ninetynine.engine.state import State
 from ninetynine.errors import IllegalActionError, RecordError, Refusal
-from ninetynine.events import narrate
-from ninetynine.match import replay
-from ninetynine.position import format_position, parse_position
-from ninetynine.record import Record, format_record, parse_record
-from ninetynine.rules import TwoPlayerReverse
-from ninetynine.state import State
+from ninetynine.records.match import replay
+from ninetynine.records.position import format_position, parse_position
+from ninetynine.records.record import Record, format_record, parse_record
+from ninetynine.rules.cards import parse_card, parse_cards
+from ninetynine.rules.describe import rules_text
+from ninetynine.rules.settings import TwoPlayerReverse
 
 P_FAMILY = ["P", "P-NICKELS", "P-SEVEN", "P-DOLLAR", "P-CONTINUE", "P-SWAP-9K", "P-SWAP-49",
             "P-TEN-MINUS", "P-ACE-1-11", "P-2P-AGAIN", "P-1950", "P-BORDERS", "P-69",
@@ -392,7 +392,7 @@ def test_1950_cards() -> None:
 
 def test_1950_no_card_sets_99() -> None:
     r = preset_rules("P-1950")
-    from ninetynine.effects import Kind
+    from ninetynine.rules.effects import Kind
     assert all(e.kind is not Kind.SET for e in r.cards)
 
 
@@ -651,7 +651,7 @@ def test_upcard_new_deal_after_elimination_turns_a_new_upcard() -> None:
 
 
 def test_upcard_reinsert_depths_never_empty_on_a_small_stock() -> None:
-    from ninetynine.state import UPCARD
+    from ninetynine.engine.state import UPCARD
     s = pos("P-UPCARD", ["2S 3S 5S", "2C 3C 6C"], top="7D", rest="pile")
     s.phase, s.chance, s.held = "chance", UPCARD, s.pile.pop()
     req = s.chance_request()

@@ -7,8 +7,8 @@ import pytest
 from tests.rules.helpers import card_text, deal, legal, of, play, pos
 
 from ninetynine import Lead, load_rules, new_game, preset_rules
-from ninetynine import events as E
-from ninetynine.state import CHANCE, LEAD
+from ninetynine.engine import events as E
+from ninetynine.engine.state import CHANCE, LEAD
 
 ABC = ["4S 10S 2S", "5C 6C 7C", "5H 6H 7H"]
 

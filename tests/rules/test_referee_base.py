@@ -10,10 +10,10 @@ from collections import Counter
 import pytest
 from tests.rules.helpers import calls, deal, legal, of, play, pos
 
-from ninetynine import events as E
 from ninetynine import new_game, parse_action, preset_rules
-from ninetynine.cards import format_cards, new_deck, parse_cards
+from ninetynine.engine import events as E
 from ninetynine.errors import BelowZeroError, OverLimitError, RecordError
+from ninetynine.rules.cards import format_cards, new_deck, parse_cards
 
 # =====================================================================================
 # P (S000 main game)

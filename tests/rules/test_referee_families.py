@@ -12,14 +12,14 @@ import random
 import pytest
 from tests.rules.helpers import calls, card_text, deal, legal, of, play, pos
 
-from ninetynine import events as E
 from ninetynine import new_game, parse_action, preset_rules, presets
-from ninetynine.cards import RANKS
-from ninetynine.describe import rules_text
+from ninetynine.engine import events as E
+from ninetynine.engine.state import State
 from ninetynine.errors import IllegalActionError, OverLimitError, RecordError, Refusal
-from ninetynine.match import standings
-from ninetynine.rules import TwoPlayerReverse
-from ninetynine.state import State
+from ninetynine.records.match import standings
+from ninetynine.rules.cards import RANKS
+from ninetynine.rules.describe import rules_text
+from ninetynine.rules.settings import TwoPlayerReverse
 
 # =====================================================================================
 # F1 WIKI (Wikipedia standard)

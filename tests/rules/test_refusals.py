@@ -8,10 +8,10 @@ import pytest
 from tests.rules.helpers import pos
 
 from ninetynine import new_game, parse_action
-from ninetynine.actions import Action, Reinsert, Shuffle
+from ninetynine.engine.actions import Action, Reinsert, Shuffle
+from ninetynine.engine.state import State
 from ninetynine.errors import IllegalActionError, Refusal
-from ninetynine.presets import load_rules
-from ninetynine.state import State
+from ninetynine.rules.presets import load_rules
 
 
 def refusal(state: State, text: str, seat: int | None = None) -> IllegalActionError:

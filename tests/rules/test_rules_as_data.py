@@ -13,12 +13,12 @@ import pytest
 from tests.rules.helpers import deal, legal, of, play, pos
 from tests.rules.test_refusals import refusal
 
-from ninetynine import events as E
 from ninetynine import load_rules, new_game
-from ninetynine.cards import parse_cards
+from ninetynine.engine import events as E
+from ninetynine.engine.state import EndReason
 from ninetynine.errors import Refusal, RulesError
-from ninetynine.rules import RULEBOOK_INSTANT, InstantRule, rules_to_mapping
-from ninetynine.state import EndReason
+from ninetynine.rules.cards import parse_cards
+from ninetynine.rules.settings import RULEBOOK_INSTANT, InstantRule, rules_to_mapping
 
 
 def test_the_ban_falls_on_the_card_that_sets_the_limit_not_on_the_king() -> None:
@@ -41,7 +41,7 @@ def test_the_ban_follows_a_suit_exception() -> None:
 def test_p_upcard_still_bans_its_kings_and_says_so() -> None:
     rules = load_rules("P-UPCARD")
     assert rules.opening_ban_cards() == frozenset(parse_cards("KS KH KD KC"))
-    from ninetynine.describe import rules_text
+    from ninetynine.rules.describe import rules_text
     assert "No King to 99 during your first 5 turns" in rules_text(rules)
 
 

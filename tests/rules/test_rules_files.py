@@ -11,8 +11,8 @@ import pytest
 
 from ninetynine import load_rules, new_game, play_out, preset_rules, presets
 from ninetynine.errors import RulesError
-from ninetynine.presets import FAMILIES, find_preset, open_rules, rules_spec
-from ninetynine.rules import FIELDS, Draw, keys_help, rules_to_mapping
+from ninetynine.rules.presets import FAMILIES, find_preset, open_rules, rules_spec
+from ninetynine.rules.settings import FIELDS, Draw, keys_help, rules_to_mapping
 
 MATRIX_IDS = [
     "P", "K", "G", "J", "P-NICKELS", "P-SEVEN", "P-DOLLAR", "P-CONTINUE", "P-SWAP-9K",

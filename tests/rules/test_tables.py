@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from ninetynine import preset_rules
-from ninetynine.cards import RANKS
-from ninetynine.effects import format_effect
+from ninetynine.rules.cards import RANKS
+from ninetynine.rules.effects import format_effect
 
 PIPS = {"2": "+2", "3": "+3", "5": "+5", "6": "+6", "7": "+7", "8": "+8"}
 P_CARDS = {"A": "+1/+11", **PIPS, "4": "hold reverse", "9": "hold", "10": "+10/-10",

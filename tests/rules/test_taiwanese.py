@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 from tests.rules.helpers import card_text, legal, of, play, pos
 
-from ninetynine import events as E
 from ninetynine import load_rules, new_game, preset_rules
-from ninetynine.cards import format_cards, parse_card
+from ninetynine.engine import events as E
+from ninetynine.engine.state import CHANCE
+from ninetynine.engine.view import observe
 from ninetynine.errors import ChoiceRequiredError, IllegalActionError, RecordError
-from ninetynine.state import CHANCE
-from ninetynine.view import observe
+from ninetynine.rules.cards import format_cards, parse_card
 
 FOUR = ["5S 7S 8S 2S 3S", "4C 6C 7C 8C 9C", "4H 6H 7H 8H 9H", "4D 6D 7D 8D 9D"]
 

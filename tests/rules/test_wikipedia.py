@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from tests.rules.helpers import calls, card_text, deal, legal, of, play, pos
 
-from ninetynine import events as E
 from ninetynine import load_rules, new_game, preset_rules
+from ninetynine.engine import events as E
+from ninetynine.engine.state import CHANCE
 from ninetynine.errors import OverLimitError, RecordError
-from ninetynine.position import format_position
-from ninetynine.state import CHANCE
+from ninetynine.records.position import format_position
 
 FOUR = ["3S 7S 8S", "5C 6C 7C", "5H 6H 7H", "5D 6D 7D"]
 

@@ -12,11 +12,11 @@ from tests.helpers import CRASHING_BOT, EXAMPLE_BOT
 from textual.pilot import Pilot
 
 from ninetynine import load_rules
-from ninetynine.cards import RANKS, format_card
 from ninetynine.coach import advise
-from ninetynine.events import CardPlayed, Declined, Named
-from ninetynine.saves import autosave, current_path, finish, load_save
-from ninetynine.table import BOT, HUMAN, Pending, Seat, Table
+from ninetynine.engine.events import CardPlayed, Declined, Named
+from ninetynine.rules.cards import RANKS, format_card, rank_of
+from ninetynine.session.saves import autosave, current_path, finish, load_save
+from ninetynine.session.table import BOT, HUMAN, Pending, Seat, Table
 from ninetynine.tui.app import PlayApp
 from ninetynine.tui.dialogs import ChoiceScreen, GameOverScreen, HandoffScreen, HelpScreen
 from ninetynine.tui.text import card_label
@@ -163,7 +163,7 @@ def table_with_an_ace() -> tuple[Table, list[int]]:
     """A P table where the first seat holds an Ace, and its Aces."""
     for seed in range(300):
         table = make_table(rules="P", seed=seed)
-        aces = [c for c in table.state.hands[0] if c >> 2 == 0]
+        aces = [c for c in table.state.hands[0] if rank_of(c) == 0]
         if aces:
             return table, aces
     raise AssertionError("no seed below 300 deals the first seat an Ace")
@@ -369,8 +369,8 @@ def test_f_makes_the_bots_move_at_once(screen_text: ScreenText) -> None:
 
 @pytest.mark.parametrize("pace", [0.0, 0.05])  # played at once, or thought in a thread
 def test_a_bot_that_breaks_the_rules_stops_the_game_with_its_reason(pace: float) -> None:
-    from ninetynine.actions import Action
     from ninetynine.bots import register
+    from ninetynine.engine.actions import Action
 
     @register("cheat-for-tests")
     class Cheat:
@@ -463,8 +463,8 @@ def test_a_card_can_be_played_with_the_mouse() -> None:
 
 def table_at(position: dict[str, object]) -> Table:
     """Ann (a person) and random bots (Bo, Cy), from a position written by hand."""
-    from ninetynine.position import position_from_mapping
-    from ninetynine.record import Record
+    from ninetynine.records.position import position_from_mapping
+    from ninetynine.records.record import Record
     state = position_from_mapping(position)
     seats = [Seat("Ann"), Seat("Bo", BOT, "random"), Seat("Cy", BOT, "random")][:state.n]
     return Table.resume(Record(state, from_position=True), seats, seed=2)
@@ -593,8 +593,8 @@ def test_the_coach_shows_each_legal_card_s_chances_on_your_turn_and_c_hides_it(
 
 def test_the_seat_list_marks_a_dealer_only_where_the_rules_have_one() -> None:
     from ninetynine import new_game
+    from ninetynine.engine.view import observe
     from ninetynine.tui.widgets import _marker
-    from ninetynine.view import observe
     for preset, dealer in (("P", True), ("G", False)):
         view = observe(new_game(load_rules(preset), 3), 0)
         assert any("D" in _marker(view, s) for s in range(3)) is dealer, preset

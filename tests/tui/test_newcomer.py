@@ -12,10 +12,10 @@ import pytest
 from textual.pilot import Pilot
 
 from ninetynine import load_rules
-from ninetynine.position import position_from_mapping
-from ninetynine.record import Record
-from ninetynine.saves import autosave, finish, load_save
-from ninetynine.table import BOT, HUMAN, Pending, Seat, Table
+from ninetynine.records.position import position_from_mapping
+from ninetynine.records.record import Record
+from ninetynine.session.saves import autosave, finish, load_save
+from ninetynine.session.table import BOT, HUMAN, Pending, Seat, Table
 from ninetynine.tui.app import PlayApp
 from ninetynine.tui.dialogs import ChoiceScreen, GameOverScreen, HelpScreen
 

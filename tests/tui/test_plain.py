@@ -14,12 +14,12 @@ from tests.helpers import CRASHING_BOT, EXAMPLE_BOT, VIEWED_SEARCH, ViewedSearch
 
 from ninetynine import load_rules, presets
 from ninetynine.bots import ask, make_bot
-from ninetynine.cards import format_cards, show_cards
 from ninetynine.cli.main import main
 from ninetynine.coach import advise
-from ninetynine.events import CardPlayed
-from ninetynine.saves import current_path, load_save
-from ninetynine.table import BOT, Pending, Seat, Table
+from ninetynine.engine.events import CardPlayed
+from ninetynine.rules.cards import format_cards, rank_of, show_cards
+from ninetynine.session.saves import current_path, load_save
+from ninetynine.session.table import BOT, Pending, Seat, Table
 from ninetynine.tui.plain import PlainGame
 from ninetynine.tui.text import coach_line
 
@@ -87,7 +87,7 @@ def test_a_card_with_a_choice_asks_for_its_value(monkeypatch: pytest.MonkeyPatch
     # Find a seed where the person holds an Ace at the start.
     for seed in range(200):
         t = Table.new(load_rules("P"), [Seat("Me"), Seat("B", BOT, "random")], seed=seed)
-        aces = [c for c in t.state.hands[0] if c >> 2 == 0]
+        aces = [c for c in t.state.hands[0] if rank_of(c) == 0]
         if aces:
             break
     ace, shown = format_cards(aces[:1]), show_cards(aces[:1])  # typed; read
@@ -270,8 +270,8 @@ def test_a_bot_that_crashes_is_one_line_and_the_game_stays_saved(
 
 def plain_at(position: dict[str, object], lines: str) -> str:
     """Play a hand-written position as Ann (a person) against two random bots."""
-    from ninetynine.position import position_from_mapping
-    from ninetynine.record import Record
+    from ninetynine.records.position import position_from_mapping
+    from ninetynine.records.record import Record
     state = position_from_mapping(position)
     seats = [Seat("Ann"), Seat("Bo", BOT, "random"), Seat("Cy", BOT, "random")][:state.n]
     table = Table.resume(Record(state, from_position=True), seats, seed=2)

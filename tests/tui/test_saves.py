@@ -8,9 +8,9 @@ import pytest
 
 from ninetynine import load_rules
 from ninetynine.errors import NinetyNineError
-from ninetynine.match import replay
-from ninetynine.record import parse_record
-from ninetynine.saves import (
+from ninetynine.records.match import replay
+from ninetynine.records.record import parse_record
+from ninetynine.session.saves import (
     autosave,
     current_path,
     finish,
@@ -20,7 +20,7 @@ from ninetynine.saves import (
     set_aside,
     write_atomic,
 )
-from ninetynine.table import BOT, Seat, Table
+from ninetynine.session.table import BOT, Seat, Table
 
 
 def table(seed: int = 3) -> Table:

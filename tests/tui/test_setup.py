@@ -11,7 +11,7 @@ from textual.app import App
 from textual.widgets import Input
 
 from ninetynine.cli.play_cmd import add_arguments, setup_table
-from ninetynine.table import BOT, HUMAN, Table
+from ninetynine.session.table import BOT, HUMAN, Table
 from ninetynine.tui.setup import Choices, SetupApp
 
 

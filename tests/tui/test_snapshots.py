@@ -18,10 +18,10 @@ from textual.app import App
 from textual.pilot import Pilot
 
 from ninetynine import load_rules
-from ninetynine.actions import Shuffle
-from ninetynine.game import new_game
-from ninetynine.record import Record, parse_record
-from ninetynine.table import BOT, Seat, Table
+from ninetynine.engine.actions import Shuffle
+from ninetynine.engine.game import new_game
+from ninetynine.records.record import Record, parse_record
+from ninetynine.session.table import BOT, Seat, Table
 from ninetynine.tui.app import PlayApp
 from ninetynine.tui.replay import ReplayApp
 
@@ -110,7 +110,7 @@ def test_replay_view(screen_text: Callable[[App[None]], str]) -> None:
     t = table(rules="K", seed=3)
     for _ in range(12):
         t.play(t.view(0).legal[0]) if t.pending().kind == "human" else t.step_bot()
-    from ninetynine.record import format_record
+    from ninetynine.records.record import format_record
     record = parse_record(format_record(t.record))
     check("replay", ReplayApp(record), lambda p: press(p, "right", "right", "right"),
           screen_text)
@@ -121,7 +121,7 @@ def test_replay_steps_forward_and_back_and_cli_step_opens_it(
     t = table(rules="K", seed=3)
     while not t.state.is_over:
         t.play(t.view(0).legal[0]) if t.pending().kind == "human" else t.step_bot()
-    from ninetynine.record import format_record
+    from ninetynine.records.record import format_record
     text = format_record(t.record, t.state)
     app = ReplayApp(parse_record(text))
 
@@ -150,6 +150,6 @@ def test_replay_steps_forward_and_back_and_cli_step_opens_it(
 
 
 def test_ten_seats_fit_in_two_columns(screen_text: Callable[[App[None]], str]) -> None:
-    from ninetynine.table import parse_seats
+    from ninetynine.session.table import parse_seats
     seats = parse_seats(None, players=10, bots=["random"], name="Ann")
     check("table_ten_seats", PlayApp(table(seats=seats)), None, screen_text)

@@ -9,16 +9,16 @@ import pytest
 from tests.helpers import CRASHING_BOT, EXAMPLE_BOT
 
 from ninetynine import load_rules, presets
-from ninetynine.actions import Action, ActionKind, Shuffle
 from ninetynine.bots import BotFailure, register
-from ninetynine.cards import new_deck, parse_card, parse_cards
+from ninetynine.engine.actions import Action, ActionKind, Shuffle
+from ninetynine.engine.events import GameOver, LifeLost
+from ninetynine.engine.game import new_game
+from ninetynine.engine.options import stuck_explanation
+from ninetynine.engine.view import View
 from ninetynine.errors import IllegalActionError, NinetyNineError
-from ninetynine.events import GameOver, LifeLost
-from ninetynine.game import new_game
-from ninetynine.match import replay
-from ninetynine.options import stuck_explanation
-from ninetynine.table import BOT, HUMAN, Seat, Table, parse_seats
-from ninetynine.view import View
+from ninetynine.records.match import replay
+from ninetynine.rules.cards import new_deck, parse_card, parse_cards
+from ninetynine.session.table import BOT, HUMAN, Seat, Table, parse_seats
 
 
 def bots(n: int, spec: str = "random") -> list[Seat]:

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from ninetynine.cards import format_card
 from ninetynine.coach import advice_json, advise
-from ninetynine.options import card_options, stuck_explanation
-from ninetynine.record import format_record
+from ninetynine.engine.options import card_options, stuck_explanation
+from ninetynine.records.record import format_record
+from ninetynine.rules.cards import format_card
 from ninetynine.web.wire import review_replay_json
 from tests.web.conftest import ROOMY
 from tests.web.helpers import ServerThread, play_game

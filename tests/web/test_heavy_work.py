@@ -23,7 +23,7 @@ import websockets
 
 from ninetynine import Chance, Match, load_rules
 from ninetynine.bots import ask, make_bot
-from ninetynine.record import format_record
+from ninetynine.records.record import format_record
 from tests.web.helpers import Client, free_port
 
 ROOMY = [f"--limit={name}=100000" for name in (

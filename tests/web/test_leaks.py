@@ -22,11 +22,11 @@ import httpx
 import pytest
 import websockets
 
-from ninetynine.cards import format_card
-from ninetynine.events import CardPlayed, InstantHand, UpCardReturned, UpCardTurned
-from ninetynine.presets import load_rules, presets
-from ninetynine.record import parse_record
-from ninetynine.rules import Scoring
+from ninetynine.engine.events import CardPlayed, InstantHand, UpCardReturned, UpCardTurned
+from ninetynine.records.record import parse_record
+from ninetynine.rules.cards import format_card
+from ninetynine.rules.presets import load_rules, presets
+from ninetynine.rules.settings import Scoring
 from tests.web.helpers import ServerThread, free_port, play_game
 
 CARD = re.compile(r"(?<![A-Za-z0-9])(10|[2-9AJQK])[SHDC](?![A-Za-z0-9])")

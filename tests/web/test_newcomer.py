@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from ninetynine.position import position_from_mapping
+from ninetynine.records.position import position_from_mapping
 from ninetynine.web.settings import Settings
 from tests.web.conftest import ROOMY
 from tests.web.helpers import FakeClock, ServerThread

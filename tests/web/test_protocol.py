@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from ninetynine.coach import advice_json, advise
-from ninetynine.match import replay
-from ninetynine.record import Record, parse_record
-from ninetynine.view import View
+from ninetynine.engine.view import View
+from ninetynine.records.match import replay
+from ninetynine.records.record import Record, parse_record
 from tests.web.conftest import ROOMY
 from tests.web.helpers import FakeClock, ServerThread, play_game
 

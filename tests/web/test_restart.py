@@ -19,10 +19,10 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from ninetynine.game import new_game
-from ninetynine.match import replay
-from ninetynine.presets import load_rules
-from ninetynine.record import move_text, parse_move, parse_record
+from ninetynine.engine.game import new_game
+from ninetynine.records.match import replay
+from ninetynine.records.record import move_text, parse_move, parse_record
+from ninetynine.rules.presets import load_rules
 from ninetynine.web import storage as storage_module
 from ninetynine.web.conn import Conn
 from ninetynine.web.limits import Limits

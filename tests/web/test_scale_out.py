@@ -21,8 +21,8 @@ import psycopg
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from ninetynine.match import replay
-from ninetynine.record import parse_record
+from ninetynine.records.match import replay
+from ninetynine.records.record import parse_record
 from tests.web.helpers import Client, free_port, play_game
 from tests.web.test_leaks import allowed_cards, check_frames
 from tests.web.test_restart import start_server

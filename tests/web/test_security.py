@@ -502,8 +502,8 @@ def test_no_numeric_setting_of_the_rules_escapes_the_bounds() -> None:
     import dataclasses
     import typing
 
-    from ninetynine.effects import Effect
-    from ninetynine.rules import InstantRule, Rules
+    from ninetynine.rules.effects import Effect
+    from ninetynine.rules.settings import InstantRule, Rules
     from ninetynine.web.limits import RULE_BOUNDS
 
     def numeric(hint: Any) -> bool:

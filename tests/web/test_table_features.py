@@ -10,13 +10,13 @@ import pytest
 from websockets.sync.client import connect
 
 from ninetynine import load_rules, new_game
-from ninetynine.actions import parse_action
-from ninetynine.cards import parse_card
+from ninetynine.engine.actions import parse_action
+from ninetynine.engine.events import LifeLost
+from ninetynine.engine.options import card_options
+from ninetynine.engine.view import observe
 from ninetynine.errors import IllegalActionError
-from ninetynine.events import LifeLost
-from ninetynine.options import card_options
-from ninetynine.record import format_record
-from ninetynine.view import observe
+from ninetynine.records.record import format_record
+from ninetynine.rules.cards import parse_card
 from ninetynine.web.wire import event_json, view_json
 from tests.web.helpers import Client, ServerThread, play_game
 

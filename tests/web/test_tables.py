@@ -15,15 +15,15 @@ from typing import Any
 
 import pytest
 
-from ninetynine.actions import Action
 from ninetynine.bots import DIFFICULTIES, ask, make_bot, register
 from ninetynine.coach import advice_json, advise
-from ninetynine.events import CardPlayed
-from ninetynine.match import Match
-from ninetynine.position import position_from_mapping
-from ninetynine.presets import load_rules
-from ninetynine.record import Record, move_text
-from ninetynine.view import View
+from ninetynine.engine.actions import Action
+from ninetynine.engine.events import CardPlayed
+from ninetynine.engine.view import View
+from ninetynine.records.match import Match
+from ninetynine.records.position import position_from_mapping
+from ninetynine.records.record import Record, move_text
+from ninetynine.rules.presets import load_rules
 from ninetynine.web.conn import Conn
 from ninetynine.web.errors import ProtocolError
 from ninetynine.web.limits import Limits

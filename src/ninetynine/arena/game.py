@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 
 from ninetynine.bots.base import Bot, BotFailure, ask, close_bot, make_bot
 from ninetynine.bots.random_bot import RandomBot
-from ninetynine.match import Chance, Match
-from ninetynine.record import format_record
-from ninetynine.rules import Rules
+from ninetynine.records.match import Chance, Match
+from ninetynine.records.record import format_record
+from ninetynine.rules.settings import Rules
 
 
 @dataclass

@@ -23,8 +23,8 @@ from ninetynine.arena.game import GameResult, play_game, seed_of
 from ninetynine.arena.stats import EntrantStats, labels_of, summarize
 from ninetynine.bots.base import BotFailure, close_bot, make_bot, start_bot
 from ninetynine.errors import NinetyNineError
-from ninetynine.presets import open_rules
-from ninetynine.rules import Rules
+from ninetynine.rules.presets import open_rules
+from ninetynine.rules.settings import Rules
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Bots: each sees only its seat's :class:`~ninetynine.view.View` and returns an action.
+"""Bots: each sees only its seat's :class:`~ninetynine.engine.view.View` and returns an action.
 
 Bots are listed by name (``base.BUILTIN``) and built from a spec with options, e.g.
 ``make_bot("ismcts:iterations=2000")``. Every bot gets its random generator injected.

@@ -7,11 +7,11 @@ import random
 from collections.abc import Callable
 from typing import Protocol, cast
 
-from ninetynine.actions import Action
 from ninetynine.bots.spec import Options, read_options
+from ninetynine.engine.actions import Action
+from ninetynine.engine.state import State
+from ninetynine.engine.view import View
 from ninetynine.errors import NinetyNineError
-from ninetynine.state import State
-from ninetynine.view import View
 
 
 class Bot(Protocol):
@@ -156,7 +156,8 @@ def _factory(name: str) -> BotFactory | None:
     if name not in BUILTIN:
         return None
     module, _, attr = BUILTIN[name].partition(":")
-    return getattr(importlib.import_module(module), attr)
+    factory: Callable[..., Bot] = getattr(importlib.import_module(module), attr)
+    return factory
 
 
 def bot_options(name: str) -> Options | None:

@@ -28,12 +28,13 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ninetynine import events as E
 from ninetynine.bots.determinize import Determinizer
 from ninetynine.bots.inference import this_hand
 from ninetynine.bots.knowledge import RolloutPolicy
-from ninetynine.state import compiled
-from ninetynine.view import View
+from ninetynine.engine import events as E
+from ninetynine.engine.state import compiled
+from ninetynine.engine.view import View
+from ninetynine.rules.cards import rank_of
 
 MAX_PLAYS = 6  # plays of one player read back, per hand
 SLIP = 0.05  # the chance the model gives a play that the policy would not make
@@ -85,9 +86,9 @@ class HandReader:
         """The chance of each hand ``seat`` may hold now, by sorted ranks (unnormalised);
         ``pool`` holds the unseen cards it may have been dealt or drawn."""
         p = self.plays[seat]
-        counts = Counter(card >> 2 for card in pool)
+        counts = Counter(rank_of(card) for card in pool)
         ranks = sorted(counts)
-        played = [card >> 2 for _, card, _, _ in p.plays]
+        played = [rank_of(card) for _, card, _, _ in p.plays]
         m, slip = len(played), self.slip
         states: dict[Hand, float] = {(frozenset(), ()): 1.0}
         for _ in range(p.held):
@@ -126,14 +127,14 @@ class HandReader:
         pool = sorted(det.pool, key=lambda _card: rnd())
         by_rank: dict[int, list[int]] = {}
         for card in pool:
-            by_rank.setdefault(card >> 2, []).append(card)
+            by_rank.setdefault(rank_of(card), []).append(card)
         hands: dict[int, list[int]] = {}
         # players whose hands are read first, then the others from what is left
         for seat in sorted(det.others, key=lambda s: s not in self.plays):
             size = det.view.hand_sizes[seat]
             hand = self._hand_of(seat, size, by_rank, rng)
             for card in hand:
-                by_rank[card >> 2].remove(card)
+                by_rank[rank_of(card)].remove(card)
             hands[seat] = hand
         left = set(c for cards in by_rank.values() for c in cards)
         rest = [c for c in pool if c in left]

@@ -1,6 +1,6 @@
 """Determinization: a full :class:`State` consistent with what one seat has seen.
 
-A bot's only input is its :class:`~ninetynine.view.View`. To search, it deals the cards it
+A bot's only input is its :class:`~ninetynine.engine.view.View`. To search, it deals the cards it
 has not seen (``view.unseen()``) at random into the other hands (their sizes are public),
 the stock and the face-down part of the pile. The real hands and stock order are never read.
 
@@ -14,9 +14,10 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from ninetynine.game import new_game
-from ninetynine.state import CHANCE, DRAWING, NO_CHANCE, OVER, PLAY, State
-from ninetynine.view import View
+from ninetynine.engine.game import new_game
+from ninetynine.engine.state import CHANCE, DRAWING, NO_CHANCE, OVER, PLAY, State
+from ninetynine.engine.view import View
+from ninetynine.rules.cards import rank_of
 
 
 class Determinizer:
@@ -46,7 +47,7 @@ class Determinizer:
         self.pool = sorted(pool.elements())  # the cards dealt at random
         # Efraimidis-Spirakis exponents: a card of weight w is dealt into a hand first
         # with the chance of a weighted draw without replacement.
-        self.exponents = ([(card, 1 / weights[card >> 2]) for card in self.pool]
+        self.exponents = ([(card, 1 / weights[rank_of(card)]) for card in self.pool]
                           if weights is not None else None)
         self.in_hands = sum(self.sizes)
         self.drawn_in_hands = self.in_hands - sum(len(k) for k in self.known)

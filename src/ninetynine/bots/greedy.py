@@ -17,12 +17,12 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from ninetynine.actions import Action, ActionKind
 from ninetynine.bots.determinize import Determinizer
 from ninetynine.bots.knowledge import escape_cards
 from ninetynine.bots.spec import Options
-from ninetynine.state import compiled
-from ninetynine.view import View
+from ninetynine.engine.actions import Action, ActionKind
+from ninetynine.engine.state import compiled
+from ninetynine.engine.view import View
 
 
 class GreedyBot:

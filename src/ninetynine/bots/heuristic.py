@@ -20,13 +20,13 @@ import random
 from collections import Counter
 from typing import ClassVar
 
-from ninetynine.actions import Action, ActionKind
 from ninetynine.bots.determinize import Determinizer
 from ninetynine.bots.knowledge import KEEP, PUSH, keep_value, safe_table
 from ninetynine.bots.spec import BotOption, Options
-from ninetynine.match import standing
-from ninetynine.state import State
-from ninetynine.view import View
+from ninetynine.engine.actions import Action, ActionKind
+from ninetynine.engine.state import State
+from ninetynine.engine.view import View
+from ninetynine.records.match import standing
 
 LIFE = 10.0  # one life (or game point) of our own
 

@@ -12,12 +12,12 @@ import math
 import random
 from collections.abc import Sequence
 
-from ninetynine import events as E
 from ninetynine.bots.determinize import Determinizer
 from ninetynine.bots.knowledge import RolloutPolicy
-from ninetynine.lookup import card_of
-from ninetynine.state import compiled
-from ninetynine.view import View
+from ninetynine.engine import events as E
+from ninetynine.engine.state import compiled
+from ninetynine.engine.tables import card_of
+from ninetynine.engine.view import View
 
 
 def this_hand(history: Sequence[E.Event]) -> Sequence[E.Event]:

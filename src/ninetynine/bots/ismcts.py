@@ -82,7 +82,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import ClassVar, TypeVar
 
-from ninetynine.actions import Action
 from ninetynine.bots.belief import HandReader
 from ninetynine.bots.determinize import Determinizer
 from ninetynine.bots.heuristic import HeuristicBot
@@ -97,11 +96,12 @@ from ninetynine.bots.knowledge import (
 from ninetynine.bots.learned import LearnedPolicy, has_weights, learned_policy
 from ninetynine.bots.odds import game_odds
 from ninetynine.bots.spec import BotOption, Options
-from ninetynine.lookup import PARAM, card_of
-from ninetynine.match import standing
-from ninetynine.rules import AfterBust
-from ninetynine.state import CHANCE, DOWN, OVER, PLAY, State
-from ninetynine.view import View
+from ninetynine.engine.actions import Action
+from ninetynine.engine.state import CHANCE, DOWN, OVER, PLAY, State
+from ninetynine.engine.tables import PARAM, card_of, choice_of, play_code
+from ninetynine.engine.view import View
+from ninetynine.records.match import standing
+from ninetynine.rules.settings import AfterBust
 
 E = TypeVar("E", bound=StrEnum)
 
@@ -294,7 +294,7 @@ class IsmctsBot:
             if phase == OVER or len(path) >= max_nodes:
                 break
             if phase == CHANCE:
-                s._apply_chance(s.sample_chance(rng))
+                s.play_chance(rng)
                 continue
             legal = {move_key(k, same): k for k in s.legal_codes()}
             children = node.children
@@ -340,7 +340,7 @@ def _maxn(s: State, going: Callable[[State], bool], policy: RolloutPolicy, seed:
     same = s.c.same
     while going(s) and depth > 0:
         if s.phase == CHANCE:
-            s._apply_chance(s.sample_chance(rng))
+            s.play_chance(rng)
             continue
         found = {move_key(k, same): k for k in s.legal_codes()}
         if len(found) == 1:
@@ -414,7 +414,7 @@ def _playout(s: State, rng: random.Random, policy: RolloutPolicy, depth: int,
     while depth > 0 and going(s):
         phase = s.phase
         if phase == CHANCE:
-            s._apply_chance(s.sample_chance(rng))
+            s.play_chance(rng)
             continue
         total, hand = s.total, s.hands[s.turn]
         codes: list[int] = []
@@ -475,7 +475,7 @@ def move_key(code: int, same: Sequence[int]) -> int:
     """The tree's key of an action code: the card (as the lowest card of its rank that
     does the same, ``same`` from the rules' tables) and its choice, not its suit."""
     if code < DOWN:
-        return same[code >> 2] << 2 | code & 3
+        return play_code(same[card_of(code)], choice_of(code))
     if code < PARAM:
         return code
     return PARAM + (same[card_of(code)] << 10) + (code & 1023)

@@ -9,10 +9,11 @@ from __future__ import annotations
 import random
 from functools import cache
 
-from ninetynine.game import new_game
-from ninetynine.lookup import PARAM, card_of
-from ninetynine.rules import Rules
-from ninetynine.state import CHANCE, DOWN, DRAW, OVER, compiled
+from ninetynine.engine.game import new_game
+from ninetynine.engine.state import CHANCE, DOWN, DRAW, OVER, compiled
+from ninetynine.engine.tables import PARAM, card_of
+from ninetynine.rules.cards import rank_of
+from ninetynine.rules.settings import Rules
 
 
 @cache
@@ -136,7 +137,7 @@ def hand_weights(rules: Rules, players: int, games: int = 100) -> tuple[float, .
         s = new_game(rules, players)
         while s.phase != OVER:
             if s.phase == CHANCE:
-                s._apply_chance(s.sample_chance(rng))
+                s.play_chance(rng)
                 continue
             me, total, codes = s.turn, s.total, s.legal_codes()
             hidden = [c for seat, hand in enumerate(s.hands) if seat != me for c in hand]
@@ -144,9 +145,9 @@ def hand_weights(rules: Rules, players: int, games: int = 100) -> tuple[float, .
                 pool = hidden + s.stock + s.pile[:s.face_down]
                 share = len(hidden) / len(pool)
                 for c in hidden:
-                    found[c >> 2] += 1
+                    found[rank_of(c)] += 1
                 for c in pool:
-                    expected[c >> 2] += share
+                    expected[rank_of(c)] += share
             s.apply_code(policy.best(total, codes, len(s.hands[me])))
     return tuple(min(4.0, max(0.25, f / e)) if e else 1.0
                  for f, e in zip(found, expected, strict=True))

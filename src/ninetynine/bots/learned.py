@@ -14,9 +14,10 @@ from functools import cache
 from importlib import resources
 
 from ninetynine.bots.knowledge import escape_cards
-from ninetynine.lookup import PARAM, card_of
-from ninetynine.rules import Rules
-from ninetynine.state import DOWN, compiled
+from ninetynine.engine.state import DOWN, compiled
+from ninetynine.engine.tables import PARAM, card_of
+from ninetynine.rules.cards import rank_of
+from ninetynine.rules.settings import Rules
 
 BINS = 11  # totals in tens: below 0 (where allowed) and 0-9 ... 90-99 and the limit
 RANKS = 13
@@ -30,7 +31,8 @@ FEATURES = LAY_DOWN + 1
 @cache
 def _table() -> dict[str, list[float]]:
     text = resources.files("ninetynine").joinpath("data/learned.json").read_text()
-    return json.loads(text)
+    table: dict[str, list[float]] = json.loads(text)
+    return table
 
 
 def has_weights(rules: Rules) -> bool:
@@ -60,11 +62,11 @@ class LearnedPolicy:
             if DOWN <= code < PARAM:
                 found = self.w[LAY_DOWN]
             else:
-                card = code >> 2 if code < DOWN else card_of(code)
+                card = card_of(code)
                 left = self.c.result(code, total)
                 kept = escapes - (card in self.escapes)
                 w = self.w
-                found = (w[RANK_AT + min(card >> 2, RANKS - 1) * BINS + self._bin(total)]
+                found = (w[RANK_AT + min(rank_of(card), RANKS - 1) * BINS + self._bin(total)]
                          + w[LEAVES + self._bin(left)] + w[KEEPS + min(kept, 4)])
             self.cache[key] = found
         return found

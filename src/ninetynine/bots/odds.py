@@ -30,8 +30,8 @@ import math
 from collections.abc import Sequence
 from functools import cache, lru_cache
 
-from ninetynine.rules import AfterBust, Elimination, Rules, Scoring
-from ninetynine.state import State
+from ninetynine.engine.state import State
+from ninetynine.rules.settings import AfterBust, Elimination, Rules, Scoring
 
 MAX_ENTRIES = 10_000  # lives positions the exact table may hold (a few MB, under a second)
 

@@ -24,14 +24,14 @@ import random
 from enum import StrEnum
 from typing import ClassVar
 
-from ninetynine.actions import Action
 from ninetynine.bots.base import BotFailure
 from ninetynine.bots.determinize import Determinizer
 from ninetynine.bots.inference import drawn_since_play
 from ninetynine.bots.ismcts import IsmctsBot, option
 from ninetynine.bots.spec import BotOption, Options
-from ninetynine.state import State
-from ninetynine.view import View
+from ninetynine.engine.actions import Action
+from ninetynine.engine.state import State
+from ninetynine.engine.view import View
 
 
 class Sight(StrEnum):

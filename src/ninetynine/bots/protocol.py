@@ -26,13 +26,13 @@ import time
 from collections import deque
 from typing import IO, Any
 
-from ninetynine.actions import Action, parse_action
 from ninetynine.bots.base import BotFailure
-from ninetynine.cards import RANKS, format_card, format_cards
-from ninetynine.effects import format_effect
+from ninetynine.engine.actions import Action, parse_action
+from ninetynine.engine.events import event_to_json
+from ninetynine.engine.view import View
 from ninetynine.errors import NinetyNineError, NotationError
-from ninetynine.events import event_to_json
-from ninetynine.view import View
+from ninetynine.rules.cards import RANKS, format_card, format_cards
+from ninetynine.rules.effects import format_effect
 
 PROTOCOL_VERSION = 1
 DEFAULT_TIMEOUT = 5.0

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from ninetynine.actions import Action
 from ninetynine.bots.spec import Options
-from ninetynine.view import View
+from ninetynine.engine.actions import Action
+from ninetynine.engine.view import View
 
 
 class RandomBot:

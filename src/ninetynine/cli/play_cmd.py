@@ -21,8 +21,8 @@ from ninetynine.bots import bot_names
 from ninetynine.cli.extras import installed, missing_note
 from ninetynine.errors import NinetyNineError
 from ninetynine.launch import command
-from ninetynine.presets import open_rules
-from ninetynine.table import Table, parse_seats
+from ninetynine.rules.presets import open_rules
+from ninetynine.session.table import Table, parse_seats
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -68,7 +68,7 @@ def default_bots() -> list[str]:
 
 
 def build_table(args: argparse.Namespace) -> Table:
-    from ninetynine import saves
+    from ninetynine.session import saves
 
     if args.resume is not None:
         path = Path(args.resume) if args.resume else saves.current_path()
@@ -109,7 +109,7 @@ def offer_saved_game(args: argparse.Namespace) -> bool:
     """With a game saved and neither --resume nor --new, whether to resume it: asked at a
     terminal (Enter: yes); otherwise yes unless an option describes a new game. Says what
     it did."""
-    from ninetynine import saves
+    from ninetynine.session import saves
 
     if args.resume is not None or args.new or not saves.current_path().exists():
         return False
@@ -140,7 +140,7 @@ def build_parser_defaults() -> dict[str, object]:
 
 
 def _keep_current() -> None:
-    from ninetynine import saves
+    from ninetynine.session import saves
 
     moved = saves.set_aside()
     if moved:
@@ -150,7 +150,7 @@ def _keep_current() -> None:
 
 def setup_table(args: argparse.Namespace) -> Table | None:
     """The --setup form, its fields filled from the flags; None if it was cancelled."""
-    from ninetynine.presets import find_preset
+    from ninetynine.rules.presets import find_preset
     from ninetynine.tui.setup import Choices, SetupApp
 
     try:
@@ -174,7 +174,7 @@ def setup_table(args: argparse.Namespace) -> Table | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ninetynine import saves
+    from ninetynine.session import saves
 
     if not args.plain and not (sys.stdin.isatty() and sys.stdout.isatty()):
         # the full-screen game needs a terminal to draw on and read keys from

@@ -9,9 +9,9 @@ import random
 import sys
 
 from ninetynine.files import write_text
-from ninetynine.match import Match
-from ninetynine.presets import open_rules
-from ninetynine.record import format_record
+from ninetynine.records.match import Match
+from ninetynine.records.record import format_record
+from ninetynine.rules.presets import open_rules
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -9,16 +9,16 @@ from __future__ import annotations
 import argparse
 import json
 
-from ninetynine.cards import format_card, format_cards
 from ninetynine.cli.extras import require
-from ninetynine.events import event_to_json, narrate
+from ninetynine.engine.events import event_to_json, narrate
+from ninetynine.engine.state import State
 from ninetynine.files import read_text
-from ninetynine.match import Match
-from ninetynine.position import format_position
-from ninetynine.record import parse_record
-from ninetynine.rules import Scoring
-from ninetynine.state import State
-from ninetynine.words import counter, plural
+from ninetynine.records.match import Match
+from ninetynine.records.position import format_position
+from ninetynine.records.record import parse_record
+from ninetynine.rules.cards import format_card, format_cards
+from ninetynine.rules.settings import Scoring
+from ninetynine.rules.words import counter, plural
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

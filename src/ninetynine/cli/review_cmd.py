@@ -17,7 +17,7 @@ from ninetynine.coach.advice import PLAYOUTS, MoveFigures
 from ninetynine.coach.review import FLAGS, costliest, review, review_json
 from ninetynine.errors import NinetyNineError
 from ninetynine.files import read_text
-from ninetynine.record import parse_record
+from ninetynine.records.record import parse_record
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -10,10 +10,10 @@ import json
 import shutil
 import textwrap
 
-from ninetynine.describe import rules_text
 from ninetynine.launch import command
-from ninetynine.presets import open_rules, preset_rules, presets
-from ninetynine.rules import Rules, keys_help, rules_to_mapping
+from ninetynine.rules.describe import rules_text
+from ninetynine.rules.presets import open_rules, preset_rules, presets
+from ninetynine.rules.settings import Rules, keys_help, rules_to_mapping
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -1,7 +1,7 @@
 """The coach: what each legal move risks, from a seat's view only, and reviews of games.
 
 >>> from ninetynine import load_rules, new_game
->>> from ninetynine.view import observe
+>>> from ninetynine.engine.view import observe
 >>> import random
 >>> state = new_game(load_rules("P"), 3)
 >>> state.apply(state.sample_chance(random.Random(1)))  # the deal

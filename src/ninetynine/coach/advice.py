@@ -1,6 +1,6 @@
 """The coach: for each legal move of a seat, the chance of losing this hand and the game.
 
-Everything comes from the seat's :class:`~ninetynine.view.View` (its own hand, the public
+Everything comes from the seat's :class:`~ninetynine.engine.view.View` (its own hand, the public
 facts and the public log): the coach runs the search of the ``hard`` bot on it, with
 every move tried on the same sampled deals, and reads where each playout ended:
 
@@ -31,14 +31,14 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from ninetynine.actions import Action
 from ninetynine.bots.base import make_bot, with_options
 from ninetynine.bots.ismcts import IsmctsBot
 from ninetynine.bots.odds import game_odds
+from ninetynine.engine.actions import Action
+from ninetynine.engine.state import State
+from ninetynine.engine.view import View
 from ninetynine.errors import NinetyNineError
-from ninetynine.match import standing
-from ninetynine.state import State
-from ninetynine.view import View
+from ninetynine.records.match import standing
 
 PLAYOUTS = 2000  # playouts per decision, shared by the moves (under a second a decision)
 SIGNIFICANT = 2.0  # standard errors a difference must exceed to tell two moves apart

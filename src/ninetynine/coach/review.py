@@ -29,12 +29,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ninetynine.actions import Action
 from ninetynine.bots.ismcts import move_key
 from ninetynine.coach.advice import PLAYOUTS, SIGNIFICANT, Advice, MoveFigures, advice_json, advise
+from ninetynine.engine.actions import Action
 from ninetynine.errors import NinetyNineError
-from ninetynine.match import Match
-from ninetynine.record import Record
+from ninetynine.records.match import Match
+from ninetynine.records.record import Record
 
 # (flag, name, least cost in points of chance of losing the hand), worst first
 FLAGS = (("??", "blunder", 20.0), ("?", "mistake", 10.0), ("?!", "inaccuracy", 5.0))

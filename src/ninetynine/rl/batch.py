@@ -26,11 +26,11 @@ from typing import Any
 
 import numpy as np
 
-from ninetynine.effects import Kind
+from ninetynine.engine.tables import compiled
 from ninetynine.errors import RulesError
-from ninetynine.lookup import compiled
 from ninetynine.rl.encoding import rules_for
-from ninetynine.rules import (
+from ninetynine.rules.effects import Kind
+from ninetynine.rules.settings import (
     AfterBust,
     BelowZero,
     DeckCount,
@@ -326,7 +326,8 @@ class Batch:
 
     def _next(self, mask: np.ndarray, seat: np.ndarray, way: np.ndarray) -> np.ndarray:
         """The first seat of ``mask`` after ``seat``, clockwise (way 1) or not (0)."""
-        return self.next_seat[(mask * self.n + seat) * 2 + way]
+        found: np.ndarray = self.next_seat[(mask * self.n + seat) * 2 + way]
+        return found
 
     def _end_hand(self, slots: np.ndarray, loser: np.ndarray) -> None:
         """The hand is over (``loser`` lost it): the next leader and the new deal."""
@@ -376,16 +377,18 @@ class Batch:
         else:
             legal = np.where(safe != 0, safe, allowed)
         legal[legal == 0] = 1 << self.down
-        return legal
+        found: np.ndarray = legal
+        return found
 
     def random_actions(self, legal: np.ndarray) -> np.ndarray:
         """One legal action per slot, uniformly at random."""
         k = (self.rng.random(self.size) * self.count[legal]).astype(np.int64)
-        return self.pick[legal * self.actions + k]
+        picked: np.ndarray = self.pick[legal * self.actions + k]
+        return picked
 
     def codes(self, actions: np.ndarray) -> np.ndarray:
         """The engine's action codes (``card * 4 + choice``, or ``DOWN``) of actions."""
-        from ninetynine.state import DOWN
+        from ninetynine.engine.state import DOWN
         slot = np.minimum(actions >> 1, self.hand_size - 1)
         card = self.hands[self._slots, self.turn, slot]
         return np.where(actions == self.down, DOWN, card * 4 + (actions & 1))

@@ -7,7 +7,7 @@ One :class:`Encoding` per rule set and table size gives
   next seat (``5S>3``) and a card that sets a chosen total (``AS=57``);
 * the **legal-action mask** of a state, and
 * the **observation** of one seat: a float32 vector in [0, 1], built from the state on the
-  engine's fast path (no :class:`~ninetynine.view.View`), holding only what that seat may
+  engine's fast path (no :class:`~ninetynine.engine.view.View`), holding only what that seat may
   know: its own hand, the face-up cards, how many of each rank it has not seen, the total,
   the direction, each seat's lives, hand size and standing in seat order from its own, the
   cards last played, and where the turn is.
@@ -23,13 +23,13 @@ from typing import Any
 
 import numpy as np
 
-from ninetynine.cards import format_card
-from ninetynine.effects import Kind
+from ninetynine.engine.state import DOWN, DRAW, DRAWING, NODRAW, PASS, PLAY, State
+from ninetynine.engine.tables import PARAM, card_of, choice_of, compiled
 from ninetynine.errors import IllegalActionError, RecordError
-from ninetynine.lookup import PARAM, compiled
-from ninetynine.presets import load_rules
-from ninetynine.rules import Rules, Scoring
-from ninetynine.state import DOWN, DRAW, DRAWING, NODRAW, PASS, PLAY, State
+from ninetynine.rules.cards import format_card, rank_of
+from ninetynine.rules.effects import Kind
+from ninetynine.rules.presets import load_rules
+from ninetynine.rules.settings import Rules, Scoring
 
 VERSION = 1
 
@@ -155,7 +155,7 @@ class Encoding:
             return format_card(card) + mark
         if code >= DOWN:
             return {DOWN: "down", PASS: "pass", DRAW: "draw", NODRAW: "nodraw"}[code]
-        card, choice = code >> 2, code & 3
+        card, choice = card_of(code), choice_of(code)
         eff = self.c.effects[card]
         if eff.has_choice and choice < len(eff.values):
             return f"{format_card(card)}{eff.values[choice]:+d}"
@@ -174,12 +174,12 @@ class Encoding:
         unseen = [4 * state.decks] * 13
         for card in state.hands[seat]:
             out[hand + card] += unit
-            unseen[card >> 2] -= 1
+            unseen[rank_of(card)] -= 1
         face_up = state.pile[state.face_down:]
         for cards in (face_up, state.out):
             for card in cards:
                 out[seen + card] += unit
-                unseen[card >> 2] -= 1
+                unseen[rank_of(card)] -= 1
         base = b["unseen"].start
         out[base:base + 13] = np.asarray(unseen, np.float32) / (4 * decks)
         total, limit = state.total, self.limit
@@ -189,7 +189,7 @@ class Encoding:
         out[base + 1] = min(max(-total, 0), limit) / limit  # how far below 0 (where allowed)
         base = b["recent"].start
         for k, card in enumerate(reversed(face_up[-self.recent:])):
-            out[base + 13 * k + (card >> 2)] = 1.0
+            out[base + 13 * k + rank_of(card)] = 1.0
         self._seats(state, seat, out, b["seats"].start)
         base = b["table"].start
         turn = state.current_seat

@@ -9,11 +9,11 @@ from typing import Any
 
 import numpy as np
 
-from ninetynine.events import Event
-from ninetynine.game import new_game
+from ninetynine.engine.events import Event
+from ninetynine.engine.game import new_game
+from ninetynine.engine.state import CHANCE, State
+from ninetynine.engine.view import View, observe
 from ninetynine.rl.encoding import Encoding
-from ninetynine.state import CHANCE, State
-from ninetynine.view import View, observe
 
 
 class Episode:
@@ -30,11 +30,10 @@ class Episode:
         """Draw every pending chance outcome (deals, reshuffles) from the generator."""
         state, rng, log = self.state, self.rng, self.log
         while state.phase == CHANCE:
-            outcome = state.sample_chance(rng)
             if log is None:
-                state._apply_chance(outcome)
+                state.play_chance(rng)
             else:
-                log += state.apply(outcome)
+                log += state.apply(state.sample_chance(rng))
 
     def play(self, index: int | np.integer[Any]) -> None:
         """Play a legal action index (one clear error for any other), then chance."""

@@ -32,7 +32,7 @@ from ninetynine.errors import IllegalActionError, NinetyNineError
 from ninetynine.rl.encoding import Encoding
 from ninetynine.rl.episode import Episode
 from ninetynine.rl.render import RENDER_MODES, table_text
-from ninetynine.rules import Rules
+from ninetynine.rules.settings import Rules
 
 ILLEGAL = ("lose", "raise")
 

@@ -32,16 +32,16 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from ninetynine.actions import Lead, Reinsert, Shuffle
 from ninetynine.bots.determinize import Determinizer
-from ninetynine.cards import format_card, format_cards
-from ninetynine.game import new_game
-from ninetynine.lookup import PARAM, card_of
-from ninetynine.position import format_position, parse_position
+from ninetynine.engine.actions import Lead, Reinsert, Shuffle
+from ninetynine.engine.game import new_game
+from ninetynine.engine.state import CHANCE, DOWN, FIELDS, LEAD, UPCARD, State
+from ninetynine.engine.tables import PARAM, card_of
+from ninetynine.engine.view import observe
+from ninetynine.records.position import format_position, parse_position
 from ninetynine.rl.encoding import Encoding, encoding_for, rules_for
-from ninetynine.rules import Rules
-from ninetynine.state import CHANCE, DOWN, FIELDS, LEAD, UPCARD, State
-from ninetynine.view import observe
+from ninetynine.rules.cards import format_card, format_cards
+from ninetynine.rules.settings import Rules
 
 NAME = "python_ninetynine"
 MAX_MOVES = 20_000  # decisions before a game is cut off (the longest random game of any
@@ -65,7 +65,7 @@ _GAME_TYPE = pyspiel.GameType(
 )
 
 
-class NinetyNineGame(pyspiel.Game):
+class NinetyNineGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no types
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
         rules = rules_for(str(params.get("rules", "P")), int(params.get("players", 4)))
@@ -157,7 +157,7 @@ def _restore(rules: Rules, players: int, position: str, pending: list[int], publ
     return table
 
 
-class NinetyNineState(pyspiel.State):
+class NinetyNineState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no types
     def __init__(self, game: NinetyNineGame) -> None:
         super().__init__(game)
         enc = game.encoding
@@ -259,7 +259,7 @@ class NinetyNineState(pyspiel.State):
         t = self._t
         rng = random.Random(float(probability_sampler()))
         sampled = Determinizer(observe(t.state, player_id)).sample(rng)
-        clone = self.clone()
+        clone: NinetyNineState = self.clone()
         table = clone._t
         table.state = sampled
         for seat in range(t.encoding.players):  # the others' hands are the sampled ones

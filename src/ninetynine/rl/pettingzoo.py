@@ -30,7 +30,7 @@ from pettingzoo import AECEnv
 from ninetynine.rl.encoding import Encoding
 from ninetynine.rl.episode import Episode
 from ninetynine.rl.render import RENDER_MODES, table_text
-from ninetynine.rules import Rules
+from ninetynine.rules.settings import Rules
 
 
 def env(rules: str | Rules = "P", players: int = 4, render_mode: str | None = None
@@ -39,7 +39,7 @@ def env(rules: str | Rules = "P", players: int = 4, render_mode: str | None = No
     return NinetyNineEnv(rules, players, render_mode=render_mode)
 
 
-class NinetyNineEnv(AECEnv[str, dict[str, np.ndarray], int]):
+class NinetyNineEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]  # untyped
     metadata = {"name": "ninetynine_v0", "render_modes": list(RENDER_MODES),
                 "is_parallelizable": False}
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ninetynine.cards import format_cards
-from ninetynine.state import State
+from ninetynine.engine.state import State
+from ninetynine.rules.cards import format_cards
 
 RENDER_MODES = ("ansi", "human")  # the text, or the text printed
 

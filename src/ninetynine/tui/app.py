@@ -1,5 +1,5 @@
 """``ninetynine play``: the full-screen game. The app only connects the table screen to a
-:class:`~ninetynine.table.Table`: it asks who must act, paces the bots, asks people for
+:class:`~ninetynine.session.table.Table`: it asks who must act, paces the bots, asks people for
 their moves, and covers the screen between two people's turns."""
 
 from __future__ import annotations
@@ -13,18 +13,18 @@ from textual.app import App
 from textual.binding import Binding
 from textual.timer import Timer
 
-from ninetynine.actions import Action
 from ninetynine.coach.advice import PLAYOUTS, advise
+from ninetynine.engine.actions import Action
+from ninetynine.engine.events import Event
+from ninetynine.engine.options import card_options
+from ninetynine.engine.view import View
 from ninetynine.errors import IllegalActionError, NinetyNineError
-from ninetynine.events import Event
 from ninetynine.launch import command
-from ninetynine.options import card_options
-from ninetynine.table import BOT, HUMAN, Pending, Table
+from ninetynine.session.table import BOT, HUMAN, Pending, Table
 from ninetynine.tui.dialogs import ChoiceScreen, GameOverScreen, HandoffScreen, HelpScreen
 from ninetynine.tui.game_screen import GameScreen
 from ninetynine.tui.scene import play_scene
 from ninetynine.tui.text import action_label, coach_line
-from ninetynine.view import View
 
 Finisher = Callable[[Table], str | None]  # files a finished game; returns where
 

@@ -13,9 +13,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Static
 
-from ninetynine.actions import Action
-from ninetynine.describe import card_table, rules_text
-from ninetynine.rules import Rules
+from ninetynine.engine.actions import Action
+from ninetynine.rules.describe import card_table, rules_text
+from ninetynine.rules.settings import Rules
 from ninetynine.tui.text import choice_question, choice_text, said_at, short_path
 
 DIALOG_CSS = """

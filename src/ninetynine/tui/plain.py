@@ -10,15 +10,16 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
-from ninetynine.actions import Action, ActionKind, parse_action
-from ninetynine.cards import show_card, show_cards
 from ninetynine.coach.advice import PLAYOUTS, advise
-from ninetynine.describe import rules_text
+from ninetynine.engine.actions import Action, ActionKind, parse_action
+from ninetynine.engine.events import Event
+from ninetynine.engine.options import stuck_explanation
 from ninetynine.errors import NinetyNineError
-from ninetynine.events import Event
 from ninetynine.launch import command
-from ninetynine.options import stuck_explanation
-from ninetynine.table import BOT, HUMAN, Table
+from ninetynine.rules.cards import show_card, show_cards
+from ninetynine.rules.describe import rules_text
+from ninetynine.rules.words import plural
+from ninetynine.session.table import BOT, HUMAN, Table
 from ninetynine.tui.text import (
     DECLINE_LABEL,
     coach_line,
@@ -27,7 +28,6 @@ from ninetynine.tui.text import (
     seat_status,
     turn_note,
 )
-from ninetynine.words import plural
 
 Saver = Callable[[Table], str | None]  # files a finished game; returns where, for the player
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from textual.app import App
 from textual.binding import Binding
 
-from ninetynine.events import narrate
-from ninetynine.match import steps
-from ninetynine.record import Record
+from ninetynine.engine.events import narrate
+from ninetynine.records.match import steps
+from ninetynine.records.record import Record
 from ninetynine.tui.dialogs import HelpScreen
 from ninetynine.tui.game_screen import GameScreen
 from ninetynine.tui.scene import replay_scene

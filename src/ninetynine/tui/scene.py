@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ninetynine.actions import Action
-from ninetynine.options import stuck_explanation
-from ninetynine.state import State
-from ninetynine.table import BOT, HUMAN, Table
+from ninetynine.engine.actions import Action
+from ninetynine.engine.options import stuck_explanation
+from ninetynine.engine.state import State
+from ninetynine.engine.view import View, observe
+from ninetynine.session.table import BOT, HUMAN, Table
 from ninetynine.tui.text import hand_items, turn_note
-from ninetynine.view import View, observe
 
 
 @dataclass(frozen=True, slots=True)

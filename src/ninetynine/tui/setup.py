@@ -16,8 +16,8 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from ninetynine.errors import NinetyNineError
-from ninetynine.presets import presets
-from ninetynine.table import Table
+from ninetynine.rules.presets import presets
+from ninetynine.session.table import Table
 
 
 @dataclass(frozen=True, slots=True)

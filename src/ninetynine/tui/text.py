@@ -1,6 +1,6 @@
 """Words and labels for the table, shared by the full-screen game and the ``--plain`` mode.
 
-Nothing here imports Textual; everything takes a :class:`~ninetynine.view.View` (or the
+Nothing here imports Textual; everything takes a :class:`~ninetynine.engine.view.View` (or the
 public parts of a state), so what it prints is what the seat may see.
 """
 
@@ -10,14 +10,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ninetynine.actions import Action, ActionKind
-from ninetynine.cards import card_name, show_card
 from ninetynine.coach.advice import Advice
-from ninetynine.effects import Effect, Kind
-from ninetynine.rules import Rules, Scoring
-from ninetynine.state import Phase
-from ninetynine.view import View
-from ninetynine.words import counter
+from ninetynine.engine.actions import Action, ActionKind
+from ninetynine.engine.state import Phase
+from ninetynine.engine.view import View
+from ninetynine.rules.cards import card_name, show_card
+from ninetynine.rules.effects import Effect, Kind
+from ninetynine.rules.settings import Rules, Scoring
+from ninetynine.rules.words import counter
 
 SPECIAL_LABELS = {ActionKind.DOWN: "lay down", ActionKind.PASS: "pass",
                   ActionKind.DRAW: "draw", ActionKind.NODRAW: "no draw"}

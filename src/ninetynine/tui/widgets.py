@@ -11,7 +11,9 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Digits, Static
 
-from ninetynine.rules import Scoring
+from ninetynine.engine.view import View
+from ninetynine.rules.settings import Scoring
+from ninetynine.rules.words import plural
 from ninetynine.tui.scene import Scene
 from ninetynine.tui.text import (
     HandItem,
@@ -21,8 +23,6 @@ from ninetynine.tui.text import (
     lives_text,
     seat_status,
 )
-from ninetynine.view import View
-from ninetynine.words import plural
 
 
 class TotalPanel(Vertical):

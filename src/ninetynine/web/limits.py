@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ninetynine.errors import NinetyNineError
-from ninetynine.position import Admit
-from ninetynine.record import Record
-from ninetynine.rules import Rules
+from ninetynine.records.position import Admit
+from ninetynine.records.record import Record
+from ninetynine.rules.settings import Rules
 from ninetynine.web.errors import LimitError, ProtocolError
 
 
@@ -223,7 +223,7 @@ def check_rules(rules: Rules, players: int, limits: Limits) -> None:
 
 def admit(limits: Limits) -> Admit:
     """The bounds a record or position read from a request is built within
-    (:func:`ninetynine.record.parse_record`): its rules, players and decks."""
+    (:func:`ninetynine.records.record.parse_record`): its rules, players and decks."""
     def check(rules: Rules, players: int, decks: int) -> None:
         check_rules(rules, players, limits)
         if decks > limits.max_decks:

@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ninetynine.errors import NinetyNineError
-from ninetynine.presets import rules_spec
-from ninetynine.rules import Rules
-from ninetynine.table import bot_seat_name
+from ninetynine.rules.presets import rules_spec
+from ninetynine.rules.settings import Rules
+from ninetynine.session.table import bot_seat_name
 from ninetynine.web.conn import Conn
 from ninetynine.web.errors import LimitError, ProtocolError
 from ninetynine.web.limits import Buckets, Slots, check_rules

@@ -20,8 +20,8 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
 
-from ninetynine import events
-from ninetynine.presets import presets
+from ninetynine.engine import events
+from ninetynine.rules.presets import presets
 from ninetynine.web.errors import ProtocolError
 from ninetynine.web.table.seating import MAX_NAME
 
@@ -343,7 +343,7 @@ class Note(Model):
 
 
 def _wire_type(name: str, hint: Any) -> Any:
-    """An event field's type as :func:`ninetynine.events.event_to_json` writes it."""
+    """An event field's type as :func:`ninetynine.engine.events.event_to_json` writes it."""
     if name == "card":
         return str
     if name == "cards" and hint is not int:

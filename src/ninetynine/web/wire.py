@@ -1,6 +1,6 @@
 """What goes over the wire: a seat's view and the public log as JSON (seats from 1).
 
-Only :func:`ninetynine.view.observe` output is serialised here, field by field, so a
+Only :func:`ninetynine.engine.view.observe` output is serialised here, field by field, so a
 client never receives another hand, the stock order or a shuffle (a replay of a finished
 game or an uploaded record may open every hand: its viewer holds the whole record).
 """
@@ -9,17 +9,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from ninetynine.cards import RANKS, format_card
 from ninetynine.coach import advice_json, advise, costliest, review, review_json
-from ninetynine.effects import Effect, Kind, effect_label
-from ninetynine.events import Event, TotalCalled, event_to_json, narrate
-from ninetynine.match import Standing, standings
-from ninetynine.match import steps as match_steps
-from ninetynine.options import CardOption
-from ninetynine.record import Record
-from ninetynine.rules import Rules
-from ninetynine.view import View, observe
-from ninetynine.words import counter, ending
+from ninetynine.engine.events import Event, TotalCalled, event_to_json, narrate
+from ninetynine.engine.options import CardOption
+from ninetynine.engine.view import View, observe
+from ninetynine.records.match import Standing, standings
+from ninetynine.records.match import steps as match_steps
+from ninetynine.records.record import Record
+from ninetynine.rules.cards import RANKS, format_card, rank_of
+from ninetynine.rules.effects import Effect, Kind, effect_label
+from ninetynine.rules.settings import Rules
+from ninetynine.rules.words import counter, ending
 
 _FACE_VALUES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)  # what a card counts when plain
 
@@ -69,7 +69,7 @@ def rules_json(rules: Rules) -> dict[str, Any]:
 
     return {"id": rules.id, "name": rules.name, "limit": rules.limit,
             "ranks": {RANKS[r]: card(e, r) for r, e in enumerate(rules.cards)},
-            "suits": {format_card(c): card(e, c >> 2) for c, e in rules.suit_cards}}
+            "suits": {format_card(c): card(e, rank_of(c)) for c, e in rules.suit_cards}}
 
 
 def options_json(options: list[CardOption]) -> dict[str, Any]:

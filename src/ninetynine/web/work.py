@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from enum import Enum
 from multiprocessing import forkserver
 from multiprocessing.connection import Connection
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from ninetynine.errors import NinetyNineError
 from ninetynine.web.errors import LimitError
@@ -124,7 +124,7 @@ class Workers:
         if outcome is Outcome.FAILED:
             raise RuntimeError(f"{what} failed in its worker: {value}")
         self.stats.done += 1
-        return value
+        return cast(T, value)
 
     def close(self) -> None:
         """Kill whatever still runs (the server is stopping)."""

@@ -19,7 +19,7 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel
 
 from ninetynine.errors import NinetyNineError
-from ninetynine.record import Record, parse_record
+from ninetynine.records.record import Record, parse_record
 from ninetynine.web import schema
 from ninetynine.web.errors import LimitError, ProtocolError
 from ninetynine.web.limits import admit, check_record

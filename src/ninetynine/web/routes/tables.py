@@ -13,8 +13,8 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import PlainTextResponse
 
 from ninetynine.errors import RulesError
-from ninetynine.presets import find_preset, load_rules, preset_rules, presets
-from ninetynine.rules import Rules
+from ninetynine.rules.presets import find_preset, load_rules, preset_rules, presets
+from ninetynine.rules.settings import Rules
 from ninetynine.web import schema
 from ninetynine.web.errors import LimitError, ProtocolError
 from ninetynine.web.limits import Limits, check_data_depth

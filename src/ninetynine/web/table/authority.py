@@ -1,4 +1,4 @@
-"""The authority over a web table's game: the :class:`~ninetynine.match.Match`, its state
+"""The authority over a web table's game: the :class:`~ninetynine.records.match.Match`, its state
 id, and the one way a move is made (:meth:`Authority.commit`).
 
 A move is checked on a copy of the state, stored, and only then applied and sent out
@@ -14,10 +14,10 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from ninetynine.actions import Action, ChanceOutcome, parse_action
+from ninetynine.engine.actions import Action, ChanceOutcome, parse_action
+from ninetynine.engine.state import State
 from ninetynine.errors import IllegalActionError, NotationError, Refusal
-from ninetynine.record import move_text, parse_move
-from ninetynine.state import State
+from ninetynine.records.record import move_text, parse_move
 from ninetynine.web.errors import ProtocolError
 from ninetynine.web.storage import DuplicateMoveError, Storage, StorageError
 from ninetynine.web.table.clock import TurnClock

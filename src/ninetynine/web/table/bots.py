@@ -1,7 +1,7 @@
 """The bots at a web table: the bot seats' own bots, the stand-ins that play for absent or
 timed-out people, and the pump that lets chance and bots move until a person is to play.
 
-A bot sees only its seat's view (:meth:`~ninetynine.match.Match.view`, with the public
+A bot sees only its seat's view (:meth:`~ninetynine.records.match.Match.view`, with the public
 log) and thinks on the lobby's bot threads (theirs alone), within the server's time limit.
 A bot that runs out of time is asked again with a quarter of the time, and if that runs
 out too the takeover level plays that one move: being slow, which a busy server can cause,
@@ -18,9 +18,9 @@ import logging
 import random
 from concurrent.futures import Executor
 
-from ninetynine.actions import Action
 from ninetynine.bots import Bot, BotFailure, ask, cap_time, close_bot, make_bot
-from ninetynine.view import View
+from ninetynine.engine.actions import Action
+from ninetynine.engine.view import View
 from ninetynine.web.errors import ProtocolError
 from ninetynine.web.settings import Settings
 from ninetynine.web.table.authority import Authority

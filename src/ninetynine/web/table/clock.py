@@ -28,7 +28,7 @@ class TurnClock:
         seat = self.seating.match.state.current_seat
         if clock and seat is not None and self.seating.started and \
                 not self.seating.bot_plays(seat):
-            return max(0.0, round(clock - (self.settings.clock() - self.turn_started), 1))
+            return max(0.0, round(float(clock) - (self.settings.clock() - self.turn_started), 1))
         return None
 
     def tick(self, now: float) -> bool:

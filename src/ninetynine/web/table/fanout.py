@@ -14,8 +14,8 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from ninetynine.options import card_options, stuck_explanation
-from ninetynine.rules import Rules
+from ninetynine.engine.options import card_options, stuck_explanation
+from ninetynine.rules.settings import Rules
 from ninetynine.web.conn import Conn
 from ninetynine.web.errors import LimitError, ProtocolError
 from ninetynine.web.settings import Settings

@@ -14,11 +14,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ninetynine.match import Chance, Match
-from ninetynine.presets import load_rules
-from ninetynine.record import format_record, parse_move
-from ninetynine.rules import Rules
-from ninetynine.state import State
+from ninetynine.engine.state import State
+from ninetynine.records.match import Chance, Match
+from ninetynine.records.record import format_record, parse_move
+from ninetynine.rules.presets import load_rules
+from ninetynine.rules.settings import Rules
 from ninetynine.web.conn import Conn
 from ninetynine.web.errors import LimitError, ProtocolError
 from ninetynine.web.settings import Settings

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ninetynine.match import Match
+from ninetynine.records.match import Match
 from ninetynine.web.errors import ProtocolError
 from ninetynine.web.storage import MetaConflict, Storage, StorageError
 from ninetynine.web.table.background import later

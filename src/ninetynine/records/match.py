@@ -26,14 +26,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from ninetynine.actions import Action, ChanceOutcome
+from ninetynine.engine.actions import Action, ChanceOutcome
+from ninetynine.engine.events import Event, LifeLost
+from ninetynine.engine.game import new_game
+from ninetynine.engine.state import State
+from ninetynine.engine.view import View, observe
 from ninetynine.errors import IllegalActionError, RecordError
-from ninetynine.events import Event, LifeLost
-from ninetynine.game import new_game
-from ninetynine.record import Record, move_text
-from ninetynine.rules import Rules, Scoring
-from ninetynine.state import State
-from ninetynine.view import View, observe
+from ninetynine.records.record import Record, move_text
+from ninetynine.rules.settings import Rules, Scoring
 
 Move = Action | ChanceOutcome
 

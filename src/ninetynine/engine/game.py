@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import random
 
-from ninetynine.actions import Action, ChanceOutcome
-from ninetynine.cards import new_deck
+from ninetynine.engine.actions import Action, ChanceOutcome
+from ninetynine.engine.events import Event
+from ninetynine.engine.state import CHANCE, DEAL, OVER, State, compiled
 from ninetynine.errors import RecordError
-from ninetynine.events import Event
-from ninetynine.rules import Rules
-from ninetynine.state import CHANCE, DEAL, State, compiled
+from ninetynine.rules.cards import new_deck
+from ninetynine.rules.settings import Rules
 
 
 def new_game(rules: Rules, players: int, *, first: int = 0) -> State:
@@ -67,14 +67,13 @@ def play_out(state: State, rng: random.Random, *, fast: bool = True,
     """Play random legal actions (and sample chance) until the game ends, in place."""
     choice = rng.choice
     for _ in range(max_steps):
-        if state.phase == "over":
+        if state.phase == OVER:
             return state
         if state.phase == CHANCE:
-            outcome = state.sample_chance(rng)
             if fast:
-                state._apply_chance(outcome)
+                state.play_chance(rng)
             else:
-                state.apply(outcome)
+                state.apply(state.sample_chance(rng))
         elif fast:
             state.apply_code(choice(state.legal_codes()))
         else:

@@ -1,8 +1,9 @@
 """The fields of a game state, and the seat arithmetic every part of the engine uses.
 
-:class:`ninetynine.state.State` builds on this in layers: :class:`~ninetynine.dealing.Dealing`
-moves the cards (deals, draws, reshuffles, the end of a hand) and
-:class:`~ninetynine.penalties.Penalties` prices a play (busts, lives, thresholds, borders, 69).
+:class:`~ninetynine.engine.state.State` builds on this in layers:
+:class:`~ninetynine.engine.deal.Dealing` moves the cards (deals, draws, reshuffles, the end
+of a hand) and :class:`~ninetynine.engine.penalties.Penalties` prices a play (busts, lives,
+thresholds, borders, 69).
 """
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from ninetynine import events as E
-from ninetynine.lookup import RuleTables
-from ninetynine.rules import Pot, Rules
+from ninetynine.engine import events as E
+from ninetynine.engine.tables import RuleTables
+from ninetynine.rules.settings import Pot, Rules
 
 
 class Phase(StrEnum):
@@ -59,7 +60,7 @@ class Outcome:
 
 
 class StateBase:
-    """Everything needed to continue a game (see :class:`ninetynine.state.State`)."""
+    """Everything needed to continue a game (see :class:`ninetynine.engine.state.State`)."""
 
     __slots__ = (
         "rules", "c", "n", "hands", "stock", "pile", "out", "total", "direction", "turn",

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, NamedTuple, Union, get_args, get_origin, get_type_hints
 
-from ninetynine.cards import KING, RANKS, SIX, format_card, parse_card, parse_rank
-from ninetynine.effects import Effect, Kind, format_effect, parse_effect
 from ninetynine.errors import RulesError
 from ninetynine.launch import command
+from ninetynine.rules.cards import KING, RANKS, SIX, format_card, parse_card, parse_rank, rank_of
+from ninetynine.rules.effects import Effect, Kind, format_effect, parse_effect
 
 
 class Elimination(StrEnum):
@@ -344,7 +344,7 @@ class Rules:
                              "expected a table card = effect, e.g. AS = \"set 0\"")
         object.__setattr__(self, "suit_cards", tuple(sorted(
             (card, eff) for card, eff in dict(self.suit_cards).items()
-            if eff != self.cards[card >> 2])))
+            if eff != self.cards[rank_of(card)])))
         _validate(self)
 
     # Derived values ---------------------------------------------------------------
@@ -354,7 +354,7 @@ class Rules:
         for c, eff in self.suit_cards:
             if c == card:
                 return eff
-        return self.cards[card >> 2]
+        return self.cards[rank_of(card)]
 
     def effects(self) -> tuple[Effect, ...]:
         """Every distinct effect of these rules (ranks and suit exceptions)."""

@@ -2,18 +2,21 @@
 
 One mutable :class:`State` holds everything needed to continue a game. It moves in
 two ways: the checked API (:meth:`State.apply`, typed errors, returns the events) and
-the unchecked fast path for bots and simulation (:meth:`State.legal_codes` and
-:meth:`State.apply_code`, plain integers, no events). Both run the same transition
-code, so they cannot disagree. :func:`ninetynine.game.step` gives the immutable view.
+the unchecked fast path for bots and simulation (:meth:`State.legal_codes`,
+:meth:`State.apply_code` and :meth:`State.play_chance`: plain integers, no events). Both
+run the same transitions (``docs/engine.md`` lists them), so they cannot disagree.
+:func:`ninetynine.engine.game.step` leaves the state as it was and returns a new one.
 
-Seats are numbered from 0 clockwise. Cards are ints (see :mod:`ninetynine.cards`). The
-stock is stored with its top card *last*; the pile with its top card last. Rules questions
-cited in comments (Q18, Q40...) are in ``docs/rules.md``.
+Seats are numbered from 0 clockwise. Cards are ints (see :mod:`ninetynine.rules.cards`).
+The stock and the pile are stored with their top card last. Rules questions cited in
+comments (Q18, Q40...) are in ``docs/rules.md``.
 
-An action code is ``card * 4 + choice`` for a play (choice indexes the card's values),
-one of :data:`DOWN`, :data:`PASS`, :data:`DRAW`, :data:`NODRAW`, or ``PARAM + card *
-1024 + number`` for a play that names a seat or sets a chosen total, so sorted codes
-are sorted actions.
+An action code (:mod:`ninetynine.engine.tables` makes and reads them) is
+:func:`~ninetynine.engine.tables.play_code` of a card and its value's index for a play, one
+of :data:`DOWN`, :data:`PASS`, :data:`DRAW`, :data:`NODRAW`, or ``PARAM + card * 1024 +
+number`` for a play that names a seat or sets a chosen total. Sorted, the codes list the
+plays by card (rank, then suit), then the special moves, then the plays with a number:
+the order of :meth:`State.legal_actions` (not the order of sorted :class:`Action` values).
 """
 
 from __future__ import annotations
@@ -23,34 +26,9 @@ from collections import Counter
 from dataclasses import dataclass
 from operator import itemgetter
 
-from ninetynine import events as E
-from ninetynine.actions import Action, ActionKind, ChanceOutcome, Lead, Reinsert, Shuffle
-from ninetynine.cards import (
-    RANK_NAMES,
-    RANKS,
-    format_card,
-    format_cards,
-    new_deck,
-    show_card,
-    show_cards,
-)
-from ninetynine.effects import Effect, Kind, display_order
-from ninetynine.errors import (
-    BelowZeroError,
-    CardNotInHandError,
-    ChoiceRequiredError,
-    GameOverError,
-    IllegalActionError,
-    NotYourTurnError,
-    OpeningBanError,
-    OverLimitError,
-    RecordError,
-    Refusal,
-)
-from ninetynine.lookup import AFTER_KEY, PARAM, RuleTables, card_of, compiled
-from ninetynine.penalties import Penalties
-from ninetynine.rules import ForcedCard, NoLegalPlay, SkipCounts, Stuck, TwoPlayerReverse
-from ninetynine.statebase import (
+from ninetynine.engine import events as E
+from ninetynine.engine.actions import Action, ActionKind, ChanceOutcome, Lead, Reinsert, Shuffle
+from ninetynine.engine.fields import (
     CHANCE,
     DEAL,
     DRAWING,
@@ -67,6 +45,40 @@ from ninetynine.statebase import (
     Phase,
     StateBase,
 )
+from ninetynine.engine.penalties import Penalties
+from ninetynine.engine.tables import (
+    AFTER_KEY,
+    PARAM,
+    RuleTables,
+    card_of,
+    choice_of,
+    compiled,
+    play_code,
+)
+from ninetynine.errors import (
+    BelowZeroError,
+    CardNotInHandError,
+    ChoiceRequiredError,
+    GameOverError,
+    IllegalActionError,
+    NotYourTurnError,
+    OpeningBanError,
+    OverLimitError,
+    RecordError,
+    Refusal,
+)
+from ninetynine.rules.cards import (
+    RANK_NAMES,
+    RANKS,
+    format_card,
+    format_cards,
+    new_deck,
+    rank_of,
+    show_card,
+    show_cards,
+)
+from ninetynine.rules.effects import Effect, Kind, display_order
+from ninetynine.rules.settings import ForcedCard, NoLegalPlay, SkipCounts, Stuck, TwoPlayerReverse
 
 __all__ = ["CHANCE", "DEAL", "DOWN", "DRAW", "DRAWING", "FIELDS", "LEAD", "LIST_FIELDS",
            "NODRAW", "NO_CHANCE",
@@ -102,7 +114,7 @@ class ChanceRequest:
 
 
 class State(Penalties):
-    """Everything needed to continue a game. Use :func:`ninetynine.game.new_game`."""
+    """Everything needed to continue a game. Use :func:`ninetynine.engine.game.new_game`."""
 
     __slots__ = ()
 
@@ -123,7 +135,7 @@ class State(Penalties):
 
     def clone(self) -> State:
         """A copy that shares nothing that changes (the one copier: new games, positions
-        and the bots' sampled deals start from :func:`ninetynine.game.new_game` and copy
+        and the bots' sampled deals start from :func:`ninetynine.engine.game.new_game` and copy
         with this). Written out field by field for speed; a test checks it copies every
         field of :data:`FIELDS` and copies each of :data:`LIST_FIELDS`."""
         new = _new_state(State)
@@ -163,7 +175,7 @@ class State(Penalties):
             # turning up always ends (each return puts one special card below it)
             stock, special = self.stock, self.rules.upcard_special
             size = len(stock)
-            above = next((i for i, c in enumerate(reversed(stock)) if (c >> 2) not in special),
+            above = next((i for i, c in enumerate(reversed(stock)) if rank_of(c) not in special),
                          size - 1)
             low = max(-(-size // 3), above + 1)
             return ChanceRequest(UPCARD, depths=range(low, max(low, 2 * size // 3) + 1))
@@ -199,6 +211,13 @@ class State(Penalties):
         """Apply a chance outcome after checking that it fits the request."""
         self.check_chance(outcome)
         self._apply_chance(outcome)
+
+    def play_chance(self, rng: random.Random) -> ChanceOutcome:
+        """Draw the pending chance outcome and apply it unchecked (the fast path, as
+        :meth:`apply_code` is for moves); return it, for a caller that writes it down."""
+        outcome = self.sample_chance(rng)
+        self._apply_chance(outcome)
+        return outcome
 
     def check_chance(self, outcome: ChanceOutcome) -> None:
         """Raise the typed error of a chance outcome that does not fit what is due."""
@@ -373,7 +392,7 @@ class State(Penalties):
             if self.c.effects[card].name:
                 return Action.play(card, target=number)
             return Action.play(card, to=number)
-        card, choice = code >> 2, code & 3
+        card, choice = card_of(code), choice_of(code)
         eff = self.c.effects[card]
         return Action.play(card, eff.values[choice] if eff.has_choice else None)
 
@@ -395,7 +414,7 @@ class State(Penalties):
                 raise IllegalActionError(f"{name} cannot count {action.value:+d}: choose " +
                                          " or ".join(f"{v:+d}" for v in display_order(eff.values)),
                                          reason=Refusal.BAD_VALUE)
-            return action.card * 4 + eff.values.index(action.value)
+            return play_code(action.card, eff.values.index(action.value))
         if action.value is not None and (eff.kind is not Kind.ADD or action.value != eff.values[0]):
             raise IllegalActionError(f"{name} has no choice of value: play it as {typed}",
                                      reason=Refusal.BAD_VALUE)
@@ -485,12 +504,12 @@ class State(Penalties):
             raise IllegalActionError(why, legal=shown)
         assert action.card is not None
         if action.card in self.c.ban_cards and self.turns_played[self.turn] < self.c.opening_ban:
-            raise OpeningBanError(f"no {RANK_NAMES[action.card >> 2]} to {self.c.limit} in "
+            raise OpeningBanError(f"no {RANK_NAMES[rank_of(action.card)]} to {self.c.limit} in "
                                   f"your first {self.c.opening_ban} turns", legal=shown)
         if self.plays_left and action.card in self.c.chain_cards:
             raise IllegalActionError(f"P{self.turn + 1} must play {self.plays_left} more "
                                      f"card(s) without drawing, none of them a "
-                                     f"{RANKS[action.card >> 2]}", legal=shown,
+                                     f"{RANKS[rank_of(action.card)]}", legal=shown,
                                      reason=Refusal.CHAIN)
         if action.card not in self.c.chain_cards and self._short_of_run():
             raise IllegalActionError(f"P{self.turn + 1} faces {self.chain} no-draw cards with "
@@ -545,13 +564,10 @@ class State(Penalties):
         """Apply a legal action code without checking it (the fast path): the seat to act
         plays the card of a play's code (which holds its value's choice, or the seat it
         names or the total it sets), or makes a special move (:meth:`_special`)."""
-        if code < DOWN:
-            card = code >> 2
-        elif code < PARAM:
+        if DOWN <= code < PARAM:
             self._special(code)
             return
-        else:
-            card = card_of(code)
+        card = card_of(code)
         c, ev, seat = self.c, self._ev, self.turn
         hand = self.hands[seat]
         hand.remove(card)
@@ -578,9 +594,9 @@ class State(Penalties):
             return
         rules, eff, bust = self.rules, c.effects[card], new > c.limit
         if ev is not None:
-            ev.append(E.CardPlayed(seat, card, eff.values[code & 3] if eff.has_choice else None,
-                                   old, new))
-            text = (rules.bust_call if bust else rules.calls[card >> 2]).format(total=new)
+            value = eff.values[choice_of(code)] if eff.has_choice else None
+            ev.append(E.CardPlayed(seat, card, value, old, new))
+            text = (rules.bust_call if bust else rules.calls[rank_of(card)]).format(total=new)
             ev.append(E.TotalCalled(seat, new, text))
         if c.scoring_on_play:  # reverses after the play's penalties (Q18, Q47)
             if self._score_play(seat, eff, old, new, bust):

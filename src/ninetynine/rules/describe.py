@@ -3,7 +3,7 @@
 Front ends show this as the help screen; ``ninetynine rules ID`` prints it. Every setting
 is described where it changes the game (``tests/test_texts.py`` checks that a setting
 whose change leaves the text as it was leaves the game as it was too); what a life is
-called comes from the rules (:func:`ninetynine.words.counter`). A house-rules setting
+called comes from the rules (:func:`ninetynine.rules.words.counter`). A house-rules setting
 that changes nothing under the rest of its rules is named at the end, so that nobody
 wonders where it went. Rules questions cited in comments (D25, Q18) are in ``docs/rules.md``.
 """
@@ -13,10 +13,10 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from ninetynine.cards import RANK_NAMES, RANKS, card_name, parse_card, show_card
-from ninetynine.effects import Effect, Kind, describe_effect
-from ninetynine.presets import base_rules
-from ninetynine.rules import (
+from ninetynine.rules.cards import RANK_NAMES, RANKS, card_name, parse_card, rank_of, show_card
+from ninetynine.rules.effects import Effect, Kind, describe_effect
+from ninetynine.rules.presets import base_rules
+from ninetynine.rules.settings import (
     META,
     AfterBust,
     BelowZero,
@@ -51,7 +51,7 @@ from ninetynine.rules import (
     TwoPlayerReverse,
     rules_to_mapping,
 )
-from ninetynine.words import Noun, counter, listed, plural
+from ninetynine.rules.words import Noun, counter, listed, plural
 
 
 def card_table(rules: Rules) -> list[tuple[str, str, str]]:
@@ -61,7 +61,7 @@ def card_table(rules: Rules) -> list[tuple[str, str, str]]:
               rules.calls[i].replace("{total}", "#"))
              for i, eff in enumerate(rules.cards)]
     return ranks + [(show_card(card), describe_effect(eff, rules.limit, rules.halve_over),
-                     rules.calls[card >> 2].replace("{total}", "#"))
+                     rules.calls[rank_of(card)].replace("{total}", "#"))
                     for card, eff in rules.suit_cards]
 
 
@@ -246,7 +246,7 @@ def _playing(r: Rules) -> list[str]:
     if any(e.reverse for e in effects):
         play.append(_two_player_reverse(r))
     if banned:
-        ranks = sorted({c >> 2 for c in banned})
+        ranks = sorted({rank_of(c) for c in banned})
         which = " or ".join(RANK_NAMES[k] for k in ranks) if len(banned) == 4 * len(ranks) \
             else " or ".join(card_name(c) for c in banned)
         scope = "" if one_deal(r) else f" of each {r.king_ban_scope.value}" \

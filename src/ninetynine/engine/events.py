@@ -12,9 +12,9 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from ninetynine.cards import format_card, show_card
-from ninetynine.rules import Elimination, Pot, Rules
-from ninetynine.words import GAME_POINT, Noun, counter, ending, plural
+from ninetynine.rules.cards import format_card, show_card
+from ninetynine.rules.settings import Elimination, Pot, Rules
+from ninetynine.rules.words import GAME_POINT, Noun, counter, ending, plural
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,8 +25,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from ninetynine.cards import format_card, format_cards, parse_card, parse_cards, show_card
 from ninetynine.errors import NotationError
+from ninetynine.rules.cards import format_card, format_cards, parse_card, parse_cards, show_card
 
 
 class ActionKind(StrEnum):

@@ -19,10 +19,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ninetynine.actions import Action, ChanceOutcome, parse_action
+from ninetynine.engine.actions import Action, ChanceOutcome, parse_action
+from ninetynine.engine.game import new_game
+from ninetynine.engine.state import State
 from ninetynine.errors import NotationError, RecordError, RulesError
-from ninetynine.game import new_game
-from ninetynine.position import (
+from ninetynine.records.position import (
     POSITION_KEYS,
     Admit,
     load_toml,
@@ -32,7 +33,6 @@ from ninetynine.position import (
     rules_of,
     toml_value,
 )
-from ninetynine.state import State
 
 Move = Action | ChanceOutcome
 
@@ -41,7 +41,7 @@ Move = Action | ChanceOutcome
 class Record:
     """A start state and the moves played from it, each with the seat that made it, and
     the players' names (``P1``, ``P2``, ... when none were given). Play it with
-    :meth:`ninetynine.match.Match.from_record`."""
+    :meth:`ninetynine.records.match.Match.from_record`."""
 
     start: State
     moves: list[tuple[int | None, Move]] = field(default_factory=list)

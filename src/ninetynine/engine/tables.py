@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from functools import cache
 
-from ninetynine.actions import Action
-from ninetynine.effects import Effect, Kind, resolve
-from ninetynine.rules import (
+from ninetynine.engine.actions import Action
+from ninetynine.rules.effects import Effect, Kind, resolve
+from ninetynine.rules.settings import (
     BelowZero,
     ChoiceFilter,
     Draw,
@@ -35,9 +35,19 @@ PARAM = 1 << 16
 AFTER_KEY = (1 << 17) + (1 << 8) + 1
 
 
+def play_code(card: int, choice: int) -> int:
+    """The action code of playing ``card`` for its value number ``choice``."""
+    return card << 2 | choice
+
+
 def card_of(code: int) -> int:
     """The card of a play's action code."""
     return code >> 2 if code < PARAM else (code - PARAM) >> 10
+
+
+def choice_of(code: int) -> int:
+    """Which of its card's values a play's action code (below ``PARAM``) chooses."""
+    return code & 3
 
 
 class RuleTables:
@@ -127,7 +137,7 @@ class RuleTables:
         found = self.after.get(key)
         if found is None:
             if code < PARAM:
-                found = self.new_total(code >> 2, code & 3, total)
+                found = self.new_total(card_of(code), choice_of(code), total)
             else:  # a seat named (a card with one value), or the total set
                 card = card_of(code)
                 found = code & 1023 if self.effects[card].kind is Kind.SET_ANY else \

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from ninetynine.actions import Action
-from ninetynine.cards import new_deck
-from ninetynine.events import Event
-from ninetynine.rules import Rules
-from ninetynine.state import DRAWING, Outcome, Phase, State
+from ninetynine.engine.actions import Action
+from ninetynine.engine.events import Event
+from ninetynine.engine.state import DRAWING, Outcome, Phase, State
+from ninetynine.rules.cards import new_deck
+from ninetynine.rules.settings import Rules
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -20,9 +20,9 @@ from typing import Any
 from ninetynine.errors import NinetyNineError
 from ninetynine.files import read_text
 from ninetynine.launch import command, home
-from ninetynine.position import toml_value
-from ninetynine.record import format_record, record_from_mapping
-from ninetynine.table import BOT, HUMAN, Seat, Table
+from ninetynine.records.position import toml_value
+from ninetynine.records.record import format_record, record_from_mapping
+from ninetynine.session.table import BOT, HUMAN, Seat, Table
 
 
 def current_path() -> Path:

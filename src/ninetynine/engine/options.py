@@ -4,7 +4,7 @@ engine's own reason why it cannot be played. Front ends show this on the cards
 and, when no card may be played, why and what the rules make of it
 (:func:`stuck_explanation`).
 
->>> from ninetynine.position import position_from_mapping
+>>> from ninetynine.records.position import position_from_mapping
 >>> state = position_from_mapping({"rules": "P", "total": 95,
 ...                                "hands": ["AS 10S 8D", "2C 3C 4C"]})
 >>> for o in card_options(state, 0):
@@ -18,13 +18,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ninetynine.actions import Action, ActionKind
-from ninetynine.cards import show_card
+from ninetynine.engine.actions import Action, ActionKind
+from ninetynine.engine.events import Busted
+from ninetynine.engine.state import State
 from ninetynine.errors import IllegalActionError, Refusal
-from ninetynine.events import Busted
-from ninetynine.rules import Elimination, Scoring
-from ninetynine.state import State
-from ninetynine.words import GAME_POINT, counter, listed
+from ninetynine.rules.cards import show_card
+from ninetynine.rules.settings import Elimination, Scoring
+from ninetynine.rules.words import GAME_POINT, counter, listed
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """A match at a table, independent of any front end: seats, the game, its record and log.
 
-The :class:`Table` seats people and bots at a :class:`~ninetynine.match.Match` (the game,
+The :class:`Table` seats people and bots at a :class:`~ninetynine.records.match.Match` (the game,
 its moves and its public log). Front ends ask :meth:`Table.pending` who must act,
 call :meth:`Table.play` for a person's move and :meth:`Table.step_bot` for a bot's, and
 read what a seat may see through :meth:`Table.view` (bots get nothing else).
@@ -23,17 +23,17 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ninetynine.actions import Action
 from ninetynine.bots import Bot, BotFailure, ask, close_bot, make_bot
 from ninetynine.bots.base import DIFFICULTIES
+from ninetynine.engine.actions import Action
+from ninetynine.engine.events import Event, narrate
+from ninetynine.engine.state import State
+from ninetynine.engine.view import View
 from ninetynine.errors import NinetyNineError
-from ninetynine.events import Event, narrate
-from ninetynine.match import Chance, Match
-from ninetynine.record import Record
-from ninetynine.rules import Rules, Scoring
-from ninetynine.state import State
-from ninetynine.view import View
-from ninetynine.words import counter, ending
+from ninetynine.records.match import Chance, Match
+from ninetynine.records.record import Record
+from ninetynine.rules.settings import Rules, Scoring
+from ninetynine.rules.words import counter, ending
 
 HUMAN, BOT = "human", "bot"
 __all__ = ["BOT", "HUMAN", "Pending", "Seat", "Summary", "Table", "parse_seats"]

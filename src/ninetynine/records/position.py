@@ -19,12 +19,8 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ninetynine.cards import format_card, format_cards, new_deck, parse_card, parse_cards
-from ninetynine.errors import NotationError, RecordError, RulesError
-from ninetynine.game import new_game
-from ninetynine.presets import load_rules, rules_spec
-from ninetynine.rules import Rules
-from ninetynine.state import (
+from ninetynine.engine.game import new_game
+from ninetynine.engine.state import (
     CHANCE,
     DEAL,
     DRAWING,
@@ -41,6 +37,10 @@ from ninetynine.state import (
     State,
     check_state,
 )
+from ninetynine.errors import NotationError, RecordError, RulesError
+from ninetynine.rules.cards import format_card, format_cards, new_deck, parse_card, parse_cards
+from ninetynine.rules.presets import load_rules, rules_spec
+from ninetynine.rules.settings import Rules
 
 PHASES = ("play", "draw", "deal", "restock", "topup", "upcard", "lead", "over")
 POSITION_KEYS = {
@@ -171,7 +171,7 @@ _KIND_TEXT: dict[Any, str] = {int: "a whole number", str: "text", list: "a list"
 
 
 def _seat(data: Mapping[str, Any], key: str, n: int, default: int) -> int:
-    value = _get(data, key, int, default + 1)
+    value: int = _get(data, key, int, default + 1)
     if not 1 <= value <= n:
         raise RecordError(f"position key {key!r} = {value}: expected a seat from 1 to {n}")
     return value - 1

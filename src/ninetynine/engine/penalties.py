@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from ninetynine import events as E
-from ninetynine.dealing import Dealing
-from ninetynine.effects import Effect
-from ninetynine.rules import (
+from ninetynine.engine import events as E
+from ninetynine.engine.deal import Dealing
+from ninetynine.engine.fields import OVER, EndReason
+from ninetynine.rules.effects import Effect
+from ninetynine.rules.settings import (
     AfterBust,
     EliminatedHand,
     Elimination,
@@ -17,7 +18,6 @@ from ninetynine.rules import (
     Scoring,
     Thresholds,
 )
-from ninetynine.statebase import OVER, EndReason
 
 
 class Penalties(Dealing):

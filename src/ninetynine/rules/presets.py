@@ -34,7 +34,7 @@ from typing import Any
 from ninetynine.errors import NinetyNineError, RulesError
 from ninetynine.files import read_text
 from ninetynine.launch import command
-from ninetynine.rules import Rules, apply_overrides, rules_to_mapping
+from ninetynine.rules.settings import Rules, apply_overrides, rules_to_mapping
 
 RULEBOOKS = {
     "S000": "000_db738501d50b6bab.txt",

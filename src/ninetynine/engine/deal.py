@@ -8,9 +8,22 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from ninetynine import events as E
-from ninetynine.cards import new_deck
-from ninetynine.rules import (
+from ninetynine.engine import events as E
+from ninetynine.engine.fields import (
+    CHANCE,
+    DEAL,
+    DRAWING,
+    LEAD,
+    NO_CHANCE,
+    PLAY,
+    RESTOCK,
+    TOPUP,
+    UPCARD,
+    EndReason,
+    StateBase,
+)
+from ninetynine.rules.cards import new_deck, rank_of
+from ninetynine.rules.settings import (
     RULEBOOK_INSTANT,
     BelowZero,
     DeckCount,
@@ -24,19 +37,6 @@ from ninetynine.rules import (
     Starter,
     StartTotal,
     StockEmpty,
-)
-from ninetynine.statebase import (
-    CHANCE,
-    DEAL,
-    DRAWING,
-    LEAD,
-    NO_CHANCE,
-    PLAY,
-    RESTOCK,
-    TOPUP,
-    UPCARD,
-    EndReason,
-    StateBase,
 )
 
 
@@ -209,9 +209,9 @@ class Dealing(StateBase):
     def _turn_upcard(self) -> None:
         stock, special = self.stock, self.rules.upcard_special
         # with no ordinary card left to turn (tiny decks only) the count starts at 0
-        if any((c >> 2) not in special for c in stock):
+        if any(rank_of(c) not in special for c in stock):
             card = stock.pop()
-            if (card >> 2) in special:
+            if rank_of(card) in special:
                 self.held, self.phase, self.chance = card, CHANCE, UPCARD
                 if self._ev is not None:
                     self._ev.append(E.UpCardReturned(card))
@@ -234,7 +234,7 @@ class Dealing(StateBase):
         found: list[tuple[int, InstantRule]] = []
         for s in seats:
             if self.alive[s]:
-                ranks = Counter(c >> 2 for c in self.hands[s])
+                ranks = Counter(rank_of(c) for c in self.hands[s])
                 held = next((h for h in kinds if ranks[h.rank] >= h.count), None)
                 if held is not None:
                     found.append((s, held))
@@ -244,7 +244,7 @@ class Dealing(StateBase):
             found = found[:1]
         if self._ev is not None:
             for s, held in found:
-                cards = tuple(c for c in self.hands[s] if c >> 2 == held.rank)
+                cards = tuple(c for c in self.hands[s] if rank_of(c) == held.rank)
                 self._ev.append(E.InstantHand(s, held.name, cards))
         first = min((held for _, held in found), key=kinds.index)
         if first.wins:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ninetynine.rules import Rules, Scoring
+from ninetynine.rules.settings import Rules, Scoring
 
 
 def plural(n: int, one: str, many: str | None = None) -> str:
