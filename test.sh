@@ -3,7 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 source scripts/setup-venv.sh dev
-echo "== ruff";   ruff check src tests benchmarks
+echo "== ruff";   ruff check src tests benchmarks scripts examples
+ruff format --check src tests benchmarks scripts examples
 echo "== mypy";   mypy
 bash scripts/setup-system.sh  # Debian's postgresql and chromium for tests/web, if missing
 echo "== pytest"; pytest "$@"

@@ -23,8 +23,24 @@ import numpy as np  # noqa: E402
 
 from ninetynine.rl.batch import Batch  # noqa: E402
 
-ADD = np.array([[1, 11], [2, 2], [3, 3], [0, 0], [5, 5], [6, 6], [7, 7], [8, 8], [0, 0],
-                [-10, 10], [10, 10], [10, 10], [0, 0]], np.int64)  # P, by rank
+ADD = np.array(
+    [
+        [1, 11],
+        [2, 2],
+        [3, 3],
+        [0, 0],
+        [5, 5],
+        [6, 6],
+        [7, 7],
+        [8, 8],
+        [0, 0],
+        [-10, 10],
+        [10, 10],
+        [10, 10],
+        [0, 0],
+    ],
+    np.int64,
+)  # P, by rank
 
 
 def compiled_step():  # the two compiled functions: deal and steps
@@ -48,8 +64,7 @@ def compiled_step():  # the two compiled functions: deal and steps
         slen[b] = top
 
     @njit(cache=False)
-    def steps(count, hands, stock, slen, total, direction, turn, lives, alive, dealer,
-              starter, n):
+    def steps(count, hands, stock, slen, total, direction, turn, lives, alive, dealer, starter, n):
         decisions = 0
         legal = np.empty(7, np.int64)
         for _ in range(count):
@@ -132,8 +147,15 @@ def main() -> None:
     starter = np.zeros(b, np.int64)
     for g in range(b):
         deal(g, hands, stock, slen, alive, starter, n)
-    state = (np.zeros(b, np.int64), np.ones(b, np.int64), starter.copy(),
-             np.full((b, n), 5, np.int64), alive, np.full(b, n - 1, np.int64), starter)
+    state = (
+        np.zeros(b, np.int64),
+        np.ones(b, np.int64),
+        starter.copy(),
+        np.full((b, n), 5, np.int64),
+        alive,
+        np.full(b, n - 1, np.int64),
+        starter,
+    )
     steps(1, hands, stock, slen, *state, n)  # compile
     start = time.process_time()
     done = steps(args.steps, hands, stock, slen, *state, n)
@@ -145,8 +167,10 @@ def main() -> None:
     numpy_rate = (batch.decisions - before) / (time.process_time() - start)
     print(f"P, {n} players, batch {b:,}, one thread, decisions per CPU second")
     print(f"Numba loop (P only, a yardstick): {numba_rate:13,.0f}")
-    print(f"NumPy batch engine (any base game): {numpy_rate:11,.0f}   "
-          f"Numba / NumPy = {numba_rate / numpy_rate:.1f}")
+    print(
+        f"NumPy batch engine (any base game): {numpy_rate:11,.0f}   "
+        f"Numba / NumPy = {numba_rate / numpy_rate:.1f}"
+    )
 
 
 if __name__ == "__main__":

@@ -37,8 +37,9 @@ from ninetynine.rules.settings import Rules
 WAYS = ("uniform", "weights", "last plays", "history")
 
 
-def sampler(way: str, view: View, rules: Rules) \
-        -> tuple[Determinizer, Callable[[random.Random], list[int]]]:
+def sampler(
+    way: str, view: View, rules: Rules
+) -> tuple[Determinizer, Callable[[random.Random], list[int]]]:
     """The determinizer and the deal-drawing function of one way of reading the hands."""
     weights = hand_weights(rules, view.players) if way != "uniform" else None
     det = Determinizer(view, weights)
@@ -60,10 +61,14 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=200)
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
-    print(f"Sampled deals against the real hands, {args.players} players, {args.games} "
-          f"heuristic games a rule set, {args.samples} deals a decision (total >= 60)")
-    print(f"{'rules':5} {'way':10} {'decisions':>9} {'Brier(next holds escape)':>25} "
-          f"{'log-loss/card':>14}")
+    print(
+        f"Sampled deals against the real hands, {args.players} players, {args.games} "
+        f"heuristic games a rule set, {args.samples} deals a decision (total >= 60)"
+    )
+    print(
+        f"{'rules':5} {'way':10} {'decisions':>9} {'Brier(next holds escape)':>25} "
+        f"{'log-loss/card':>14}"
+    )
     for preset in args.presets.split(","):
         rules, rng = load_rules(preset), random.Random(args.seed)
         escapes = escape_cards(rules)
@@ -75,18 +80,25 @@ def main() -> None:
                 real = any(c in escapes for c in state.hands[following])
                 for way in WAYS:
                     det, draw = sampler(way, view, rules)
-                    b, lo = _scores(det, draw, state.hands, following, escapes, real,
-                                    args.samples)
+                    b, lo = _scores(det, draw, state.hands, following, escapes, real, args.samples)
                     brier[way] += b
                     loss[way] += lo
         for way in WAYS:
-            print(f"{preset:5} {way:10} {seen:9} {brier[way] / seen:25.4f} "
-                  f"{loss[way] / seen:14.4f}", flush=True)
+            print(
+                f"{preset:5} {way:10} {seen:9} {brier[way] / seen:25.4f} {loss[way] / seen:14.4f}",
+                flush=True,
+            )
 
 
-def _scores(det: Determinizer, draw: Callable[[random.Random], list[int]],
-            hands: list[list[int]], following: int, escapes: frozenset[int], real: bool,
-            samples: int) -> tuple[float, float]:
+def _scores(
+    det: Determinizer,
+    draw: Callable[[random.Random], list[int]],
+    hands: list[list[int]],
+    following: int,
+    escapes: frozenset[int],
+    real: bool,
+    samples: int,
+) -> tuple[float, float]:
     """The Brier score and the log-loss per card of ``samples`` deals from ``draw``."""
     rng, holds, where = random.Random(1), 0, Counter[tuple[int, int]]()
     for _ in range(samples):

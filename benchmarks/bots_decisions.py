@@ -49,10 +49,12 @@ def main() -> None:
     parser.add_argument("--presets", default="P,K,G,J")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--games", type=int, default=10, help="heuristic games a rule set")
-    parser.add_argument("--bots", default="ismcts:iterations=300;heuristic:push=8",
-                        help="bot specs separated by ';' (a spec may hold commas)")
-    parser.add_argument("--continuations", type=int, default=400,
-                        help="playouts scoring each move")
+    parser.add_argument(
+        "--bots",
+        default="ismcts:iterations=300;heuristic:push=8",
+        help="bot specs separated by ';' (a spec may hold commas)",
+    )
+    parser.add_argument("--continuations", type=int, default=400, help="playouts scoring each move")
     parser.add_argument("--seed", type=int, default=11)
     args = parser.parse_args()
     specs = [s.strip() for s in args.bots.split(";") if s.strip()]
@@ -61,10 +63,14 @@ def main() -> None:
         bots = [make_bot(spec, seeing=True) for spec in specs]
     except NinetyNineError as e:
         parser.error(str(e))
-    print(f"Moves changed from the heuristic's, scored on the real deal: {args.players} "
-          f"players, {args.games} games a rule set, {args.continuations} playouts a move")
-    print(f"{'rules':5} {'bot':32} {'decisions':>9} {'changed':>8} "
-          f"{'gain/decision':>14} {'95% interval':>20} {'gain/change':>12} {'s':>6}")
+    print(
+        f"Moves changed from the heuristic's, scored on the real deal: {args.players} "
+        f"players, {args.games} games a rule set, {args.continuations} playouts a move"
+    )
+    print(
+        f"{'rules':5} {'bot':32} {'decisions':>9} {'changed':>8} "
+        f"{'gain/decision':>14} {'95% interval':>20} {'gain/change':>12} {'s':>6}"
+    )
     for preset, rules in zip(args.presets.split(","), tables, strict=True):
         # The games do not depend on the bots under test: they have their own generator.
         games, rng = random.Random(args.seed), random.Random(f"{args.seed}:bots")
@@ -80,8 +86,11 @@ def main() -> None:
             for i, bot in enumerate(bots):
                 start = time.perf_counter()
                 r = random.Random(rng.random())
-                move = cast(SeeingBot, bot).choose_seeing(view, state.clone(), r) \
-                    if sees_hidden_cards(bot) else bot.choose(view, r)
+                move = (
+                    cast(SeeingBot, bot).choose_seeing(view, state.clone(), r)
+                    if sees_hidden_cards(bot)
+                    else bot.choose(view, r)
+                )
                 code = state.code_of(move)
                 seconds[i] += time.perf_counter() - start
                 key = move_key(code, same)
@@ -90,8 +99,9 @@ def main() -> None:
                     continue
                 changed[i] += 1
                 if key not in scored:
-                    scored[key] = (_value(state, code, shuffles, args.continuations)
-                                   - _value(state, base, shuffles, args.continuations))
+                    scored[key] = _value(state, code, shuffles, args.continuations) - _value(
+                        state, base, shuffles, args.continuations
+                    )
                 gains[i].append(scored[key])
         for i, spec in enumerate(specs):
             d = len(gains[i])
@@ -103,8 +113,11 @@ def main() -> None:
             half = 1.96 * sd / math.sqrt(d)
             per_change = sum(gains[i]) / changed[i] if changed[i] else 0.0
             interval = f"[{mean - half:+.4f}, {mean + half:+.4f}]"
-            print(f"{preset:5} {spec:32} {d:9} {changed[i]:8} {mean:+14.4f} {interval:>20} "
-                  f"{per_change:+12.4f} {seconds[i]:6.0f}", flush=True)
+            print(
+                f"{preset:5} {spec:32} {d:9} {changed[i]:8} {mean:+14.4f} {interval:>20} "
+                f"{per_change:+12.4f} {seconds[i]:6.0f}",
+                flush=True,
+            )
 
 
 def _value(state: State, code: int, seed: int, continuations: int) -> float:

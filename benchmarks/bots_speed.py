@@ -89,8 +89,13 @@ def openspiel_rates(positions: range, iterations: int = 1000) -> list[float] | N
                 state.apply_action(rng.choice(state.legal_actions()))
                 plays += 1
         evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(pos))
-        bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=iterations,
-                               random_state=np.random.RandomState(pos))
+        bot = ismcts.ISMCTSBot(
+            game,
+            evaluator,
+            uct_c=2.0,
+            max_simulations=iterations,
+            random_state=np.random.RandomState(pos),
+        )
         start = time.perf_counter()
         bot.step(state)
         rates.append(iterations / (time.perf_counter() - start))
@@ -104,13 +109,16 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=10)
     parser.add_argument("--iterations", type=int, default=5000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--no-baseline", action="store_true",
-                        help="skip timing OpenSpiel's ISMCTS on Hearts")
+    parser.add_argument(
+        "--no-baseline", action="store_true", help="skip timing OpenSpiel's ISMCTS on Hearts"
+    )
     args = parser.parse_args()
     # OpenSpiel's positions, three at a time between the rule sets and after the last
     theirs = None if args.no_baseline else openspiel_rates(range(3))
-    print(f"ISMCTS iterations per second, one core, {args.players} players, "
-          f"{args.positions} positions x {args.iterations} iterations each")
+    print(
+        f"ISMCTS iterations per second, one core, {args.players} players, "
+        f"{args.positions} positions x {args.iterations} iterations each"
+    )
     every: list[float] = []
     for preset in args.presets.split(","):
         if theirs is not None and every:
@@ -125,21 +133,27 @@ def main() -> None:
             bot.choose(view, random.Random(i))
             rates.append(bot.last_iterations / (time.perf_counter() - start))
         every += rates
-        print(f"{preset:>4}: median {statistics.median(rates):8.0f} it/s   "
-              f"(min {min(rates):.0f}, max {max(rates):.0f}; once per process: {once:.2f} s)")
+        print(
+            f"{preset:>4}: median {statistics.median(rates):8.0f} it/s   "
+            f"(min {min(rates):.0f}, max {max(rates):.0f}; once per process: {once:.2f} s)"
+        )
     ours = statistics.median(every)
     print(f" all: median {ours:8.0f} it/s")
     if theirs is not None:
         theirs += openspiel_rates(range(len(theirs), len(theirs) + 3)) or []
         base = statistics.median(theirs)
-        print(f"OpenSpiel's Python ISMCTS on Hearts, same run: median {base:,.0f} it/s "
-              f"(min {min(theirs):,.0f}, max {max(theirs):,.0f}); ours is {ours / base:.2f}x "
-              f"(the target, {TARGET:,} against its {OPENSPIEL_THERE:,}: "
-              f"{TARGET / OPENSPIEL_THERE:.2f}x)")
+        print(
+            f"OpenSpiel's Python ISMCTS on Hearts, same run: median {base:,.0f} it/s "
+            f"(min {min(theirs):,.0f}, max {max(theirs):,.0f}); ours is {ours / base:.2f}x "
+            f"(the target, {TARGET:,} against its {OPENSPIEL_THERE:,}: "
+            f"{TARGET / OPENSPIEL_THERE:.2f}x)"
+        )
     elif not args.no_baseline:
         print('OpenSpiel is not installed: pip install -e ".[bench]" to time it alongside')
-    print(f"engine fast path now, for scale: {engine_rate('P', args.players):,.0f} random "
-          "decisions/s (270k on a quiet core)")
+    print(
+        f"engine fast path now, for scale: {engine_rate('P', args.players):,.0f} random "
+        "decisions/s (270k on a quiet core)"
+    )
 
 
 if __name__ == "__main__":

@@ -40,9 +40,11 @@ from ninetynine.arena.game import GameResult
 from ninetynine.arena.stats import MIN_BLOCKS, block_interval
 
 BOTS = "hard;oracle;greedy-keep;ismcts:iterations=300"
-HEADER = (f"{'rules':<6}{'N':>2}  {'bot':<26}{'vs':<10}{'games':>6}{'win rate':>10}"
-          f"   {'95% interval':<15}{'1/N':>6}  {'verdict':<14}{'seeds':>6}{'time':>8}"
-          f"  ms/move")
+HEADER = (
+    f"{'rules':<6}{'N':>2}  {'bot':<26}{'vs':<10}{'games':>6}{'win rate':>10}"
+    f"   {'95% interval':<15}{'1/N':>6}  {'verdict':<14}{'seeds':>6}{'time':>8}"
+    f"  ms/move"
+)
 
 
 def main() -> None:
@@ -65,8 +67,11 @@ def main() -> None:
     for preset in args.presets.split(","):
         for n in (int(x) for x in args.players.split(",")):
             for bot in filter(None, (b.strip() for b in args.bots.split(";"))):
-                path = args.out / _file_name(preset, n, bot, args.against, args.seed) \
-                    if args.out else None
+                path = (
+                    args.out / _file_name(preset, n, bot, args.against, args.seed)
+                    if args.out
+                    else None
+                )
                 if path is not None and path.exists():
                     matches.append(json.loads(path.read_text()))
                     continue
@@ -80,8 +85,9 @@ def main() -> None:
     print_table(matches)
 
 
-def play(preset: str, n: int, bot: str, against: str, games: int, seed: int,
-         workers: int) -> dict[str, Any]:
+def play(
+    preset: str, n: int, bot: str, against: str, games: int, seed: int, workers: int
+) -> dict[str, Any]:
     """One match: ``bot`` against N-1 ``against``; its figures as JSON."""
     config = ArenaConfig(preset, n, (bot,) + (against,) * (n - 1), games, seed)
     start = time.perf_counter()
@@ -92,9 +98,19 @@ def play(preset: str, n: int, bot: str, against: str, games: int, seed: int,
     cores = workers or os.cpu_count() or 1
     per_move = 1000 * elapsed * cores / max(1, sum(r.moves for r in results) / n)
     st = summarize(config.bots, results, ratings=False)[0]
-    return {"rules": preset, "players": n, "bot": bot, "against": against, "seed": seed,
-            "games": st.seat_games, "wins": st.wins, "blocks": st.blocks,
-            "forfeits": st.forfeits, "seconds": round(elapsed), "ms_per_move": round(per_move)}
+    return {
+        "rules": preset,
+        "players": n,
+        "bot": bot,
+        "against": against,
+        "seed": seed,
+        "games": st.seat_games,
+        "wins": st.wins,
+        "blocks": st.blocks,
+        "forfeits": st.forfeits,
+        "seconds": round(elapsed),
+        "ms_per_move": round(per_move),
+    }
 
 
 def pooled(matches: list[dict[str, Any]]) -> dict[str, Any]:
@@ -105,10 +121,16 @@ def pooled(matches: list[dict[str, Any]]) -> dict[str, Any]:
     blocks = [b for m in matches for b in m["blocks"]]
     rate = wins / games
     lo, hi = block_interval(rate, blocks) if len(blocks) >= MIN_BLOCKS else wilson(wins, games)
-    return {**first, "games": games, "wins": wins, "rate": rate, "interval": (lo, hi),
-            "seeds": sorted(m["seed"] for m in matches),
-            "seconds": sum(m["seconds"] for m in matches),
-            "ms_per_move": max(m["ms_per_move"] for m in matches)}
+    return {
+        **first,
+        "games": games,
+        "wins": wins,
+        "rate": rate,
+        "interval": (lo, hi),
+        "seeds": sorted(m["seed"] for m in matches),
+        "seconds": sum(m["seconds"] for m in matches),
+        "ms_per_move": max(m["ms_per_move"] for m in matches),
+    }
 
 
 def row(match: dict[str, Any]) -> str:
@@ -117,10 +139,12 @@ def row(match: dict[str, Any]) -> str:
     share = 1 / n
     verdict = "above 1/N" if lo > share else "below 1/N" if hi < share else "not separated"
     seeds = ",".join(str(s) for s in m["seeds"])
-    return (f"{m['rules']:<6}{n:>2}  {m['bot']:<26}{m['against']:<10}{m['games']:>6}"
-            f"{100 * m['rate']:>9.1f}%   [{100 * lo:4.1f}, {100 * hi:5.1f}]"
-            f"{100 * share:>7.1f}  {verdict:<14}{seeds:>6}{m['seconds']:>7}s"
-            f"  <={m['ms_per_move']:5}")
+    return (
+        f"{m['rules']:<6}{n:>2}  {m['bot']:<26}{m['against']:<10}{m['games']:>6}"
+        f"{100 * m['rate']:>9.1f}%   [{100 * lo:4.1f}, {100 * hi:5.1f}]"
+        f"{100 * share:>7.1f}  {verdict:<14}{seeds:>6}{m['seconds']:>7}s"
+        f"  <={m['ms_per_move']:5}"
+    )
 
 
 def print_table(matches: list[dict[str, Any]]) -> None:
@@ -138,8 +162,10 @@ def print_table(matches: list[dict[str, Any]]) -> None:
         hard, oracle = bots.get("hard"), bots.get("oracle")
         if hard and oracle and oracle["rate"] > 1 / n:
             share = (hard["rate"] - 1 / n) / (oracle["rate"] - 1 / n)
-            print(f"{preset:<6}{n:>2}  share of the oracle's prize that hard captures: "
-                  f"{100 * share:.0f}%")
+            print(
+                f"{preset:<6}{n:>2}  share of the oracle's prize that hard captures: "
+                f"{100 * share:.0f}%"
+            )
 
 
 def _file_name(preset: str, n: int, bot: str, against: str, seed: int) -> str:
@@ -156,8 +182,13 @@ def _progress(preset: str, n: int, bot: str, games: int) -> Callable[[GameResult
         done.append(result)
         if len(done) % step == 0 and len(done) < games:
             wins = sum(r.seats.index(0) in r.winners for r in done)
-            print(f"  {preset} {n} {bot}: {len(done)}/{games} games, "
-                  f"{100 * wins / len(done):.1f}% so far", file=sys.stderr, flush=True)
+            print(
+                f"  {preset} {n} {bot}: {len(done)}/{games} games, "
+                f"{100 * wins / len(done):.1f}% so far",
+                file=sys.stderr,
+                flush=True,
+            )
+
     return report
 
 

@@ -76,8 +76,10 @@ def main() -> None:
         copy_as(HERE / "src" / "ninetynine", Path(tmp), "nn_this")
         sys.path.insert(0, tmp)
         engines = {name: importlib.import_module(name) for name in ("nn_base", "nn_this")}
-        print(f"{'rules':10} {'baseline':>14} {'this tree':>14}  this/baseline   "
-              f"({'checked API' if args.checked else 'fast path'}, best of {args.rounds})")
+        print(
+            f"{'rules':10} {'baseline':>14} {'this tree':>14}  this/baseline   "
+            f"({'checked API' if args.checked else 'fast path'}, best of {args.rounds})"
+        )
         for preset in args.presets.split(","):
             rules = {n: pkg.load_rules(preset) for n, pkg in engines.items()}
             best: dict[str, float] = {}

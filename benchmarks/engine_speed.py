@@ -78,18 +78,25 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=100, help="matches a round")
     args = parser.parse_args()
     rules, n, m = load_rules(args.rules), args.players, args.matches
-    rates = best_rates({
-        "minimal": lambda r: minimal_p_matches(m, r),
-        "fast": lambda r: fast_matches(rules, n, m, r),
-        "checked": lambda r: checked_matches(rules, n, max(1, m // 4), r),
-    }, args.rounds)
+    rates = best_rates(
+        {
+            "minimal": lambda r: minimal_p_matches(m, r),
+            "fast": lambda r: fast_matches(rules, n, m, r),
+            "checked": lambda r: checked_matches(rules, n, max(1, m // 4), r),
+        },
+        args.rounds,
+    )
     base = rates["minimal"]
     print(f"decisions per CPU second, {n} players, best of {args.rounds} rounds")
     print(f"minimal P-only engine : {base:12,.0f}")
-    print(f"fast path ({rules.id:>5})     : {rates['fast']:12,.0f}   "
-          f"{rates['fast'] / base:.2f} of the minimal engine (target {FAST_TARGET} under P)")
-    print(f"checked API ({rules.id:>5})   : {rates['checked']:12,.0f}   "
-          f"{rates['checked'] / base:.2f} of the minimal engine")
+    print(
+        f"fast path ({rules.id:>5})     : {rates['fast']:12,.0f}   "
+        f"{rates['fast'] / base:.2f} of the minimal engine (target {FAST_TARGET} under P)"
+    )
+    print(
+        f"checked API ({rules.id:>5})   : {rates['checked']:12,.0f}   "
+        f"{rates['checked'] / base:.2f} of the minimal engine"
+    )
 
 
 if __name__ == "__main__":

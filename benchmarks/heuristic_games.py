@@ -14,8 +14,9 @@ from ninetynine.engine.view import View, observe
 from ninetynine.rules.settings import Rules
 
 
-def decisions(rules: Rules, players: int, games: int, rng: random.Random) \
-        -> Iterator[tuple[State, View, Action]]:
+def decisions(
+    rules: Rules, players: int, games: int, rng: random.Random
+) -> Iterator[tuple[State, View, Action]]:
     """Each decision of ``games`` games: the state (not to be changed), the view of the
     seat to act (with the public history, as at a real table) and the heuristic's move,
     which is played when the caller asks for the next decision."""

@@ -38,9 +38,13 @@ def play(rules: str, deal: int, ours_seat: int, iterations: int) -> tuple[bool, 
     engine = state._t.state  # the game's own engine state, read for our bot's views
     shadow = engine.clone()  # the same moves with events: the public log our bot reads
     log: list[Event] = []
-    theirs = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(deal)),
-                              uct_c=2.0, max_simulations=iterations,
-                              random_state=np.random.RandomState(deal))
+    theirs = ismcts.ISMCTSBot(
+        game,
+        mcts.RandomRolloutEvaluator(1, np.random.RandomState(deal)),
+        uct_c=2.0,
+        max_simulations=iterations,
+        random_state=np.random.RandomState(deal),
+    )
     ours, rng = IsmctsBot(iterations=iterations), random.Random(f"{deal}/{ours_seat}")
     chance_in_hand: Counter[int] = Counter()
     spent = [0.0, 0.0]
@@ -55,8 +59,7 @@ def play(rules: str, deal: int, ours_seat: int, iterations: int) -> tuple[bool, 
                 for card in outcome.order:
                     state.apply_action(card)
             else:
-                state.apply_action(outcome.depth if isinstance(outcome, Reinsert)
-                                   else outcome.seat)
+                state.apply_action(outcome.depth if isinstance(outcome, Reinsert) else outcome.seat)
             continue
         seat = state.current_player()
         start = time.process_time()
@@ -98,10 +101,14 @@ def main() -> None:
         low, high = max(0.0, rate - half), min(1.0, rate + half)
     else:
         low, high = wilson(wins, games)
-    print(f"{args.rules}, 2 players, {games} games ({args.deals} deals, both seats), "
-          f"{args.iterations} iterations a move for both")
-    print(f"our ismcts wins {rate:.1%}  95% [{low:.1%}, {high:.1%}] against OpenSpiel's "
-          f"ISMCTSBot (an even share: 50%)")
+    print(
+        f"{args.rules}, 2 players, {games} games ({args.deals} deals, both seats), "
+        f"{args.iterations} iterations a move for both"
+    )
+    print(
+        f"our ismcts wins {rate:.1%}  95% [{low:.1%}, {high:.1%}] against OpenSpiel's "
+        f"ISMCTSBot (an even share: 50%)"
+    )
     print(f"CPU time thinking: ours {ours_s:.1f} s, OpenSpiel's {theirs_s:.1f} s")
 
 

@@ -53,6 +53,7 @@ def encoded_matches(players: int, matches: int, seed: int) -> int:
 
 def pettingzoo_steps(players: int, seconds: float, seed: int) -> int:
     from ninetynine.rl.pettingzoo import env
+
     table, chooser, steps = env("P", players), np.random.default_rng(seed), 0
     table.reset(seed=seed)
     start = time.process_time()
@@ -73,6 +74,7 @@ def gymnasium_steps(players: int, seconds: float, seed: int) -> int:
     import gymnasium
 
     import ninetynine.rl  # noqa: F401
+
     made = gymnasium.make("NinetyNine-v0", rules="P", players=players, opponents="random")
     chooser = np.random.default_rng(seed)
     obs, info = made.reset(seed=seed)
@@ -91,6 +93,7 @@ def openspiel_steps(players: int, seconds: float, seed: int) -> int:
     import pyspiel
 
     import ninetynine.rl.openspiel  # noqa: F401
+
     game = pyspiel.load_game("python_ninetynine", {"rules": "P", "players": players})
     rng, decisions = random.Random(seed), 0
     start = time.process_time()
@@ -140,8 +143,10 @@ def main() -> None:
         "Gymnasium env (P, agent steps)": lambda r: gymnasium_steps(n, seconds, r),
         "OpenSpiel game (P, random)": lambda r: openspiel_steps(n, seconds, r),
     }
-    batches = {f"batch engine ({p}, {args.batch:,})": Batch(p, n, args.batch, seed=1)
-               for p in ("P", "K", "G", "J")}  # the tables are built once, untimed
+    batches = {
+        f"batch engine ({p}, {args.batch:,})": Batch(p, n, args.batch, seed=1)
+        for p in ("P", "K", "G", "J")
+    }  # the tables are built once, untimed
     best = dict.fromkeys([*runs, *batches], 0.0)
     for r in range(args.rounds):
         for name, run in runs.items():

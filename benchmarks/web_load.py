@@ -39,9 +39,18 @@ import httpx
 import websockets
 
 PREFIX = ["-m", "ninetynine.cli.main"]  # how the server is started (a profiler may wrap it)
-LOAD_LIMITS = [f"--limit={name}=1000000" for name in (
-    "tables_per_address", "tables_per_client", "requests_per_second", "requests_burst",
-    "messages_per_second", "messages_burst", "connections_per_address")]
+LOAD_LIMITS = [
+    f"--limit={name}=1000000"
+    for name in (
+        "tables_per_address",
+        "tables_per_client",
+        "requests_per_second",
+        "requests_burst",
+        "messages_per_second",
+        "messages_burst",
+        "connections_per_address",
+    )
+]
 
 
 def free_port() -> int:
@@ -61,8 +70,9 @@ class Stats:
         self.measure_from = 0.0  # latencies before this (the ramp-up) are not counted
 
 
-async def player(url: str, token: str, rng: random.Random, stats: Stats, stop: float,
-                 think: float) -> bool:
+async def player(
+    url: str, token: str, rng: random.Random, stats: Stats, stop: float, think: float
+) -> bool:
     """Play one seat until the game ends (True) or time is up (False)."""
     async with websockets.connect(url, max_size=2**20) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
@@ -91,29 +101,54 @@ async def player(url: str, token: str, rng: random.Random, stats: Stats, stop: f
                 if think:  # a person's pause before playing
                     await asyncio.sleep(rng.uniform(0, 2 * think))
                 pending = (msg["state"], time.perf_counter())
-                await ws.send(json.dumps({"type": "act", "state": msg["state"],
-                                          "action": rng.choice(view["legal"])}))
+                await ws.send(
+                    json.dumps(
+                        {"type": "act", "state": msg["state"], "action": rng.choice(view["legal"])}
+                    )
+                )
     return False
 
 
-async def table_loop(bases: list[str], rng: random.Random, stats: Stats, stop: float,
-                     client: httpx.AsyncClient, think: float, first: int) -> None:
+async def table_loop(
+    bases: list[str],
+    rng: random.Random,
+    stats: Stats,
+    stop: float,
+    client: httpx.AsyncClient,
+    think: float,
+    first: int,
+) -> None:
     """Tables one after another; the two players of a table use two different server
     processes when there are several (so every move crosses between processes)."""
     a, b = bases[first % len(bases)], bases[(first + 1) % len(bases)]
     while time.monotonic() < stop:
-        created = (await client.post(f"{a}/api/tables", json={
-            "name": "A", "rules": "P", "players": 2})).json()
-        joined = (await client.post(f"{b}/api/tables/{created['table']}/join",
-                                    json={"name": "B"})).json()
+        created = (
+            await client.post(f"{a}/api/tables", json={"name": "A", "rules": "P", "players": 2})
+        ).json()
+        joined = (
+            await client.post(f"{b}/api/tables/{created['table']}/join", json={"name": "B"})
+        ).json()
         stats.held += 1
         stats.max_held = max(stats.max_held, stats.held)
         try:
             done = await asyncio.gather(
-                player(f"{a.replace('http', 'ws')}/ws/{created['table']}", created["token"],
-                       rng, stats, stop, think),
-                player(f"{b.replace('http', 'ws')}/ws/{created['table']}", joined["token"],
-                       rng, stats, stop, think))
+                player(
+                    f"{a.replace('http', 'ws')}/ws/{created['table']}",
+                    created["token"],
+                    rng,
+                    stats,
+                    stop,
+                    think,
+                ),
+                player(
+                    f"{b.replace('http', 'ws')}/ws/{created['table']}",
+                    joined["token"],
+                    rng,
+                    stats,
+                    stop,
+                    think,
+                ),
+            )
         finally:
             stats.held -= 1
         if all(done):
@@ -130,8 +165,11 @@ async def main_async(args: argparse.Namespace, ports: list[int]) -> Stats:
         stats.measure_from = start + args.warmup
         tasks = []
         for i in range(args.tables):
-            tasks.append(asyncio.create_task(
-                table_loop(bases, random.Random(i), stats, stop, client, args.think, i)))
+            tasks.append(
+                asyncio.create_task(
+                    table_loop(bases, random.Random(i), stats, stop, client, args.think, i)
+                )
+            )
             if i % 50 == 49:
                 await asyncio.sleep(0.05)  # ramp up
         await asyncio.gather(*tasks)
@@ -149,16 +187,44 @@ def throwaway_postgres(root: Path) -> Iterator[str]:
         shutil.chown(root, "postgres")
         shutil.chown(sock, "postgres")
     port = free_port()
-    subprocess.run([*prefix, str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U",
-                    "postgres", "--no-sync"], check=True, capture_output=True)
-    subprocess.run([*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-l", str(root / "log"),
-                    "-w", "-o", f"-p {port} -k {sock} -h 127.0.0.1 -F", "start"],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [
+            *prefix,
+            str(bindir / "initdb"),
+            "-D",
+            str(data),
+            "-A",
+            "trust",
+            "-U",
+            "postgres",
+            "--no-sync",
+        ],
+        check=True,
+        capture_output=True,
+    )
+    subprocess.run(
+        [
+            *prefix,
+            str(bindir / "pg_ctl"),
+            "-D",
+            str(data),
+            "-l",
+            str(root / "log"),
+            "-w",
+            "-o",
+            f"-p {port} -k {sock} -h 127.0.0.1 -F",
+            "start",
+        ],
+        check=True,
+        capture_output=True,
+    )
     try:
         yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
     finally:
-        subprocess.run([*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate",
-                        "stop"], capture_output=True)
+        subprocess.run(
+            [*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+            capture_output=True,
+        )
 
 
 def cpu_seconds(pid: int) -> float:
@@ -171,29 +237,60 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=500)
     parser.add_argument("--seconds", type=float, default=30)
-    parser.add_argument("--warmup", type=float, default=5,
-                        help="seconds to open the tables before measuring")
-    parser.add_argument("--think", type=float, default=1.0,
-                        help="mean seconds a client waits before each move (0: flat out)")
-    parser.add_argument("--pin", action="store_true",
-                        help="the server processes on CPU 0, this client on CPU 1")
-    parser.add_argument("--database", help="a postgresql:// URL (default: SQLite in a "
-                        "temporary folder, or with --processes above 1 a throwaway "
-                        "PostgreSQL cluster started here)")
-    parser.add_argument("--processes", type=int, default=1,
-                        help="server processes sharing the tables (PostgreSQL; default 1)")
+    parser.add_argument(
+        "--warmup", type=float, default=5, help="seconds to open the tables before measuring"
+    )
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=1.0,
+        help="mean seconds a client waits before each move (0: flat out)",
+    )
+    parser.add_argument(
+        "--pin", action="store_true", help="the server processes on CPU 0, this client on CPU 1"
+    )
+    parser.add_argument(
+        "--database",
+        help="a postgresql:// URL (default: SQLite in a "
+        "temporary folder, or with --processes above 1 a throwaway "
+        "PostgreSQL cluster started here)",
+    )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="server processes sharing the tables (PostgreSQL; default 1)",
+    )
     args = parser.parse_args()
     pin = ["taskset", "-c", "0"] if args.pin else []
     if args.pin:
         os.sched_setaffinity(0, {1})
     with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
-        database = args.database or (stack.enter_context(throwaway_postgres(Path(tmp)))
-                                     if args.processes > 1 else str(Path(tmp) / "load.sqlite3"))
+        database = args.database or (
+            stack.enter_context(throwaway_postgres(Path(tmp)))
+            if args.processes > 1
+            else str(Path(tmp) / "load.sqlite3")
+        )
         ports = [free_port() for _ in range(args.processes)]
-        servers = [subprocess.Popen(
-            [*pin, sys.executable, *PREFIX, "serve", "--port", str(port), "--database",
-             database, "--bot-delay", "0", *LOAD_LIMITS], stdout=subprocess.DEVNULL)
-            for port in ports]
+        servers = [
+            subprocess.Popen(
+                [
+                    *pin,
+                    sys.executable,
+                    *PREFIX,
+                    "serve",
+                    "--port",
+                    str(port),
+                    "--database",
+                    database,
+                    "--bot-delay",
+                    "0",
+                    *LOAD_LIMITS,
+                ],
+                stdout=subprocess.DEVNULL,
+            )
+            for port in ports
+        ]
         try:
             for port in ports:
                 for _ in range(100):
@@ -215,16 +312,24 @@ def main() -> int:
         return 1
     p = statistics.quantiles(lat, n=100)
     print(f"{args.processes} server process(es) on {database.split('@')[-1]}")
-    print(f"think time {args.think} s mean; tables requested {args.tables}, "
-          f"held at once {stats.max_held}, games finished {stats.games}, errors {stats.errors}")
-    print(f"moves {len(lat)} in {elapsed:.1f} s (after {args.warmup} s warm-up): "
-          f"{len(lat) / elapsed:.0f} moves/s")
+    print(
+        f"think time {args.think} s mean; tables requested {args.tables}, "
+        f"held at once {stats.max_held}, games finished {stats.games}, errors {stats.errors}"
+    )
+    print(
+        f"moves {len(lat)} in {elapsed:.1f} s (after {args.warmup} s warm-up): "
+        f"{len(lat) / elapsed:.0f} moves/s"
+    )
     client_cpu = resource.getrusage(resource.RUSAGE_SELF)
-    print(f"CPU: server {server_cpu:.1f} s in all ({server_cpu / max(1, stats.moves) * 1e6:.0f} us "
-          f"per move), this client {client_cpu.ru_utime + client_cpu.ru_stime:.1f} s;"
-          f" load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
-    print(f"move latency: p50 {p[49] * 1000:.1f} ms, p95 {p[94] * 1000:.1f} ms, "
-          f"max {lat[-1] * 1000:.1f} ms")
+    print(
+        f"CPU: server {server_cpu:.1f} s in all ({server_cpu / max(1, stats.moves) * 1e6:.0f} us "
+        f"per move), this client {client_cpu.ru_utime + client_cpu.ru_stime:.1f} s;"
+        f" load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
+    )
+    print(
+        f"move latency: p50 {p[49] * 1000:.1f} ms, p95 {p[94] * 1000:.1f} ms, "
+        f"max {lat[-1] * 1000:.1f} ms"
+    )
     return 0
 
 

@@ -76,18 +76,30 @@ def make_tables(count: int, low: int, high: int, rng: random.Random) -> list[Liv
             if match.state.is_over:  # the table stays live: stop one move short of the end
                 break
             moves.append(move_text(seat, move))
-        tables.append(Live(f"bench{n:05d}", [secrets.token_urlsafe(24) for _ in range(2)],
-                           moves))
+        tables.append(Live(f"bench{n:05d}", [secrets.token_urlsafe(24) for _ in range(2)], moves))
     return tables
 
 
 def meta_of(live: Live, created: float) -> str:
-    seats = [Seat("Ann", hash_token(live.tokens[0])), Seat("Bob", hash_token(live.tokens[1])),
-             Seat("Easy bot", bot="easy")]
-    return json.dumps({"rules": RULES, "players": 3, "first": 0,
-                       "seats": [s.stored() for s in seats], "clock": None,
-                       "created": created, "next": None, "finished": False, "public": True,
-                       "creator": None})
+    seats = [
+        Seat("Ann", hash_token(live.tokens[0])),
+        Seat("Bob", hash_token(live.tokens[1])),
+        Seat("Easy bot", bot="easy"),
+    ]
+    return json.dumps(
+        {
+            "rules": RULES,
+            "players": 3,
+            "first": 0,
+            "seats": [s.stored() for s in seats],
+            "clock": None,
+            "created": created,
+            "next": None,
+            "finished": False,
+            "public": True,
+            "creator": None,
+        }
+    )
 
 
 def fill(database: str, tables: list[Live]) -> None:
@@ -100,24 +112,37 @@ def fill(database: str, tables: list[Live]) -> None:
         with psycopg.connect(database) as pg, pg.cursor() as cur:
             cur.execute("TRUNCATE nn_tables, nn_moves, nn_leases, nn_presence, nn_processes")
             cur.executemany("INSERT INTO nn_tables (id, meta) VALUES (%s, %s)", tables_rows)
-            cur.executemany("INSERT INTO nn_moves (table_id, idx, move) VALUES (%s, %s, %s)",
-                            move_rows)
+            cur.executemany(
+                "INSERT INTO nn_moves (table_id, idx, move) VALUES (%s, %s, %s)", move_rows
+            )
         return
     with contextlib.closing(sqlite3.connect(database)) as db, db:
         db.execute("DELETE FROM nn_tables")
         db.execute("DELETE FROM nn_moves")
         db.executemany("INSERT INTO nn_tables (id, meta) VALUES (?, ?)", tables_rows)
-        db.executemany("INSERT INTO nn_moves (table_id, idx, move) VALUES (?, ?, ?)",
-                       move_rows)
+        db.executemany("INSERT INTO nn_moves (table_id, idx, move) VALUES (?, ?, ?)", move_rows)
 
 
 def start(database: str, port: int, log: Path) -> subprocess.Popen[bytes]:
     with open(log, "ab") as err:
         return subprocess.Popen(
-            [sys.executable, "-m", "ninetynine.cli.main", "serve", "--port", str(port),
-             "--database", database, "--bot-delay", "0",
-             "--limit", "connections_per_address=100000"],
-            stdout=subprocess.DEVNULL, stderr=err)
+            [
+                sys.executable,
+                "-m",
+                "ninetynine.cli.main",
+                "serve",
+                "--port",
+                str(port),
+                "--database",
+                database,
+                "--bot-delay",
+                "0",
+                "--limit",
+                "connections_per_address=100000",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+        )
 
 
 def wait_config(base: str, proc: subprocess.Popen[bytes], log: Path) -> None:
@@ -144,8 +169,10 @@ async def sync_then_move(ws: str, tokens: list[str]) -> tuple[float, float | Non
         async for text in conn:
             await queue.put((seat, json.loads(text)))
 
-    async with websockets.connect(ws, max_size=None) as ann, \
-            websockets.connect(ws, max_size=None) as bob:
+    async with (
+        websockets.connect(ws, max_size=None) as ann,
+        websockets.connect(ws, max_size=None) as bob,
+    ):
         conns = [ann, bob]
         readers = [asyncio.create_task(read(i, c)) for i, c in enumerate(conns)]
         for conn, token in zip(conns, tokens, strict=True):
@@ -159,17 +186,25 @@ async def sync_then_move(ws: str, tokens: list[str]) -> tuple[float, float | Non
                 for reader in readers:
                     reader.cancel()
                 return synced, None
-            if msg["type"] == "update" and msg["state"] - 1 not in played and \
-                    any(e["kind"] not in ("Returned", "Joined") for e in msg["events"]):
+            if (
+                msg["type"] == "update"
+                and msg["state"] - 1 not in played
+                and any(e["kind"] not in ("Returned", "Joined") for e in msg["events"])
+            ):
                 for reader in readers:
                     reader.cancel()
                 return synced, time.perf_counter()
             view = msg.get("view") or {}
-            if "state" in msg and view.get("turn") == view.get("seat") and view.get("legal") \
-                    and msg["state"] not in played:
+            if (
+                "state" in msg
+                and view.get("turn") == view.get("seat")
+                and view.get("legal")
+                and msg["state"] not in played
+            ):
                 played.add(msg["state"])
-                await conns[seat].send(json.dumps({"type": "act", "state": msg["state"],
-                                                   "action": view["legal"][0]}))
+                await conns[seat].send(
+                    json.dumps({"type": "act", "state": msg["state"], "action": view["legal"][0]})
+                )
 
 
 async def attend(ws: str, tables: list[Live]) -> list[websockets.ClientConnection]:
@@ -184,8 +219,9 @@ async def attend(ws: str, tables: list[Live]) -> list[websockets.ClientConnectio
     return conns
 
 
-def one_round(database: str, tables: list[Live], attended: int, log: Path,
-              rng: random.Random) -> list[float]:
+def one_round(
+    database: str, tables: list[Live], attended: int, log: Path, rng: random.Random
+) -> list[float]:
     port = free_port()
     base, ws = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
     proc = start(database, port, log)
@@ -207,7 +243,8 @@ def one_round(database: str, tables: list[Live], attended: int, log: Path,
         first_sync, moved = 0.0, None
         for target in watched:
             synced, moved = loop.run_until_complete(
-                sync_then_move(f"{ws}/ws/{target.id}", target.tokens))
+                sync_then_move(f"{ws}/ws/{target.id}", target.tokens)
+            )
             first_sync = first_sync or synced
             if moved is not None:
                 break
@@ -220,8 +257,9 @@ def one_round(database: str, tables: list[Live], attended: int, log: Path,
 
 
 def spread(values: list[float]) -> str:
-    return (f"median {statistics.median(values):6.2f} s  (min {min(values):.2f}, "
-            f"max {max(values):.2f})")
+    return (
+        f"median {statistics.median(values):6.2f} s  (min {min(values):.2f}, max {max(values):.2f})"
+    )
 
 
 def bench(name: str, database: str, args: argparse.Namespace, root: Path) -> None:
@@ -233,10 +271,18 @@ def bench(name: str, database: str, args: argparse.Namespace, root: Path) -> Non
         fill(database, tables)  # every round starts from the same tables
         results.append(one_round(database, tables, args.attended, log, rng))
     moves = sum(len(t.moves) for t in tables)
-    print(f"{name}: {args.tables} live tables, {moves} moves, {args.attended} attended, "
-          f"{args.rounds} rounds")
-    for i, what in enumerate(("GET /api/config answers", "  its CPU time by then",
-                              "first sync of a table", "the table moves again")):
+    print(
+        f"{name}: {args.tables} live tables, {moves} moves, {args.attended} attended, "
+        f"{args.rounds} rounds"
+    )
+    for i, what in enumerate(
+        (
+            "GET /api/config answers",
+            "  its CPU time by then",
+            "first sync of a table",
+            "the table moves again",
+        )
+    ):
         print(f"  {what:26} {spread([r[i] for r in results])}")
 
 
@@ -244,8 +290,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--moves", type=int, nargs=2, default=(50, 200), metavar=("MIN", "MAX"))
-    parser.add_argument("--attended", type=int, default=10,
-                        help="tables with a player's page open when the server is killed")
+    parser.add_argument(
+        "--attended",
+        type=int,
+        default=10,
+        help="tables with a player's page open when the server is killed",
+    )
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--backend", choices=("sqlite", "postgres", "both"), default="both")
     parser.add_argument("--seed", type=int, default=1)

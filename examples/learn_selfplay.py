@@ -46,8 +46,14 @@ def bins(total: np.ndarray, limit: int) -> np.ndarray:
     return np.where(total < 0, 0, 1 + np.minimum(total, limit) * (BINS - 2) // limit)
 
 
-def features(total: np.ndarray, card: np.ndarray, left: np.ndarray, escapes: np.ndarray,
-             down: np.ndarray, limit: int) -> np.ndarray:
+def features(
+    total: np.ndarray,
+    card: np.ndarray,
+    left: np.ndarray,
+    escapes: np.ndarray,
+    down: np.ndarray,
+    limit: int,
+) -> np.ndarray:
     """The three feature indexes of each action (arrays of one shape; -> shape + (3,))."""
     rank = np.minimum(card >> 2, RANKS - 1)
     at = RANK_AT + rank * BINS + bins(total, limit)
@@ -111,8 +117,7 @@ class Trainer:
             seats.append(g.turn.copy())
             g.step(action)
             losers.append(g.loser.copy())
-        return (np.stack(fs), np.stack(ps), np.stack(chosen), np.stack(seats),
-                np.stack(losers))
+        return (np.stack(fs), np.stack(ps), np.stack(chosen), np.stack(seats), np.stack(losers))
 
     def update(self, steps: int, rate: float) -> float:
         """One rollout and one step of the policy gradient; returns the mean |return|."""
@@ -133,8 +138,7 @@ class Trainer:
             mine = f[t][rows, chosen[t]]  # (B, 3)
             grad += np.bincount(mine.ravel(), np.repeat(returns[t], 3), FEATURES)
             expect = p[t][:, :, None] * returns[t][:, None, None]
-            grad -= np.bincount(f[t].ravel(), np.broadcast_to(expect, f[t].shape).ravel(),
-                                FEATURES)
+            grad -= np.bincount(f[t].ravel(), np.broadcast_to(expect, f[t].shape).ravel(), FEATURES)
         self.weights += rate * grad / max(valid.sum(), 1)
         return float(np.abs(returns).mean())
 
@@ -154,8 +158,14 @@ def learned_choice(weights: np.ndarray, view: View, escapes: frozenset[int]) -> 
         lefts.append(c.result(action.card * 4 + choice, view.total))
         kept.append(escape_count - (action.card in escapes))
         down.append(False)
-    f = features(np.full(len(cards), view.total), np.array(cards), np.array(lefts),
-                 np.array(kept), np.array(down), rules.limit)
+    f = features(
+        np.full(len(cards), view.total),
+        np.array(cards),
+        np.array(lefts),
+        np.array(kept),
+        np.array(down),
+        rules.limit,
+    )
     return view.legal[int(np.argmax(weights[f].sum(axis=-1)))]
 
 
@@ -184,8 +194,7 @@ class GreedyKeepBot:
             choice = eff.values.index(action.value) if eff.has_choice else 0
             new = c.result(action.card * 4 + choice, view.total)
             if new <= view.rules.limit:
-                (escape if action.card in escapes else ordinary).append((new, action.card,
-                                                                         action))
+                (escape if action.card in escapes else ordinary).append((new, action.card, action))
         if ordinary:
             return max(ordinary, key=lambda x: (x[0], x[1]))[2]
         if escape:
@@ -218,8 +227,10 @@ def main() -> None:
             trainer.update(args.steps, args.rate)
             rounds += 1
         spent = time.process_time() - start
-        print(f"trained {spent / 60:.1f} CPU minutes: {trainer.game.decisions:,} decisions of "
-              f"self-play ({trainer.game.decisions / spent:,.0f} a second), {rounds} updates")
+        print(
+            f"trained {spent / 60:.1f} CPU minutes: {trainer.game.decisions:,} decisions of "
+            f"self-play ({trainer.game.decisions / spent:,.0f} a second), {rounds} updates"
+        )
         weights = trainer.weights
     if args.save:
         np.savez(args.save, weights=weights)
@@ -239,16 +250,20 @@ def main() -> None:
     register("learned")(LearnedBot)
     if "greedy-keep" not in bot_names():
         register("greedy-keep")(GreedyKeepBot)
-    print(f"arena: one learned seat against {args.players - 1} of each, {args.games} games, "
-          f"{args.rules}, seats rotated over the same cards")
+    print(
+        f"arena: one learned seat against {args.players - 1} of each, {args.games} games, "
+        f"{args.rules}, seats rotated over the same cards"
+    )
     for opponent in ("random", "greedy-keep", "heuristic"):
         bots = ("learned",) + (opponent,) * (args.players - 1)
         config = ArenaConfig(args.rules, args.players, bots, games=args.games, seed=args.seed)
         stats = summarize(bots, run_games(config, workers=args.workers), ratings=False)
         me = stats[0]
         low, high = me.interval
-        print(f"  vs {opponent:12} learned wins {me.win_rate:6.1%}  95% [{low:.1%}, "
-              f"{high:.1%}]  (an even share: {1 / args.players:.0%})")
+        print(
+            f"  vs {opponent:12} learned wins {me.win_rate:6.1%}  95% [{low:.1%}, "
+            f"{high:.1%}]  (an even share: {1 / args.players:.0%})"
+        )
 
 
 if __name__ == "__main__":

@@ -43,8 +43,10 @@ As a house-rules file would set them (`ninetynine rules {preset.id} --toml`; the
 
 
 def index_page() -> str:
-    rows = "\n".join(f"| [{p.id}]({p.id}.md) | {p.name} | {p.family} | {p.kind} | {p.origin} |"
-                     for p in presets().values())
+    rows = "\n".join(
+        f"| [{p.id}]({p.id}.md) | {p.name} | {p.family} | {p.kind} | {p.origin} |"
+        for p in presets().values()
+    )
     return f"""# Rule sets
 
 Every rule set ninetynine plays, as `ninetynine rules` lists them. Each page is generated
@@ -58,13 +60,19 @@ from the preset's data file by the same code as `ninetynine rules ID`.
 
 def on_config(config: Any) -> Any:
     """The nav's "Rule sets" entry becomes a section: the list, then every rule set."""
-    pages = [f"{FOLDER}/index.md"] + [{f"{p.id}: {p.name}": f"{FOLDER}/{p.id}.md"}
-                                      for p in presets().values()]
+    pages = [f"{FOLDER}/index.md"] + [
+        {f"{p.id}: {p.name}": f"{FOLDER}/{p.id}.md"} for p in presets().values()
+    ]
 
     def expand(items: list[Any]) -> list[Any]:
-        return [{"Rule sets": pages} if item == {"Rule sets": f"{FOLDER}/index.md"} else
-                {k: expand(v) if isinstance(v, list) else v for k, v in item.items()}
-                if isinstance(item, dict) else item for item in items]
+        return [
+            {"Rule sets": pages}
+            if item == {"Rule sets": f"{FOLDER}/index.md"}
+            else {k: expand(v) if isinstance(v, list) else v for k, v in item.items()}
+            if isinstance(item, dict)
+            else item
+            for item in items
+        ]
 
     config["nav"] = expand(config["nav"])
     return config
@@ -73,6 +81,7 @@ def on_config(config: Any) -> Any:
 def on_files(files: Files, config: Any) -> Files:
     files.append(File.generated(config, f"{FOLDER}/index.md", content=index_page()))
     for preset_id in presets():
-        files.append(File.generated(config, f"{FOLDER}/{preset_id}.md",
-                                    content=rule_set_page(preset_id)))
+        files.append(
+            File.generated(config, f"{FOLDER}/{preset_id}.md", content=rule_set_page(preset_id))
+        )
     return files

@@ -27,8 +27,9 @@ def playthrough(preset: str, seed: int = 1) -> str:
     match = Match.new(rules, players, auto_chance=False)
     state = match.state
     while not state.is_over:
-        match.play(state.sample_chance(rng) if state.is_chance
-                   else rng.choice(state.legal_actions()))
+        match.play(
+            state.sample_chance(rng) if state.is_chance else rng.choice(state.legal_actions())
+        )
     log = "\n".join(f"# {line}" for e in match.log if (line := narrate(e, rules=rules)))
     return format_record(match.record(), state) + "\n# What happened\n" + log + "\n"
 

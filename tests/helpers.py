@@ -17,7 +17,8 @@ ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE_BOT = "cmd:" + shlex.join([sys.executable, str(ROOT / "examples" / "protocol_bot.py")])
 # Exits at once, before answering its first request, with a line on stderr.
 CRASHING_BOT = "cmd:" + shlex.join(
-    [sys.executable, "-c", "import sys; print('no luck', file=sys.stderr); sys.exit(3)"])
+    [sys.executable, "-c", "import sys; print('no luck', file=sys.stderr); sys.exit(3)"]
+)
 
 
 # The history-reading search (``hard``'s belief) on a small budget, registered as

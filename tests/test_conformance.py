@@ -29,16 +29,17 @@ def tables() -> list[tuple[str, int]]:
     out = []
     for pid in presets():
         r = load_rules(pid)
-        for n in sorted({r.players_min, min(max(4, r.players_min), r.players_max),
-                         r.players_max}):
+        for n in sorted({r.players_min, min(max(4, r.players_min), r.players_max), r.players_max}):
             out.append((pid, n))
     return out
 
 
 # house rules that no preset holds, each at a table where they matter
 HOUSE_RULES: dict[str, dict[str, Any]] = {
-    "P-2P-AGAIN+optional": {"preset": "P-2P-AGAIN",
-                            "rules": {"two_player_reverse": "play_again_optional"}},
+    "P-2P-AGAIN+optional": {
+        "preset": "P-2P-AGAIN",
+        "rules": {"two_player_reverse": "play_again_optional"},
+    },
 }
 TABLES = tables() + [("P-2P-AGAIN+optional", 2)]
 
@@ -56,8 +57,9 @@ def random_game(rules: Rules, players: int, seed: int) -> tuple[Record, State, l
     while not state.is_over:
         steps += 1
         assert steps < 50_000, "the game does not end"
-        match.play(state.sample_chance(rng) if state.is_chance
-                   else rng.choice(state.legal_actions()))
+        match.play(
+            state.sample_chance(rng) if state.is_chance else rng.choice(state.legal_actions())
+        )
         check_invariants(state)
     return match.record(), state, match.log
 
@@ -167,8 +169,9 @@ def test_views_leak_nothing(preset: str, players: int) -> None:
             assert observe(hidden_twin, seat) == view
             assert Counter(view.unseen()) == Counter(
                 c for s in range(players) if s != seat for c in state.hands[s]
-            ) + Counter(state.stock) + Counter(state.pile[:state.face_down]) + Counter(
-                [state.held] if state.held >= 0 else [])
+            ) + Counter(state.stock) + Counter(state.pile[: state.face_down]) + Counter(
+                [state.held] if state.held >= 0 else []
+            )
         state.apply(rng.choice(state.legal_actions()))
 
 
@@ -176,12 +179,12 @@ def _reshuffle_hidden(state: State, seat: int, rng: random.Random) -> State:
     """A state that differs only in what ``seat`` cannot see: other hands, stock, face-down."""
     twin = state.clone()
     others = [s for s in range(state.n) if s != seat]
-    pool = [c for s in others for c in twin.hands[s]] + twin.stock + twin.pile[:twin.face_down]
+    pool = [c for s in others for c in twin.hands[s]] + twin.stock + twin.pile[: twin.face_down]
     rng.shuffle(pool)
     for s in others:
         k = len(twin.hands[s])
         twin.hands[s], pool = pool[:k], pool[k:]
-    twin.pile[:twin.face_down], pool = pool[:twin.face_down], pool[twin.face_down:]
+    twin.pile[: twin.face_down], pool = pool[: twin.face_down], pool[twin.face_down :]
     twin.stock = pool
     return twin
 

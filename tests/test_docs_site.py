@@ -24,9 +24,14 @@ ROOT = Path(__file__).resolve().parents[1]
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("site")
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}  # Material's banner, not a warning
-    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
-                           "--site-dir", str(out)], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(out)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     return out
 
@@ -37,8 +42,7 @@ def code_blocks(page: Path) -> list[str]:
     return [html.unescape(re.sub(r"<[^>]+>", "", block)) for block in blocks]
 
 
-def printed(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-            *args: str) -> str:
+def printed(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *args: str) -> str:
     monkeypatch.setenv("COLUMNS", "80")  # the width the pages are written at
     assert main(list(args)) == 0
     return capsys.readouterr().out
@@ -46,13 +50,13 @@ def printed(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
 
 @pytest.mark.parametrize("preset_id", list(presets()))
 def test_each_rule_set_page_shows_what_the_rules_command_prints(
-        site: Path, preset_id: str, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    site: Path, preset_id: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     rules_block, settings_block = code_blocks(site / "rule-sets" / preset_id / "index.html")
-    assert rules_block.rstrip("\n") == printed(capsys, monkeypatch, "rules",
-                                               preset_id).rstrip("\n")
-    assert settings_block.rstrip("\n") == printed(capsys, monkeypatch, "rules", preset_id,
-                                                  "--toml").rstrip("\n")
+    assert rules_block.rstrip("\n") == printed(capsys, monkeypatch, "rules", preset_id).rstrip("\n")
+    assert settings_block.rstrip("\n") == printed(
+        capsys, monkeypatch, "rules", preset_id, "--toml"
+    ).rstrip("\n")
 
 
 def test_the_rule_sets_index_links_every_rule_set(site: Path) -> None:

@@ -19,8 +19,14 @@ ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "ninetynine"
 DOC = (ROOT / "docs" / "engine.md").read_text(encoding="utf-8")
 # the transitions written in state.py (the rest of its methods answer questions)
-STATE_TRANSITIONS = {"_apply_chance", "apply_code", "_special", "_extra_turn", "_named",
-                     "_skip_from"}
+STATE_TRANSITIONS = {
+    "_apply_chance",
+    "apply_code",
+    "_special",
+    "_extra_turn",
+    "_named",
+    "_skip_from",
+}
 
 
 def table_rows(heading: str) -> set[str]:
@@ -30,8 +36,9 @@ def table_rows(heading: str) -> set[str]:
 
 
 def methods(cls: type) -> set[str]:
-    return {name for name, value in vars(cls).items()
-            if callable(value) and not name.startswith("__")}
+    return {
+        name for name, value in vars(cls).items() if callable(value) and not name.startswith("__")
+    }
 
 
 def test_every_module_of_the_engine_is_in_its_table() -> None:
@@ -41,6 +48,7 @@ def test_every_module_of_the_engine_is_in_its_table() -> None:
     assert core <= documented
     # the others are named in the package's docstring
     import ninetynine.engine as engine
+
     assert all(f"``{m}``" in (engine.__doc__ or "") for m in modules), modules
 
 
@@ -51,13 +59,18 @@ def test_every_phase_and_kind_of_chance_is_in_the_tables() -> None:
 
 
 def test_every_transition_is_in_the_table() -> None:
-    transitions = (methods(deal.Dealing) | methods(penalties.Penalties) | STATE_TRANSITIONS
-                   | {"_reverse", "_game_over"})
+    transitions = (
+        methods(deal.Dealing)
+        | methods(penalties.Penalties)
+        | STATE_TRANSITIONS
+        | {"_reverse", "_game_over"}
+    )
     missing = transitions - table_rows("## How the engine moves")
     assert not missing, f"docs/engine.md lacks {sorted(missing)}"
     # and the table names no method that is gone
-    every = methods(State) | methods(penalties.Penalties) | methods(deal.Dealing) \
-        | methods(StateBase)
+    every = (
+        methods(State) | methods(penalties.Penalties) | methods(deal.Dealing) | methods(StateBase)
+    )
     rows = {r for r in table_rows("| transition |") if r.startswith("_") or r == "apply_code"}
     assert rows <= every, rows - every
 
@@ -66,18 +79,28 @@ def test_the_layers_of_the_state_are_one_class_in_the_engine() -> None:
     assert State.__mro__[1:4] == (penalties.Penalties, deal.Dealing, fields.StateBase)
 
 
-PRIVATE = sorted(n for cls in (State, penalties.Penalties, deal.Dealing, StateBase)
-                 for n in vars(cls) if n.startswith("_") and not n.startswith("__"))
+PRIVATE = sorted(
+    n
+    for cls in (State, penalties.Penalties, deal.Dealing, StateBase)
+    for n in vars(cls)
+    if n.startswith("_") and not n.startswith("__")
+)
 
 
-@pytest.mark.parametrize("path", sorted(p for p in SRC.rglob("*.py")
-                                        if (SRC / "engine") not in p.parents),
-                         ids=lambda p: p.relative_to(SRC).as_posix())
+@pytest.mark.parametrize(
+    "path",
+    sorted(p for p in SRC.rglob("*.py") if (SRC / "engine") not in p.parents),
+    ids=lambda p: p.relative_to(SRC).as_posix(),
+)
 def test_nothing_outside_the_engine_calls_its_private_methods(path: Path) -> None:
-    calls = [node.func.attr for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-             and node.func.attr in PRIVATE
-             and not (isinstance(node.func.value, ast.Name) and node.func.value.id == "self")]
+    calls = [
+        node.func.attr
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in PRIVATE
+        and not (isinstance(node.func.value, ast.Name) and node.func.value.id == "self")
+    ]
     assert not calls, f"{path.name} calls {calls}"
 
 
@@ -85,9 +108,13 @@ def test_card_and_code_arithmetic_is_written_once() -> None:
     """A card's rank is ``rank_of`` and a play's code is ``play_code``, ``card_of`` and
     ``choice_of``: the bit layout lives in rules/cards.py and engine/tables.py alone."""
     homes = {SRC / "rules" / "cards.py", SRC / "engine" / "tables.py"}
-    found = [f"{p.relative_to(SRC)}:{i}" for p in SRC.rglob("*.py") if p not in homes
-             for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
-             if re.search(r">> 2\b|<< 2\b", line)]
+    found = [
+        f"{p.relative_to(SRC)}:{i}"
+        for p in SRC.rglob("*.py")
+        if p not in homes
+        for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r">> 2\b|<< 2\b", line)
+    ]
     assert not found, found
 
 

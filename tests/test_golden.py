@@ -33,4 +33,4 @@ def test_golden_record_replays_to_its_result(preset: str) -> None:
     text = (ROOT / "tests" / "golden" / f"{preset}.toml").read_text(encoding="utf-8")
     state, _ = replay(parse_record(text))
     assert state.outcome is not None
-    assert f"reason = \"{state.outcome.reason}\"" in text
+    assert f'reason = "{state.outcome.reason}"' in text

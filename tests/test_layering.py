@@ -12,9 +12,10 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "ninetynine"
 # the core: what the shared modules at the root, the rules, the engine and the records hold
 SHARED = {"errors", "files", "launch"}
 CORE_PACKAGES = ("rules", "engine", "records")
-CORE = sorted([f"{m}.py" for m in SHARED]
-              + [p.relative_to(SRC).as_posix() for pkg in CORE_PACKAGES
-                 for p in (SRC / pkg).glob("*.py")])
+CORE = sorted(
+    [f"{m}.py" for m in SHARED]
+    + [p.relative_to(SRC).as_posix() for pkg in CORE_PACKAGES for p in (SRC / pkg).glob("*.py")]
+)
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -36,8 +37,9 @@ def test_core_imports_only_stdlib_and_core(module: str) -> None:
             sub = name.split(".")[1] if "." in name else ""
             assert sub in SHARED or sub in CORE_PACKAGES, f"{module} imports front end {name}"
         else:
-            assert top in sys.stdlib_module_names or top == "__future__", \
+            assert top in sys.stdlib_module_names or top == "__future__", (
                 f"{module} imports third-party {name}"
+            )
 
 
 def test_the_package_root_holds_folders_and_shared_modules_only() -> None:
@@ -56,8 +58,13 @@ def test_only_the_rl_package_imports_it() -> None:
             continue
         for name in imported_modules(path):
             assert not name.startswith("ninetynine.rl"), f"{path.name} imports {name}"
-            assert name.split(".")[0] not in ("numpy", "gymnasium", "pettingzoo", "pyspiel",
-                                              "open_spiel"), f"{path.name} imports {name}"
+            assert name.split(".")[0] not in (
+                "numpy",
+                "gymnasium",
+                "pettingzoo",
+                "pyspiel",
+                "open_spiel",
+            ), f"{path.name} imports {name}"
 
 
 # Layers from the bottom: a module may import its own group and lower layers only, so a
@@ -71,6 +78,7 @@ LAYERS = [
     {"bots"},
     {"coach", "rl"},
     {"arena", "session"},
+    {"analysis"},
     {"tui", "web"},
     {"cli"},
     {"__main__"},
@@ -97,7 +105,7 @@ def project_imports(path: Path) -> set[str]:
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
-                parts = package.split(".")[:len(package.split(".")) - node.level + 1]
+                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join(parts + ([node.module] if node.module else []))
             for alias in node.names:  # ``from pkg import module`` imports the module
                 sub = f"{base}.{alias.name}"
@@ -120,8 +128,12 @@ def test_every_group_has_a_layer() -> None:
 
 
 def test_no_import_runs_from_a_lower_layer_to_a_higher_one() -> None:
-    wrong = [f"{m} imports {d}" for m, deps in GRAPH.items() for d in deps
-             if group_of(m) != group_of(d) and RANK[group_of(d)] >= RANK[group_of(m)]]
+    wrong = [
+        f"{m} imports {d}"
+        for m, deps in GRAPH.items()
+        for d in deps
+        if group_of(m) != group_of(d) and RANK[group_of(d)] >= RANK[group_of(m)]
+    ]
     assert not wrong, wrong
 
 
@@ -136,7 +148,7 @@ def test_src_has_no_import_cycle() -> None:
         path.append(module)
         for dep in sorted(GRAPH[module]):
             if state.get(dep) == 1:
-                raise AssertionError(" -> ".join(path[path.index(dep):] + [dep]))
+                raise AssertionError(" -> ".join(path[path.index(dep) :] + [dep]))
             if dep not in state:
                 visit(dep)
         path.pop()

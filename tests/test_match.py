@@ -23,8 +23,14 @@ PRESETS = list(presets())
 
 
 def snapshot(state: State) -> tuple[object, ...]:
-    return (repr(state), state.total, tuple(map(tuple, state.hands)), tuple(state.stock),
-            tuple(state.lives), state.phase)
+    return (
+        repr(state),
+        state.total,
+        tuple(map(tuple, state.hands)),
+        tuple(state.stock),
+        tuple(state.lives),
+        state.phase,
+    )
 
 
 class MatchMachine(RuleBasedStateMachine):
@@ -32,14 +38,19 @@ class MatchMachine(RuleBasedStateMachine):
 
     match: Match
 
-    @initialize(preset=st.sampled_from(PRESETS), extra=st.integers(0, 8),
-                seed=st.integers(0, 2**31), named=st.booleans())
+    @initialize(
+        preset=st.sampled_from(PRESETS),
+        extra=st.integers(0, 8),
+        seed=st.integers(0, 2**31),
+        named=st.booleans(),
+    )
     def start(self, preset: str, extra: int, seed: int, named: bool) -> None:
         rules = load_rules(preset)
         players = rules.players_min + extra % (rules.players_max - rules.players_min + 1)
         names = [f"Name{i}" for i in range(players)] if named else None
-        self.match = Match.new(rules, players, first=seed % players,
-                               chance=Chance.by_move(seed), names=names)
+        self.match = Match.new(
+            rules, players, first=seed % players, chance=Chance.by_move(seed), names=names
+        )
         self.rng = random.Random(seed)
 
     @precondition(lambda self: not self.match.is_over)
@@ -61,12 +72,14 @@ class MatchMachine(RuleBasedStateMachine):
         seat = state.current_seat
         assert seat is not None
         legal = state.legal_actions()
-        candidates = [Action(ActionKind.PASS), Action(ActionKind.DRAW),
-                      *(Action.play(c) for c in range(0, 52, 5))]
+        candidates = [
+            Action(ActionKind.PASS),
+            Action(ActionKind.DRAW),
+            *(Action.play(c) for c in range(0, 52, 5)),
+        ]
         wrong = [a for a in candidates if a not in legal]
         other = (seat + 1) % state.n
-        move, who = data.draw(st.sampled_from(
-            [(a, seat) for a in wrong] + [(legal[0], other)]))
+        move, who = data.draw(st.sampled_from([(a, seat) for a in wrong] + [(legal[0], other)]))
         before, version = snapshot(state), self.match.version
         with pytest.raises(IllegalActionError):
             self.match.check(move, who)
@@ -91,8 +104,7 @@ class MatchMachine(RuleBasedStateMachine):
         assert list(view.hand) == sorted(state.hands[seat])
         assert view.hand_sizes == tuple(len(h) for h in state.hands)
         assert view.history == tuple(self.match.log)
-        assert view.legal == (tuple(state.legal_actions()) if state.current_seat == seat
-                              else ())
+        assert view.legal == (tuple(state.legal_actions()) if state.current_seat == seat else ())
 
     @invariant()
     def sound(self) -> None:
@@ -107,14 +119,18 @@ class MatchMachine(RuleBasedStateMachine):
 
 def _machine_for(preset: str) -> type:
     """The machine on one preset, so that every preset is covered, not just drawn."""
+
     class OnePreset(MatchMachine):
         @initialize(extra=st.integers(0, 8), seed=st.integers(0, 2**31), named=st.booleans())
         def start(self, extra: int, seed: int, named: bool) -> None:  # type: ignore[override]
             MatchMachine.start(self, preset, extra, seed, named)
 
     OnePreset.TestCase.settings = settings(
-        max_examples=12, stateful_step_count=50, deadline=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+        max_examples=12,
+        stateful_step_count=50,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    )
     return OnePreset.TestCase
 
 
@@ -124,6 +140,7 @@ for _preset in PRESETS:
 
 def test_by_move_chance_resumes_exactly() -> None:
     """A game stopped, written out and resumed goes on as if it had never stopped."""
+
     def choose(match: Match) -> Action:
         return random.Random(match.version).choice(match.state.legal_actions())
 
@@ -175,6 +192,7 @@ def test_a_bad_record_names_the_move_and_a_bad_names_list_is_refused() -> None:
 
 def test_standing_and_returns_are_the_engines() -> None:
     from ninetynine.records.match import returns, standing
+
     match = Match.new(load_rules("J-TEAM"), 4, chance=Chance.by_move(2))
     assert standing(match.state) == [6.0] * 4 and returns(match.state) == [0.0] * 4
     while not match.is_over:

@@ -60,12 +60,23 @@ def test_new_action_spellings() -> None:
     assert parse_action("TS=0") == Action.play(parse_card("10S"), to=0)
 
 
-@pytest.mark.parametrize("bad,needle", [
-    ("5S>", "the seat it names"), ("5S>x", "the seat it names"), ("5S>0", "from 1"),
-    ("5S>-2", "the seat it names"), ("AS=", "the total it sets"), ("AS=x", "the total it sets"),
-    ("AS=-3", "the total it sets"), ("AS+11>2", "signed number"), ("ZZ>2", "5S>3"),
-    ("lead", "lead 3"), ("lead 0", "lead 3"), ("lead x", "lead 3"),
-])
+@pytest.mark.parametrize(
+    "bad,needle",
+    [
+        ("5S>", "the seat it names"),
+        ("5S>x", "the seat it names"),
+        ("5S>0", "from 1"),
+        ("5S>-2", "the seat it names"),
+        ("AS=", "the total it sets"),
+        ("AS=x", "the total it sets"),
+        ("AS=-3", "the total it sets"),
+        ("AS+11>2", "signed number"),
+        ("ZZ>2", "5S>3"),
+        ("lead", "lead 3"),
+        ("lead 0", "lead 3"),
+        ("lead x", "lead 3"),
+    ],
+)
 def test_bad_new_actions_name_what_is_accepted(bad: str, needle: str) -> None:
     with pytest.raises(NotationError, match=needle) as info:
         parse_action(bad)
@@ -91,25 +102,65 @@ def test_bad_actions_fail(bad: str) -> None:
         parse_action(bad)
 
 
-@pytest.mark.parametrize("spec", ["+7", "-10", "+1/+11", "+10/-10", "hold", "set", "hold reverse",
-                                  "+4 reverse", "+10 skip", "halve-or-double", "halve-even",
-                                  "set 0", "set 98", "set-any", "double", "hold name",
-                                  "hold no-draw", "+5 skip", "+7 reverse", "+20/-20", "+1/+14",
-                                  "+11", "hold name no-draw", "set 0 reverse"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "+7",
+        "-10",
+        "+1/+11",
+        "+10/-10",
+        "hold",
+        "set",
+        "hold reverse",
+        "+4 reverse",
+        "+10 skip",
+        "halve-or-double",
+        "halve-even",
+        "set 0",
+        "set 98",
+        "set-any",
+        "double",
+        "hold name",
+        "hold no-draw",
+        "+5 skip",
+        "+7 reverse",
+        "+20/-20",
+        "+1/+14",
+        "+11",
+        "hold name no-draw",
+        "set 0 reverse",
+    ],
+)
 def test_effects_round_trip(spec: str) -> None:
     assert format_effect(parse_effect(spec)) == spec
 
 
-@pytest.mark.parametrize("bad", ["", "7", "+x", "+1/+1", "hold sideways", "set set",
-                                 "+4 reverse reverse", "set x", "set -5", "name", "hold name name",
-                                 "hold no-draw no-draw", "double 2"])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "",
+        "7",
+        "+x",
+        "+1/+1",
+        "hold sideways",
+        "set set",
+        "+4 reverse reverse",
+        "set x",
+        "set -5",
+        "name",
+        "hold name name",
+        "hold no-draw no-draw",
+        "double 2",
+    ],
+)
 def test_bad_effects_fail(bad: str) -> None:
     with pytest.raises(RulesError, match="expected|repeat"):
         parse_effect(bad)
 
 
-@pytest.mark.parametrize("bad", ["hold name skip", "+5 name reverse", "+1/+11 name",
-                                 "set-any name"])
+@pytest.mark.parametrize(
+    "bad", ["hold name skip", "+5 name reverse", "+1/+11 name", "set-any name"]
+)
 def test_contradictory_effects_fail(bad: str) -> None:
     with pytest.raises(RulesError, match="names the next player") as info:
         parse_effect(bad)
@@ -122,11 +173,21 @@ def test_pass_is_spelled_hold() -> None:
     assert format_effect(parse_effect("pass")) == "hold"
 
 
-@pytest.mark.parametrize(("kind", "total", "after"), [
-    (Kind.HALVE_OR_DOUBLE, 62, 31), (Kind.HALVE_OR_DOUBLE, 31, 62), (Kind.HALVE_OR_DOUBLE, 48, 96),
-    (Kind.HALVE_OR_DOUBLE, 50, 25), (Kind.HALVE_EVEN, 48, 24), (Kind.HALVE_EVEN, 0, 0),
-    (Kind.HALVE_EVEN, 33, 66), (Kind.SET, 12, 99), (Kind.DOUBLE, 21, 42), (Kind.DOUBLE, 0, 0),
-])
+@pytest.mark.parametrize(
+    ("kind", "total", "after"),
+    [
+        (Kind.HALVE_OR_DOUBLE, 62, 31),
+        (Kind.HALVE_OR_DOUBLE, 31, 62),
+        (Kind.HALVE_OR_DOUBLE, 48, 96),
+        (Kind.HALVE_OR_DOUBLE, 50, 25),
+        (Kind.HALVE_EVEN, 48, 24),
+        (Kind.HALVE_EVEN, 0, 0),
+        (Kind.HALVE_EVEN, 33, 66),
+        (Kind.SET, 12, 99),
+        (Kind.DOUBLE, 21, 42),
+        (Kind.DOUBLE, 0, 0),
+    ],
+)
 def test_effect_arithmetic(kind: Kind, total: int, after: int) -> None:
     assert resolve(Effect(kind=kind), total, 0, 99) == after
 
@@ -142,4 +203,5 @@ def test_toml_strings_round_trip(text: str) -> None:
     import tomllib
 
     from ninetynine.records.position import toml_value
+
     assert tomllib.loads(f"x = {toml_value(text)}")["x"] == text

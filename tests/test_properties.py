@@ -28,20 +28,56 @@ ENUM_FIELDS = {f.name: f.type for f in dataclasses.fields(Rules)}
 
 def _enum_settings() -> dict[str, list[str]]:
     from typing import get_type_hints
+
     hints = get_type_hints(Rules)
-    return {name: [m.value for m in hint] for name, hint in hints.items()
-            if isinstance(hint, type) and issubclass(hint, StrEnum)}
+    return {
+        name: [m.value for m in hint]
+        for name, hint in hints.items()
+        if isinstance(hint, type) and issubclass(hint, StrEnum)
+    }
 
 
 ENUMS = _enum_settings()
-BOOLS = ["may_bust", "clear_pile_on_reset", "draw_after_bust", "king_ban_at_limit",
-         "points_floor_zero", "instant_hands", "skip_with_two_players", "name_self",
-         "milestones_on_bust", "border_cross_backward_costs"]
-EFFECTS = ["+1/+11", "hold", "hold reverse", "set", "-10", "+10/-10", "+4 reverse", "+10 skip",
-           "halve-or-double", "halve-even", "+20", "+9",
-           # FAMILIES.md §10
-           "set 0", "set 50", "double", "hold name", "+5 name", "hold no-draw", "+5 skip",
-           "+7 reverse", "+20/-20", "+1/+14", "pass", "set-any", "hold name no-draw"]
+BOOLS = [
+    "may_bust",
+    "clear_pile_on_reset",
+    "draw_after_bust",
+    "king_ban_at_limit",
+    "points_floor_zero",
+    "instant_hands",
+    "skip_with_two_players",
+    "name_self",
+    "milestones_on_bust",
+    "border_cross_backward_costs",
+]
+EFFECTS = [
+    "+1/+11",
+    "hold",
+    "hold reverse",
+    "set",
+    "-10",
+    "+10/-10",
+    "+4 reverse",
+    "+10 skip",
+    "halve-or-double",
+    "halve-even",
+    "+20",
+    "+9",
+    # FAMILIES.md §10
+    "set 0",
+    "set 50",
+    "double",
+    "hold name",
+    "+5 name",
+    "hold no-draw",
+    "+5 skip",
+    "+7 reverse",
+    "+20/-20",
+    "+1/+14",
+    "pass",
+    "set-any",
+    "hold name no-draw",
+]
 CARDS = ["AS", "AC", "2S", "5H", "10H", "10D", "QH", "QC", "KS", "KC"]
 
 
@@ -54,8 +90,13 @@ def house_rules(draw: st.DrawFn) -> Rules:
     for key in draw(st.lists(st.sampled_from(BOOLS), max_size=3, unique=True)):
         changes[key] = draw(st.booleans())
     if draw(st.booleans()):
-        ranks = draw(st.lists(st.sampled_from(["A", "2", "3", "4", "5", "7", "9", "10", "J",
-                                               "Q", "K"]), max_size=3, unique=True))
+        ranks = draw(
+            st.lists(
+                st.sampled_from(["A", "2", "3", "4", "5", "7", "9", "10", "J", "Q", "K"]),
+                max_size=3,
+                unique=True,
+            )
+        )
         changes["cards"] = {r: draw(st.sampled_from(EFFECTS)) for r in ranks}
     if draw(st.booleans()):  # suit exceptions (the Ace of Spades, red or black courts...)
         cards = draw(st.lists(st.sampled_from(CARDS), max_size=3, unique=True))
@@ -96,8 +137,11 @@ def test_presets_stay_sound(preset: str, extra: int, seed: int) -> None:
     play_checked(rules, players, seed)
 
 
-@settings(max_examples=150, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 @given(house_rules(), st.integers(0, 8), st.integers(0, 2**32 - 1))
 def test_any_house_rules_stay_sound(rules: Rules, extra: int, seed: int) -> None:
     """Every combination of settings that validates also plays soundly (bounded length)."""
@@ -105,19 +149,22 @@ def test_any_house_rules_stay_sound(rules: Rules, extra: int, seed: int) -> None
     play_checked(rules, players, seed, max_steps=1500)
 
 
-@settings(max_examples=40, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 @given(house_rules(), st.integers(0, 2**32 - 1))
 def test_declinable_extra_turns_stay_sound(rules: Rules, seed: int) -> None:
     """Two players, any house rules, the reverse's extra turn a right the player may decline
     (``play_again_optional``: a setting the draws above rarely meet at a table of two)."""
     assume(rules.players_min == 2)
-    play_checked(rules.replace(two_player_reverse="play_again_optional"), 2, seed,
-                 max_steps=1500)
+    play_checked(rules.replace(two_player_reverse="play_again_optional"), 2, seed, max_steps=1500)
 
 
-def _logged_game(rules: Rules, players: int, seed: int,
-                 max_steps: int = 3000) -> tuple[State, list[list[E.Event]]]:
+def _logged_game(
+    rules: Rules, players: int, seed: int, max_steps: int = 3000
+) -> tuple[State, list[list[E.Event]]]:
     """A random game, with the events of each step."""
     rng = random.Random(seed)
     state = new_game(rules, players, first=seed % players)
@@ -125,8 +172,7 @@ def _logged_game(rules: Rules, players: int, seed: int,
     for _ in range(max_steps):
         if state.is_over:
             break
-        move = state.sample_chance(rng) if state.is_chance \
-            else rng.choice(state.legal_actions())
+        move = state.sample_chance(rng) if state.is_chance else rng.choice(state.legal_actions())
         steps.append(state.apply(move))
         check_invariants(state)
     return state, steps
@@ -144,7 +190,7 @@ def test_the_games_end_closes_its_last_hand_in_every_rule_set(preset: str) -> No
     assert state.is_over
     assert isinstance(log[-1], E.GameOver)
     last_start = max((i for i, e in enumerate(log) if isinstance(e, E.HandStarted)), default=-1)
-    assert not any(isinstance(e, E.HandEnded) for e in log[last_start + 1:])
+    assert not any(isinstance(e, E.HandEnded) for e in log[last_start + 1 :])
     ended = [e.hand for e in log if isinstance(e, E.HandEnded)]
     assert ended == list(range(1, len(ended) + 1)) and state.hand_no == len(ended) + 1
 
@@ -153,16 +199,21 @@ def test_the_games_end_closes_its_last_hand_in_every_rule_set(preset: str) -> No
 def test_a_pile_cleared_at_a_reset_is_never_left_out_after_a_reshuffle(preset: str) -> None:
     """`clear_pile_on_reset` with `stock_empty = "reshuffle_keep_top"`: the cleared cards
     (``out``) come back at the next reshuffle; none stays counted out after it."""
-    rules = load_rules({"preset": preset, "rules": {"clear_pile_on_reset": True,
-                                                    "stock_empty": "reshuffle_keep_top"}})
+    rules = load_rules(
+        {
+            "preset": preset,
+            "rules": {"clear_pile_on_reset": True, "stock_empty": "reshuffle_keep_top"},
+        }
+    )
     met = 0
     for seed in range(12):
         state = new_game(rules, rules.players_min + seed % 3, first=0)
         rng = random.Random(seed)
         cleared = False
         while not state.is_over:
-            move = state.sample_chance(rng) if state.is_chance \
-                else rng.choice(state.legal_actions())
+            move = (
+                state.sample_chance(rng) if state.is_chance else rng.choice(state.legal_actions())
+            )
             events = state.apply(move)
             cleared |= any(isinstance(e, E.TotalReset) and e.pile_cleared for e in events)
             if any(isinstance(e, E.StockReshuffled) for e in events):

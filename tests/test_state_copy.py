@@ -12,8 +12,13 @@ def test_clone_copies_every_field_and_shares_no_list() -> None:
     state = Match.new(load_rules("P"), 3, chance=Chance.by_move(1)).state
     marks: dict[str, object] = {}
     for name in FIELDS:  # a value nobody else has in every field
-        mark: object = [[object()], [object()]] if name == "hands" else \
-            [object()] if name in LIST_FIELDS else object()
+        mark: object = (
+            [[object()], [object()]]
+            if name == "hands"
+            else [object()]
+            if name in LIST_FIELDS
+            else object()
+        )
         setattr(state, name, mark)
         marks[name] = mark
     new = state.clone()
@@ -33,6 +38,7 @@ def test_a_sampled_deal_is_a_clone_of_the_public_state_with_the_hidden_cards_dea
     view = observe(match.state, 0)
     det = Determinizer(view)
     import random
+
     deal = det.sample(random.Random(1))
     assert sorted(deal.hands[0]) == sorted(match.state.hands[0])
     assert [len(h) for h in deal.hands] == [len(h) for h in match.state.hands]

@@ -52,8 +52,9 @@ class IllegalActionError(NinetyNineError):
 
     reason = Refusal.NOT_ALLOWED
 
-    def __init__(self, why: str, *, legal: Sequence[object] = (),
-                 reason: Refusal | None = None) -> None:
+    def __init__(
+        self, why: str, *, legal: Sequence[object] = (), reason: Refusal | None = None
+    ) -> None:
         self.why, self.legal = why, tuple(legal)
         if reason is not None:
             self.reason = reason

@@ -32,8 +32,7 @@ def write_text(path: str | Path, text: str, what: str) -> None:
     if not path.parent.is_dir():
         raise NinetyNineError(f"cannot write {what} {path}: no such folder {path.parent}")
     if path.is_dir():
-        raise NinetyNineError(f"cannot write {what} {path}: it is a folder; expected a file "
-                              "name")
+        raise NinetyNineError(f"cannot write {what} {path}: it is a folder; expected a file name")
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as e:

@@ -72,22 +72,28 @@ def test_block_interval_known_values() -> None:
 
 def _block(index: int, winner: int) -> list[GameResult]:
     """A block of two games, seats rotated, entrant ``winner`` winning both."""
-    return [GameResult(2 * index, [0, 1], [winner], "x"),
-            GameResult(2 * index + 1, [1, 0], [1 - winner], "x")]
+    return [
+        GameResult(2 * index, [0, 1], [winner], "x"),
+        GameResult(2 * index + 1, [1, 0], [1 - winner], "x"),
+    ]
 
 
 def test_intervals_come_from_rotation_blocks_when_there_are_enough() -> None:
     # Entrant 0 wins one game of every block, as equal bots on shared cards do: the
     # block interval knows its win rate is exactly 1/2; a coin-toss interval cannot.
-    even = [r for b in range(MIN_BLOCKS) for r in (GameResult(2 * b, [0, 1], [0], "x"),
-                                                    GameResult(2 * b + 1, [1, 0], [0], "x"))]
+    even = [
+        r
+        for b in range(MIN_BLOCKS)
+        for r in (GameResult(2 * b, [0, 1], [0], "x"), GameResult(2 * b + 1, [1, 0], [0], "x"))
+    ]
     stats = summarize(["a", "b"], even, ratings=False)
     assert stats[0].blocks == [0.5] * MIN_BLOCKS
     assert stats[0].interval == (0.5, 0.5)
     # A block whose second game is missing does not count as a block.
     assert len(summarize(["a", "b"], even[:-1], ratings=False)[0].blocks) == MIN_BLOCKS - 1
-    assert summarize(["a", "b"], even[:-1], ratings=False)[0].interval == \
-        wilson(MIN_BLOCKS, 2 * MIN_BLOCKS - 1)
+    assert summarize(["a", "b"], even[:-1], ratings=False)[0].interval == wilson(
+        MIN_BLOCKS, 2 * MIN_BLOCKS - 1
+    )
     # Blocks won outright by one entrant or the other: wide, as they should be.
     mixed = [r for b in range(MIN_BLOCKS) for r in _block(b, b % 2)]
     lo, hi = summarize(["a", "b"], mixed, ratings=False)[0].interval
@@ -99,8 +105,15 @@ def test_the_games_of_a_block_deal_the_same_cards_in_every_hand() -> None:
     rules = load_rules("P")
     deals = []
     for specs in (["heuristic", "random", "random"], ["random", "random", "random"]):
-        result = play_game(rules, specs, [0, 1, 2], index=0, chance_seed="1:deal:0",
-                           bot_seed="1:bots:0", keep_record=True)
+        result = play_game(
+            rules,
+            specs,
+            [0, 1, 2],
+            index=0,
+            chance_seed="1:deal:0",
+            bot_seed="1:bots:0",
+            keep_record=True,
+        )
         assert result.record is not None
         record = parse_record(result.record)
         state, dealt = record.start.clone(), {}
@@ -123,24 +136,44 @@ def test_results_do_not_depend_on_the_worker_count() -> None:
     config = ArenaConfig("K", 3, ("heuristic", "random", "random"), games=6, seed=4)
     one = run_games(config, workers=1)
     two = run_games(config, workers=2)
-    assert [(r.seats, r.winners, r.moves) for r in one] == \
-        [(r.seats, r.winners, r.moves) for r in two]
+    assert [(r.seats, r.winners, r.moves) for r in one] == [
+        (r.seats, r.winners, r.moves) for r in two
+    ]
     assert [r.seats for r in one] == [rotation(g, 3) for g in range(6)]
 
 
-def test_arena_cli_writes_results_and_records(tmp_path: Path,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_arena_cli_writes_results_and_records(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "run"
-    code = main(["arena", "--rules", "P", "--players", "3", "--bots", "heuristic,random,random",
-                 "--games", "6", "--seed", "2", "--workers", "1", "--out", str(out),
-                 "--no-progress"])
+    code = main(
+        [
+            "arena",
+            "--rules",
+            "P",
+            "--players",
+            "3",
+            "--bots",
+            "heuristic,random,random",
+            "--games",
+            "6",
+            "--seed",
+            "2",
+            "--workers",
+            "1",
+            "--out",
+            str(out),
+            "--no-progress",
+        ]
+    )
     assert code == 0
     text = capsys.readouterr().out
     assert "heuristic" in text and "95% interval" in text and "random (2)" in text
     data = json.loads((out / "results.json").read_text())
     assert [e["seat_games"] for e in data["entrants"]] == [6, 6, 6]
     assert sum(e["wins"] for e in data["entrants"]) == sum(
-        len(g["winners"]) for g in data["game_results"])
+        len(g["winners"]) for g in data["game_results"]
+    )
     records = sorted((out / "records").glob("*.toml"))
     assert len(records) == 6
     final, _ = replay(parse_record(records[0].read_text()))
@@ -148,14 +181,18 @@ def test_arena_cli_writes_results_and_records(tmp_path: Path,
     assert [w + 1 for w in final.outcome.winners] == data["game_results"][0]["winners"]
 
 
-@pytest.mark.parametrize("argv, words", [
-    (["--bots", "heuristic,random", "--players", "3"], "one per seat"),
-    (["--bots", "heuristic,nobot"], "unknown bot"),
-    (["--bots", "heuristic,random", "--games", "0"], "at least 1"),
-    (["--rules", "G", "--bots", "random,random"], "3 to 8 players"),
-])
-def test_arena_cli_bad_input_is_one_line(argv: list[str], words: str,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["--bots", "heuristic,random", "--players", "3"], "one per seat"),
+        (["--bots", "heuristic,nobot"], "unknown bot"),
+        (["--bots", "heuristic,random", "--games", "0"], "at least 1"),
+        (["--rules", "G", "--bots", "random,random"], "3 to 8 players"),
+    ],
+)
+def test_arena_cli_bad_input_is_one_line(
+    argv: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["arena", "--no-progress", *argv]) == 2
     err = capsys.readouterr().err
     assert words in err and err.count("\n") == 1
@@ -171,7 +208,19 @@ def test_docstring_examples(name: str) -> None:
 
 
 def test_bots_option_with_commas_stays_with_its_bot(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["arena", "--rules", "K", "--bots", "ismcts:iterations=5,depth=4,random",
-                 "--games", "2", "--workers", "1", "--no-progress"])
+    code = main(
+        [
+            "arena",
+            "--rules",
+            "K",
+            "--bots",
+            "ismcts:iterations=5,depth=4,random",
+            "--games",
+            "2",
+            "--workers",
+            "1",
+            "--no-progress",
+        ]
+    )
     assert code == 0
     assert "ismcts:iterations=5,depth=4" in capsys.readouterr().out

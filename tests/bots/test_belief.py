@@ -19,8 +19,9 @@ from ninetynine.engine.view import View, observe
 from ninetynine.rules.cards import rank_of
 
 
-def heuristic_decisions(preset: str, players: int, games: int, seed: int) \
-        -> list[tuple[State, View]]:
+def heuristic_decisions(
+    preset: str, players: int, games: int, seed: int
+) -> list[tuple[State, View]]:
     """Seat 0's decisions with a choice in games of heuristic bots (states copied)."""
     rules, bot, rng = load_rules(preset), make_bot("heuristic"), random.Random(seed)
     found = []

@@ -53,13 +53,18 @@ def test_every_built_in_bot_declares_its_options() -> None:
     assert len(EVERY_OPTION) >= 16
 
 
-@pytest.mark.parametrize("bot, key, option", EVERY_OPTION,
-                         ids=[f"{b}-{k}" for b, k, _ in EVERY_OPTION])
+@pytest.mark.parametrize(
+    "bot, key, option", EVERY_OPTION, ids=[f"{b}-{k}" for b, k, _ in EVERY_OPTION]
+)
 def test_each_option_takes_a_good_value_and_refuses_bad_ones_in_one_line(
-        bot: str, key: str, option: BotOption) -> None:
-    made = make_bot(f"{bot}:iterations=5,{key}={good_value(option)}" if "iterations" in
-                    options(bot) and key != "iterations"
-                    else f"{bot}:{key}={good_value(option)}", seeing=True)
+    bot: str, key: str, option: BotOption
+) -> None:
+    made = make_bot(
+        f"{bot}:iterations=5,{key}={good_value(option)}"
+        if "iterations" in options(bot) and key != "iterations"
+        else f"{bot}:{key}={good_value(option)}",
+        seeing=True,
+    )
     assert made.name == bot.split("-")[0]
     for text in bad_values(option):
         with pytest.raises(NinetyNineError) as e:
@@ -75,35 +80,50 @@ def test_an_unknown_option_lists_the_bots_options(bot: str) -> None:
         make_bot(f"{bot}:foo=1", seeing=True)
     known = list(options(bot))
     assert str(e.value) == f"{bot}: option 'foo' is unknown: " + (
-        f"expected {', '.join(known)}" if known else "it takes no options")
+        f"expected {', '.join(known)}" if known else "it takes no options"
+    )
 
 
-@pytest.mark.parametrize("spec, line", [
-    ("ismcts:foo=1", "ismcts: option 'foo' is unknown: expected iterations, ms, c, depth, "
-     "epsilon, tree, prior, infer, belief, value, endgame, plies, rollout"),
-    ("ismcts:iterations=x", "ismcts: iterations='x': expected a whole number, 0 or more"),
-    ("ismcts:depth=0", "ismcts: depth='0': expected a whole number, 1 or more"),
-    ("ismcts:epsilon=1.5", "ismcts: epsilon='1.5': expected a number from 0 to 1"),
-    ("ismcts:belief=all", "ismcts: belief='all': expected last or history"),
-    ("oracle:see=all", "oracle: see='all': expected hands or kept"),
-    ("heuristic:push=lots", "heuristic: push='lots': expected a number"),
-    ("random:speed=2", "random: option 'speed' is unknown: it takes no options"),
-    ("hard:x=1", "ismcts: option 'x' is unknown"),
-    ("ismcts:iterations=0", "ismcts: iterations=0 with no time budget: give iterations of 1 "
-     "or more, or ms above 0"),
-])
+@pytest.mark.parametrize(
+    "spec, line",
+    [
+        (
+            "ismcts:foo=1",
+            "ismcts: option 'foo' is unknown: expected iterations, ms, c, depth, "
+            "epsilon, tree, prior, infer, belief, value, endgame, plies, rollout",
+        ),
+        ("ismcts:iterations=x", "ismcts: iterations='x': expected a whole number, 0 or more"),
+        ("ismcts:depth=0", "ismcts: depth='0': expected a whole number, 1 or more"),
+        ("ismcts:epsilon=1.5", "ismcts: epsilon='1.5': expected a number from 0 to 1"),
+        ("ismcts:belief=all", "ismcts: belief='all': expected last or history"),
+        ("oracle:see=all", "oracle: see='all': expected hands or kept"),
+        ("heuristic:push=lots", "heuristic: push='lots': expected a number"),
+        ("random:speed=2", "random: option 'speed' is unknown: it takes no options"),
+        ("hard:x=1", "ismcts: option 'x' is unknown"),
+        (
+            "ismcts:iterations=0",
+            "ismcts: iterations=0 with no time budget: give iterations of 1 or more, or ms above 0",
+        ),
+    ],
+)
 def test_the_issues_examples_read_as_one_line(spec: str, line: str) -> None:
     with pytest.raises(NinetyNineError) as e:
         make_bot(spec, seeing=True)
     assert str(e.value).startswith(line)
 
 
-@pytest.mark.parametrize("spec, line", [
-    ("cmd:timeout=x:python bot.py", "cmd: timeout='x': expected seconds, a number above 0, "
-     "then the command: cmd:timeout=2:python bot.py"),
-    ("cmd:timeout=0:python bot.py", "cmd: timeout=0: expected seconds, a number above 0"),
-    ("cmd:", "empty bot command"),
-])
+@pytest.mark.parametrize(
+    "spec, line",
+    [
+        (
+            "cmd:timeout=x:python bot.py",
+            "cmd: timeout='x': expected seconds, a number above 0, "
+            "then the command: cmd:timeout=2:python bot.py",
+        ),
+        ("cmd:timeout=0:python bot.py", "cmd: timeout=0: expected seconds, a number above 0"),
+        ("cmd:", "empty bot command"),
+    ],
+)
 def test_a_program_bots_timeout_is_checked_too(spec: str, line: str) -> None:
     with pytest.raises(NinetyNineError) as e:
         make_bot(spec)
@@ -113,4 +133,8 @@ def test_a_program_bots_timeout_is_checked_too(spec: str, line: str) -> None:
 def test_good_options_reach_the_bot() -> None:
     bot = make_bot("ismcts:iterations=0,ms=20,belief=HISTORY,epsilon=0.5")
     assert (bot.iterations, bot.ms, bot.belief, bot.epsilon) == (  # type: ignore[attr-defined]
-        10**9, 20.0, "history", 0.5)
+        10**9,
+        20.0,
+        "history",
+        0.5,
+    )

@@ -19,12 +19,13 @@ from ninetynine.errors import NinetyNineError
 BOTS = ["random", "heuristic", "ismcts:iterations=25,depth=12"]
 NEW = ["greedy", "greedy-keep", with_options("hard", iterations=25, depth=12)]
 # the search's endgame (max^n from any total) and learned rollouts, at small budgets
-SEARCH = [with_options("hard", iterations=25, depth=12, endgame=99, plies=2),
-          with_options("hard", iterations=25, depth=12, rollout="learned")]
+SEARCH = [
+    with_options("hard", iterations=25, depth=12, endgame=99, plies=2),
+    with_options("hard", iterations=25, depth=12, rollout="learned"),
+]
 
 
-def play(preset: str | dict[str, Any], players: int, specs: list[str],
-         seed: int) -> list[str]:
+def play(preset: str | dict[str, Any], players: int, specs: list[str], seed: int) -> list[str]:
     """Play a game through the checked API (an illegal move raises); return the moves."""
     rules = load_rules(preset)
     state = new_game(rules, players)
@@ -42,8 +43,11 @@ def play(preset: str | dict[str, Any], players: int, specs: list[str],
         assert seat is not None
         view = observe(state, seat, tuple(history))
         bot = bots[seat]
-        action = bot.choose_seeing(view, state, rngs[seat]) if hasattr(bot, "choose_seeing") \
+        action = (
+            bot.choose_seeing(view, state, rngs[seat])
+            if hasattr(bot, "choose_seeing")
             else bot.choose(view, rngs[seat])
+        )
         assert isinstance(action, Action) and action in view.legal, (preset, str(action))
         moves.append(f"{seat}:{action}")
         history += state.apply(action, seat)
@@ -101,15 +105,18 @@ def test_registry_and_difficulties() -> None:
     assert bot.iterations == 123 and bot.c == 1.5  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("spec, words", [
-    ("nosuchbot", "unknown bot"),
-    ("ismcts:iterations", "expected key=value"),
-    ("ismcts:speed=3", "option 'speed' is unknown"),
-    ("ismcts:iterations=0", "ms above 0"),
-    ("ismcts:rollout=smart", "expected heuristic or learned"),
-    ("ismcts:endgame=-1", "0 or more"),
-    ("cmd:", "empty bot command"),
-])
+@pytest.mark.parametrize(
+    "spec, words",
+    [
+        ("nosuchbot", "unknown bot"),
+        ("ismcts:iterations", "expected key=value"),
+        ("ismcts:speed=3", "option 'speed' is unknown"),
+        ("ismcts:iterations=0", "ms above 0"),
+        ("ismcts:rollout=smart", "expected heuristic or learned"),
+        ("ismcts:endgame=-1", "0 or more"),
+        ("cmd:", "empty bot command"),
+    ],
+)
 def test_bad_specs_say_what_is_wrong(spec: str, words: str) -> None:
     with pytest.raises(NinetyNineError, match=words):
         make_bot(spec)
@@ -130,6 +137,7 @@ def test_ismcts_time_budget_stops() -> None:
 
 def test_learned_weights_ship_for_the_base_games() -> None:
     from ninetynine.bots.learned import FEATURES, has_weights, learned_policy
+
     for preset in ("P", "K", "G", "J"):
         rules = load_rules(preset)
         assert has_weights(rules)

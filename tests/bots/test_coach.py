@@ -24,8 +24,9 @@ from ninetynine.web.limits import Limits
 
 # G: any card may be played and a bust costs a life. At 95 the Queen (and the Ten as
 # +10) goes over at once; the Nine sets 99, the Ten can take 10 off, the Two makes 97.
-BUST_POSITION = ('rules = "G"\ntotal = 95\nturn = 1\n'
-                 'hands = ["QH 9S 10C 2C", "3D 4D 5D 6D", "7H 8H JH KH"]\n')
+BUST_POSITION = (
+    'rules = "G"\ntotal = 95\nturn = 1\nhands = ["QH 9S 10C 2C", "3D 4D 5D 6D", "7H 8H JH KH"]\n'
+)
 
 
 def test_a_move_that_goes_over_loses_the_hand_for_certain_and_is_not_the_coach_s() -> None:
@@ -52,8 +53,10 @@ def test_the_coach_needs_the_seat_to_act() -> None:
         advise(observe(state, 1))
 
 
-@pytest.mark.parametrize("cost, error, flag", [
-    (25, 2, "??"), (12, 2, "?"), (6, 2, "?!"), (4, 0.5, ""), (25, 15, ""), (-3, 1, "")])
+@pytest.mark.parametrize(
+    "cost, error, flag",
+    [(25, 2, "??"), (12, 2, "?"), (6, 2, "?!"), (4, 0.5, ""), (25, 15, ""), (-3, 1, "")],
+)
 def test_flags_follow_the_documented_thresholds(cost: float, error: float, flag: str) -> None:
     assert flag_of(cost, error) == flag
     assert [f for f, _, _ in FLAGS] == ["??", "?", "?!"]
@@ -83,8 +86,15 @@ def test_a_review_on_too_few_deals_to_tell_its_error_is_valid_json() -> None:
 def test_review_runs_on_a_record_of_every_preset(preset: str) -> None:
     rules = load_rules(preset)
     n = min(max(3, rules.players_min), rules.players_max)
-    result = play_game(rules, ["greedy-keep", "random"], [i % 2 for i in range(n)], index=0,
-                       chance_seed=f"r:{preset}", bot_seed="r", keep_record=True)
+    result = play_game(
+        rules,
+        ["greedy-keep", "random"],
+        [i % 2 for i in range(n)],
+        index=0,
+        chance_seed=f"r:{preset}",
+        bot_seed="r",
+        keep_record=True,
+    )
     assert result.record is not None
     record = parse_record(result.record)
     del record.moves[150:]  # the first hands are enough (a random player's game is long)
@@ -154,8 +164,9 @@ def test_the_star_is_on_the_best_figures_and_moves_inside_the_noise_are_tied() -
 
 
 # P: the Sevens do the same whatever their suit; TW's Ace of Spades takes the total to 0
-SEVENS = ('rules = "G"\ntotal = 90\nturn = 1\n'
-          'hands = ["7H 7D QS JS", "3D 4D 5D 6D", "8H 8C JH QH"]\n')
+SEVENS = (
+    'rules = "G"\ntotal = 90\nturn = 1\nhands = ["7H 7D QS JS", "3D 4D 5D 6D", "8H 8C JH QH"]\n'
+)
 
 
 def test_plays_that_differ_only_in_suit_are_one_move() -> None:
@@ -170,15 +181,21 @@ def test_plays_that_differ_only_in_suit_are_one_move() -> None:
     assert line.count("7H/7D") == 1 and " 7D " not in line and "7H/7D" in line.split("★")[0]
     [seven] = [m for m in advice_json(advice)["moves"] if "7D" in m["actions"]]
     assert sorted(seven["actions"]) == ["7D", "7H"]
-    tw = observe(parse_position('rules = "TW"\ntotal = 50\nturn = 1\n'
-                                'hands = ["AS AH 2C 3C 4C", "5D 6D 7D 8D 9D"]\n'), 0)
+    tw = observe(
+        parse_position(
+            'rules = "TW"\ntotal = 50\nturn = 1\nhands = ["AS AH 2C 3C 4C", "5D 6D 7D 8D 9D"]\n'
+        ),
+        0,
+    )
     aces = advise(tw, playouts=50, seed=1).moves
-    assert {str(m.action) for m in aces if m.action.card in (parse_card("AS"), parse_card("AH"))} \
-        == {"AS", "AH"}
+    assert {
+        str(m.action) for m in aces if m.action.card in (parse_card("AS"), parse_card("AH"))
+    } == {"AS", "AH"}
 
 
 def test_a_review_counts_another_suit_of_the_coach_s_move_as_agreeing(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Issue 24, item 6: «7♦ instead of 7♥, cost 0.0» was listed and counted as a
     disagreement; the same move in another suit agrees with the coach."""
     text = SEVENS + 'actions = ["1: 7D"]\n'
@@ -200,10 +217,14 @@ def test_the_coach_docs_give_the_budgets_the_code_uses_and_what_the_star_is() ->
     """Issue 24, item 7: docs/coach.md's budgets are those of the terminal, the browser and
     the reviews, and it says what the ★ is."""
     text = (Path(__file__).resolve().parents[2] / "docs" / "coach.md").read_text()
-    table = [line for line in text.split("## Budgets")[1].split("\n#")[0].splitlines()
-             if line.startswith("|")][2:]
-    rows = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]]
-            for line in table}
+    table = [
+        line
+        for line in text.split("## Budgets")[1].split("\n#")[0].splitlines()
+        if line.startswith("|")
+    ][2:]
+    rows = {
+        line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]] for line in table
+    }
     limits = Limits()
 
     def number(cell: str) -> float:
@@ -229,6 +250,7 @@ def test_the_game_odds_table_is_capped_and_the_coach_says_when_it_estimates() ->
     import time
 
     from ninetynine.bots.odds import MAX_ENTRIES, exact, fitted, game_odds
+
     assert exact((5,) * 4) and not exact((20,) * 12)
     assert fitted((18, 17, 3, 0)) == (18, 17, 3, 0)  # 4 sides of 18 fit
     small = fitted((20,) * 11 + (1,))
@@ -240,8 +262,9 @@ def test_the_game_odds_table_is_capped_and_the_coach_says_when_it_estimates() ->
     assert time.monotonic() - started < 30  # it used to run for minutes, growing 6 MB/s
     assert abs(sum(chances) - 1) < 1e-9 and max(chances) - min(chances) < 1e-9
     assert odds._sorted.cache_info().currsize <= 12 * MAX_ENTRIES
-    huge = load_rules({"preset": "P", "rules": {"lives": 20, "big_table_lives": 20,
-                                                "players_max": 12}})
+    huge = load_rules(
+        {"preset": "P", "rules": {"lives": 20, "big_table_lives": 20, "players_max": 12}}
+    )
     state = new_game(huge, 12)
     rng = random.Random(2)
     while state.is_chance:

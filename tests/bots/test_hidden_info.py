@@ -22,8 +22,7 @@ def midgame(preset: str, players: int, seed: int, plays: int = 7) -> State:
     return played(preset, players, seed, plays)[0]
 
 
-def played(preset: str, players: int, seed: int, plays: int = 7) \
-        -> tuple[State, tuple[Event, ...]]:
+def played(preset: str, players: int, seed: int, plays: int = 7) -> tuple[State, tuple[Event, ...]]:
     """A game after ``plays`` random plays, at a seat with a choice, and its public log."""
     rng = random.Random(seed)
     state = new_game(load_rules(preset), players)
@@ -49,14 +48,16 @@ def swap_hidden(state: State, seat: int, rng: random.Random) -> State:
     i = 0
     for s in others:
         k = len(other.hands[s])
-        other.hands[s] = hidden[i:i + k]
+        other.hands[s] = hidden[i : i + k]
         i += k
     other.stock = hidden[i:]
     return other
 
 
-@pytest.mark.parametrize("preset, players", [("P", 4), ("K", 3), ("G", 4), ("J-TEAM", 4),
-                                             ("P-ONLINE", 3), ("P-UPCARD", 4)])
+@pytest.mark.parametrize(
+    "preset, players",
+    [("P", 4), ("K", 3), ("G", 4), ("J-TEAM", 4), ("P-ONLINE", 3), ("P-UPCARD", 4)],
+)
 def test_samples_agree_with_the_view(preset: str, players: int) -> None:
     state = midgame(preset, players, seed=3)
     seat = state.current_seat
@@ -96,10 +97,16 @@ def test_weighted_deals_put_heavy_ranks_in_hands_and_agree_with_the_view() -> No
 
 # Every bot that sees only its view (protocol bots get the view's JSON: see test_protocol),
 # and the hard difficulty, at small budgets.
-HONEST = ("random", "greedy", "greedy-keep", "heuristic", "ismcts:iterations=200",
-          with_options("hard", iterations=200),
-          with_options("hard", iterations=100, endgame=99, plies=2),
-          with_options("hard", iterations=200, rollout="learned"))
+HONEST = (
+    "random",
+    "greedy",
+    "greedy-keep",
+    "heuristic",
+    "ismcts:iterations=200",
+    with_options("hard", iterations=200),
+    with_options("hard", iterations=100, endgame=99, plies=2),
+    with_options("hard", iterations=200, rollout="learned"),
+)
 
 
 def test_hidden_cards_do_not_change_any_bot_decision() -> None:
@@ -149,13 +156,17 @@ def test_view_has_no_hidden_fields() -> None:
     assert not names & {"hands", "stock", "face_down_cards", "held"}
 
 
-@pytest.mark.parametrize("preset, players, changes, expect", [
-    ("K", 2, {"two_player_reverse": "play_again_draw_later"}, {"owed"}),
-    ("K", 3, {"stuck": "pass", "draw": "explicit"}, {"passes", "next_turn"}),
-    ("P-2P-AGAIN", 2, {"two_player_reverse": "play_again_optional"}, {"may_decline"}),
-])
+@pytest.mark.parametrize(
+    "preset, players, changes, expect",
+    [
+        ("K", 2, {"two_player_reverse": "play_again_draw_later"}, {"owed"}),
+        ("K", 3, {"stuck": "pass", "draw": "explicit"}, {"passes", "next_turn"}),
+        ("P-2P-AGAIN", 2, {"two_player_reverse": "play_again_optional"}, {"may_decline"}),
+    ],
+)
 def test_samples_agree_with_the_view_at_every_turn_of_house_rules(
-        preset: str, players: int, changes: dict[str, str], expect: set[str]) -> None:
+    preset: str, players: int, changes: dict[str, str], expect: set[str]
+) -> None:
     # Draws as moves, draws put off, passes and an extra turn that may be declined: public
     # facts a sample must keep as seen.
     rules = apply_overrides(load_rules(preset), changes)
@@ -170,9 +181,16 @@ def test_samples_agree_with_the_view_at_every_turn_of_house_rules(
             seat = state.current_seat
             assert seat is not None
             view = observe(state, seat)
-            seen.update(k for k, shown in (("owed", view.owed > 0), ("passes", view.passes > 0),
-                                           ("next_turn", view.next_turn is not None),
-                                           ("may_decline", view.may_decline)) if shown)
+            seen.update(
+                k
+                for k, shown in (
+                    ("owed", view.owed > 0),
+                    ("passes", view.passes > 0),
+                    ("next_turn", view.next_turn is not None),
+                    ("may_decline", view.may_decline),
+                )
+                if shown
+            )
             sample = Determinizer(view).sample(rng)
             assert observe(sample, seat) == view
             assert sample.legal_codes() == state.legal_codes()

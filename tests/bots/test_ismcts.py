@@ -42,8 +42,14 @@ def test_settled_when_moves_never_differ_or_one_is_clearly_best() -> None:
 def test_identical_moves_are_scored_on_the_same_luck() -> None:
     # In P the Jack and the Queen both add 10: on one determinization with the same
     # random numbers after them, their playouts must agree, so the search stops at 32.
-    state = position_from_mapping({"rules": "P", "total": 40, "turn": 1, "hands": [
-        "JS QH", "2H 3H 5H", "2D 3D 6D", "2C 3C 5C"]})
+    state = position_from_mapping(
+        {
+            "rules": "P",
+            "total": 40,
+            "turn": 1,
+            "hands": ["JS QH", "2H 3H 5H", "2D 3D 6D", "2C 3C 5C"],
+        }
+    )
     bot = make_bot("ismcts:iterations=3000,prior=0")
     bot.choose(observe(state, 0), random.Random(4))
     assert bot.last_iterations == 32 * 2  # type: ignore[attr-defined]
@@ -51,8 +57,14 @@ def test_identical_moves_are_scored_on_the_same_luck() -> None:
 
 def _after_first_bust(preset: str) -> tuple[bool, bool]:
     """Whether a playout goes on after seat 1 busts, and after the hand ends."""
-    state = position_from_mapping({"rules": preset, "total": 95, "turn": 1, "hands": [
-        "QS QH QD", "2H 3H 5H", "2D 3D 6D", "2C 3C 5C"]})
+    state = position_from_mapping(
+        {
+            "rules": preset,
+            "total": 95,
+            "turn": 1,
+            "hands": ["QS QH QD", "2H 3H 5H", "2D 3D 6D", "2C 3C 5C"],
+        }
+    )
     going, lives = _in_play(state), state.lives[0]
     state.apply_code(state.legal_codes()[0])  # forced: every card busts
     assert state.lives[0] == lives - 1
@@ -74,8 +86,9 @@ def test_playout_values_score_who_loses_what_the_move_decides() -> None:
     state = position_from_mapping({"rules": "P", "total": 95, "turn": 1, "hands": hands})
     for code in state.legal_codes():
         assert playout_values(state.clone(), code, random.Random(1)) == [1, 0, 1, 1]
-    state = position_from_mapping({"rules": "P", "total": 95, "turn": 1,
-                                   "hands": ["QC", *hands[1:]]})
+    state = position_from_mapping(
+        {"rules": "P", "total": 95, "turn": 1, "hands": ["QC", *hands[1:]]}
+    )
     assert playout_values(state, state.legal_codes()[0], random.Random(1)) == [0, 1, 1, 1]
 
 

@@ -23,18 +23,23 @@ BAD = {
     "crash": "import sys; sys.stdin.readline(); sys.stderr.write('boom\\n'); sys.exit(3)",
     "hang": "import sys, time; sys.stdin.readline(); time.sleep(30)",
     "garbage": "import sys; sys.stdin.readline(); print('hello there', flush=True); "
-               "sys.stdin.readline()",
+    "sys.stdin.readline()",
     "wrong_shape": "import sys; sys.stdin.readline(); print('[1, 2]', flush=True); "
-                   "sys.stdin.readline()",
+    "sys.stdin.readline()",
     "illegal": "import sys, json\nfor line in sys.stdin:\n"
-               "    r = json.loads(line)\n"
-               "    if r['type'] == 'move': print(json.dumps({'action': 'pass'}), flush=True)",
+    "    r = json.loads(line)\n"
+    "    if r['type'] == 'move': print(json.dumps({'action': 'pass'}), flush=True)",
     "not_a_card": "import sys, json\nfor line in sys.stdin:\n"
-                  "    print(json.dumps({'action': 'ZZ'}), flush=True)",
+    "    print(json.dumps({'action': 'ZZ'}), flush=True)",
 }
-REASON = {"crash": "exited \\(code 3\\).*boom", "hang": "did not answer within 0.5 s",
-          "garbage": "not JSON", "wrong_shape": "expected", "illegal": "not legal here",
-          "not_a_card": "unreadable action"}
+REASON = {
+    "crash": "exited \\(code 3\\).*boom",
+    "hang": "did not answer within 0.5 s",
+    "garbage": "not JSON",
+    "wrong_shape": "expected",
+    "illegal": "not legal here",
+    "not_a_card": "unreadable action",
+}
 
 
 def bad_bot(tmp_path: Path, kind: str) -> str:
@@ -63,8 +68,14 @@ def test_example_bot_plays_legal_moves() -> None:
 
 
 def test_example_bot_finishes_a_game_in_the_arena() -> None:
-    result = play_game(load_rules("K"), [EXAMPLE, "random", "random"], [0, 1, 2], index=0,
-                       chance_seed="c", bot_seed="b")
+    result = play_game(
+        load_rules("K"),
+        [EXAMPLE, "random", "random"],
+        [0, 1, 2],
+        index=0,
+        chance_seed="c",
+        bot_seed="b",
+    )
     assert result.forfeits == {}
     assert result.winners and result.moves > 0
 
@@ -82,8 +93,15 @@ def test_a_failing_bot_raises_a_clear_reason(tmp_path: Path, kind: str) -> None:
 @pytest.mark.parametrize("kind", ["crash", "hang", "garbage", "illegal"])
 def test_a_failing_bot_loses_the_game_and_the_game_goes_on(tmp_path: Path, kind: str) -> None:
     spec = bad_bot(tmp_path, kind)
-    result = play_game(load_rules("P"), [spec, "heuristic", "heuristic"], [0, 1, 2], index=0,
-                       chance_seed="c", bot_seed="b", keep_record=True)
+    result = play_game(
+        load_rules("P"),
+        [spec, "heuristic", "heuristic"],
+        [0, 1, 2],
+        index=0,
+        chance_seed="c",
+        bot_seed="b",
+        keep_record=True,
+    )
     assert set(result.forfeits) == {0}
     assert 0 not in result.winners
     assert result.record is not None and "P1 forfeited" in result.record

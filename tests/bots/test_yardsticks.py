@@ -20,19 +20,25 @@ from tests.bots.test_hidden_info import played, swap_hidden
 
 
 def position(hand: str, total: int, rules: str = "P") -> View:
-    state = parse_position(f'rules = "{rules}"\ntotal = {total}\nturn = 1\n'
-                           f'hands = ["{hand}", "2C 3C 4C", "5C 6C 7C"]\n')
+    state = parse_position(
+        f'rules = "{rules}"\ntotal = {total}\nturn = 1\n'
+        f'hands = ["{hand}", "2C 3C 4C", "5C 6C 7C"]\n'
+    )
     return observe(state, 0)
 
 
-@pytest.mark.parametrize("hand, total, greedy, keep", [
-    ("5H 8D KS", 50, "KS", "8D"),   # the King sets 99, the highest total; keep saves it
-    ("5H 9S KS", 95, "KS", "9S"),   # only escapes are safe: keep plays the lowest total
-    ("QH 8D 4S", 91, "8D", "8D"),   # the Queen would go over
-    ("10H 9S KS", 99, "KS", "10H"),  # ties go to the higher card; keep's Ten counts -10
-])
+@pytest.mark.parametrize(
+    "hand, total, greedy, keep",
+    [
+        ("5H 8D KS", 50, "KS", "8D"),  # the King sets 99, the highest total; keep saves it
+        ("5H 9S KS", 95, "KS", "9S"),  # only escapes are safe: keep plays the lowest total
+        ("QH 8D 4S", 91, "8D", "8D"),  # the Queen would go over
+        ("10H 9S KS", 99, "KS", "10H"),  # ties go to the higher card; keep's Ten counts -10
+    ],
+)
 def test_greedy_plays_the_highest_total_and_greedy_keep_keeps_escapes(
-        hand: str, total: int, greedy: str, keep: str) -> None:
+    hand: str, total: int, greedy: str, keep: str
+) -> None:
     view = position(hand, total)
     rng = random.Random(1)
     g, k = make_bot("greedy").choose(view, rng), make_bot("greedy-keep").choose(view, rng)
@@ -74,8 +80,9 @@ class _Spy:
 
 
 def test_ask_gives_the_state_only_to_a_bot_that_declares_it_sees_hidden_cards() -> None:
-    state = parse_position('rules = "P"\ntotal = 50\nturn = 1\n'
-                           'hands = ["5H 8D KS", "2C 3C 4C", "5C 6C 7C"]\n')
+    state = parse_position(
+        'rules = "P"\ntotal = 50\nturn = 1\nhands = ["5H 8D KS", "2C 3C 4C", "5C 6C 7C"]\n'
+    )
     view = observe(state, 0)
     honest, seeing = _Spy(False), _Spy(True)
     for spy in (honest, seeing):
@@ -99,8 +106,10 @@ def test_the_oracle_reads_the_hidden_cards_that_honest_bots_cannot() -> None:
         view = observe(state, seat, history)
         assert view == observe(twin, seat, history)
         oracle = make_bot("oracle:iterations=300,prior=0", seeing=True)
-        moves = {str(oracle.choose_seeing(view, s.clone(), random.Random(seed)))  # type: ignore[attr-defined]
-                 for s in (state, twin)}
+        moves = {
+            str(oracle.choose_seeing(view, s.clone(), random.Random(seed)))  # type: ignore[attr-defined]
+            for s in (state, twin)
+        }
         differs += len(moves) > 1
     assert differs >= 1
 
@@ -110,6 +119,7 @@ def test_the_yardsticks_finish_every_preset_in_the_arena(preset: str) -> None:
     rules = load_rules(preset)
     n = min(max(3, rules.players_min), rules.players_max)
     specs = ["oracle:iterations=12,depth=10", "greedy", "greedy-keep"]
-    result = play_game(rules, specs, [i % 3 for i in range(n)], index=0, chance_seed="y",
-                       bot_seed="y")
+    result = play_game(
+        rules, specs, [i % 3 for i in range(n)], index=0, chance_seed="y", bot_seed="y"
+    )
     assert not result.forfeits, result.forfeits

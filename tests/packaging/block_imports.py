@@ -22,8 +22,9 @@ class Refuse:
             return top != "ninetynine" and top not in sys.stdlib_module_names
         return top in self.names
 
-    def find_spec(self, name: str, path: Sequence[str] | None = None,
-                  target: ModuleType | None = None) -> ModuleSpec | None:
+    def find_spec(
+        self, name: str, path: Sequence[str] | None = None, target: ModuleType | None = None
+    ) -> ModuleSpec | None:
         if self.refuses(name.partition(".")[0]):
             raise ModuleNotFoundError(f"No module named {name!r} (blocked)", name=name)
         return None  # the usual finders go on

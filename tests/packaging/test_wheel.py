@@ -38,8 +38,9 @@ WHEELHOUSE = Path(sys.prefix) / "wheelhouse"
 
 def run(cmd: list[str | Path], **kwargs: Any) -> subprocess.CompletedProcess[str]:
     """Run ``cmd``; it must succeed."""
-    done = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=300,
-                          **kwargs)
+    done = subprocess.run(
+        [str(c) for c in cmd], capture_output=True, text=True, timeout=300, **kwargs
+    )
     assert done.returncode == 0, f"{cmd}: {done.returncode}\n{done.stdout}\n{done.stderr}"
     return done
 
@@ -63,8 +64,10 @@ def fresh_venv(where: Path, requirement: str, *pip_args: str) -> Path:
     run([sys.executable, "-m", "venv", "--without-pip", where])
     python = where / "bin" / "python"
     # without the tree on PYTHONPATH, which pip would take for an installed ninetynine
-    run([*PIP, "--python", python, "install", "--quiet", *pip_args, requirement],
-        env=installed_env(where))
+    run(
+        [*PIP, "--python", python, "install", "--quiet", *pip_args, requirement],
+        env=installed_env(where),
+    )
     return where
 
 
@@ -84,16 +87,22 @@ def bare(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_twine_check_passes(dist: Path) -> None:
     files = sorted(dist.iterdir())
     version = ninetynine.__version__
-    assert [f.name for f in files] == [f"ninetynine-{version}-py3-none-any.whl",
-                                       f"ninetynine-{version}.tar.gz"]
+    assert [f.name for f in files] == [
+        f"ninetynine-{version}-py3-none-any.whl",
+        f"ninetynine-{version}.tar.gz",
+    ]
     out = run([sys.executable, "-m", "twine", "check", "--strict", *files]).stdout
     assert out.count("PASSED") == 2, out
 
 
 def test_the_wheel_holds_the_presets_static_files_and_metadata(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
-    data = {str(p.relative_to(PACKAGE.parent)) for sub in ("data", "web/static")
-            for p in (PACKAGE / sub).rglob("*") if p.is_file() and "__pycache__" not in p.parts}
+    data = {
+        str(p.relative_to(PACKAGE.parent))
+        for sub in ("data", "web/static")
+        for p in (PACKAGE / sub).rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    }
     assert any(n.endswith("presets/P.toml") for n in data)
     assert data <= names, sorted(data - names)
     assert "ninetynine/py.typed" in names
@@ -111,23 +120,37 @@ def test_the_wheel_holds_the_presets_static_files_and_metadata(wheel: Path) -> N
 def blocked(venv: Path, home: Path, *args: str, stdin: str = "") -> str:
     """``ninetynine ARGS`` from the venv, every module outside the standard library
     refused; ``-I``: neither PYTHONPATH nor the script's folder is on the path."""
-    done = run([venv / "bin" / "python", "-I", BLOCK, "*", *args], input=stdin,
-               env=installed_env(home))
+    done = run(
+        [venv / "bin" / "python", "-I", BLOCK, "*", *args], input=stdin, env=installed_env(home)
+    )
     return done.stdout
 
 
 def test_the_bare_install_plays_replays_and_describes_with_the_standard_library_only(
-        bare: Path, tmp_path: Path) -> None:
-    where = run([bare / "bin" / "python", "-I", "-c",
-                 "import ninetynine; print(ninetynine.__file__)"], env=installed_env(tmp_path))
+    bare: Path, tmp_path: Path
+) -> None:
+    where = run(
+        [bare / "bin" / "python", "-I", "-c", "import ninetynine; print(ninetynine.__file__)"],
+        env=installed_env(tmp_path),
+    )
     assert Path(where.stdout.strip()).is_relative_to(bare)  # the installed package, not the tree
     assert blocked(bare, tmp_path, "--version") == f"ninetynine {ninetynine.__version__}\n"
     assert blocked(bare, tmp_path, "rules", "K") == describe(load_rules("K"))  # 80 columns
     record = tmp_path / "game.toml"
     blocked(bare, tmp_path, "random-game", "--seed", "7", "-o", str(record))
     assert "Rules P, 4 players" in blocked(bare, tmp_path, "replay", str(record))
-    game = blocked(bare, tmp_path, "play", "--plain", "--seats", "you", "easy", "--seed", "3",
-                   stdin="1\n" * 300)
+    game = blocked(
+        bare,
+        tmp_path,
+        "play",
+        "--plain",
+        "--seats",
+        "you",
+        "easy",
+        "--seed",
+        "3",
+        stdin="1\n" * 300,
+    )
     assert "Hands played:" in game and "The record is saved in" in game
 
 
@@ -135,8 +158,9 @@ def in_a_terminal(cmd: list[str | Path], env: dict[str, str], keys: str) -> tupl
     """Run ``cmd`` with a pseudo-terminal as its standard input and output (as a person at a
     terminal would), type ``keys``, and read everything it shows until it exits."""
     main, side = pty.openpty()
-    proc = subprocess.Popen([str(c) for c in cmd], stdin=side, stdout=side, stderr=side,
-                            env=env, close_fds=True)
+    proc = subprocess.Popen(
+        [str(c) for c in cmd], stdin=side, stdout=side, stderr=side, env=env, close_fds=True
+    )
     os.close(side)
     os.write(main, keys.encode())
     shown = b""
@@ -155,24 +179,35 @@ def in_a_terminal(cmd: list[str | Path], env: dict[str, str], keys: str) -> tupl
 
 
 def test_the_bare_install_plays_the_plain_game_at_a_terminal_and_says_why(
-        bare: Path, tmp_path: Path) -> None:
+    bare: Path, tmp_path: Path
+) -> None:
     code, shown = in_a_terminal(
         [bare / "bin" / "ninetynine", "play", "--seats", "you", "easy", "--seed", "3"],
-        installed_env(tmp_path), "quit\n")
+        installed_env(tmp_path),
+        "quit\n",
+    )
     assert code == 0, shown
-    assert ('ninetynine play: the full-screen game needs the tui extra: pip install '
-            '"ninetynine[tui]"; playing in --plain mode (text lines)') in shown
+    assert (
+        "ninetynine play: the full-screen game needs the tui extra: pip install "
+        '"ninetynine[tui]"; playing in --plain mode (text lines)'
+    ) in shown
     # the plain game's prompt, in the terminal, and its goodbye after "quit"
     assert "You may play: 1) 3C  2) 9C  3) KD\nPlayer, your move> " in shown
     assert "Game saved. Resume it with: ninetynine play --resume" in shown
 
 
 def test_the_bare_install_names_the_extra_a_command_needs(bare: Path, tmp_path: Path) -> None:
-    done = subprocess.run([bare / "bin" / "ninetynine", "serve"], capture_output=True,
-                          text=True, env=installed_env(tmp_path), timeout=60)
+    done = subprocess.run(
+        [bare / "bin" / "ninetynine", "serve"],
+        capture_output=True,
+        text=True,
+        env=installed_env(tmp_path),
+        timeout=60,
+    )
     assert (done.returncode, done.stdout) == (2, "")
-    assert done.stderr == ('ninetynine serve: the browser table needs the web extra: '
-                           'pip install "ninetynine[web]"\n')
+    assert done.stderr == (
+        'ninetynine serve: the browser table needs the web extra: pip install "ninetynine[web]"\n'
+    )
 
 
 def extra_venv(wheel: Path, extras: str, where: Path) -> Path:
@@ -218,8 +253,13 @@ def served(web: Path, tmp_path: Path) -> Iterator[str]:
     port = free_port()
     args, env = documented_service(tmp_path, port)
     assert args[:1] == ["serve"]
-    proc = subprocess.Popen([web / "bin" / "ninetynine", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)
+    proc = subprocess.Popen(
+        [web / "bin" / "ninetynine", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -274,13 +314,28 @@ def front_ends(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_the_tui_arena_and_postgres_extras_bring_what_their_front_ends_import(
-        front_ends: Path, tmp_path: Path) -> None:
+    front_ends: Path, tmp_path: Path
+) -> None:
     env = installed_env(tmp_path)
     modules = "ninetynine.tui.app ninetynine.tui.setup ninetynine.tui.replay psycopg psycopg_pool"
-    run([front_ends / "bin" / "python", "-I", "-c", f"import {', '.join(modules.split())}"],
-        env=env)
-    arena = run([front_ends / "bin" / "ninetynine", "arena", "--bots", "heuristic,random",
-                 "--games", "4", "--seed", "1", "--workers", "1"], env=env).stdout
+    run(
+        [front_ends / "bin" / "python", "-I", "-c", f"import {', '.join(modules.split())}"], env=env
+    )
+    arena = run(
+        [
+            front_ends / "bin" / "ninetynine",
+            "arena",
+            "--bots",
+            "heuristic,random",
+            "--games",
+            "4",
+            "--seed",
+            "1",
+            "--workers",
+            "1",
+        ],
+        env=env,
+    ).stdout
     assert "rating (mu ± sigma)" in arena, arena  # OpenSkill's ratings
     assert re.search(r"^heuristic +4 ", arena, re.M) and re.search(r"^random +4 ", arena, re.M)
 
@@ -299,6 +354,7 @@ def test_the_rl_extra_brings_the_environments(wheel: Path, tmp_path: Path) -> No
         "    action = rng.choice(np.flatnonzero(info['action_mask']))\n"
         "    obs, reward, done, truncated, info = env.step(action)\n"
         "    steps += 1\n"
-        "print('played', steps, 'reward', reward)\n")
+        "print('played', steps, 'reward', reward)\n"
+    )
     out = run([rl / "bin" / "python", "-I", "-c", script], env=installed_env(tmp_path)).stdout
     assert re.match(r"played \d+ reward -?[01](\.0)?\n", out), out

@@ -37,11 +37,22 @@ def reference_game(preset: str, players: int, seed: int) -> dict:
         seat, code = state.turn, rng.choice(state.legal_codes())
         state.apply_code(code)
         chance()
-        moves.append((seat, code, state.total, [state.seat_lives(s) for s in range(players)],
-                      state.current_seat))
+        moves.append(
+            (
+                seat,
+                code,
+                state.total,
+                [state.seat_lives(s) for s in range(players)],
+                state.current_seat,
+            )
+        )
     assert state.outcome is not None
-    return {"first": first, "shuffles": shuffles, "moves": moves,
-            "winners": sum(1 << w for w in state.outcome.winners)}
+    return {
+        "first": first,
+        "shuffles": shuffles,
+        "moves": moves,
+        "winners": sum(1 << w for w in state.outcome.winners),
+    }
 
 
 class ScriptedShuffles:
@@ -54,24 +65,45 @@ class ScriptedShuffles:
     def __call__(self, slots: np.ndarray, cards: np.ndarray, counts: np.ndarray) -> np.ndarray:
         out = np.full(cards.shape, EMPTY, np.int64)
         for row, slot in enumerate(slots):
-            asked = cards[row, :counts[row]]
+            asked = cards[row, : counts[row]]
             queue = self.queues[slot]
             if queue:  # the reference game goes on: the same cards, in its order
                 order = queue.pop(0)
                 assert sorted(order) == asked.tolist(), f"slot {slot} shuffles other cards"
-                out[row, :counts[row]] = order
+                out[row, : counts[row]] = order
             else:  # a new game after the reference one ended
-                out[row, :counts[row]] = self.rng.permutation(asked)
+                out[row, : counts[row]] = self.rng.permutation(asked)
         return out
 
 
-@pytest.mark.parametrize(("preset", "players"), [
-    ("P", 2), ("P", 4), ("P", 5), ("P", 8), ("K", 2), ("K", 4), ("K", 6), ("G", 3), ("G", 5),
-    ("G", 8), ("J", 2), ("J", 4), ("J", 5)])
+@pytest.mark.parametrize(
+    ("preset", "players"),
+    [
+        ("P", 2),
+        ("P", 4),
+        ("P", 5),
+        ("P", 8),
+        ("K", 2),
+        ("K", 4),
+        ("K", 6),
+        ("G", 3),
+        ("G", 5),
+        ("G", 8),
+        ("J", 2),
+        ("J", 4),
+        ("J", 5),
+    ],
+)
 def test_batch_plays_as_the_reference_engine(preset: str, players: int) -> None:
     games = [reference_game(preset, players, seed) for seed in range(30)]
-    batch = Batch(preset, players, len(games), seed=1, shuffler=ScriptedShuffles(games),
-                  first=np.array([g["first"] for g in games]))
+    batch = Batch(
+        preset,
+        players,
+        len(games),
+        seed=1,
+        shuffler=ScriptedShuffles(games),
+        first=np.array([g["first"] for g in games]),
+    )
     step = [0] * len(games)
     compared = 0
     while live := [g for g, game in enumerate(games) if step[g] < len(game["moves"])]:
@@ -87,8 +119,7 @@ def test_batch_plays_as_the_reference_engine(preset: str, players: int) -> None:
                 action = 2 * slot + (code & 3)
             assert legal[g] >> action & 1, "the reference's action is legal in the batch"
             actions[g] = action
-        assert batch.codes(actions)[live].tolist() == [games[g]["moves"][step[g]][1]
-                                                       for g in live]
+        assert batch.codes(actions)[live].tolist() == [games[g]["moves"][step[g]][1] for g in live]
         batch.step(actions)
         for g in live:
             game = games[g]
@@ -98,8 +129,7 @@ def test_batch_plays_as_the_reference_engine(preset: str, players: int) -> None:
                 assert batch.over[g] and batch.winners[g] == game["winners"]
                 continue
             assert not batch.over[g]
-            assert (batch.total[g], batch.lives[g].tolist(), batch.turn[g]) == \
-                (total, lives, turn)
+            assert (batch.total[g], batch.lives[g].tolist(), batch.turn[g]) == (total, lives, turn)
             compared += 1
     assert compared > 500
 
@@ -124,7 +154,8 @@ def test_the_batch_names_what_it_does_not_play() -> None:
     assert "batch engine" in str(e.value) and "\n" not in str(e.value)
     with pytest.raises(RulesError, match="thresholds"):
         Batch("P-ONLINE", 4, 8)
-    optional = load_rules({"preset": "P-2P-AGAIN",
-                           "rules": {"two_player_reverse": "play_again_optional"}})
+    optional = load_rules(
+        {"preset": "P-2P-AGAIN", "rules": {"two_player_reverse": "play_again_optional"}}
+    )
     with pytest.raises(RulesError, match="'two_player_reverse' = 'play_again_optional'"):
         Batch(optional, 2, 8)

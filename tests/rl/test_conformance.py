@@ -32,17 +32,25 @@ def test_pettingzoo_api_and_seeds(preset: str) -> None:
         seed_test(lambda: env(preset, players), num_cycles=200)
 
 
-@pytest.mark.parametrize(("preset", "players"), [("P", 2), ("K", 6), ("G", 8), ("J", 3),
-                                                 ("BGA", 12), ("J-TEAM", 4)])
+@pytest.mark.parametrize(
+    ("preset", "players"), [("P", 2), ("K", 6), ("G", 8), ("J", 3), ("BGA", 12), ("J-TEAM", 4)]
+)
 def test_pettingzoo_api_at_other_table_sizes(preset: str, players: int) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         api_test(env(preset, players), num_cycles=200)
 
 
-@pytest.mark.parametrize(("preset", "players", "opponents"),
-                         [("P", 4, "random"), ("K", 3, "random"), ("G", 5, "random"),
-                          ("J", 2, "heuristic"), ("TW", 4, "random")])
+@pytest.mark.parametrize(
+    ("preset", "players", "opponents"),
+    [
+        ("P", 4, "random"),
+        ("K", 3, "random"),
+        ("G", 5, "random"),
+        ("J", 2, "heuristic"),
+        ("TW", 4, "random"),
+    ],
+)
 def test_gymnasium_check_env(preset: str, players: int, opponents: str) -> None:
     made = gymnasium.make("NinetyNine-v0", rules=preset, players=players, opponents=opponents)
     with warnings.catch_warnings():
@@ -54,11 +62,19 @@ def openspiel_tables() -> list[tuple[str, int]]:
     tables = []
     for preset in ("P", "K", "G", "J"):
         rules = load_rules(preset)
-        tables += [(preset, n) for n in range(max(2, rules.players_min),
-                                              min(8, rules.players_max) + 1)]
+        tables += [
+            (preset, n) for n in range(max(2, rules.players_min), min(8, rules.players_max) + 1)
+        ]
     # naming, chains, up-cards, a drawn leader, teams, game points, milestones
-    return tables + [("TW", 4), ("IS", 3), ("P-UPCARD", 4), ("QC", 3), ("J-TEAM", 4),
-                     ("P-BORDERS", 3), ("P-ONLINE", 4)]
+    return tables + [
+        ("TW", 4),
+        ("IS", 3),
+        ("P-UPCARD", 4),
+        ("QC", 3),
+        ("J-TEAM", 4),
+        ("P-BORDERS", 3),
+        ("P-ONLINE", 4),
+    ]
 
 
 @pytest.mark.parametrize(("preset", "players"), openspiel_tables())

@@ -59,8 +59,9 @@ def test_the_mask_is_the_legal_actions_and_never_empty_at_a_decision(preset: str
 
 def test_the_mask_offers_pass_exactly_when_an_extra_turn_may_be_declined() -> None:
     """P-2P-AGAIN read as a right: the decline is the engine's pass, at its usual index."""
-    rules = load_rules({"preset": "P-2P-AGAIN",
-                        "rules": {"two_player_reverse": "play_again_optional"}})
+    rules = load_rules(
+        {"preset": "P-2P-AGAIN", "rules": {"two_player_reverse": "play_again_optional"}}
+    )
     enc = Encoding(rules, 2)
     offered = 0
     for seed in range(4):
@@ -78,19 +79,21 @@ def reshuffled_hidden(state: State, seat: int, rng: random.Random) -> State:
     hands, the stock and the face-down part of the pile keep their sizes."""
     new = state.clone()
     others = [s for s in range(state.n) if s != seat]
-    hidden = [c for s in others for c in state.hands[s]] + state.stock + \
-        state.pile[:state.face_down]
+    hidden = (
+        [c for s in others for c in state.hands[s]] + state.stock + state.pile[: state.face_down]
+    )
     rng.shuffle(hidden)
     for s in others:
         size = len(state.hands[s])
         new.hands[s], hidden = hidden[:size], hidden[size:]
-    new.pile = hidden[:state.face_down] + state.pile[state.face_down:]
-    new.stock = hidden[state.face_down:]
+    new.pile = hidden[: state.face_down] + state.pile[state.face_down :]
+    new.stock = hidden[state.face_down :]
     return new
 
 
-@pytest.mark.parametrize("preset", ["P", "K", "G", "J", "TW", "IS", "J-TEAM", "P-UPCARD",
-                                    "QC", "P-BORDERS"])
+@pytest.mark.parametrize(
+    "preset", ["P", "K", "G", "J", "TW", "IS", "J-TEAM", "P-UPCARD", "QC", "P-BORDERS"]
+)
 def test_observations_hold_nothing_a_seat_may_not_see(preset: str) -> None:
     players = typical(preset)
     enc = Encoding(preset, players)
@@ -231,8 +234,9 @@ def test_gymnasium_actions_outside_the_mask_lose_or_raise() -> None:
     outside = int(np.flatnonzero(info["action_mask"] == 0)[0])
     obs, reward, terminated, _, info = made.step(outside)
     assert terminated and reward == -1.0 and "not legal now" in info["illegal_action"]
-    strict = gymnasium.make("NinetyNine-v0", rules="P", players=3, opponents="random",
-                            illegal_action="raise")
+    strict = gymnasium.make(
+        "NinetyNine-v0", rules="P", players=3, opponents="random", illegal_action="raise"
+    )
     obs, info = strict.reset(seed=2)
     with pytest.raises(IllegalActionError):
         strict.step(outside)
@@ -262,11 +266,13 @@ def test_openspiel_resampling_keeps_what_the_player_knows() -> None:
 
 def test_openspiel_ismcts_plays_the_game() -> None:
     from open_spiel.python.algorithms import ismcts, mcts
+
     game = pyspiel.load_game("python_ninetynine", {"rules": "K", "players": 2})
     state = game.new_initial_state()
     rng = np.random.RandomState(1)
-    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), uct_c=2.0,
-                           max_simulations=20, random_state=rng)
+    bot = ismcts.ISMCTSBot(
+        game, mcts.RandomRolloutEvaluator(1, rng), uct_c=2.0, max_simulations=20, random_state=rng
+    )
     for _ in range(60):
         if state.is_terminal():
             break

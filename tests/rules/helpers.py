@@ -28,8 +28,15 @@ def _rules_value(spec: Spec, changes: Mapping[str, Any]) -> Spec:
     return base
 
 
-def pos(rules: Spec, hands: list[str], *, changes: Mapping[str, Any] | None = None,
-        top: str | None = None, rest: str = "stock", **keys: Any) -> State:
+def pos(
+    rules: Spec,
+    hands: list[str],
+    *,
+    changes: Mapping[str, Any] | None = None,
+    top: str | None = None,
+    rest: str = "stock",
+    **keys: Any,
+) -> State:
     """A position: ``pos("P", ["KS 8D 2C", ...], total=50, turn=1)``; ``turn`` is 1-based.
 
     ``top`` lists the stock's top cards (first drawn first); the rest of the deck then
@@ -39,8 +46,9 @@ def pos(rules: Spec, hands: list[str], *, changes: Mapping[str, Any] | None = No
     data: dict[str, Any] = {"rules": _rules_value(rules, changes or {}), "hands": hands, **keys}
     if top is not None:
         probe = position_from_mapping({k: v for k, v in data.items() if k != "stock"})
-        used = parse_cards(" ".join(hands + [top] + [keys.get(k, "") for k in
-                                                      ("pile", "out", "held")]))
+        used = parse_cards(
+            " ".join(hands + [top] + [keys.get(k, "") for k in ("pile", "out", "held")])
+        )
         left = Counter(new_deck(probe.decks)) - Counter(used)
         spare = format_cards(sorted(left.elements()))
         if rest == "stock":

@@ -15,6 +15,7 @@ THREE = ["7S 8S 9S", "5C 6C 7C", "5H 6H 7H"]
 
 # F2a Bicycle -------------------------------------------------------------------------------
 
+
 def test_b1_three_or_more_players_three_tokens_three_cards() -> None:
     """«3 or more players»; «Players place their three tokens in front of them on the
     table, and receive three cards from the dealer.»"""
@@ -24,10 +25,21 @@ def test_b1_three_or_more_players_three_tokens_three_cards() -> None:
         new_game(r, 2)
 
 
-@pytest.mark.parametrize("card,total,after", [
-    ("AS+1", 30, 31), ("AS+11", 30, 41), ("5S", 30, 35), ("JS", 30, 40), ("QS", 30, 40),
-    ("4S", 30, 30), ("9S", 30, 30), ("10S", 30, 20), ("KS", 30, 99), ("KS", 99, 99),
-])
+@pytest.mark.parametrize(
+    "card,total,after",
+    [
+        ("AS+1", 30, 31),
+        ("AS+11", 30, 41),
+        ("5S", 30, 35),
+        ("JS", 30, 40),
+        ("QS", 30, 40),
+        ("4S", 30, 30),
+        ("9S", 30, 30),
+        ("10S", 30, 20),
+        ("KS", 30, 99),
+        ("KS", 99, 99),
+    ],
+)
 def test_b1_card_values(card: str, total: int, after: int) -> None:
     """«each card adds its face value in points (e.g., a 5 is worth five points, a face card
     is worth 10 points) except…»: «An Ace adds either 1 or 11 points», «A 4 reverses play
@@ -72,8 +84,9 @@ def test_b1_out_after_the_third_token_last_with_a_token_wins() -> None:
     s = pos("BICYCLE", ["AS 2S QS", "5C 6C 7C", "5H 6H 7H"], total=99, lives=[1, 3, 3])
     play(s, "down")
     assert not s.alive[0] and s.outcome is None
-    s = pos("BICYCLE", ["AS 2S QS", "5C 6C 7C", "5H 6H 7H"], total=99, lives=[1, 2, 0],
-            out_of_game=[3])
+    s = pos(
+        "BICYCLE", ["AS 2S QS", "5C 6C 7C", "5H 6H 7H"], total=99, lives=[1, 2, 0], out_of_game=[3]
+    )
     play(s, "down")
     assert s.outcome is not None and s.outcome.winners == (1,)
 
@@ -86,16 +99,18 @@ def test_o11_a_forced_ten_goes_below_zero() -> None:
 
 
 def test_o11_alt_clamp() -> None:
-    s = pos("BICYCLE", ["10S 10H 10D", "5C 6C 7C", "5H 6H 7H"], total=5,
-            changes={"below_zero": "clamp"})
+    s = pos(
+        "BICYCLE", ["10S 10H 10D", "5C 6C 7C", "5H 6H 7H"], total=5, changes={"below_zero": "clamp"}
+    )
     play(s, "10S")
     assert s.total == 0
 
 
 def test_o12_a_four_with_two_players_left_leaves_the_other_next() -> None:
     """O12 REC: the 4 leaves the other player next (pagat S000's two-player rule)."""
-    s = pos("BICYCLE", ["4S 2C 3C", "5C 6C 7C", "5H 6H 7H"], total=30, out_of_game=[3],
-            lives=[3, 3, 0])
+    s = pos(
+        "BICYCLE", ["4S 2C 3C", "5C 6C 7C", "5H 6H 7H"], total=30, out_of_game=[3], lives=[3, 3, 0]
+    )
     ev = play(s, "4S")
     assert s.turn == 1 and not of(ev, E.PlaysAgain)
 
@@ -109,6 +124,7 @@ def test_o13_the_deal_passes_left_and_left_of_the_dealer_leads() -> None:
 
 
 # F2b Board Game Arena --------------------------------------------------------------------
+
 
 def test_g1_two_to_twelve_players_three_lives() -> None:
     """«Options - 2-12 players»; «Each player starts the game with 3 lives.»"""
@@ -127,9 +143,21 @@ def test_g1_lives_are_an_option_from_two_to_four() -> None:
     assert new_game(r, 3).lives == [4, 4, 4]
 
 
-@pytest.mark.parametrize("card,after", [("AS+1", 31), ("AS+11", 41), ("4S", 30), ("9S", 30),
-                                        ("10S", 20), ("JS", 40), ("QS", 40), ("KS", 99),
-                                        ("2S", 32), ("8S", 38)])
+@pytest.mark.parametrize(
+    "card,after",
+    [
+        ("AS+1", 31),
+        ("AS+11", 41),
+        ("4S", 30),
+        ("9S", 30),
+        ("10S", 20),
+        ("JS", 40),
+        ("QS", 40),
+        ("KS", 99),
+        ("2S", 32),
+        ("8S", 38),
+    ],
+)
 def test_g1_card_table(card: str, after: int) -> None:
     """«A | Choose to add 1 or 11», «2 3 5 6 7 8 | Add face value», «4 | Reverse the
     direction of play (add nothing)», «9 | Add nothing», «10 | Subtract 10», «J, Q | Add 10»,
@@ -160,8 +188,14 @@ def test_g1_the_loser_begins_the_next_round() -> None:
 def test_g1_if_the_loser_is_eliminated_the_following_player_begins() -> None:
     """«…or if eliminated, the following player.» O14 REC: the next seat still alive,
     clockwise from the loser (the direction resets each round)."""
-    s = pos("BGA", ["2C 3C 4C", "5S 6S 7S", "5H 6H 7H", "5D 6D 7D"], total=95, turn=2,
-            lives=[3, 1, 3, 3], direction="ccw")
+    s = pos(
+        "BGA",
+        ["2C 3C 4C", "5S 6S 7S", "5H 6H 7H", "5D 6D 7D"],
+        total=95,
+        turn=2,
+        lives=[3, 1, 3, 3],
+        direction="ccw",
+    )
     play(s, "7S")
     assert not s.alive[1]
     deal(s)
@@ -187,11 +221,17 @@ def test_g2_out_at_no_lives_last_remaining_wins() -> None:
 
 # Quick mode --------------------------------------------------------------------------------
 
+
 def test_g3_quick_mode_the_first_elimination_ranks_the_rest_by_lives() -> None:
     """«Enabled: When a player loses all lives, all remaining players are ranked by the number
     of remaining lives.»; «The player(s) with the most lives in the end win(s).»"""
-    s = pos("BGA-QUICK", ["2C 3C 4C", "5S 6S 7S", "5H 6H 7H", "5D 6D 7D"], total=95, turn=2,
-            lives=[2, 1, 3, 1])
+    s = pos(
+        "BGA-QUICK",
+        ["2C 3C 4C", "5S 6S 7S", "5H 6H 7H", "5D 6D 7D"],
+        total=95,
+        turn=2,
+        lives=[2, 1, 3, 1],
+    )
     ev = play(s, "7S")
     assert s.outcome is not None and s.outcome.winners == (2,)
     assert s.outcome.reason == "first_out" and of(ev, E.GameOver)
@@ -199,15 +239,19 @@ def test_g3_quick_mode_the_first_elimination_ranks_the_rest_by_lives() -> None:
 
 def test_o15_quick_mode_equal_lives_share_the_win() -> None:
     """O15 REC: equal lives share the place; the eliminated player is last."""
-    s = pos("BGA-QUICK", ["2C 3C 4C", "5S 6S 7S", "5H 6H 7H", "5D 6D 7D"], total=95, turn=2,
-            lives=[3, 1, 3, 2])
+    s = pos(
+        "BGA-QUICK",
+        ["2C 3C 4C", "5S 6S 7S", "5H 6H 7H", "5D 6D 7D"],
+        total=95,
+        turn=2,
+        lives=[3, 1, 3, 2],
+    )
     play(s, "7S")
     assert s.outcome is not None and s.outcome.winners == (0, 2)
 
 
 def test_g1_quick_mode_a_life_lost_is_not_the_end() -> None:
-    s = pos("BGA-QUICK", ["2C 3C 4C", "5S 6S 7S", "5H 6H 7H"], total=95, turn=2,
-            lives=[3, 2, 3])
+    s = pos("BGA-QUICK", ["2C 3C 4C", "5S 6S 7S", "5H 6H 7H"], total=95, turn=2, lives=[3, 2, 3])
     play(s, "7S")
     assert s.outcome is None and s.phase == CHANCE
 
@@ -228,8 +272,9 @@ def test_quick_mode_is_an_overlay_on_any_lives_game() -> None:
 def test_o14_twelve_players_run_the_stock_out_and_reshuffle_keeping_the_top() -> None:
     """O14: «BGA with 12 players: 36 dealt, 16 in stock → stock exhaustion is frequent; REC
     reshuffle all discards but the top card, total kept.»"""
-    hands = [f"{r}S {r}H {r}D" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10",
-                                         "J", "Q")]
+    hands = [
+        f"{r}S {r}H {r}D" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q")
+    ]
     s = pos("BGA", hands, total=20, top="", rest="pile", pile="KS KH KD")
     ev = play(s, "AS+1")
     assert of(ev, E.StockReshuffled)[0].kept_top and s.total == 21

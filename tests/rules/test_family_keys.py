@@ -109,8 +109,7 @@ def test_decks_by_players() -> None:
 
 
 def test_the_loser_leads_from_a_lay_down() -> None:
-    s = pos("P", ["AS 2S QS", "5C 6C 7C", "5H 6H 7H"], total=99,
-            changes={"starter": "loser"})
+    s = pos("P", ["AS 2S QS", "5C 6C 7C", "5H 6H 7H"], total=99, changes={"starter": "loser"})
     play(s, "down")
     deal(s)
     assert s.starter == 0 and s.dealer == 2
@@ -127,14 +126,13 @@ def test_a_random_leader_is_a_chance_outcome_that_records_and_replays() -> None:
         match.play(move)
     assert leads == 2  # one before each new hand (three players go out, one a hand)
     text = format_record(match.record(), state)
-    assert "\"lead " in text
+    assert '"lead ' in text
     again, _ = replay(parse_record(text))
     assert again == state
 
 
 def test_a_lead_phase_position_round_trips() -> None:
-    s = pos("P", ["AS 2S QS", "5C 6C 7C", "5H 6H 7H"], total=99,
-            changes={"starter": "random"})
+    s = pos("P", ["AS 2S QS", "5C 6C 7C", "5H 6H 7H"], total=99, changes={"starter": "random"})
     play(s, "down")
     assert s.phase == CHANCE and s.chance == LEAD
     text = format_position(s)
@@ -144,8 +142,13 @@ def test_a_lead_phase_position_round_trips() -> None:
 
 
 def test_a_naming_card_names_only_seats_still_in_the_hand() -> None:
-    s = pos("K", ["5S 2S 3S", "4H 5H 6H", "4D 6D 7D", "8C 9C 10C"], total=50,
-            out_of_hand=[2], changes={"cards": {"5": "hold name"}})
+    s = pos(
+        "K",
+        ["5S 2S 3S", "4H 5H 6H", "4D 6D 7D", "8C 9C 10C"],
+        total=50,
+        out_of_hand=[2],
+        changes={"cards": {"5": "hold name"}},
+    )
     assert {a for a in legal(s) if a.startswith("5S")} == {"5S>3", "5S>4"}  # P2 sits out
 
 
@@ -159,22 +162,39 @@ def test_name_codes_sit_above_the_special_codes() -> None:
 
 def test_naming_and_the_no_draw_chain_together() -> None:
     """A Queen that also names: the named player faces the chain."""
-    s = pos("IS", ["QS 2S 3S 6S 8S", "2C 3C 6C 8C JC", "2H 3H 6H 8H JH"], total=10,
-            changes={"cards": {"Q": "hold name no-draw"}})
+    s = pos(
+        "IS",
+        ["QS 2S 3S 6S 8S", "2C 3C 6C 8C JC", "2H 3H 6H 8H JH"],
+        total=10,
+        changes={"cards": {"Q": "hold name no-draw"}},
+    )
     play(s, "QS>3")
     assert s.turn == 2 and s.chain == 1
     play(s, "2H")
     assert s.turn == 0 and len(s.hands[2]) == 4
 
 
-@pytest.mark.parametrize("preset,changes", [
-    ("P", {"cards": {"A": "set-any"}}), ("TW", {}), ("IS", {}), ("E2", {"name_self": True}),
-    ("QC", {"starter": "random"}), ("BGA-QUICK", {}),
-    ("K", {"cards": {"5": "hold name", "Q": "hold no-draw", "2": "double"},
-           "suit_cards": {"AS": "set 0", "KH": "hold reverse"}}),
-])
-def test_house_rules_with_the_new_effects_play_to_the_end(preset: str,
-                                                          changes: dict[str, object]) -> None:
+@pytest.mark.parametrize(
+    "preset,changes",
+    [
+        ("P", {"cards": {"A": "set-any"}}),
+        ("TW", {}),
+        ("IS", {}),
+        ("E2", {"name_self": True}),
+        ("QC", {"starter": "random"}),
+        ("BGA-QUICK", {}),
+        (
+            "K",
+            {
+                "cards": {"5": "hold name", "Q": "hold no-draw", "2": "double"},
+                "suit_cards": {"AS": "set 0", "KH": "hold reverse"},
+            },
+        ),
+    ],
+)
+def test_house_rules_with_the_new_effects_play_to_the_end(
+    preset: str, changes: dict[str, object]
+) -> None:
     rules = load_rules({"preset": preset, "rules": changes})
     for n in (rules.players_min, min(rules.players_max, 5)):
         for seed in range(3):

@@ -20,16 +20,31 @@ def test_is_marked_as_reconstructed_from_one_implementation() -> None:
     assert (r.hand_size, r.lives, r.players_min, r.players_max) == (5, 1, 2, 8)
 
 
-@pytest.mark.parametrize("card,after", [("AS+1", 41), ("AS+14", 54), ("2S", 42), ("3S", 43),
-                                        ("6S", 46), ("8S", 48), ("JS", 51), ("9S", 99),
-                                        ("10S+10", 50), ("10S-10", 30), ("KS", 40),
-                                        ("4S", 40), ("5S", 45), ("7S", 47), ("QS", 40)])
+@pytest.mark.parametrize(
+    "card,after",
+    [
+        ("AS+1", 41),
+        ("AS+14", 54),
+        ("2S", 42),
+        ("3S", 43),
+        ("6S", 46),
+        ("8S", 48),
+        ("JS", 51),
+        ("9S", 99),
+        ("10S+10", 50),
+        ("10S-10", 30),
+        ("KS", 40),
+        ("4S", 40),
+        ("5S", 45),
+        ("7S", 47),
+        ("QS", 40),
+    ],
+)
 def test_is_card_values(card: str, after: int) -> None:
     """«Normal cards：2, 3, 6, 8, J (11)»; «A - Add 1 or 14 to the total.»; «9 - Set the
     current total to 99 (max).»; «10 - Add or subtract 10 from the current total.»; «K - Skip
     this turn.»; «4 - Reverse…»; «5 - Add 5…»; «7 - Add 7…»; «Q» adds nothing."""
-    s = pos("IS", [f"{card_text(card)} 2C 3C 6C 8C", "2D 3D 6D 8D JD", "2H 3H 6H 8H JH"],
-            total=40)
+    s = pos("IS", [f"{card_text(card)} 2C 3C 6C 8C", "2D 3D 6D 8D JD", "2H 3H 6H 8H JH"], total=40)
     play(s, card)
     assert s.total == after
 

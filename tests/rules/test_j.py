@@ -18,6 +18,7 @@ THREE = ["KS 9S 10S", "5C 6C 7C", "5H 6H 7H"]
 
 # The fine points ------------------------------------------------------------------------------
 
+
 def test_j_nine_holds() -> None:
     s = pos("J", THREE, total=57)
     ev = play(s, "9S")
@@ -38,11 +39,25 @@ def test_j_king_at_99_is_legal_and_keeps_99() -> None:
     assert s.total == 99 and s.turn == 1
 
 
-@pytest.mark.parametrize("card,total,expected", [
-    ("AS+1", 10, 11), ("AS+11", 10, 21), ("2S", 10, 12), ("3S", 10, 13), ("4S", 10, 14),
-    ("5S", 10, 15), ("6S", 10, 16), ("7S", 10, 17), ("8S", 10, 18), ("9S", 10, 10),
-    ("10S", 30, 20), ("JS", 10, 20), ("QS", 10, 20), ("KS", 10, 99),
-])
+@pytest.mark.parametrize(
+    "card,total,expected",
+    [
+        ("AS+1", 10, 11),
+        ("AS+11", 10, 21),
+        ("2S", 10, 12),
+        ("3S", 10, 13),
+        ("4S", 10, 14),
+        ("5S", 10, 15),
+        ("6S", 10, 16),
+        ("7S", 10, 17),
+        ("8S", 10, 18),
+        ("9S", 10, 10),
+        ("10S", 30, 20),
+        ("JS", 10, 20),
+        ("QS", 10, 20),
+        ("KS", 10, 99),
+    ],
+)
 def test_j_card_values(card: str, total: int, expected: int) -> None:
     name = card.split("+")[0]
     s = pos("J", [f"{name} 2C 3C", "5H 6H 7H", "5D 6D 7D"], total=total)
@@ -65,6 +80,7 @@ def test_j_must_stay_under_when_possible() -> None:
 
 # No legal card: must play one and lose the round (Q27) -----------------------------------------
 
+
 def test_j_forced_card_loses_the_round() -> None:
     s = pos("J", ["8S 7C JC", "5H 6H 7H", "5D 6D 7D"], total=95)
     assert legal(s) == {"8S", "7C", "JC"}
@@ -81,8 +97,13 @@ def test_j_forced_card_alt_auto() -> None:
 
 
 def test_j_next_round_from_stock_left_of_loser() -> None:
-    s = pos("J", ["5H 6H 7H", "8S 7C JC", "5D 6D 7D"], total=95, turn=2,
-            top="2D 3D 4D 2H 3H 4H 2S 3S 4S")
+    s = pos(
+        "J",
+        ["5H 6H 7H", "8S 7C JC", "5D 6D 7D"],
+        total=95,
+        turn=2,
+        top="2D 3D 4D 2H 3H 4H 2S 3S 4S",
+    )
     old_hands = s.hands[0] + s.hands[1] + s.hands[2]
     ev = play(s, "JC")
     assert of(ev, E.HandStarted) and not s.is_chance  # dealt from the draw pile: no shuffle
@@ -93,16 +114,18 @@ def test_j_next_round_from_stock_left_of_loser() -> None:
 
 
 def test_j_next_round_left_of_eliminated_loser() -> None:
-    s = pos("J", ["5H 6H 7H", "8S 7C JC", "5D 6D 7D", "2C 3C 4C"], total=95, turn=2,
-            lives=[3, 1, 3, 3])
+    s = pos(
+        "J", ["5H 6H 7H", "8S 7C JC", "5D 6D 7D", "2C 3C 4C"], total=95, turn=2, lives=[3, 1, 3, 3]
+    )
     play(s, "JC")
     assert not s.alive[1] and s.starter == 2 and s.turn == 2
     assert s.hands[1] == []
 
 
 def test_j_next_round_stock_too_short_full_reshuffle() -> None:
-    s = pos("J", ["5H 6H 7H", "8S 7C JC", "5D 6D 7D"], total=95, turn=2,
-            top="2D 3D 4D 2H", rest="pile")
+    s = pos(
+        "J", ["5H 6H 7H", "8S 7C JC", "5D 6D 7D"], total=95, turn=2, top="2D 3D 4D 2H", rest="pile"
+    )
     play(s, "JC")
     req = s.chance_request()
     assert s.is_chance and req is not None and len(req.cards) == 52
@@ -111,16 +134,28 @@ def test_j_next_round_stock_too_short_full_reshuffle() -> None:
 
 
 def test_j_alt_always_full_reshuffle() -> None:
-    s = pos("J", ["5H 6H 7H", "8S 7C JC", "5D 6D 7D"], total=95, turn=2,
-            changes={"new_round_deal": "full_reshuffle"})
+    s = pos(
+        "J",
+        ["5H 6H 7H", "8S 7C JC", "5D 6D 7D"],
+        total=95,
+        turn=2,
+        changes={"new_round_deal": "full_reshuffle"},
+    )
     play(s, "JC")
     req = s.chance_request()
     assert req is not None and len(req.cards) == 52
 
 
 def test_j_alt_refill_stock_keeping_top() -> None:
-    s = pos("J", ["5H 6H 7H", "8S 7C JC", "5D 6D 7D"], total=95, turn=2,
-            top="2D 3D 4D 2H", rest="pile", changes={"new_round_deal": "from_stock_keep_top"})
+    s = pos(
+        "J",
+        ["5H 6H 7H", "8S 7C JC", "5D 6D 7D"],
+        total=95,
+        turn=2,
+        top="2D 3D 4D 2H",
+        rest="pile",
+        changes={"new_round_deal": "from_stock_keep_top"},
+    )
     play(s, "JC")
     req = s.chance_request()
     assert req is not None and req.kind == "topup"
@@ -145,8 +180,14 @@ def test_j_empty_draw_pile_and_one_discard_play_short() -> None:
 
 
 def test_j_empty_draw_alt_end_round() -> None:
-    s = pos("J", ["KS 9S", "5C 6C 7C", "5H 6H 7H"], total=30, top="", rest="pile",
-            changes={"empty_draw": "end_round"})
+    s = pos(
+        "J",
+        ["KS 9S", "5C 6C 7C", "5H 6H 7H"],
+        total=30,
+        top="",
+        rest="pile",
+        changes={"empty_draw": "end_round"},
+    )
     s.hands[1], s.pile = s.hands[1] + s.pile, []  # every other card is held
     ev = play(s, "9S")
     assert of(ev, E.HandEnded)[0].loser is None
@@ -176,9 +217,21 @@ def test_j_player_range(n: int) -> None:
 
 # J-PURE (Q31) ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("card,expected", [
-    ("AS+1", 11), ("AS+11", 21), ("4S", 14), ("9S", 19), ("10S", 20), ("JS", 20),
-    ("QS", 20), ("KS", 20), ("2S", 12)])
+
+@pytest.mark.parametrize(
+    "card,expected",
+    [
+        ("AS+1", 11),
+        ("AS+11", 21),
+        ("4S", 14),
+        ("9S", 19),
+        ("10S", 20),
+        ("JS", 20),
+        ("QS", 20),
+        ("KS", 20),
+        ("2S", 12),
+    ],
+)
 def test_j_pure_face_values(card: str, expected: int) -> None:
     s = pos("J-PURE", [f"{card.split('+')[0]} 2C 3C", "5H 6H 7H"], total=10)
     play(s, card)
@@ -194,12 +247,14 @@ def test_j_pure_legality_inherits_j() -> None:
 
 # J-4TOKEN ----------------------------------------------------------------------------------
 
+
 def test_j_4token() -> None:
     assert preset_rules("J-4TOKEN").lives_for(5) == 4
     assert load_rules({"preset": "J", "overlays": ["J-4TOKEN"]}).lives == 4
 
 
 # J-TEAM (Q29) ------------------------------------------------------------------------------
+
 
 def test_j_team_pools_and_partners() -> None:
     s = new_game(preset_rules("J-TEAM"), 4)
@@ -229,8 +284,9 @@ def test_j_team_either_partner_busting_costs_the_pool() -> None:
 
 
 def test_j_team_pool_empty_other_team_wins() -> None:
-    s = pos("J-TEAM", ["5H 6H 7H", "8S 7C JC", "5D 6D 7D", "2S 3S 4S"], total=95, turn=2,
-            lives=[2, 1])
+    s = pos(
+        "J-TEAM", ["5H 6H 7H", "8S 7C JC", "5D 6D 7D", "2S 3S 4S"], total=95, turn=2, lives=[2, 1]
+    )
     ev = play(s, "JC")
     assert s.is_over and s.outcome is not None
     assert s.outcome.winners == (0, 2) and s.outcome.reason == "last_team"
@@ -238,6 +294,7 @@ def test_j_team_pool_empty_other_team_wins() -> None:
 
 
 # J-REVERSE (Q30) ---------------------------------------------------------------------------
+
 
 def test_j_reverse_four_reverses_adds_zero() -> None:
     s = pos("J-REVERSE", ["4S 2C 3C", "5H 6H 7H", "5D 6D 7D"], total=10)
@@ -252,22 +309,31 @@ def test_j_reverse_two_players_no_effect_on_turn() -> None:
 
 
 def test_j_reverse_two_players_alt_play_again() -> None:
-    s = pos("J-REVERSE", ["4S 2C 3C", "5H 6H 7H"], total=10,
-            changes={"two_player_reverse": "play_again"})
+    s = pos(
+        "J-REVERSE",
+        ["4S 2C 3C", "5H 6H 7H"],
+        total=10,
+        changes={"two_player_reverse": "play_again"},
+    )
     play(s, "4S")
     assert s.turn == 0
 
 
 def test_j_reverse_direction_resets_each_round() -> None:
-    s = pos("J-REVERSE", ["4S 2C 3C", "8S 7C JC", "5D 6D 7D"], total=95, direction="ccw",
-            turn=2)
+    s = pos("J-REVERSE", ["4S 2C 3C", "8S 7C JC", "5D 6D 7D"], total=95, direction="ccw", turn=2)
     play(s, "JC")
     assert s.direction == 1
 
 
 def test_j_empty_draw_alt_full_reshuffle() -> None:
-    s = pos("J", ["KS 9S", "5C 6C 7C", "5H 6H 7H"], total=30, top="", rest="pile",
-            changes={"empty_draw": "full_reshuffle"})
+    s = pos(
+        "J",
+        ["KS 9S", "5C 6C 7C", "5H 6H 7H"],
+        total=30,
+        top="",
+        rest="pile",
+        changes={"empty_draw": "full_reshuffle"},
+    )
     s.hands[1], s.pile = s.hands[1] + s.pile, []  # every other card is held
     ev = play(s, "9S")
     assert of(ev, E.StockReshuffled) and s.is_chance

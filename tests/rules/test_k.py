@@ -17,6 +17,7 @@ YOU, EAST, SOUTH, WEST = 0, 1, 2, 3
 
 # T06: the walk-through from 80 ------------------------------------------------------------
 
+
 def test_t06_walk_through() -> None:
     s = pos("K", ["JS 9S 2S", "9C 3C 5C", "8D 2D 3D", "5H 7H QH"], total=80)
     play(s, "JS")
@@ -47,12 +48,28 @@ def test_t06_queen_is_twenty() -> None:
 
 # Card values ----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("card,total,expected", [
-    ("AS", 10, 11), ("2S", 10, 12), ("3S", 10, 13), ("5S", 10, 15), ("6S", 10, 16),
-    ("7S", 10, 17), ("8S", 10, 18), ("4S", 10, 10), ("9S", 10, 10), ("10S", 10, 0),
-    ("10S", 50, 40), ("JS", 10, 20), ("QS", 10, 30), ("KS", 10, 99), ("KS", 0, 99),
-    ("KS", 99, 99),
-])
+
+@pytest.mark.parametrize(
+    "card,total,expected",
+    [
+        ("AS", 10, 11),
+        ("2S", 10, 12),
+        ("3S", 10, 13),
+        ("5S", 10, 15),
+        ("6S", 10, 16),
+        ("7S", 10, 17),
+        ("8S", 10, 18),
+        ("4S", 10, 10),
+        ("9S", 10, 10),
+        ("10S", 10, 0),
+        ("10S", 50, 40),
+        ("JS", 10, 20),
+        ("QS", 10, 30),
+        ("KS", 10, 99),
+        ("KS", 0, 99),
+        ("KS", 99, 99),
+    ],
+)
 def test_k_card_values(card: str, total: int, expected: int) -> None:
     s = pos("K", [f"{card} 2C 3C", "4H 5H 6H", "7H 8H 2H"], total=total)
     play(s, card)
@@ -90,6 +107,7 @@ def test_k_four_reverses() -> None:
 
 # Can't play (Q21) ------------------------------------------------------------------------
 
+
 def test_k_only_tens_below_ten_cannot_play_flips_a_life() -> None:
     s = pos("K", ["10S 10H 10D", "4H 5H 6H", "7H 8H 2H"], total=5)
     assert legal(s) == {"down"}
@@ -121,10 +139,18 @@ def test_k_empty_hand_flips_a_life() -> None:
 
 # The hand ends with one left (Q20) ---------------------------------------------------------
 
+
 def test_k_hand_ends_with_one_left_then_deal_clockwise() -> None:
     # seat numbers in positions are 1-based: P2 is out of the hand, P3 cannot play, P2 dealt
-    s = pos("K", ["2S 3S 5S", "2C 3C 6C", "7H 8H JH"], total=98, turn=3, out_of_hand=[2],
-            dealer=2, lives=[3, 2, 3])
+    s = pos(
+        "K",
+        ["2S 3S 5S", "2C 3C 6C", "7H 8H JH"],
+        total=98,
+        turn=3,
+        out_of_hand=[2],
+        dealer=2,
+        lives=[3, 2, 3],
+    )
     ev = play(s, "down")
     assert of(ev, E.HandEnded) and s.is_chance
     assert s.lives == [3, 2, 2]  # the survivor gains and loses nothing
@@ -148,8 +174,7 @@ def test_k_last_life_out_mid_hand_hand_goes_on() -> None:
 
 
 def test_k_last_with_a_life_wins() -> None:
-    s = pos("K", ["2S 3S 5S", "2C 3C 6C", "9H 8H JH"], total=98, lives=[1, 3, 0],
-            out_of_game=[3])
+    s = pos("K", ["2S 3S 5S", "2C 3C 6C", "9H 8H JH"], total=98, lives=[1, 3, 0], out_of_game=[3])
     ev = play(s, "down")
     assert s.is_over and s.outcome is not None and s.outcome.winners == (1,)
     assert of(ev, E.GameOver)[0].collects == 0  # a count, not a cash stake
@@ -157,13 +182,21 @@ def test_k_last_with_a_life_wins() -> None:
 
 def test_k_dealer_skips_players_without_lives() -> None:
     # P4 dealt; P2 is out of the game, P4 out of this hand; P1 cannot play: P3 is left
-    s = pos("K", ["2S 3S 5S", "2C 3C 6C", "9H 8H JH", "QD KD 4D"], total=98, turn=1,
-            dealer=4, out_of_game=[2], out_of_hand=[4])
+    s = pos(
+        "K",
+        ["2S 3S 5S", "2C 3C 6C", "9H 8H JH", "QD KD 4D"],
+        total=98,
+        turn=1,
+        dealer=4,
+        out_of_game=[2],
+        out_of_hand=[4],
+    )
     play(s, "down")
     assert s.dealer == 0 and s.starter == 2
 
 
 # Two players in the hand and the Four (Q19) --------------------------------------------------
+
 
 def test_k_four_with_two_left_after_busts_passes_to_other() -> None:
     s = pos("K", ["4S 3S 5S", "2C 3C 6C", "9H 8H JH"], total=40, out_of_hand=[3])
@@ -174,8 +207,13 @@ def test_k_four_with_two_left_after_busts_passes_to_other() -> None:
 
 
 def test_k_four_with_two_players_alt_play_again() -> None:
-    s = pos("K", ["4S 3S 5S", "2C 3C 6C", "9H 8H JH"], total=40, out_of_hand=[3],
-            changes={"two_player_reverse": "play_again"})
+    s = pos(
+        "K",
+        ["4S 3S 5S", "2C 3C 6C", "9H 8H JH"],
+        total=40,
+        out_of_hand=[3],
+        changes={"two_player_reverse": "play_again"},
+    )
     ev = play(s, "4S")
     assert s.turn == 0 and of(ev, E.PlaysAgain)
 
@@ -189,6 +227,7 @@ def test_k_busted_player_keeps_cards_until_next_deal() -> None:
 
 
 # Set-up --------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
 def test_k_two_to_six_players_one_deck_three_lives(n: int) -> None:

@@ -23,8 +23,10 @@ from ninetynine.rules.cards import format_cards, new_deck, parse_cards
 
 # Chris Jepson's example, dealt to four players from the dealer's left (P1), a card each
 # in turn; P3 then draws the 9 that leaves it {4, 5, 6, 9} at 95.
-DEAL = ("8S 6S KS JS  10S 7S 4H 2H  2C 2D 5H 3H  3C 3D 6H 4D  "  # the four hands
-        "5C 5D 9H 6C")  # the draws of the first four turns
+DEAL = (
+    "8S 6S KS JS  10S 7S 4H 2H  2C 2D 5H 3H  3C 3D 6H 4D  "  # the four hands
+    "5C 5D 9H 6C"
+)  # the draws of the first four turns
 
 
 def test_98_t1_the_pages_example_replayed_exactly() -> None:
@@ -51,9 +53,8 @@ def t1_record() -> str:
     """The example as a record a person could write: the shuffle, then every move."""
     top = parse_cards(DEAL)
     order = format_cards(top + [c for c in new_deck() if c not in top])
-    moves = [f"shuffle {order}", "1: 8S", "2: 6S", "3: KS", "4: JS", "1: 10S", "2: 7S",
-             "3: 4H"]
-    return f"rules = \"98\"\nplayers = 4\nactions = {toml_value(moves)}\n"
+    moves = [f"shuffle {order}", "1: 8S", "2: 6S", "3: KS", "4: JS", "1: 10S", "2: 7S", "3: 4H"]
+    return f'rules = "98"\nplayers = 4\nactions = {toml_value(moves)}\n'
 
 
 def test_98_t1_as_a_record_replays_to_the_same_end() -> None:
@@ -62,14 +63,23 @@ def test_98_t1_as_a_record_replays_to_the_same_end() -> None:
     assert state.outcome is not None and state.outcome.winners == (0, 1, 3)
 
 
-def test_98_t1_replayed_by_the_command_line(tmp_path: Path,
-                                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_98_t1_replayed_by_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "98-t1.toml"
     path.write_text(t1_record())
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
-    for line in ('P1: "8"', 'P2: "14"', 'P3: "98"', 'P4: "98"', 'P1: "88"', 'P2: "95"',
-                 'P3: "99 — bust"', "P3 is out of the game."):
+    for line in (
+        'P1: "8"',
+        'P2: "14"',
+        'P3: "98"',
+        'P4: "98"',
+        'P1: "88"',
+        'P2: "95"',
+        'P3: "99 — bust"',
+        "P3 is out of the game.",
+    ):
         assert line in out
 
 
@@ -83,8 +93,19 @@ def test_p98_two_or_more_players_four_cards_one_deck() -> None:
     assert [len(h) for h in s.hands] == [4, 4] and len(s.stock) == 44 and s.total == 0
 
 
-@pytest.mark.parametrize("card,after", [("AS", 31), ("2S", 32), ("5S", 35), ("9S", 39),
-                                        ("10S", 20), ("JS", 30), ("QS", 30), ("KS", 98)])
+@pytest.mark.parametrize(
+    "card,after",
+    [
+        ("AS", 31),
+        ("2S", 32),
+        ("5S", 35),
+        ("9S", 39),
+        ("10S", 20),
+        ("JS", 30),
+        ("QS", 30),
+        ("KS", 98),
+    ],
+)
 def test_p98_card_values(card: str, after: int) -> None:
     """«ace to nine....increase the value of the pile by the pip count of the card»; «ten....
     reduce the value by ten»; «jack, queen....the value stays the same»; «king....the value is
@@ -129,8 +150,13 @@ def test_p98_the_first_over_98_loses_and_the_game_ends() -> None:
 
 def test_o20_a_lives_overlay_makes_a_token_match() -> None:
     """O20: the generic lives overlay turns it into a token match with a redeal, as in P."""
-    s = pos("98", ["JD 2C 3C 4C", "9S 9H 9D 9C"], total=95, turn=2,
-            changes={"lives": 3, "game_end": "last_survivor"})
+    s = pos(
+        "98",
+        ["JD 2C 3C 4C", "9S 9H 9D 9C"],
+        total=95,
+        turn=2,
+        changes={"lives": 3, "game_end": "last_survivor"},
+    )
     play(s, "9S")
     assert s.outcome is None and s.lives == [3, 2] and s.hand_no == 2
 
@@ -150,10 +176,10 @@ def test_o23_nobody_draws_from_an_empty_stock() -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.sampled_from(["98", "98-CS", "98-CS-K0"]), st.integers(0, 8),
-       st.integers(0, 2**32 - 1))
-def test_o23_somebody_goes_over_before_anyone_runs_out_of_cards(preset: str, extra: int,
-                                                                 seed: int) -> None:
+@given(st.sampled_from(["98", "98-CS", "98-CS-K0"]), st.integers(0, 8), st.integers(0, 2**32 - 1))
+def test_o23_somebody_goes_over_before_anyone_runs_out_of_cards(
+    preset: str, extra: int, seed: int
+) -> None:
     """O23: the 48 non-King cards sum to 140 > 98 and nothing but a Ten lowers the total, so
     the whole deck cannot be played: someone goes over before any player faces an empty
     hand (here with any legal choices, in every table size)."""
@@ -170,6 +196,7 @@ def test_o23_somebody_goes_over_before_anyone_runs_out_of_cards(preset: str, ext
 
 
 # CardStock ----------------------------------------------------------------------------------
+
 
 def test_cs_any_card_may_be_played_and_going_over_loses() -> None:
     """«each player is free to choose any of the cards in their HAND»; «The player who makes

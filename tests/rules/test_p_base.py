@@ -15,6 +15,7 @@ FOUR = ["KS 8D 2C", "9H 10D 3C", "4S 5C 6C", "4H 7C 8C"]
 
 # T01: the four-player sequence ----------------------------------------------------------
 
+
 def test_t01_four_player_sequence() -> None:
     s = pos("P", FOUR, total=50, turn=1)
     order, totals, said = [s.turn], [], []
@@ -46,6 +47,7 @@ def test_t01_direction_after_first_four_is_ccw() -> None:
 
 # T03: legal-move sets near the limit ------------------------------------------------------
 
+
 def test_t03_total_95() -> None:
     s = pos("P", ["AS 10S 5S", "2C 3C 6C"], total=95)
     assert legal(s) == {"AS+1", "10S-10"}
@@ -72,6 +74,7 @@ def test_t03_no_legal_move_lays_down() -> None:
 
 # Lay down: the hand ends, a penny to the centre ------------------------------------------
 
+
 def test_lay_down_ends_hand_and_pays_centre() -> None:
     s = pos("P", ["2S 3S 5S", "2C 3C 6C", "7C 8C 2H"], total=99, turn=1, dealer=3)
     ev = play(s, "down")
@@ -92,8 +95,7 @@ def test_no_card_played_on_lay_down() -> None:
 
 
 def test_new_hand_total_zero_cw_and_left_of_dealer_starts() -> None:
-    s = pos("P", ["2S 3S 5S", "2C 3C 6C", "7C 8C 2H"], total=99, turn=1, dealer=3,
-            direction="ccw")
+    s = pos("P", ["2S 3S 5S", "2C 3C 6C", "7C 8C 2H"], total=99, turn=1, dealer=3, direction="ccw")
     play(s, "down")
     deal(s)
     assert s.total == 0 and s.direction == 1
@@ -102,8 +104,13 @@ def test_new_hand_total_zero_cw_and_left_of_dealer_starts() -> None:
 
 
 def test_direction_carry_alt() -> None:
-    s = pos("P", ["2S 3S 5S", "2C 3C 6C", "7C 8C 2H"], total=99, direction="ccw",
-            changes={"direction": "carry"})
+    s = pos(
+        "P",
+        ["2S 3S 5S", "2C 3C 6C", "7C 8C 2H"],
+        total=99,
+        direction="ccw",
+        changes={"direction": "carry"},
+    )
     play(s, "down")
     deal(s)
     assert s.direction == -1
@@ -111,8 +118,14 @@ def test_direction_carry_alt() -> None:
 
 def test_elimination_at_zero_pennies_and_dealer_skips_out_players() -> None:
     # Q13: P2 deals; P3 lays down with the last penny (position seats are 1-based)
-    s = pos("P", ["2S 3S 5S", "2C 3C 6C", "7C 8C 2H", "JH QH KH"], total=99, turn=3,
-            dealer=2, lives=[5, 5, 1, 5])
+    s = pos(
+        "P",
+        ["2S 3S 5S", "2C 3C 6C", "7C 8C 2H", "JH QH KH"],
+        total=99,
+        turn=3,
+        dealer=2,
+        lives=[5, 5, 1, 5],
+    )
     ev = play(s, "down")
     assert [e.seat for e in of(ev, E.PlayerOut)] == [2]
     assert not s.alive[2]
@@ -122,8 +135,14 @@ def test_elimination_at_zero_pennies_and_dealer_skips_out_players() -> None:
 
 def test_dealer_rotation_skips_eliminated_counted_from_previous_dealer() -> None:
     # the previous dealer (P2) drops out; the deal goes to the next seat still in (P3)
-    s = pos("P", ["2S 3S 5S", "2C 3C 6C", "7C 8C 2H", "JH QH KH"], total=99, turn=2,
-            dealer=2, lives=[5, 1, 5, 5])
+    s = pos(
+        "P",
+        ["2S 3S 5S", "2C 3C 6C", "7C 8C 2H", "JH QH KH"],
+        total=99,
+        turn=2,
+        dealer=2,
+        lives=[5, 1, 5, 5],
+    )
     play(s, "down")
     assert not s.alive[1]
     assert s.dealer == 2 and s.starter == 3
@@ -146,12 +165,29 @@ def test_two_pennies_pot_accumulates() -> None:
 
 # Card effects --------------------------------------------------------------------------
 
-@pytest.mark.parametrize("card,total,expected", [
-    ("2S", 10, 12), ("3S", 10, 13), ("5S", 10, 15), ("6S", 10, 16), ("7S", 10, 17),
-    ("8S", 10, 18), ("JS", 10, 20), ("QS", 10, 20), ("KS", 10, 99), ("9S", 10, 10),
-    ("4S", 10, 10), ("AS+1", 10, 11), ("AS+11", 10, 21), ("10S+10", 10, 20),
-    ("10S-10", 10, 0), ("KS", 0, 99), ("KS", 99, 99),
-])
+
+@pytest.mark.parametrize(
+    "card,total,expected",
+    [
+        ("2S", 10, 12),
+        ("3S", 10, 13),
+        ("5S", 10, 15),
+        ("6S", 10, 16),
+        ("7S", 10, 17),
+        ("8S", 10, 18),
+        ("JS", 10, 20),
+        ("QS", 10, 20),
+        ("KS", 10, 99),
+        ("9S", 10, 10),
+        ("4S", 10, 10),
+        ("AS+1", 10, 11),
+        ("AS+11", 10, 21),
+        ("10S+10", 10, 20),
+        ("10S-10", 10, 0),
+        ("KS", 0, 99),
+        ("KS", 99, 99),
+    ],
+)
 def test_card_values(card: str, total: int, expected: int) -> None:
     hand = card.split("+")[0].split("-")[0]
     s = pos("P", [f"{hand} 2C 3C", "4H 5H 6H", "7H 8H 2H"], total=total)
@@ -163,6 +199,7 @@ def test_ace_and_ten_need_a_choice() -> None:
     s = pos("P", ["AS 10S 2C", "4H 5H 6H"], total=10)
     assert {"AS+1", "AS+11", "10S+10", "10S-10"} <= legal(s)
     from ninetynine.errors import ChoiceRequiredError
+
     with pytest.raises(ChoiceRequiredError):
         play(s, "AS")
 
@@ -175,8 +212,9 @@ def test_below_zero_is_allowed_in_p() -> None:
     assert s.total == -5
 
 
-@pytest.mark.parametrize("mode,expected,is_legal", [
-    ("allow", -5, True), ("clamp", 0, True), ("illegal", None, False)])
+@pytest.mark.parametrize(
+    "mode,expected,is_legal", [("allow", -5, True), ("clamp", 0, True), ("illegal", None, False)]
+)
 def test_below_zero_alts(mode: str, expected: int | None, is_legal: bool) -> None:
     s = pos("P", ["10S 2C 3C", "4H 5H 6H"], total=5, changes={"below_zero": mode})
     assert ("10S-10" in legal(s)) is is_legal
@@ -201,6 +239,7 @@ def test_four_reverses_three_players() -> None:
 
 # Two players: the Four acts like a Nine (D25) ------------------------------------------------
 
+
 def test_two_player_four_passes_to_other() -> None:
     s = pos("P", ["4S 2C 3C", "4H 5H 6H"], total=40)
     ev = play(s, "4S")
@@ -211,14 +250,14 @@ def test_two_player_four_passes_to_other() -> None:
 
 
 def test_two_player_four_alt_play_again() -> None:
-    s = pos("P", ["4S 2C 3C", "4H 5H 6H"], total=40,
-            changes={"two_player_reverse": "play_again"})
+    s = pos("P", ["4S 2C 3C", "4H 5H 6H"], total=40, changes={"two_player_reverse": "play_again"})
     ev = play(s, "4S")
     assert s.turn == 0 and of(ev, E.PlaysAgain)
     assert len(s.hands[0]) == 3  # drew before the extra turn (Q17 REC)
 
 
 # Draws and the stock ----------------------------------------------------------------------
+
 
 def test_draw_after_each_play_from_top_of_stock() -> None:
     s = pos("P", ["2S 3S 5S", "2C 3C 6C"], total=0, top="JD QD KD")
@@ -244,8 +283,9 @@ def test_stock_out_reshuffles_all_but_top_card_total_unchanged() -> None:
 
 
 def test_stock_eager_alt() -> None:
-    s = pos("P", ["2S 3S 5S", "2C 3C 6C"], total=30, top="JD", rest="pile",
-            changes={"restock": "eager"})
+    s = pos(
+        "P", ["2S 3S 5S", "2C 3C 6C"], total=30, top="JD", rest="pile", changes={"restock": "eager"}
+    )
     ev = play(s, "2S")
     assert of(ev, E.StockReshuffled) and s.is_chance
     assert sorted(s.hands[0]) == sorted(parse_cards("3S 5S JD"))
@@ -253,8 +293,10 @@ def test_stock_eager_alt() -> None:
 
 # Start of the game -----------------------------------------------------------------------
 
-@pytest.mark.parametrize("n,decks,lives", [(2, 1, 5), (3, 1, 5), (4, 1, 5), (5, 2, 3),
-                                           (6, 2, 3), (10, 2, 3)])
+
+@pytest.mark.parametrize(
+    "n,decks,lives", [(2, 1, 5), (3, 1, 5), (4, 1, 5), (5, 2, 3), (6, 2, 3), (10, 2, 3)]
+)
 def test_decks_and_pennies_by_table_size(n: int, decks: int, lives: int) -> None:
     s = new_game(preset_rules("P"), n)
     assert s.decks == decks
@@ -271,8 +313,12 @@ def test_p_accepts_two_to_ten_players() -> None:
 
 def test_decks_fixed_at_start_when_players_drop_out() -> None:
     # Q11 REC: five players start with two decks; when one drops out it stays two decks
-    s = pos("P", ["2S 3S 5S", "2C 3C 6C", "7C 8C 2H", "JH QH KH", "AD 2D 3D"], total=99,
-            lives=[1, 3, 3, 3, 3])
+    s = pos(
+        "P",
+        ["2S 3S 5S", "2C 3C 6C", "7C 8C 2H", "JH QH KH", "AD 2D 3D"],
+        total=99,
+        lives=[1, 3, 3, 3, 3],
+    )
     play(s, "down")
     assert s.decks == 2 and len(s.chance_request().cards) == 104  # type: ignore[union-attr]
     deal(s)
@@ -281,6 +327,7 @@ def test_decks_fixed_at_start_when_players_drop_out() -> None:
 
 def test_first_deal_three_cards_left_of_dealer_starts() -> None:
     import random
+
     s = new_game(preset_rules("P"), 4, first=2)
     s.apply(s.sample_chance(random.Random(1)))
     assert [len(h) for h in s.hands] == [3, 3, 3, 3]
@@ -289,6 +336,7 @@ def test_first_deal_three_cards_left_of_dealer_starts() -> None:
 
 
 # Forgetting to draw (D38, Q15) -------------------------------------------------------------
+
 
 def test_auto_draw_by_default() -> None:
     s = pos("P", ["2S 3S 5S", "2C 3C 6C"], total=0)
@@ -309,8 +357,9 @@ def test_alt_explicit_draw_forgotten_stays_short_until_next_deal() -> None:
 
 
 def test_alt_explicit_draw_from_empty_stock_after_reshuffle() -> None:
-    s = pos("P", ["2S 3S 5S", "2C 3C 6C"], total=30, top="", rest="pile",
-            changes={"draw": "explicit"})
+    s = pos(
+        "P", ["2S 3S 5S", "2C 3C 6C"], total=30, top="", rest="pile", changes={"draw": "explicit"}
+    )
     play(s, "2S", "draw")
     assert s.is_chance
     deal(s)
@@ -319,8 +368,13 @@ def test_alt_explicit_draw_from_empty_stock_after_reshuffle() -> None:
 
 def test_alt_deck_count_each_hand() -> None:
     # Q11 Alt: re-evaluate the decks each hand (four left: one deck); pennies stay as they are
-    s = pos("P", ["2S 3S 5S", "2C 3C 6C", "7C 8C 2H", "JH QH KH", "AD 2D 3D"], total=99,
-            lives=[1, 3, 3, 3, 3], changes={"deck_count": "each_hand"})
+    s = pos(
+        "P",
+        ["2S 3S 5S", "2C 3C 6C", "7C 8C 2H", "JH QH KH", "AD 2D 3D"],
+        total=99,
+        lives=[1, 3, 3, 3, 3],
+        changes={"deck_count": "each_hand"},
+    )
     play(s, "down")
     req = s.chance_request()
     assert req is not None and len(req.cards) == 52 and s.decks == 1

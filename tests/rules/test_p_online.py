@@ -13,6 +13,7 @@ ABC = ["4S 10S 2S", "5C 6C 7C", "5H 6H 7H"]
 
 # T20: the book's own examples ---------------------------------------------------------------
 
+
 def test_t20_four_on_29_makes_33() -> None:
     s = pos("P-ONLINE", ABC, total=29)
     ev = play(s, "4S")
@@ -50,8 +51,10 @@ def test_t20_two_players_four_no_reverse() -> None:
 
 # Card effects (D13, D15, D20, D22, Q43) ----------------------------------------------------------
 
-@pytest.mark.parametrize("total,expected", [(50, 25), (98, 49), (48, 96), (49, 98), (0, 0),
-                                            (10, 20), (1, 2), (52, 26)])
+
+@pytest.mark.parametrize(
+    "total,expected", [(50, 25), (98, 49), (48, 96), (49, 98), (0, 0), (10, 20), (1, 2), (52, 26)]
+)
 def test_online_two(total: int, expected: int) -> None:
     s = pos("P-ONLINE", ["2S 3S 5S", "5C 6C 7C", "5H 6H 7H"], total=total)
     play(s, "2S")
@@ -70,8 +73,9 @@ def test_online_king_is_plain_ten() -> None:
 
 
 def test_online_king_alt_set_99() -> None:
-    s = pos("P-ONLINE", ["KS 3S 5S", "5C 6C 7C", "5H 6H 7H"], total=12,
-            changes={"cards": {"K": "set"}})
+    s = pos(
+        "P-ONLINE", ["KS 3S 5S", "5C 6C 7C", "5H 6H 7H"], total=12, changes={"cards": {"K": "set"}}
+    )
     play(s, "KS")
     # from 12 to 99 crosses 33 and 66 (a penny each) and makes exactly 99 (two each)
     assert s.total == 99 and s.lives == [7, 7, 7]
@@ -92,8 +96,7 @@ def test_online_jack_adds_ten_and_skips() -> None:
 
 
 def test_online_jack_skip_counter_clockwise() -> None:
-    s = pos("P-ONLINE", ["JS 3S 5S", "5C 6C 7C", "5H 6H 7H", "8H 8C 8D"], total=12,
-            direction="ccw")
+    s = pos("P-ONLINE", ["JS 3S 5S", "5C 6C 7C", "5H 6H 7H", "8H 8C 8D"], total=12, direction="ccw")
     play(s, "JS")
     assert s.turn == 2
 
@@ -105,6 +108,7 @@ def test_online_jack_two_players_actor_plays_again() -> None:
 
 
 # Thresholds (D40-D42, Q44) ----------------------------------------------------------------------
+
 
 def test_exact_66_from_below() -> None:
     s = pos("P-ONLINE", ["5S 3S 6S", "5C 6C 7C", "5H 6H 7H"], total=61)
@@ -125,21 +129,28 @@ def test_leaving_33_upward_costs_nothing() -> None:
 
 
 def test_leaving_33_alt_leave_costs() -> None:
-    s = pos("P-ONLINE", ["7S 3S 6S", "5C 6C 7C", "5H 6H 7H"], total=33,
-            changes={"online_cross": "leave"})
+    s = pos(
+        "P-ONLINE",
+        ["7S 3S 6S", "5C 6C 7C", "5H 6H 7H"],
+        total=33,
+        changes={"online_cross": "leave"},
+    )
     play(s, "7S")
     assert s.lives == [8, 9, 9]
 
 
-@pytest.mark.parametrize("total,card,lives", [
-    (30, "5S", [8, 9, 9]),          # crosses 33
-    (60, "7S", [8, 9, 9]),          # crosses 66
-    (25, "AS+11", [8, 9, 9]),       # crosses 33 with an Ace
-    (22, "AS+11", [9, 8, 8]),       # exactly 33 with an Ace
-    (40, "10S-10", [9, 9, 9]),      # down across 33: free
-    (70, "10S-10", [9, 9, 9]),      # down across 66: free
-    (34, "5S", [9, 9, 9]),          # above 33 already
-])
+@pytest.mark.parametrize(
+    "total,card,lives",
+    [
+        (30, "5S", [8, 9, 9]),  # crosses 33
+        (60, "7S", [8, 9, 9]),  # crosses 66
+        (25, "AS+11", [8, 9, 9]),  # crosses 33 with an Ace
+        (22, "AS+11", [9, 8, 8]),  # exactly 33 with an Ace
+        (40, "10S-10", [9, 9, 9]),  # down across 33: free
+        (70, "10S-10", [9, 9, 9]),  # down across 66: free
+        (34, "5S", [9, 9, 9]),  # above 33 already
+    ],
+)
 def test_crossing_is_upward_only(total: int, card: str, lives: list[int]) -> None:
     first = "7S AS 10S" if card.startswith("7") else "5S AS 10S"
     s = pos("P-ONLINE", [first, "5C 6C 7C", "5H 6H 7H"], total=total)
@@ -178,20 +189,19 @@ def test_over_99_not_allowed_with_a_safe_card() -> None:
 
 
 def test_over_99_alt_any_card_legal() -> None:
-    s = pos("P-ONLINE", ["5S 3S 9S", "5C 6C 7C", "5H 6H 7H"], total=97,
-            changes={"may_bust": True})
+    s = pos("P-ONLINE", ["5S 3S 9S", "5C 6C 7C", "5H 6H 7H"], total=97, changes={"may_bust": True})
     assert legal(s) == {"5S", "3S", "9S"}
 
 
 def test_double_over_99_also_pays_for_crossing_66() -> None:
     # judgement call: 51 doubled to 102 crosses 66 upward and goes over 99: both are paid
-    s = pos("P-ONLINE", ["2S 9H 8S", "5C 6C 7C", "5H 6H 7H"], total=51,
-            changes={"may_bust": True})
+    s = pos("P-ONLINE", ["2S 9H 8S", "5C 6C 7C", "5H 6H 7H"], total=51, changes={"may_bust": True})
     play(s, "2S")
     assert s.total == 102 and s.lives == [6, 9, 9]
 
 
 # Tokens and elimination (Q46, Q47) -----------------------------------------------------------
+
 
 def test_zero_tokens_stays_in() -> None:
     s = pos("P-ONLINE", ["5S 3S 6S", "5C 6C 7C", "5H 6H 7H"], total=30, lives=[1, 9, 9])
@@ -200,8 +210,9 @@ def test_zero_tokens_stays_in() -> None:
 
 
 def test_cannot_pay_is_eliminated_round_goes_on() -> None:
-    s = pos("P-ONLINE", ["4S 3S 6S", "5C 6C 7C", "5H 6H 7H", "8H 8C 8D"], total=29,
-            lives=[9, 0, 5, 5])
+    s = pos(
+        "P-ONLINE", ["4S 3S 6S", "5C 6C 7C", "5H 6H 7H", "8H 8C 8D"], total=29, lives=[9, 0, 5, 5]
+    )
     ev = play(s, "4S")
     assert not s.alive[1] and [e.seat for e in of(ev, E.PlayerOut)] == [1]
     assert s.lives == [9, 0, 4, 4]
@@ -237,8 +248,9 @@ def test_bust_with_one_token_eliminates() -> None:
 
 
 def test_q47_jack_skip_after_elimination_skips_a_remaining_player() -> None:
-    s = pos("P-ONLINE", ["JS 3S 6S", "5C 6C 7C", "5H 6H 7H", "8H 8C 8D"], total=23,
-            lives=[9, 0, 9, 9])
+    s = pos(
+        "P-ONLINE", ["JS 3S 6S", "5C 6C 7C", "5H 6H 7H", "8H 8C 8D"], total=23, lives=[9, 0, 9, 9]
+    )
     ev = play(s, "JS")
     assert not s.alive[1]
     assert [e.seat for e in of(ev, E.Skipped)] == [2]
@@ -246,8 +258,13 @@ def test_q47_jack_skip_after_elimination_skips_a_remaining_player() -> None:
 
 
 def test_q47_alt_eliminated_seat_absorbs_the_skip() -> None:
-    s = pos("P-ONLINE", ["JS 3S 6S", "5C 6C 7C", "5H 6H 7H", "8H 8C 8D"], total=23,
-            lives=[9, 0, 9, 9], changes={"skip_counts": "before_eliminations"})
+    s = pos(
+        "P-ONLINE",
+        ["JS 3S 6S", "5C 6C 7C", "5H 6H 7H", "8H 8C 8D"],
+        total=23,
+        lives=[9, 0, 9, 9],
+        changes={"skip_counts": "before_eliminations"},
+    )
     play(s, "JS")
     assert s.turn == 2
 
@@ -272,8 +289,8 @@ def test_online_tokens_not_reduced_above_four_players() -> None:
 
 # P-ONLINE-TEACH ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("total,expected", [(48, 24), (50, 25), (31, 62), (0, 0), (49, 98),
-                                            (2, 1)])
+
+@pytest.mark.parametrize("total,expected", [(48, 24), (50, 25), (31, 62), (0, 0), (49, 98), (2, 1)])
 def test_teach_two(total: int, expected: int) -> None:
     s = pos("P-ONLINE-TEACH", ["2S 3S 5S", "5C 6C 7C", "5H 6H 7H"], total=total)
     play(s, "2S")

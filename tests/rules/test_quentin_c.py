@@ -22,11 +22,22 @@ def test_qc1_nine_tokens_three_cards_one_deck() -> None:
     assert new_game(r, 7).lives == [9] * 7
 
 
-@pytest.mark.parametrize("card,total,after", [
-    ("3S", 20, 23), ("4S", 20, 24), ("8S", 20, 28), ("9S", 20, 20), ("JS", 20, 30),
-    ("QS", 20, 30), ("KS", 20, 30), ("10S+10", 20, 30), ("10S-10", 20, 10),
-    ("AS+1", 20, 21), ("AS+11", 20, 31),
-])
+@pytest.mark.parametrize(
+    "card,total,after",
+    [
+        ("3S", 20, 23),
+        ("4S", 20, 24),
+        ("8S", 20, 28),
+        ("9S", 20, 20),
+        ("JS", 20, 30),
+        ("QS", 20, 30),
+        ("KS", 20, 30),
+        ("10S+10", 20, 30),
+        ("10S-10", 20, 10),
+        ("AS+1", 20, 21),
+        ("AS+11", 20, 31),
+    ],
+)
 def test_qc1_card_values(card: str, total: int, after: int) -> None:
     """«Card from 3 to 8 are worth their face value;» «A nine is worth 0;» «Figures always
     count for +10;» (§7.2 #1: the King too) «A 10 can be worth +10 or -10»; Ace 1 or 11."""
@@ -35,8 +46,9 @@ def test_qc1_card_values(card: str, total: int, after: int) -> None:
     assert s.total == after
 
 
-@pytest.mark.parametrize("total,after", [(15, 30), (25, 50), (48, 96), (50, 25), (66, 33),
-                                         (92, 46)])
+@pytest.mark.parametrize(
+    "total,after", [(15, 30), (25, 50), (48, 96), (50, 25), (66, 33), (92, 46)]
+)
 def test_pa_the_two_halves_an_even_total_over_49_else_doubles(total: int, after: int) -> None:
     """«two: divides the total by 2 if it is even and over 49; in all other cases it
     multiplies the total by 2»; PlayAural's tests 15→30, 25→50, 48→96, 50→25, 66→33, 92→46."""
@@ -93,8 +105,7 @@ def test_pa_going_over_settles_no_milestone() -> None:
     s = pos("QC", ["2S 3C 4C", "5D 6D 7D", "5H 6H 7H"], total=61)
     play(s, "2S")
     assert s.lives == [7, 9, 9]
-    s = pos("P-ONLINE", ["2S 3C 4C", "5D 6D 7D", "5H 6H 7H"], total=61, changes={
-        "may_bust": True})
+    s = pos("P-ONLINE", ["2S 3C 4C", "5D 6D 7D", "5H 6H 7H"], total=61, changes={"may_bust": True})
     play(s, "2S")
     assert s.lives == [6, 9, 9]
 
@@ -131,16 +142,28 @@ def test_qc1_out_at_once_without_waiting_for_the_end_of_the_round() -> None:
 
 def test_qc_zero_tokens_alt_remain_until_unpaid() -> None:
     """§7.2 #4 option: S000's «You can remain in the game with no pennies»."""
-    s = pos("QC", ["7S 2C 3C", "5D 6D 7D", "5H 6H 7H"], total=29, lives=[1, 9, 9],
-            changes={"elimination": "cannot_pay"})
+    s = pos(
+        "QC",
+        ["7S 2C 3C", "5D 6D 7D", "5H 6H 7H"],
+        total=29,
+        lives=[1, 9, 9],
+        changes={"elimination": "cannot_pay"},
+    )
     play(s, "7S")
     assert s.alive[0] and s.lives[0] == 0
 
 
-@pytest.mark.parametrize("card,total,offered", [
-    ("AS", 88, {"AS+1", "AS+11"}), ("AS", 89, {"AS+1"}), ("AS", 99, {"AS+1"}),
-    ("10S", 89, {"10S+10", "10S-10"}), ("10S", 90, {"10S-10"}), ("10S", 99, {"10S-10"}),
-])
+@pytest.mark.parametrize(
+    "card,total,offered",
+    [
+        ("AS", 88, {"AS+1", "AS+11"}),
+        ("AS", 89, {"AS+1"}),
+        ("AS", 99, {"AS+1"}),
+        ("10S", 89, {"10S+10", "10S-10"}),
+        ("10S", 90, {"10S-10"}),
+        ("10S", 99, {"10S-10"}),
+    ],
+)
 def test_pa_a_value_over_99_is_not_offered(card: str, total: int, offered: set[str]) -> None:
     """§7.2 #5 `choice_filter = drop_busting`: «removes exactly the alternatives that would
     exceed 99: A+11 above 88, 10+10 at ≥ 90; 88+11 = 99 stays offered» (PlayAural's
@@ -186,8 +209,7 @@ def test_qc_the_next_round_left_of_the_dealer() -> None:
 def test_pa_leader_random_option_draws_the_leader() -> None:
     """§7.2 #9 option `leader = random` for PlayAural parity (`random.randrange`): chance
     decides, as a `lead N` outcome in the record."""
-    s = pos("QC", ["JS 2C 3C", "5D 6D 7D", "5H 6H 7H"], total=89,
-            changes={"starter": "random"})
+    s = pos("QC", ["JS 2C 3C", "5D 6D 7D", "5H 6H 7H"], total=89, changes={"starter": "random"})
     play(s, "JS")
     assert s.phase == CHANCE and s.chance == LEAD
     request = s.chance_request()
@@ -201,12 +223,12 @@ def test_pa_leader_random_option_draws_the_leader() -> None:
 def test_qc_is_p_online_with_the_differences_of_section_7_2() -> None:
     qc, online = preset_rules("QC"), preset_rules("P-ONLINE")
     assert qc.cards == online.cards and qc.thresholds == online.thresholds
-    assert (qc.elimination.value, qc.may_bust, qc.below_zero.value) == ("at_zero", True,
-                                                                        "clamp")
+    assert (qc.elimination.value, qc.may_bust, qc.below_zero.value) == ("at_zero", True, "clamp")
     assert load_rules("quentin-c") == qc
 
 
 # §8.2: P-BORDERS' backward crossings --------------------------------------------------------
+
 
 def test_s000_a_backward_crossing_costs_a_game_point() -> None:
     """S000 (the default): «if the pile is 75 and you play a ten as -10 you will lose a game

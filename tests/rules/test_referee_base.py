@@ -58,10 +58,20 @@ def test_p_q11_big_table_fixed_at_the_start() -> None:
     pennies»."""
     s = new_game(preset_rules("P"), 5)
     assert s.decks == 2 and s.lives == [3] * 5
-    assert new_game(preset_rules("P"), 4).decks == 1 and new_game(preset_rules("P"), 4).lives \
-        == [5] * 4
-    s = pos("P", ["2S 3S 5S", "2C 3C 6C", "", "", "7H 8H 2H"], total=99, decks=2,
-            lives=[1, 3, 0, 0, 3], out_of_game=[3, 4], top="", rest="pile")
+    assert (
+        new_game(preset_rules("P"), 4).decks == 1
+        and new_game(preset_rules("P"), 4).lives == [5] * 4
+    )
+    s = pos(
+        "P",
+        ["2S 3S 5S", "2C 3C 6C", "", "", "7H 8H 2H"],
+        total=99,
+        decks=2,
+        lives=[1, 3, 0, 0, 3],
+        out_of_game=[3, 4],
+        top="",
+        rest="pile",
+    )
     play(s, "down")  # three players left: still two decks
     assert s.is_chance and s.decks == 2
     deal(s)
@@ -72,8 +82,15 @@ def test_p_q12_q13_next_hand() -> None:
     """Q12 REC «reset to CW»; Q13: «Dealer: "next player to the left of the previous dealer who
     is still in", counted from the previous dealer's seat even if that dealer has just dropped
     out. The starter is the next active player to the left of the new dealer.»"""
-    s = pos("P", ["2S 3S 5S", "2C 3C 6C", "7C 8C 2H", "JH QH KH"], total=99, turn=1,
-            dealer=1, lives=[1, 5, 5, 5], direction="ccw")
+    s = pos(
+        "P",
+        ["2S 3S 5S", "2C 3C 6C", "7C 8C 2H", "JH QH KH"],
+        total=99,
+        turn=1,
+        dealer=1,
+        lives=[1, 5, 5, 5],
+        direction="ccw",
+    )
     play(s, "down")  # the dealer lays down with the last penny
     deal(s)
     assert not s.alive[0] and s.dealer == 1 and s.starter == 2 and s.direction == 1
@@ -123,8 +140,7 @@ def test_p_2p_again_q17_draws_then_plays_again_and_chains() -> None:
 def test_p_q18_two_players_means_two_in_the_hand() -> None:
     """Q18 REC: «the players still active in the current hand at the moment the card
     resolves»: three seats with one out of the game is a two-player table."""
-    s = pos("P-2P-AGAIN", ["4S 4D 5S", "", "2C 3C 6C"], total=40, out_of_game=[2],
-            lives=[5, 0, 5])
+    s = pos("P-2P-AGAIN", ["4S 4D 5S", "", "2C 3C 6C"], total=40, out_of_game=[2], lives=[5, 0, 5])
     play(s, "4S")
     assert s.turn == 0
     s = pos("P-2P-AGAIN", ["4S 4D 5S", "2D 3D 6D", "2C 3C 6C"], total=40)
@@ -142,8 +158,7 @@ def test_p_last_with_pennies_wins() -> None:
 
 def test_p_two_decks_a_card_twice_is_one_action() -> None:
     """D02 «2×52 if n>4»: two identical cards in a hand are one choice, not two."""
-    s = pos("P", ["7S 7S 5S", "2C 3C 6C", "2D 3D 6D", "2H 3H 6H", "4C 5C 8C"], total=10,
-            decks=2)
+    s = pos("P", ["7S 7S 5S", "2C 3C 6C", "2D 3D 6D", "2H 3H 6H", "4C 5C 8C"], total=10, decks=2)
     assert legal(s) == {"7S", "5S"}
 
 
@@ -215,8 +230,15 @@ def test_k_q20_hand_ends_with_one_left_then_deal_clockwise() -> None:
     """Q20 REC: «(2) the survivor gains and loses nothing … (5) otherwise collect all cards,
     shuffle the 52, the deal passes to the next seat clockwise that still has lives, the
     player left of the dealer starts, total 0, CW.»"""
-    s = pos("K", ["2S 3S 5S", "2C 3C 5C", "2D 3D 5D"], total=99, dealer=3, out_of_hand=[2],
-            lives=[3, 2, 3], direction="ccw")
+    s = pos(
+        "K",
+        ["2S 3S 5S", "2C 3C 5C", "2D 3D 5D"],
+        total=99,
+        dealer=3,
+        out_of_hand=[2],
+        lives=[3, 2, 3],
+        direction="ccw",
+    )
     ev = play(s, "down")
     assert s.lives == [2, 2, 3] and of(ev, E.HandEnded)
     deal(s)
@@ -249,10 +271,21 @@ def test_k_calls_nine_is_mine() -> None:
 # =====================================================================================
 
 
-@pytest.mark.parametrize("move,total,expected", [
-    ("9S", 12, 99), ("KS", 95, 95), ("4S", 10, 14), ("7S", 10, 17), ("JS", 89, 99),
-    ("QS", 10, 20), ("AS+11", 10, 21), ("10S-10", 5, 0), ("10S+10", 5, 15), ("8S", 91, 99),
-])
+@pytest.mark.parametrize(
+    "move,total,expected",
+    [
+        ("9S", 12, 99),
+        ("KS", 95, 95),
+        ("4S", 10, 14),
+        ("7S", 10, 17),
+        ("JS", 89, 99),
+        ("QS", 10, 20),
+        ("AS+11", 10, 21),
+        ("10S-10", 5, 0),
+        ("10S+10", 5, 15),
+        ("8S", 91, 99),
+    ],
+)
 def test_g_q01_q02_card_table(move: str, total: int, expected: int) -> None:
     """Q01 REC «A 1/11, 2–8 face value incl. 4 and 7, 9 = set 99, 10 = ±10 clamped, J/Q = 10,
     K = 0 + reverse»; Q02 «With +10, at 89 a Jack gives 99 and is safe.»; «Playing a 9 at a
@@ -292,8 +325,14 @@ def test_g_q09_direction_persists_and_the_eliminated_are_skipped() -> None:
     """Q09 REC: direction persists after a bust; «skip them, keep the direction»; S003 «When a
     player runs out of lives they are eliminated and skipped for the rest of the match; the
     running total keeps going.»"""
-    s = pos("G", ["2D 3D 5D 6D", "QS KS 2C 5C", "2H 3H 5H 6H", "4D 4H 4C 6C"], total=91,
-            turn=2, direction="ccw", lives=[3, 1, 3, 3])
+    s = pos(
+        "G",
+        ["2D 3D 5D 6D", "QS KS 2C 5C", "2H 3H 5H 6H", "4D 4H 4C 6C"],
+        total=91,
+        turn=2,
+        direction="ccw",
+        lives=[3, 1, 3, 3],
+    )
     ev = play(s, "QS")
     assert [e.seat for e in of(ev, E.PlayerOut)] == [1]
     assert s.direction == -1 and s.turn == 0 and s.total == 0
@@ -303,8 +342,7 @@ def test_g_q09_direction_persists_and_the_eliminated_are_skipped() -> None:
 
 def test_g_q08_king_with_two_left() -> None:
     """Q08 REC: «the direction flips, but the next player is still the other player»."""
-    s = pos("G", ["KS 2C 3C 5C", "", "2H 3H 5H 6H"], total=40, out_of_game=[2],
-            lives=[3, 0, 3])
+    s = pos("G", ["KS 2C 3C 5C", "", "2H 3H 5H 6H"], total=40, out_of_game=[2], lives=[3, 0, 3])
     play(s, "KS")
     assert s.turn == 2
 
@@ -334,10 +372,21 @@ def test_g_q07_player_two_opens_the_second_game() -> None:
 # =====================================================================================
 
 
-@pytest.mark.parametrize("move,total,expected", [
-    ("AS+1", 40, 41), ("AS+11", 40, 51), ("4S", 40, 44), ("9S", 40, 40), ("10S", 40, 30),
-    ("10S", 5, 0), ("JS", 40, 50), ("QS", 40, 50), ("KS", 40, 99), ("KS", 99, 99),
-])
+@pytest.mark.parametrize(
+    "move,total,expected",
+    [
+        ("AS+1", 40, 41),
+        ("AS+11", 40, 51),
+        ("4S", 40, 44),
+        ("9S", 40, 40),
+        ("10S", 40, 30),
+        ("10S", 5, 0),
+        ("JS", 40, 50),
+        ("QS", 40, 50),
+        ("KS", 40, 99),
+        ("KS", 99, 99),
+    ],
+)
 def test_j_card_values(move: str, total: int, expected: int) -> None:
     """S004 «Ace adds 1 or 11 (player's choice); 2 through 8 add their face value; 9 holds the
     total exactly where it is (no change); 10 subtracts 10 from the total; Jack and Queen add 10
@@ -383,8 +432,9 @@ def test_j_q25_q26_new_round_from_the_stock_left_of_the_loser() -> None:
 
 def test_j_q25_short_stock_gathers_all_52() -> None:
     """Q25 REC: «if it can't supply them all, gather all 52, shuffle and deal»."""
-    s = pos("J", ["2C 3C 5C", "2S 3S 5S", "2D 3D 5D"], total=99, turn=2, top="AS AH AD AC",
-            rest="pile")
+    s = pos(
+        "J", ["2C 3C 5C", "2S 3S 5S", "2D 3D 5D"], total=99, turn=2, top="AS AH AD AC", rest="pile"
+    )
     play(s, "5S")
     assert s.is_chance
     req = s.chance_request()
@@ -396,8 +446,14 @@ def test_j_q25_short_stock_gathers_all_52() -> None:
 def test_j_q26_eliminated_loser_next_remaining_to_the_left() -> None:
     """Q26 REC: «if the loser was eliminated, the next remaining player to the loser's
     left»."""
-    s = pos("J", ["2C 3C 5C", "2S 3S 5S", "", "2D 3D 5D"], total=99, turn=2,
-            lives=[3, 1, 0, 3], out_of_game=[3])
+    s = pos(
+        "J",
+        ["2C 3C 5C", "2S 3S 5S", "", "2D 3D 5D"],
+        total=99,
+        turn=2,
+        lives=[3, 1, 0, 3],
+        out_of_game=[3],
+    )
     play(s, "5S")
     assert not s.alive[1] and s.turn == 3
 

@@ -25,6 +25,7 @@ from ninetynine.rules.settings import TwoPlayerReverse
 # F1 WIKI (Wikipedia standard)
 # =====================================================================================
 
+
 def test_wiki_setup_tokens_hand_left_of_dealer() -> None:
     """[W1] «three tokens are distributed to each player»; «Each hand, three cards are dealt
     to each player»; «the player to the left of the dealer takes the first turn»."""
@@ -45,12 +46,26 @@ def test_wiki_any_number_of_players() -> None:
     new_game(rules, 10)
 
 
-@pytest.mark.parametrize("move,total,expected", [
-    ("AS+1", 40, 41), ("AS+11", 40, 51), ("2S", 40, 42), ("5S", 40, 45), ("6S", 40, 46),
-    ("7S", 40, 47), ("8S", 40, 48), ("10S+10", 40, 50), ("10S-10", 40, 30),
-    ("3S", 40, 43), ("4S", 40, 40), ("KS", 40, 40), ("9S", 12, 99), ("9S", 0, 99),
-    ("9S", 99, 99),
-])
+@pytest.mark.parametrize(
+    "move,total,expected",
+    [
+        ("AS+1", 40, 41),
+        ("AS+11", 40, 51),
+        ("2S", 40, 42),
+        ("5S", 40, 45),
+        ("6S", 40, 46),
+        ("7S", 40, 47),
+        ("8S", 40, 48),
+        ("10S+10", 40, 50),
+        ("10S-10", 40, 30),
+        ("3S", 40, 43),
+        ("4S", 40, 40),
+        ("KS", 40, 40),
+        ("9S", 12, 99),
+        ("9S", 0, 99),
+        ("9S", 99, 99),
+    ],
+)
 def test_wiki_card_values(move: str, total: int, expected: int) -> None:
     """[D1] «Ace +1 or +11», «2 +2», «5–8 +face value», «3 +3», «4 0», «9 Count
     automatically becomes 99», «10 ±10», «K 0»; [T1] «independently to the previous value»."""
@@ -78,8 +93,7 @@ def test_wiki_three_skips_the_next_player() -> None:
 
 def test_wiki_three_skips_in_the_current_direction() -> None:
     """[D1] «3 +3 Next player skipped», with play running the other way after a Four."""
-    s = pos("WIKI", ["3S 2S 5S", "2C 3C 5C", "2D 3D 5D", "2H 3H 5H"], total=10,
-            direction="ccw")
+    s = pos("WIKI", ["3S 2S 5S", "2C 3C 5C", "2D 3D 5D", "2H 3H 5H"], total=10, direction="ccw")
     play(s, "3S")
     assert s.turn == 2  # P4 skipped, P3 plays
 
@@ -101,8 +115,7 @@ def test_wiki_three_with_two_players_left_after_an_elimination() -> None:
 
 def test_wiki_three_with_two_players_alt_none() -> None:
     """O04 Alt `none` ([T3] «next player is skipped unless there are only 2 players»)."""
-    s = pos("WIKI", ["3S 2S 5S", "2C 3C 5C"], total=10,
-            changes={"skip_with_two_players": False})
+    s = pos("WIKI", ["3S 2S 5S", "2C 3C 5C"], total=10, changes={"skip_with_two_players": False})
     play(s, "3S")
     assert s.turn == 1
 
@@ -168,8 +181,14 @@ def test_wiki_cannot_play_loses_a_token_and_cards_are_redealt() -> None:
 def test_wiki_next_hand_left_of_the_next_dealer_clockwise() -> None:
     """O03 REC: the deal passes left, skipping players who are out; the player left of the
     dealer leads; direction reset to CW each hand (Q12)."""
-    s = pos("WIKI", ["2S 3S 5S", "2C 3C 5C", "2D 3D 5D", "2H 3H 5H"], total=99, turn=2,
-            dealer=1, direction="ccw")
+    s = pos(
+        "WIKI",
+        ["2S 3S 5S", "2C 3C 5C", "2D 3D 5D", "2H 3H 5H"],
+        total=99,
+        turn=2,
+        dealer=1,
+        direction="ccw",
+    )
     play(s, "down")
     deal(s)
     assert s.dealer == 1 and s.starter == 2 and s.turn == 2 and s.direction == 1
@@ -194,14 +213,14 @@ def test_wiki_calls_the_new_total_on_every_play() -> None:
 def test_wiki_forgetting_to_draw_stays_short_for_the_hand() -> None:
     """[W1] «that player must remain one card short for the remainder of the hand» (with
     `draw = "explicit"`, MATRIX Q15's option; the next deal gives three again)."""
-    s = pos("WIKI", ["7S 2S 5S", "2C 3C 5C", "2D 3D 5D"], total=30,
-            changes={"draw": "explicit"})
+    s = pos("WIKI", ["7S 2S 5S", "2C 3C 5C", "2D 3D 5D"], total=30, changes={"draw": "explicit"})
     play(s, "7S")
     assert legal(s) == {"draw", "nodraw"}
     play(s, "nodraw", "2C", "draw", "2D", "draw")
     assert [len(h) for h in s.hands] == [2, 3, 3] and s.turn == 0
-    s = pos("WIKI", ["2S 5S", "2C 3C 5C", "2D 3D 5D"], total=99,
-            changes={"draw": "explicit"})  # one short, then laying down: a new hand
+    s = pos(
+        "WIKI", ["2S 5S", "2C 3C 5C", "2D 3D 5D"], total=99, changes={"draw": "explicit"}
+    )  # one short, then laying down: a new hand
     play(s, "down")
     deal(s)
     assert [len(h) for h in s.hands] == [3, 3, 3]
@@ -232,6 +251,7 @@ def test_wiki_cannot_play_needs_a_hand_of_plain_cards() -> None:
 # F2a BICYCLE
 # =====================================================================================
 
+
 def test_bicycle_three_or_more_players() -> None:
     """[B1] «3 or more players»."""
     rules = preset_rules("BICYCLE")
@@ -249,12 +269,27 @@ def test_bicycle_setup() -> None:
     assert len(s.stock) == 52 - 12
 
 
-@pytest.mark.parametrize("move,total,expected", [
-    ("AS+1", 40, 41), ("AS+11", 40, 51), ("2S", 40, 42), ("3S", 40, 43), ("5S", 40, 45),
-    ("6S", 40, 46), ("7S", 40, 47), ("8S", 40, 48), ("4S", 40, 40), ("9S", 40, 40),
-    ("10S", 40, 30), ("JS", 40, 50), ("QS", 40, 50), ("KS", 40, 99), ("KS", 99, 99),
-    ("KS", 0, 99),
-])
+@pytest.mark.parametrize(
+    "move,total,expected",
+    [
+        ("AS+1", 40, 41),
+        ("AS+11", 40, 51),
+        ("2S", 40, 42),
+        ("3S", 40, 43),
+        ("5S", 40, 45),
+        ("6S", 40, 46),
+        ("7S", 40, 47),
+        ("8S", 40, 48),
+        ("4S", 40, 40),
+        ("9S", 40, 40),
+        ("10S", 40, 30),
+        ("JS", 40, 50),
+        ("QS", 40, 50),
+        ("KS", 40, 99),
+        ("KS", 99, 99),
+        ("KS", 0, 99),
+    ],
+)
 def test_bicycle_card_values(move: str, total: int, expected: int) -> None:
     """[B1] «each card adds its face value in points (… a face card is worth 10 points)
     except…»: «An Ace adds either 1 or 11», «A 4 reverses play (and does not change the
@@ -312,16 +347,16 @@ def test_bicycle_forced_ten_below_zero_is_allowed() -> None:
 
 def test_bicycle_four_with_two_players_left() -> None:
     """O12 REC: «the 4 leaves the other player next»."""
-    s = pos("BICYCLE", ["4S 9S JD", "2C 3C 5C", ""], total=40, lives=[3, 3, 0],
-            out_of_game=[3])
+    s = pos("BICYCLE", ["4S 9S JD", "2C 3C 5C", ""], total=40, lives=[3, 3, 0], out_of_game=[3])
     play(s, "4S")
     assert s.turn == 1
 
 
 def test_bicycle_deal_passes_left() -> None:
     """O13 REC: as P: deal passes left, left of dealer leads; direction CW."""
-    s = pos("BICYCLE", ["2S 3S 5S", "2C 3C 5C", "2D 3D 5D"], total=99, turn=2, dealer=1,
-            direction="ccw")
+    s = pos(
+        "BICYCLE", ["2S 3S 5S", "2C 3C 5C", "2D 3D 5D"], total=99, turn=2, dealer=1, direction="ccw"
+    )
     play(s, "down")
     deal(s)
     assert s.dealer == 1 and s.starter == 2 and s.turn == 2 and s.direction == 1
@@ -336,8 +371,7 @@ def test_bicycle_eliminated_at_third_token_last_wins() -> None:
     assert not s.is_over
     deal(s)
     assert s.hands[0] == [] and len(s.hands[1]) == 3
-    s = pos("BICYCLE", ["2S 3S 5S", "2C 3C 5C", ""], total=99, lives=[1, 2, 0],
-            out_of_game=[3])
+    s = pos("BICYCLE", ["2S 3S 5S", "2C 3C 5C", ""], total=99, lives=[1, 2, 0], out_of_game=[3])
     play(s, "down")
     assert s.is_over and s.outcome is not None and s.outcome.winners == (1,)
 
@@ -353,6 +387,7 @@ def test_bicycle_announces_the_new_total() -> None:
 # =====================================================================================
 # F2b BGA and BGA-QUICK
 # =====================================================================================
+
 
 def test_bga_two_to_twelve_players() -> None:
     """[G1] «Options - 2-12 players»."""
@@ -372,8 +407,20 @@ def test_bga_twelve_players_deal_36_leave_16() -> None:
 def test_bga_twelve_player_stock_reshuffles_keeping_the_top_card() -> None:
     """O14: «stock exhaustion is frequent; REC reshuffle all discards but the top card, total
     kept»."""
-    hands = ["2S 3S 4S", "2C 3C 4C", "2D 3D 4D", "2H 3H 4H", "5S 6S 7S", "5C 6C 7C",
-             "5D 6D 7D", "5H 6H 7H", "8S 9S AS", "8C 9C AC", "8D 9D AD", "8H 9H AH"]
+    hands = [
+        "2S 3S 4S",
+        "2C 3C 4C",
+        "2D 3D 4D",
+        "2H 3H 4H",
+        "5S 6S 7S",
+        "5C 6C 7C",
+        "5D 6D 7D",
+        "5H 6H 7H",
+        "8S 9S AS",
+        "8C 9C AC",
+        "8D 9D AD",
+        "8H 9H AH",
+    ]
     s = pos("BGA", hands, total=20, top="10S", rest="pile")
     play(s, "2S")
     play(s, "2C")
@@ -385,11 +432,24 @@ def test_bga_twelve_player_stock_reshuffles_keeping_the_top_card() -> None:
     assert s.total == 24 and s.pile == [parse_action("2C").card] and len(s.hands[1]) == 3
 
 
-@pytest.mark.parametrize("move,total,expected", [
-    ("AS+1", 40, 41), ("AS+11", 40, 51), ("2S", 40, 42), ("3S", 40, 43), ("5S", 40, 45),
-    ("8S", 40, 48), ("4S", 40, 40), ("9S", 40, 40), ("10S", 40, 30), ("JS", 40, 50),
-    ("QS", 40, 50), ("KS", 40, 99), ("KS", 99, 99),
-])
+@pytest.mark.parametrize(
+    "move,total,expected",
+    [
+        ("AS+1", 40, 41),
+        ("AS+11", 40, 51),
+        ("2S", 40, 42),
+        ("3S", 40, 43),
+        ("5S", 40, 45),
+        ("8S", 40, 48),
+        ("4S", 40, 40),
+        ("9S", 40, 40),
+        ("10S", 40, 30),
+        ("JS", 40, 50),
+        ("QS", 40, 50),
+        ("KS", 40, 99),
+        ("KS", 99, 99),
+    ],
+)
 def test_bga_card_table(move: str, total: int, expected: int) -> None:
     """[G1] «A | Choose to add 1 or 11», «2 3 5 6 7 8 | Add face value», «4 | Reverse the
     direction of play (add nothing)», «9 | Add nothing», «10 | Subtract 10», «J, Q | Add 10»,
@@ -420,8 +480,7 @@ def test_bga_not_forced_with_a_safe_card() -> None:
 
 def test_bga_loser_leads_next_round() -> None:
     """[G1] «The next round begins with the player who lost the previous round»."""
-    s = pos("BGA", ["2C 3C 5C", "2S 3S 5S", "2D 3D 5D", "2H 3H 5H"], total=99, turn=2,
-            dealer=4)
+    s = pos("BGA", ["2C 3C 5C", "2S 3S 5S", "2D 3D 5D", "2H 3H 5H"], total=99, turn=2, dealer=4)
     play(s, "5S")
     deal(s)
     assert s.turn == 1 and s.starter == 1 and s.total == 0 and s.direction == 1
@@ -430,8 +489,15 @@ def test_bga_loser_leads_next_round() -> None:
 def test_bga_eliminated_loser_the_following_player_leads() -> None:
     """[G1] «…or if eliminated, the following player»; O14 REC: the next seat still alive
     **clockwise** from the eliminated loser (direction resets each round)."""
-    s = pos("BGA", ["2C 3C 5C", "2S 3S 5S", "", "2H 3H 5H"], total=99, turn=2,
-            lives=[3, 1, 0, 3], out_of_game=[3], direction="ccw")
+    s = pos(
+        "BGA",
+        ["2C 3C 5C", "2S 3S 5S", "", "2H 3H 5H"],
+        total=99,
+        turn=2,
+        lives=[3, 1, 0, 3],
+        out_of_game=[3],
+        direction="ccw",
+    )
     play(s, "5S")
     deal(s)
     assert not s.alive[1] and s.turn == 3 and s.direction == 1
@@ -472,8 +538,13 @@ def test_bga_quick_first_elimination_ends_most_lives_win() -> None:
     """[G1] quick mode «Enabled: When a player loses all lives, all remaining players are
     ranked by the number of remaining lives.»; [G3] «The player(s) with the most lives in the
     end win(s).»"""
-    s = pos("BGA-QUICK", ["2C 3C 5C", "2S 3S 5S", "2D 3D 5D", "2H 3H 5H"], total=99, turn=2,
-            lives=[2, 1, 3, 1])
+    s = pos(
+        "BGA-QUICK",
+        ["2C 3C 5C", "2S 3S 5S", "2D 3D 5D", "2H 3H 5H"],
+        total=99,
+        turn=2,
+        lives=[2, 1, 3, 1],
+    )
     ev = play(s, "5S")
     assert s.is_over and s.outcome is not None and s.outcome.winners == (2,)
     places = {st.seat: st.place for st in standings(s, ev)}
@@ -482,8 +553,7 @@ def test_bga_quick_first_elimination_ends_most_lives_win() -> None:
 
 def test_bga_quick_ties_share_the_win() -> None:
     """O15 REC: «equal lives share the place; the eliminated player is last»."""
-    s = pos("BGA-QUICK", ["2C 3C 5C", "2S 3S 5S", "2D 3D 5D"], total=99, turn=2,
-            lives=[2, 1, 2])
+    s = pos("BGA-QUICK", ["2C 3C 5C", "2S 3S 5S", "2D 3D 5D"], total=99, turn=2, lives=[2, 1, 2])
     ev = play(s, "5S")
     assert s.outcome is not None and s.outcome.winners == (0, 2)
     table = {st.seat: st for st in standings(s, ev)}
@@ -493,8 +563,7 @@ def test_bga_quick_ties_share_the_win() -> None:
 
 def test_bga_quick_a_lost_life_alone_does_not_end_it() -> None:
     """O15 REC: «stop the match when the first player reaches 0 lives»."""
-    s = pos("BGA-QUICK", ["2C 3C 5C", "2S 3S 5S", "2D 3D 5D"], total=99, turn=2,
-            lives=[2, 2, 2])
+    s = pos("BGA-QUICK", ["2C 3C 5C", "2S 3S 5S", "2D 3D 5D"], total=99, turn=2, lives=[2, 2, 2])
     play(s, "5S")
     assert not s.is_over and s.lives == [2, 1, 2]
 
@@ -502,6 +571,7 @@ def test_bga_quick_a_lost_life_alone_does_not_end_it() -> None:
 # =====================================================================================
 # F3a 98 (pagat's simple Ninety-Eight)
 # =====================================================================================
+
 
 def test_98_setup_four_cards_left_of_dealer() -> None:
     """[P98b] «for 2 or more players, using a standard 52 card deck»; «Deal out four cards to
@@ -518,8 +588,19 @@ def test_98_worked_example() -> None:
     says 14; the next player plays a king and says 98; the next player plays a jack and says
     98; the next player plays a ten and says 88; the next player plays a 7 and says 95; the
     next player's four cards are 4, 5, 6, 9 - this player must lose.»"""
-    s = pos("98", ["8S 2H 3H 3S", "6S 2D 3D 2S", "KS AH AD AS", "JS 2C 3C AC",
-                   "10S 4C 5C 6C", "7S 7C 7D 8C", "4S 5S 6D 9S"], total=0)
+    s = pos(
+        "98",
+        [
+            "8S 2H 3H 3S",
+            "6S 2D 3D 2S",
+            "KS AH AD AS",
+            "JS 2C 3C AC",
+            "10S 4C 5C 6C",
+            "7S 7C 7D 8C",
+            "4S 5S 6D 9S",
+        ],
+        total=0,
+    )
     said = calls(play(s, "8S", "6S", "KS", "JS", "10S", "7S"))
     assert said == ["8", "14", "98", "98", "88", "95"]
     # «the first person who makes the value of the pile more than 98» loses: it plays one
@@ -530,11 +611,26 @@ def test_98_worked_example() -> None:
     assert of(ev, E.GameOver)
 
 
-@pytest.mark.parametrize("move,total,expected", [
-    ("AS", 40, 41), ("2S", 40, 42), ("3S", 40, 43), ("4S", 40, 44), ("5S", 40, 45),
-    ("6S", 40, 46), ("7S", 40, 47), ("8S", 40, 48), ("9S", 40, 49), ("10S", 40, 30),
-    ("JS", 40, 40), ("QS", 40, 40), ("KS", 40, 98), ("KS", 98, 98), ("JS", 98, 98),
-])
+@pytest.mark.parametrize(
+    "move,total,expected",
+    [
+        ("AS", 40, 41),
+        ("2S", 40, 42),
+        ("3S", 40, 43),
+        ("4S", 40, 44),
+        ("5S", 40, 45),
+        ("6S", 40, 46),
+        ("7S", 40, 47),
+        ("8S", 40, 48),
+        ("9S", 40, 49),
+        ("10S", 40, 30),
+        ("JS", 40, 40),
+        ("QS", 40, 40),
+        ("KS", 40, 98),
+        ("KS", 98, 98),
+        ("JS", 98, 98),
+    ],
+)
 def test_98_card_values(move: str, total: int, expected: int) -> None:
     """[P98b] «ace to nine....increase the value of the pile by the pip count of the card»;
     «ten....reduce the value by ten»; «jack, queen....the value stays the same»;
@@ -587,8 +683,14 @@ def test_98_one_loser_a_game() -> None:
 
 def test_98_token_match_overlay_redeals() -> None:
     """O20: «allow the generic `lives` overlay for a token match (then redeal as in P)»."""
-    s = pos("98", ["2D 3D 5D 6D", "9S 8S 7S 6S", "2H 3H 5H 6H"], total=95, turn=2, dealer=1,
-            changes={"lives": 3, "game_end": "last_survivor"})
+    s = pos(
+        "98",
+        ["2D 3D 5D 6D", "9S 8S 7S 6S", "2H 3H 5H 6H"],
+        total=95,
+        turn=2,
+        dealer=1,
+        changes={"lives": 3, "game_end": "last_survivor"},
+    )
     ev = play(s, "6S")
     assert not s.is_over and s.lives == [3, 2, 3] and of(ev, E.HandEnded)
     deal(s)
@@ -626,6 +728,7 @@ def test_98_nobody_faces_an_empty_hand() -> None:
 # F3b 98-CS and 98-CS-K0 (CardStock)
 # =====================================================================================
 
+
 def test_98cs_players_two_to_five() -> None:
     """[CS] «4 players in the post (files for 2–5 exist)»."""
     rules = preset_rules("98-CS")
@@ -649,8 +752,14 @@ def test_98cs_values_as_98() -> None:
     """[CS] «Ace through 9 are worth their number value (Ace equals 1). The Jack and Queen are
     worth 0 points, while the ten is worth -10 points. The King sets the value of the discard
     pile to 98.»"""
-    for move, total, expected in (("AS", 10, 11), ("9S", 10, 19), ("JS", 10, 10),
-                                  ("QS", 10, 10), ("10S", 10, 0), ("KS", 10, 98)):
+    for move, total, expected in (
+        ("AS", 10, 11),
+        ("9S", 10, 19),
+        ("JS", 10, 10),
+        ("QS", 10, 10),
+        ("10S", 10, 0),
+        ("KS", 10, 98),
+    ):
         s = pos("98-CS", [f"{move} 2C 3C 5C", "2D 3D 5D 6D"], total=total)
         play(s, move)
         assert s.total == expected
@@ -692,10 +801,24 @@ def test_tw_setup_five_cards() -> None:
     assert [len(h) for h in s.hands] == [5] * 4 and s.decks == 1 and s.total == 0
 
 
-@pytest.mark.parametrize("card,expected", [
-    ("AH", 31), ("AD", 31), ("AC", 31), ("2S", 32), ("3S", 33), ("6S", 36), ("7S", 37),
-    ("8S", 38), ("9S", 39), ("KS", 99), ("JS", 30), ("4S", 30), ("AS", 0),
-])
+@pytest.mark.parametrize(
+    "card,expected",
+    [
+        ("AH", 31),
+        ("AD", 31),
+        ("AC", 31),
+        ("2S", 32),
+        ("3S", 33),
+        ("6S", 36),
+        ("7S", 37),
+        ("8S", 38),
+        ("9S", 39),
+        ("KS", 99),
+        ("JS", 30),
+        ("4S", 30),
+        ("AS", 0),
+    ],
+)
 def test_tw_card_values(card: str, expected: int) -> None:
     """[TW1] «Normal cards are A=1 except ace of spades, 2, 3, 6, 7, 8, 9.»; «J, pass. Acts
     like adding 0»; «K, max. Set the running total directly to 99.»; «A of spades, reset. Set
@@ -726,8 +849,9 @@ def test_tw_four_reverses_the_previous_player_plays_next() -> None:
 
 def test_tw_four_after_a_five_goes_to_the_neighbour() -> None:
     """[TW1] «…unless the turn order was disrupted by a 5 before you.»"""
-    s = pos("TW", ["5S 3S 6S 7S 8S", "2C 3C 6C 7C 8C", "4D 3D 6D 7D 8D", "2H 3H 6H 7H 8H"],
-            total=30)
+    s = pos(
+        "TW", ["5S 3S 6S 7S 8S", "2C 3C 6C 7C 8C", "4D 3D 6D 7D 8D", "2H 3H 6H 7H 8H"], total=30
+    )
     play(s, "5S>3")
     assert s.turn == 2
     play(s, "4D")
@@ -770,8 +894,15 @@ def test_tw_specials_always_playable() -> None:
     """[TW2] «If all of player's normal cards will cause the current total to exceed 99 when
     played, and the player doesn't have any special cards, the player loses the game.»
     (4/5/J/K/♠A, and 10/Q via their minus, are always playable)."""
-    for hand in ("4S 9H 9D 9C 8H", "5S 9H 9D 9C 8H", "JS 9H 9D 9C 8H", "KS 9H 9D 9C 8H",
-                 "AS 9H 9D 9C 8H", "10S 9H 9D 9C 8H", "QS 9H 9D 9C 8H"):
+    for hand in (
+        "4S 9H 9D 9C 8H",
+        "5S 9H 9D 9C 8H",
+        "JS 9H 9D 9C 8H",
+        "KS 9H 9D 9C 8H",
+        "AS 9H 9D 9C 8H",
+        "10S 9H 9D 9C 8H",
+        "QS 9H 9D 9C 8H",
+    ):
         for total in (0, 5, 15, 91, 99):
             s = pos("TW", [hand, "2C 3C 6C 7C 8C"], total=total)
             assert "down" not in legal(s), (hand, total)
@@ -792,8 +923,7 @@ def test_tw_cannot_play_is_out_total_kept_play_goes_on() -> None:
     that case, the turn passes to the next player and the game continues until only one
     player remains»; [TW7] «Other players maintain the current value of the sea»; O33 REC the
     cards go under the discard pile."""
-    s = pos("TW", ["2S 3S 6S 7S 8S", "2C 3C 6C 7C 8C", "KD 3D 6D 7D 8D"], total=99,
-            pile="9H")
+    s = pos("TW", ["2S 3S 6S 7S 8S", "2C 3C 6C 7C 8C", "KD 3D 6D 7D 8D"], total=99, pile="9H")
     assert legal(s) == {"down"}
     ev = play(s, "down")
     assert [e.seat for e in of(ev, E.PlayerOut)] == [0]
@@ -807,8 +937,13 @@ def test_tw_cannot_play_is_out_total_kept_play_goes_on() -> None:
 def test_tw_an_out_player_is_skipped_and_cannot_be_named() -> None:
     """[TW1] «the game continues until only one player remains»: the player who lost is
     passed over and may no longer be named by a 5."""
-    s = pos("TW", ["5S 3S 6S 7S 8S", "", "2D 3D 6D 7D 8D", "2H 3H 6H 7H 8H"], total=30,
-            out_of_game=[2], lives=[1, 0, 1, 1])
+    s = pos(
+        "TW",
+        ["5S 3S 6S 7S 8S", "", "2D 3D 6D 7D 8D", "2H 3H 6H 7H 8H"],
+        total=30,
+        out_of_game=[2],
+        lives=[1, 0, 1, 1],
+    )
     assert "5S>2" not in legal(s)
     play(s, "3S")
     assert s.turn == 2
@@ -849,6 +984,7 @@ def test_tw_lets_poker_suit_overlay() -> None:
 # F5b E2 (everything2)
 # =====================================================================================
 
+
 def test_e2_ace_of_spades_is_one() -> None:
     """[E2] «Normal cards add their face value to the sum.» (Taiwanese without the ♠A reset,
     A = 1 for all suits)."""
@@ -857,16 +993,25 @@ def test_e2_ace_of_spades_is_one() -> None:
     assert s.total == 31
 
 
-@pytest.mark.parametrize("move,expected", [
-    ("9S", 39), ("10S+10", 40), ("10S-10", 20), ("JS", 30), ("QS+20", 50), ("QS-20", 10),
-    ("KS", 99), ("4S", 30), ("8S", 38),
-])
+@pytest.mark.parametrize(
+    "move,expected",
+    [
+        ("9S", 39),
+        ("10S+10", 40),
+        ("10S-10", 20),
+        ("JS", 30),
+        ("QS+20", 50),
+        ("QS-20", 10),
+        ("KS", 99),
+        ("4S", 30),
+        ("8S", 38),
+    ],
+)
 def test_e2_card_values(move: str, expected: int) -> None:
     """[E2] «Tens add or subtract 10, at the player's choice.»; «Jacks add 0.»; «Queens add
     or subtract 20, at the player's choice.»; «Kings set the sum to 99, regardless of what it
     was before.»"""
-    s = pos("E2", [f"{card_text(move)} 2H 3H 6H 7H", "2C 3C 6C 7C 8C", "2D 3D 6D 7D 8D"],
-            total=30)
+    s = pos("E2", [f"{card_text(move)} 2H 3H 6H 7H", "2C 3C 6C 7C 8C", "2D 3D 6D 7D 8D"], total=30)
     play(s, move)
     assert s.total == expected
 
@@ -961,20 +1106,36 @@ def test_is_setup() -> None:
     assert [len(h) for h in s.hands] == [5] * 8 and s.lives == [1] * 8
 
 
-@pytest.mark.parametrize("move,total,expected", [
-    ("AS+1", 30, 31), ("AS+14", 30, 44), ("2S", 30, 32), ("3S", 30, 33), ("6S", 30, 36),
-    ("8S", 30, 38), ("JS", 30, 41), ("4S", 30, 30), ("5S", 30, 35), ("7S", 30, 37),
-    ("9S", 30, 99), ("9S", 99, 99), ("10S+10", 30, 40), ("10S-10", 30, 20), ("KS", 30, 30),
-    ("QS", 30, 30),
-])
+@pytest.mark.parametrize(
+    "move,total,expected",
+    [
+        ("AS+1", 30, 31),
+        ("AS+14", 30, 44),
+        ("2S", 30, 32),
+        ("3S", 30, 33),
+        ("6S", 30, 36),
+        ("8S", 30, 38),
+        ("JS", 30, 41),
+        ("4S", 30, 30),
+        ("5S", 30, 35),
+        ("7S", 30, 37),
+        ("9S", 30, 99),
+        ("9S", 99, 99),
+        ("10S+10", 30, 40),
+        ("10S-10", 30, 20),
+        ("KS", 30, 30),
+        ("QS", 30, 30),
+    ],
+)
 def test_is_card_values(move: str, total: int, expected: int) -> None:
     """[IS] «Normal cards：2, 3, 6, 8, J (11)»; «A - Add 1 or 14 to the total.»; «4 - Reverse
     the current turn direction»; «5 - Add 5 to the total, and skip the next player.»; «7 - Add
     7 to the total, and reverse the current turn direction.»; «9 - Set the current total to 99
     (max).»; «10 - Add or subtract 10 from the current total.»; «K - Skip this turn.»;
     Q «no value»."""
-    s = pos("IS", [f"{card_text(move)} 9C 9D 9H 10C", "2C 3C 6C 8C 3H", "2D 3D 6D 8D 6H"],
-            total=total)
+    s = pos(
+        "IS", [f"{card_text(move)} 9C 9D 9H 10C", "2C 3C 6C 8C 3H", "2D 3D 6D 8D 6H"], total=total
+    )
     play(s, move)
     assert s.total == expected
 
@@ -1049,8 +1210,9 @@ def test_is_queen_answered_by_a_queen_then_two_cards() -> None:
     will have to play 2 cards without picking up 2 new cards»; §6.1 REC: «the responder who
     plays a Queen draws normally; the n forced cards are played one after another… the turn
     passes by the last card»."""
-    s = pos("IS", ["QS 9C 9D 9H 10C", "QC 3C 6C 8C 3H", "2D 3D 6D 8D QD",
-                   "AC AD AH 8H KH"], total=30)
+    s = pos(
+        "IS", ["QS 9C 9D 9H 10C", "QC 3C 6C 8C 3H", "2D 3D 6D 8D QD", "AC AD AH 8H KH"], total=30
+    )
     play(s, "QS")
     ev = play(s, "QC")
     assert len(s.hands[1]) == 5 and s.turn == 2
@@ -1065,8 +1227,9 @@ def test_is_queen_answered_by_a_queen_then_two_cards() -> None:
 def test_is_run_card_must_each_be_legal_else_out() -> None:
     """§6.1 REC: «each must be legal at the moment it is played… a player who can neither
     complete n legal plays nor play a Queen is out»."""
-    s = pos("IS", ["QS 9C 9D 9H 10C", "QC 3C 6C 8C 3H", "8D 3D 6D 2D 5D",
-                   "AC AD AH 8H KH"], total=90)
+    s = pos(
+        "IS", ["QS 9C 9D 9H 10C", "QC 3C 6C 8C 3H", "8D 3D 6D 2D 5D", "AC AD AH 8H KH"], total=90
+    )
     play(s, "QS", "QC", "8D")
     assert s.total == 98 and s.turn == 2
     assert legal(s) == {"down"}
@@ -1077,8 +1240,9 @@ def test_is_run_card_must_each_be_legal_else_out() -> None:
 def test_is_run_with_a_reverse_passes_by_the_last_card() -> None:
     """§6.1 REC: «effects apply in order and the turn passes by the last card» (a reverse
     inside the run turns the direction)."""
-    s = pos("IS", ["QS 9C 9D 9H 10C", "QC 3C 6C 8C 3H", "7D 3D 6D 2D 5D",
-                   "AC AD AH 8H KH"], total=30)
+    s = pos(
+        "IS", ["QS 9C 9D 9H 10C", "QC 3C 6C 8C 3H", "7D 3D 6D 2D 5D", "AC AD AH 8H KH"], total=30
+    )
     play(s, "QS", "QC", "7D", "2D")
     assert s.total == 39 and s.direction == -1 and s.turn == 1
 
@@ -1088,14 +1252,24 @@ def test_is_fewer_other_cards_than_the_chain_only_a_queen_answers() -> None:
     nonQueens) : queens` — holding fewer non-Queens than the chain, only a Queen is offered;
     REC «a player who can neither complete n legal plays nor play a Queen is out» (at once,
     at the same total: no card of a run that cannot be finished is played)."""
-    s = pos("IS", ["2S 3S 6S 8S 9H", "QC 2C", "2D 3D 6D 8D 3H", "AC AD AH 8H KH"], total=30,
-            turn=2, chain=2)
+    s = pos(
+        "IS",
+        ["2S 3S 6S 8S 9H", "QC 2C", "2D 3D 6D 8D 3H", "AC AD AH 8H KH"],
+        total=30,
+        turn=2,
+        chain=2,
+    )
     assert legal(s) == {"QC"}
     with pytest.raises(IllegalActionError) as e:
         play(s, "2C")
     assert e.value.reason is Refusal.CHAIN
-    s = pos("IS", ["2S 3S 6S 8S 3H", "9C 2C", "2D 3D 6D 8D 9H", "AC AD AH 8H KH"], total=30,
-            turn=2, chain=3)
+    s = pos(
+        "IS",
+        ["2S 3S 6S 8S 3H", "9C 2C", "2D 3D 6D 8D 9H", "AC AD AH 8H KH"],
+        total=30,
+        turn=2,
+        chain=3,
+    )
     assert legal(s) == {"down"}
     ev = play(s, "down")
     assert of(ev, E.PlayerOut) and s.total == 30 and s.turn == 2 and s.chain == 0
@@ -1109,7 +1283,7 @@ QC3 = ["2C 3C 5C", "2D 3D 5D", "2H 3H 5H"]
 
 
 def qc(hand0: str, total: int, n: int = 3, **keys: object) -> State:
-    return pos("QC", [hand0] + QC3[:n - 1], total=total, **keys)
+    return pos("QC", [hand0] + QC3[: n - 1], total=total, **keys)
 
 
 def test_qc_setup_tokens_hand_decks() -> None:
@@ -1123,11 +1297,25 @@ def test_qc_setup_tokens_hand_decks() -> None:
     assert s.decks == 2 and s.lives == [9] * 7
 
 
-@pytest.mark.parametrize("move,total,expected", [
-    ("3S", 10, 13), ("4S", 10, 14), ("5S", 10, 15), ("6S", 10, 16), ("7S", 10, 17),
-    ("8S", 10, 18), ("9S", 10, 10), ("JS", 10, 20), ("QS", 10, 20), ("KS", 10, 20),
-    ("10S+10", 10, 20), ("10S-10", 20, 10), ("AS+1", 10, 11), ("AS+11", 10, 21),
-])
+@pytest.mark.parametrize(
+    "move,total,expected",
+    [
+        ("3S", 10, 13),
+        ("4S", 10, 14),
+        ("5S", 10, 15),
+        ("6S", 10, 16),
+        ("7S", 10, 17),
+        ("8S", 10, 18),
+        ("9S", 10, 10),
+        ("JS", 10, 20),
+        ("QS", 10, 20),
+        ("KS", 10, 20),
+        ("10S+10", 10, 20),
+        ("10S-10", 20, 10),
+        ("AS+1", 10, 11),
+        ("AS+11", 10, 21),
+    ],
+)
 def test_qc_card_values(move: str, total: int, expected: int) -> None:
     """[QC1] «Card from 3 to 8 are worth their face value;», «A nine is worth 0;», «Figures
     always count for +10;», «A 10 can be worth +10 or -10»; S000 «ace counts 1 or 11»."""
@@ -1136,9 +1324,19 @@ def test_qc_card_values(move: str, total: int, expected: int) -> None:
     assert s.total == expected
 
 
-@pytest.mark.parametrize("total,expected", [
-    (15, 30), (25, 50), (48, 96), (50, 25), (66, 33), (92, 46), (49, 98), (0, 0),
-])
+@pytest.mark.parametrize(
+    "total,expected",
+    [
+        (15, 30),
+        (25, 50),
+        (48, 96),
+        (50, 25),
+        (66, 33),
+        (92, 46),
+        (49, 98),
+        (0, 0),
+    ],
+)
 def test_qc_two_halves_or_doubles(total: int, expected: int) -> None:
     """S000 «two: divides the total by 2 if it is even and over 49; in all other cases it
     multiplies the total by 2»; [PA] tests 15→30, 25→50, 48→96, 50→25, 66→33, 92→46."""
@@ -1286,8 +1484,7 @@ def test_qc_jack_skip_counts_after_the_eliminations_of_its_play() -> None:
     next player: for the Jack, skip exactly one remaining player in the current direction (with
     2 remaining, the actor plays again); for the Four, count "more than 2 players" among those
     remaining»."""
-    s = pos("QC", ["JS 9S 9D", "2C 3C 5C", "2D 3D 5D", "2H 3H 5H"], total=23,
-            lives=[9, 1, 9, 9])
+    s = pos("QC", ["JS 9S 9D", "2C 3C 5C", "2D 3D 5D", "2H 3H 5H"], total=23, lives=[9, 1, 9, 9])
     ev = play(s, "JS")
     assert s.lives == [9, 0, 8, 8] and [e.seat for e in of(ev, E.Skipped)] == [2]
     assert s.turn == 3
@@ -1331,6 +1528,7 @@ def test_qc_random_leader_option() -> None:
 # =====================================================================================
 # §8 Findings that affect presets we already have
 # =====================================================================================
+
 
 def test_findings_1_p_online_king_is_a_plain_ten() -> None:
     """§8.1 «P-ONLINE King = +10 confirmed by qcsalon's «Figures always count for +10»
@@ -1383,8 +1581,17 @@ def test_one_hundred_keys_set_any_double_suit_cards() -> None:
     player to choose a value 0 through 100 and set the play pile's value to this.»; «The two
     of spades doubles whatever the current value»; «The fives of hearts and diamonds subtract
     5»; «The queen of hearts sets the play pile's value to 0.»"""
-    changes = {"limit": 100, "suit_cards": {"AS": "set-any", "AC": "set-any", "2S": "double",
-                                            "5H": "-5", "5D": "-5", "QH": "set 0"}}
+    changes = {
+        "limit": 100,
+        "suit_cards": {
+            "AS": "set-any",
+            "AC": "set-any",
+            "2S": "double",
+            "5H": "-5",
+            "5D": "-5",
+            "QH": "set 0",
+        },
+    }
     s = pos("P", ["AS 2S 5H", "2C 3C 5C"], total=40, changes=changes)
     got = legal(s)
     assert {"AS=0", "AS=57", "AS=100"} <= got and "AS=101" not in got and "AS" not in got
@@ -1418,45 +1625,84 @@ def _referee_card(preset: str, card: str) -> list[tuple[str, object, str]]:
     r, suit = RANK_TEXT[rank], card[-1]
     plus_minus_10 = [("+10", 10, ""), ("-10", -10, "")]
     if preset == "WIKI":
-        table = {"A": [("+1", 1, ""), ("+11", 11, "")], "3": [("", 3, "skip")],
-                 "4": [("", 0, "rev")], "9": [("", ("set", 99), "")], "10": plus_minus_10,
-                 "K": [("", 0, "")]}
+        table = {
+            "A": [("+1", 1, ""), ("+11", 11, "")],
+            "3": [("", 3, "skip")],
+            "4": [("", 0, "rev")],
+            "9": [("", ("set", 99), "")],
+            "10": plus_minus_10,
+            "K": [("", 0, "")],
+        }
     elif preset in ("BICYCLE", "BGA"):
-        table = {"A": [("+1", 1, ""), ("+11", 11, "")], "4": [("", 0, "rev")],
-                 "9": [("", 0, "")], "10": [("", -10, "")], "K": [("", ("set", 99), "")]}
+        table = {
+            "A": [("+1", 1, ""), ("+11", 11, "")],
+            "4": [("", 0, "rev")],
+            "9": [("", 0, "")],
+            "10": [("", -10, "")],
+            "K": [("", ("set", 99), "")],
+        }
     elif preset in ("98", "98-CS", "98-CS-K0"):
-        table = {"10": [("", -10, "")], "J": [("", 0, "")], "Q": [("", 0, "")],
-                 "K": [("", 0 if preset == "98-CS-K0" else ("set", 98), "")]}
+        table = {
+            "10": [("", -10, "")],
+            "J": [("", 0, "")],
+            "Q": [("", 0, "")],
+            "K": [("", 0 if preset == "98-CS-K0" else ("set", 98), "")],
+        }
     elif preset in ("TW", "E2"):
-        table = {"4": [("", 0, "rev")], "5": [("", 0, "name")], "10": plus_minus_10,
-                 "J": [("", 0, "")], "Q": [("+20", 20, ""), ("-20", -20, "")],
-                 "K": [("", ("set", 99), "")]}
+        table = {
+            "4": [("", 0, "rev")],
+            "5": [("", 0, "name")],
+            "10": plus_minus_10,
+            "J": [("", 0, "")],
+            "Q": [("+20", 20, ""), ("-20", -20, "")],
+            "K": [("", ("set", 99), "")],
+        }
         if preset == "TW" and card == "AS":
             return [("", ("set", 0), "")]
     else:  # IS (the Queen's chain changes only who draws)
-        table = {"A": [("+1", 1, ""), ("+14", 14, "")], "4": [("", 0, "rev")],
-                 "5": [("", 5, "skip")], "7": [("", 7, "rev")], "9": [("", ("set", 99), "")],
-                 "10": plus_minus_10, "J": [("", 11, "")], "Q": [("", 0, "")],
-                 "K": [("", 0, "")]}
+        table = {
+            "A": [("+1", 1, ""), ("+14", 14, "")],
+            "4": [("", 0, "rev")],
+            "5": [("", 5, "skip")],
+            "7": [("", 7, "rev")],
+            "9": [("", ("set", 99), "")],
+            "10": plus_minus_10,
+            "J": [("", 11, "")],
+            "Q": [("", 0, "")],
+            "K": [("", 0, "")],
+        }
     del suit
     return list(table.get(r, _face(rank)))  # type: ignore[arg-type]
 
 
 REFEREE = {  # limit, below zero ("allow"/"clamp"), may bust, no legal play ("down"/"bust")
-    "WIKI": (99, "allow", False, "down"), "BICYCLE": (99, "allow", False, "down"),
-    "BGA": (99, "allow", False, "bust"), "98": (98, "allow", False, "bust"),
-    "98-CS": (98, "allow", True, "bust"), "98-CS-K0": (98, "allow", True, "bust"),
-    "TW": (99, "clamp", False, "down"), "E2": (99, "clamp", False, "down"),
+    "WIKI": (99, "allow", False, "down"),
+    "BICYCLE": (99, "allow", False, "down"),
+    "BGA": (99, "allow", False, "bust"),
+    "98": (98, "allow", False, "bust"),
+    "98-CS": (98, "allow", True, "bust"),
+    "98-CS-K0": (98, "allow", True, "bust"),
+    "TW": (99, "clamp", False, "down"),
+    "E2": (99, "clamp", False, "down"),
     "IS": (99, "clamp", False, "down"),
 }
 # §10 match structures: lives and a redeal, a single loser, continuous elimination
-STRUCTURE = {"WIKI": "redeal", "BICYCLE": "redeal", "BGA": "redeal", "98": "single",
-             "98-CS": "single", "98-CS-K0": "single", "TW": "continuous",
-             "E2": "continuous", "IS": "continuous"}
+STRUCTURE = {
+    "WIKI": "redeal",
+    "BICYCLE": "redeal",
+    "BGA": "redeal",
+    "98": "single",
+    "98-CS": "single",
+    "98-CS-K0": "single",
+    "TW": "continuous",
+    "E2": "continuous",
+    "IS": "continuous",
+}
 
 
-def _referee_plays(preset: str, hand: list[str], total: int, others: list[int]
-                   ) -> dict[str, tuple[int, str, int | None]]:
+def _referee_plays(
+    preset: str, hand: list[str], total: int, others: list[int]
+) -> dict[str, tuple[int, str, int | None]]:
     """Every legal action: (new total, flag, named seat)."""
     limit, below, may_bust, stuck = REFEREE[preset]
     safe, over = {}, {}
@@ -1465,7 +1711,7 @@ def _referee_plays(preset: str, hand: list[str], total: int, others: list[int]
             new = amount[1] if isinstance(amount, tuple) else total + amount
             if below == "clamp" and new < 0:
                 new = 0
-            for target in (others if flag == "name" else [None]):
+            for target in others if flag == "name" else [None]:
                 text = card + suffix + (f">{target + 1}" if target is not None else "")
                 (safe if new <= limit else over)[text] = (new, flag, target)
     if may_bust:
@@ -1483,11 +1729,14 @@ def _step(seat: int, d: int, active: list[int], n: int) -> int:
     return seat
 
 
-def _referee_next(seat: int, flag: str, target: int | None, direction: int,
-                  active: list[int], n: int) -> tuple[int, int]:
+def _referee_next(
+    seat: int, flag: str, target: int | None, direction: int, active: list[int], n: int
+) -> tuple[int, int]:
     """(next seat, direction) after a safe play."""
+
     def step(s: int, d: int) -> int:
         return _step(s, d, active, n)
+
     if flag == "name":
         assert target is not None
         return target, direction
@@ -1500,8 +1749,9 @@ def _referee_next(seat: int, flag: str, target: int | None, direction: int,
     return step(seat, direction), direction
 
 
-def _referee_loss(preset: str, t: State, ev: list[E.Event], lives: list[int],
-                  active: list[int], total: int) -> None:
+def _referee_loss(
+    preset: str, t: State, ev: list[E.Event], lives: list[int], active: list[int], total: int
+) -> None:
     """Seat 1 could not stay under the limit: §1's "no legal play", "win" and "next hand led
     by" rows."""
     n, structure = t.n, STRUCTURE[preset]
@@ -1539,18 +1789,26 @@ def test_single_plays_agree_with_a_second_referee(preset: str) -> None:
         n = rng.randint(rules.players_min, min(rules.players_max, 6))
         out = rng.sample(range(1, n), rng.randint(0, n - 2))
         cards = rng.sample(deck, rules.hand_size * n)
-        hands = [" ".join(cards[i * rules.hand_size:(i + 1) * rules.hand_size])
-                 if i not in out else "" for i in range(n)]
+        hands = [
+            " ".join(cards[i * rules.hand_size : (i + 1) * rules.hand_size]) if i not in out else ""
+            for i in range(n)
+        ]
         total = rng.choice([rng.randint(0, limit), rng.randint(limit - 12, limit), limit])
         direction = rng.choice([1, -1])
         structure = STRUCTURE[preset]
-        lives = [0 if i in out else rng.randint(1, 3) if structure == "redeal" else 1
-                 for i in range(n)]
-        s = pos(preset, hands, total=total, direction="cw" if direction == 1 else "ccw",
-                out_of_game=[o + 1 for o in out], lives=lives)
+        lives = [
+            0 if i in out else rng.randint(1, 3) if structure == "redeal" else 1 for i in range(n)
+        ]
+        s = pos(
+            preset,
+            hands,
+            total=total,
+            direction="cw" if direction == 1 else "ccw",
+            out_of_game=[o + 1 for o in out],
+            lives=lives,
+        )
         active = [i for i in range(n) if i not in out]
-        expected = _referee_plays(preset, hands[0].split(), total,
-                                  [a for a in active if a != 0])
+        expected = _referee_plays(preset, hands[0].split(), total, [a for a in active if a != 0])
         assert legal(s) == set(expected), (preset, hands[0], total)
         for move, (new, flag, target) in expected.items():
             t = s.clone()
@@ -1559,8 +1817,14 @@ def test_single_plays_agree_with_a_second_referee(preset: str) -> None:
                 _referee_loss(preset, t, ev, lives, active, total)
                 continue
             nxt, d = _referee_next(0, flag, target, direction, active, n)
-            assert (t.total, t.turn, t.direction == d or len(active) == 2) == (new, nxt, True), \
-                (preset, move, total, hands, direction, out)
+            assert (t.total, t.turn, t.direction == d or len(active) == 2) == (new, nxt, True), (
+                preset,
+                move,
+                total,
+                hands,
+                direction,
+                out,
+            )
 
 
 def _qc_plays(card: str, total: int) -> dict[str, tuple[int, str]]:
@@ -1589,13 +1853,13 @@ def test_qc_single_plays_agree_with_a_second_referee() -> None:
     for _ in range(400):
         n = rng.randint(2, 6)
         cards = rng.sample(deck, 3 * n)
-        hands = [" ".join(cards[i * 3:i * 3 + 3]) for i in range(n)]
+        hands = [" ".join(cards[i * 3 : i * 3 + 3]) for i in range(n)]
         lives = [rng.randint(1, 3) for _ in range(n)]
-        total = rng.choice([rng.randint(0, 99), rng.randint(25, 40), rng.randint(58, 70),
-                            rng.randint(85, 99)])
+        total = rng.choice(
+            [rng.randint(0, 99), rng.randint(25, 40), rng.randint(58, 70), rng.randint(85, 99)]
+        )
         direction = rng.choice([1, -1])
-        s = pos("QC", hands, total=total, lives=lives,
-                direction="cw" if direction == 1 else "ccw")
+        s = pos("QC", hands, total=total, lives=lives, direction="cw" if direction == 1 else "ccw")
         plays: dict[str, tuple[int, str]] = {}
         for card in hands[0].split():
             plays |= _qc_plays(card, total)
@@ -1639,8 +1903,10 @@ def test_qc_single_plays_agree_with_a_second_referee() -> None:
 # Whole games: the match structures of §10 hold from deal to winner
 # =====================================================================================
 
-@pytest.mark.parametrize("preset", ["WIKI", "BICYCLE", "BGA", "BGA-QUICK", "98", "98-CS",
-                                    "TW", "E2", "IS", "QC"])
+
+@pytest.mark.parametrize(
+    "preset", ["WIKI", "BICYCLE", "BGA", "BGA-QUICK", "98", "98-CS", "TW", "E2", "IS", "QC"]
+)
 def test_whole_games_keep_their_match_structure(preset: str) -> None:
     """Random games, checked hand by hand: every hand starts at 0, clockwise, with full hands
     for the players still in (WIKI, Bicycle, BGA: «Each alive player gets 3 cards»); its leader
@@ -1667,15 +1933,17 @@ def test_whole_games_keep_their_match_structure(preset: str) -> None:
                 lead = started[0].starter
                 if deals > 1 and rules.starter.value == "loser":
                     assert ended_by is not None
-                    assert lead == (ended_by if alive[ended_by] else
-                                    next(x % n for x in range(ended_by + 1, ended_by + n)
-                                         if alive[x % n]))
+                    assert lead == (
+                        ended_by
+                        if alive[ended_by]
+                        else next(x % n for x in range(ended_by + 1, ended_by + n) if alive[x % n])
+                    )
                 elif deals > 1:
-                    dealer = next(x % n for x in range(dealer + 1, dealer + n + 1)
-                                  if alive[x % n])
+                    dealer = next(x % n for x in range(dealer + 1, dealer + n + 1) if alive[x % n])
                     assert (started[0].dealer, lead) == (
-                        dealer, next(x % n for x in range(dealer + 1, dealer + n + 1)
-                                     if alive[x % n]))
+                        dealer,
+                        next(x % n for x in range(dealer + 1, dealer + n + 1) if alive[x % n]),
+                    )
                 continue
             ev = s.apply(rng.choice(s.legal_actions()))
             ended = of(ev, E.HandEnded)
@@ -1704,8 +1972,9 @@ def _two_player_reverse_cases() -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize("preset,rank", _two_player_reverse_cases())
-def test_each_preset_reads_the_reverse_card_with_two_players_its_own_way(preset: str,
-                                                                         rank: str) -> None:
+def test_each_preset_reads_the_reverse_card_with_two_players_its_own_way(
+    preset: str, rank: str
+) -> None:
     """D25: WIKI «turn order is not reversed if there are only two players» and P-ONLINE
     «reverses the direction of play if there are more than 2 players» keep the direction;
     P-2P-AGAIN «entitles the same player to play again»; the rest flip the direction and
@@ -1723,5 +1992,6 @@ def test_each_preset_reads_the_reverse_card_with_two_players_its_own_way(preset:
 
 
 def test_the_presets_that_keep_the_direction_with_two_players() -> None:
-    assert {p for p, _ in _two_player_reverse_cases()
-            if not preset_rules(p).reverse_with_two_players} == {"WIKI", "P-ONLINE", "QC"}
+    assert {
+        p for p, _ in _two_player_reverse_cases() if not preset_rules(p).reverse_with_two_players
+    } == {"WIKI", "P-ONLINE", "QC"}

@@ -27,28 +27,93 @@ def refusal(state: State, text: str, seat: int | None = None) -> IllegalActionEr
     return err
 
 
-@pytest.mark.parametrize("rules,hands,keys,move,seat,reason,legal", [
-    ("P", ["KS 8D 2C", "9H 10D 3C"], {"total": 95}, "8D", None, Refusal.OVER_LIMIT,
-     {"KS", "2C"}),
-    ("K", ["10S 2S 3S", "4H 5H 6H"], {"total": 5}, "10S", None, Refusal.BELOW_ZERO,
-     {"2S", "3S"}),
-    ("P-UPCARD", ["KS 2S 3S", "4H 5H 6H"], {"total": 20}, "KS", None, Refusal.OPENING_BAN,
-     {"2S", "3S"}),
-    ("P", ["KS 8D 2C", "9H 10D 3C"], {"total": 10}, "QH", None, Refusal.NOT_IN_HAND,
-     {"KS", "8D", "2C"}),
-    ("P", ["AS 8D 2C", "9H 10D 3C"], {"total": 10}, "AS", None, Refusal.CHOICE_REQUIRED,
-     {"AS+1", "AS+11", "8D", "2C"}),
-    ("P", ["AS 8D 2C", "9H 10D 3C"], {"total": 10}, "AS+5", None, Refusal.BAD_VALUE,
-     {"AS+1", "AS+11", "8D", "2C"}),
-    ("P", ["AS 8D 2C", "9H 10D 3C"], {"total": 10}, "8D+3", None, Refusal.BAD_VALUE,
-     {"AS+1", "AS+11", "8D", "2C"}),
-    ("P", ["AS 8D 2C", "9H 10D 3C"], {"total": 10}, "down", None, Refusal.NOT_ALLOWED,
-     {"AS+1", "AS+11", "8D", "2C"}),
-    ("P", ["AS 8D 2C", "9H 10D 3C"], {"total": 10}, "8D", 1, Refusal.NOT_YOUR_TURN, set()),
-])
-def test_each_refusal_has_its_cause(rules: str, hands: list[str], keys: dict[str, int],
-                                    move: str, seat: int | None, reason: Refusal,
-                                    legal: set[str]) -> None:
+@pytest.mark.parametrize(
+    "rules,hands,keys,move,seat,reason,legal",
+    [
+        (
+            "P",
+            ["KS 8D 2C", "9H 10D 3C"],
+            {"total": 95},
+            "8D",
+            None,
+            Refusal.OVER_LIMIT,
+            {"KS", "2C"},
+        ),
+        (
+            "K",
+            ["10S 2S 3S", "4H 5H 6H"],
+            {"total": 5},
+            "10S",
+            None,
+            Refusal.BELOW_ZERO,
+            {"2S", "3S"},
+        ),
+        (
+            "P-UPCARD",
+            ["KS 2S 3S", "4H 5H 6H"],
+            {"total": 20},
+            "KS",
+            None,
+            Refusal.OPENING_BAN,
+            {"2S", "3S"},
+        ),
+        (
+            "P",
+            ["KS 8D 2C", "9H 10D 3C"],
+            {"total": 10},
+            "QH",
+            None,
+            Refusal.NOT_IN_HAND,
+            {"KS", "8D", "2C"},
+        ),
+        (
+            "P",
+            ["AS 8D 2C", "9H 10D 3C"],
+            {"total": 10},
+            "AS",
+            None,
+            Refusal.CHOICE_REQUIRED,
+            {"AS+1", "AS+11", "8D", "2C"},
+        ),
+        (
+            "P",
+            ["AS 8D 2C", "9H 10D 3C"],
+            {"total": 10},
+            "AS+5",
+            None,
+            Refusal.BAD_VALUE,
+            {"AS+1", "AS+11", "8D", "2C"},
+        ),
+        (
+            "P",
+            ["AS 8D 2C", "9H 10D 3C"],
+            {"total": 10},
+            "8D+3",
+            None,
+            Refusal.BAD_VALUE,
+            {"AS+1", "AS+11", "8D", "2C"},
+        ),
+        (
+            "P",
+            ["AS 8D 2C", "9H 10D 3C"],
+            {"total": 10},
+            "down",
+            None,
+            Refusal.NOT_ALLOWED,
+            {"AS+1", "AS+11", "8D", "2C"},
+        ),
+        ("P", ["AS 8D 2C", "9H 10D 3C"], {"total": 10}, "8D", 1, Refusal.NOT_YOUR_TURN, set()),
+    ],
+)
+def test_each_refusal_has_its_cause(
+    rules: str,
+    hands: list[str],
+    keys: dict[str, int],
+    move: str,
+    seat: int | None,
+    reason: Refusal,
+    legal: set[str],
+) -> None:
     err = refusal(pos(rules, hands, **keys), move, seat)
     assert err.reason is reason, err
     assert {str(a) for a in err.legal} == legal

@@ -34,23 +34,28 @@ def test_the_ban_follows_a_suit_exception() -> None:
     changes = {"king_ban_turns": 3, "cards": {"K": "+10"}, "suit_cards": {"AS": "set"}}
     s = pos("P", ["AS AH 2S", "4H 5H 6H"], total=30, changes=changes)
     assert "AS" not in legal(s) and "AH+1" in legal(s)
-    assert load_rules({"preset": "P", "rules": changes}).opening_ban_cards() == \
-        frozenset(parse_cards("AS"))
+    assert load_rules({"preset": "P", "rules": changes}).opening_ban_cards() == frozenset(
+        parse_cards("AS")
+    )
 
 
 def test_p_upcard_still_bans_its_kings_and_says_so() -> None:
     rules = load_rules("P-UPCARD")
     assert rules.opening_ban_cards() == frozenset(parse_cards("KS KH KD KC"))
     from ninetynine.rules.describe import rules_text
+
     assert "No King to 99 during your first 5 turns" in rules_text(rules)
 
 
-@pytest.mark.parametrize("spec,expected", [
-    (True, RULEBOOK_INSTANT),
-    (False, ()),
-    (["4x2 win"], (InstantRule(4, 1, True),)),
-    (["3xK win", "3x6 lose"], (RULEBOOK_INSTANT[1], RULEBOOK_INSTANT[0])),
-])
+@pytest.mark.parametrize(
+    "spec,expected",
+    [
+        (True, RULEBOOK_INSTANT),
+        (False, ()),
+        (["4x2 win"], (InstantRule(4, 1, True),)),
+        (["3xK win", "3x6 lose"], (RULEBOOK_INSTANT[1], RULEBOOK_INSTANT[0])),
+    ],
+)
 def test_instant_hands_are_a_list(spec: object, expected: tuple[InstantRule, ...]) -> None:
     rules = load_rules({"preset": "P", "rules": {"instant_hands": spec}})
     assert rules.instant_hands == expected
@@ -67,8 +72,9 @@ def test_a_bad_instant_hand_is_one_line_naming_the_format(bad: object) -> None:
 
 def test_a_house_instant_hand_decides_the_game() -> None:
     """Four Twos win at once, where the house says so."""
-    s = new_game(load_rules({"preset": "P", "rules": {"instant_hands": ["4x2 win"],
-                                                     "hand_size": 4}}), 2)
+    s = new_game(
+        load_rules({"preset": "P", "rules": {"instant_hands": ["4x2 win"], "hand_size": 4}}), 2
+    )
     events = deal(s, "2S 3S 2H 3H 2D 3D 2C 3C")
     assert s.outcome is not None and s.outcome.winners == (0,)
     assert s.outcome.reason is EndReason.INSTANT_WIN
@@ -79,8 +85,10 @@ def test_the_list_order_says_which_instant_hand_decides() -> None:
     """With Kings first, a table where one holds three Kings and another three Sixes is
     won by the Kings (the rulebook's order, sixes first, would end it with everyone
     losing)."""
-    for order, reason in ((["3xK win", "3x6 lose"], EndReason.THREE_KINGS),
-                          (True, EndReason.THREE_SIXES)):
+    for order, reason in (
+        (["3xK win", "3x6 lose"], EndReason.THREE_KINGS),
+        (True, EndReason.THREE_SIXES),
+    ):
         s = new_game(load_rules({"preset": "P", "rules": {"instant_hands": order}}), 2)
         deal(s, "KS 6S KH 6H KD 6D")
         assert s.outcome is not None and s.outcome.reason is reason

@@ -32,9 +32,20 @@ def test_tw2_four_card_hard_mode_is_a_setting() -> None:
     assert load_rules({"preset": "TW", "rules": {"hand_size": 4}}).hand_size == 4
 
 
-@pytest.mark.parametrize("card,after", [("AH", 41), ("AD", 41), ("AC", 41), ("2S", 42),
-                                        ("3S", 43), ("6S", 46), ("7S", 47), ("8S", 48),
-                                        ("9S", 49)])
+@pytest.mark.parametrize(
+    "card,after",
+    [
+        ("AH", 41),
+        ("AD", 41),
+        ("AC", 41),
+        ("2S", 42),
+        ("3S", 43),
+        ("6S", 46),
+        ("7S", 47),
+        ("8S", 48),
+        ("9S", 49),
+    ],
+)
 def test_tw1_normal_cards(card: str, after: int) -> None:
     """«Normal cards are A=1 except ace of spades, 2, 3, 6, 7, 8, 9.»"""
     s = pos("TW", [f"{card} 2C 3C 2D 3D", "4C 6C 7C 8C 9C"], total=40)
@@ -57,8 +68,9 @@ def test_tw1_the_king_sets_99() -> None:
     assert s.total == 99
 
 
-@pytest.mark.parametrize("card,after", [("10S+10", 60), ("10S-10", 40), ("QS+20", 70),
-                                        ("QS-20", 30)])
+@pytest.mark.parametrize(
+    "card,after", [("10S+10", 60), ("10S-10", 40), ("QS+20", 70), ("QS-20", 30)]
+)
 def test_tw1_ten_and_queen_add_or_subtract(card: str, after: int) -> None:
     """«10, ±10. You may choose to add or subtract 10»; «Q, ±20. You may choose to add or
     subtract 20»."""
@@ -167,8 +179,9 @@ def test_tw1_who_cannot_play_is_out_the_total_is_kept_the_game_goes_on() -> None
 
 def test_o33_the_losers_cards_go_under_the_discard_pile() -> None:
     """O33 REC: the cards go under the discard pile (back at the next reshuffle)."""
-    s = pos("TW", ["2S 3S 6S 7S 8S", "3C 6C 7C 8C 9C", "4H 6H 7H 8H 9H"], total=97, turn=2,
-            pile="KD")
+    s = pos(
+        "TW", ["2S 3S 6S 7S 8S", "3C 6C 7C 8C 9C", "4H 6H 7H 8H 9H"], total=97, turn=2, pile="KD"
+    )
     play(s, "down")
     assert s.hands[1] == [] and s.face_down == 5
     assert format_cards(s.pile) == "3C 6C 7C 8C 9C KD"  # the King stays on top
@@ -193,13 +206,24 @@ def test_tw1_an_empty_stock_is_the_discard_pile_reshuffled_total_kept() -> None:
 
 def test_o37_lets_poker_suit_split_is_a_suit_overlay() -> None:
     """O37: «Heart/Diamond 10: add 10», «Heart/Diamond Queen: add 20» as `suit_cards`."""
-    s = pos("TW", ["10H 10S QD QS 2S", "3C 6C 7C 8C 9C"], total=50,
-            changes={"suit_cards": {"10H": "+10", "10D": "+10", "QH": "+20", "QD": "+20"}})
+    s = pos(
+        "TW",
+        ["10H 10S QD QS 2S", "3C 6C 7C 8C 9C"],
+        total=50,
+        changes={"suit_cards": {"10H": "+10", "10D": "+10", "QH": "+20", "QD": "+20"}},
+    )
     assert {a for a in legal(s) if a[:2] in ("10", "QD", "QS")} == {
-        "10H", "10S+10", "10S-10", "QD", "QS+20", "QS-20"}
+        "10H",
+        "10S+10",
+        "10S-10",
+        "QD",
+        "QS+20",
+        "QS-20",
+    }
 
 
 # everything2 ------------------------------------------------------------------------------
+
 
 def test_e2_two_or_more_players_four_or_five_cards() -> None:
     """«A fast-paced card game for two or more players, using a standard 52-card deck.»;
@@ -225,8 +249,10 @@ def test_e2_fives_name_the_next_player_not_himself() -> None:
     assert s.turn == 0
 
 
-@pytest.mark.parametrize("card,after", [("JS", 50), ("QS+20", 70), ("QS-20", 30),
-                                        ("KS", 99), ("10S+10", 60), ("10S-10", 40)])
+@pytest.mark.parametrize(
+    "card,after",
+    [("JS", 50), ("QS+20", 70), ("QS-20", 30), ("KS", 99), ("10S+10", 60), ("10S-10", 40)],
+)
 def test_e2_tens_jacks_queens_kings(card: str, after: int) -> None:
     """«Tens add or subtract 10, at the player's choice.»; «Jacks add 0. (Effectively a skip
     of turn.)»; «Queens add or subtract 20, at the player's choice.»; «Kings set the sum to
@@ -244,8 +270,7 @@ def test_e2_the_sum_cannot_go_below_zero() -> None:
 
 
 def test_o40_alt_below_zero_is_illegal() -> None:
-    s = pos("E2", ["QS 7S 8S 2S 3S", "4C 6C 7C 8C 9C"], total=5,
-            changes={"below_zero": "illegal"})
+    s = pos("E2", ["QS 7S 8S 2S 3S", "4C 6C 7C 8C 9C"], total=5, changes={"below_zero": "illegal"})
     assert "QS-20" not in legal(s) and "QS+20" in legal(s)
 
 

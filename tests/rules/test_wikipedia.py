@@ -36,12 +36,27 @@ def test_w1_left_of_the_dealer_takes_the_first_turn() -> None:
     assert s.dealer == 1 and s.starter == 2 and s.turn == 2
 
 
-@pytest.mark.parametrize("card,total,after", [
-    ("AS+1", 40, 41), ("AS+11", 40, 51), ("2S", 40, 42), ("5S", 40, 45), ("6S", 40, 46),
-    ("7S", 40, 47), ("8S", 40, 48), ("JS", 40, 50), ("QS", 40, 50), ("10S+10", 40, 50),
-    ("10S-10", 40, 30), ("KS", 40, 40), ("9S", 40, 99), ("9S", 0, 99), ("9S", 99, 99),
-    ("4S", 40, 40),
-])
+@pytest.mark.parametrize(
+    "card,total,after",
+    [
+        ("AS+1", 40, 41),
+        ("AS+11", 40, 51),
+        ("2S", 40, 42),
+        ("5S", 40, 45),
+        ("6S", 40, 46),
+        ("7S", 40, 47),
+        ("8S", 40, 48),
+        ("JS", 40, 50),
+        ("QS", 40, 50),
+        ("10S+10", 40, 50),
+        ("10S-10", 40, 30),
+        ("KS", 40, 40),
+        ("9S", 40, 99),
+        ("9S", 0, 99),
+        ("9S", 99, 99),
+        ("4S", 40, 40),
+    ],
+)
 def test_d1_card_values(card: str, total: int, after: int) -> None:
     """«Ace +1 or +11», «2 +2», «5–8 +face value», «J, Q +10», «10 ±10», «K 0»,
     «9 Count automatically becomes 99» («independently to the previous value»), «4 0»."""

@@ -21,10 +21,18 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def _screen_text(app: App) -> str:  # type: ignore[type-arg]
     """The characters on the screen (and the screens under a dialog), without colours."""
-    console = Console(width=app.size.width, height=app.size.height, file=io.StringIO(),
-                      record=True, color_system=None, legacy_windows=False, safe_box=False)
-    console.print(app.screen._compositor.render_update(
-        full=True, screen_stack=app._background_screens))
+    console = Console(
+        width=app.size.width,
+        height=app.size.height,
+        file=io.StringIO(),
+        record=True,
+        color_system=None,
+        legacy_windows=False,
+        safe_box=False,
+    )
+    console.print(
+        app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    )
     return "\n".join(line.rstrip() for line in console.export_text().splitlines())
 
 

@@ -30,6 +30,7 @@ def run(app: PlayApp, script: Callable[[Pilot[None]], Awaitable[None]]) -> None:
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             await script(pilot)
+
     asyncio.run(go())
 
 
@@ -132,8 +133,7 @@ async def play_a_card_by_number(pilot: Pilot[None]) -> None:
     assert after > before, "the number key played nothing"
 
 
-def test_after_a_rematch_the_keys_play_help_and_quit(home: Path,
-                                                     screen_text: ScreenText) -> None:
+def test_after_a_rematch_the_keys_play_help_and_quit(home: Path, screen_text: ScreenText) -> None:
     app = PlayApp(make_table(rules="K", seed=5), finish=lambda t: str(finish(t)))
 
     async def script(pilot: Pilot[None]) -> None:
@@ -187,7 +187,8 @@ def test_after_an_aces_value_is_chosen_the_number_keys_still_play() -> None:
 
 
 def test_the_table_shows_total_direction_turn_seats_pile_stock_and_hand(
-        screen_text: ScreenText) -> None:
+    screen_text: ScreenText,
+) -> None:
     table = make_table(rules="P")
     app = PlayApp(table)
 
@@ -259,8 +260,9 @@ def test_an_illegal_card_is_refused_with_a_reason(screen_text: ScreenText) -> No
         await pilot.press(str(number))
         await pilot.pause()
         assert len(table.record.moves) == before
-        said = next(line for line in screen_text(app).splitlines()
-                    if "cannot be played now" in line)
+        said = next(
+            line for line in screen_text(app).splitlines() if "cannot be played now" in line
+        )
         card = app.game.items[number - 1].card
         assert card is not None and card_label(card) in said  # 8♣, as the hand shows it...
         assert format_card(card) not in said  # ...and never the record's '8C'
@@ -311,8 +313,7 @@ def test_help_shows_the_rules_of_this_rule_set(screen_text: ScreenText) -> None:
     run(app, script)
 
 
-def test_save_and_quit_then_resume_in_the_same_place(home: Path,
-                                                     screen_text: ScreenText) -> None:
+def test_save_and_quit_then_resume_in_the_same_place(home: Path, screen_text: ScreenText) -> None:
     table = make_table(rules="P", seed=12)
     app = PlayApp(table)
 
@@ -379,8 +380,9 @@ def test_a_bot_that_breaks_the_rules_stops_the_game_with_its_reason(pace: float)
         def choose(self, view, rng):  # type: ignore[no-untyped-def]
             return Action.play(next(c for c in range(52) if c not in view.hand))
 
-    table = Table.new(load_rules("P"), [Seat("X", BOT, "cheat-for-tests"), Seat("Ann")], seed=1,
-                      pace=pace)
+    table = Table.new(
+        load_rules("P"), [Seat("X", BOT, "cheat-for-tests"), Seat("Ann")], seed=1, pace=pace
+    )
     app = PlayApp(table)
 
     async def script(pilot: Pilot[None]) -> None:
@@ -392,7 +394,8 @@ def test_a_bot_that_breaks_the_rules_stops_the_game_with_its_reason(pace: float)
 
 
 def test_a_protocol_bot_plays_a_whole_game_and_no_bot_process_outlives_the_app(
-        bot_processes: list[subprocess.Popen[str]], screen_text: ScreenText) -> None:
+    bot_processes: list[subprocess.Popen[str]], screen_text: ScreenText
+) -> None:
     app = PlayApp(make_table(rules="K", seats=[Seat("Ann"), Seat("Px", BOT, EXAMPLE_BOT)]))
 
     async def script(pilot: Pilot[None]) -> None:
@@ -422,7 +425,8 @@ def test_save_and_quit_stops_the_protocol_bots(bot_processes: list[subprocess.Po
 
 @pytest.mark.parametrize("pace", [0.0, 0.05])  # played at once, or thought in a thread
 def test_a_bot_that_crashes_stops_the_game_with_one_line_and_the_game_is_saved(
-        pace: float, bot_processes: list[subprocess.Popen[str]]) -> None:
+    pace: float, bot_processes: list[subprocess.Popen[str]]
+) -> None:
     table = make_table(rules="P", seats=[Seat("Ann"), Seat("Px", BOT, CRASHING_BOT)])
     table.pace = pace
     app = PlayApp(table)
@@ -433,8 +437,9 @@ def test_a_bot_that_crashes_stops_the_game_with_one_line_and_the_game_is_saved(
 
     run(app, script)
     assert app.return_code == 2 and app.message and "\n" not in app.message
-    assert app.message.startswith(f"ninetynine: error: seat 2 (Px) failed: bot {CRASHING_BOT!r} "
-                                  "exited (code 3)")
+    assert app.message.startswith(
+        f"ninetynine: error: seat 2 (Px) failed: bot {CRASHING_BOT!r} exited (code 3)"
+    )
     assert app.message.endswith("its last error line: no luck")
     saved = load_save()  # up to Ann's move, waiting for the bot
     assert saved.record.moves == table.record.moves and saved.pending() == Pending(BOT, 1)
@@ -465,19 +470,29 @@ def table_at(position: dict[str, object]) -> Table:
     """Ann (a person) and random bots (Bo, Cy), from a position written by hand."""
     from ninetynine.records.position import position_from_mapping
     from ninetynine.records.record import Record
+
     state = position_from_mapping(position)
-    seats = [Seat("Ann"), Seat("Bo", BOT, "random"), Seat("Cy", BOT, "random")][:state.n]
+    seats = [Seat("Ann"), Seat("Bo", BOT, "random"), Seat("Cy", BOT, "random")][: state.n]
     return Table.resume(Record(state, from_position=True), seats, seed=2)
 
 
 def test_a_five_asks_who_plays_next_by_name(screen_text: ScreenText) -> None:
-    table = table_at({"rules": "TW", "total": 30, "turn": 1, "hands": [
-        "5S 2S 3S 6S 7S", "4H 6H 7H 8H 9H", "4D 6D 7D 8D 9D"]})
+    table = table_at(
+        {
+            "rules": "TW",
+            "total": 30,
+            "turn": 1,
+            "hands": ["5S 2S 3S 6S 7S", "4H 6H 7H 8H 9H", "4D 6D 7D 8D 9D"],
+        }
+    )
     app = PlayApp(table)
 
     async def script(pilot: Pilot[None]) -> None:
-        number = next(i for i, item in enumerate(app.game.items, 1)
-                      if item.card is not None and format_card(item.card) == "5S")
+        number = next(
+            i
+            for i, item in enumerate(app.game.items, 1)
+            if item.card is not None and format_card(item.card) == "5S"
+        )
         await pilot.press(str(number))
         await pilot.pause()
         assert isinstance(app.screen, ChoiceScreen)
@@ -494,8 +509,14 @@ def test_a_five_asks_who_plays_next_by_name(screen_text: ScreenText) -> None:
 
 
 def test_a_card_that_sets_any_total_asks_for_a_number(screen_text: ScreenText) -> None:
-    table = table_at({"rules": {"preset": "P", "cards": {"A": "set-any"}}, "total": 40,
-                      "turn": 1, "hands": ["AS 2S 3S", "4H 6H 7H", "4D 6D 7D"]})
+    table = table_at(
+        {
+            "rules": {"preset": "P", "cards": {"A": "set-any"}},
+            "total": 40,
+            "turn": 1,
+            "hands": ["AS 2S 3S", "4H 6H 7H", "4D 6D 7D"],
+        }
+    )
     app = PlayApp(table)
 
     async def script(pilot: Pilot[None]) -> None:
@@ -516,8 +537,15 @@ def test_a_card_that_sets_any_total_asks_for_a_number(screen_text: ScreenText) -
 
 
 def test_facing_a_no_draw_chain_the_prompt_says_so(screen_text: ScreenText) -> None:
-    table = table_at({"rules": "IS", "total": 20, "turn": 1, "chain": 2, "hands": [
-        "QS 2S 3S 6S 8S", "4H 6H 7H 8H 9H", "4D 6D 7D 8D 9D"]})
+    table = table_at(
+        {
+            "rules": "IS",
+            "total": 20,
+            "turn": 1,
+            "chain": 2,
+            "hands": ["QS 2S 3S 6S 8S", "4H 6H 7H 8H 9H", "4D 6D 7D 8D 9D"],
+        }
+    )
     app = PlayApp(table)
 
     async def script(pilot: Pilot[None]) -> None:
@@ -527,9 +555,13 @@ def test_facing_a_no_draw_chain_the_prompt_says_so(screen_text: ScreenText) -> N
     run(app, script)
 
 
-EXTRA_TURN = {"rules": {"preset": "P-2P-AGAIN",
-                        "rules": {"two_player_reverse": "play_again_optional"}},
-              "total": 30, "turn": 1, "may_decline": True, "hands": ["2S 3S JD", "KC 9C 3C"]}
+EXTRA_TURN = {
+    "rules": {"preset": "P-2P-AGAIN", "rules": {"two_player_reverse": "play_again_optional"}},
+    "total": 30,
+    "turn": 1,
+    "may_decline": True,
+    "hands": ["2S 3S JD", "KC 9C 3C"],
+}
 
 
 def test_an_extra_turn_may_be_declined_by_its_key(screen_text: ScreenText) -> None:
@@ -552,7 +584,8 @@ def test_an_extra_turn_may_be_declined_by_its_key(screen_text: ScreenText) -> No
 
 
 def test_the_coach_shows_each_legal_card_s_chances_on_your_turn_and_c_hides_it(
-        screen_text: ScreenText) -> None:
+    screen_text: ScreenText,
+) -> None:
     table = make_table(rules="P", seed=4)
     app = PlayApp(table)
     app.coach_playouts = 60
@@ -595,6 +628,7 @@ def test_the_seat_list_marks_a_dealer_only_where_the_rules_have_one() -> None:
     from ninetynine import new_game
     from ninetynine.engine.view import observe
     from ninetynine.tui.widgets import _marker
+
     for preset, dealer in (("P", True), ("G", False)):
         view = observe(new_game(load_rules(preset), 3), 0)
         assert any("D" in _marker(view, s) for s in range(3)) is dealer, preset

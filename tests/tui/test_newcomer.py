@@ -25,8 +25,9 @@ ScreenText = Callable[[PlayApp], str]
 def at(position: dict[str, Any], rules: str = "P") -> Table:
     """Ann (the person) and a bot at a written position, Ann to play."""
     state = position_from_mapping({"rules": rules, **position})
-    table = Table.resume(Record(state, [], from_position=True),
-                         [Seat("Ann"), Seat("Bo", BOT, "random")], seed=1)
+    table = Table.resume(
+        Record(state, [], from_position=True), [Seat("Ann"), Seat("Bo", BOT, "random")], seed=1
+    )
     table.on_move = autosave
     return table
 
@@ -36,6 +37,7 @@ def run(app: PlayApp, script: Callable[[Pilot[None]], Awaitable[None]]) -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await script(pilot)
+
     asyncio.run(go())
 
 
@@ -46,15 +48,16 @@ def flat(text: str) -> str:
 
 def dialog(text: str) -> str:
     """The words inside the dialog over the table (between its █ edges), in one line."""
-    return flat(" ".join(line.split("█")[1] for line in text.splitlines()
-                         if line.count("█") >= 2))
+    return flat(" ".join(line.split("█")[1] for line in text.splitlines() if line.count("█") >= 2))
 
 
 def test_a_long_prompt_wraps_instead_of_being_cut(screen_text: ScreenText) -> None:
     table = at({"total": 95, "hands": ["QS JS 8D", "2C 3C 4C"]})
     app = PlayApp(table)
-    prompt = ("You cannot play: 8♦, J♠ and Q♠ would take the total over 99. You lay down "
-              "your hand and lose a penny. (press 1-4 or click)")
+    prompt = (
+        "You cannot play: 8♦, J♠ and Q♠ would take the total over 99. You lay down "
+        "your hand and lose a penny. (press 1-4 or click)"
+    )
 
     async def script(pilot: Pilot[None]) -> None:
         text = screen_text(app)
@@ -64,25 +67,31 @@ def test_a_long_prompt_wraps_instead_of_being_cut(screen_text: ScreenText) -> No
     run(app, script)
 
 
-@pytest.mark.parametrize("card, name, buttons", [
-    ("AS", "Ace", ["1: +1 → 61", "2: +11 → 71"]),
-    ("10S", "Ten", ["1: -10 → 50", "2: +10 → 70"]),
-])
+@pytest.mark.parametrize(
+    "card, name, buttons",
+    [
+        ("AS", "Ace", ["1: +1 → 61", "2: +11 → 71"]),
+        ("10S", "Ten", ["1: -10 → 50", "2: +10 → 70"]),
+    ],
+)
 def test_a_card_with_a_choice_shows_the_total_each_choice_makes(
-        screen_text: ScreenText, card: str, name: str, buttons: list[str]) -> None:
+    screen_text: ScreenText, card: str, name: str, buttons: list[str]
+) -> None:
     table = at({"total": 60, "hands": ["AS 10S 2C", "2D 3C 4C"]})
     app = PlayApp(table)
 
     async def script(pilot: Pilot[None]) -> None:
-        number = next(i for i, item in enumerate(app.game.items, 1)
-                      if item.card is not None and item.label.startswith(card[:-1]))
+        number = next(
+            i
+            for i, item in enumerate(app.game.items, 1)
+            if item.card is not None and item.label.startswith(card[:-1])
+        )
         await pilot.press(str(number))
         await pilot.pause()
         assert isinstance(app.screen, ChoiceScreen)
         await pilot.pause(0.05)  # the dialog's first full frame
         text = screen_text(app)
-        assert (f"The {name} of Spades: how much does it count? (the total is 60)"
-                in dialog(text))
+        assert f"The {name} of Spades: how much does it count? (the total is 60)" in dialog(text)
         for button in buttons:
             assert button in text, text
 
@@ -123,7 +132,8 @@ def test_the_coach_setting_is_kept_with_the_save(screen_text: ScreenText) -> Non
 
 
 def test_game_over_has_its_own_keys_and_a_short_path(
-        home: Path, screen_text: ScreenText, monkeypatch: pytest.MonkeyPatch) -> None:
+    home: Path, screen_text: ScreenText, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("HOME", str(home.parent))  # the save folder is under ~
     table = at({"total": 95, "hands": ["QS JS 8D", "2C 3C 4C"], "lives": [1, 1]}, "P")
     app = PlayApp(table, finish=lambda t: str(finish(t)))
@@ -165,7 +175,8 @@ def test_the_seats_show_the_dealer_when_the_dealer_is_to_play(screen_text: Scree
 
 
 def test_help_says_how_to_close_it_first_and_shows_the_calls_at_the_total(
-        screen_text: ScreenText) -> None:
+    screen_text: ScreenText,
+) -> None:
     table = at({"total": 57, "hands": ["2S 3S 4S", "2D 3C 4C"]})
     app = PlayApp(table)
 
@@ -184,7 +195,7 @@ def test_help_says_how_to_close_it_first_and_shows_the_calls_at_the_total(
             await pilot.pause()
             text = screen_text(app)
             assert "#" not in text, text
-            if "say \"back on you 57\"" in flat(text):
+            if 'say "back on you 57"' in flat(text):
                 break
         else:
             raise AssertionError("the rules text never said 'back on you 57'")
@@ -196,8 +207,9 @@ def test_each_call_is_said_with_the_total_its_card_makes() -> None:
     from ninetynine import load_rules
     from ninetynine.tui.text import said_at
 
-    rules = load_rules({"preset": "P", "rules": {"calls": {"7": "seven up to {total}",
-                                                           "K": "top at {total}"}}})
+    rules = load_rules(
+        {"preset": "P", "rules": {"calls": {"7": "seven up to {total}", "K": "top at {total}"}}}
+    )
     said = said_at(rules, 50)
     assert said["seven up to #"] == "seven up to 57" and said["top at #"] == "top at 99"
     assert said["back on you #"] == "back on you 50"  # the Four holds

@@ -24,8 +24,9 @@ from ninetynine.tui.plain import PlainGame
 from ninetynine.tui.text import coach_line
 
 
-def run_cli(args: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch,
-            capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+def run_cli(
+    args: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str, str]:
     monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
     code = main(["play", "--plain", *args])
     out, err = capsys.readouterr()
@@ -33,19 +34,25 @@ def run_cli(args: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch,
 
 
 def test_a_whole_game_by_always_choosing_the_first_legal_move(
-        home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run_cli(["--rules", "K", "--players", "3", "--bots", "random",
-                            "--seed", "4"], "1\n" * 400 + "n\n", monkeypatch, capsys)
+    home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run_cli(
+        ["--rules", "K", "--players", "3", "--bots", "random", "--seed", "4"],
+        "1\n" * 400 + "n\n",
+        monkeypatch,
+        capsys,
+    )
     assert code == 0
     assert "Game over." in out and "Hands played:" in out and "Rematch? (y/n)" in out
     games = list((home / "games").iterdir())
     assert len(games) == 1 and f"saved in {games[0]}" in out
     assert not current_path().exists()
-    assert 'Player, your move> 1\n' in out  # input from a pipe is echoed into the transcript
+    assert "Player, your move> 1\n" in out  # input from a pipe is echoed into the transcript
 
 
 def test_quit_saves_and_resume_continues(
-        home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out, _ = run_cli(["--seed", "8", "--bots", "random"], "1\nquit\n", monkeypatch, capsys)
     assert code == 0 and "Game saved. Resume it with: ninetynine play --resume" in out
     saved = current_path().read_text()
@@ -57,9 +64,11 @@ def test_quit_saves_and_resume_continues(
 
 
 def test_help_bad_input_and_numbers_out_of_range(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run_cli(["--seed", "1", "--bots", "random"], "help\nZZ\n42\nKS+3\nquit\n",
-                           monkeypatch, capsys)
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run_cli(
+        ["--seed", "1", "--bots", "random"], "help\nZZ\n42\nKS+3\nquit\n", monkeypatch, capsys
+    )
     assert code == 0
     assert "The last player with pennies left wins." in out  # the rules, from the data
     assert "'ZZ' is not a move: type a number from 1 to" in out
@@ -68,18 +77,22 @@ def test_help_bad_input_and_numbers_out_of_range(
 
 
 def test_an_unknown_move_lists_only_what_this_player_may_type_now(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     typed = ["ZZ", "shuffle", "lead 2", "insert 3", "AS+x"]
-    code, out, _ = run_cli(["--seed", "1", "--bots", "random"], "\n".join(typed) + "\nquit\n",
-                           monkeypatch, capsys)
+    code, out, _ = run_cli(
+        ["--seed", "1", "--bots", "random"], "\n".join(typed) + "\nquit\n", monkeypatch, capsys
+    )
     assert code == 0
     legal = out.split("You may play: ")[1].splitlines()[0]
     moves = [m.split(") ")[1] for m in legal.split("  ")]  # "1) AC  2) 3C" -> AC, 3C
     for text in typed:
         line = next(x for x in out.splitlines() if x.startswith(f"{text!r} is not a move"))
         told = line.split("is not a move")[1]
-        assert told == (f": type a number from 1 to {len(moves)}, or one of "
-                        f"{', '.join(moves)}; or help, hand, coach, quit"), line
+        assert told == (
+            f": type a number from 1 to {len(moves)}, or one of "
+            f"{', '.join(moves)}; or help, hand, coach, quit"
+        ), line
         assert not any(step in told for step in ("shuffle", "insert", "lead"))
 
 
@@ -122,14 +135,17 @@ def test_hot_seat_hand_off_and_only_the_acting_persons_hand_is_printed() -> None
         assert line.strip() == f"Your hand: {hand}"
 
 
-def test_bad_setup_is_one_line(monkeypatch: pytest.MonkeyPatch,
-                               capsys: pytest.CaptureFixture[str]) -> None:
-    for args, message in ((["--rules", "nope"], "unknown rule set"),
-                          (["--players", "12"], "P is for 2 to 10"),
-                          (["--bots", "nosuch"], "unknown bot"),
-                          (["--seats", "you", "random", "--players", "3"], "--players 3"),
-                          (["--pace", "-1", "--bots", "random"], "--pace"),
-                          (["--resume"], "no saved game")):
+def test_bad_setup_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for args, message in (
+        (["--rules", "nope"], "unknown rule set"),
+        (["--players", "12"], "P is for 2 to 10"),
+        (["--bots", "nosuch"], "unknown bot"),
+        (["--seats", "you", "random", "--players", "3"], "--players 3"),
+        (["--pace", "-1", "--bots", "random"], "--pace"),
+        (["--resume"], "no saved game"),
+    ):
         code, _, err = run_cli(args, "", monkeypatch, capsys)
         assert code == 2 and message in err and err.count("\n") == 1, (args, err)
 
@@ -145,21 +161,28 @@ def test_a_whole_game_under_every_preset(preset: str) -> None:
     assert code == 0 and table.state.is_over and "Game over." in out.getvalue()
 
 
-def test_a_house_rules_file(home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_house_rules_file(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     house = tmp_path / "house.toml"
     house.write_text('preset = "K"\nname = "Our table"\nlives = 1\n')
-    code, out, _ = run_cli(["--rules", str(house), "--players", "2", "--bots", "random",
-                            "--seed", "2"], "1\n" * 300 + "n\n", monkeypatch, capsys)
+    code, out, _ = run_cli(
+        ["--rules", str(house), "--players", "2", "--bots", "random", "--seed", "2"],
+        "1\n" * 300 + "n\n",
+        monkeypatch,
+        capsys,
+    )
     assert code == 0 and "Our table" in out and "Game over." in out
     assert "Hands played: 1." in out  # one life each: the first bust ends it
 
 
 def test_a_new_game_keeps_the_unfinished_one_which_can_be_resumed(
-        home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     run_cli(["--seed", "1", "--bots", "random", "--name", "First"], "quit\n", monkeypatch, capsys)
-    code, _, err = run_cli(["--seed", "2", "--bots", "random", "--name", "Second"], "quit\n",
-                           monkeypatch, capsys)
+    code, _, err = run_cli(
+        ["--seed", "2", "--bots", "random", "--name", "Second"], "quit\n", monkeypatch, capsys
+    )
     kept = list((home / "unfinished").iterdir())
     assert code == 0 and len(kept) == 1 and f"kept in {kept[0]}" in err
     assert '"Second"' in current_path().read_text()
@@ -177,26 +200,31 @@ class _Keyboard(io.StringIO):
 
 
 def _save_a_game(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> str:
-    run_cli(["--seed", "3", "--bots", "random", "--name", "First"], "1\nquit\n",
-            monkeypatch, capsys)
+    run_cli(
+        ["--seed", "3", "--bots", "random", "--name", "First"], "1\nquit\n", monkeypatch, capsys
+    )
     return current_path().read_text()
 
 
 def test_play_with_a_game_saved_offers_it_and_enter_resumes(
-        home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     saved = _save_a_game(monkeypatch, capsys)
     monkeypatch.setattr(sys, "stdin", _Keyboard("\nquit\n"))
     code = main(["play", "--plain"])
     out, err = capsys.readouterr()
     assert code == 0 and err == ""
-    assert out.startswith("A game is saved: P, 4 players (First, Ben (random), Cleo (random), "
-                          "Dev (random)), hand 1, move ")
+    assert out.startswith(
+        "A game is saved: P, 4 players (First, Ben (random), Cleo (random), "
+        "Dev (random)), hand 1, move "
+    )
     assert "\nResume it? [Y/n] " in out and "First, your move>" in out
     assert not (home / "unfinished").exists() and current_path().read_text() == saved
 
 
 def test_play_with_a_game_saved_n_starts_a_new_game_and_keeps_the_old(
-        home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     saved = _save_a_game(monkeypatch, capsys)
     monkeypatch.setattr(sys, "stdin", _Keyboard("n\nquit\n"))
     code = main(["play", "--plain", "--name", "Second"])
@@ -207,7 +235,8 @@ def test_play_with_a_game_saved_n_starts_a_new_game_and_keeps_the_old(
 
 
 def test_without_a_terminal_a_bare_play_resumes_and_says_so(
-        home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     _save_a_game(monkeypatch, capsys)
     code, out, err = run_cli([], "quit\n", monkeypatch, capsys)
     assert code == 0 and "First, your move>" in out and "Resume it?" not in out
@@ -231,8 +260,12 @@ def test_at_a_terminal_the_screen_is_cleared_before_each_hand_off() -> None:
 
     seats = [Seat("Ann"), Seat("Bea")]
     out = Terminal()
-    PlainGame(Table.new(load_rules("P"), seats, seed=6), io.StringIO("\n1\n\n1\nquit\n"), out,
-              sleep=lambda _: None).run()
+    PlainGame(
+        Table.new(load_rules("P"), seats, seed=6),
+        io.StringIO("\n1\n\n1\nquit\n"),
+        out,
+        sleep=lambda _: None,
+    ).run()
     text = out.getvalue()
     for name in ("Ann", "Bea"):
         assert f"{CLEAR}Pass the device to {name}" in text
@@ -240,10 +273,16 @@ def test_at_a_terminal_the_screen_is_cleared_before_each_hand_off() -> None:
 
 
 def test_a_protocol_bot_plays_a_whole_game_then_stops(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-        bot_processes: list[subprocess.Popen[str]]) -> None:
-    code, out, _ = run_cli(["--rules", "K", "--seats", "you", EXAMPLE_BOT, "--seed", "4"],
-                           "1\n" * 400 + "n\n", monkeypatch, capsys)
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    bot_processes: list[subprocess.Popen[str]],
+) -> None:
+    code, out, _ = run_cli(
+        ["--rules", "K", "--seats", "you", EXAMPLE_BOT, "--seed", "4"],
+        "1\n" * 400 + "n\n",
+        monkeypatch,
+        capsys,
+    )
     assert code == 0 and "Game over." in out and "Ben (cmd) plays" in out
     assert len(bot_processes) == 1 and bot_processes[0].poll() == 0
 
@@ -257,13 +296,17 @@ def test_quit_stops_the_protocol_bots(bot_processes: list[subprocess.Popen[str]]
 
 
 def test_a_bot_that_crashes_is_one_line_and_the_game_stays_saved(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-        bot_processes: list[subprocess.Popen[str]]) -> None:
-    code, out, err = run_cli(["--seats", "you", CRASHING_BOT, "--seed", "4"], "1\n" * 5,
-                             monkeypatch, capsys)
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    bot_processes: list[subprocess.Popen[str]],
+) -> None:
+    code, out, err = run_cli(
+        ["--seats", "you", CRASHING_BOT, "--seed", "4"], "1\n" * 5, monkeypatch, capsys
+    )
     assert code == 2 and err.count("\n") == 1 and "Traceback" not in out + err
-    assert err.startswith(f"ninetynine: error: seat 2 (Ben (cmd)) failed: bot {CRASHING_BOT!r} "
-                          "exited (code 3)") and err.endswith("its last error line: no luck\n")
+    assert err.startswith(
+        f"ninetynine: error: seat 2 (Ben (cmd)) failed: bot {CRASHING_BOT!r} exited (code 3)"
+    ) and err.endswith("its last error line: no luck\n")
     assert load_save().pending() == Pending(BOT, 1)  # saved after the person's move
     assert len(bot_processes) == 1 and bot_processes[0].poll() == 3
 
@@ -272,16 +315,21 @@ def plain_at(position: dict[str, object], lines: str) -> str:
     """Play a hand-written position as Ann (a person) against two random bots."""
     from ninetynine.records.position import position_from_mapping
     from ninetynine.records.record import Record
+
     state = position_from_mapping(position)
-    seats = [Seat("Ann"), Seat("Bo", BOT, "random"), Seat("Cy", BOT, "random")][:state.n]
+    seats = [Seat("Ann"), Seat("Bo", BOT, "random"), Seat("Cy", BOT, "random")][: state.n]
     table = Table.resume(Record(state, from_position=True), seats, seed=2)
     out = io.StringIO()
     PlainGame(table, io.StringIO(lines), out, sleep=lambda _: None).run()
     return out.getvalue()
 
 
-TW = {"rules": "TW", "total": 30, "turn": 1,
-      "hands": ["5S 2S 3S 6S 7S", "4H 6H 7H 8H 9H", "4D 6D 7D 8D 9D"]}
+TW = {
+    "rules": "TW",
+    "total": 30,
+    "turn": 1,
+    "hands": ["5S 2S 3S 6S 7S", "4H 6H 7H 8H 9H", "4D 6D 7D 8D 9D"],
+}
 
 
 def test_a_five_typed_alone_asks_who_plays_next() -> None:
@@ -298,17 +346,24 @@ def test_the_named_player_may_be_typed_by_name_or_in_full() -> None:
 
 
 def test_a_card_that_sets_any_total_asks_for_the_number() -> None:
-    position = {"rules": {"preset": "P", "cards": {"A": "set-any"}}, "total": 40, "turn": 1,
-                "hands": ["AS 2S 3S", "4H 6H 7H", "4D 6D 7D"]}
+    position = {
+        "rules": {"preset": "P", "cards": {"A": "set-any"}},
+        "total": 40,
+        "turn": 1,
+        "hands": ["AS 2S 3S", "4H 6H 7H", "4D 6D 7D"],
+    }
     text = plain_at(position, "AS\n120\n64\nquit\n")
     assert "A♠ sets the total to (a number from 0 to 99)? " in text
     assert "Type a number from 0 to 99 (or 'back')" in text and 'Ann: "64"' in text
 
 
 def test_the_extra_turn_of_a_four_may_be_declined_by_name() -> None:
-    position = {"rules": {"preset": "P-2P-AGAIN",
-                          "rules": {"two_player_reverse": "play_again_optional"}},
-                "total": 30, "turn": 1, "hands": ["4S 2S 3S", "KC 9C 3C"]}
+    position = {
+        "rules": {"preset": "P-2P-AGAIN", "rules": {"two_player_reverse": "play_again_optional"}},
+        "total": 30,
+        "turn": 1,
+        "hands": ["4S 2S 3S", "KC 9C 3C"],
+    }
     text = plain_at(position, "4S\ndecline\nquit\n")
     assert "You may play: 1) pass (decline the extra turn)" not in text  # not before the Four
     assert "Ann may play again, or decline." in text
@@ -318,16 +373,22 @@ def test_the_extra_turn_of_a_four_may_be_declined_by_name() -> None:
 
 
 def test_a_no_draw_chain_is_told_to_the_player_who_faces_it() -> None:
-    position = {"rules": "IS", "total": 20, "turn": 1, "chain": 1,
-                "hands": ["QS 2S 3S 6S 8S", "4H 6H 7H 8H 9H", "4D 6D 7D 8D 9D"]}
-    assert "Play a card without drawing, or another no-draw card." in plain_at(position,
-                                                                               "quit\n")
+    position = {
+        "rules": "IS",
+        "total": 20,
+        "turn": 1,
+        "chain": 1,
+        "hands": ["QS 2S 3S 6S 8S", "4H 6H 7H 8H 9H", "4D 6D 7D 8D 9D"],
+    }
+    assert "Play a card without drawing, or another no-draw card." in plain_at(position, "quit\n")
 
 
 def test_the_coach_gives_each_legal_move_s_chances_and_coach_turns_it_off(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run_cli(["--seed", "1", "--bots", "random", "--coach"], "coach\nquit\n",
-                           monkeypatch, capsys)
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run_cli(
+        ["--seed", "1", "--bots", "random", "--coach"], "coach\nquit\n", monkeypatch, capsys
+    )
     assert code == 0
     line = next(x for x in out.splitlines() if x.startswith("Coach (chance of losing"))
     legal = out.split("You may play: ")[1].splitlines()[0]
@@ -338,8 +399,9 @@ def test_the_coach_gives_each_legal_move_s_chances_and_coach_turns_it_off(
 
 
 def test_counts_are_in_the_words_people_use() -> None:
-    text = plain_at({"rules": "P", "total": 20, "turn": 1,
-                     "hands": ["2S 3S 6S", "4H", "4D 6D 7D"]}, "quit\n")
+    text = plain_at(
+        {"rules": "P", "total": 20, "turn": 1, "hands": ["2S 3S 6S", "4H", "4D 6D 7D"]}, "quit\n"
+    )
     assert "Bo: 5 pennies, 1 card" in text and "1 cards" not in text
     assert "Ann: 5 pennies, 3 cards" in text
 
@@ -355,8 +417,10 @@ def test_the_bots_and_the_coach_see_the_match_view_with_its_log() -> None:
     assert any(isinstance(e, CardPlayed) for e in view.history)  # Ann's card is in it
     seat, action = table.bot_choice()
     assert ViewedSearch.views == [view]
-    assert (seat, action) == (1, ask(make_bot(VIEWED_SEARCH), view,
-                                     random.Random(f"3/bot/{version}")))
+    assert (seat, action) == (
+        1,
+        ask(make_bot(VIEWED_SEARCH), view, random.Random(f"3/bot/{version}")),
+    )
     table.play_bot(seat, action)
     while table.pending() != Pending("human", 0):
         table.step_bot()

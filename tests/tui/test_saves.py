@@ -24,7 +24,7 @@ from ninetynine.session.table import BOT, Seat, Table
 
 
 def table(seed: int = 3) -> Table:
-    seats = [Seat("Ann \"A\" Lee"), Seat("Bot", BOT, "random"), Seat("Cy", BOT, "random")]
+    seats = [Seat('Ann "A" Lee'), Seat("Bot", BOT, "random"), Seat("Cy", BOT, "random")]
     return Table.new(load_rules("P"), seats, seed=seed, pace=0.25)
 
 
@@ -92,20 +92,34 @@ def test_set_aside_keeps_an_unfinished_game(home: Path) -> None:
     assert load_save(kept).state == t.state
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("rules = ", "not valid TOML"),
-    ('rules = "P"\nplayers = 3\nactions = []\n', "no \\[table\\] section"),
-    ('rules = "P"\nplayers = 3\nactions = []\n[table]\nnames = ["a"]\n', "needs names"),
-    ('rules = "P"\nplayers = 2\nactions = []\n[table]\nnames = ["a", "b"]\n'
-     'kinds = ["human", "robot"]\nbots = ["", ""]\nseed = 1\npace = 0\n', "robot"),
-    ('rules = "P"\nplayers = 3\nactions = []\n[table]\nnames = ["a", "b"]\n'
-     'kinds = ["human", "bot"]\nbots = ["", "random"]\nseed = 1\npace = 0\n', "names 2 seats"),
-    ('rules = "P"\nplayers = 2\nactions = ["1: KS"]\n[table]\nnames = ["a", "b"]\n'
-     'kinds = ["human", "bot"]\nbots = ["", "random"]\nseed = 1\npace = 0\n', "action 1"),
-    ('rules = "P"\nplayers = 2\nactions = []\n[table]\nnames = ["a", "b"]\n'
-     'kinds = ["human", "bot"]\nbots = ["", "random"]\nseed = 1\npace = 0\ncoach = "on"\n',
-     "coach = 'on': expected true or false"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("rules = ", "not valid TOML"),
+        ('rules = "P"\nplayers = 3\nactions = []\n', "no \\[table\\] section"),
+        ('rules = "P"\nplayers = 3\nactions = []\n[table]\nnames = ["a"]\n', "needs names"),
+        (
+            'rules = "P"\nplayers = 2\nactions = []\n[table]\nnames = ["a", "b"]\n'
+            'kinds = ["human", "robot"]\nbots = ["", ""]\nseed = 1\npace = 0\n',
+            "robot",
+        ),
+        (
+            'rules = "P"\nplayers = 3\nactions = []\n[table]\nnames = ["a", "b"]\n'
+            'kinds = ["human", "bot"]\nbots = ["", "random"]\nseed = 1\npace = 0\n',
+            "names 2 seats",
+        ),
+        (
+            'rules = "P"\nplayers = 2\nactions = ["1: KS"]\n[table]\nnames = ["a", "b"]\n'
+            'kinds = ["human", "bot"]\nbots = ["", "random"]\nseed = 1\npace = 0\n',
+            "action 1",
+        ),
+        (
+            'rules = "P"\nplayers = 2\nactions = []\n[table]\nnames = ["a", "b"]\n'
+            'kinds = ["human", "bot"]\nbots = ["", "random"]\nseed = 1\npace = 0\ncoach = "on"\n',
+            "coach = 'on': expected true or false",
+        ),
+    ],
+)
 def test_a_bad_save_is_one_clear_error(text: str, message: str) -> None:
     with pytest.raises(NinetyNineError, match=message):
         parse_save(text, "x.toml")

@@ -21,8 +21,9 @@ def args(*words: str) -> argparse.Namespace:
     return parser.parse_args(list(words))
 
 
-def run_form(app: SetupApp, fill: dict[str, str], screen_text: Callable[[App[Table]], str]
-             ) -> tuple[Table | None, str]:
+def run_form(
+    app: SetupApp, fill: dict[str, str], screen_text: Callable[[App[Table]], str]
+) -> tuple[Table | None, str]:
     shown: list[str] = []
 
     async def go() -> None:
@@ -52,6 +53,7 @@ def test_the_form_seats_you_the_other_people_and_bots(monkeypatch: pytest.Monkey
                 self.query_one("#people", Input).value = "Ann, Bea"
                 await pilot.click("#start")
                 await pilot.pause()
+
         asyncio.run(go())
         if self.return_value is not None:
             made.append(self.return_value)
@@ -68,8 +70,10 @@ def test_the_form_seats_you_the_other_people_and_bots(monkeypatch: pytest.Monkey
 def test_a_bad_field_is_shown_on_the_form(screen_text: Callable[[App[Table]], str]) -> None:
     def build(c: Choices) -> Table:
         from ninetynine.cli.play_cmd import build_table
-        return build_table(args("--rules", c.rules, "--players", str(c.players),
-                                "--bots", "random"))
+
+        return build_table(
+            args("--rules", c.rules, "--players", str(c.players), "--bots", "random")
+        )
 
     defaults = Choices(rules="K", players=4, name="Me", bots="easy", people=(), pace=0.0)
     table, text = run_form(SetupApp(build, defaults), {"players": "9"}, screen_text)

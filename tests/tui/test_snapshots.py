@@ -32,16 +32,21 @@ Script = Callable[[Pilot[None]], Awaitable[None]]
 def table(rules: str = "P", seats: list[Seat] | None = None, seed: int = 7) -> Table:
     """A table whose first deal is written out, so the screens do not depend on how the
     engine samples a shuffle (later shuffles and the bots still follow the seed)."""
-    seats = seats or [Seat("Ann"), Seat("Bo", BOT, "random"), Seat("Cy", BOT, "random"),
-                      Seat("Di", BOT, "random")]
+    seats = seats or [
+        Seat("Ann"),
+        Seat("Bo", BOT, "random"),
+        Seat("Cy", BOT, "random"),
+        Seat("Di", BOT, "random"),
+    ]
     start = new_game(load_rules(rules), len(seats))
     deck = sorted(start.stock)
     random.Random(seed).shuffle(deck)
     return Table.resume(Record(start, [(None, Shuffle(tuple(deck)))]), seats, seed=seed)
 
 
-def check(name: str, app: App[None], script: Script | None,
-          screen_text: Callable[[App[None]], str]) -> None:
+def check(
+    name: str, app: App[None], script: Script | None, screen_text: Callable[[App[None]], str]
+) -> None:
     shots: list[str] = []
 
     async def go() -> None:
@@ -85,8 +90,9 @@ def test_hand_off_screen(screen_text: Callable[[App[None]], str]) -> None:
     check("handoff", PlayApp(table(seats=seats)), None, screen_text)
 
 
-def test_game_over_screen(screen_text: Callable[[App[None]], str],
-                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_game_over_screen(
+    screen_text: Callable[[App[None]], str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     # the dialog shows the record's path: a home of fixed length (pytest's numbered tmp
     # folders grow a digit now and then)
     monkeypatch.setenv("NINETYNINE_HOME", tempfile.mkdtemp(prefix="nn-snap-"))
@@ -111,17 +117,19 @@ def test_replay_view(screen_text: Callable[[App[None]], str]) -> None:
     for _ in range(12):
         t.play(t.view(0).legal[0]) if t.pending().kind == "human" else t.step_bot()
     from ninetynine.records.record import format_record
+
     record = parse_record(format_record(t.record))
-    check("replay", ReplayApp(record), lambda p: press(p, "right", "right", "right"),
-          screen_text)
+    check("replay", ReplayApp(record), lambda p: press(p, "right", "right", "right"), screen_text)
 
 
 def test_replay_steps_forward_and_back_and_cli_step_opens_it(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     t = table(rules="K", seed=3)
     while not t.state.is_over:
         t.play(t.view(0).legal[0]) if t.pending().kind == "human" else t.step_bot()
     from ninetynine.records.record import format_record
+
     text = format_record(t.record, t.state)
     app = ReplayApp(parse_record(text))
 
@@ -151,5 +159,6 @@ def test_replay_steps_forward_and_back_and_cli_step_opens_it(
 
 def test_ten_seats_fit_in_two_columns(screen_text: Callable[[App[None]], str]) -> None:
     from ninetynine.session.table import parse_seats
+
     seats = parse_seats(None, players=10, bots=["random"], name="Ann")
     check("table_ten_seats", PlayApp(table(seats=seats)), None, screen_text)

@@ -47,8 +47,10 @@ def test_every_preset_plays_to_the_end_with_a_summary(preset: str) -> None:
     assert summary is not None and table.state.outcome is not None
     assert summary.winners == table.state.outcome.winners
     assert summary.hands == table.state.hand_no >= 1
-    lost = [sum(e.amount - e.unpaid for e in table.log if isinstance(e, LifeLost) and e.seat == s)
-            for s in range(n)]
+    lost = [
+        sum(e.amount - e.unpaid for e in table.log if isinstance(e, LifeLost) and e.seat == s)
+        for s in range(n)
+    ]
     assert list(summary.lives_lost) == lost
     assert isinstance(table.log[-1], GameOver)
     # the record written along the way replays to the same end
@@ -117,7 +119,7 @@ def test_bots_are_shown_only_their_own_view() -> None:
 
 def test_hot_seat_hides_hands_until_the_next_person_takes_the_device() -> None:
     table = Table.new(load_rules("P"), [Seat("Ann"), Seat("Bea"), *bots(1)], seed=2)
-    assert table.hot_seat and table.pending() .seat == 0
+    assert table.hot_seat and table.pending().seat == 0
     assert table.needs_handoff() and table.viewer is None
     table.reveal(0)
     assert not table.needs_handoff() and table.viewer == 0
@@ -151,11 +153,13 @@ def test_parse_seats() -> None:
     assert seats[0].name == "Zed" and [s.bot for s in seats[1:]] == ["easy", "random"]
     seats = parse_seats(["random", "@Ann", "you"], players=4, bots=["easy"], name="Me")
     assert [s.name for s in seats][1:] == ["Ann", "Me"]
-    for words, message in ((["random", "random"], "no person"),
-                           (["you", "@Me"], "two seats"),
-                           (["you", "nosuchbot"], "unknown bot"),
-                           (["you", "@"], "needs a name"),
-                           (["you", "@A\tB"], "printable")):
+    for words, message in (
+        (["random", "random"], "no person"),
+        (["you", "@Me"], "two seats"),
+        (["you", "nosuchbot"], "unknown bot"),
+        (["you", "@"], "needs a name"),
+        (["you", "@A\tB"], "printable"),
+    ):
         with pytest.raises(NinetyNineError, match=message):
             parse_seats(words, players=2, bots=["easy"], name="Me")
 
@@ -170,7 +174,8 @@ def test_rematch_keeps_the_table_and_moves_the_first_seat() -> None:
 
 
 def test_protocol_bots_stop_when_the_game_ends_or_the_table_is_closed(
-        bot_processes: list[subprocess.Popen[str]]) -> None:
+    bot_processes: list[subprocess.Popen[str]],
+) -> None:
     seats = [Seat("Me"), Seat("Px", BOT, EXAMPLE_BOT)]
     table = Table.new(load_rules("K"), seats, seed=1)
     play_to_end(table, random.Random(2))
@@ -197,8 +202,10 @@ def test_a_failing_bot_is_one_line_naming_its_seat_the_bot_and_the_reason() -> N
         def choose(self, view, rng):  # type: ignore[no-untyped-def]
             raise ValueError("out of ideas")
 
-    for spec, reasons in ((CRASHING_BOT, ("exited (code 3)", "its last error line: no luck")),
-                          ("boom-for-tests", ("ValueError: out of ideas",))):
+    for spec, reasons in (
+        (CRASHING_BOT, ("exited (code 3)", "its last error line: no luck")),
+        ("boom-for-tests", ("ValueError: out of ideas",)),
+    ):
         table = Table.new(load_rules("P"), [Seat("Px", BOT, spec), Seat("Me")], seed=1)
         with pytest.raises(BotFailure) as e:
             table.step_bot()

@@ -26,9 +26,16 @@ from tests.web.helpers import FakeClock, ServerThread, free_port
 
 # Tests make many tables from one address quickly; tests/web/test_security.py checks the
 # default limits themselves.
-ROOMY = Limits(requests_per_second=1000, requests_burst=1000, tables_per_address=1000,
-               tables_per_client=1000, messages_per_second=1000, messages_burst=1000,
-               unseated_per_address=1000, refusals_per_connection=1000)
+ROOMY = Limits(
+    requests_per_second=1000,
+    requests_burst=1000,
+    tables_per_address=1000,
+    tables_per_client=1000,
+    messages_per_second=1000,
+    messages_burst=1000,
+    unseated_per_address=1000,
+    refusals_per_connection=1000,
+)
 
 
 # No request may make the server read a file (a record's rules naming "/etc/passwd", a
@@ -37,11 +44,26 @@ ROOMY = Limits(requests_per_second=1000, requests_burst=1000, tables_per_address
 # tests' databases and caches); anything else fails the test that caused it. An audit
 # hook sees every open (builtins.open, Path.read_text, os.open, io.open_code) where a
 # monkeypatched ``open`` would miss some.
-SERVER_FILES = tuple(str(Path(p).resolve()) for p in {
-    Path(ninetynine.__file__).parent, sys.prefix, sys.base_prefix, sys.exec_prefix,
-    tempfile.gettempdir(), "/dev/null", "/dev/urandom", "/proc/self", "/sys/fs/cgroup",
-    "/etc/localtime", "/usr/share/zoneinfo", "/etc/ssl", "/usr/lib/ssl", "/etc/mime.types",
-    *site.getsitepackages()})
+SERVER_FILES = tuple(
+    str(Path(p).resolve())
+    for p in {
+        Path(ninetynine.__file__).parent,
+        sys.prefix,
+        sys.base_prefix,
+        sys.exec_prefix,
+        tempfile.gettempdir(),
+        "/dev/null",
+        "/dev/urandom",
+        "/proc/self",
+        "/sys/fs/cgroup",
+        "/etc/localtime",
+        "/usr/share/zoneinfo",
+        "/etc/ssl",
+        "/usr/lib/ssl",
+        "/etc/mime.types",
+        *site.getsitepackages(),
+    }
+)
 _opened_outside: list[str] = []
 _auditing = [False]
 
@@ -72,8 +94,16 @@ def no_file_from_a_request() -> Iterator[None]:
 
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 @pytest.fixture(scope="module")
@@ -98,8 +128,14 @@ def make_server(tmp_path: Path, clock: FakeClock) -> Iterator[Callable[..., Serv
 
     def make(**overrides: object) -> ServerThread:
         options: dict[str, object] = {
-            "database": str(tmp_path / f"web{len(servers)}.sqlite3"), "grace": 30.0,
-            "bot_delay": 0.0, "tick": 0.02, "clock": clock, "seed": 7, "limits": ROOMY}
+            "database": str(tmp_path / f"web{len(servers)}.sqlite3"),
+            "grace": 30.0,
+            "bot_delay": 0.0,
+            "tick": 0.02,
+            "clock": clock,
+            "seed": 7,
+            "limits": ROOMY,
+        }
         options.update(overrides)
         server = ServerThread(Settings(**options)).start()  # type: ignore[arg-type]
         servers.append(server)
@@ -133,15 +169,30 @@ class Postgres:
             shutil.chown(sock, "postgres")
         self.port = free_port()
         self.options = f"-p {self.port} -k {sock} -h 127.0.0.1 -F"
-        subprocess.run([*self.prefix, str(self.bindir / "initdb"), "-D", str(self.data),
-                        "-A", "trust", "-U", "postgres", "--no-sync"],
-                       check=True, capture_output=True)
+        subprocess.run(
+            [
+                *self.prefix,
+                str(self.bindir / "initdb"),
+                "-D",
+                str(self.data),
+                "-A",
+                "trust",
+                "-U",
+                "postgres",
+                "--no-sync",
+            ],
+            check=True,
+            capture_output=True,
+        )
         self.start()
         self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
 
     def pg_ctl(self, *args: str) -> None:
-        subprocess.run([*self.prefix, str(self.bindir / "pg_ctl"), "-D", str(self.data), *args],
-                       check=True, capture_output=True)
+        subprocess.run(
+            [*self.prefix, str(self.bindir / "pg_ctl"), "-D", str(self.data), *args],
+            check=True,
+            capture_output=True,
+        )
 
     def start(self) -> None:
         self.pg_ctl("-l", str(self.root / "log"), "-w", "-o", self.options, "start")

@@ -47,8 +47,14 @@ class ServerThread:
         self.settings = settings
         self.port = free_port()
         self.app = create_app(settings, storage)
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
-                                lifespan="on", **uvicorn_options(settings.limits))
+        config = uvicorn.Config(
+            self.app,
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            lifespan="on",
+            **uvicorn_options(settings.limits),
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -180,7 +186,8 @@ def play_game(clients: list[Client], rng: random.Random, max_moves: int = 20000)
         stalled_since = time.monotonic()
         state = mover.state
         mover.send({"type": "act", "state": state, "action": rng.choice(mover.view["legal"])})
-        msg = mover.wait(lambda m, st=state: m["type"] == "error" or
-                         (m["type"] == "update" and m["state"] > st))
+        msg = mover.wait(
+            lambda m, st=state: m["type"] == "error" or (m["type"] == "update" and m["state"] > st)
+        )
         assert msg["type"] != "error", msg
     raise AssertionError("the game did not end")

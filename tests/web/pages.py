@@ -18,9 +18,16 @@ PIXEL_DELTA = 40  # a channel difference at most this big is antialiasing, not a
 MAX_CHANGED = 0.004  # the share of pixels that may differ beyond PIXEL_DELTA
 
 
-def create_table(page: Page, url: str, name: str, players: int, bots: dict[int, str],
-                 house_rules: Path | None = None, rules: str = "P",
-                 public: bool = False) -> str:
+def create_table(
+    page: Page,
+    url: str,
+    name: str,
+    players: int,
+    bots: dict[int, str],
+    house_rules: Path | None = None,
+    rules: str = "P",
+    public: bool = False,
+) -> str:
     """Set a table up through the lobby's form, ``bots`` at their seats and friends invited
     to the others; returns the invite link."""
     page.goto(url)
@@ -98,8 +105,9 @@ def over(page: Page) -> bool:
 
 
 def assert_no_sideways_scroll(page: Page, screen: str) -> None:
-    sizes = page.evaluate("[document.documentElement.scrollWidth, "
-                          "document.documentElement.clientWidth]")
+    sizes = page.evaluate(
+        "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
     assert sizes[0] <= sizes[1], f"{screen}: the page scrolls sideways ({sizes[0]} > {sizes[1]})"
 
 
@@ -108,16 +116,18 @@ def assert_accessible(page: Page, screen: str) -> None:
     result = Axe().run(page)
     bad = [v for v in result.response["violations"] if v["impact"] in ("serious", "critical")]
     assert not bad, f"{screen}: " + "; ".join(
-        f"{v['id']} ({v['impact']}): {v['help']} at "
-        f"{[n['target'] for n in v['nodes']][:3]}" for v in bad)
+        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+        for v in bad
+    )
 
 
 def assert_screen(page: Page, name: str, tmp: Path, mask: list[Locator] | None = None) -> None:
     """The page looks like its committed baseline, within antialiasing noise. With
     NINETYNINE_UPDATE_SCREENS=1 the baseline is rewritten instead."""
     shot = tmp / f"{name}.png"
-    page.screenshot(path=str(shot), full_page=True, mask=mask or [], animations="disabled",
-                    caret="hide")
+    page.screenshot(
+        path=str(shot), full_page=True, mask=mask or [], animations="disabled", caret="hide"
+    )
     baseline = BASELINES / f"{name}.png"
     if os.environ.get(UPDATE_ENV) == "1":
         BASELINES.mkdir(exist_ok=True)
@@ -132,6 +142,8 @@ def assert_screen(page: Page, name: str, tmp: Path, mask: list[Locator] | None =
     share = changed / (new.size[0] * new.size[1])
     if share > MAX_CHANGED:
         diff.point(lambda v: 255 if v > PIXEL_DELTA else 0).save(tmp / f"{name}-diff.png")
-        raise AssertionError(f"{name}: {share:.2%} of the pixels differ from {baseline} (see "
-                             f"{shot} and its -diff.png); if the change is meant, run with "
-                             f"{UPDATE_ENV}=1")
+        raise AssertionError(
+            f"{name}: {share:.2%} of the pixels differ from {baseline} (see "
+            f"{shot} and its -diff.png); if the change is meant, run with "
+            f"{UPDATE_ENV}=1"
+        )

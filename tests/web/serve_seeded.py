@@ -16,8 +16,13 @@ from tests.web.conftest import ROOMY
 def main() -> None:
     port, database, seed = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
     settings = Settings(database=database, bot_delay=0, seed=seed, limits=ROOMY)
-    uvicorn.run(create_app(settings), host="127.0.0.1", port=port, log_level="warning",
-                **uvicorn_options(settings.limits))
+    uvicorn.run(
+        create_app(settings),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        **uvicorn_options(settings.limits),
+    )
 
 
 if __name__ == "__main__":

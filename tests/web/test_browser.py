@@ -21,8 +21,9 @@ def web(make_server: Callable[..., ServerThread]) -> ServerThread:
     return make_server(bot_delay=0.0)
 
 
-def test_two_players_in_two_browsers_play_to_the_end(browser: Browser, web: ServerThread,
-                                                     tmp_path: Path) -> None:
+def test_two_players_in_two_browsers_play_to_the_end(
+    browser: Browser, web: ServerThread, tmp_path: Path
+) -> None:
     ann = browser.new_context().new_page()
     bob = browser.new_context().new_page()
     house = tmp_path / "short.toml"  # an uploaded house-rules file: one life, a short game
@@ -73,10 +74,12 @@ def test_two_players_in_two_browsers_play_to_the_end(browser: Browser, web: Serv
         expect(page.locator("#summary")).to_be_hidden()
 
 
-def test_a_phone_sized_screen_shows_everything_and_plays(browser: Browser,
-                                                         web: ServerThread) -> None:
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
-                              has_touch=True)
+def test_a_phone_sized_screen_shows_everything_and_plays(
+    browser: Browser, web: ServerThread
+) -> None:
+    ctx = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
     page = ctx.new_page()
     create_table(page, web.url, "Pip", 3, {2: "easy", 3: "easy"})
     expect(page.locator("#hand button")).not_to_have_count(0)
@@ -100,12 +103,18 @@ def test_a_phone_sized_screen_shows_everything_and_plays(browser: Browser,
 
 
 def test_a_card_that_names_the_next_player_or_sets_a_total_asks_in_words(
-        browser: Browser, web: ServerThread, tmp_path: Path) -> None:
+    browser: Browser, web: ServerThread, tmp_path: Path
+) -> None:
     page = browser.new_context().new_page()
     house = tmp_path / "names.toml"  # every card names who plays next...
-    house.write_text('preset = "TW"\n[rules.cards]\n' + "".join(
-        f'{r} = "hold name"\n' for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10",
-                                         "J", "Q", "K")) + '[rules.suit_cards]\nAS = "+1"\n')
+    house.write_text(
+        'preset = "TW"\n[rules.cards]\n'
+        + "".join(
+            f'{r} = "hold name"\n'
+            for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+        )
+        + '[rules.suit_cards]\nAS = "+1"\n'
+    )
     create_table(page, web.url, "Pip", 3, {2: "easy", 3: "easy"}, house)
     seats = page.locator("#seats strong").all_inner_texts()
     page.locator("#hand button.legal").first.click()
@@ -122,9 +131,13 @@ def test_a_card_that_names_the_next_player_or_sets_a_total_asks_in_words(
 
     page = browser.new_context().new_page()
     house = tmp_path / "sets.toml"  # ...and every card sets any total
-    house.write_text('preset = "P"\n[rules.cards]\n' + "".join(
-        f'{r} = "set-any"\n' for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10",
-                                       "J", "Q", "K")))
+    house.write_text(
+        'preset = "P"\n[rules.cards]\n'
+        + "".join(
+            f'{r} = "set-any"\n'
+            for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+        )
+    )
     create_table(page, web.url, "Pip", 2, {2: "easy"}, house)
     page.locator("#hand button.legal").first.click()
     expect(page.locator("#choice")).to_contain_text("set the total to")
@@ -138,13 +151,18 @@ def test_a_card_that_names_the_next_player_or_sets_a_total_asks_in_words(
 
 
 def test_an_extra_turn_shows_a_decline_button_only_while_it_may_be_declined(
-        browser: Browser, web: ServerThread, tmp_path: Path) -> None:
+    browser: Browser, web: ServerThread, tmp_path: Path
+) -> None:
     page = browser.new_context().new_page()
     house = tmp_path / "again.toml"  # every card reverses: every play earns an extra turn
-    house.write_text('preset = "P-2P-AGAIN"\n[rules]\ntwo_player_reverse = '
-                     '"play_again_optional"\n[rules.cards]\n' + "".join(
-                         f'{r} = "hold reverse"\n' for r in ("A", "2", "3", "4", "5", "6", "7",
-                                                            "8", "9", "10", "J", "Q", "K")))
+    house.write_text(
+        'preset = "P-2P-AGAIN"\n[rules]\ntwo_player_reverse = '
+        '"play_again_optional"\n[rules.cards]\n'
+        + "".join(
+            f'{r} = "hold reverse"\n'
+            for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+        )
+    )
     create_table(page, web.url, "Pip", 2, {2: "easy"}, house)
     decline = page.get_by_role("button", name="Decline the extra turn")
     expect(page.locator("#hand button.legal").first).to_be_visible()
@@ -152,6 +170,7 @@ def test_an_extra_turn_shows_a_decline_button_only_while_it_may_be_declined(
     page.locator("#hand button.legal").first.click()
     expect(decline).to_be_visible()
     expect(page.locator("#prompt")).to_have_text(
-        "Your turn. The reverse gives you another turn: play a card, or decline it.")
+        "Your turn. The reverse gives you another turn: play a card, or decline it."
+    )
     decline.click()
     expect(page.locator("#log")).to_contain_text("Pip declines the extra turn.")

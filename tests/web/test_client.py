@@ -41,8 +41,9 @@ def engine_totals(web: ServerThread, page: Page) -> dict[str, str] | None:
     out = {}
     for o in card_options(state, 0):
         totals = list(dict.fromkeys(t for _, t in o.plays))
-        out[format_card(o.card)] = "" if not totals else \
-            "any" if len(totals) > 3 else " / ".join(map(str, totals))
+        out[format_card(o.card)] = (
+            "" if not totals else "any" if len(totals) > 3 else " / ".join(map(str, totals))
+        )
     return out
 
 
@@ -87,14 +88,21 @@ def test_a_whole_game_against_a_bot_by_clicking(browser: Browser, web: ServerThr
             page.locator(f'#hand button[data-card="{format_card(blocked.card)}"]').click()
             expect(page.locator("#error")).to_have_text(blocked.refused.why)  # type: ignore[union-attr]
             refused += 1
-        two_way = next((o for o in options if len(o.plays) == 2 and
-                        all(a.value is not None for a, _ in o.plays)), None)
+        two_way = next(
+            (
+                o
+                for o in options
+                if len(o.plays) == 2 and all(a.value is not None for a, _ in o.plays)
+            ),
+            None,
+        )
         if two_way:  # the Ace's or Ten's choice, with the total each way makes
             page.locator(f'#hand button[data-card="{format_card(two_way.card)}"]').click()
             expect(choice).to_be_visible()
             labels = choice.locator("button[data-action]").all_inner_texts()
             assert [re.sub(r".*\u2192 ", "", t) for t in labels] == [
-                str(total) for _, total in two_way.plays]
+                str(total) for _, total in two_way.plays
+            ]
             assert all(re.match(r"^[+\u2212]\d+ \u2192 \d+$", t) for t in labels), labels
             choice.locator("button[data-action]").last.click()
             expect(choice).not_to_be_visible()
@@ -109,8 +117,12 @@ def test_a_whole_game_against_a_bot_by_clicking(browser: Browser, web: ServerThr
         page.wait_for_timeout(10)
     assert over(page), "the game did not finish"
     expect(choice).not_to_be_visible()
-    assert choices >= 2 and compared >= 10 and refused >= 1 and calls >= 1, \
-        (choices, compared, refused, calls)
+    assert choices >= 2 and compared >= 10 and refused >= 1 and calls >= 1, (
+        choices,
+        compared,
+        refused,
+        calls,
+    )
     standings = page.locator("#standings-body tr")
     expect(standings).to_have_count(2)
     expect(standings.first).to_contain_text("1st")
@@ -140,19 +152,21 @@ def test_the_keyboard_plays_and_calls_are_announced(browser: Browser, web: Serve
     expect(speech).to_have_attribute("aria-pressed", "false")  # off until asked for
     speech.click()
     page.reload()
-    expect(page.get_by_role("button", name="Speak calls")).to_have_attribute("aria-pressed",
-                                                                            "true")
+    expect(page.get_by_role("button", name="Speak calls")).to_have_attribute("aria-pressed", "true")
 
 
 def coach_lines(web: ServerThread, page: Page) -> tuple[list[str], int]:
     """What the coach panel should say now, from the coach run on seat 1's view: each
     move's figures, and how many moves are tied for the best (0: the best stands out)."""
     table = table_of(web, page)
-    figures = advice_json(advise(table.match.view(0), seed=table.version,
-                                 playouts=web.settings.limits.coach_playouts))
-    return [f"hand {pct(m['lose_hand'])}" + ("" if m["lose_game"] is None
-                                              else f" · game {pct(m['lose_game'])}")
-            for m in figures["moves"]], len(figures["tied"])
+    figures = advice_json(
+        advise(table.match.view(0), seed=table.version, playouts=web.settings.limits.coach_playouts)
+    )
+    return [
+        f"hand {pct(m['lose_hand'])}"
+        + ("" if m["lose_game"] is None else f" · game {pct(m['lose_game'])}")
+        for m in figures["moves"]
+    ], len(figures["tied"])
 
 
 def pct(x: float) -> str:
@@ -181,7 +195,8 @@ def test_the_coach_toggle_shows_each_moves_chances(browser: Browser, web: Server
         expect(coach.locator("li.best .star")).to_have_count(0 if tied else 1)
         if tied:
             expect(coach.locator("li.hint")).to_have_text(
-                re.compile(r"^tied: " + ", ".join([".+"] * tied) + "$"))
+                re.compile(r"^tied: " + ", ".join([".+"] * tied) + "$")
+            )
         else:
             expect(coach.locator("li.hint")).to_have_count(0)
         if turn == 0:
@@ -193,7 +208,8 @@ def test_the_coach_toggle_shows_each_moves_chances(browser: Browser, web: Server
 
 
 def test_the_coach_says_a_tie_rather_than_star_a_move_inside_the_noise(
-        browser: Browser, make_server: Callable[..., ServerThread]) -> None:
+    browser: Browser, make_server: Callable[..., ServerThread]
+) -> None:
     """Issue 24, item 5: with one deal a move, no move can be told apart from another: the
     panel stars none and says which moves tie."""
     web = make_server(bot_delay=0.0, limits=dataclasses.replace(ROOMY, coach_playouts=2))
@@ -208,7 +224,8 @@ def test_the_coach_says_a_tie_rather_than_star_a_move_inside_the_noise(
     expect(coach.locator("li .figures")).to_have_text(expected)
     expect(coach.locator(".star")).to_have_count(0)
     expect(coach.locator("li.hint")).to_have_text(
-        re.compile(r"^tied: " + ", ".join([".+"] * tied) + "$"))
+        re.compile(r"^tied: " + ", ".join([".+"] * tied) + "$")
+    )
 
 
 def test_chat_between_two_browsers_with_mute(browser: Browser, web: ServerThread) -> None:
@@ -234,8 +251,7 @@ def test_chat_between_two_browsers_with_mute(browser: Browser, web: ServerThread
     expect(bob.get_by_role("button", name="Mute chat")).to_have_attribute("aria-pressed", "true")
 
 
-def test_the_lobby_follows_new_tables_without_a_reload(browser: Browser,
-                                                       web: ServerThread) -> None:
+def test_the_lobby_follows_new_tables_without_a_reload(browser: Browser, web: ServerThread) -> None:
     watcher = browser.new_context().new_page()
     watcher.goto(web.url)
     expect(watcher.locator("#feed-state")).to_contain_text("No public tables")
@@ -259,16 +275,19 @@ def test_the_lobby_follows_new_tables_without_a_reload(browser: Browser,
 def finished_game(web: ServerThread) -> str:
     created = web.create(name="Ann", players=2)
     bob = web.join(created["table"], "Bob")
-    clients = [web.client(created["table"], created["token"]),
-               web.client(created["table"], bob["token"])]
+    clients = [
+        web.client(created["table"], created["token"]),
+        web.client(created["table"], bob["token"]),
+    ]
     play_game(clients, random.Random(3))
     for c in clients:
         c.close()
     return str(created["table"])
 
 
-def test_the_replay_steps_to_the_end_and_back(browser: Browser, web: ServerThread,
-                                              tmp_path: Path) -> None:
+def test_the_replay_steps_to_the_end_and_back(
+    browser: Browser, web: ServerThread, tmp_path: Path
+) -> None:
     table_id = finished_game(web)
     page = browser.new_page()
     page.goto(f"{web.url}/t/{table_id}?replay=1&seat=2")
@@ -307,7 +326,8 @@ def test_the_replay_steps_to_the_end_and_back(browser: Browser, web: ServerThrea
 
 
 def test_the_replay_reviews_a_seats_decisions_with_the_coach(
-        browser: Browser, make_server: Callable[..., ServerThread], tmp_path: Path) -> None:
+    browser: Browser, make_server: Callable[..., ServerThread], tmp_path: Path
+) -> None:
     """Issue 16: the browser's replay lists a seat's decisions beside the coach's moves,
     flagged as the review flags them, each a link to the position it was made in."""
     web = make_server(bot_delay=0.0, limits=dataclasses.replace(ROOMY, review_playouts=150))
@@ -324,9 +344,9 @@ def test_the_replay_reviews_a_seats_decisions_with_the_coach(
     expect(items).to_have_count(len(differ), timeout=30000)
     flagged = sum(1 for d in expected["decisions"] if d["flag"])
     expect(page.locator("#review-status")).to_contain_text(
-        f"had {len(expected['decisions'])} real choices")
-    expect(page.locator("#review-list .flagged")).to_have_count(
-        sum(1 for d in differ if d["flag"]))
+        f"had {len(expected['decisions'])} real choices"
+    )
+    expect(page.locator("#review-list .flagged")).to_have_count(sum(1 for d in differ if d["flag"]))
     assert flagged >= sum(1 for d in differ if d["flag"])
     first = differ[0]
     expect(items.first).to_contain_text(f"cost {first['cost']:.1f} ± {first['error']:.1f}")
@@ -334,8 +354,9 @@ def test_the_replay_reviews_a_seats_decisions_with_the_coach(
     items.first.get_by_role("button").click()
     steps = web.get(f"/api/tables/{table_id}/replay?seat=1").json()["steps"]
     at = next(i for i, s in enumerate(steps) if s["moves"] == first["action_number"] - 1)
-    expect(page.locator("#replay-pos")).to_have_text("The deal" if at == 0 else
-                                                     f"Move {at} of {len(steps) - 1}")
+    expect(page.locator("#replay-pos")).to_have_text(
+        "The deal" if at == 0 else f"Move {at} of {len(steps) - 1}"
+    )
     expect(page.locator("#total")).to_have_text(str(first["total"]))
     card = first["played"][:2] if first["played"][:2] != "10" else first["played"][:3]
     expect(page.locator(f'#hand button[data-card="{card}"]')).to_be_visible()  # in hand then

@@ -26,9 +26,17 @@ from ninetynine.bots import ask, make_bot
 from ninetynine.records.record import format_record
 from tests.web.helpers import Client, free_port
 
-ROOMY = [f"--limit={name}=100000" for name in (
-    "requests_per_second", "requests_burst", "messages_per_second", "messages_burst",
-    "tables_per_address", "tables_per_client")]
+ROOMY = [
+    f"--limit={name}=100000"
+    for name in (
+        "requests_per_second",
+        "requests_burst",
+        "messages_per_second",
+        "messages_burst",
+        "tables_per_address",
+        "tables_per_client",
+    )
+]
 WORKER_MEMORY = 512  # MiB, the cap these tests give the workers
 
 
@@ -40,10 +48,24 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = tmp / "server.log"
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "ninetynine.cli.main", "serve", "--port", str(self.port),
-             "--database", str(tmp / "web.sqlite3"), "--bot-delay", "0", *ROOMY,
-             f"--limit=worker_memory={WORKER_MEMORY}", *extra],
-            stdout=subprocess.DEVNULL, stderr=self.log.open("ab"))
+            [
+                sys.executable,
+                "-m",
+                "ninetynine.cli.main",
+                "serve",
+                "--port",
+                str(self.port),
+                "--database",
+                str(tmp / "web.sqlite3"),
+                "--bot-delay",
+                "0",
+                *ROOMY,
+                f"--limit=worker_memory={WORKER_MEMORY}",
+                *extra,
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=self.log.open("ab"),
+        )
         deadline = time.monotonic() + 30
         while True:
             try:
@@ -71,17 +93,22 @@ class Server:
             with contextlib.suppress(OSError, ValueError, IndexError):
                 fields = stat.read_text().rsplit(")", 1)[1].split()
                 parent[int(stat.parent.name)] = int(fields[1])
+
         def under(pid: int) -> bool:
             while pid in parent and pid != self.proc.pid:
                 pid = parent[pid]
             return pid == self.proc.pid
+
         found = []
         for pid in parent:
             if pid != self.proc.pid and under(pid):
                 with contextlib.suppress(OSError):
                     status = Path(f"/proc/{pid}/status").read_text()
-                    found += [int(line.split()[1]) * 1024 for line in status.splitlines()
-                              if line.startswith("VmRSS:")]
+                    found += [
+                        int(line.split()[1]) * 1024
+                        for line in status.splitlines()
+                        if line.startswith("VmRSS:")
+                    ]
         return found
 
     def stop(self) -> None:
@@ -130,15 +157,19 @@ class BotTable:
                 self.me = self.server.client(self.table, self.token)
                 last = self.me.wait(lambda m: m["type"] == "sync")["state"]
             elif self.me.my_turn():
-                self.me.send({"type": "act", "state": self.me.state,
-                              "action": self.me.view["legal"][0]})
+                self.me.send(
+                    {"type": "act", "state": self.me.state, "action": self.me.view["legal"][0]}
+                )
                 self.me.wait(lambda m: m["type"] in ("update", "error"))
         return moves / seconds
 
     def notes(self) -> list[str]:
         """The kinds of every event and server note the table was told."""
-        return [e.get("kind", "") for f in self.frames + self.me.frames
-                for e in json.loads(f).get("events", [])]
+        return [
+            e.get("kind", "")
+            for f in self.frames + self.me.frames
+            for e in json.loads(f).get("events", [])
+        ]
 
 
 def long_record(lives: int) -> str:
@@ -161,9 +192,11 @@ def test_the_coach_and_reviews_cannot_starve_a_bot_table(serve: Any) -> None:
     table = BotTable(server)
     table.pace(1.0)  # warm: the bots' first searches
     alone = table.pace(5.0)
-    huge = {"house_rules": "[rules]\nlives = 20\nbig_table_lives = 20\nplayers_max = 12\n",
-            "players": 12,
-            "bots": {str(seat): "easy" for seat in range(2, 13)}}
+    huge = {
+        "house_rules": "[rules]\nlives = 20\nbig_table_lives = 20\nplayers_max = 12\n",
+        "players": 12,
+        "bots": {str(seat): "easy" for seat in range(2, 13)},
+    }
     coached = []
     for _ in range(2):
         created = server.create(**huge)
@@ -172,17 +205,25 @@ def test_the_coach_and_reviews_cannot_starve_a_bot_table(serve: Any) -> None:
         player.send({"type": "coach", "state": player.state})
         coached.append(player)
     record = long_record(12)
-    reviews = [threading.Thread(target=lambda: httpx.post(
-        server.url + "/api/review", json={"record": record, "seat": 1}, timeout=600),
-        daemon=True) for _ in range(2)]
+    reviews = [
+        threading.Thread(
+            target=lambda: httpx.post(
+                server.url + "/api/review", json={"record": record, "seat": 1}, timeout=600
+            ),
+            daemon=True,
+        )
+        for _ in range(2)
+    ]
     for review in reviews:
         review.start()
     time.sleep(1.0)  # the work is under way
     rss = server.workers_rss()
     busy = table.pace(5.0)
     rss += server.workers_rss()
-    print(f"bot table: {alone:.1f} moves/s alone, {busy:.1f} while the coach and reviews "
-          f"run; workers' memory {max(rss, default=0) >> 20} MiB")
+    print(
+        f"bot table: {alone:.1f} moves/s alone, {busy:.1f} while the coach and reviews "
+        f"run; workers' memory {max(rss, default=0) >> 20} MiB"
+    )
     assert busy >= 0.7 * alone, (alone, busy)
     assert not {"BotReplaced", "TimedOut"} & set(table.notes())
     summary = httpx.get(f"{server.url}/api/tables/{table.table}", timeout=5).json()
@@ -197,6 +238,7 @@ def test_the_coach_and_reviews_cannot_starve_a_bot_table(serve: Any) -> None:
 async def _flood(url: str, sockets: int, messages: int, stop: float) -> list[str]:
     """``sockets`` connections from this address that never read, each sending refused
     messages as fast as it can; what became of each (its close code, or why it failed)."""
+
     async def one() -> str:
         try:
             async with websockets.connect(url, open_timeout=30, max_queue=None) as ws:
@@ -216,7 +258,8 @@ async def _flood(url: str, sockets: int, messages: int, stop: float) -> list[str
 
 
 def test_a_flood_from_unread_sockets_leaves_another_table_at_its_pace(
-        serve: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    serve: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """150 sockets of one address, none reading, each flooding refused messages: those
     without a seat beyond their share are refused at once, the rest are closed after a few
     refusals, and a bot table elsewhere keeps its pace."""
@@ -235,8 +278,10 @@ def test_a_flood_from_unread_sockets_leaves_another_table_at_its_pace(
     busy = table.pace(4.0)
     outcome: list[str] = results.get(timeout=60)
     crowd.join(10)
-    print(f"bot table: {alone:.1f} moves/s alone, {busy:.1f} during the flood; sockets "
-          f"ended with {sorted(set(outcome))}")
+    print(
+        f"bot table: {alone:.1f} moves/s alone, {busy:.1f} during the flood; sockets "
+        f"ended with {sorted(set(outcome))}"
+    )
     assert busy >= 0.7 * alone, (alone, busy)
     assert len(outcome) == 150
     # each was closed for what it sent (4009), or refused over the share of sockets

@@ -32,8 +32,9 @@ from tests.web.helpers import ServerThread, free_port, play_game
 CARD = re.compile(r"(?<![A-Za-z0-9])(10|[2-9AJQK])[SHDC](?![A-Za-z0-9])")
 
 
-def allowed_cards(record_text: str,
-                  players: int) -> tuple[list[list[set[str]]], list[list[list[str]]]]:
+def allowed_cards(
+    record_text: str, players: int
+) -> tuple[list[list[set[str]]], list[list[list[str]]]]:
     """Per state id: the cards each seat (and, last, a spectator) may know; and the hands."""
     record = parse_record(record_text)
     state = record.start.clone()
@@ -42,7 +43,7 @@ def allowed_cards(record_text: str,
     hands: list[list[list[str]]] = []
 
     def snapshot() -> None:
-        public = {format_card(c) for c in state.pile[state.face_down:] + state.out}
+        public = {format_card(c) for c in state.pile[state.face_down :] + state.out}
         for s in range(players + 1):
             seen[s] |= public
             if s < players:
@@ -75,8 +76,13 @@ def strings(value: Any) -> list[str]:
     return []
 
 
-def check_frames(frames: list[str], seat: int | None, players: int,
-                 per_state: list[list[set[str]]], hands: list[list[list[str]]]) -> int:
+def check_frames(
+    frames: list[str],
+    seat: int | None,
+    players: int,
+    per_state: list[list[set[str]]],
+    hands: list[list[list[str]]],
+) -> int:
     who = players if seat is None else seat
     checked = 0
     for text in frames:
@@ -103,12 +109,20 @@ def check_frames(frames: list[str], seat: int | None, players: int,
     return checked
 
 
-@pytest.mark.parametrize("rules,players,bots", [
-    ("P", 3, {"3": "easy"}), ("K", 4, {"2": "easy"}), ("J", 2, {}), ("P-UPCARD-INSTANT", 3, {}),
-    ("G", 3, {"2": "easy"}), ("P-ONLINE", 2, {}),
-])
-def test_no_frame_leaks_a_hidden_card(server: ServerThread, rules: str, players: int,
-                                      bots: dict[str, str]) -> None:
+@pytest.mark.parametrize(
+    "rules,players,bots",
+    [
+        ("P", 3, {"3": "easy"}),
+        ("K", 4, {"2": "easy"}),
+        ("J", 2, {}),
+        ("P-UPCARD-INSTANT", 3, {}),
+        ("G", 3, {"2": "easy"}),
+        ("P-ONLINE", 2, {}),
+    ],
+)
+def test_no_frame_leaks_a_hidden_card(
+    server: ServerThread, rules: str, players: int, bots: dict[str, str]
+) -> None:
     for game in range(4):
         created = server.create(name="P1", rules=rules, players=players, bots=bots)
         table = created["table"]
@@ -128,8 +142,7 @@ def test_no_frame_leaks_a_hidden_card(server: ServerThread, rules: str, players:
         total = 0
         for seat, client in clients.items():
             total += check_frames(client.frames, seat, players, per_state, hands)
-            named = {m.group(0) for f in client.frames if '"error"' in f
-                     for m in CARD.finditer(f)}
+            named = {m.group(0) for f in client.frames if '"error"' in f for m in CARD.finditer(f)}
             assert named <= per_state[-1][seat] | {"AS"}
         total += check_frames(watcher.frames, None, players, per_state, hands)
         assert total > 10
@@ -154,6 +167,7 @@ def test_the_scan_catches_a_leaked_card(server: ServerThread) -> None:
 
 
 # A thousand games ---------------------------------------------------------------------------
+
 
 def _short(preset: str) -> str:
     """House rules for a one-life (or short) match of a preset: the same hands, fewer of them."""
@@ -197,8 +211,15 @@ async def _scan_game(base: str, game: int, http: httpx.AsyncClient) -> int:
                 if view["phase"] == "over":
                     return
                 if who is not None and view["turn"] == view["seat"] and view["legal"]:
-                    await ws.send(json.dumps({"type": "act", "state": msg["state"],
-                                              "action": rng.choice(view["legal"])}))
+                    await ws.send(
+                        json.dumps(
+                            {
+                                "type": "act",
+                                "state": msg["state"],
+                                "action": rng.choice(view["legal"]),
+                            }
+                        )
+                    )
 
     await asyncio.wait_for(asyncio.gather(*(seat(w) for w in frames)), 300)
     record = (await http.get(f"{base}/api/tables/{table}/record")).text
@@ -211,8 +232,16 @@ def test_a_thousand_seeded_games_leak_nothing(tmp_path: Path) -> None:
     """Every preset, 2 to 5 seats, some bots, a spectator; most games a one-life match."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen([sys.executable, "-m", "tests.web.serve_seeded", str(port),
-                               str(tmp_path / "scan.sqlite3"), "99"])
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "tests.web.serve_seeded",
+            str(port),
+            str(tmp_path / "scan.sqlite3"),
+            "99",
+        ]
+    )
     try:
         for _ in range(100):
             try:
@@ -226,9 +255,11 @@ def test_a_thousand_seeded_games_leak_nothing(tmp_path: Path) -> None:
             # a new connection a request: the server closes idle ones while games go on
             no_reuse = httpx.Limits(max_keepalive_connections=0)
             async with httpx.AsyncClient(timeout=60, limits=no_reuse) as http:
+
                 async def one(game: int) -> int:
                     async with limit:
                         return await _scan_game(base, game, http)
+
                 counts = await asyncio.gather(*(one(g) for g in range(GAMES)))
             return len(counts), sum(counts)
 

@@ -29,29 +29,45 @@ RECORD = Path(__file__).parents[1] / "golden" / "P.toml"  # a finished game's re
 def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     """One server for the module; the coach thinks briefly."""
     db = tmp_path_factory.mktemp("newcomer") / "web.sqlite3"
-    server = ServerThread(Settings(
-        database=str(db), grace=30.0, bot_delay=0.0, tick=0.02, clock=FakeClock(), seed=7,
-        limits=dataclasses.replace(ROOMY, coach_playouts=40))).start()
+    server = ServerThread(
+        Settings(
+            database=str(db),
+            grace=30.0,
+            bot_delay=0.0,
+            tick=0.02,
+            clock=FakeClock(),
+            seed=7,
+            limits=dataclasses.replace(ROOMY, coach_playouts=40),
+        )
+    ).start()
     yield server
     server.stop()
 
 
-def seated(browser: Browser, web: ServerThread, size: str, position: dict[str, Any],
-           players: int = 4) -> Page:
+def seated(
+    browser: Browser, web: ServerThread, size: str, position: dict[str, Any], players: int = 4
+) -> Page:
     """Ann's page at a table of bots, the game set to ``position`` (Ann to play)."""
-    created = web.create(name="Ann", players=players,
-                         bots={str(s): "easy" for s in range(2, players + 1)})
+    created = web.create(
+        name="Ann", players=players, bots={str(s): "easy" for s in range(2, players + 1)}
+    )
     table = web.lobby.tables[created["table"]]
     # set before Ann connects: the bots play only while somebody is at the table
     table.match.state = position_from_mapping({"rules": "P", "turn": 1, **position})
     width, height = SIZES[size]
     phone = size == "phone"
-    page = browser.new_context(viewport={"width": width, "height": height}, is_mobile=phone,
-                               has_touch=phone, reduced_motion="reduce").new_page()
+    page = browser.new_context(
+        viewport={"width": width, "height": height},
+        is_mobile=phone,
+        has_touch=phone,
+        reduced_motion="reduce",
+    ).new_page()
     page.goto(web.url)
-    page.evaluate("([id, token]) => { localStorage.setItem(`nn-token-${id}`, token); "
-                  "localStorage.setItem('nn-coach', 'true'); }",  # the coach on, as left
-                  [created["table"], created["token"]])
+    page.evaluate(
+        "([id, token]) => { localStorage.setItem(`nn-token-${id}`, token); "
+        "localStorage.setItem('nn-coach', 'true'); }",  # the coach on, as left
+        [created["table"], created["token"]],
+    )
     page.goto(web.url + created["invite"])
     expect(page.locator("#hand button")).not_to_have_count(0)
     return page
@@ -62,16 +78,21 @@ def assert_in_view(page: Page, locator: Locator, what: str) -> None:
     box = locator.bounding_box()
     size = page.viewport_size
     assert box and size, f"{what} is not shown"
-    assert box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= size["width"] and \
-        box["y"] + box["height"] <= size["height"], \
-        f"{what} is outside the {size['width']}x{size['height']} screen: {box}"
+    assert (
+        box["x"] >= 0
+        and box["y"] >= 0
+        and box["x"] + box["width"] <= size["width"]
+        and box["y"] + box["height"] <= size["height"]
+    ), f"{what} is outside the {size['width']}x{size['height']} screen: {box}"
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_a_turn_fits_the_screen_and_a_refused_card_says_why_in_card_notation(
-        size: str, browser: Browser, web: ServerThread) -> None:
-    page = seated(browser, web, size, {"total": 95, "hands": [
-        "2C 8D 9H", "3C 4C 5C", "3D 4D 5D", "3H 4H 5H"]})
+    size: str, browser: Browser, web: ServerThread
+) -> None:
+    page = seated(
+        browser, web, size, {"total": 95, "hands": ["2C 8D 9H", "3C 4C 5C", "3D 4D 5D", "3H 4H 5H"]}
+    )
     expect(page.locator("#coach-moves li.best")).to_have_count(1)  # the coach's figures
     page.get_by_role("button", name="8 of Diamonds").click()  # over the limit
     expect(page.locator("#error")).to_contain_text("would make 103, over 99")
@@ -90,14 +111,20 @@ def test_a_turn_fits_the_screen_and_a_refused_card_says_why_in_card_notation(
 
 
 def test_the_replay_fits_draws_its_own_icons_and_opens_every_hand_readably(
-        browser: Browser, web: ServerThread) -> None:
-    page = browser.new_context(viewport={"width": 1366, "height": 768},
-                               reduced_motion="reduce").new_page()
+    browser: Browser, web: ServerThread
+) -> None:
+    page = browser.new_context(
+        viewport={"width": 1366, "height": 768}, reduced_motion="reduce"
+    ).new_page()
     page.goto(web.url)
     page.get_by_label("A game's record").set_input_files(str(RECORD))
     expect(page.locator("#replay-pos")).to_have_text("The deal")
-    controls = {"One move forward": "Move 1 of", "To the end": "of", "One move back": "Move",
-                "To the deal": "The deal"}  # each one enabled where it is clicked
+    controls = {
+        "One move forward": "Move 1 of",
+        "To the end": "of",
+        "One move back": "Move",
+        "To the deal": "The deal",
+    }  # each one enabled where it is clicked
     for name, after in controls.items():
         button = page.get_by_role("button", name=name)
         assert_in_view(page, button, f"the replay's {name!r} button")
@@ -112,16 +139,16 @@ def test_the_replay_fits_draws_its_own_icons_and_opens_every_hand_readably(
     assert_in_view(page, page.locator("#replay-pos"), "the replay's place")
     expect(page.get_by_label("Seen from")).to_have_value("")  # every hand open
     seat = page.locator("#seats li").nth(1)  # another player's hand, as it reads
-    expect(seat.locator(".held")).to_have_text(
-        re.compile(r"^((10|[2-9AJQK])[♠♥♦♣]\s*){3}$"))
+    expect(seat.locator(".held")).to_have_text(re.compile(r"^((10|[2-9AJQK])[♠♥♦♣]\s*){3}$"))
     page.get_by_role("button", name="One move forward").click()
     expect(page.locator("#log li").nth(1)).to_have_text(CARD_PLAYED)  # "P1 plays 7♦."
     page.context.close()
 
 
 def test_the_phone_lobby_shows_its_card_fan_whole(browser: Browser, web: ServerThread) -> None:
-    page = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
-                               has_touch=True).new_page()
+    page = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    ).new_page()
     page.goto(web.url)
     hero = page.locator(".hero").bounding_box()
     assert hero
@@ -130,13 +157,17 @@ def test_the_phone_lobby_shows_its_card_fan_whole(browser: Browser, web: ServerT
     expect(cards).to_have_count(5)
     for card in cards.all():
         box = card.bounding_box()
-        assert box and box["x"] >= hero["x"] + border and \
-            box["x"] + box["width"] <= hero["x"] + hero["width"] - border, (box, hero)
+        assert (
+            box
+            and box["x"] >= hero["x"] + border
+            and box["x"] + box["width"] <= hero["x"] + hero["width"] - border
+        ), (box, hero)
     page.context.close()
 
 
 def test_a_table_link_that_does_not_exist_says_so_and_leads_back(
-        browser: Browser, web: ServerThread) -> None:
+    browser: Browser, web: ServerThread
+) -> None:
     page = browser.new_page()
     page.goto(f"{web.url}/t/no-such-table")
     expect(page.get_by_role("heading", name="This table does not exist")).to_be_visible()
@@ -147,7 +178,8 @@ def test_a_table_link_that_does_not_exist_says_so_and_leads_back(
 
 
 def test_create_at_once_plays_medium_bots_and_a_seat_may_still_wait_for_a_friend(
-        browser: Browser, web: ServerThread) -> None:
+    browser: Browser, web: ServerThread
+) -> None:
     page = browser.new_page()
     page.goto(web.url)
     lobby = page.locator("#lobby")
@@ -164,17 +196,23 @@ def test_create_at_once_plays_medium_bots_and_a_seat_may_still_wait_for_a_friend
     expect(lobby.get_by_label("Seat 3")).to_have_value("")
     lobby.get_by_role("button", name="Create table").click()
     expect(page.locator("#prompt")).to_have_text(
-        "Waiting for 1 more player: send them the invite link.")
+        "Waiting for 1 more player: send them the invite link."
+    )
     page.context.close()
 
 
 @pytest.mark.parametrize("size", ["laptop", "phone"])
 def test_at_the_game_over_the_result_is_in_view_and_has_the_focus(
-        size: str, browser: Browser, web: ServerThread) -> None:
+    size: str, browser: Browser, web: ServerThread
+) -> None:
     """Ann is out first; the bots play on to the end while she watches the hands end."""
-    page = seated(browser, web, size, {"total": 95, "lives": [1, 1, 1],
-                                        "hands": ["JS QH JD", "3C 4C 5C", "3D 4D 5D"]},
-                  players=3)
+    page = seated(
+        browser,
+        web,
+        size,
+        {"total": 95, "lives": [1, 1, 1], "hands": ["JS QH JD", "3C 4C 5C", "3D 4D 5D"]},
+        players=3,
+    )
     page.get_by_role("button", name="Lay down").click()
     while not page.locator("#summary").is_visible():
         next_hand = page.get_by_role("button", name="Next hand")
@@ -189,8 +227,7 @@ def test_at_the_game_over_the_result_is_in_view_and_has_the_focus(
     page.context.close()
 
 
-def test_a_spectator_chats_under_a_name_of_their_own(browser: Browser,
-                                                      web: ServerThread) -> None:
+def test_a_spectator_chats_under_a_name_of_their_own(browser: Browser, web: ServerThread) -> None:
     created = web.create(name="Ann", players=2)  # one open seat: nothing moves meanwhile
     ann = web.client(created["table"], created["token"])
     watcher = browser.new_page()

@@ -80,8 +80,7 @@ def test_refused_messages_get_typed_errors_and_change_nothing(server: ServerThre
     hand = mover.view["hand"]
     plain = next((c for c in hand if not c.startswith(("A", "10"))), None)
     if plain:  # a card with one value, given another
-        cases.append((mover, {"type": "act", "state": state, "action": f"{plain}+3"},
-                      "bad_value"))
+        cases.append((mover, {"type": "act", "state": state, "action": f"{plain}+3"}, "bad_value"))
     missing = next(c for c in ("AS", "KH", "5D", "9C", "10S") if c not in hand)
     cases.append((mover, {"type": "act", "state": state, "action": missing}, "not_in_hand"))
     for client, msg, code in cases:
@@ -151,7 +150,8 @@ def test_reconnecting_returns_to_the_same_seat_and_state(server: ServerThread) -
 
 
 def test_an_absent_player_is_replaced_by_a_bot_until_they_return(
-        server: ServerThread, clock: FakeClock) -> None:
+    server: ServerThread, clock: FakeClock
+) -> None:
     table, t1, t2 = two_player_table(server)
     a, b = server.client(table, t1), server.client(table, t2)
     a.wait(lambda m: m["type"] == "sync")
@@ -170,15 +170,26 @@ def test_an_absent_player_is_replaced_by_a_bot_until_they_return(
         if b.view["phase"] == "over":
             break
         if not b.my_turn():
-            b.wait(lambda m: m["type"] == "update" and (
-                m["view"]["turn"] == 2 or m["view"]["phase"] == "over"))
+            b.wait(
+                lambda m: (
+                    m["type"] == "update"
+                    and (m["view"]["turn"] == 2 or m["view"]["phase"] == "over")
+                )
+            )
             continue
         st = b.state
         b.send({"type": "act", "state": st, "action": rng.choice(b.view["legal"])})
-        b.wait(lambda m, st=st: m["type"] == "update" and m["state"] > st and (
-            m["view"]["turn"] == 2 or m["view"]["phase"] == "over"))
-    assert any("a bot plays for them" in (e.get("text") or "")
-               for e in server.lobby.tables[table].fanout.log)
+        b.wait(
+            lambda m, st=st: (
+                m["type"] == "update"
+                and m["state"] > st
+                and (m["view"]["turn"] == 2 or m["view"]["phase"] == "over")
+            )
+        )
+    assert any(
+        "a bot plays for them" in (e.get("text") or "")
+        for e in server.lobby.tables[table].fanout.log
+    )
     back = server.client(table, t1)
     back.wait(lambda m: m["type"] == "sync")
     b.wait(lambda m: m["type"] == "update" and not m["table"]["seats"][0]["bot_playing"])
@@ -194,7 +205,8 @@ def test_leaving_hands_the_seat_to_a_bot_at_once(server: ServerThread) -> None:
 
 
 def test_the_turn_clock_lets_a_bot_play_for_a_slow_player(
-        server: ServerThread, clock: FakeClock) -> None:
+    server: ServerThread, clock: FakeClock
+) -> None:
     table, t1, t2 = two_player_table(server, clock=10)
     a, b = server.client(table, t1), server.client(table, t2)
     a.wait(lambda m: m["type"] == "sync")
@@ -236,8 +248,10 @@ def test_lobby_errors_are_clear(server: ServerThread) -> None:
     assert "unknown rule set 'nope'" in error({"rules": "nope"})[1]
     assert "not 11" in error({"rules": "P", "players": 11})[1]
     assert "expected a whole number" in error({"players": "four"})[1]
-    assert "bot 'genius': expected one of easy, medium, hard" in error(
-        {"players": 3, "bots": {"2": "genius"}})[1]
+    assert (
+        "bot 'genius': expected one of easy, medium, hard"
+        in error({"players": 3, "bots": {"2": "genius"}})[1]
+    )
     assert "not valid TOML" in error({"house_rules": "lives = = 3"})[1]
     assert error({"rules": "/etc/passwd"})[0] == 400  # never a path on the server
     created = server.create(players=2, house_rules='preset = "K"\n[rules]\nlives = 5\n')
@@ -251,7 +265,8 @@ def test_lobby_errors_are_clear(server: ServerThread) -> None:
 
 
 def test_the_coach_answers_the_seat_to_play_from_its_own_view(
-        server: ServerThread, monkeypatch: pytest.MonkeyPatch) -> None:
+    server: ServerThread, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Issue 16: the coach at the web table: each legal move's chances, the same figures as
     the coach run on that seat's view, once a turn; refused to spectators and out of turn."""
     table, t1, t2 = two_player_table(server)
@@ -278,9 +293,13 @@ def test_the_coach_answers_the_seat_to_play_from_its_own_view(
     assert seat is not None
     mover.send({"type": "coach"})
     got = mover.wait(lambda m: m["type"] == "coach", 20)
-    expected = advice_json(advise(match.view(seat),  # the seat's view with the public log
-                                  playouts=server.settings.limits.coach_playouts,
-                                  seed=mover.state))
+    expected = advice_json(
+        advise(
+            match.view(seat),  # the seat's view with the public log
+            playouts=server.settings.limits.coach_playouts,
+            seed=mover.state,
+        )
+    )
     assert got == {"type": "coach", "state": mover.state, **expected}
     assert [m["action"] for m in got["moves"]] == mover.view["legal"]
     assert sum(m["best"] for m in got["moves"]) == 1
@@ -294,7 +313,8 @@ def test_the_coach_answers_the_seat_to_play_from_its_own_view(
 
 
 def test_reviews_are_for_finished_games_and_bounded(
-        make_server: Callable[..., ServerThread], monkeypatch: pytest.MonkeyPatch) -> None:
+    make_server: Callable[..., ServerThread], monkeypatch: pytest.MonkeyPatch
+) -> None:
     server = make_server(limits=dataclasses.replace(ROOMY, reviews_at_once=1))
     table, t1, t2 = two_player_table(server)
     res = server.get(f"/api/tables/{table}/review?seat=1")
@@ -308,15 +328,17 @@ def test_reviews_are_for_finished_games_and_bounded(
     assert bad.status_code == 400 and bad.json()["code"] == "bad_record"
     entered, release = threading.Event(), threading.Event()
 
-    async def slow(fn: Callable[..., Any], record: Record, seat: int, playouts: int,
-                   **options: Any) -> dict[str, Any]:  # a review that takes its time
+    async def slow(
+        fn: Callable[..., Any], record: Record, seat: int, playouts: int, **options: Any
+    ) -> dict[str, Any]:  # a review that takes its time
         entered.set()
         await asyncio.to_thread(release.wait, 10)
         return {"seat": seat + 1}
 
     monkeypatch.setattr(server.lobby.workers, "run", slow)
     first = concurrent.futures.ThreadPoolExecutor(1).submit(
-        server.post, "/api/review", {"record": record, "seat": 1})
+        server.post, "/api/review", {"record": record, "seat": 1}
+    )
     assert entered.wait(5)
     busy = server.post("/api/review", {"record": record, "seat": 2})  # refused, not queued
     assert busy.status_code == 429 and busy.json()["limit"] == "reviews_at_once"
@@ -325,8 +347,10 @@ def test_reviews_are_for_finished_games_and_bounded(
     assert server.get(f"/api/tables/{table}/review?seat=2").json() == {"seat": 2}
 
 
-OPTIONAL_AGAIN = ('preset = "P-2P-AGAIN"\nname = "Four: play again or decline"\n[rules]\n'
-                  'two_player_reverse = "play_again_optional"\n')
+OPTIONAL_AGAIN = (
+    'preset = "P-2P-AGAIN"\nname = "Four: play again or decline"\n[rules]\n'
+    'two_player_reverse = "play_again_optional"\n'
+)
 
 
 def test_an_extra_turn_is_declined_with_pass(server: ServerThread) -> None:
@@ -348,8 +372,9 @@ def test_an_extra_turn_is_declined_with_pass(server: ServerThread) -> None:
         if view["may_decline"]:
             mover.send({"type": "act", "state": state, "action": "pass"})
             msg = mover.wait(lambda m, st=state: m["type"] == "update" and m["state"] > st)
-            assert [e["text"] for e in msg["events"] if e["kind"] == "Declined"] == \
-                [f"{'Ann' if view['seat'] == 1 else 'Bob'} declines the extra turn."]
+            assert [e["text"] for e in msg["events"] if e["kind"] == "Declined"] == [
+                f"{'Ann' if view['seat'] == 1 else 'Bob'} declines the extra turn."
+            ]
             assert msg["view"]["total"] == view["total"] and msg["view"]["turn"] != view["seat"]
             assert refused  # and outside the extra turn a pass was refused
             return

@@ -37,13 +37,28 @@ from tests.web.helpers import Client, FakeClock, ServerThread, free_port, play_g
 FAST_CLIENTS = ["--limit", "messages_per_second=1000", "--limit", "messages_burst=1000"]
 
 
-def start_server(db: Path | str, port: int, *extra: str,
-                 log: Path | None = None) -> subprocess.Popen[bytes]:
+def start_server(
+    db: Path | str, port: int, *extra: str, log: Path | None = None
+) -> subprocess.Popen[bytes]:
     err = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115 (the child holds it)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "ninetynine.cli.main", "serve", "--port", str(port),
-         "--database", str(db), "--bot-delay", "0", *FAST_CLIENTS, *extra],
-        stdout=subprocess.DEVNULL, stderr=err)
+        [
+            sys.executable,
+            "-m",
+            "ninetynine.cli.main",
+            "serve",
+            "--port",
+            str(port),
+            "--database",
+            str(db),
+            "--bot-delay",
+            "0",
+            *FAST_CLIENTS,
+            *extra,
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=err,
+    )
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         try:
@@ -59,16 +74,20 @@ def start_server(db: Path | str, port: int, *extra: str,
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
-def test_a_killed_server_resumes_every_table(tmp_path: Path, backend: str,
-                                             request: pytest.FixtureRequest) -> None:
-    db = tmp_path / "web.sqlite3" if backend == "sqlite" else \
-        request.getfixturevalue("postgres_url")
+def test_a_killed_server_resumes_every_table(
+    tmp_path: Path, backend: str, request: pytest.FixtureRequest
+) -> None:
+    db = (
+        tmp_path / "web.sqlite3" if backend == "sqlite" else request.getfixturevalue("postgres_url")
+    )
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     proc = start_server(db, port)
     try:
-        created = httpx.post(f"{url}/api/tables", json={
-            "name": "Ann", "rules": "P", "players": 3, "bots": {"3": "easy"}}).json()
+        created = httpx.post(
+            f"{url}/api/tables",
+            json={"name": "Ann", "rules": "P", "players": 3, "bots": {"3": "easy"}},
+        ).json()
         table = created["table"]
         bob = httpx.post(f"{url}/api/tables/{table}/join", json={"name": "Bob"}).json()
         ws = f"ws://127.0.0.1:{port}/ws/{table}"
@@ -90,8 +109,10 @@ def test_a_killed_server_resumes_every_table(tmp_path: Path, backend: str,
                 mover.wait(lambda m, st=st: m["type"] == "update" and m["state"] > st)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(10)
-        acked = {c: [e for f in c.frames if '"update"' in f or '"sync"' in f
-                     for e in _events(f)] for c in (a, b)}
+        acked = {
+            c: [e for f in c.frames if '"update"' in f or '"sync"' in f for e in _events(f)]
+            for c in (a, b)
+        }
         last_seen = max(a.state, b.state)
         proc = start_server(db, port)
         again = Client(ws, created["token"])
@@ -102,7 +123,8 @@ def test_a_killed_server_resumes_every_table(tmp_path: Path, backend: str,
         for events in acked.values():  # what each client saw is the start of the log
             engine = [e for e in events if e["kind"] not in ("Joined", "TakenOver", "Returned")]
             assert [e for e in log if e["kind"] not in ("Joined", "TakenOver", "Returned")][
-                :len(engine)] == engine
+                : len(engine)
+            ] == engine
         b2 = Client(ws, bob["token"])
         play_game([again, b2], rng)  # and the game plays on to the end
         record = httpx.get(f"{url}/api/tables/{table}/record").text
@@ -115,18 +137,21 @@ def test_a_killed_server_resumes_every_table(tmp_path: Path, backend: str,
 
 def _events(frame: str) -> list[dict[str, object]]:
     import json
+
     return list(json.loads(frame).get("events", []))
 
 
 def test_tables_resume_from_postgresql(postgres_url: str) -> None:
     """The same storage layer on PostgreSQL: a new server process sees the same game."""
+
     async def scenario() -> None:
         settings = Settings(database=postgres_url, bot_delay=0, seed=3)
         store = PostgresStorage(postgres_url)
         lobby = Lobby(store, settings)
         lobby.start()  # (with PostgreSQL a process drives a table once it holds its lease)
-        table, token = await lobby.create(rules=load_rules("K"), players=3, name="Ann",
-                                          bots={1: "easy", 2: "easy"})
+        table, token = await lobby.create(
+            rules=load_rules("K"), players=3, name="Ann", bots={1: "easy", 2: "easy"}
+        )
         conn = Conn(0)
         table.connect(conn)
         rng = random.Random(1)
@@ -135,8 +160,13 @@ def test_tables_resume_from_postgresql(postgres_url: str) -> None:
             if table.state.is_over:
                 break
             if table.state.current_seat == 0:
-                await table.authority.act(0, {"state": table.version, "action": str(
-                    rng.choice(table.state.legal_actions()))})
+                await table.authority.act(
+                    0,
+                    {
+                        "state": table.version,
+                        "action": str(rng.choice(table.state.legal_actions())),
+                    },
+                )
         table.disconnect(conn)  # nobody at the table: its bots stop
         async with table.authority.lock:
             moves, state = list(table.match.moves), table.state.clone()
@@ -154,11 +184,14 @@ def test_tables_resume_from_postgresql(postgres_url: str) -> None:
 
 # PostgreSQL restarts under a running server ----------------------------------------------
 
+
 def _two_players(server: ServerThread, rules: str = "K") -> tuple[str, list[Client]]:
     created = server.create(name="Ann", rules=rules, players=3, bots={"3": "easy"})
     bob = server.join(created["table"], "Bob")
-    clients = [server.client(created["table"], created["token"]),
-               server.client(created["table"], bob["token"])]
+    clients = [
+        server.client(created["table"], created["token"]),
+        server.client(created["table"], bob["token"]),
+    ]
     for c in clients:
         c.wait(lambda m: m["type"] == "sync")
     return created["table"], clients
@@ -175,7 +208,8 @@ def _stored_moves(url: str, table: str) -> list[str]:
 
 
 def test_a_postgresql_restart_mid_game_loses_no_acknowledged_move(
-        make_server: Callable[..., ServerThread], postgres: Postgres) -> None:
+    make_server: Callable[..., ServerThread], postgres: Postgres
+) -> None:
     """PostgreSQL goes down for two seconds in the middle of a game: the moves made
     meanwhile wait for it and go through, and the game plays on without a server restart."""
     server = make_server(database=postgres.url)
@@ -186,15 +220,14 @@ def test_a_postgresql_restart_mid_game_loses_no_acknowledged_move(
     threading.Timer(2.0, postgres.start).start()
     play_game(clients, rng)  # the next moves wait for the database, then go on
     record = server.get(f"/api/tables/{table}/record").text
-    moves = [f"{s + 1}: {m}" if s is not None else str(m)
-             for s, m in parse_record(record).moves]
+    moves = [f"{s + 1}: {m}" if s is not None else str(m) for s, m in parse_record(record).moves]
     assert _stored_moves(postgres.url, table) == moves
     assert len(moves) == clients[0].state
 
 
 def test_moves_during_a_long_outage_are_refused_then_accepted(
-        make_server: Callable[..., ServerThread], postgres: Postgres,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    make_server: Callable[..., ServerThread], postgres: Postgres, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Past the retry time a move is refused with a typed error and changes nothing;
     once PostgreSQL is back the same move is accepted, with no server restart."""
     monkeypatch.setattr(storage_module, "RETRY_SECONDS", 1.0)
@@ -261,7 +294,7 @@ class Seat:
         assert sync["type"] == "sync", sync
         assert sync["state"] >= self.acked, "an acknowledged move was lost"
         log = [e for e in sync["events"] if e["kind"] not in ENGINE_ONLY]
-        assert log[:len(self.events)] == self.events, "the log changed under a client"
+        assert log[: len(self.events)] == self.events, "the log changed under a client"
         self.events, self.acked = log, sync["state"]
 
     def step(self, rng: random.Random) -> None:
@@ -295,8 +328,13 @@ class Seat:
                     wait = rng.uniform(0, 0.2) if rng.random() < self.plays else 1e9
                     self.due = (client.state, time.monotonic() + wait)
                 if time.monotonic() >= self.due[1]:
-                    client.send({"type": "act", "state": client.state,
-                                 "action": rng.choice(client.view["legal"])})
+                    client.send(
+                        {
+                            "type": "act",
+                            "state": client.state,
+                            "action": rng.choice(client.view["legal"]),
+                        }
+                    )
                     self.due = (client.state, 1e18)
 
 
@@ -310,16 +348,27 @@ def test_a_hundred_kills_with_bots_and_clocks_running_lose_nothing(tmp_path: Pat
     rng = random.Random(2024)
     seats: list[Seat] = []
     try:
-        for rules, players, bots, clock in (("P", 3, {"3": "easy"}, 1), ("K", 2, {}, 1),
-                                            ("G", 3, {"2": "medium", "3": "easy"}, 1),
-                                            ("J", 4, {"2": "easy", "4": "easy"}, 2)):
-            created = httpx.post(f"{url}/api/tables", json={
-                "name": "Ann", "rules": rules, "players": players, "bots": bots,
-                "clock": clock}).json()
+        for rules, players, bots, clock in (
+            ("P", 3, {"3": "easy"}, 1),
+            ("K", 2, {}, 1),
+            ("G", 3, {"2": "medium", "3": "easy"}, 1),
+            ("J", 4, {"2": "easy", "4": "easy"}, 2),
+        ):
+            created = httpx.post(
+                f"{url}/api/tables",
+                json={
+                    "name": "Ann",
+                    "rules": rules,
+                    "players": players,
+                    "bots": bots,
+                    "clock": clock,
+                },
+            ).json()
             seats.append(Seat(ws_base, created["table"], created["token"], plays=0.8))
             for _ in range(players - 1 - len(bots)):  # the other people
-                token = httpx.post(f"{url}/api/tables/{created['table']}/join",
-                                   json={"name": "Bob"}).json()["token"]
+                token = httpx.post(
+                    f"{url}/api/tables/{created['table']}/join", json={"name": "Bob"}
+                ).json()["token"]
                 seats.append(Seat(ws_base, created["table"], token, plays=0.9))
             seats.append(Seat(ws_base, created["table"], None, plays=0))  # a spectator
         kills = 0
@@ -366,8 +415,11 @@ def test_a_hundred_kills_with_bots_and_clocks_running_lose_nothing(tmp_path: Pat
         for table in tables:
             stored = store.load(table)
             assert stored is not None
-            state = new_game(load_rules(stored.meta["rules"]), stored.meta["players"],
-                             first=stored.meta.get("first", 0))
+            state = new_game(
+                load_rules(stored.meta["rules"]),
+                stored.meta["players"],
+                first=stored.meta.get("first", 0),
+            )
             for text in stored.moves:  # each move once, in order, legal where it stands
                 who, move = parse_move(text, state.n)
                 state.apply(move, who)
@@ -384,17 +436,20 @@ def test_a_hundred_kills_with_bots_and_clocks_running_lose_nothing(tmp_path: Pat
 
 # Lazy restart: a table is rebuilt when it is first asked for ----------------------------------
 
+
 async def _played(lobby: Lobby, moves: int, **options: Any) -> Table:
     """A two-seat table against a bot, ``moves`` moves in, nobody left at it."""
-    table, _ = await lobby.create(rules=load_rules("P"), players=2, name="Ann",
-                                  bots={1: "easy"}, **options)
+    table, _ = await lobby.create(
+        rules=load_rules("P"), players=2, name="Ann", bots={1: "easy"}, **options
+    )
     conn, rng = Conn(0), random.Random(len(lobby.tables))
     table.connect(conn)
     while table.version < moves:
         await asyncio.sleep(0.002)
         if table.state.current_seat == 0:
-            await table.authority.act(0, {"state": table.version, "action": str(
-                rng.choice(table.state.legal_actions()))})
+            await table.authority.act(
+                0, {"state": table.version, "action": str(rng.choice(table.state.legal_actions()))}
+            )
     table.disconnect(conn)
     async with table.authority.lock:  # a bot move under way is stored before the server stops
         return table
@@ -424,8 +479,7 @@ def test_a_restarted_lobby_rebuilds_a_table_only_when_asked_for(tmp_path: Path) 
     asyncio.run(scenario())
 
 
-def test_a_table_nobody_came_back_to_after_a_restart_is_ended_unrebuilt(
-        tmp_path: Path) -> None:
+def test_a_table_nobody_came_back_to_after_a_restart_is_ended_unrebuilt(tmp_path: Path) -> None:
     async def scenario() -> None:
         clock, storage = FakeClock(), SQLiteStorage(tmp_path / "idle.sqlite3")
         settings = Settings(bot_delay=0, clock=clock, limits=Limits(idle_seconds=100))
@@ -456,7 +510,8 @@ def test_a_table_nobody_came_back_to_after_a_restart_is_ended_unrebuilt(
 
 
 def test_a_killed_process_leaves_its_leases_and_presence_at_once(
-        database: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Its connections are gone: another process drives its tables without waiting for
     the leases to expire (an hour here) and no longer counts its players as present."""
     monkeypatch.setattr(storage_module, "LEASE_SECONDS", 3600.0)
@@ -479,11 +534,14 @@ def test_a_killed_process_leaves_its_leases_and_presence_at_once(
 
 
 def test_a_table_served_by_another_process_is_not_ended_as_idle(
-        database: str, clock: FakeClock) -> None:
+    database: str, clock: FakeClock
+) -> None:
     """A restarted process has not rebuilt the table; another process has somebody at it."""
+
     async def scenario() -> None:
-        settings = Settings(database=database, bot_delay=0, clock=clock,
-                            limits=Limits(idle_seconds=100))
+        settings = Settings(
+            database=database, bot_delay=0, clock=clock, limits=Limits(idle_seconds=100)
+        )
         other, store = PostgresStorage(database), PostgresStorage(database)
         serving = Lobby(other, settings)
         serving.start()  # (it drives the table once it holds its lease)

@@ -73,14 +73,21 @@ def servers(database: str, tmp_path: Path) -> Iterator[list[Server]]:
 
 def stored_moves(url: str, table: str) -> list[tuple[int, str]]:
     with psycopg.connect(url) as db:
-        return [(i, m) for i, m in db.execute(
-            "SELECT idx, move FROM nn_moves WHERE table_id = %s ORDER BY idx", (table,))]
+        return [
+            (i, m)
+            for i, m in db.execute(
+                "SELECT idx, move FROM nn_moves WHERE table_id = %s ORDER BY idx", (table,)
+            )
+        ]
 
 
 def lease_holder(url: str, table: str) -> str | None:
     with psycopg.connect(url) as db:
-        row = db.execute("SELECT holder FROM nn_leases WHERE table_id = %s AND expires > "
-                         "extract(epoch from clock_timestamp())", (table,)).fetchone()
+        row = db.execute(
+            "SELECT holder FROM nn_leases WHERE table_id = %s AND expires > "
+            "extract(epoch from clock_timestamp())",
+            (table,),
+        ).fetchone()
         return None if row is None else str(row[0])
 
 
@@ -96,10 +103,13 @@ def engine_events(frames: list[str]) -> list[dict[str, Any]]:
 
 
 def test_players_on_two_processes_play_and_a_spectator_on_a_third_sees_it_all(
-        servers: list[Server], database: str) -> None:
+    servers: list[Server], database: str
+) -> None:
     a, b, c = servers
-    created = httpx.post(f"{a.http}/api/tables", json={
-        "name": "Ann", "rules": "P", "players": 3, "bots": {"3": "easy"}}).json()
+    created = httpx.post(
+        f"{a.http}/api/tables",
+        json={"name": "Ann", "rules": "P", "players": 3, "bots": {"3": "easy"}},
+    ).json()
     table = created["table"]
     bob = httpx.post(f"{b.http}/api/tables/{table}/join", json={"name": "Bob"}).json()
     ann_c, bob_c = Client(a.ws(table), created["token"]), Client(b.ws(table), bob["token"])
@@ -112,8 +122,7 @@ def test_players_on_two_processes_play_and_a_spectator_on_a_third_sees_it_all(
     assert final.is_over and ann_c.state == bob_c.state == watcher.state
     assert len(stored_moves(database, table)) == watcher.state
     # the spectator saw every public event, in order, and no card it may not see
-    assert [e["kind"] for e in engine_events(watcher.frames)] == [type(e).__name__
-                                                                  for e in events]
+    assert [e["kind"] for e in engine_events(watcher.frames)] == [type(e).__name__ for e in events]
     per_state, hands = allowed_cards(record, 3)
     assert check_frames(watcher.frames, None, 3, per_state, hands) > 10
     for seat, client in ((0, ann_c), (1, bob_c)):
@@ -130,14 +139,24 @@ def reconnect(clients: dict[str, Client], name: str, url: str, token: str | None
 
 @pytest.mark.parametrize("how", ["kill", "restart"])
 def test_the_driving_process_dies_and_another_takes_over(
-        servers: list[Server], database: str, how: str) -> None:
+    servers: list[Server], database: str, how: str
+) -> None:
     a, b, c = servers
-    created = httpx.post(f"{a.http}/api/tables", json={
-        "name": "Ann", "rules": "K", "players": 4,
-        "bots": {"2": "medium", "3": "easy", "4": "easy"}}).json()
+    created = httpx.post(
+        f"{a.http}/api/tables",
+        json={
+            "name": "Ann",
+            "rules": "K",
+            "players": 4,
+            "bots": {"2": "medium", "3": "easy", "4": "easy"},
+        },
+    ).json()
     table = created["table"]
-    clients = {"ann": Client(a.ws(table), created["token"]),
-               "b": Client(b.ws(table), None), "c": Client(c.ws(table), None)}
+    clients = {
+        "ann": Client(a.ws(table), created["token"]),
+        "b": Client(b.ws(table), None),
+        "c": Client(c.ws(table), None),
+    }
     for client in clients.values():
         client.wait(lambda m: m["type"] == "sync")
     rng = random.Random(3)
@@ -181,8 +200,14 @@ def test_the_driving_process_dies_and_another_takes_over(
             if ann.my_turn():
                 st = ann.state
                 ann.send({"type": "act", "state": st, "action": rng.choice(ann.view["legal"])})
-                ann.wait(lambda m, st=st: m["type"] in ("update", "error") and
-                         m.get("state", st + 1) > st or m["type"] == "error", 15)
+                ann.wait(
+                    lambda m, st=st: (
+                        m["type"] in ("update", "error")
+                        and m.get("state", st + 1) > st
+                        or m["type"] == "error"
+                    ),
+                    15,
+                )
         except (ConnectionClosed, TimeoutError):
             live = [s for s in servers if s.proc.poll() is None]
             reconnect(clients, "ann", live[0].ws(table), created["token"])
@@ -190,14 +215,18 @@ def test_the_driving_process_dies_and_another_takes_over(
     moves = stored_moves(database, table)
     assert [i for i, _ in moves] == list(range(len(moves)))  # each number once, none missing
     assert len(moves) > seen + 1  # every acknowledged move is there, and more after it
-    record = httpx.get(f"{[s for s in servers if s.proc.poll() is None][0].http}"
-                       f"/api/tables/{table}/record").text
+    record = httpx.get(
+        f"{[s for s in servers if s.proc.poll() is None][0].http}/api/tables/{table}/record"
+    ).text
     final, _ = replay(parse_record(record))  # each move legal where it stands: none twice
     assert final.is_over and len(parse_record(record).moves) == len(moves)
 
 
 def _ports_of(url: str, holder: str, servers: list[Server]) -> set[int]:
     """The port of the process named ``holder`` (each server says which it is)."""
-    return {s.port for s in servers
-            if s.proc.poll() is None and httpx.get(f"{s.http}/api/config").json()
-            .get("process") == holder}
+    return {
+        s.port
+        for s in servers
+        if s.proc.poll() is None
+        and httpx.get(f"{s.http}/api/config").json().get("process") == holder
+    }

@@ -28,13 +28,16 @@ SIZES = {"phone": (390, 844), "laptop": (1280, 800)}
 
 @pytest.mark.parametrize("size", SIZES)
 def test_every_screen_fits_reads_and_looks_as_it_should(
-        size: str, browser: Browser, make_server: Callable[..., ServerThread],
-        tmp_path: Path) -> None:
+    size: str, browser: Browser, make_server: Callable[..., ServerThread], tmp_path: Path
+) -> None:
     web = make_server(bot_delay=0.0, seed=99)
     width, height = SIZES[size]
-    context = browser.new_context(viewport={"width": width, "height": height},
-                                  reduced_motion="reduce", is_mobile=size == "phone",
-                                  has_touch=size == "phone")
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        reduced_motion="reduce",
+        is_mobile=size == "phone",
+        has_touch=size == "phone",
+    )
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))

@@ -57,10 +57,22 @@ def raw(port: int, head: str, body: bytes = b"", read: float = 3.0) -> bytes:
 
 # Critical: running programs -----------------------------------------------------------
 
-@pytest.mark.parametrize("spec", ["cmd:sh -c 'id'", "proc:sh -c id", "ismcts:iterations=1e9",
-                                  "random", "heuristic", "ismcts", "hard:ms=1"])
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "cmd:sh -c 'id'",
+        "proc:sh -c id",
+        "ismcts:iterations=1e9",
+        "random",
+        "heuristic",
+        "ismcts",
+        "hard:ms=1",
+    ],
+)
 def test_a_client_cannot_start_a_program_or_choose_bot_options(
-        strict: ServerThread, spec: str, bot_processes: list[subprocess.Popen[str]]) -> None:
+    strict: ServerThread, spec: str, bot_processes: list[subprocess.Popen[str]]
+) -> None:
     res = strict.post("/api/tables", {"players": 2, "bots": {"2": spec}})
     body = refusal(res, 400, "bad_table")
     assert "expected one of easy, medium, hard" in body["error"]
@@ -68,41 +80,53 @@ def test_a_client_cannot_start_a_program_or_choose_bot_options(
 
 
 def test_program_bots_are_offered_by_the_operator_by_name_only(
-        make_server: Callable[..., ServerThread]) -> None:
+    make_server: Callable[..., ServerThread],
+) -> None:
     from ninetynine.bots import DIFFICULTIES
+
     server = make_server(bots={**DIFFICULTIES, "mine": "heuristic"})
     assert server.get("/api/config").json()["bots"] == ["easy", "medium", "hard", "mine"]
     created = server.create(players=2, bots={"2": "mine"})
     summary = server.get(f"/api/tables/{created['table']}").json()
     assert summary["seats"][1]["bot"] == "mine"  # the name is shown, never the spec
-    refusal(server.post("/api/tables", {"players": 2, "bots": {"2": "heuristic"}}), 400,
-            "bad_table")
+    refusal(
+        server.post("/api/tables", {"players": 2, "bots": {"2": "heuristic"}}), 400, "bad_table"
+    )
 
 
 # Critical: requests from other sites ----------------------------------------------------
+
 
 def test_a_cross_site_post_is_refused(strict: ServerThread) -> None:
     body = json.dumps({"players": 2, "bots": {"2": "easy"}})
     url = strict.url + "/api/tables"
     # what a form or a no-cors fetch on another site sends: text/plain, a foreign Origin
-    res = httpx.post(url, content=body, headers={"Content-Type": "text/plain",
-                                                 "Origin": "http://evil.example"})
+    res = httpx.post(
+        url, content=body, headers={"Content-Type": "text/plain", "Origin": "http://evil.example"}
+    )
     refusal(res, 403, "forbidden_origin")
     res = httpx.post(url, content=body, headers={"Content-Type": "text/plain"})
     refusal(res, 415, "unsupported_media_type")
-    res = httpx.post(url, content=body, headers={"Content-Type": "application/x-www-form-"
-                                                 "urlencoded"})
+    res = httpx.post(
+        url, content=body, headers={"Content-Type": "application/x-www-form-urlencoded"}
+    )
     refusal(res, 415, "unsupported_media_type")
-    for origin in ("http://evil.example", "null", f"http://127.0.0.1:{strict.port + 1}",
-                   f"https://localhost.evil.example:{strict.port}",
-                   f"https://127.0.0.1:{strict.port}",  # this host and port, another scheme
-                   f"ftp://127.0.0.1:{strict.port}"):
-        res = httpx.post(url, content=body, headers={"Content-Type": "application/json",
-                                                     "Origin": origin})
+    for origin in (
+        "http://evil.example",
+        "null",
+        f"http://127.0.0.1:{strict.port + 1}",
+        f"https://localhost.evil.example:{strict.port}",
+        f"https://127.0.0.1:{strict.port}",  # this host and port, another scheme
+        f"ftp://127.0.0.1:{strict.port}",
+    ):
+        res = httpx.post(
+            url, content=body, headers={"Content-Type": "application/json", "Origin": origin}
+        )
         refusal(res, 403, "forbidden_origin")
     assert strict.lobby.tables == {}
-    res = httpx.post(url, content=body, headers={"Content-Type": "application/json",
-                                                 "Origin": strict.url})  # our own page
+    res = httpx.post(
+        url, content=body, headers={"Content-Type": "application/json", "Origin": strict.url}
+    )  # our own page
     assert res.status_code == 200, res.text
 
 
@@ -134,7 +158,8 @@ def attacker_site() -> Iterator[Callable[[str], str]]:
 
 
 def test_a_page_on_another_site_cannot_create_a_table_in_chromium(
-        browser: Browser, strict: ServerThread, attacker_site: Callable[[str], str]) -> None:
+    browser: Browser, strict: ServerThread, attacker_site: Callable[[str], str]
+) -> None:
     target = strict.url
     body = json.dumps({"players": 2, "bots": {"2": "easy"}}).replace('"', "&quot;")
     page_url = attacker_site(f"""<!doctype html><html><body>
@@ -166,9 +191,12 @@ def test_a_foreign_host_name_is_refused_against_dns_rebinding(strict: ServerThre
     refusal(res, 400, "bad_host")
     res = httpx.get(strict.url + "/", headers={"Host": "rebind.evil.example"})
     refusal(res, 400, "bad_host")
-    answer = raw(strict.port, f"GET /ws/x HTTP/1.1\nHost: evil.example:{strict.port}\n"
-                 "Upgrade: websocket\nConnection: Upgrade\nSec-WebSocket-Version: 13\n"
-                 "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\n")
+    answer = raw(
+        strict.port,
+        f"GET /ws/x HTTP/1.1\nHost: evil.example:{strict.port}\n"
+        "Upgrade: websocket\nConnection: Upgrade\nSec-WebSocket-Version: 13\n"
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\n",
+    )
     assert answer.startswith(b"HTTP/1.1 400") and b"bad_host" in answer
     for host in ("127.0.0.1", "localhost", f"localhost:{strict.port}"):
         assert httpx.get(strict.url + "/api/tables", headers={"Host": host}).status_code == 200
@@ -201,12 +229,16 @@ def test_every_response_carries_the_security_headers(server: ServerThread) -> No
 
 # High and medium: resources ---------------------------------------------------------------
 
+
 def test_a_huge_body_is_refused_before_it_is_read(strict: ServerThread) -> None:
     started = time.monotonic()
-    answer = raw(strict.port, f"POST /api/tables HTTP/1.1\nHost: 127.0.0.1:{strict.port}\n"
-                 "Content-Type: application/json\nContent-Length: 400000000\n", b"{" * 1000)
-    assert answer.startswith(b"HTTP/1.1 413") and b'"limit":"max_body"' in answer.replace(
-        b" ", b"")
+    answer = raw(
+        strict.port,
+        f"POST /api/tables HTTP/1.1\nHost: 127.0.0.1:{strict.port}\n"
+        "Content-Type: application/json\nContent-Length: 400000000\n",
+        b"{" * 1000,
+    )
+    assert answer.startswith(b"HTTP/1.1 413") and b'"limit":"max_body"' in answer.replace(b" ", b"")
     assert time.monotonic() - started < 3
 
     def chunks() -> Iterator[bytes]:  # no length given: the server counts as it reads
@@ -214,8 +246,11 @@ def test_a_huge_body_is_refused_before_it_is_read(strict: ServerThread) -> None:
             yield b" " * 65536
 
     try:
-        res = httpx.post(strict.url + "/api/tables", content=chunks(),
-                         headers={"Content-Type": "application/json"})
+        res = httpx.post(
+            strict.url + "/api/tables",
+            content=chunks(),
+            headers={"Content-Type": "application/json"},
+        )
     except httpx.TransportError:
         pass  # the server answered and closed before the client finished sending
     else:
@@ -232,10 +267,13 @@ def test_deep_nesting_and_odd_input_get_typed_errors(strict: ServerThread) -> No
     deep_toml = "x = " + "[" * 5000 + "]" * 5000
     refusal(strict.post("/api/tables", {"house_rules": deep_toml}), 400, "too_deep")
     big = "# " + "x" * 30000
-    assert refusal(strict.post("/api/tables", {"house_rules": big}), 400,
-                   "bad_rules")["limit"] == "max_house_rules"
-    refusal(strict.post("/api/tables", {"players": 2, "bots": {"\u00b2": "easy"}}), 400,
-            "bad_table")
+    assert (
+        refusal(strict.post("/api/tables", {"house_rules": big}), 400, "bad_rules")["limit"]
+        == "max_house_rules"
+    )
+    refusal(
+        strict.post("/api/tables", {"players": 2, "bots": {"\u00b2": "easy"}}), 400, "bad_table"
+    )
     res = httpx.post(url, content=b"\xff\xfe{", headers=json_headers)
     refusal(res, 400, "malformed")
     refusal(strict.post("/api/tables", {"players": 2, "public": "yes"}), 400, "bad_table")
@@ -256,15 +294,19 @@ def test_websocket_messages_over_the_limits_get_typed_errors(server: ServerThrea
     assert client.wait(lambda m: m["type"] == "pong")["type"] == "pong"
 
 
-@pytest.mark.parametrize("rules,limit", [
-    ("decks = 50000", "max_decks"),
-    ("players_max = 5000\ndecks = 289\nbig_table_decks = 289", "max_players"),
-    ("lives = 9223372036854775807", "max_lives"),
-    ("decks = 4\nbig_table_decks = 4\nhand_size = 20", "max_hand_size"),
-    ("limit = 1000000000", "max_total_limit"),
-])
-def test_extreme_house_rules_are_refused_with_the_limit_named(strict: ServerThread, rules: str,
-                                                              limit: str) -> None:
+@pytest.mark.parametrize(
+    "rules,limit",
+    [
+        ("decks = 50000", "max_decks"),
+        ("players_max = 5000\ndecks = 289\nbig_table_decks = 289", "max_players"),
+        ("lives = 9223372036854775807", "max_lives"),
+        ("decks = 4\nbig_table_decks = 4\nhand_size = 20", "max_hand_size"),
+        ("limit = 1000000000", "max_total_limit"),
+    ],
+)
+def test_extreme_house_rules_are_refused_with_the_limit_named(
+    strict: ServerThread, rules: str, limit: str
+) -> None:
     players = 5000 if "players_max" in rules else 2
     started = time.monotonic()
     res = strict.post("/api/tables", {"players": players, "house_rules": f"[rules]\n{rules}\n"})
@@ -273,7 +315,8 @@ def test_extreme_house_rules_are_refused_with_the_limit_named(strict: ServerThre
 
 
 def test_floods_of_requests_and_tables_are_refused(
-        make_server: Callable[..., ServerThread]) -> None:
+    make_server: Callable[..., ServerThread],
+) -> None:
     rate = make_server(limits=Limits(requests_per_second=0.01, requests_burst=5))
     codes = [rate.post("/api/tables", {"players": 2}).status_code for _ in range(8)]
     assert codes[:5] == [200] * 5
@@ -287,16 +330,19 @@ def test_floods_of_requests_and_tables_are_refused(
     with httpx.Client(base_url=per_client.url) as browser_like:  # keeps its cookie
         for _ in range(2):
             assert browser_like.post("/api/tables", json={"players": 2}).status_code == 200
-        body = refusal(browser_like.post("/api/tables", json={"players": 2}), 429,
-                       "too_many_tables")
+        body = refusal(
+            browser_like.post("/api/tables", json={"players": 2}), 429, "too_many_tables"
+        )
         assert body["limit"] == "tables_per_client"
     assert per_client.post("/api/tables", {"players": 2}).status_code == 200  # another client
 
 
 def test_a_websocket_flood_is_refused_and_the_connection_lives(
-        make_server: Callable[..., ServerThread]) -> None:
-    server = make_server(limits=Limits(messages_per_second=5, messages_burst=10,
-                                       connections_per_address=3))
+    make_server: Callable[..., ServerThread],
+) -> None:
+    server = make_server(
+        limits=Limits(messages_per_second=5, messages_burst=10, connections_per_address=3)
+    )
     created = server.create(players=2, bots={"2": "easy"})
     client = server.client(created["table"], created["token"])
     client.wait(lambda m: m["type"] == "sync")
@@ -317,9 +363,9 @@ def test_a_websocket_flood_is_refused_and_the_connection_lives(
     assert err["code"] == "too_many_connections" and err["limit"] == "connections_per_address"
 
 
-async def _spectators(url: str, count: int, results: list[str],
-                      hold: asyncio.Event) -> None:
+async def _spectators(url: str, count: int, results: list[str], hold: asyncio.Event) -> None:
     """``count`` spectators connect at once; each notes its first answer's type or code."""
+
     async def one() -> None:
         try:
             async with websockets.connect(url, open_timeout=30) as ws:
@@ -338,8 +384,10 @@ def _move_latencies(server: ServerThread, seconds: float) -> list[float]:
     """Seconds from sending a move to its update, for two players playing on one table."""
     created = server.create(players=2)
     joined = server.join(created["table"], "Bob")
-    clients = [server.client(created["table"], created["token"]),
-               server.client(created["table"], joined["token"])]
+    clients = [
+        server.client(created["table"], created["token"]),
+        server.client(created["table"], joined["token"]),
+    ]
     for c in clients:
         c.wait(lambda m: m["type"] == "sync")
     latencies: list[float] = []
@@ -362,13 +410,21 @@ def _move_latencies(server: ServerThread, seconds: float) -> list[float]:
 
 
 def test_a_thousand_spectators_are_capped_and_other_tables_keep_moving(
-        make_server: Callable[..., ServerThread]) -> None:
+    make_server: Callable[..., ServerThread],
+) -> None:
     import dataclasses
-    server = make_server(limits=dataclasses.replace(ROOMY, connections_per_address=5000,
-                                                     unseated_per_address=5000,
-                                                     spectators_per_table=1000))
-    capped = make_server(limits=dataclasses.replace(ROOMY, connections_per_address=5000,
-                                                     unseated_per_address=5000))
+
+    server = make_server(
+        limits=dataclasses.replace(
+            ROOMY,
+            connections_per_address=5000,
+            unseated_per_address=5000,
+            spectators_per_table=1000,
+        )
+    )
+    capped = make_server(
+        limits=dataclasses.replace(ROOMY, connections_per_address=5000, unseated_per_address=5000)
+    )
     before = _move_latencies(server, 1.5)
     for srv, count in ((server, 1000), (capped, 1000)):
         watched = srv.create(players=2, bots={"2": "easy"})
@@ -376,8 +432,9 @@ def test_a_thousand_spectators_are_capped_and_other_tables_keep_moving(
         results: list[str] = []
         loop = asyncio.new_event_loop()
         hold = asyncio.Event()
-        crowd = threading.Thread(target=loop.run_until_complete,
-                                 args=(_spectators(url, count, results, hold),))
+        crowd = threading.Thread(
+            target=loop.run_until_complete, args=(_spectators(url, count, results, hold),)
+        )
         crowd.start()
         during = _move_latencies(srv, 3.0) if srv is server else []
         deadline = time.monotonic() + 60
@@ -389,9 +446,11 @@ def test_a_thousand_spectators_are_capped_and_other_tables_keep_moving(
         if srv is server:  # all 1,000 watch; another table's moves keep their pace
             assert results.count("sync") == count, set(results)
             p50_before, p50_during = statistics.median(before), statistics.median(during)
-            print(f"move latency p50 {p50_before * 1000:.1f} ms before, "
-                  f"{p50_during * 1000:.1f} ms while 1,000 spectators came; "
-                  f"max {max(during) * 1000:.0f} ms")
+            print(
+                f"move latency p50 {p50_before * 1000:.1f} ms before, "
+                f"{p50_during * 1000:.1f} ms while 1,000 spectators came; "
+                f"max {max(during) * 1000:.0f} ms"
+            )
             # the typical move keeps its pace (against this run's own baseline) and none
             # starves; how fast is for benchmarks/web_load.py, not a timed test on a
             # shared machine (a 2 s bound on the worst move failed under load)
@@ -402,10 +461,12 @@ def test_a_thousand_spectators_are_capped_and_other_tables_keep_moving(
 
 # Low: the rest ----------------------------------------------------------------------------
 
+
 def test_a_second_rematch_request_gets_an_answer(server: ServerThread) -> None:
     import random
 
     from tests.web.helpers import play_game
+
     created = server.create(players=2)
     joined = server.join(created["table"], "Bob")
     a = server.client(created["table"], created["token"])
@@ -439,12 +500,13 @@ def test_an_all_bot_table_that_nobody_watches_waits(server: ServerThread) -> Non
 
 # Round 2: no file from a request, every entry point bounded ------------------------------
 
-RECORD = 'players = 2\nactions = []\nrules = {rules}\n'
+RECORD = "players = 2\nactions = []\nrules = {rules}\n"
 
 
 @pytest.mark.parametrize("path", ["/api/replay", "/api/review"])
 def test_a_record_naming_a_file_gets_one_refusal_and_nothing_of_the_file(
-        strict: ServerThread, path: str, tmp_path: Any) -> None:
+    strict: ServerThread, path: str, tmp_path: Any
+) -> None:
     """A record's ``rules = "<path>"`` is a preset's name and nothing else: an existing
     TOML file with a secret, a missing one, a file that is not TOML and a folder all get
     the same refusal, which quotes only what the client sent (the audit hook of
@@ -453,8 +515,7 @@ def test_a_record_naming_a_file_gets_one_refusal_and_nothing_of_the_file(
     secret.write_text('database_password = "hunter2"\n')
     answers = set()
     for named in (secret, tmp_path / "missing.toml", "/etc/passwd", tmp_path):
-        res = strict.post(path, {"record": RECORD.format(rules=json.dumps(str(named))),
-                                 "seat": 1})
+        res = strict.post(path, {"record": RECORD.format(rules=json.dumps(str(named))), "seat": 1})
         body = refusal(res, 400, "bad_record")
         assert "hunter2" not in res.text and "database_password" not in res.text
         answers.add(body["message"].replace(str(named)[:40], "NAME"))
@@ -462,22 +523,30 @@ def test_a_record_naming_a_file_gets_one_refusal_and_nothing_of_the_file(
     assert answers.pop().startswith("rules: unknown rule set 'NAME': expected a preset id")
 
 
-@pytest.mark.parametrize("record,limit", [
-    (RECORD.format(rules='{preset = "P", decks = 50000}'), "max_decks"),
-    (RECORD.format(rules='{preset = "P", lives = 1000000}'), "max_lives"),
-    (RECORD.format(rules='{preset = "P", king_ban_turns = 1000000000000000000}'),
-     "max_setting"),
-    (RECORD.format(rules='{preset = "P", stake = 1000000000000000000}'), "max_lives"),
-    (RECORD.format(rules='{preset = "P", bust_penalty = 1000000000000000000}'), "max_lives"),
-    (RECORD.format(rules='{preset = "P", cards = {Q = "+1000000"}}'), "max_total_limit"),
-    ('rules = "P"\nplayers = 2\ndecks = 50000\nhands = ["KS", "QS"]\n', "max_decks"),
-    ('rules = "P"\nplayers = 2\nlives = [1000000, 3]\nhands = ["KS", "QS"]\n', "max_lives"),
-    ('rules = "P"\nplayers = 2\nactions = [' + ', '.join(['"1: KS"'] * 10001) + ']\n',
-     "max_moves"),
-])
+@pytest.mark.parametrize(
+    "record,limit",
+    [
+        (RECORD.format(rules='{preset = "P", decks = 50000}'), "max_decks"),
+        (RECORD.format(rules='{preset = "P", lives = 1000000}'), "max_lives"),
+        (
+            RECORD.format(rules='{preset = "P", king_ban_turns = 1000000000000000000}'),
+            "max_setting",
+        ),
+        (RECORD.format(rules='{preset = "P", stake = 1000000000000000000}'), "max_lives"),
+        (RECORD.format(rules='{preset = "P", bust_penalty = 1000000000000000000}'), "max_lives"),
+        (RECORD.format(rules='{preset = "P", cards = {Q = "+1000000"}}'), "max_total_limit"),
+        ('rules = "P"\nplayers = 2\ndecks = 50000\nhands = ["KS", "QS"]\n', "max_decks"),
+        ('rules = "P"\nplayers = 2\nlives = [1000000, 3]\nhands = ["KS", "QS"]\n', "max_lives"),
+        (
+            'rules = "P"\nplayers = 2\nactions = [' + ", ".join(['"1: KS"'] * 10001) + "]\n",
+            "max_moves",
+        ),
+    ],
+)
 @pytest.mark.parametrize("path", ["/api/replay", "/api/review"])
 def test_an_uploaded_record_is_held_to_the_same_bounds_as_a_new_table(
-        strict: ServerThread, path: str, record: str, limit: str) -> None:
+    strict: ServerThread, path: str, record: str, limit: str
+) -> None:
     started = time.monotonic()
     res = strict.post(path, {"record": record, "seat": 1})
     assert res.status_code == 400 and res.json()["limit"] == limit, res.text
@@ -485,14 +554,16 @@ def test_an_uploaded_record_is_held_to_the_same_bounds_as_a_new_table(
     assert time.monotonic() - started < 5  # refused before anything was built
 
 
-@pytest.mark.parametrize("rules,limit", [
-    ("king_ban_turns = 1000000000000000000", "max_setting"),
-    ("stake = 1000000000000000000", "max_lives"),
-    ("bust_penalty = 1000000000000000000", "max_lives"),
-    ("threshold_values = [33, 1000000000000000000]", "max_total_limit"),
-])
-def test_every_numeric_house_rule_is_bounded(strict: ServerThread, rules: str,
-                                             limit: str) -> None:
+@pytest.mark.parametrize(
+    "rules,limit",
+    [
+        ("king_ban_turns = 1000000000000000000", "max_setting"),
+        ("stake = 1000000000000000000", "max_lives"),
+        ("bust_penalty = 1000000000000000000", "max_lives"),
+        ("threshold_values = [33, 1000000000000000000]", "max_total_limit"),
+    ],
+)
+def test_every_numeric_house_rule_is_bounded(strict: ServerThread, rules: str, limit: str) -> None:
     res = strict.post("/api/tables", {"players": 2, "house_rules": f"[rules]\n{rules}\n"})
     assert res.status_code == 400 and res.json()["limit"] == limit, res.text
 
@@ -517,16 +588,19 @@ def test_no_numeric_setting_of_the_rules_escapes_the_bounds() -> None:
 
 
 def test_a_review_s_cost_is_estimated_before_it_starts(
-        make_server: Callable[..., ServerThread]) -> None:
+    make_server: Callable[..., ServerThread],
+) -> None:
     import random
 
     from tests.web.helpers import play_game
-    server = make_server(limits=dataclasses.replace(ROOMY, review_budget=2000,
-                                                     review_playouts=100))
+
+    server = make_server(limits=dataclasses.replace(ROOMY, review_budget=2000, review_playouts=100))
     created = server.create(players=2)
     joined = server.join(created["table"], "Bob")
-    players = [server.client(created["table"], created["token"]),
-               server.client(created["table"], joined["token"])]
+    players = [
+        server.client(created["table"], created["token"]),
+        server.client(created["table"], joined["token"]),
+    ]
     play_game(players, random.Random(5))
     record = server.get(f"/api/tables/{created['table']}/record").text
     started = time.monotonic()
@@ -537,7 +611,8 @@ def test_a_review_s_cost_is_estimated_before_it_starts(
 
 
 def test_a_connection_that_keeps_sending_refused_messages_is_closed(
-        make_server: Callable[..., ServerThread]) -> None:
+    make_server: Callable[..., ServerThread],
+) -> None:
     server = make_server(limits=dataclasses.replace(ROOMY, refusals_per_connection=5))
     created = server.create(players=2, bots={"2": "easy"})
     client = server.client(created["table"], created["token"])
@@ -559,9 +634,11 @@ def test_a_connection_that_keeps_sending_refused_messages_is_closed(
 
 
 def test_connections_without_a_seat_have_a_smaller_share_per_address(
-        make_server: Callable[..., ServerThread]) -> None:
-    server = make_server(limits=dataclasses.replace(ROOMY, unseated_per_address=3,
-                                                     connections_per_address=10))
+    make_server: Callable[..., ServerThread],
+) -> None:
+    server = make_server(
+        limits=dataclasses.replace(ROOMY, unseated_per_address=3, connections_per_address=10)
+    )
     created = server.create(players=2, bots={"2": "easy"})
     watchers = [server.client(created["table"], None) for _ in range(3)]
     for w in watchers:

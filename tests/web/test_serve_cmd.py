@@ -13,24 +13,30 @@ from ninetynine.web.limits import Limits
 from tests.web.helpers import ServerThread, play_game
 
 
-@pytest.mark.parametrize("args,message", [
-    (["--database", "mysql://x/y"], "unsupported database 'mysql://x/y'"),
-    (["--database", "postgresql://nobody@127.0.0.1:1/none"], "cannot open PostgreSQL"),
-    (["--takeover-bot", "genius"], "--takeover-bot 'genius': expected one of the bots offered"),
-    (["--allow-bot", "mine=genius"], "unknown bot 'genius'"),
-    (["--allow-bot", "hard=ismcts:speed=9"], "ismcts: option 'speed' is unknown: expected "
-     "iterations, ms,"),
-    (["--allow-bot", "hard=ismcts:ms=soon"], "ismcts: ms='soon': expected a number, 0 or more"),
-    (["--allow-bot", "mine"], "--allow-bot 'mine': expected NAME=SPEC"),
-    (["--allow-bot", "Bad Name=random"], "a name is 1 to 20 lower-case letters"),
-    (["--limit", "max_body=lots"], "--limit 'max_body=lots': expected a number"),
-    (["--limit", "max_bodies=3"], "expected NAME=VALUE with NAME one of max_body"),
-    (["--limit", "max_body=0"], "limit max_body = 0: expected a number above 0"),
-    (["--port", "70000"], "--port 70000: expected 1 to 65535"),
-    (["--grace", "-1"], "--grace and --bot-delay must be 0 or more"),
-])
-def test_bad_settings_are_one_line_errors(args: list[str], message: str, tmp_path: Path,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--database", "mysql://x/y"], "unsupported database 'mysql://x/y'"),
+        (["--database", "postgresql://nobody@127.0.0.1:1/none"], "cannot open PostgreSQL"),
+        (["--takeover-bot", "genius"], "--takeover-bot 'genius': expected one of the bots offered"),
+        (["--allow-bot", "mine=genius"], "unknown bot 'genius'"),
+        (
+            ["--allow-bot", "hard=ismcts:speed=9"],
+            "ismcts: option 'speed' is unknown: expected iterations, ms,",
+        ),
+        (["--allow-bot", "hard=ismcts:ms=soon"], "ismcts: ms='soon': expected a number, 0 or more"),
+        (["--allow-bot", "mine"], "--allow-bot 'mine': expected NAME=SPEC"),
+        (["--allow-bot", "Bad Name=random"], "a name is 1 to 20 lower-case letters"),
+        (["--limit", "max_body=lots"], "--limit 'max_body=lots': expected a number"),
+        (["--limit", "max_bodies=3"], "expected NAME=VALUE with NAME one of max_body"),
+        (["--limit", "max_body=0"], "limit max_body = 0: expected a number above 0"),
+        (["--port", "70000"], "--port 70000: expected 1 to 65535"),
+        (["--grace", "-1"], "--grace and --bot-delay must be 0 or more"),
+    ],
+)
+def test_bad_settings_are_one_line_errors(
+    args: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     args = ["serve", "--database", str(tmp_path / "x.sqlite3"), *args]
     assert main(args) == 2
     err = capsys.readouterr().err
@@ -55,8 +61,9 @@ def test_docs_server_md_lists_every_limit_with_its_default() -> None:
     assert documented == {name: value for name, value, _ in Limits().describe()}
 
 
-def test_a_downloaded_record_replays_with_the_cli(server: ServerThread, tmp_path: Path,
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_downloaded_record_replays_with_the_cli(
+    server: ServerThread, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     created = server.create(name="Ann", rules="K", players=2)
     bob = server.join(created["table"], "Bob")
     a = server.client(created["table"], created["token"])

@@ -48,13 +48,18 @@ def test_tables_and_moves_round_trip(storage: Storage) -> None:
 def test_a_database_from_before_the_finished_column_is_upgraded(tmp_path: Path) -> None:
     import json
     import sqlite3
+
     path = tmp_path / "old.sqlite3"
     db = sqlite3.connect(path)
     db.execute("CREATE TABLE nn_tables (id TEXT PRIMARY KEY, meta TEXT NOT NULL)")
-    db.execute("CREATE TABLE nn_moves (table_id TEXT NOT NULL, idx INTEGER NOT NULL, "
-               "move TEXT NOT NULL, PRIMARY KEY (table_id, idx))")
-    db.execute("INSERT INTO nn_tables VALUES ('done', ?), ('live', ?)",
-               (json.dumps({"finished": True}), json.dumps({"finished": False})))
+    db.execute(
+        "CREATE TABLE nn_moves (table_id TEXT NOT NULL, idx INTEGER NOT NULL, "
+        "move TEXT NOT NULL, PRIMARY KEY (table_id, idx))"
+    )
+    db.execute(
+        "INSERT INTO nn_tables VALUES ('done', ?), ('live', ?)",
+        (json.dumps({"finished": True}), json.dumps({"finished": False})),
+    )
     db.commit()
     db.close()
     storage = SQLiteStorage(path)

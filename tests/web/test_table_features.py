@@ -35,7 +35,8 @@ def two_players(server: ServerThread, rules: str = "P") -> tuple[str, Client, Cl
 
 
 def test_the_player_to_act_sees_each_cards_total_or_the_engines_reason(
-        server: ServerThread) -> None:
+    server: ServerThread,
+) -> None:
     table_id, a, b = two_players(server)
     mover, other = (a, b) if a.my_turn() else (b, a)
     frame = mover.last
@@ -79,14 +80,12 @@ def test_the_end_of_a_game_has_standings(server: ServerThread) -> None:
 
 
 def test_bots_have_names(server: ServerThread) -> None:
-    created = server.create(name="Ann", players=4, bots={"2": "easy", "3": "medium",
-                                                          "4": "hard"})
+    created = server.create(name="Ann", players=4, bots={"2": "easy", "3": "medium", "4": "hard"})
     seats = server.get(f"/api/tables/{created['table']}").json()["seats"]
     assert [s["name"] for s in seats] == ["Ann", "Ben (easy)", "Cleo (medium)", "Dev (hard)"]
 
 
-def test_table_chat_reaches_everyone_and_comes_back_after_a_reload(
-        server: ServerThread) -> None:
+def test_table_chat_reaches_everyone_and_comes_back_after_a_reload(server: ServerThread) -> None:
     table_id, a, b = two_players(server)
     watcher = server.client(table_id, None)
     watcher.wait(lambda m: m["type"] == "sync")
@@ -105,8 +104,7 @@ def test_table_chat_reaches_everyone_and_comes_back_after_a_reload(
     assert [c["text"] for c in sync["chat"]] == ["good luck!", "go Bob"]
 
 
-def test_the_lobby_feed_follows_public_tables_as_they_come_and_go(
-        server: ServerThread) -> None:
+def test_the_lobby_feed_follows_public_tables_as_they_come_and_go(server: ServerThread) -> None:
     with connect(f"ws://127.0.0.1:{server.port}/ws/lobby", open_timeout=5) as feed:
         first = json.loads(feed.recv(timeout=5))
         assert first == {"type": "lobby", "tables": []}
@@ -116,8 +114,7 @@ def test_the_lobby_feed_follows_public_tables_as_they_come_and_go(
         ann.wait(lambda m: m["type"] == "sync")
         while not (update := json.loads(feed.recv(timeout=5)))["tables"]:
             pass  # (the listing as it was before Ann sat down)
-        assert [(t["id"], t["status"]) for t in update["tables"]] == [
-            (created["table"], "waiting")]
+        assert [(t["id"], t["status"]) for t in update["tables"]] == [(created["table"], "waiting")]
         server.join(created["table"], "Bob")
         while True:
             update = json.loads(feed.recv(timeout=5))
@@ -125,8 +122,7 @@ def test_the_lobby_feed_follows_public_tables_as_they_come_and_go(
                 break
 
 
-def test_a_finished_game_replays_step_by_step_from_a_seat_or_open(
-        server: ServerThread) -> None:
+def test_a_finished_game_replays_step_by_step_from_a_seat_or_open(server: ServerThread) -> None:
     table_id, a, b = two_players(server)
     assert server.get(f"/api/tables/{table_id}/replay").status_code == 409  # not yet
     play_game([a, b], random.Random(6))
@@ -160,8 +156,10 @@ def test_an_uploaded_record_replays_and_a_broken_one_is_one_line(server: ServerT
 def test_the_browser_counts_in_the_rules_words() -> None:
     """The view names the counter (J-TEAM's tokens) and the table talk says what it cost."""
     rules = load_rules("J-TEAM")
-    assert view_json(observe(new_game(rules, 4), 0))["counter"] == {"one": "token",
-                                                                    "many": "tokens"}
+    assert view_json(observe(new_game(rules, 4), 0))["counter"] == {
+        "one": "token",
+        "many": "tokens",
+    }
     said = event_json(LifeLost(0, 1, 5, "over the limit"), ["Ann", "Bo", "Cy", "Di"], rules)
     assert said["text"] == "Ann loses a token from the team's pool; 5 left."
     g = view_json(observe(new_game(load_rules("G"), 3), 0))

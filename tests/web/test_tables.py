@@ -60,15 +60,17 @@ def watch(table: Table) -> Conn:
 
 
 async def play_first(table: Table, seat: int = 0) -> None:
-    await table.authority.act(seat, {"state": table.version,
-                                     "action": str(table.state.legal_actions()[0])})
+    await table.authority.act(
+        seat, {"state": table.version, "action": str(table.state.legal_actions()[0])}
+    )
 
 
 def test_no_move_before_every_seat_is_taken(tmp_path: Path) -> None:
     async def scenario() -> None:
         lobby = Lobby(SQLiteStorage(tmp_path / "a.sqlite3"), Settings(bot_delay=0))
-        table, _ = await lobby.create(rules=load_rules("P"), players=3, name="Ann",
-                                      bots={2: "easy"})
+        table, _ = await lobby.create(
+            rules=load_rules("P"), players=3, name="Ann", bots={2: "easy"}
+        )
         watch(table)
         await asyncio.sleep(0.01)
         assert table.status == "waiting" and table.version == 0  # not even the deal
@@ -85,8 +87,9 @@ def test_no_move_before_every_seat_is_taken(tmp_path: Path) -> None:
 def test_a_client_that_stops_reading_is_dropped_not_buffered(tmp_path: Path) -> None:
     async def scenario() -> None:
         lobby = Lobby(SQLiteStorage(tmp_path / "b.sqlite3"), Settings(bot_delay=0))
-        table, _ = await lobby.create(rules=load_rules("P"), players=2, name="Ann",
-                                      bots={1: "easy"})
+        table, _ = await lobby.create(
+            rules=load_rules("P"), players=2, name="Ann", bots={1: "easy"}
+        )
         stuck = Conn(None, queue_size=20)
         table.connect(stuck)
         for i in range(100):
@@ -101,14 +104,17 @@ def test_a_client_that_stops_reading_is_dropped_not_buffered(tmp_path: Path) -> 
 
 def test_a_frame_is_fixed_at_its_state_id(tmp_path: Path) -> None:
     """A queued sync does not grow with the events that come after it."""
+
     async def scenario() -> None:
         lobby = Lobby(SQLiteStorage(tmp_path / "s.sqlite3"), Settings(bot_delay=0))
-        table, _ = await lobby.create(rules=load_rules("P"), players=2, name="Ann",
-                                      bots={1: "easy"})
+        table, _ = await lobby.create(
+            rules=load_rules("P"), players=2, name="Ann", bots={1: "easy"}
+        )
         conn = Conn(None)
         table.connect(conn)
         table.fanout.note(0, "Test", "after the sync")
         import json
+
         sync = json.loads(conn.outbox.get_nowait())
         assert sync["type"] == "sync"
         assert "after the sync" not in [e["text"] for e in sync["events"]]
@@ -120,10 +126,8 @@ def test_a_damaged_table_is_reported_and_the_others_still_load(tmp_path: Path) -
     async def scenario() -> None:
         storage = SQLiteStorage(tmp_path / "c.sqlite3")
         lobby = Lobby(storage, Settings(bot_delay=0, seed=1))
-        good, _ = await lobby.create(rules=load_rules("P"), players=2, name="A",
-                                     bots={1: "easy"})
-        bad, _ = await lobby.create(rules=load_rules("P"), players=2, name="B",
-                                    bots={1: "easy"})
+        good, _ = await lobby.create(rules=load_rules("P"), players=2, name="A", bots={1: "easy"})
+        bad, _ = await lobby.create(rules=load_rules("P"), players=2, name="B", bots={1: "easy"})
         watch(good), watch(bad)
         await until(lambda: good.version and bad.version)
         storage.append_move(bad.id, bad.version, "1: pass")  # not a legal move there
@@ -173,8 +177,7 @@ def test_a_refused_write_changes_nothing_and_the_table_carries_on(tmp_path: Path
     async def scenario() -> None:
         storage = FlakyStorage(tmp_path / "e.sqlite3")
         lobby = Lobby(storage, Settings(bot_delay=0))
-        table, _ = await lobby.create(rules=load_rules("P"), players=2, name="A",
-                                      bots={1: "easy"})
+        table, _ = await lobby.create(rules=load_rules("P"), players=2, name="A", bots={1: "easy"})
         watch(table)
         await until(lambda: table.state.current_seat == 0)
         version = table.version
@@ -208,8 +211,7 @@ def test_the_database_is_written_off_the_event_loop(tmp_path: Path) -> None:
         storage = RecordingStorage(tmp_path / "o.sqlite3")
         storage.threads = set()
         lobby = Lobby(storage, Settings(bot_delay=0))
-        table, _ = await lobby.create(rules=load_rules("P"), players=2, name="A",
-                                      bots={1: "easy"})
+        table, _ = await lobby.create(rules=load_rules("P"), players=2, name="A", bots={1: "easy"})
         watch(table)
         await play_until(table, lambda: table.version > 5)
         assert storage.threads and threading.get_ident() not in storage.threads
@@ -236,8 +238,9 @@ def test_a_join_that_cannot_be_stored_leaves_the_seat_open(tmp_path: Path) -> No
 def test_an_unattended_all_bot_table_pauses_and_resumes(tmp_path: Path) -> None:
     async def scenario() -> None:
         lobby = Lobby(SQLiteStorage(tmp_path / "p.sqlite3"), Settings(bot_delay=0))
-        table, _ = await lobby.create(rules=load_rules("K"), players=3, name="A",
-                                      bots={1: "easy", 2: "easy"})
+        table, _ = await lobby.create(
+            rules=load_rules("K"), players=3, name="A", bots={1: "easy", 2: "easy"}
+        )
         conn = Conn(0)
         table.connect(conn)
         table.disconnect(conn, leave=True)  # A leaves: bots play every seat, nobody watches
@@ -259,8 +262,7 @@ def test_life_cycle_abandon_evict_and_reload(tmp_path: Path) -> None:
         limits = Limits(idle_seconds=100, linger_seconds=10)
         lobby = Lobby(storage, Settings(bot_delay=0, clock=clock, limits=limits))
         idle, _ = await lobby.create(rules=load_rules("P"), players=2, name="A", bots={})
-        done, _ = await lobby.create(rules=load_rules("P"), players=2, name="B",
-                                     bots={1: "easy"})
+        done, _ = await lobby.create(rules=load_rules("P"), players=2, name="B", bots={1: "easy"})
         conn = Conn(0)
         done.connect(conn)
         while not done.state.is_over:  # B plays to the end against the bot
@@ -293,14 +295,17 @@ def test_life_cycle_abandon_evict_and_reload(tmp_path: Path) -> None:
 
 
 def test_a_stored_bot_the_server_does_not_offer_is_not_started(
-        tmp_path: Path, bot_processes: list[subprocess.Popen[str]]) -> None:
+    tmp_path: Path, bot_processes: list[subprocess.Popen[str]]
+) -> None:
     """A spec stored by an older server (``cmd:...`` from a request) never runs again."""
+
     async def scenario() -> None:
         storage = SQLiteStorage(tmp_path / "r.sqlite3")
         offering = Settings(bot_delay=0, bots={**DIFFICULTIES, "example": EXAMPLE_BOT})
         lobby = Lobby(storage, offering)
-        table, _ = await lobby.create(rules=load_rules("P"), players=2, name="A",
-                                      bots={1: "example"})
+        table, _ = await lobby.create(
+            rules=load_rules("P"), players=2, name="A", bots={1: "example"}
+        )
         lobby.close()
         again = Lobby(storage, Settings(bot_delay=0))  # restarted without --allow-bot
         reborn = await again.get(table.id)
@@ -358,21 +363,28 @@ async def play_until(table: Table, done: Callable[[], bool]) -> None:
             await play_first(table)
 
 
-@pytest.mark.parametrize("level,spec,seconds", [("deep", "ismcts:iterations=1000000000", 1.5),
-                                                ("sleepy", "sleepy", 0.3),
-                                                ("hasty", "hasty", 0.3)])
-def test_bot_thinking_is_capped_by_the_limit(tmp_path: Path, level: str, spec: str,
-                                             seconds: float) -> None:
+@pytest.mark.parametrize(
+    "level,spec,seconds",
+    [
+        ("deep", "ismcts:iterations=1000000000", 1.5),
+        ("sleepy", "sleepy", 0.3),
+        ("hasty", "hasty", 0.3),
+    ],
+)
+def test_bot_thinking_is_capped_by_the_limit(
+    tmp_path: Path, level: str, spec: str, seconds: float
+) -> None:
     """A search asked for a billion playouts stops at the limit. A bot out of time is
     asked again with a quarter of it (the hasty bot answers then); one that ignores every
     limit has its move played by the takeover level, the table told why. Neither loses its
     seat: slowness, which a busy server causes, never downgrades a bot for good."""
+
     async def scenario() -> None:
-        settings = Settings(bot_delay=0, bots={**DIFFICULTIES, level: spec},
-                            limits=Limits(bot_seconds=seconds))
+        settings = Settings(
+            bot_delay=0, bots={**DIFFICULTIES, level: spec}, limits=Limits(bot_seconds=seconds)
+        )
         lobby = Lobby(SQLiteStorage(tmp_path / "t.sqlite3"), settings)
-        table, _ = await lobby.create(rules=load_rules("P"), players=2, name="A",
-                                      bots={1: level})
+        table, _ = await lobby.create(rules=load_rules("P"), players=2, name="A", bots={1: level})
         watch(table)
         await play_until(table, lambda: any(m.startswith("2: ") for m in texts(table)))
         notes = [e for e in table.fanout.log if e["kind"] in ("BotReplaced", "BotHurried")]
@@ -390,10 +402,12 @@ def test_bot_thinking_is_capped_by_the_limit(tmp_path: Path, level: str, spec: s
 
 
 def test_protocol_bots_stop_after_a_takeover_move_at_the_end_and_at_shutdown(
-        tmp_path: Path, bot_processes: list[subprocess.Popen[str]]) -> None:
+    tmp_path: Path, bot_processes: list[subprocess.Popen[str]]
+) -> None:
     async def scenario() -> None:
-        settings = Settings(bot_delay=0, takeover_bot="example",
-                            bots={**DIFFICULTIES, "example": EXAMPLE_BOT})
+        settings = Settings(
+            bot_delay=0, takeover_bot="example", bots={**DIFFICULTIES, "example": EXAMPLE_BOT}
+        )
         lobby = Lobby(SQLiteStorage(tmp_path / "f.sqlite3"), settings)
         rules = load_rules("K")
         table, _ = await lobby.create(rules=rules, players=2, name="A", bots={1: "example"})
@@ -421,19 +435,23 @@ def test_protocol_bots_stop_after_a_takeover_move_at_the_end_and_at_shutdown(
 
 
 def test_a_seat_bot_that_fails_is_replaced_and_the_game_goes_on(
-        tmp_path: Path, bot_processes: list[subprocess.Popen[str]]) -> None:
+    tmp_path: Path, bot_processes: list[subprocess.Popen[str]]
+) -> None:
     async def scenario() -> None:
         storage = SQLiteStorage(tmp_path / "g.sqlite3")
-        settings = Settings(bot_delay=0, takeover_bot="medium",
-                            bots={**DIFFICULTIES, "crash": CRASHING_BOT})
+        settings = Settings(
+            bot_delay=0, takeover_bot="medium", bots={**DIFFICULTIES, "crash": CRASHING_BOT}
+        )
         lobby = Lobby(storage, settings)
-        table, _ = await lobby.create(rules=load_rules("K"), players=2, name="A",
-                                      bots={1: "crash"})
+        table, _ = await lobby.create(rules=load_rules("K"), players=2, name="A", bots={1: "crash"})
         watch(table)
         for _ in range(2000):  # A plays until the bot seat has had a turn
             await asyncio.sleep(0.005)
-            if any(e["kind"] == "BotReplaced" for e in table.fanout.log) and \
-                    table.state.current_seat == 0 or table.state.is_over:
+            if (
+                any(e["kind"] == "BotReplaced" for e in table.fanout.log)
+                and table.state.current_seat == 0
+                or table.state.is_over
+            ):
                 break
             if table.state.current_seat == 0:
                 await play_first(table)
@@ -449,19 +467,21 @@ def test_a_seat_bot_that_fails_is_replaced_and_the_game_goes_on(
 
 
 def test_a_stand_in_process_bot_stops_when_the_person_returns(
-        tmp_path: Path, bot_processes: list[subprocess.Popen[str]]) -> None:
+    tmp_path: Path, bot_processes: list[subprocess.Popen[str]]
+) -> None:
     async def scenario() -> None:
-        settings = Settings(bot_delay=0.02, takeover_bot="example",
-                            bots={**DIFFICULTIES, "example": EXAMPLE_BOT})
+        settings = Settings(
+            bot_delay=0.02, takeover_bot="example", bots={**DIFFICULTIES, "example": EXAMPLE_BOT}
+        )
         lobby = Lobby(SQLiteStorage(tmp_path / "h.sqlite3"), settings)
-        table, _ = await lobby.create(rules=load_rules("P"), players=2, name="A",
-                                      bots={1: "easy"})
+        table, _ = await lobby.create(rules=load_rules("P"), players=2, name="A", bots={1: "easy"})
         watch(table)
         conn = Conn(0)
         table.connect(conn)
         table.disconnect(conn, leave=True)
-        await until(lambda: sum(m.startswith("1: ") for m in texts(table)) >= 2 or
-                    table.state.is_over)
+        await until(
+            lambda: sum(m.startswith("1: ") for m in texts(table)) >= 2 or table.state.is_over
+        )
         assert not table.state.is_over
         assert len(bot_processes) == 1  # one process for all of its moves
         table.connect(Conn(0))  # A is back
@@ -474,42 +494,55 @@ def test_a_stand_in_process_bot_stops_when_the_person_returns(
 def test_the_seat_to_play_is_told_why_no_card_may_be_played(tmp_path: Path) -> None:
     """What the terminal says when a player is stuck reaches the browser too (the real
     reason and cost), in the frame of the seat to act only."""
+
     async def scenario() -> None:
         lobby = Lobby(SQLiteStorage(tmp_path / "s.sqlite3"), Settings(bot_delay=0))
-        table, _ = await lobby.create(rules=load_rules("P"), players=2, name="Ann",
-                                      bots={1: "easy"})
+        table, _ = await lobby.create(
+            rules=load_rules("P"), players=2, name="Ann", bots={1: "easy"}
+        )
         table.match.state = position_from_mapping(  # a position where Ann has no safe card
-            {"rules": "P", "total": 95, "hands": ["6S 7S 8S", "2C 3C 4C"], "turn": 1})
+            {"rules": "P", "total": 95, "hands": ["6S 7S 8S", "2C 3C 4C"], "turn": 1}
+        )
         mine = json.loads(table.fanout.frame(0, "update", [], table.summary()))
-        assert mine["stuck"] == ("You cannot play: 6♠, 7♠ and 8♠ would take the total over 99. "
-                                 "You lay down your hand and lose a penny.")
+        assert mine["stuck"] == (
+            "You cannot play: 6♠, 7♠ and 8♠ would take the total over 99. "
+            "You lay down your hand and lose a penny."
+        )
         assert "stuck" not in json.loads(table.fanout.frame(1, "update", [], table.summary()))
         table.match.state = position_from_mapping(
-            {"rules": "P", "total": 5, "hands": ["6S 7S 8S", "2C 3C 4C"], "turn": 1})
+            {"rules": "P", "total": 5, "hands": ["6S 7S 8S", "2C 3C 4C"], "turn": 1}
+        )
         assert json.loads(table.fanout.frame(0, "update", [], table.summary()))["stuck"] is None
 
     run(scenario)
 
 
 def test_the_bots_and_the_coach_see_the_match_view_with_its_log(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Issue 23: a web table's bot and coach read the seat's ``Match.view`` (with the public
     log, which ``hard``'s belief reads): the same view, move and figures as asking them
     directly from the same position and seed."""
     asked: list[View] = []  # the views the coach was asked about (it runs in a worker)
 
     async def scenario() -> None:
-        settings = Settings(bot_delay=0, seed=3, bots={**DIFFICULTIES, "viewed": "viewed"},
-                            limits=Limits(coach_playouts=60))
+        settings = Settings(
+            bot_delay=0,
+            seed=3,
+            bots={**DIFFICULTIES, "viewed": "viewed"},
+            limits=Limits(coach_playouts=60),
+        )
         lobby = Lobby(SQLiteStorage(tmp_path / "d.sqlite3"), settings)
         run_work = lobby.workers.run
 
         async def run_seen(fn: Callable[..., Any], *args: Any, **options: Any) -> Any:
             asked.extend(a for a in args if isinstance(a, View))
             return await run_work(fn, *args, **options)
+
         monkeypatch.setattr(lobby.workers, "run", run_seen)
-        table, _ = await lobby.create(rules=load_rules("P"), players=2, name="Ann",
-                                      bots={1: "viewed"})
+        table, _ = await lobby.create(
+            rules=load_rules("P"), players=2, name="Ann", bots={1: "viewed"}
+        )
         ViewedSearch.views.clear()
         watch(table)
         await until(lambda: table.state.current_seat == 0)  # dealt: Ann leads
@@ -517,8 +550,9 @@ def test_the_bots_and_the_coach_see_the_match_view_with_its_log(
         asked_at = table.version  # the bot's first decision
         await until(lambda: table.state.current_seat == 0 and table.version > asked_at)
         record = table.match.record()
-        before = Match.from_record(Record(record.start, record.moves[:asked_at],
-                                          record.from_position, record.names))
+        before = Match.from_record(
+            Record(record.start, record.moves[:asked_at], record.from_position, record.names)
+        )
         view = before.view(1)
         assert any(isinstance(e, CardPlayed) for e in view.history)  # Ann's card is in it
         assert ViewedSearch.views[0] == view
@@ -527,7 +561,11 @@ def test_the_bots_and_the_coach_see_the_match_view_with_its_log(
         got = await table.coaching.coach(0)
         mine = table.match.view(0)
         assert asked == [mine] and mine.history == tuple(table.match.log)
-        assert got == {"type": "coach", "state": table.version, **advice_json(
-            advise(mine, playouts=60, seed=table.version))}
+        assert got == {
+            "type": "coach",
+            "state": table.version,
+            **advice_json(advise(mine, playouts=60, seed=table.version)),
+        }
         lobby.close()
+
     run(scenario)

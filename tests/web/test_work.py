@@ -68,8 +68,11 @@ def test_a_job_past_its_time_is_killed(tmp_path: Path) -> None:
     workers = Workers(LIMITS)
     pid_file = tmp_path / "pid"
     with pytest.raises(LimitError) as refused:
-        run(workers.run(sleep_forever, str(pid_file), seconds=1.5, limit="review_seconds",
-                        what="the review"))
+        run(
+            workers.run(
+                sleep_forever, str(pid_file), seconds=1.5, limit="review_seconds", what="the review"
+            )
+        )
     assert refused.value.limit == "review_seconds"
     assert "the review ran out of time (1.5 s)" in str(refused.value)
     assert gone(int(pid_file.read_text()))  # killed, not left to sleep
@@ -81,8 +84,7 @@ def test_a_job_past_its_memory_is_stopped() -> None:
     with pytest.raises(LimitError) as refused:
         run(workers.run(hog_memory, seconds=30, limit="bot_seconds", what="the coach"))
     assert refused.value.limit == "worker_memory"
-    assert "the coach needed more memory than the server gives it (256 MiB)" in \
-        str(refused.value)
+    assert "the coach needed more memory than the server gives it (256 MiB)" in str(refused.value)
 
 
 def test_the_work_s_own_error_comes_back_as_one_line() -> None:
@@ -96,9 +98,18 @@ def test_the_queue_is_a_limit(tmp_path: Path) -> None:
     workers = Workers(dataclasses.replace(LIMITS, workers=1, work_queue=1))
 
     async def crowd() -> tuple[list[object], float]:
-        jobs = [asyncio.ensure_future(workers.run(
-            sleep_forever, str(tmp_path / f"pid{i}"), seconds=2, limit="review_seconds",
-            what="the review")) for i in range(2)]
+        jobs = [
+            asyncio.ensure_future(
+                workers.run(
+                    sleep_forever,
+                    str(tmp_path / f"pid{i}"),
+                    seconds=2,
+                    limit="review_seconds",
+                    what="the review",
+                )
+            )
+            for i in range(2)
+        ]
         await asyncio.sleep(0.2)
         started = time.monotonic()
         try:

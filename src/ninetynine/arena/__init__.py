@@ -9,14 +9,25 @@
 
 from ninetynine.arena.game import GameResult, play_game
 from ninetynine.arena.runner import (
-           ArenaConfig,
-           format_table,
-           results_json,
-           rotation,
-           run_games,
-           write_results,
+    ArenaConfig,
+    format_table,
+    results_json,
+    rotation,
+    run_games,
+    write_results,
 )
 from ninetynine.arena.stats import EntrantStats, summarize, wilson
 
-__all__ = ["ArenaConfig", "EntrantStats", "GameResult", "format_table", "play_game",
-           "results_json", "rotation", "run_games", "summarize", "wilson", "write_results"]
+__all__ = [
+    "ArenaConfig",
+    "EntrantStats",
+    "GameResult",
+    "format_table",
+    "play_game",
+    "results_json",
+    "rotation",
+    "run_games",
+    "summarize",
+    "wilson",
+    "write_results",
+]

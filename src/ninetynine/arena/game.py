@@ -45,8 +45,16 @@ def seed_of(base: int, *parts: object) -> str:
     return ":".join(str(p) for p in (base, *parts))
 
 
-def play_game(rules: Rules, specs: list[str], seats: list[int], *, index: int, chance_seed: str,
-              bot_seed: str, keep_record: bool = False) -> GameResult:
+def play_game(
+    rules: Rules,
+    specs: list[str],
+    seats: list[int],
+    *,
+    index: int,
+    chance_seed: str,
+    bot_seed: str,
+    keep_record: bool = False,
+) -> GameResult:
     """Play one game; ``seats[i]`` says which of ``specs`` plays seat ``i``."""
     n = len(seats)
     bots: list[Bot] = [make_bot(specs[e], seeing=True) for e in seats]

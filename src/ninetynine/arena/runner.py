@@ -47,11 +47,14 @@ def check_config(config: ArenaConfig) -> Rules:
     rules = open_rules(config.rules)
     n = config.players
     if not rules.players_min <= n <= rules.players_max:
-        raise NinetyNineError(f"--players {n}: {rules.id} is for {rules.players_min} to "
-                              f"{rules.players_max} players")
+        raise NinetyNineError(
+            f"--players {n}: {rules.id} is for {rules.players_min} to {rules.players_max} players"
+        )
     if len(config.bots) != n:
-        raise NinetyNineError(f"--bots names {len(config.bots)} bot(s) for {n} players: give "
-                              "one per seat, e.g. --bots ismcts,heuristic,heuristic")
+        raise NinetyNineError(
+            f"--bots names {len(config.bots)} bot(s) for {n} players: give "
+            "one per seat, e.g. --bots ismcts,heuristic,heuristic"
+        )
     if config.games < 1:
         raise NinetyNineError(f"--games {config.games}: expected at least 1")
     for spec in config.bots:
@@ -68,13 +71,20 @@ def check_config(config: ArenaConfig) -> Rules:
 
 def _play_one(rules: Rules, config: ArenaConfig, game: int) -> GameResult:
     n = config.players
-    return play_game(rules, list(config.bots), rotation(game, n), index=game,
-                     chance_seed=seed_of(config.seed, "deal", game // n),
-                     bot_seed=seed_of(config.seed, "bots", game), keep_record=config.records)
+    return play_game(
+        rules,
+        list(config.bots),
+        rotation(game, n),
+        index=game,
+        chance_seed=seed_of(config.seed, "deal", game // n),
+        bot_seed=seed_of(config.seed, "bots", game),
+        keep_record=config.records,
+    )
 
 
-def run_games(config: ArenaConfig, workers: int = 0,
-              progress: Callable[[GameResult], None] | None = None) -> list[GameResult]:
+def run_games(
+    config: ArenaConfig, workers: int = 0, progress: Callable[[GameResult], None] | None = None
+) -> list[GameResult]:
     """Play every game (on ``workers`` processes; 0 = one per core); results in game order."""
     rules = check_config(config)
     workers = workers or os.cpu_count() or 1
@@ -94,32 +104,55 @@ def run_games(config: ArenaConfig, workers: int = 0,
     return sorted(results, key=lambda r: r.index)
 
 
-def results_json(config: ArenaConfig, results: Sequence[GameResult],
-                 stats: Sequence[EntrantStats]) -> dict[str, Any]:
+def results_json(
+    config: ArenaConfig, results: Sequence[GameResult], stats: Sequence[EntrantStats]
+) -> dict[str, Any]:
     """Everything about a run as JSON: settings, per-entrant figures, and every game."""
     labels = labels_of(config.bots)
     return {
-        "rules": config.rules, "players": config.players, "bots": list(config.bots),
-        "games": config.games, "seed": config.seed,
+        "rules": config.rules,
+        "players": config.players,
+        "bots": list(config.bots),
+        "games": config.games,
+        "seed": config.seed,
         "seating": "rotated: in game g (0-based) seat i is played by bot (i + g) mod N; "
-                   "each block of N games deals the same cards in every hand; intervals "
-                   "from whole blocks where there are 30 or more",
-        "entrants": [{
-            "bot": st.label, "spec": st.spec, "seat_games": st.seat_games, "wins": st.wins,
-            "win_rate": st.win_rate, "ci95": list(st.interval), "forfeits": st.forfeits,
-            "rating": {"model": "openskill PlackettLuce", "mu": st.mu, "sigma": st.sigma,
-                       "ordinal": st.ordinal},
-        } for st in stats],
-        "game_results": [{
-            "game": r.index + 1, "seats": [labels[e] for e in r.seats],
-            "winners": [s + 1 for s in r.winners], "reason": r.reason, "moves": r.moves,
-            "forfeits": {str(s + 1): why for s, why in sorted(r.forfeits.items())},
-        } for r in results],
+        "each block of N games deals the same cards in every hand; intervals "
+        "from whole blocks where there are 30 or more",
+        "entrants": [
+            {
+                "bot": st.label,
+                "spec": st.spec,
+                "seat_games": st.seat_games,
+                "wins": st.wins,
+                "win_rate": st.win_rate,
+                "ci95": list(st.interval),
+                "forfeits": st.forfeits,
+                "rating": {
+                    "model": "openskill PlackettLuce",
+                    "mu": st.mu,
+                    "sigma": st.sigma,
+                    "ordinal": st.ordinal,
+                },
+            }
+            for st in stats
+        ],
+        "game_results": [
+            {
+                "game": r.index + 1,
+                "seats": [labels[e] for e in r.seats],
+                "winners": [s + 1 for s in r.winners],
+                "reason": r.reason,
+                "moves": r.moves,
+                "forfeits": {str(s + 1): why for s, why in sorted(r.forfeits.items())},
+            }
+            for r in results
+        ],
     }
 
 
-def write_results(out: Path, config: ArenaConfig, results: Sequence[GameResult],
-                  stats: Sequence[EntrantStats]) -> None:
+def write_results(
+    out: Path, config: ArenaConfig, results: Sequence[GameResult], stats: Sequence[EntrantStats]
+) -> None:
     """``out/results.json`` and, when kept, ``out/records/game-00001.toml`` per game."""
     out.mkdir(parents=True, exist_ok=True)
     data = results_json(config, results, stats)
@@ -136,19 +169,30 @@ def format_table(config: ArenaConfig, stats: Sequence[EntrantStats]) -> str:
     """The results as a text table, one line per entrant."""
     n = config.players
     width = max(len(st.label) for st in stats) + 2
-    lines = [f"{config.rules}, {n} players, {config.games} games, seed {config.seed}; seats "
-             f"rotated; an even share is {100 / n:.1f}%",
-             f"{'bot':<{width}}{'games':>6}{'wins':>6}{'win rate':>10}   {'95% interval':<17}"
-             f"{'rating (mu ± sigma)':>20}"]
+    lines = [
+        f"{config.rules}, {n} players, {config.games} games, seed {config.seed}; seats "
+        f"rotated; an even share is {100 / n:.1f}%",
+        f"{'bot':<{width}}{'games':>6}{'wins':>6}{'win rate':>10}   {'95% interval':<17}"
+        f"{'rating (mu ± sigma)':>20}",
+    ]
     for st in stats:
         lo, hi = st.interval
-        line = (f"{st.label:<{width}}{st.seat_games:>6}{st.wins:>6}{100 * st.win_rate:>9.1f}%"
-                f"   [{100 * lo:4.1f}%, {100 * hi:5.1f}%]  {st.mu:>8.1f} ± {st.sigma:.1f}")
+        line = (
+            f"{st.label:<{width}}{st.seat_games:>6}{st.wins:>6}{100 * st.win_rate:>9.1f}%"
+            f"   [{100 * lo:4.1f}%, {100 * hi:5.1f}%]  {st.mu:>8.1f} ± {st.sigma:.1f}"
+        )
         if st.forfeits:
             line += f"   ({st.forfeits} forfeited)"
         lines.append(line)
     return "\n".join(lines)
 
 
-__all__ = ["ArenaConfig", "format_table", "results_json", "rotation", "run_games",
-           "summarize", "write_results"]
+__all__ = [
+    "ArenaConfig",
+    "format_table",
+    "results_json",
+    "rotation",
+    "run_games",
+    "summarize",
+    "write_results",
+]

@@ -36,8 +36,7 @@ def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def block_interval(rate: float, blocks: Sequence[float], z: float = Z95) \
-        -> tuple[float, float]:
+def block_interval(rate: float, blocks: Sequence[float], z: float = Z95) -> tuple[float, float]:
     """The normal interval around ``rate`` from the win rates of independent rotation
     blocks: half-width z * sd(block rates) / sqrt(number of blocks)."""
     half = z * statistics.stdev(blocks) / math.sqrt(len(blocks))
@@ -84,11 +83,11 @@ def labels_of(specs: Sequence[str]) -> list[str]:
     return out
 
 
-def summarize(specs: Sequence[str], results: Sequence[GameResult],
-              ratings: bool = True) -> list[EntrantStats]:
+def summarize(
+    specs: Sequence[str], results: Sequence[GameResult], ratings: bool = True
+) -> list[EntrantStats]:
     """Win counts per entrant, and OpenSkill (Plackett-Luce) ratings in game order."""
-    stats = [EntrantStats(label, spec) for label, spec in zip(labels_of(specs), specs,
-                                                              strict=True)]
+    stats = [EntrantStats(label, spec) for label, spec in zip(labels_of(specs), specs, strict=True)]
     n = len(specs)
     block_wins: dict[int, list[int]] = {}  # each entrant's wins, per rotation block
     for result in sorted(results, key=lambda r: r.index):
@@ -120,8 +119,7 @@ def _rate(stats: list[EntrantStats], results: Sequence[GameResult]) -> None:
         ranks: list[float] = []
         for seat, entrant in enumerate(result.seats):
             teams.append([current[entrant]])
-            ranks.append(1.0 if seat in result.winners else
-                         3.0 if seat in result.forfeits else 2.0)
+            ranks.append(1.0 if seat in result.winners else 3.0 if seat in result.forfeits else 2.0)
         if len(set(result.seats)) < len(result.seats):
             continue  # an entrant in two seats at once cannot be rated against itself
         rated = model.rate(teams, ranks=ranks)

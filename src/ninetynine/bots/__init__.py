@@ -22,5 +22,16 @@ from ninetynine.bots.base import (
 )
 from ninetynine.bots.determinize import Determinizer, determinize
 
-__all__ = ["DIFFICULTIES", "Bot", "BotFailure", "Determinizer", "ask", "bot_names", "cap_time",
-           "close_bot", "determinize", "make_bot", "register"]
+__all__ = [
+    "DIFFICULTIES",
+    "Bot",
+    "BotFailure",
+    "Determinizer",
+    "ask",
+    "bot_names",
+    "cap_time",
+    "close_bot",
+    "determinize",
+    "make_bot",
+    "register",
+]

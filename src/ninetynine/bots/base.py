@@ -52,6 +52,7 @@ class BotFailure(NinetyNineError):
     Whoever runs the game (the arena, the table) scores that game as a loss for the seat.
     """
 
+
 def ask(bot: Bot, view: View, rng: random.Random, state: State | None = None) -> Action:
     """The bot's move for this view. Whatever goes wrong (the bot raises, or answers
     something that is not one of ``view.legal``) comes out as one :class:`BotFailure`
@@ -63,8 +64,9 @@ def ask(bot: Bot, view: View, rng: random.Random, state: State | None = None) ->
     try:
         if sees_hidden_cards(bot):
             if state is None:
-                raise BotFailure("it sees the other players' cards, and only the arena "
-                                 "gives it the real game")
+                raise BotFailure(
+                    "it sees the other players' cards, and only the arena gives it the real game"
+                )
             action = cast(SeeingBot, bot).choose_seeing(view, state.clone(), rng)
         else:
             action = bot.choose(view, rng)
@@ -75,8 +77,10 @@ def ask(bot: Bot, view: View, rng: random.Random, state: State | None = None) ->
     except Exception as e:  # a bug in a bot must not take its caller down
         raise BotFailure(f"bot {bot.name!r} raised {type(e).__name__}: {e}") from e
     if not isinstance(action, Action) or action not in view.legal:
-        raise BotFailure(f"bot {bot.name!r} chose {action}, which is not legal here; legal: "
-                         + ", ".join(str(a) for a in view.legal))
+        raise BotFailure(
+            f"bot {bot.name!r} chose {action}, which is not legal here; legal: "
+            + ", ".join(str(a) for a in view.legal)
+        )
     return action
 
 
@@ -133,11 +137,13 @@ def register(name: str, *, raw: bool = False) -> Callable[[BotFactory], BotFacto
     With ``raw``, the text after ``name:`` is given to the factory as one string
     instead of being parsed as ``key=value`` options (for ``cmd:python my_bot.py``).
     """
+
     def wrap(factory: BotFactory) -> BotFactory:
         _ADDED[name] = factory
         if raw:
             _RAW.add(name)
         return factory
+
     return wrap
 
 
@@ -178,12 +184,15 @@ def make_bot(spec: str, *, seeing: bool = False) -> Bot:
     name, _, opts = spec.partition(":")
     factory = _factory(name.strip())
     if factory is None:
-        raise NinetyNineError(f"unknown bot {name!r}: expected one of "
-                              f"{', '.join(honest_bot_names())}")
+        raise NinetyNineError(
+            f"unknown bot {name!r}: expected one of {', '.join(honest_bot_names())}"
+        )
     if sees_hidden_cards(factory) and not seeing:
-        raise NinetyNineError(f"bot {name.strip()!r} sees the other players' cards: it is a "
-                              "yardstick for the arena and cannot play at a table; expected "
-                              f"one of {', '.join(honest_bot_names())}")
+        raise NinetyNineError(
+            f"bot {name.strip()!r} sees the other players' cards: it is a "
+            "yardstick for the arena and cannot play at a table; expected "
+            f"one of {', '.join(honest_bot_names())}"
+        )
     name = name.strip()
     if name in _RAW:
         return factory(opts.strip())
@@ -191,12 +200,16 @@ def make_bot(spec: str, *, seeing: bool = False) -> Bot:
     for item in filter(None, (o.strip() for o in opts.split(","))):
         key, eq, value = item.partition("=")
         if not eq:
-            raise NinetyNineError(f"{name}: option {item!r} has no value: expected key=value, "
-                                  f"e.g. {name}:{item}=...")
+            raise NinetyNineError(
+                f"{name}: option {item!r} has no value: expected key=value, e.g. {name}:{item}=..."
+            )
         given[key.strip()] = value.strip()
     options = bot_options(name)
-    kwargs = (read_options(name, options, given) if options is not None  # checked as data
-              else {key: _parse_value(text) for key, text in given.items()})
+    kwargs = (
+        read_options(name, options, given)
+        if options is not None  # checked as data
+        else {key: _parse_value(text) for key, text in given.items()}
+    )
     try:
         return factory(**kwargs)
     except TypeError as e:  # options that do not go together, or a program's own bot
@@ -218,4 +231,3 @@ def _parse_value(text: str) -> object:
         except ValueError:
             pass
     return text
-

@@ -140,8 +140,9 @@ class HandReader:
         rest = [c for c in pool if c in left]
         return [c for seat in det.others for c in hands[seat]] + rest
 
-    def _hand_of(self, seat: int, size: int, by_rank: dict[int, list[int]],
-                 rng: random.Random) -> list[int]:
+    def _hand_of(
+        self, seat: int, size: int, by_rank: dict[int, list[int]], rng: random.Random
+    ) -> list[int]:
         """Cards for ``seat``: ranks from its posterior where the cards left allow (a few
         tries), else cards at random from those left."""
         assert self.posteriors is not None
@@ -150,10 +151,10 @@ class HandReader:
             if options and any(weights):
                 for ranks in rng.choices(options, weights, k=4):
                     need = Counter(ranks)
-                    if len(ranks) == size and all(len(by_rank.get(r, ())) >= k
-                                                  for r, k in need.items()):
-                        return [card for r, k in need.items()
-                                for card in rng.sample(by_rank[r], k)]
+                    if len(ranks) == size and all(
+                        len(by_rank.get(r, ())) >= k for r, k in need.items()
+                    ):
+                        return [card for r, k in need.items() for card in rng.sample(by_rank[r], k)]
         left = [c for cards in by_rank.values() for c in cards]
         return rng.sample(left, min(size, len(left)))
 
@@ -166,8 +167,9 @@ class HandReader:
         return best >> 4, self.c.result(best, total)
 
 
-def _draw(states: dict[Hand, float], k: int, m: int, ranks: list[int],
-          counts: Counter[int]) -> dict[Hand, float]:
+def _draw(
+    states: dict[Hand, float], k: int, m: int, ranks: list[int], counts: Counter[int]
+) -> dict[Hand, float]:
     """One more card into every hand: a card played later (at play ``k`` or after, not
     yet held) or an unseen rank, weighted by how many such cards there are."""
     out: dict[Hand, float] = {}

@@ -23,15 +23,20 @@ from ninetynine.rules.cards import rank_of
 class Determinizer:
     """Makes random states consistent with ``view``: the template is built once."""
 
-    def __init__(self, view: View, weights: Sequence[float] | None = None,
-                 known: Sequence[Sequence[int]] | None = None) -> None:
+    def __init__(
+        self,
+        view: View,
+        weights: Sequence[float] | None = None,
+        known: Sequence[Sequence[int]] | None = None,
+    ) -> None:
         """``weights``: per rank, how much likelier a card is in a hand than elsewhere.
         ``known``: per seat, cards known to be in its hand (only a yardstick that sees
         the real game knows any: :mod:`ninetynine.bots.oracle`); they are dealt to it
         first, in the order given, and the rest of its hand is drawn like any other."""
         if view.phase not in (PLAY, DRAWING):
-            raise ValueError(f"cannot determinize a view in phase {view.phase!r}: "
-                             "only a seat to act can search")
+            raise ValueError(
+                f"cannot determinize a view in phase {view.phase!r}: only a seat to act can search"
+            )
         self.view = view
         self.seat = view.seat
         self.unseen = view.unseen()
@@ -47,8 +52,11 @@ class Determinizer:
         self.pool = sorted(pool.elements())  # the cards dealt at random
         # Efraimidis-Spirakis exponents: a card of weight w is dealt into a hand first
         # with the chance of a weighted draw without replacement.
-        self.exponents = ([(card, 1 / weights[rank_of(card)]) for card in self.pool]
-                          if weights is not None else None)
+        self.exponents = (
+            [(card, 1 / weights[rank_of(card)]) for card in self.pool]
+            if weights is not None
+            else None
+        )
         self.in_hands = sum(self.sizes)
         self.drawn_in_hands = self.in_hands - sum(len(k) for k in self.known)
 
@@ -71,14 +79,14 @@ class Determinizer:
         if self.exponents is None:
             drawn = sorted(self.pool, key=lambda _card: rnd())
         else:  # the hands' cards go in random order too: none is drawn first
-            drawn = [c for c, _ in sorted(self.exponents, key=lambda ce: -rnd() ** ce[1])]
+            drawn = [c for c, _ in sorted(self.exponents, key=lambda ce: -(rnd() ** ce[1]))]
             drawn[:k] = sorted(drawn[:k], key=lambda _card: rnd())
         if not any(self.known):
             return drawn
         cards, i = [], 0
         for size, known in zip(self.sizes, self.known, strict=True):
             fill = size - len(known)
-            cards += known + drawn[i:i + fill]
+            cards += known + drawn[i : i + fill]
             i += fill
         return cards + drawn[i:]
 
@@ -94,7 +102,7 @@ class Determinizer:
         hands: list[list[int]] = [[] for _ in range(self.view.players)]
         i = 0
         for seat, size in zip(self.others, self.sizes, strict=True):
-            hands[seat] = cards[i:i + size]
+            hands[seat] = cards[i : i + size]
             i += size
         return hands
 
@@ -107,7 +115,7 @@ class Determinizer:
         hands[self.seat] = list(self.view.hand)
         s.hands = hands
         i = self.in_hands
-        s.pile = cards[i:i + self.face_down] + t.pile
+        s.pile = cards[i : i + self.face_down] + t.pile
         s.face_down = self.face_down  # under the visible pile, unseen as in the real game
         i += self.face_down
         s.stock = cards[i:]

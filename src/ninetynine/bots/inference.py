@@ -52,8 +52,11 @@ class LastPlays:
         self.policy = policy
         self.c = compiled(view.rules)
         # (seat, total before, card played, total after, cards drawn since)
-        self.checks = [(seat, ev.before, ev.card, ev.after, drawn)
-                       for seat, (ev, drawn) in last_plays(view).items() if seat != view.seat]
+        self.checks = [
+            (seat, ev.before, ev.card, ev.after, drawn)
+            for seat, (ev, drawn) in last_plays(view).items()
+            if seat != view.seat
+        ]
         self.fits: dict[tuple[int, ...], bool] = {}
 
     def draw(self, det: Determinizer, rng: random.Random, tries: int = 10) -> list[int]:
@@ -77,13 +80,12 @@ class LastPlays:
         count, fits, same = 0, self.fits, self.c.same
         for i, (seat, before, card, after, drawn) in enumerate(self.checks):
             hand = hands[seat]
-            kept = hand[:len(hand) - drawn] if drawn <= len(hand) else []
+            kept = hand[: len(hand) - drawn] if drawn <= len(hand) else []
             # the answer depends on what the cards do only: cached per check and kinds held
             key = (i, *sorted(same[c] for c in kept))
             fit = fits.get(key)
             if fit is None:
-                fit = fits[key] = self.choice(kept + [card], before) in (None,
-                                                                         (same[card], after))
+                fit = fits[key] = self.choice(kept + [card], before) in (None, (same[card], after))
             count += not fit
         return count
 

@@ -156,24 +156,44 @@ class Node:
 class IsmctsBot:
     name = "ismcts"
     OPTIONS: ClassVar[Options] = {
-        "iterations": BotOption(int, least=0), "ms": BotOption(float, least=0),
-        "c": BotOption(float, least=0), "depth": BotOption(int, least=1),
-        "epsilon": BotOption(float, least=0, most=1), "tree": BotOption(int, least=0),
-        "prior": BotOption(float, least=0), "infer": BotOption(int, least=0, most=1),
-        "belief": BotOption(Belief), "value": BotOption(Value),
-        "endgame": BotOption(int, least=0), "plies": BotOption(int, least=0),
-        "rollout": BotOption(Rollout)}
+        "iterations": BotOption(int, least=0),
+        "ms": BotOption(float, least=0),
+        "c": BotOption(float, least=0),
+        "depth": BotOption(int, least=1),
+        "epsilon": BotOption(float, least=0, most=1),
+        "tree": BotOption(int, least=0),
+        "prior": BotOption(float, least=0),
+        "infer": BotOption(int, least=0, most=1),
+        "belief": BotOption(Belief),
+        "value": BotOption(Value),
+        "endgame": BotOption(int, least=0),
+        "plies": BotOption(int, least=0),
+        "rollout": BotOption(Rollout),
+    }
 
-    def __init__(self, iterations: int | None = None, ms: float = 0, c: float = 0.7,
-                 depth: int = 100, epsilon: float = 0.1, tree: int = 1,
-                 prior: float = 1.0, infer: int = 1, belief: str = "last",
-                 value: str = "hand", endgame: int = 0, plies: int = 4,
-                 rollout: str = "heuristic") -> None:
+    def __init__(
+        self,
+        iterations: int | None = None,
+        ms: float = 0,
+        c: float = 0.7,
+        depth: int = 100,
+        epsilon: float = 0.1,
+        tree: int = 1,
+        prior: float = 1.0,
+        infer: int = 1,
+        belief: str = "last",
+        value: str = "hand",
+        endgame: int = 0,
+        plies: int = 4,
+        rollout: str = "heuristic",
+    ) -> None:
         if iterations is None:  # a time budget alone is not cut short by the default count
             iterations = 3000 if ms <= 0 else 0
         if iterations < 1 and ms <= 0:
-            raise TypeError(f"iterations={iterations} with no time budget: give iterations "
-                            "of 1 or more, or ms above 0")
+            raise TypeError(
+                f"iterations={iterations} with no time budget: give iterations "
+                "of 1 or more, or ms above 0"
+            )
         self.iterations = iterations if iterations >= 1 else 10**9
         self.ms, self.c, self.depth, self.epsilon = ms, c, depth, epsilon
         self.tree = tree  # the most tree nodes on one path (0 = no limit; 1 = flat)
@@ -200,16 +220,23 @@ class IsmctsBot:
 
     def determinizer(self, view: View) -> Determinizer:
         """Deals of the unseen cards from ``view``, weighted as this search reads them."""
-        weights = hand_weights(view.rules, view.players) \
-            if self.infer and self.belief is Belief.LAST else None
+        weights = (
+            hand_weights(view.rules, view.players)
+            if self.infer and self.belief is Belief.LAST
+            else None
+        )
         return Determinizer(view, weights)
 
     def decide(self, det: Determinizer, rng: random.Random) -> Action:
         """The move the search picks, dealing the unseen cards with ``det``."""
         return det.view.legal[self.evaluate(det, rng).choice]
 
-    def evaluate(self, det: Determinizer, rng: random.Random,
-                 on_end: Callable[[int, State], None] | None = None) -> Evaluation:
+    def evaluate(
+        self,
+        det: Determinizer,
+        rng: random.Random,
+        on_end: Callable[[int, State], None] | None = None,
+    ) -> Evaluation:
         """Search the seat's moves and pick one; ``on_end(move, state)`` sees where each
         playout of the move numbered ``move`` (in ``Evaluation.moves``) ended."""
         view = det.view
@@ -236,8 +263,13 @@ class IsmctsBot:
                 best = g
         return Evaluation(moves, group, rows, moves[best])
 
-    def search(self, det: Determinizer, moves: list[int], rng: random.Random,
-               on_end: Callable[[int, State], None] | None = None) -> list[list[float]]:
+    def search(
+        self,
+        det: Determinizer,
+        moves: list[int],
+        rng: random.Random,
+        on_end: Callable[[int, State], None] | None = None,
+    ) -> list[list[float]]:
         """Per iteration, the value to the seat of each of ``moves`` (action codes)."""
         me = det.seat
         policy = rollout_policy(det.view.rules)
@@ -245,12 +277,18 @@ class IsmctsBot:
         deadline = time.perf_counter() + self.ms / 1000 if self.ms > 0 else math.inf
         score = _scorer(det.template, self.value)
         rules = det.view.rules  # a rule set without learned weights: the heuristic's
-        own = (me, learned_policy(rules)) \
-            if self.rollout is Rollout.LEARNED and has_weights(rules) else None
+        own = (
+            (me, learned_policy(rules))
+            if self.rollout is Rollout.LEARNED and has_weights(rules)
+            else None
+        )
         plays: LastPlays | HandReader | None = None
         if self.infer and not any(det.known):
-            plays = LastPlays(det.view, policy) if self.belief is Belief.LAST else \
-                HandReader(det.view, policy)
+            plays = (
+                LastPlays(det.view, policy)
+                if self.belief is Belief.LAST
+                else HandReader(det.view, policy)
+            )
         rows: list[list[float]] = []
         done = 0
         t = det.template
@@ -266,8 +304,7 @@ class IsmctsBot:
                     s.apply_code(code)
                     values = _maxn(s, going, policy, seed, score, self.plies, self.depth - 1)
                 else:
-                    values = self._iterate(s, node, code, policy, random.Random(seed), score,
-                                           own)
+                    values = self._iterate(s, node, code, policy, random.Random(seed), score, own)
                 row.append(values[me])
                 if on_end is not None:
                     on_end(j, s)
@@ -278,9 +315,16 @@ class IsmctsBot:
         self.last_iterations = done
         return rows
 
-    def _iterate(self, s: State, node: Node, code: int, policy: RolloutPolicy,
-                 rng: random.Random, score: Callable[[State], list[float]],
-                 own: tuple[int, LearnedPolicy] | None = None) -> list[float]:
+    def _iterate(
+        self,
+        s: State,
+        node: Node,
+        code: int,
+        policy: RolloutPolicy,
+        rng: random.Random,
+        score: Callable[[State], list[float]],
+        own: tuple[int, LearnedPolicy] | None = None,
+    ) -> list[float]:
         """One descent below the root move ``code`` (its node ``node``), one playout."""
         going = _in_play(s)
         path = [node]
@@ -329,8 +373,15 @@ class IsmctsBot:
         return values
 
 
-def _maxn(s: State, going: Callable[[State], bool], policy: RolloutPolicy, seed: float,
-          score: Callable[[State], list[float]], plies: int, depth: int) -> list[float]:
+def _maxn(
+    s: State,
+    going: Callable[[State], bool],
+    policy: RolloutPolicy,
+    seed: float,
+    score: Callable[[State], list[float]],
+    plies: int,
+    depth: int,
+) -> list[float]:
     """The value of ``s`` (changed in place) to each seat when every player picks, for the
     next ``plies`` choices, the move best for itself (max^n on this deal: each player
     minimises its own loss), played on by the rollout policy from there; forced moves and
@@ -368,12 +419,14 @@ def option(kind: type[E], name: str, text: str) -> E:
     try:
         return kind(text)
     except ValueError:
-        raise TypeError(f"{name}={text!r}: expected " + " or ".join(k.value for k in kind)) \
-            from None
+        raise TypeError(
+            f"{name}={text!r}: expected " + " or ".join(k.value for k in kind)
+        ) from None
 
 
-def playout_values(s: State, code: int, rng: random.Random, epsilon: float = 0.0,
-                   depth: int = 100) -> list[float]:
+def playout_values(
+    s: State, code: int, rng: random.Random, epsilon: float = 0.0, depth: int = 100
+) -> list[float]:
     """Play ``code`` on ``s`` (in place) and on with the rollout policy, as a playout of
     the search does; each seat's value (see :func:`_values`). For benchmarks that score
     moves on a known deal."""
@@ -392,13 +445,20 @@ def _in_play(s: State) -> Callable[[State], bool]:
     if s.rules.after_bust in (AfterBust.SIT_OUT, AfterBust.RESET_OTHERS):
         return lambda t: t.hand_no == hand_no and t.phase != OVER
     lives, points = s.lives[:], s.points[:]
-    return lambda t: (t.hand_no == hand_no and t.lives == lives and t.points == points
-                      and t.phase != OVER)
+    return lambda t: (
+        t.hand_no == hand_no and t.lives == lives and t.points == points and t.phase != OVER
+    )
 
 
-def _playout(s: State, rng: random.Random, policy: RolloutPolicy, depth: int,
-             epsilon: float, going: Callable[[State], bool],
-             own: tuple[int, LearnedPolicy] | None = None) -> None:
+def _playout(
+    s: State,
+    rng: random.Random,
+    policy: RolloutPolicy,
+    depth: int,
+    epsilon: float,
+    going: Callable[[State], bool],
+    own: tuple[int, LearnedPolicy] | None = None,
+) -> None:
     """Play on with the rollout policy while ``going`` (see :func:`_in_play`); with
     ``own`` (a seat and a learned policy), that seat's moves by the learned policy."""
     score, known = policy.score, policy.scores.get

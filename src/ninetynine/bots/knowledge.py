@@ -20,8 +20,9 @@ from ninetynine.rules.settings import Rules
 def escape_cards(rules: Rules) -> frozenset[int]:
     """Cards that can be played safely even at the limit (hold, set, minus, halve...)."""
     c = compiled(rules)
-    return frozenset(card for card in range(52)
-                     if any(not busts for _, _, busts in c.options(card, rules.limit)))
+    return frozenset(
+        card for card in range(52) if any(not busts for _, _, busts in c.options(card, rules.limit))
+    )
 
 
 @cache
@@ -37,8 +38,10 @@ def keep_value(rules: Rules) -> tuple[float, ...]:
         if card in escapes:
             values.append(2.0)
             continue
-        safe_max = max((t for t in range(0, limit + 1)
-                        if any(not b for _, _, b in c.options(card, t))), default=-1)
+        safe_max = max(
+            (t for t in range(0, limit + 1) if any(not b for _, _, b in c.options(card, t))),
+            default=-1,
+        )
         values.append(max(safe_max, 0) / limit)
     return tuple(values)
 
@@ -84,8 +87,9 @@ class RolloutPolicy:
     def __init__(self, rules: Rules, push: float = PUSH, keep: float = KEEP) -> None:
         self.c = compiled(rules)
         table, limit = safe_table(rules), rules.limit
-        self.unsafe = [sum(not table.safe(card, t) for card in range(52)) / 52
-                       for t in range(limit + 1)]
+        self.unsafe = [
+            sum(not table.safe(card, t) for card in range(52)) / 52 for t in range(limit + 1)
+        ]
         self.push = push
         self.keep = [keep * v for v in keep_value(rules)]
         self.scores: dict[int, float] = {}
@@ -142,12 +146,13 @@ def hand_weights(rules: Rules, players: int, games: int = 100) -> tuple[float, .
             me, total, codes = s.turn, s.total, s.legal_codes()
             hidden = [c for seat, hand in enumerate(s.hands) if seat != me for c in hand]
             if len(codes) > 1 and hidden:
-                pool = hidden + s.stock + s.pile[:s.face_down]
+                pool = hidden + s.stock + s.pile[: s.face_down]
                 share = len(hidden) / len(pool)
                 for c in hidden:
                     found[rank_of(c)] += 1
                 for c in pool:
                     expected[rank_of(c)] += share
             s.apply_code(policy.best(total, codes, len(s.hands[me])))
-    return tuple(min(4.0, max(0.25, f / e)) if e else 1.0
-                 for f, e in zip(found, expected, strict=True))
+    return tuple(
+        min(4.0, max(0.25, f / e)) if e else 1.0 for f, e in zip(found, expected, strict=True)
+    )

@@ -45,8 +45,10 @@ class LearnedPolicy:
     def __init__(self, rules: Rules) -> None:
         weights = _table().get(rules.id)
         if weights is None:
-            raise TypeError(f"rollout=learned: no learned weights for rules {rules.id!r} "
-                            f"(there are for {', '.join(sorted(_table()))})")
+            raise TypeError(
+                f"rollout=learned: no learned weights for rules {rules.id!r} "
+                f"(there are for {', '.join(sorted(_table()))})"
+            )
         self.w, self.c, self.limit = weights, compiled(rules), rules.limit
         self.escapes = escape_cards(rules)
         self.cache: dict[tuple[int, int, int], float] = {}
@@ -66,8 +68,11 @@ class LearnedPolicy:
                 left = self.c.result(code, total)
                 kept = escapes - (card in self.escapes)
                 w = self.w
-                found = (w[RANK_AT + min(rank_of(card), RANKS - 1) * BINS + self._bin(total)]
-                         + w[LEAVES + self._bin(left)] + w[KEEPS + min(kept, 4)])
+                found = (
+                    w[RANK_AT + min(rank_of(card), RANKS - 1) * BINS + self._bin(total)]
+                    + w[LEAVES + self._bin(left)]
+                    + w[KEEPS + min(kept, 4)]
+                )
             self.cache[key] = found
         return found
 

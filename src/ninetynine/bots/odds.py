@@ -98,8 +98,10 @@ class GameOdds:
             return tuple(1.0 if i in alive else 0.0 for i in range(n))
         total = [0.0] * n
         for pick in alive:  # the side that loses (or, where all but one lose, that keeps)
-            after = [x - 1 if (i != pick if self.all_but_one else i == pick) and x > 0 else x
-                     for i, x in enumerate(lives)]
+            after = [
+                x - 1 if (i != pick if self.all_but_one else i == pick) and x > 0 else x
+                for i, x in enumerate(lives)
+            ]
             for i, value in enumerate(self.chances(after)):
                 total[i] += value
         return tuple(t / len(alive) for t in total)
@@ -113,8 +115,9 @@ def game_odds(rules: Rules) -> GameOdds | None:
     return GameOdds(rules.after_bust in (AfterBust.SIT_OUT, AfterBust.RESET_OTHERS))
 
 
-def side_lives(rules: Rules, lives: Sequence[int], alive: Sequence[bool],
-               side: Sequence[int]) -> list[int]:
+def side_lives(
+    rules: Rules, lives: Sequence[int], alive: Sequence[bool], side: Sequence[int]
+) -> list[int]:
     """Lives left per side for :meth:`GameOdds.chances`: 0 for a side that is out, and
     one more where a player at 0 stays in until a payment cannot be made."""
     extra = 1 if rules.elimination is Elimination.CANNOT_PAY else 0

@@ -61,5 +61,5 @@ class OracleBot(IsmctsBot):
             drawn = drawn_since_play(view)
             for seat, hand in enumerate(hands):
                 # a hand never played from in this hand is as unknown as when dealt
-                hands[seat] = hand[:len(hand) - drawn[seat]] if seat in drawn else []
+                hands[seat] = hand[: len(hand) - drawn[seat]] if seat in drawn else []
         return self.decide(Determinizer(view, known=hands), rng)

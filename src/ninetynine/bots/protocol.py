@@ -44,22 +44,38 @@ def view_to_json(view: View, events_from: int = 0) -> dict[str, Any]:
     """The JSON form of a view (seats 1-based, cards as text); events from an index on."""
     rules = view.rules
     return {
-        "seat": view.seat + 1, "players": view.players, "rules": rules.id,
-        "limit": rules.limit, "teams": rules.teams,
+        "seat": view.seat + 1,
+        "players": view.players,
+        "rules": rules.id,
+        "limit": rules.limit,
+        "teams": rules.teams,
         "effects": {RANKS[r]: format_effect(e) for r, e in enumerate(rules.cards)},
         "suit_effects": {format_card(c): format_effect(e) for c, e in rules.suit_cards},
-        "phase": view.phase, "turn": None if view.turn is None else view.turn + 1,
-        "total": view.total, "direction": "cw" if view.direction == 1 else "ccw",
-        "dealer": view.dealer + 1, "hand_no": view.hand_no, "starter": view.starter + 1,
-        "passes": view.passes, "owed": view.owed, "chain": view.chain,
-        "plays_left": view.plays_left, "may_decline": view.may_decline,
+        "phase": view.phase,
+        "turn": None if view.turn is None else view.turn + 1,
+        "total": view.total,
+        "direction": "cw" if view.direction == 1 else "ccw",
+        "dealer": view.dealer + 1,
+        "hand_no": view.hand_no,
+        "starter": view.starter + 1,
+        "passes": view.passes,
+        "owed": view.owed,
+        "chain": view.chain,
+        "plays_left": view.plays_left,
+        "may_decline": view.may_decline,
         "next_turn": None if view.next_turn is None else view.next_turn + 1,
         "hand": [format_card(c) for c in view.hand],
-        "hand_sizes": list(view.hand_sizes), "lives": list(view.lives),
-        "alive": list(view.alive), "in_hand": list(view.in_hand),
-        "points": list(view.points), "scores": list(view.scores), "pot": view.pot,
-        "pile": format_cards(view.pile).split(), "out": format_cards(view.out).split(),
-        "stock_size": view.stock_size, "unseen": format_cards(view.unseen()).split(),
+        "hand_sizes": list(view.hand_sizes),
+        "lives": list(view.lives),
+        "alive": list(view.alive),
+        "in_hand": list(view.in_hand),
+        "points": list(view.points),
+        "scores": list(view.scores),
+        "pot": view.pot,
+        "pile": format_cards(view.pile).split(),
+        "out": format_cards(view.out).split(),
+        "stock_size": view.stock_size,
+        "unseen": format_cards(view.unseen()).split(),
         "events": [event_to_json(e) for e in view.history[events_from:]],
     }
 
@@ -70,21 +86,23 @@ class ProtocolBot:
     def __init__(self, command: str, timeout: float = DEFAULT_TIMEOUT) -> None:
         match = _TIMEOUT_PREFIX.match(command)
         if match:
-            timeout, command = float(match.group(1)), command[match.end():]
+            timeout, command = float(match.group(1)), command[match.end() :]
         elif command.startswith("timeout="):
-            given = command[len("timeout="):].partition(":")[0]
-            raise NinetyNineError(f"cmd: timeout={given!r}: expected seconds, a number above "
-                                  "0, then the command: cmd:timeout=2:python bot.py")
+            given = command[len("timeout=") :].partition(":")[0]
+            raise NinetyNineError(
+                f"cmd: timeout={given!r}: expected seconds, a number above "
+                "0, then the command: cmd:timeout=2:python bot.py"
+            )
         if timeout <= 0:
-            raise NinetyNineError(f"cmd: timeout={timeout:g}: expected seconds, a number "
-                                  "above 0")
+            raise NinetyNineError(f"cmd: timeout={timeout:g}: expected seconds, a number above 0")
         try:
             self.argv = shlex.split(command)
         except ValueError as e:
             raise NinetyNineError(f"bad bot command {command!r}: {e}") from None
         if not self.argv:
-            raise NinetyNineError("empty bot command: expected cmd:COMMAND, e.g. "
-                                  "cmd:python examples/protocol_bot.py")
+            raise NinetyNineError(
+                "empty bot command: expected cmd:COMMAND, e.g. cmd:python examples/protocol_bot.py"
+            )
         self.name = "cmd:" + command
         self.timeout = timeout
         self.proc: subprocess.Popen[str] | None = None
@@ -109,14 +127,21 @@ class ProtocolBot:
 
     def _start(self) -> subprocess.Popen[str]:
         try:
-            proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, text=True, bufsize=1)
+            proc = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                bufsize=1,
+            )
         except OSError as e:
             raise BotFailure(f"bot {self.name!r} could not start: {e.strerror or e}") from None
         assert proc.stdout is not None and proc.stderr is not None
         threading.Thread(target=_pump, args=(proc.stdout, self.lines.put), daemon=True).start()
-        self.stderr_reader = threading.Thread(target=_pump, args=(proc.stderr, self._note_stderr),
-                                              daemon=True)
+        self.stderr_reader = threading.Thread(
+            target=_pump, args=(proc.stderr, self._note_stderr), daemon=True
+        )
         self.stderr_reader.start()
         self.proc = proc
         return proc
@@ -129,8 +154,13 @@ class ProtocolBot:
         proc = self.proc or self._start()
         if self.sent > len(view.history):
             self.sent = 0  # a new game's history
-        request = {"type": "move", "protocol": PROTOCOL_VERSION, "seed": rng.getrandbits(32),
-                   "view": view_to_json(view, self.sent), "legal": [str(a) for a in view.legal]}
+        request = {
+            "type": "move",
+            "protocol": PROTOCOL_VERSION,
+            "seed": rng.getrandbits(32),
+            "view": view_to_json(view, self.sent),
+            "legal": [str(a) for a in view.legal],
+        }
         self.sent = len(view.history)
         try:
             assert proc.stdin is not None
@@ -145,8 +175,9 @@ class ProtocolBot:
                 line = self.lines.get(timeout=max(deadline - time.monotonic(), 0))
             except queue.Empty:
                 self.close()
-                raise BotFailure(f"bot {self.name!r} did not answer within "
-                                 f"{self.timeout:g} s") from None
+                raise BotFailure(
+                    f"bot {self.name!r} did not answer within {self.timeout:g} s"
+                ) from None
         if line is None:
             raise BotFailure(self._crashed("instead of answering"))
         return self._parse(line, view)
@@ -156,19 +187,25 @@ class ProtocolBot:
         try:
             reply = json.loads(line)
         except json.JSONDecodeError:
-            raise BotFailure(f"bot {self.name!r} answered {shown!r}, which is not JSON; "
-                             'expected {"action": "KS"}') from None
+            raise BotFailure(
+                f"bot {self.name!r} answered {shown!r}, which is not JSON; "
+                'expected {"action": "KS"}'
+            ) from None
         text = reply.get("action") if isinstance(reply, dict) else None
         if not isinstance(text, str):
-            raise BotFailure(f"bot {self.name!r} answered {shown!r}; expected "
-                             '{"action": "<one of the legal actions>"}')
+            raise BotFailure(
+                f"bot {self.name!r} answered {shown!r}; expected "
+                '{"action": "<one of the legal actions>"}'
+            )
         try:
             action = parse_action(text)
         except NotationError as e:
             raise BotFailure(f"bot {self.name!r} answered an unreadable action: {e}") from None
         if not isinstance(action, Action) or action not in view.legal:
-            raise BotFailure(f"bot {self.name!r} answered {text!r}, which is not legal here; "
-                             f"legal: {', '.join(str(a) for a in view.legal)}")
+            raise BotFailure(
+                f"bot {self.name!r} answered {text!r}, which is not legal here; "
+                f"legal: {', '.join(str(a) for a in view.legal)}"
+            )
         return action
 
     def _crashed(self, when: str) -> str:

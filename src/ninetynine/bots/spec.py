@@ -32,8 +32,9 @@ class BotOption:
         if self.least is not None and self.most is not None:
             return f"{noun} from {self.least:g} to {self.most:g}"
         if self.least is not None:
-            return f"{noun} above {self.least:g}" if self.above \
-                else f"{noun}, {self.least:g} or more"
+            return (
+                f"{noun} above {self.least:g}" if self.above else f"{noun}, {self.least:g} or more"
+            )
         return noun
 
     def read(self, text: str) -> int | float | StrEnum:
@@ -61,11 +62,12 @@ def read_options(bot: str, options: Options, given: dict[str, str]) -> dict[str,
         option = options.get(key)
         if option is None:
             known = ", ".join(options)
-            raise NinetyNineError(f"{bot}: option {key!r} is unknown: "
-                                  + (f"expected {known}" if known else "it takes no options"))
+            raise NinetyNineError(
+                f"{bot}: option {key!r} is unknown: "
+                + (f"expected {known}" if known else "it takes no options")
+            )
         try:
             out[key] = option.read(text)
         except ValueError:
-            raise NinetyNineError(f"{bot}: {key}={text!r}: expected {option.accepted()}") \
-                from None
+            raise NinetyNineError(f"{bot}: {key}={text!r}: expected {option.accepted()}") from None
     return out

@@ -24,21 +24,36 @@ from ninetynine.cli.extras import require
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--rules", default="P", help="preset id or alias, or a house-rules "
-                        ".toml (default: P)")
-    parser.add_argument("--players", type=int, default=None,
-                        help="seats at the table (default: the number of bots)")
-    parser.add_argument("--bots", default=None,
-                        help="comma-separated bot specs, one per seat (in the first game); "
-                        "options stay with their bot: ismcts:iterations=500,c=1,random")
-    parser.add_argument("--bot", action="append", default=[], metavar="SPEC",
-                        help="one bot spec per seat, repeated (for specs with commas)")
+    parser.add_argument(
+        "--rules", default="P", help="preset id or alias, or a house-rules .toml (default: P)"
+    )
+    parser.add_argument(
+        "--players", type=int, default=None, help="seats at the table (default: the number of bots)"
+    )
+    parser.add_argument(
+        "--bots",
+        default=None,
+        help="comma-separated bot specs, one per seat (in the first game); "
+        "options stay with their bot: ismcts:iterations=500,c=1,random",
+    )
+    parser.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help="one bot spec per seat, repeated (for specs with commas)",
+    )
     parser.add_argument("--games", type=int, default=100, help="games to play (default: 100)")
     parser.add_argument("--seed", type=int, default=0, help="arena seed (default: 0)")
-    parser.add_argument("--workers", type=int, default=0,
-                        help="processes to use (default: one per core)")
-    parser.add_argument("--out", default=None, metavar="DIR",
-                        help="write DIR/results.json and DIR/records/game-NNNNN.toml")
+    parser.add_argument(
+        "--workers", type=int, default=0, help="processes to use (default: one per core)"
+    )
+    parser.add_argument(
+        "--out",
+        default=None,
+        metavar="DIR",
+        help="write DIR/results.json and DIR/records/game-NNNNN.toml",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -66,33 +81,51 @@ def run(args: argparse.Namespace) -> int:
 
     specs = split_specs(args.bots or "") + args.bot
     if not specs or not all(specs):
-        raise NinetyNineError("--bots: expected one bot spec per seat, e.g. "
-                              "--bots heuristic,random,random")
+        raise NinetyNineError(
+            "--bots: expected one bot spec per seat, e.g. --bots heuristic,random,random"
+        )
     if args.workers < 0:
         raise NinetyNineError(f"--workers {args.workers}: expected 0 (one per core) or more")
-    config = ArenaConfig(args.rules, args.players or len(specs), tuple(specs), args.games,
-                         args.seed, records=args.out is not None)
+    config = ArenaConfig(
+        args.rules,
+        args.players or len(specs),
+        tuple(specs),
+        args.games,
+        args.seed,
+        records=args.out is not None,
+    )
     check_config(config)  # bad input fails before any note or game
     if args.out:
         make_folder(args.out, "--out folder")  # before the games, not after them
     if config.games % config.players:
-        print(f"note: {config.games} games is not a multiple of {config.players} players, so "
-              "the seats are not rotated evenly", file=sys.stderr)
+        print(
+            f"note: {config.games} games is not a multiple of {config.players} players, so "
+            "the seats are not rotated evenly",
+            file=sys.stderr,
+        )
     if args.no_progress:
         results = run_games(config, args.workers)
     else:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-        with Progress("[progress.description]{task.description}", BarColumn(),
-                      MofNCompleteColumn(), TimeRemainingColumn(),
-                      console=Console(stderr=True), transient=True) as bar:
+        with Progress(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            transient=True,
+        ) as bar:
             task = bar.add_task("games", total=config.games)
             results = run_games(config, args.workers, lambda _r: bar.advance(task))
     stats = summarize(config.bots, results)
     print(format_table(config, stats))
-    lost = [f"game {r.index + 1}: P{seat + 1} ({config.bots[r.seats[seat]]}) lost: {why}"
-            for r in results for seat, why in sorted(r.forfeits.items())]
+    lost = [
+        f"game {r.index + 1}: P{seat + 1} ({config.bots[r.seats[seat]]}) lost: {why}"
+        for r in results
+        for seat, why in sorted(r.forfeits.items())
+    ]
     if lost:
         print("\n".join(lost[:10]))
     if len(lost) > 10:
@@ -100,7 +133,9 @@ def run(args: argparse.Namespace) -> int:
     if args.out:
         out = Path(args.out)
         write_results(out, config, results, stats)
-        print(f"wrote {out / 'results.json'}" + (f" and {len(results)} records in "
-                                                 f"{out / 'records'}" if config.records else ""),
-              file=sys.stderr)
+        print(
+            f"wrote {out / 'results.json'}"
+            + (f" and {len(results)} records in {out / 'records'}" if config.records else ""),
+            file=sys.stderr,
+        )
     return 0

@@ -35,8 +35,9 @@ def installed(extra: str) -> bool:
 
 def missing_note(command: str, need: str, extra: str) -> str:
     """``ninetynine serve: the browser table needs the web extra: pip install ...``"""
-    return (f"ninetynine {command}: {need} needs the {extra} extra: "
-            f'pip install "ninetynine[{extra}]"')
+    return (
+        f'ninetynine {command}: {need} needs the {extra} extra: pip install "ninetynine[{extra}]"'
+    )
 
 
 def require(extra: str, command: str, need: str) -> None:

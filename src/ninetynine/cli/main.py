@@ -20,8 +20,10 @@ COMMANDS = {
     "play": ("ninetynine.cli.play_cmd", "play a game in the terminal (the default)"),
     "rules": ("ninetynine.cli.rules_cmd", "list the rule sets, or describe one"),
     "replay": ("ninetynine.cli.replay_cmd", "replay a record, or play moves from a position"),
-    "review": ("ninetynine.cli.review_cmd", "review a game: each decision of a seat beside "
-               "the coach's move"),
+    "review": (
+        "ninetynine.cli.review_cmd",
+        "review a game: each decision of a seat beside the coach's move",
+    ),
     "random-game": ("ninetynine.cli.random_game_cmd", "write the record of a random game"),
     "arena": ("ninetynine.cli.arena_cmd", "play many games between bots: win rates, ratings"),
     "serve": ("ninetynine.cli.serve_cmd", "play in the browser: start the web server"),
@@ -42,9 +44,12 @@ class HelpFormatter(argparse.HelpFormatter):
     own formatter runs them all into one)."""
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
-        return "\n\n".join(textwrap.fill(" ".join(p.split()), width, initial_indent=indent,
-                                         subsequent_indent=indent)
-                            for p in re.split(r"\n\s*\n", text.strip()))
+        return "\n\n".join(
+            textwrap.fill(
+                " ".join(p.split()), width, initial_indent=indent, subsequent_indent=indent
+            )
+            for p in re.split(r"\n\s*\n", text.strip())
+        )
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -61,8 +66,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
             sub.add_parser(name, help=help_text)
             continue
         module = importlib.import_module(module_name)
-        cmd = sub.add_parser(name, help=help_text, description=plain_text(module.__doc__),
-                             formatter_class=HelpFormatter)
+        cmd = sub.add_parser(
+            name,
+            help=help_text,
+            description=plain_text(module.__doc__),
+            formatter_class=HelpFormatter,
+        )
         module.add_arguments(cmd)
         cmd.set_defaults(run=module.run)
     return parser
@@ -70,8 +79,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if not args_list or args_list[0].startswith("-") and args_list[0] not in (
-            "-h", "--help", "--version"):
+    if (
+        not args_list
+        or args_list[0].startswith("-")
+        and args_list[0] not in ("-h", "--help", "--version")
+    ):
         args_list.insert(0, "play")
     parser = build_parser(args_list[0] if args_list[0] in COMMANDS else None)
     args = parser.parse_args(args_list)
@@ -87,8 +99,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.close()
         return 0
     except OSError as e:
-        print(f"ninetynine: error: {e.strerror or e}: {e.filename or ''}".rstrip(": "),
-              file=sys.stderr)
+        print(
+            f"ninetynine: error: {e.strerror or e}: {e.filename or ''}".rstrip(": "),
+            file=sys.stderr,
+        )
         return 2
     except KeyboardInterrupt:
         print("ninetynine: interrupted", file=sys.stderr)

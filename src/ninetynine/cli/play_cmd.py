@@ -26,36 +26,75 @@ from ninetynine.session.table import Table, parse_seats
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--rules", default="P",
-                        help="preset id or alias, or a house-rules .toml (default: P)")
-    parser.add_argument("--players", type=int, default=None,
-                        help="number of seats (default: 4, or the nearest the rules allow)")
-    parser.add_argument("--bots", nargs="+", metavar="SPEC", default=None,
-                        help="bots for the other seats, used in turn: easy, medium, hard or a "
-                             "bot spec such as random or ismcts:iterations=500 (default: medium)")
-    parser.add_argument("--seats", nargs="+", metavar="WHO", default=None,
-                        help="who sits where, seat 1 first: 'you', @NAME for another person at "
-                             "this keyboard, or a bot spec; sets the number of players")
+    parser.add_argument(
+        "--rules", default="P", help="preset id or alias, or a house-rules .toml (default: P)"
+    )
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        help="number of seats (default: 4, or the nearest the rules allow)",
+    )
+    parser.add_argument(
+        "--bots",
+        nargs="+",
+        metavar="SPEC",
+        default=None,
+        help="bots for the other seats, used in turn: easy, medium, hard or a "
+        "bot spec such as random or ismcts:iterations=500 (default: medium)",
+    )
+    parser.add_argument(
+        "--seats",
+        nargs="+",
+        metavar="WHO",
+        default=None,
+        help="who sits where, seat 1 first: 'you', @NAME for another person at "
+        "this keyboard, or a bot spec; sets the number of players",
+    )
     parser.add_argument("--name", default="Player", help="your name (default: Player)")
-    parser.add_argument("--seed", type=int, default=None,
-                        help="seed for the shuffles and the bots (default: random)")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="seed for the shuffles and the bots (default: random)",
+    )
     parser.add_argument("--first", type=int, default=1, help="the seat that plays first")
-    parser.add_argument("--pace", type=float, default=None, metavar="SECONDS",
-                        help="pause before each bot move (default: 1.0; 0 in --plain mode "
-                             "when input is not a terminal)")
-    parser.add_argument("--plain", action="store_true",
-                        help="play with text prompts and lines instead of the full screen")
-    parser.add_argument("--coach", action="store_true",
-                        help="show the coach on your turns: for each move you may make, the "
-                             "chance of losing the hand and the game (key c, or 'coach' in "
-                             "--plain, turns it on and off)")
-    parser.add_argument("--setup", action="store_true",
-                        help="choose the rules, seats and your name on a form first")
-    parser.add_argument("--resume", nargs="?", const="", default=None, metavar="FILE",
-                        help="continue the saved game (or the save FILE)")
-    parser.add_argument("--new", action="store_true",
-                        help="start a new game without offering the saved one (which is "
-                             "kept in unfinished/)")
+    parser.add_argument(
+        "--pace",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="pause before each bot move (default: 1.0; 0 in --plain mode "
+        "when input is not a terminal)",
+    )
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="play with text prompts and lines instead of the full screen",
+    )
+    parser.add_argument(
+        "--coach",
+        action="store_true",
+        help="show the coach on your turns: for each move you may make, the "
+        "chance of losing the hand and the game (key c, or 'coach' in "
+        "--plain, turns it on and off)",
+    )
+    parser.add_argument(
+        "--setup", action="store_true", help="choose the rules, seats and your name on a form first"
+    )
+    parser.add_argument(
+        "--resume",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="FILE",
+        help="continue the saved game (or the save FILE)",
+    )
+    parser.add_argument(
+        "--new",
+        action="store_true",
+        help="start a new game without offering the saved one (which is kept in unfinished/)",
+    )
 
 
 # Options that describe a new game (pace and coach apply to a resumed one too).
@@ -83,17 +122,19 @@ def build_table(args: argparse.Namespace) -> Table:
     rules = open_rules(args.rules)
     players = args.players or min(max(4, rules.players_min), rules.players_max)
     if args.seats and args.players and args.players != len(args.seats):
-        raise NinetyNineError(f"--players {args.players} but --seats names {len(args.seats)} "
-                              "seats: give one or make them agree")
+        raise NinetyNineError(
+            f"--players {args.players} but --seats names {len(args.seats)} "
+            "seats: give one or make them agree"
+        )
     name = args.name.strip()
     if not name or not name.isprintable():
         raise NinetyNineError(f"--name {args.name!r}: expected a name of printable characters")
     count = len(args.seats) if args.seats else players
     if not rules.players_min <= count <= rules.players_max:
-        raise NinetyNineError(f"{count} players: {rules.id} is for {rules.players_min} "
-                              f"to {rules.players_max}")
-    seats = parse_seats(args.seats, players=players, bots=args.bots or default_bots(),
-                        name=name)
+        raise NinetyNineError(
+            f"{count} players: {rules.id} is for {rules.players_min} to {rules.players_max}"
+        )
+    seats = parse_seats(args.seats, players=players, bots=args.bots or default_bots(), name=name)
     if not 1 <= args.first <= len(seats):
         raise NinetyNineError(f"--first {args.first}: expected a seat from 1 to {len(seats)}")
     pace = 1.0 if args.pace is None else args.pace
@@ -128,8 +169,10 @@ def offer_saved_game(args: argparse.Namespace) -> bool:
     defaults = build_parser_defaults()
     if any(getattr(args, key) != defaults[key] for key in NEW_GAME_OPTIONS):
         return False  # the options ask for a new game; _keep_current says where the old went
-    print(f"Resuming the saved game: {about} (to start a new one instead: "
-          f"{command('play --new')})", file=sys.stderr)
+    print(
+        f"Resuming the saved game: {about} (to start a new one instead: {command('play --new')})",
+        file=sys.stderr,
+    )
     return True
 
 
@@ -144,8 +187,11 @@ def _keep_current() -> None:
 
     moved = saves.set_aside()
     if moved:
-        print(f"The game in progress was kept in {moved} (resume it with "
-              f"'{command(f'play --resume {moved}')}').", file=sys.stderr)
+        print(
+            f"The game in progress was kept in {moved} (resume it with "
+            f"'{command(f'play --resume {moved}')}').",
+            file=sys.stderr,
+        )
 
 
 def setup_table(args: argparse.Namespace) -> Table | None:
@@ -158,16 +204,32 @@ def setup_table(args: argparse.Namespace) -> Table | None:
     except NinetyNineError:
         rules_id = "P"
     bots = (args.bots or default_bots())[0]
-    defaults = Choices(rules=rules_id, players=args.players or 4, name=args.name, bots=bots,
-                       people=(), pace=1.0 if args.pace is None else args.pace)
+    defaults = Choices(
+        rules=rules_id,
+        players=args.players or 4,
+        name=args.name,
+        bots=bots,
+        people=(),
+        pace=1.0 if args.pace is None else args.pace,
+    )
 
     def build(c: Choices) -> Table:
         if len(c.people) + 1 > c.players:
-            raise NinetyNineError(f"{c.players} players cannot seat you and "
-                                  f"{len(c.people)} other people: raise the number of players")
-        chosen = argparse.Namespace(**{**vars(args), "rules": c.rules, "players": None,
-                                       "seats": c.seat_words(), "name": c.name,
-                                       "pace": c.pace, "resume": None})
+            raise NinetyNineError(
+                f"{c.players} players cannot seat you and "
+                f"{len(c.people)} other people: raise the number of players"
+            )
+        chosen = argparse.Namespace(
+            **{
+                **vars(args),
+                "rules": c.rules,
+                "players": None,
+                "seats": c.seat_words(),
+                "name": c.name,
+                "pace": c.pace,
+                "resume": None,
+            }
+        )
         return build_table(chosen)
 
     return SetupApp(build, defaults).run()
@@ -178,12 +240,14 @@ def run(args: argparse.Namespace) -> int:
 
     if not args.plain and not (sys.stdin.isatty() and sys.stdout.isatty()):
         # the full-screen game needs a terminal to draw on and read keys from
-        print("ninetynine: no terminal here: playing in --plain mode (text lines)",
-              file=sys.stderr)
+        print("ninetynine: no terminal here: playing in --plain mode (text lines)", file=sys.stderr)
         args.plain = True
     if not args.plain and not installed("tui"):
-        print(missing_note("play", "the full-screen game", "tui") + "; playing in --plain "
-              "mode (text lines)", file=sys.stderr)
+        print(
+            missing_note("play", "the full-screen game", "tui") + "; playing in --plain "
+            "mode (text lines)",
+            file=sys.stderr,
+        )
         args.plain = True
     if offer_saved_game(args):
         args.resume = ""
@@ -200,8 +264,9 @@ def run(args: argparse.Namespace) -> int:
     if args.plain:
         from ninetynine.tui.plain import run_plain
 
-        return run_plain(table, sys.stdin, sys.stdout, finish=lambda t: str(saves.finish(t)),
-                         coach=args.coach)
+        return run_plain(
+            table, sys.stdin, sys.stdout, finish=lambda t: str(saves.finish(t)), coach=args.coach
+        )
     from ninetynine.tui.app import PlayApp
 
     app = PlayApp(table, finish=lambda t: str(saves.finish(t)), coach=args.coach)

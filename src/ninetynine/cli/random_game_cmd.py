@@ -15,10 +15,15 @@ from ninetynine.rules.presets import open_rules
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--rules", default="P", help="preset id or alias, or a house-rules .toml "
-                        "(default: P)")
-    parser.add_argument("--players", type=int, default=None,
-                        help="number of seats (default: 4, or the rule set's nearest)")
+    parser.add_argument(
+        "--rules", default="P", help="preset id or alias, or a house-rules .toml (default: P)"
+    )
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        help="number of seats (default: 4, or the rule set's nearest)",
+    )
     parser.add_argument("--seed", type=int, default=None, help="random seed (default: random)")
     parser.add_argument("--first", type=int, default=1, help="the seat that plays first")
     parser.add_argument("-o", "--output", help="write the record here instead of stdout")
@@ -31,14 +36,17 @@ def run(args: argparse.Namespace) -> int:
     match = Match.new(rules, players, first=args.first - 1, auto_chance=False)
     state = match.state
     while not state.is_over:  # one stream for chance and choices, so a seed is one game
-        match.play(state.sample_chance(rng) if state.is_chance
-                   else rng.choice(state.legal_actions()))
+        match.play(
+            state.sample_chance(rng) if state.is_chance else rng.choice(state.legal_actions())
+        )
     text = format_record(match.record(), state)
     if args.output:
         write_text(args.output, text, "record file")
-        print(f"wrote {args.output}: {match.version} moves, "
-              f"winner(s) {[w + 1 for w in state.outcome.winners] if state.outcome else '-'}",
-              file=sys.stderr)
+        print(
+            f"wrote {args.output}: {match.version} moves, "
+            f"winner(s) {[w + 1 for w in state.outcome.winners] if state.outcome else '-'}",
+            file=sys.stderr,
+        )
     else:
         sys.stdout.write(text)
     return 0

@@ -24,8 +24,9 @@ from ninetynine.rules.words import counter, plural
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="a record or position .toml file ('-' reads stdin)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
-    parser.add_argument("--step", action="store_true",
-                        help="step through the game on the full-screen table view")
+    parser.add_argument(
+        "--step", action="store_true", help="step through the game on the full-screen table view"
+    )
 
 
 def state_json(state: State) -> dict[str, object]:
@@ -51,8 +52,9 @@ def state_json(state: State) -> dict[str, object]:
         "scores": state.scores,
         "pot": state.pot,
         "legal": [str(a) for a in state.legal_actions()],
-        "outcome": None if outcome is None else {
-            "winners": [w + 1 for w in outcome.winners], "reason": outcome.reason},
+        "outcome": None
+        if outcome is None
+        else {"winners": [w + 1 for w in outcome.winners], "reason": outcome.reason},
     }
 
 
@@ -80,15 +82,21 @@ def run(args: argparse.Namespace) -> int:
     print()
     info = state_json(state)
     print(f"Rules {info['rules']}, {state.n} players, hand {state.hand_no}, phase {info['phase']}")
-    print(f"Total {state.total}, direction {info['direction']}, "
-          f"turn {info['turn'] if info['turn'] else '-'}")
+    print(
+        f"Total {state.total}, direction {info['direction']}, "
+        f"turn {info['turn'] if info['turn'] else '-'}"
+    )
     noun, points = counter(state.rules), state.rules.scoring is Scoring.GAME_POINTS
     for s in range(state.n):
-        status = ("out of the game" if not state.alive[s]
-                  else "out of this hand" if not state.in_hand[s] else "")
+        status = (
+            "out of the game"
+            if not state.alive[s]
+            else "out of this hand"
+            if not state.in_hand[s]
+            else ""
+        )
         has = noun(state.points[s] if points else state.seat_lives(s))
-        print(f"  {names[s]}: {has}  "
-              f"hand {format_cards(state.hands[s]) or '-'}  {status}".rstrip())
+        print(f"  {names[s]}: {has}  hand {format_cards(state.hands[s]) or '-'}  {status}".rstrip())
     print(f"Stock {plural(len(state.stock), 'card')}, pile top {info['pile_top'] or '-'}")
     if info["legal"]:
         print("Legal: " + " ".join(info["legal"]))  # type: ignore[arg-type]

@@ -23,11 +23,18 @@ from ninetynine.records.record import parse_record
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="a game record .toml file ('-' reads stdin)")
     parser.add_argument("--seat", type=int, required=True, help="the seat to review, from 1")
-    parser.add_argument("--playouts", type=int, default=PLAYOUTS,
-                        help=f"playouts a decision, shared by the moves (default {PLAYOUTS})")
+    parser.add_argument(
+        "--playouts",
+        type=int,
+        default=PLAYOUTS,
+        help=f"playouts a decision, shared by the moves (default {PLAYOUTS})",
+    )
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--all", action="store_true",
-                        help="list every decision, not only those that differ from the coach's")
+    parser.add_argument(
+        "--all",
+        action="store_true",
+        help="list every decision, not only those that differ from the coach's",
+    )
     parser.add_argument("--json", action="store_true", help="print the review as JSON")
 
 
@@ -43,31 +50,38 @@ def run(args: argparse.Namespace) -> int:
         if tty:
             print(f"\rreviewing: move {done} of {total}", end="", file=sys.stderr, flush=True)
 
-    decisions = review(record, args.seat - 1, playouts=playouts, seed=args.seed,
-                       progress=progress)
+    decisions = review(record, args.seat - 1, playouts=playouts, seed=args.seed, progress=progress)
     if tty:
         print("\r" + " " * 40 + "\r", end="", file=sys.stderr, flush=True)
     if args.json:
         print(json.dumps(review_json(decisions), indent=1))
         return 0
     n, names = record.start.n, {flag: name for flag, name, _ in FLAGS}
-    print(f"Review of P{args.seat} ({record.start.rules.id}, {n} players); decisions with a "
-          f"choice: {len(decisions)}. Each move: chance of losing the hand / the game.")
+    print(
+        f"Review of P{args.seat} ({record.start.rules.id}, {n} players); decisions with a "
+        f"choice: {len(decisions)}. Each move: chance of losing the hand / the game."
+    )
     differ = [d for d in decisions if not d.agrees]
-    print(f"The coach would have played otherwise {len(differ)} times (the same card in "
-          "another suit, or a move tied with the coach's, agrees).")
+    print(
+        f"The coach would have played otherwise {len(differ)} times (the same card in "
+        "another suit, or a move tied with the coach's, agrees)."
+    )
     for d in decisions if args.all else differ:
-        line = (f"move {d.number:>4}  hand {d.hand:>2}  total {d.total:>3}  "
-                f"played {_move(d.played)}")
+        line = f"move {d.number:>4}  hand {d.hand:>2}  total {d.total:>3}  played {_move(d.played)}"
         if d.played.action not in d.best.actions:
             line += f"   best {_move(d.best)}   cost {d.cost:4.1f} ± {d.error:.1f}"
             line += "  tied" if d.agrees else ""
         print(line + (f"  {d.flag} {names[d.flag]}" if d.flag else ""))
     worst = costliest(decisions)
     if worst:
-        print("Costliest decisions: " + ", ".join(
-            f"move {d.number} {d.played.action}{d.flag} (best {d.best.action}, "
-            f"+{d.cost:.0f} points)" for d in worst))
+        print(
+            "Costliest decisions: "
+            + ", ".join(
+                f"move {d.number} {d.played.action}{d.flag} (best {d.best.action}, "
+                f"+{d.cost:.0f} points)"
+                for d in worst
+            )
+        )
     else:
         print("No costly decision flagged.")
     return 0

@@ -18,10 +18,16 @@ from ninetynine.rules.settings import Rules, keys_help, rules_to_mapping
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("rules", nargs="?", help="a preset id or alias, or a house-rules .toml")
-    parser.add_argument("--keys", action="store_true",
-                        help="list every rules key: its value in P, what it means and accepts")
-    parser.add_argument("--toml", action="store_true",
-                        help="print every setting of the rule set as TOML-style key = value")
+    parser.add_argument(
+        "--keys",
+        action="store_true",
+        help="list every rules key: its value in P, what it means and accepts",
+    )
+    parser.add_argument(
+        "--toml",
+        action="store_true",
+        help="print every setting of the rule set as TOML-style key = value",
+    )
 
 
 def wrap(text: str, width: int, indent: int = 2) -> str:
@@ -30,17 +36,31 @@ def wrap(text: str, width: int, indent: int = 2) -> str:
     out = []
     for line in text.splitlines():
         lead = " " * (len(line) - len(line.lstrip()))
-        out.append(textwrap.fill(line, width, subsequent_indent=lead + " " * indent,
-                                 break_on_hyphens=False, break_long_words=False) or "")
+        out.append(
+            textwrap.fill(
+                line,
+                width,
+                subsequent_indent=lead + " " * indent,
+                break_on_hyphens=False,
+                break_long_words=False,
+            )
+            or ""
+        )
     return "\n".join(out)
 
 
 def run(args: argparse.Namespace) -> int:
     width = max(shutil.get_terminal_size().columns - 1, 40)
     if args.keys:
-        print(wrap("Every key a house-rules file may set (a .toml: preset = \"K\", then the "
-                   "keys to change), with its value in P, where a file without a preset "
-                   "starts; then what it means and accepts.", width, 0))
+        print(
+            wrap(
+                'Every key a house-rules file may set (a .toml: preset = "K", then the '
+                "keys to change), with its value in P, where a file without a preset "
+                "starts; then what it means and accepts.",
+                width,
+                0,
+            )
+        )
         for row in keys_help(preset_rules("P")):
             print("\n" + wrap(f"{row.key} = {row.default}", width, 4))
             print(wrap(f"    {row.meaning}; {row.accepted}", width))
@@ -52,8 +72,14 @@ def run(args: argparse.Namespace) -> int:
             if preset.family != family:
                 family = preset.family
                 print(f"\n{family}")
-            print(wrap(f"  {preset.id:17} {preset.kind:9} {preset.origin:18} "
-                       f"{preset.name} — {preset.description}", width, 4))
+            print(
+                wrap(
+                    f"  {preset.id:17} {preset.kind:9} {preset.origin:18} "
+                    f"{preset.name} — {preset.description}",
+                    width,
+                    4,
+                )
+            )
         print(f"\nAliases, sources and details: {command('rules ID')}")
         return 0
     rules = open_rules(args.rules)
@@ -69,11 +95,15 @@ def describe(rules: Rules, width: int = 79) -> str:
     preset's aliases (the documentation site's rule-set pages show the same text, at the
     width of a terminal of 80 columns)."""
     aliases = presets()[rules.id].aliases if rules.id in presets() else ()
-    return wrap(rules_text(rules), width) + "\n" + (
-        f"\nAliases: {', '.join(aliases)}\n" if aliases else "")
+    return (
+        wrap(rules_text(rules), width)
+        + "\n"
+        + (f"\nAliases: {', '.join(aliases)}\n" if aliases else "")
+    )
 
 
 def settings_text(rules: Rules) -> str:
     """What ``ninetynine rules ID --toml`` prints: every setting as ``key = value``."""
-    return "".join(f"{key} = {json.dumps(value)}\n"
-                   for key, value in rules_to_mapping(rules).items())
+    return "".join(
+        f"{key} = {json.dumps(value)}\n" for key, value in rules_to_mapping(rules).items()
+    )

@@ -20,54 +20,95 @@ from ninetynine.errors import NinetyNineError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--host", default="127.0.0.1",
-                        help="address to listen on (default 127.0.0.1; 0.0.0.0 for a LAN)")
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1; 0.0.0.0 for a LAN)",
+    )
     parser.add_argument("--port", type=int, default=8099, help="port (default 8099)")
-    parser.add_argument("--database", default=os.environ.get("NINETYNINE_DATABASE"),
-                        help="a SQLite file or a postgresql:// URL (default "
-                             "$NINETYNINE_DATABASE, else web.sqlite3 in $NINETYNINE_HOME, "
-                             "~/.local/share/ninetynine by default)")
-    parser.add_argument("--grace", type=float, default=30.0,
-                        help="seconds a disconnected player keeps their seat before a bot "
-                             "plays for them (default 30)")
-    parser.add_argument("--bot-delay", type=float, default=0.6,
-                        help="seconds a bot waits before it plays (default 0.6)")
-    parser.add_argument("--allow-bot", action="append", default=[], metavar="NAME=SPEC",
-                        help="offer a bot to players under NAME, or change what a level "
-                             "plays (e.g. hard=ismcts:ms=800, mine='cmd:python bot.py'); "
-                             "repeatable")
-    parser.add_argument("--takeover-bot", default="easy", metavar="NAME",
-                        help="the bot that plays for absent or timed-out players: one of "
-                             "the levels offered (default easy)")
-    parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
-                        help="a host name the server answers to besides the address it "
-                             "serves (e.g. the name of a reverse proxy); '*' for any; "
-                             "repeatable")
-    parser.add_argument("--allowed-origin", action="append", default=[], metavar="ORIGIN",
-                        help="another page origin allowed to play here, e.g. "
-                             "https://cards.example.org; repeatable")
-    parser.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
-                        help="change one of the server's limits; repeatable (see --limits)")
-    parser.add_argument("--limits", action="store_true",
-                        help="list the limits with their defaults and exit")
+    parser.add_argument(
+        "--database",
+        default=os.environ.get("NINETYNINE_DATABASE"),
+        help="a SQLite file or a postgresql:// URL (default "
+        "$NINETYNINE_DATABASE, else web.sqlite3 in $NINETYNINE_HOME, "
+        "~/.local/share/ninetynine by default)",
+    )
+    parser.add_argument(
+        "--grace",
+        type=float,
+        default=30.0,
+        help="seconds a disconnected player keeps their seat before a bot "
+        "plays for them (default 30)",
+    )
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.6,
+        help="seconds a bot waits before it plays (default 0.6)",
+    )
+    parser.add_argument(
+        "--allow-bot",
+        action="append",
+        default=[],
+        metavar="NAME=SPEC",
+        help="offer a bot to players under NAME, or change what a level "
+        "plays (e.g. hard=ismcts:ms=800, mine='cmd:python bot.py'); "
+        "repeatable",
+    )
+    parser.add_argument(
+        "--takeover-bot",
+        default="easy",
+        metavar="NAME",
+        help="the bot that plays for absent or timed-out players: one of "
+        "the levels offered (default easy)",
+    )
+    parser.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a host name the server answers to besides the address it "
+        "serves (e.g. the name of a reverse proxy); '*' for any; "
+        "repeatable",
+    )
+    parser.add_argument(
+        "--allowed-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="another page origin allowed to play here, e.g. https://cards.example.org; repeatable",
+    )
+    parser.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="change one of the server's limits; repeatable (see --limits)",
+    )
+    parser.add_argument(
+        "--limits", action="store_true", help="list the limits with their defaults and exit"
+    )
 
 
 def check_listen(host: str, port: int) -> None:
     """Fail with one line if the server could not listen on ``host``:``port``."""
     try:
-        family, kind, proto, _, address = socket.getaddrinfo(
-            host, port, type=socket.SOCK_STREAM)[0]
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
     except (socket.gaierror, UnicodeError) as e:
-        raise NinetyNineError(f"--host {host}: not an address or a host name known here "
-                              f"({getattr(e, 'strerror', None) or e})") from None
+        raise NinetyNineError(
+            f"--host {host}: not an address or a host name known here "
+            f"({getattr(e, 'strerror', None) or e})"
+        ) from None
     with socket.socket(family, kind, proto) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server does
         try:
             probe.bind(address)
         except OSError as e:
-            raise NinetyNineError(f"--host {host} --port {port}: cannot listen there: "
-                                  f"{e.strerror or e} (expected an address of this machine, "
-                                  "e.g. 127.0.0.1 or 0.0.0.0, and a free port)") from None
+            raise NinetyNineError(
+                f"--host {host} --port {port}: cannot listen there: "
+                f"{e.strerror or e} (expected an address of this machine, "
+                "e.g. 127.0.0.1 or 0.0.0.0, and a free port)"
+            ) from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -89,10 +130,16 @@ def run(args: argparse.Namespace) -> int:
         raise NinetyNineError(f"--port {args.port}: expected 1 to 65535")
     if args.grace < 0 or args.bot_delay < 0:
         raise NinetyNineError("--grace and --bot-delay must be 0 or more seconds")
-    settings = Settings(database=database, grace=args.grace, bot_delay=args.bot_delay,
-                        takeover_bot=args.takeover_bot, bots=parse_allowed_bots(args.allow_bot),
-                        limits=limits, hosts=HostPolicy.serving(args.host, args.allowed_host),
-                        origins=tuple(args.allowed_origin))
+    settings = Settings(
+        database=database,
+        grace=args.grace,
+        bot_delay=args.bot_delay,
+        takeover_bot=args.takeover_bot,
+        bots=parse_allowed_bots(args.allow_bot),
+        limits=limits,
+        hosts=HostPolicy.serving(args.host, args.allowed_host),
+        origins=tuple(args.allowed_origin),
+    )
     settings.check()  # a bad bot or level is a one-line error before anything starts
     check_listen(args.host, args.port)  # (uvicorn's own report is a log and exit 3)
 
@@ -104,9 +151,9 @@ def run(args: argparse.Namespace) -> int:
 
     storage = open_storage(database)  # fail here, with one line, if it cannot open
     app = create_app(settings, storage)
-    print(f"ninetynine: serving on http://{args.host}:{args.port}/ (database {database})",
-          flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
-                **uvicorn_options(limits))
+    print(
+        f"ninetynine: serving on http://{args.host}:{args.port}/ (database {database})", flush=True
+    )
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", **uvicorn_options(limits))
     storage.close()
     return 0

@@ -14,5 +14,14 @@ True
 from ninetynine.coach.advice import Advice, MoveFigures, advice_json, advise
 from ninetynine.coach.review import FLAGS, Decision, costliest, review, review_json
 
-__all__ = ["FLAGS", "Advice", "Decision", "MoveFigures", "advice_json", "advise", "costliest",
-           "review", "review_json"]
+__all__ = [
+    "FLAGS",
+    "Advice",
+    "Decision",
+    "MoveFigures",
+    "advice_json",
+    "advise",
+    "costliest",
+    "review",
+    "review_json",
+]

@@ -42,8 +42,10 @@ from ninetynine.records.match import standing
 
 PLAYOUTS = 2000  # playouts per decision, shared by the moves (under a second a decision)
 SIGNIFICANT = 2.0  # standard errors a difference must exceed to tell two moves apart
-ESTIMATED = ("the chances of losing the game are estimated: this table has too many lives "
-             "to count them exactly")
+ESTIMATED = (
+    "the chances of losing the game are estimated: this table has too many lives "
+    "to count them exactly"
+)
 
 
 @dataclass(frozen=True)
@@ -82,8 +84,10 @@ class Advice:
         for i, figures in enumerate(self.moves):
             if action in figures.actions:
                 return i
-        raise NinetyNineError(f"'{action}' is not one of the legal moves: "
-                              + ", ".join(str(a) for m in self.moves for a in m.actions))
+        raise NinetyNineError(
+            f"'{action}' is not one of the legal moves: "
+            + ", ".join(str(a) for m in self.moves for a in m.actions)
+        )
 
     def gap(self, action: Action) -> tuple[float, float]:
         """How much likelier ``action`` makes losing the hand than the best move, and the
@@ -114,8 +118,9 @@ def advise(view: View, *, playouts: int = PLAYOUTS, seed: int = 0) -> Advice:
     make.
     """
     if not view.my_turn or not view.legal:
-        raise NinetyNineError(f"P{view.seat + 1} has no move to make now: the coach "
-                              "advises the seat whose turn it is")
+        raise NinetyNineError(
+            f"P{view.seat + 1} has no move to make now: the coach advises the seat whose turn it is"
+        )
     if playouts < 1:
         raise NinetyNineError(f"playouts {playouts}: expected at least 1")
     bot = make_bot(with_options("hard", iterations=playouts))
@@ -143,17 +148,28 @@ def advise(view: View, *, playouts: int = PLAYOUTS, seed: int = 0) -> Advice:
     figures = []
     for j, i in enumerate(found.moves):
         n = len(lost[j])
-        figures.append(MoveFigures(
-            view.legal[i], sum(lost[j]) / n, 1 - sum(win[j]) / n if odds is not None else None,
-            tuple(a for a, g in zip(view.legal, found.group, strict=True) if g == j)))
-    order = sorted(range(len(figures)), key=lambda j: (
-        figures[j].lose_hand, figures[j].lose_game or 0.0, j))
+        figures.append(
+            MoveFigures(
+                view.legal[i],
+                sum(lost[j]) / n,
+                1 - sum(win[j]) / n if odds is not None else None,
+                tuple(a for a, g in zip(view.legal, found.group, strict=True) if g == j),
+            )
+        )
+    order = sorted(
+        range(len(figures)), key=lambda j: (figures[j].lose_hand, figures[j].lose_game or 0.0, j)
+    )
     top = order[0]
     tied = [j for j in order if j == top or _tied(*_paired(tuple(lost[j]), tuple(lost[top])))]
-    return Advice(me, tuple(figures), figures[top].action,
-                  tuple(figures[j].action for j in tied), len(lost[0]),
-                  tuple(tuple(x) for x in lost),
-                  None if odds is None or odds.exact_at(det.template) else ESTIMATED)
+    return Advice(
+        me,
+        tuple(figures),
+        figures[top].action,
+        tuple(figures[j].action for j in tied),
+        len(lost[0]),
+        tuple(tuple(x) for x in lost),
+        None if odds is None or odds.exact_at(det.template) else ESTIMATED,
+    )
 
 
 def advice_json(advice: Advice) -> dict[str, Any]:
@@ -167,9 +183,15 @@ def advice_json(advice: Advice) -> dict[str, Any]:
         "tied": [str(a) for a in tied],
         "deals": advice.deals,
         "note": advice.note,
-        "moves": [{"action": str(m.action), "actions": [str(a) for a in m.actions],
-                   "lose_hand": round(m.lose_hand, 3),
-                   "lose_game": None if m.lose_game is None else round(m.lose_game, 3),
-                   "best": m.action == advice.best, "tied": m.action in tied}
-                  for m in advice.moves],
+        "moves": [
+            {
+                "action": str(m.action),
+                "actions": [str(a) for a in m.actions],
+                "lose_hand": round(m.lose_hand, 3),
+                "lose_game": None if m.lose_game is None else round(m.lose_game, 3),
+                "best": m.action == advice.best,
+                "tied": m.action in tied,
+            }
+            for m in advice.moves
+        ],
     }

@@ -71,8 +71,14 @@ def flag_of(cost: float, error: float) -> str:
     return ""
 
 
-def review(record: Record, seat: int, *, playouts: int = PLAYOUTS, seed: int = 0,
-           progress: Callable[[int, int], None] | None = None) -> list[Decision]:
+def review(
+    record: Record,
+    seat: int,
+    *,
+    playouts: int = PLAYOUTS,
+    seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[Decision]:
     """Every decision of ``seat`` (from 0) with a real choice, in the order played.
 
     ``progress(done, total)`` is called after each move of the record.
@@ -87,8 +93,10 @@ def review(record: Record, seat: int, *, playouts: int = PLAYOUTS, seed: int = 0
         if isinstance(move, Action) and state.current_seat == seat:
             view = match.view(seat)
             same = state.c.same
-            if move in view.legal and \
-                    len({move_key(state.code_of(a), same) for a in view.legal}) > 1:
+            if (
+                move in view.legal
+                and len({move_key(state.code_of(a), same) for a in view.legal}) > 1
+            ):
                 advice = advise(view, playouts=playouts, seed=seed + number)
                 found.append(_decision(number, state.hand_no, state.total, move, advice))
         try:
@@ -103,8 +111,17 @@ def review(record: Record, seat: int, *, playouts: int = PLAYOUTS, seed: int = 0
 def _decision(number: int, hand: int, total: int, played: Action, advice: Advice) -> Decision:
     cost, error = advice.gap(played)
     cost, error = 100 * cost, 100 * error
-    return Decision(number, hand, total, replace(advice.figures(played), action=played),
-                    advice.figures(advice.best), cost, error, flag_of(cost, error), advice)
+    return Decision(
+        number,
+        hand,
+        total,
+        replace(advice.figures(played), action=played),
+        advice.figures(advice.best),
+        cost,
+        error,
+        flag_of(cost, error),
+        advice,
+    )
 
 
 def costliest(decisions: list[Decision], count: int = 5) -> list[Decision]:
@@ -117,8 +134,18 @@ def review_json(decisions: list[Decision]) -> list[dict[str, Any]]:
     """The review as JSON: one object per decision (chances 0 to 1, cost in points; the
     cost's error is null where too few deals were played to tell, which JSON cannot say as
     infinity)."""
-    return [{"action_number": d.number, "hand": d.hand, "total": d.total,
-             "played": str(d.played.action), "best": str(d.best.action),
-             "agrees": d.agrees, "cost": round(d.cost, 1),
-             "error": round(d.error, 1) if math.isfinite(d.error) else None, "flag": d.flag,
-             "advice": advice_json(d.advice)} for d in decisions]
+    return [
+        {
+            "action_number": d.number,
+            "hand": d.hand,
+            "total": d.total,
+            "played": str(d.played.action),
+            "best": str(d.best.action),
+            "agrees": d.agrees,
+            "cost": round(d.cost, 1),
+            "error": round(d.error, 1) if math.isfinite(d.error) else None,
+            "flag": d.flag,
+            "advice": advice_json(d.advice),
+        }
+        for d in decisions
+    ]

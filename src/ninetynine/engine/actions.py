@@ -78,8 +78,9 @@ class Action:
         return text
 
     @staticmethod
-    def play(card: int, value: int | None = None, *, to: int | None = None,
-             target: int | None = None) -> Action:
+    def play(
+        card: int, value: int | None = None, *, to: int | None = None, target: int | None = None
+    ) -> Action:
         return Action(ActionKind.PLAY, card, value, to, target)
 
 
@@ -115,12 +116,17 @@ class Lead:
 
 ChanceOutcome = Shuffle | Reinsert | Lead
 
-ACCEPTED = ("a card such as KS or 10H, a card with a value such as AS+11 or 10H-10, a card "
-            "naming the next seat such as 5S>3, a card setting a chosen total such as "
-            "AS=57, down, pass, draw, nodraw, 'shuffle <cards>', 'insert <n>' or 'lead <seat>'")
-_SUFFIX = {"+": "a signed number such as +11 or -10", "-": "a signed number such as +11 or -10",
-           "=": "the total it sets, a whole number such as =57",
-           ">": "the seat it names, a number from 1 such as >3"}
+ACCEPTED = (
+    "a card such as KS or 10H, a card with a value such as AS+11 or 10H-10, a card "
+    "naming the next seat such as 5S>3, a card setting a chosen total such as "
+    "AS=57, down, pass, draw, nodraw, 'shuffle <cards>', 'insert <n>' or 'lead <seat>'"
+)
+_SUFFIX = {
+    "+": "a signed number such as +11 or -10",
+    "-": "a signed number such as +11 or -10",
+    "=": "the total it sets, a whole number such as =57",
+    ">": "the seat it names, a number from 1 such as >3",
+}
 
 
 def parse_action(text: str) -> Action | ChanceOutcome:
@@ -143,7 +149,7 @@ def parse_action(text: str) -> Action | ChanceOutcome:
         return Action(ActionKind(low))
     for i, ch in enumerate(t[1:], start=1):
         if ch in _SUFFIX:
-            card_text, mark, number = t[:i].strip(), ch, t[i + 1:].strip()
+            card_text, mark, number = t[:i].strip(), ch, t[i + 1 :].strip()
             break
     else:
         card_text, mark, number = t, "", ""
@@ -154,8 +160,9 @@ def parse_action(text: str) -> Action | ChanceOutcome:
     if not mark:
         return Action.play(card)
     if not number.isdigit() or mark == ">" and int(number) < 1:
-        raise NotationError(f"bad action {text!r}: after {card_text.upper()}{mark} comes "
-                            f"{_SUFFIX[mark]}")
+        raise NotationError(
+            f"bad action {text!r}: after {card_text.upper()}{mark} comes {_SUFFIX[mark]}"
+        )
     if mark == "=":
         return Action.play(card, to=int(number))
     if mark == ">":

@@ -107,12 +107,14 @@ class Dealing(StateBase):
         rules, ev = self.rules, self._ev
         if rules.scoring is Scoring.GAME_POINTS:
             for s in range(self.n):
-                self.scores[s] += max(self.points[s], 0) if rules.points_floor_zero \
-                    else self.points[s]
+                self.scores[s] += (
+                    max(self.points[s], 0) if rules.points_floor_zero else self.points[s]
+                )
             top = max(self.scores)
             leaders = tuple(s for s in range(self.n) if self.scores[s] == top)
             over = top >= rules.points_target and (
-                len(leaders) == 1 or rules.points_tie.value == "shared")
+                len(leaders) == 1 or rules.points_tie.value == "shared"
+            )
             if ev is not None:
                 if not over:
                     ev.append(E.HandEnded(self.hand_no, loser))
@@ -161,8 +163,9 @@ class Dealing(StateBase):
         self.points = [rules.points_per_hand] * n
         self.owed = self.passes = self.chain = self.plays_left = 0
         self.may_decline = False
-        decks = rules.decks_for(sum(alive)) if rules.deck_count is DeckCount.EACH_HAND \
-            else self.decks
+        decks = (
+            rules.decks_for(sum(alive)) if rules.deck_count is DeckCount.EACH_HAND else self.decks
+        )
         if rules.new_round_deal is NewRoundDeal.FULL_RESHUFFLE or decks != self.decks:
             self.decks = decks
             self._gather(new_deck(decks))

@@ -277,11 +277,11 @@ def event_to_json(event: Event) -> dict[str, Any]:
 _TOLD = frozenset({"over the limit", "cannot play"})
 
 
-def narrate(event: Event, names: list[str] | None = None,
-            rules: Rules | None = None) -> str | None:
+def narrate(event: Event, names: list[str] | None = None, rules: Rules | None = None) -> str | None:
     """One line of table talk for an event, or None for bookkeeping events. With the
     rules, what a player loses is counted in their words ("a penny", "2 tokens from the
     team's pool") and a game with no dealer names only who opens."""
+
     def who(seat: int) -> str:
         return names[seat] if names else f"P{seat + 1}"
 
@@ -317,8 +317,10 @@ def narrate(event: Event, names: list[str] | None = None,
             return f"{who(seat)} names {who(target)} to play next."
         case ChainFaced(seat, count):
             cards = "a card" if count == 1 else f"{count} cards"
-            return (f"{who(seat)} must play {cards} without drawing, or answer with another "
-                    "no-draw card.")
+            return (
+                f"{who(seat)} must play {cards} without drawing, or answer with another "
+                "no-draw card."
+            )
         case MustPlay(seat, count):
             return f"{who(seat)} plays {plural(count, 'more card', 'more cards')} without drawing."
         case LeaderDrawn(seat):
@@ -336,13 +338,20 @@ def narrate(event: Event, names: list[str] | None = None,
         case Busted(seat, total) if total is not None:  # laying down is told by LaidDown
             return f"{who(seat)} goes over with {total}."
         case LifeLost(seat, amount, left, reason, unpaid, by):
-            why = ("" if reason in _TOLD else f" ({who(by)} {reason})" if by is not None
-                   else f" ({reason})")
+            why = (
+                ""
+                if reason in _TOLD
+                else f" ({who(by)} {reason})"
+                if by is not None
+                else f" ({reason})"
+            )
             paid = amount - unpaid
             if unpaid and (rules is None or rules.elimination is Elimination.CANNOT_PAY):
                 has = f"only {paid}" if paid else "none"
-                return (f"{who(seat)} owes {noun.some(amount)}{pool}{why} but has {has}: "
-                        f"{noun(unpaid)} unpaid.")
+                return (
+                    f"{who(seat)} owes {noun.some(amount)}{pool}{why} but has {has}: "
+                    f"{noun(unpaid)} unpaid."
+                )
             if unpaid:  # out at 0: what was left is all there is to take
                 last = f"the last {noun.one}" if paid == 1 else f"all {noun(paid)} left"
                 return f"{who(seat)} loses {last}{pool}{why} (owing {amount})."
@@ -354,8 +363,9 @@ def narrate(event: Event, names: list[str] | None = None,
         case SatOut(seat):
             return f"{who(seat)} is out of this hand."
         case TotalReset(total, cleared):
-            return f"The total goes back to {total}" + (" and the pile is taken away." if cleared
-                                                         else ".")
+            return f"The total goes back to {total}" + (
+                " and the pile is taken away." if cleared else "."
+            )
         case BorderCrossed(seat, border, points):
             how = "laying down" if border is None else f"crossing {border}:{border + 1}"
             return f"{who(seat)} loses {GAME_POINT.a} for {how}; {points} left."
@@ -371,10 +381,11 @@ def narrate(event: Event, names: list[str] | None = None,
         case GameOver(winners, reason, collects):
             if not winners:
                 return f"Game over: nobody wins ({ending(reason)})."
-            takes = f" and collects {_collected(collects, noun, rules, names)}" if collects \
-                else ""
-            return (f"{' and '.join(who(w) for w in winners)} win{'s' * (len(winners) == 1)}"
-                    f"{takes} ({ending(reason)}).")
+            takes = f" and collects {_collected(collects, noun, rules, names)}" if collects else ""
+            return (
+                f"{' and '.join(who(w) for w in winners)} win{'s' * (len(winners) == 1)}"
+                f"{takes} ({ending(reason)})."
+            )
     return None
 
 

@@ -29,8 +29,9 @@ def new_game(rules: Rules, players: int, *, first: int = 0) -> State:
     ``first`` is the seat (0-based) that plays first: the dealer sits to its right.
     """
     if not rules.players_min <= players <= rules.players_max:
-        raise RecordError(f"{rules.id} is for {rules.players_min} to {rules.players_max} "
-                          f"players, not {players}")
+        raise RecordError(
+            f"{rules.id} is for {rules.players_min} to {rules.players_max} players, not {players}"
+        )
     if not 0 <= first < players:
         raise RecordError(f"first player {first + 1} is not a seat of a {players}-player table")
     s = State.__new__(State)
@@ -54,16 +55,18 @@ def new_game(rules: Rules, players: int, *, first: int = 0) -> State:
     return s
 
 
-def step(state: State, action: Action | ChanceOutcome,
-         seat: int | None = None) -> tuple[State, list[Event]]:
+def step(
+    state: State, action: Action | ChanceOutcome, seat: int | None = None
+) -> tuple[State, list[Event]]:
     """Apply a checked action to a copy; the given state is left as it was."""
     new = state.clone()
     events = new.apply(action, seat)
     return new, events
 
 
-def play_out(state: State, rng: random.Random, *, fast: bool = True,
-             max_steps: int = 1_000_000) -> State:
+def play_out(
+    state: State, rng: random.Random, *, fast: bool = True, max_steps: int = 1_000_000
+) -> State:
     """Play random legal actions (and sample chance) until the game ends, in place."""
     choice = rng.choice
     for _ in range(max_steps):

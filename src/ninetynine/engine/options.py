@@ -44,8 +44,9 @@ def card_options(state: State, seat: int) -> list[CardOption]:
         for code in state.legal_codes():
             action = state.action_of(code)
             if action.card is not None:
-                plays.setdefault(action.card, []).append((action,
-                                                          state.c.result(code, state.total)))
+                plays.setdefault(action.card, []).append(
+                    (action, state.c.result(code, state.total))
+                )
     out = []
     for card in sorted(set(state.hands[seat])):
         if card in plays:
@@ -62,6 +63,7 @@ def card_options(state: State, seat: int) -> list[CardOption]:
 
 # When no card may be played ----------------------------------------------------------
 
+
 def _refusals(state: State) -> str:
     """Why no card in the hand of the seat to act may be played, in words: ``"3♠ and 5♠
     would take the total over 99; K♠ is barred in your first 2 turns"``."""
@@ -75,11 +77,15 @@ def _refusals(state: State) -> str:
                 state.check(Action.play(card, value))
             except IllegalActionError as e:
                 why.add(e.reason)
-        words = (f"would take the total over {rules.limit}" if Refusal.OVER_LIMIT in why
-                 else "would take the total below 0" if Refusal.BELOW_ZERO in why
-                 else f"may not make {rules.limit} in your first {rules.king_ban_turns} "
-                      "turns" if Refusal.OPENING_BAN in why
-                 else "may not be played now")
+        words = (
+            f"would take the total over {rules.limit}"
+            if Refusal.OVER_LIMIT in why
+            else "would take the total below 0"
+            if Refusal.BELOW_ZERO in why
+            else f"may not make {rules.limit} in your first {rules.king_ban_turns} turns"
+            if Refusal.OPENING_BAN in why
+            else "may not be played now"
+        )
         reasons.setdefault(words, []).append(show_card(card))
     return "; ".join(f"{listed(cards)} {words}" for words, cards in reasons.items())
 
@@ -109,8 +115,10 @@ def stuck_explanation(state: State) -> str | None:
     kinds = {a.kind for a in legal}
     why = _refusals(state) if state.hands[state.turn] else "you have no cards"
     if kinds == {ActionKind.DOWN}:
-        return (f"You cannot play: {why}. You lay down your hand and lose "
-                f"{loss_cost(state, state.turn)}.")
+        return (
+            f"You cannot play: {why}. You lay down your hand and lose "
+            f"{loss_cost(state, state.turn)}."
+        )
     if kinds == {ActionKind.PASS} and state.may_decline:
         return "No card you hold is safe on this extra turn: you decline it, with no penalty."
     if kinds == {ActionKind.PASS}:
@@ -119,8 +127,13 @@ def stuck_explanation(state: State) -> str | None:
         trial = state.clone()
         if any(isinstance(e, Busted) for e in trial.apply(legal[0])):
             how = "the lowest card is played for you" if len(legal) == 1 else "choose one"
-            cost = ("a game point for each border you cross" if rules.scoring is
-                    Scoring.GAME_POINTS else loss_cost(state, state.turn))
-            return (f"Every card you hold would take the total over {rules.limit}: you must "
-                    f"still play one ({how}) and lose {cost}.")
+            cost = (
+                "a game point for each border you cross"
+                if rules.scoring is Scoring.GAME_POINTS
+                else loss_cost(state, state.turn)
+            )
+            return (
+                f"Every card you hold would take the total over {rules.limit}: you must "
+                f"still play one ({how}) and lose {cost}."
+            )
     return None

@@ -40,8 +40,12 @@ class Penalties(Dealing):
             self._bust(seat, played=True)
             return True
         target = rules.rule_69_total
-        if rules.rule_69 is not Rule69.NONE and new == target and old != target and (
-                rules.rule_69_from is Rule69From.ANY or old < target):
+        if (
+            rules.rule_69 is not Rule69.NONE
+            and new == target
+            and old != target
+            and (rules.rule_69_from is Rule69From.ANY or old < target)
+        ):
             self._sixty_nine(seat)
         if end_round:
             self._end_hand(None)
@@ -104,8 +108,7 @@ class Penalties(Dealing):
         if rules.pot is not Pot.NONE:
             self.pot += paid
         if self._ev is not None:
-            self._ev.append(E.LifeLost(seat, amount, self.lives[side], reason,
-                                       amount - paid, by))
+            self._ev.append(E.LifeLost(seat, amount, self.lives[side], reason, amount - paid, by))
         if cannot_pay or (rules.elimination is Elimination.AT_ZERO and self.lives[side] <= 0):
             self._eliminate(side)
 
@@ -124,8 +127,12 @@ class Penalties(Dealing):
         sides = {self.side(s) for s in range(self.n) if self.alive[s]}
         if rules.game_end is GameEnd.FIRST_OUT:  # the rest are ranked by lives
             most = max((self.lives[s] for s in sides), default=0)
-            self._game_over(tuple(s for s in range(self.n) if self.alive[s]
-                                  and self.lives[self.side(s)] == most), EndReason.FIRST_OUT)
+            self._game_over(
+                tuple(
+                    s for s in range(self.n) if self.alive[s] and self.lives[self.side(s)] == most
+                ),
+                EndReason.FIRST_OUT,
+            )
         elif len(sides) <= 1:
             winners = tuple(s for s in range(self.n) if self.alive[s])
             reason = EndReason.LAST_TEAM if self.rules.teams else EndReason.LAST_SURVIVOR
@@ -162,9 +169,12 @@ class Penalties(Dealing):
                 dues.append((seat, 1, t, False))
         for payer, amount, t, made in dues:
             if self.alive[payer] and self.phase != OVER:
-                self._pay(payer, amount, "" if self._ev is None else
-                          f"made exactly {t}" if made else f"crossed {t}",
-                          seat if made else None)
+                self._pay(
+                    payer,
+                    amount,
+                    "" if self._ev is None else f"made exactly {t}" if made else f"crossed {t}",
+                    seat if made else None,
+                )
         return new == rules.limit and old < new
 
     def _sixty_nine(self, seat: int) -> None:

@@ -80,20 +80,58 @@ from ninetynine.rules.cards import (
 from ninetynine.rules.effects import Effect, Kind, display_order
 from ninetynine.rules.settings import ForcedCard, NoLegalPlay, SkipCounts, Stuck, TwoPlayerReverse
 
-__all__ = ["CHANCE", "DEAL", "DOWN", "DRAW", "DRAWING", "FIELDS", "LEAD", "LIST_FIELDS",
-           "NODRAW", "NO_CHANCE",
-           "OVER", "PARAM", "PASS", "PLAY", "RESTOCK", "TOPUP", "UPCARD", "ChanceKind",
-           "ChanceRequest", "EndReason", "Outcome", "Phase", "RuleTables", "State",
-           "check_state", "compiled"]
+__all__ = [
+    "CHANCE",
+    "DEAL",
+    "DOWN",
+    "DRAW",
+    "DRAWING",
+    "FIELDS",
+    "LEAD",
+    "LIST_FIELDS",
+    "NODRAW",
+    "NO_CHANCE",
+    "OVER",
+    "PARAM",
+    "PASS",
+    "PLAY",
+    "RESTOCK",
+    "TOPUP",
+    "UPCARD",
+    "ChanceKind",
+    "ChanceRequest",
+    "EndReason",
+    "Outcome",
+    "Phase",
+    "RuleTables",
+    "State",
+    "check_state",
+    "compiled",
+]
 
 DOWN, PASS, DRAW, NODRAW = 1000, 1001, 1002, 1003
 FIELDS = StateBase.__slots__  # every field of a state
 # the fields that hold lists (``hands`` a list of lists): a copy must copy them too
-LIST_FIELDS = ("hands", "stock", "pile", "out", "lives", "alive", "in_hand", "turns_played",
-               "points", "scores", "_before")
+LIST_FIELDS = (
+    "hands",
+    "stock",
+    "pile",
+    "out",
+    "lives",
+    "alive",
+    "in_hand",
+    "turns_played",
+    "points",
+    "scores",
+    "_before",
+)
 _new_state = object.__new__
-_SPECIAL = {DOWN: ActionKind.DOWN, PASS: ActionKind.PASS, DRAW: ActionKind.DRAW,
-            NODRAW: ActionKind.NODRAW}
+_SPECIAL = {
+    DOWN: ActionKind.DOWN,
+    PASS: ActionKind.PASS,
+    DRAW: ActionKind.DRAW,
+    NODRAW: ActionKind.NODRAW,
+}
 _CODE_OF_KIND = {kind: code for code, kind in _SPECIAL.items()}
 
 
@@ -158,12 +196,17 @@ class State(Penalties):
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
             return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in FIELDS
-                   if s not in ("c", "_ev", "_before"))
+        return all(
+            getattr(self, s) == getattr(other, s)
+            for s in FIELDS
+            if s not in ("c", "_ev", "_before")
+        )
 
     def __repr__(self) -> str:
-        return (f"<State {self.rules.id} {self.phase} total={self.total} turn={self.turn + 1} "
-                f"hands={[format_cards(h) for h in self.hands]}>")
+        return (
+            f"<State {self.rules.id} {self.phase} total={self.total} turn={self.turn + 1} "
+            f"hands={[format_cards(h) for h in self.hands]}>"
+        )
 
     # Chance ------------------------------------------------------------------------
 
@@ -175,8 +218,9 @@ class State(Penalties):
             # turning up always ends (each return puts one special card below it)
             stock, special = self.stock, self.rules.upcard_special
             size = len(stock)
-            above = next((i for i, c in enumerate(reversed(stock)) if rank_of(c) not in special),
-                         size - 1)
+            above = next(
+                (i for i, c in enumerate(reversed(stock)) if rank_of(c) not in special), size - 1
+            )
             low = max(-(-size // 3), above + 1)
             return ChanceRequest(UPCARD, depths=range(low, max(low, 2 * size // 3) + 1))
         if self.chance == LEAD:
@@ -192,8 +236,9 @@ class State(Penalties):
         if kind in (UPCARD, LEAD):
             req = self.chance_request()
             assert req is not None
-            return Reinsert(rng.choice(req.depths)) if kind == UPCARD else \
-                Lead(rng.choice(req.seats))
+            return (
+                Reinsert(rng.choice(req.depths)) if kind == UPCARD else Lead(rng.choice(req.seats))
+            )
         # the cards of chance_request(), without building it (a deal is on the hot path);
         # sorting by random keys: a uniform shuffle, several times cheaper than rng.shuffle
         rnd = rng.random
@@ -223,23 +268,31 @@ class State(Penalties):
         """Raise the typed error of a chance outcome that does not fit what is due."""
         req = self.chance_request()
         if req is None:
-            raise NotYourTurnError(f"'{outcome}' is a chance outcome, but it is "
-                                   f"{'over' if self.is_over else f'P{self.turn + 1} to play'}")
+            raise NotYourTurnError(
+                f"'{outcome}' is a chance outcome, but it is "
+                f"{'over' if self.is_over else f'P{self.turn + 1} to play'}"
+            )
         if req.kind == UPCARD:
             if not isinstance(outcome, Reinsert) or outcome.depth not in req.depths:
-                raise IllegalActionError(f"'{outcome}' does not fit: expected 'insert N' with N "
-                                         f"from {req.depths.start} to {req.depths.stop - 1}",
-                                         reason=Refusal.BAD_CHANCE)
+                raise IllegalActionError(
+                    f"'{outcome}' does not fit: expected 'insert N' with N "
+                    f"from {req.depths.start} to {req.depths.stop - 1}",
+                    reason=Refusal.BAD_CHANCE,
+                )
         elif req.kind == LEAD:
             if not isinstance(outcome, Lead) or outcome.seat not in req.seats:
-                raise IllegalActionError(f"'{str(outcome)[:40]}' does not fit: expected 'lead N' "
-                                         "with N a seat still in the game: " +
-                                         ", ".join(str(s + 1) for s in req.seats),
-                                         reason=Refusal.BAD_CHANCE)
+                raise IllegalActionError(
+                    f"'{str(outcome)[:40]}' does not fit: expected 'lead N' "
+                    "with N a seat still in the game: " + ", ".join(str(s + 1) for s in req.seats),
+                    reason=Refusal.BAD_CHANCE,
+                )
         elif not isinstance(outcome, Shuffle) or sorted(outcome.order) != list(req.cards):
-            raise IllegalActionError(f"'{str(outcome)[:40]}...' does not fit: expected 'shuffle' "
-                                     f"and an order of exactly these {len(req.cards)} cards: "
-                                     f"{format_cards(req.cards)}", reason=Refusal.BAD_CHANCE)
+            raise IllegalActionError(
+                f"'{str(outcome)[:40]}...' does not fit: expected 'shuffle' "
+                f"and an order of exactly these {len(req.cards)} cards: "
+                f"{format_cards(req.cards)}",
+                reason=Refusal.BAD_CHANCE,
+            )
 
     def _apply_chance(self, outcome: ChanceOutcome) -> None:
         kind = self.chance
@@ -305,8 +358,11 @@ class State(Penalties):
             return [PASS] if self.rules.stuck is Stuck.PASS else [DOWN]
         seat = self.turn
         c, total = self.c, self.total
-        banned = c.opening_ban and self.turns_played[seat] < c.opening_ban and (
-            self.rules.king_ban_at_limit or total != c.limit)
+        banned = (
+            c.opening_ban
+            and self.turns_played[seat] < c.opening_ban
+            and (self.rules.king_ban_at_limit or total != c.limit)
+        )
         moves, moves_of = c.card_moves, c.moves_of
         safe: list[int] = []
         busting: list[int] = []
@@ -368,8 +424,10 @@ class State(Penalties):
         eff = self.c.effects[card]
         if eff.name:  # the seats it may name first
             targets = self.name_targets() if self.phase == PLAY else []
-            return [Action.play(card, target=s)
-                    for s in sorted(range(self.n), key=lambda s: s not in targets)]
+            return [
+                Action.play(card, target=s)
+                for s in sorted(range(self.n), key=lambda s: s not in targets)
+            ]
         if eff.kind is Kind.SET_ANY:
             return [Action.play(card, to=t) for t in range(self.c.limit + 1)]
         return [Action.play(card, v if eff.has_choice else None) for v in eff.values]
@@ -408,16 +466,21 @@ class State(Penalties):
             return self._param_code(action, eff, name)
         if eff.has_choice:
             if action.value is None:
-                raise ChoiceRequiredError(f"{name} needs a value: " + " or ".join(
-                    f"{typed}{v:+d}" for v in display_order(eff.values)))
+                raise ChoiceRequiredError(
+                    f"{name} needs a value: "
+                    + " or ".join(f"{typed}{v:+d}" for v in display_order(eff.values))
+                )
             if action.value not in eff.values:
-                raise IllegalActionError(f"{name} cannot count {action.value:+d}: choose " +
-                                         " or ".join(f"{v:+d}" for v in display_order(eff.values)),
-                                         reason=Refusal.BAD_VALUE)
+                raise IllegalActionError(
+                    f"{name} cannot count {action.value:+d}: choose "
+                    + " or ".join(f"{v:+d}" for v in display_order(eff.values)),
+                    reason=Refusal.BAD_VALUE,
+                )
             return play_code(action.card, eff.values.index(action.value))
         if action.value is not None and (eff.kind is not Kind.ADD or action.value != eff.values[0]):
-            raise IllegalActionError(f"{name} has no choice of value: play it as {typed}",
-                                     reason=Refusal.BAD_VALUE)
+            raise IllegalActionError(
+                f"{name} has no choice of value: play it as {typed}", reason=Refusal.BAD_VALUE
+            )
         return action.card * 4
 
     def _param_code(self, action: Action, eff: Effect, name: str) -> int:
@@ -427,25 +490,36 @@ class State(Penalties):
         typed = format_card(action.card)  # the moves it suggests, as they are typed
         if eff.name:
             if action.target is None:
-                raise ChoiceRequiredError(f"{name} names who plays next: " + " or ".join(
-                    f"{typed}>{s + 1}" for s in self.name_targets()))
+                raise ChoiceRequiredError(
+                    f"{name} names who plays next: "
+                    + " or ".join(f"{typed}>{s + 1}" for s in self.name_targets())
+                )
             if action.value is not None or action.to is not None:
-                raise IllegalActionError(f"{name} has no choice of value: play it as "
-                                         f"{typed}>N, naming the seat N that plays next")
+                raise IllegalActionError(
+                    f"{name} has no choice of value: play it as "
+                    f"{typed}>N, naming the seat N that plays next"
+                )
             if not 0 <= action.target < self.n:
-                raise IllegalActionError(f"{action.shown()} names seat {action.target + 1}, "
-                                         f"but the table has seats 1 to {self.n}")
+                raise IllegalActionError(
+                    f"{action.shown()} names seat {action.target + 1}, "
+                    f"but the table has seats 1 to {self.n}"
+                )
             return base + action.target
         if action.target is not None:
-            raise IllegalActionError(f"{name} does not name the next player: drop the "
-                                     f"'>{action.target + 1}'")
+            raise IllegalActionError(
+                f"{name} does not name the next player: drop the '>{action.target + 1}'"
+            )
         if eff.kind is Kind.SET_ANY:
             if action.to is None:
-                raise ChoiceRequiredError(f"{name} sets the total to a number of your choice: "
-                                          f"{typed}=0 to {typed}={limit}")
+                raise ChoiceRequiredError(
+                    f"{name} sets the total to a number of your choice: "
+                    f"{typed}=0 to {typed}={limit}"
+                )
             if action.value is not None or not 0 <= action.to <= limit:
-                raise IllegalActionError(f"{action.shown()}: choose a total from 0 to {limit}, "
-                                         f"e.g. {typed}={min(limit, 50)}")
+                raise IllegalActionError(
+                    f"{action.shown()}: choose a total from 0 to {limit}, "
+                    f"e.g. {typed}={min(limit, 50)}"
+                )
             return base + action.to
         raise IllegalActionError(f"{name} does not set a chosen total: drop the '={action.to}'")
 
@@ -480,17 +554,22 @@ class State(Penalties):
         if self.phase == OVER:
             raise GameOverError(f"the game is over; {_said(action)} cannot be played")
         if self.phase == CHANCE:
-            raise NotYourTurnError(f"{_said(action)} cannot be played now: the {self.chance} "
-                                   "shuffle must be decided first",
-                                   reason=Refusal.CHANCE_PENDING)
+            raise NotYourTurnError(
+                f"{_said(action)} cannot be played now: the {self.chance} "
+                "shuffle must be decided first",
+                reason=Refusal.CHANCE_PENDING,
+            )
         if seat is not None and seat != self.turn:
             raise NotYourTurnError(f"it is P{self.turn + 1}'s turn, not P{seat + 1}'s")
         legal = self.legal_codes()
         shown = [self.action_of(c) for c in legal]
         if action.kind is ActionKind.PLAY and action.card not in self.hands[self.turn]:
             assert action.card is not None
-            raise CardNotInHandError(f"{show_card(action.card)} is not in P{self.turn + 1}'s "
-                                     f"hand ({show_cards(self.hands[self.turn])})", legal=shown)
+            raise CardNotInHandError(
+                f"{show_card(action.card)} is not in P{self.turn + 1}'s "
+                f"hand ({show_cards(self.hands[self.turn])})",
+                legal=shown,
+            )
         try:
             code = self.code_of(action)
         except IllegalActionError as e:
@@ -504,26 +583,42 @@ class State(Penalties):
             raise IllegalActionError(why, legal=shown)
         assert action.card is not None
         if action.card in self.c.ban_cards and self.turns_played[self.turn] < self.c.opening_ban:
-            raise OpeningBanError(f"no {RANK_NAMES[rank_of(action.card)]} to {self.c.limit} in "
-                                  f"your first {self.c.opening_ban} turns", legal=shown)
+            raise OpeningBanError(
+                f"no {RANK_NAMES[rank_of(action.card)]} to {self.c.limit} in "
+                f"your first {self.c.opening_ban} turns",
+                legal=shown,
+            )
         if self.plays_left and action.card in self.c.chain_cards:
-            raise IllegalActionError(f"P{self.turn + 1} must play {self.plays_left} more "
-                                     f"card(s) without drawing, none of them a "
-                                     f"{RANKS[rank_of(action.card)]}", legal=shown,
-                                     reason=Refusal.CHAIN)
+            raise IllegalActionError(
+                f"P{self.turn + 1} must play {self.plays_left} more "
+                f"card(s) without drawing, none of them a "
+                f"{RANKS[rank_of(action.card)]}",
+                legal=shown,
+                reason=Refusal.CHAIN,
+            )
         if action.card not in self.c.chain_cards and self._short_of_run():
-            raise IllegalActionError(f"P{self.turn + 1} faces {self.chain} no-draw cards with "
-                                     "fewer other cards: only another no-draw card answers",
-                                     legal=shown, reason=Refusal.CHAIN)
+            raise IllegalActionError(
+                f"P{self.turn + 1} faces {self.chain} no-draw cards with "
+                "fewer other cards: only another no-draw card answers",
+                legal=shown,
+                reason=Refusal.CHAIN,
+            )
         if action.target is not None and action.target not in self.name_targets():
-            who = "yourself" if action.target == self.turn else \
-                f"P{action.target + 1}, who is not in the hand"
-            raise IllegalActionError(f"{action.shown()} names {who}; name another player still in "
-                                     "the hand", legal=shown, reason=Refusal.BAD_TARGET)
+            who = (
+                "yourself"
+                if action.target == self.turn
+                else f"P{action.target + 1}, who is not in the hand"
+            )
+            raise IllegalActionError(
+                f"{action.shown()} names {who}; name another player still in the hand",
+                legal=shown,
+                reason=Refusal.BAD_TARGET,
+            )
         new = self.c.result(code, self.total)
         if new > self.c.limit:
-            raise OverLimitError(f"{action.shown()} would make {new}, over {self.c.limit}",
-                                 legal=shown)
+            raise OverLimitError(
+                f"{action.shown()} would make {new}, over {self.c.limit}", legal=shown
+            )
         if new < 0:
             raise BelowZeroError(f"{action.shown()} would take the total below 0", legal=shown)
         raise IllegalActionError(f"{action.shown()} is not allowed now", legal=shown)
@@ -607,8 +702,12 @@ class State(Penalties):
             if bust:
                 self._bust(seat, played=True)
                 return
-        if eff.reverse and rules.two_player_reverse is not TwoPlayerReverse.HOLD \
-                and sum(self.in_hand) == 2 and self.in_hand[seat]:
+        if (
+            eff.reverse
+            and rules.two_player_reverse is not TwoPlayerReverse.HOLD
+            and sum(self.in_hand) == 2
+            and self.in_hand[seat]
+        ):
             # the optional reading offers the turn, but not to a card that names who is
             # next or starts a no-draw chain (nor inside a run: below)
             offer = c.optional_again and not (eff.name or eff.no_draw)
@@ -689,8 +788,9 @@ def check_state(state: State) -> None:
     """Raise :class:`RecordError` if a state is impossible (used when parsing positions)."""
     n, rules = state.n, state.rules
     if not rules.players_min <= n <= rules.players_max:
-        raise RecordError(f"{n} players: {rules.id} is for {rules.players_min} to "
-                          f"{rules.players_max}")
+        raise RecordError(
+            f"{n} players: {rules.id} is for {rules.players_min} to {rules.players_max}"
+        )
     deck = sorted(new_deck(state.decks))
     have = sorted(state.all_cards())
     if have != deck:
@@ -703,10 +803,15 @@ def check_state(state: State) -> None:
         raise RecordError(f"the cards do not make {state.decks} deck(s): " + "; ".join(parts))
     if state.phase in (PLAY, DRAWING) and not (0 <= state.turn < n and state.in_hand[state.turn]):
         raise RecordError(f"turn = {state.turn + 1}: that seat is not in the hand")
-    if state.may_decline and not (state.c.optional_again and sum(state.in_hand) == 2
-                                  and state.phase in (PLAY, DRAWING, CHANCE)):
-        raise RecordError("may_decline = true needs two_player_reverse = 'play_again_optional', "
-                          "two players in the hand and a turn under way")
+    if state.may_decline and not (
+        state.c.optional_again
+        and sum(state.in_hand) == 2
+        and state.phase in (PLAY, DRAWING, CHANCE)
+    ):
+        raise RecordError(
+            "may_decline = true needs two_player_reverse = 'play_again_optional', "
+            "two players in the hand and a turn under way"
+        )
     for s in range(n):
         if state.in_hand[s] and not state.alive[s]:
             raise RecordError(f"seat {s + 1} is out of the game but still in the hand")

@@ -60,10 +60,12 @@ class RuleTables:
         self.moves: dict[tuple[int, int], tuple[tuple[int, int, bool], ...]] = {}
         self.ban_cards = rules.opening_ban_cards()  # the limit-setting cards' opening ban
         self.opening_ban = rules.king_ban_turns if self.ban_cards else 0
-        self.scoring_on_play = (rules.thresholds is not Thresholds.NONE
-                                or rules.rule_69 is not Rule69.NONE)
-        self.instant_on_draw = rules.instant_hands and \
-            rules.instant_check is InstantCheck.DEAL_AND_DRAW
+        self.scoring_on_play = (
+            rules.thresholds is not Thresholds.NONE or rules.rule_69 is not Rule69.NONE
+        )
+        self.instant_on_draw = (
+            rules.instant_hands and rules.instant_check is InstantCheck.DEAL_AND_DRAW
+        )
         self.eager = rules.restock is Restock.EAGER and rules.stock_empty is not StockEmpty.NO_DRAW
         self.may_bust = rules.may_bust
         self.explicit_draw = rules.draw is Draw.EXPLICIT
@@ -71,37 +73,45 @@ class RuleTables:
         # the turn a two-player reverse gives may be declined (State.may_decline)
         self.optional_again = rules.two_player_reverse is TwoPlayerReverse.PLAY_AGAIN_OPTIONAL
         # a draw is just taking the top card: the hot path of simulations
-        self.plain_draw = not (self.explicit_draw or self.draw_later or self.eager
-                               or self.instant_on_draw)
+        self.plain_draw = not (
+            self.explicit_draw or self.draw_later or self.eager or self.instant_on_draw
+        )
         # cards that name the next player (their codes get a seat each) and no-draw cards
         self.naming = frozenset(c for c in range(52) if self.effects[c].name)
         self.chain_cards = frozenset(c for c in range(52) if self.effects[c].no_draw)
         # the legal plays and turns need more than the tables (State._extra_codes): seats
         # to name, chains, and set-any codes out of the card order
         self.extras = bool(self.naming or self.chain_cards) or any(
-            e.kind is Kind.SET_ANY for e in self.effects)
+            e.kind is Kind.SET_ANY for e in self.effects
+        )
         self.unusual = self.extras or self.may_bust  # legal plays beyond the safe ones
         # the safe plays, when there are any, are the legal ones (State.legal_codes); not
         # where a pass may decline an offered turn
         self.rows_suffice = not (self.unusual or self.opening_ban or self.optional_again)
         # ... and with none safe, whatever the hand holds, the player lays down
-        self.down_if_none_safe = rules.no_legal_play is NoLegalPlay.LAY_DOWN and \
-            rules.stuck is Stuck.BUST
+        self.down_if_none_safe = (
+            rules.no_legal_play is NoLegalPlay.LAY_DOWN and rules.stuck is Stuck.BUST
+        )
         # card -> the direction's factor, for the cards whose play, short of a bust, only
         # passes the turn on (reversing or not) and draws a card: the fast lane of
         # State.apply_code; none where plays score or turns are unusual
         plain = self.plain_draw and not (self.scoring_on_play or self.extras)
-        plain_reverse = rules.reverse_with_two_players and \
-            rules.two_player_reverse is TwoPlayerReverse.HOLD
-        self.plain_turns = {c: -1 if self.effects[c].reverse else 1 for c in range(52)
-                            if plain and not self.effects[c].skip
-                            and (plain_reverse or not self.effects[c].reverse)}
+        plain_reverse = (
+            rules.reverse_with_two_players and rules.two_player_reverse is TwoPlayerReverse.HOLD
+        )
+        self.plain_turns = {
+            c: -1 if self.effects[c].reverse else 1
+            for c in range(52)
+            if plain and not self.effects[c].skip and (plain_reverse or not self.effects[c].reverse)
+        }
         # cards whose action carries a number: a seat to name or a total to set
         self.param_cards = frozenset(c for c in range(52) if self.effects[c].has_param)
         # per card, the lowest card with the same rank and effect: cards a player cannot
         # tell apart in play (bots merge their moves)
-        self.same = tuple(next(d for d in range(c & ~3, c + 1)
-                               if self.effects[d] == self.effects[c]) for c in range(52))
+        self.same = tuple(
+            next(d for d in range(c & ~3, c + 1) if self.effects[d] == self.effects[c])
+            for c in range(52)
+        )
         # (total * 64 + card) -> (safe codes, busting codes);
         # (total * AFTER_KEY + code) -> the total after the play
         self.card_moves: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
@@ -120,15 +130,17 @@ class RuleTables:
             base = PARAM + card * 1024 if self.effects[card].kind is Kind.SET_ANY else card * 4
             found = self.card_moves[key] = (
                 tuple(base + ch for ch, _, busts in opts if not busts),
-                tuple(base + ch for ch, _, busts in opts if busts))
+                tuple(base + ch for ch, _, busts in opts if busts),
+            )
         return found
 
     def safe_row(self, total: int) -> tuple[tuple[int, ...], ...]:
         """The safe codes of every card at ``total``, indexed by card."""
         found = self.safe_rows.get(total)
         if found is None:
-            found = self.safe_rows[total] = tuple(self.moves_of(card, total)[0]
-                                                  for card in range(52))
+            found = self.safe_rows[total] = tuple(
+                self.moves_of(card, total)[0] for card in range(52)
+            )
         return found
 
     def result(self, code: int, total: int) -> int:
@@ -140,8 +152,11 @@ class RuleTables:
                 found = self.new_total(card_of(code), choice_of(code), total)
             else:  # a seat named (a card with one value), or the total set
                 card = card_of(code)
-                found = code & 1023 if self.effects[card].kind is Kind.SET_ANY else \
-                    self.new_total(card, 0, total)
+                found = (
+                    code & 1023
+                    if self.effects[card].kind is Kind.SET_ANY
+                    else self.new_total(card, 0, total)
+                )
             self.after[key] = found
         return found
 

@@ -72,9 +72,15 @@ class Match:
     """A game from its start with every move since. Build with :meth:`new` or
     :meth:`from_record`."""
 
-    def __init__(self, start: State, *, chance: Chance | None = None,
-                 names: Sequence[str] | None = None, from_position: bool = False,
-                 auto_chance: bool = True) -> None:
+    def __init__(
+        self,
+        start: State,
+        *,
+        chance: Chance | None = None,
+        names: Sequence[str] | None = None,
+        from_position: bool = False,
+        auto_chance: bool = True,
+    ) -> None:
         self.start = start.clone()
         self.state = start.clone()
         self.moves: list[tuple[int | None, Move]] = []
@@ -90,25 +96,49 @@ class Match:
             self.run_chance()
 
     @classmethod
-    def new(cls, rules: Rules, players: int, *, first: int = 0, chance: Chance | None = None,
-            names: Sequence[str] | None = None, auto_chance: bool = True) -> Match:
-        return cls(new_game(rules, players, first=first), chance=chance, names=names,
-                   auto_chance=auto_chance)
+    def new(
+        cls,
+        rules: Rules,
+        players: int,
+        *,
+        first: int = 0,
+        chance: Chance | None = None,
+        names: Sequence[str] | None = None,
+        auto_chance: bool = True,
+    ) -> Match:
+        return cls(
+            new_game(rules, players, first=first),
+            chance=chance,
+            names=names,
+            auto_chance=auto_chance,
+        )
 
     @classmethod
-    def from_record(cls, record: Record, *, chance: Chance | None = None,
-                    names: Sequence[str] | None = None, auto_chance: bool = False) -> Match:
+    def from_record(
+        cls,
+        record: Record,
+        *,
+        chance: Chance | None = None,
+        names: Sequence[str] | None = None,
+        auto_chance: bool = False,
+    ) -> Match:
         """Replay a record's moves, each checked; a refused one is a :class:`RecordError`
         naming it. With ``auto_chance`` (a game going on) a pending chance node is then
         drawn, and later ones as they come."""
-        match = cls(record.start, chance=chance, names=names or record.names,
-                    from_position=record.from_position, auto_chance=False)
+        match = cls(
+            record.start,
+            chance=chance,
+            names=names or record.names,
+            from_position=record.from_position,
+            auto_chance=False,
+        )
         for i, (seat, move) in enumerate(record.moves, start=1):
             try:
                 match._apply(move, seat)
             except IllegalActionError as e:
-                raise RecordError(f"action {i} ('{move_text(seat, move, short=True)}'): {e}"
-                                  ) from None
+                raise RecordError(
+                    f"action {i} ('{move_text(seat, move, short=True)}'): {e}"
+                ) from None
         match.auto_chance = auto_chance
         if auto_chance:
             match.run_chance()
@@ -116,8 +146,9 @@ class Match:
 
     def record(self) -> Record:
         """The record so far: the start, every move and the players' names."""
-        return Record(self.start.clone(), list(self.moves), self.from_position,
-                      list(self.given_names))
+        return Record(
+            self.start.clone(), list(self.moves), self.from_position, list(self.given_names)
+        )
 
     # What is going on -------------------------------------------------------------------
 
@@ -232,8 +263,10 @@ def standings(state: State, log: Sequence[Event]) -> list[Standing]:
         keys = [float(state.seat_lives(i)) for i in range(n)]
     winners = set(state.outcome.winners) if state.outcome is not None else set()
     rank = [(i in winners, keys[i]) for i in range(n)]
-    return [Standing(i, 1 + sum(r > rank[i] for r in rank), int(keys[i]), lost[i],
-                     i in winners) for i in range(n)]
+    return [
+        Standing(i, 1 + sum(r > rank[i] for r in rank), int(keys[i]), lost[i], i in winners)
+        for i in range(n)
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,8 +288,9 @@ def steps(record: Record) -> tuple[list[Step], list[Event]]:
         try:
             match.play(move, seat)
         except IllegalActionError as e:
-            raise RecordError(f"action {i + 1} ('{move_text(seat, move, short=True)}'): {e}"
-                              ) from None
+            raise RecordError(
+                f"action {i + 1} ('{move_text(seat, move, short=True)}'): {e}"
+            ) from None
         following = record.moves[i + 1][1] if i + 1 < len(record.moves) else None
         if following is None or isinstance(following, Action):  # else: fold the chance in
             shots.append(Step(match.state.clone(), len(match.log), i + 1))

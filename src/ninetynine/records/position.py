@@ -44,14 +44,43 @@ from ninetynine.rules.settings import Rules
 
 PHASES = ("play", "draw", "deal", "restock", "topup", "upcard", "lead", "over")
 POSITION_KEYS = {
-    "players", "phase", "total", "direction", "turn", "dealer", "starter", "hand", "lives",
-    "out_of_game", "out_of_hand", "hands", "stock", "pile", "face_down", "out", "held",
-    "turns_played", "points", "scores", "pot", "decks", "loser", "drawer", "draws_owed",
-    "next_turn", "passes", "chain", "plays_left", "may_decline", "winners", "reason",
+    "players",
+    "phase",
+    "total",
+    "direction",
+    "turn",
+    "dealer",
+    "starter",
+    "hand",
+    "lives",
+    "out_of_game",
+    "out_of_hand",
+    "hands",
+    "stock",
+    "pile",
+    "face_down",
+    "out",
+    "held",
+    "turns_played",
+    "points",
+    "scores",
+    "pot",
+    "decks",
+    "loser",
+    "drawer",
+    "draws_owed",
+    "next_turn",
+    "passes",
+    "chain",
+    "plays_left",
+    "may_decline",
+    "winners",
+    "reason",
 }
 
 
 # Writing ----------------------------------------------------------------------------
+
 
 def toml_value(value: Any) -> str:
     """A TOML literal for the simple values positions and records hold."""
@@ -92,19 +121,29 @@ def position_fields(state: State) -> dict[str, Any]:
     seats = range(state.n)
     phase = state.chance if state.phase == CHANCE else state.phase
     fields: dict[str, Any] = {
-        "players": state.n, "phase": phase, "total": state.total,
+        "players": state.n,
+        "phase": phase,
+        "total": state.total,
         "direction": "cw" if state.direction == 1 else "ccw",
-        "turn": state.turn + 1, "dealer": state.dealer + 1, "starter": state.starter + 1,
-        "hand": state.hand_no, "lives": list(state.lives),
+        "turn": state.turn + 1,
+        "dealer": state.dealer + 1,
+        "starter": state.starter + 1,
+        "hand": state.hand_no,
+        "lives": list(state.lives),
         "out_of_game": [s + 1 for s in seats if not state.alive[s]],
         "out_of_hand": [s + 1 for s in seats if state.alive[s] and not state.in_hand[s]],
         "hands": [format_cards(h) for h in state.hands],
         "stock": format_cards(reversed(state.stock)),
-        "pile": format_cards(state.pile), "face_down": state.face_down,
+        "pile": format_cards(state.pile),
+        "face_down": state.face_down,
         "out": format_cards(state.out),
-        "turns_played": list(state.turns_played), "points": list(state.points),
-        "scores": list(state.scores), "pot": state.pot, "decks": state.decks,
-        "loser": state.loser + 1, "passes": state.passes,
+        "turns_played": list(state.turns_played),
+        "points": list(state.points),
+        "scores": list(state.scores),
+        "pot": state.pot,
+        "decks": state.decks,
+        "loser": state.loser + 1,
+        "passes": state.passes,
     }
     if state.held >= 0:
         fields["held"] = format_card(state.held)
@@ -136,6 +175,7 @@ def format_position(state: State) -> str:
 
 # Reading ----------------------------------------------------------------------------
 
+
 def load_toml(text: str) -> dict[str, Any]:
     """Parse TOML text; a syntax error becomes a one-line :class:`NotationError`."""
     try:
@@ -161,13 +201,19 @@ def rules_of(data: Mapping[str, Any]) -> Rules:
 def _get(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], default: Any) -> Any:
     value = data.get(key, default)
     if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
-        raise RecordError(f"position key {key!r} = {value!r}: expected "
-                          f"{_KIND_TEXT.get(kind, 'a value of another type')}")
+        raise RecordError(
+            f"position key {key!r} = {value!r}: expected "
+            f"{_KIND_TEXT.get(kind, 'a value of another type')}"
+        )
     return value
 
 
-_KIND_TEXT: dict[Any, str] = {int: "a whole number", str: "text", list: "a list",
-                              bool: "true or false"}
+_KIND_TEXT: dict[Any, str] = {
+    int: "a whole number",
+    str: "text",
+    list: "a list",
+    bool: "true or false",
+}
 
 
 def _seat(data: Mapping[str, Any], key: str, n: int, default: int) -> int:
@@ -186,8 +232,9 @@ def _seat_list(data: Mapping[str, Any], key: str, n: int) -> set[int]:
 
 def _int_list(data: Mapping[str, Any], key: str, length: int, default: list[int]) -> list[int]:
     values = _get(data, key, list, default)
-    if len(values) != length or not all(isinstance(v, int) and not isinstance(v, bool)
-                                        for v in values):
+    if len(values) != length or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in values
+    ):
         raise RecordError(f"position key {key!r} = {values!r}: expected {length} whole numbers")
     return list(values)
 
@@ -213,12 +260,16 @@ def position_from_mapping(data: Mapping[str, Any], admit: Admit | None = None) -
         raise RecordError(f"rules: {e}") from None
     unknown = set(data) - POSITION_KEYS - {"rules", "actions", "first", "result"}
     if unknown:
-        raise RecordError(f"unknown position key(s) {', '.join(sorted(unknown))}; accepted: "
-                          f"rules, {', '.join(sorted(POSITION_KEYS))}, actions")
+        raise RecordError(
+            f"unknown position key(s) {', '.join(sorted(unknown))}; accepted: "
+            f"rules, {', '.join(sorted(POSITION_KEYS))}, actions"
+        )
     hands_text = _get(data, "hands", list, None if "hands" not in data else [])
     if not all(isinstance(h, str) for h in hands_text):
-        raise RecordError("position key 'hands': expected a list of texts, one per seat, e.g. "
-                          "[\"KS 8D 2C\", \"9H 10D 3C\"]")
+        raise RecordError(
+            "position key 'hands': expected a list of texts, one per seat, e.g. "
+            '["KS 8D 2C", "9H 10D 3C"]'
+        )
     n = _get(data, "players", int, len(hands_text))
     if len(hands_text) != n:
         raise RecordError(f"'hands' lists {len(hands_text)} seats but players = {n}")
@@ -237,7 +288,7 @@ def position_from_mapping(data: Mapping[str, Any], admit: Admit | None = None) -
     state.total = _get(data, "total", int, 0)
     direction = _get(data, "direction", str, "cw")
     if direction not in ("cw", "ccw"):
-        raise RecordError(f"position key 'direction' = {direction!r}: expected \"cw\" or \"ccw\"")
+        raise RecordError(f'position key \'direction\' = {direction!r}: expected "cw" or "ccw"')
     state.direction = 1 if direction == "cw" else -1
     state.turn = turn
     state.dealer = _seat(data, "dealer", n, (turn - 1) % n)
@@ -247,8 +298,9 @@ def position_from_mapping(data: Mapping[str, Any], admit: Admit | None = None) -
     out_of_game = _seat_list(data, "out_of_game", n)
     out_of_hand = _seat_list(data, "out_of_hand", n)
     sides = len(state.lives)
-    default_lives = [0 if (not rules.teams and s in out_of_game) else state.lives[s]
-                     for s in range(sides)]
+    default_lives = [
+        0 if (not rules.teams and s in out_of_game) else state.lives[s] for s in range(sides)
+    ]
     state.lives = _int_list(data, "lives", sides, default_lives)
     state.alive = [s not in out_of_game for s in range(n)]
     state.in_hand = [s not in out_of_game and s not in out_of_hand for s in range(n)]
@@ -273,8 +325,10 @@ def position_from_mapping(data: Mapping[str, Any], admit: Admit | None = None) -
     state.plays_left = _get(data, "plays_left", int, 0)
     state.may_decline = _get(data, "may_decline", bool, False)
     if state.chain < 0 or state.plays_left < 0 or state.chain and state.plays_left:
-        raise RecordError(f"chain = {state.chain}, plays_left = {state.plays_left}: expected "
-                          "whole numbers from 0, not both above 0 (a run ends the chain)")
+        raise RecordError(
+            f"chain = {state.chain}, plays_left = {state.plays_left}: expected "
+            "whole numbers from 0, not both above 0 (a run ends the chain)"
+        )
     if "stock" in data:
         state.stock = list(reversed(_cards(data, "stock")))
     else:
@@ -291,8 +345,10 @@ def position_from_mapping(data: Mapping[str, Any], admit: Admit | None = None) -
         winners = _seat_list(data, "winners", n)
         reason = _get(data, "reason", str, EndReason.GIVEN.value)
         if reason not in EndReason._value2member_map_:
-            raise RecordError(f"position key 'reason' = {reason!r}: expected one of "
-                              + ", ".join(r.value for r in EndReason))
+            raise RecordError(
+                f"position key 'reason' = {reason!r}: expected one of "
+                + ", ".join(r.value for r in EndReason)
+            )
         state.outcome = Outcome(tuple(sorted(winners)), EndReason(reason))
     elif phase in (DEAL, RESTOCK, TOPUP, UPCARD, LEAD):
         state.phase, state.chance = CHANCE, ChanceKind(phase)

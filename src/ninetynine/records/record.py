@@ -72,9 +72,12 @@ def format_record(record: Record, result: State | None = None) -> str:
         lines.append(f"  {toml_value(move_text(seat, move))},")
     lines.append("]")
     if result is not None and result.outcome is not None:
-        lines += ["", "[result]",
-                  f"winners = {toml_value([w + 1 for w in result.outcome.winners])}",
-                  f"reason = {toml_value(result.outcome.reason)}"]
+        lines += [
+            "",
+            "[result]",
+            f"winners = {toml_value([w + 1 for w in result.outcome.winners])}",
+            f"reason = {toml_value(result.outcome.reason)}",
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -95,8 +98,10 @@ def record_from_mapping(data: Mapping[str, Any], admit: Admit | None = None) -> 
             raise RecordError(f"rules: {e}") from None
         players, first = data.get("players"), data.get("first", 1)
         if not isinstance(players, int) or not isinstance(first, int):
-            raise RecordError("a record without a position needs 'players' (a number) and "
-                              "optionally 'first' (the seat that plays first)")
+            raise RecordError(
+                "a record without a position needs 'players' (a number) and "
+                "optionally 'first' (the seat that plays first)"
+            )
         if not 1 <= first <= players:
             raise RecordError(f"'first' = {first}: expected a seat from 1 to {players}")
         if admit is not None:
@@ -107,12 +112,17 @@ def record_from_mapping(data: Mapping[str, Any], admit: Admit | None = None) -> 
         raise RecordError(f"unknown key(s) {', '.join(sorted(unknown))}")
     actions = data.get("actions", [])
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-        raise RecordError("'actions' must be a list of texts such as [\"1: KS\", \"2: AH+11\"]")
+        raise RecordError('\'actions\' must be a list of texts such as ["1: KS", "2: AH+11"]')
     names = data.get("names", [])
-    if not isinstance(names, list) or not all(isinstance(n, str) and n.strip() for n in names) \
-            or names and len(names) != start.n:
-        raise RecordError(f"'names' must list one name for each of the {start.n} players, "
-                          "e.g. [\"Ann\", \"Bob\"]")
+    if (
+        not isinstance(names, list)
+        or not all(isinstance(n, str) and n.strip() for n in names)
+        or names
+        and len(names) != start.n
+    ):
+        raise RecordError(
+            f'\'names\' must list one name for each of the {start.n} players, e.g. ["Ann", "Bob"]'
+        )
     record = Record(start, from_position=from_position, names=list(names))
     for i, text in enumerate(actions, start=1):
         try:
@@ -131,8 +141,9 @@ def parse_move(text: str, players: int) -> tuple[int | None, Move]:
     if sep and head.strip().isdigit():
         seat = int(head) - 1
         if not 0 <= seat < players:
-            raise RecordError(f"{text[:40]!r}: seat {seat + 1} is not at this "
-                              f"{players}-player table")
+            raise RecordError(
+                f"{text[:40]!r}: seat {seat + 1} is not at this {players}-player table"
+            )
         body = rest.strip()
     try:
         move = parse_action(body)
@@ -141,5 +152,5 @@ def parse_move(text: str, players: int) -> tuple[int | None, Move]:
     if seat is not None and not isinstance(move, Action):
         raise RecordError(f"{text[:40]!r}: chance outcomes have no seat")
     if seat is None and isinstance(move, Action):
-        raise RecordError(f"{text[:40]!r}: a player's move needs its seat, e.g. \"1: KS\"")
+        raise RecordError(f'{text[:40]!r}: a player\'s move needs its seat, e.g. "1: KS"')
     return seat, move

@@ -17,8 +17,10 @@ try:
     import gymnasium
     import numpy  # noqa: F401  (the encoding's arrays)
 except ModuleNotFoundError as e:  # said once here, not by each module's first import
-    raise ModuleNotFoundError(f'ninetynine.rl needs the rl extra: pip install "ninetynine[rl]" '
-                              f"(no module {e.name!r})", name=e.name) from e
+    raise ModuleNotFoundError(
+        f'ninetynine.rl needs the rl extra: pip install "ninetynine[rl]" (no module {e.name!r})',
+        name=e.name,
+    ) from e
 
 from ninetynine.rl.encoding import VERSION, Encoding, encode, legal_mask
 

@@ -95,15 +95,24 @@ def check_supported(rules: Rules) -> None:
         value = getattr(rules, key)
         if value not in accepted:
             shown = ", ".join(repr(getattr(v, "value", v)) for v in accepted)
-            raise RulesError(f"the batch engine does not play rules key {key!r} = "
-                             f"{getattr(value, 'value', value)!r}: it plays {shown}")
+            raise RulesError(
+                f"the batch engine does not play rules key {key!r} = "
+                f"{getattr(value, 'value', value)!r}: it plays {shown}"
+            )
     for card in range(52):
         eff = rules.effect_of(card)
-        if eff.kind not in (Kind.ADD, Kind.SET) or eff.skip or eff.name or eff.no_draw \
-                or len(eff.values) > 2:
-            raise RulesError(f"the batch engine does not play the card effect of card {card} "
-                             "in these rules: it plays adding (one or two values), setting "
-                             "and reversing cards")
+        if (
+            eff.kind not in (Kind.ADD, Kind.SET)
+            or eff.skip
+            or eff.name
+            or eff.no_draw
+            or len(eff.values) > 2
+        ):
+            raise RulesError(
+                f"the batch engine does not play the card effect of card {card} "
+                "in these rules: it plays adding (one or two values), setting "
+                "and reversing cards"
+            )
 
 
 class Batch:
@@ -117,9 +126,16 @@ class Batch:
     (a bit per seat), and ``loser[b]`` the seat that lost a life (-1 for none).
     """
 
-    def __init__(self, rules: str | Rules, players: int, batch: int, *,
-                 seed: int | None = None, shuffler: Shuffler | None = None,
-                 first: np.ndarray | None = None) -> None:
+    def __init__(
+        self,
+        rules: str | Rules,
+        players: int,
+        batch: int,
+        *,
+        seed: int | None = None,
+        shuffler: Shuffler | None = None,
+        first: np.ndarray | None = None,
+    ) -> None:
         self.rules = r = rules_for(rules, players)
         check_supported(r)
         n = self.n = players
@@ -175,8 +191,8 @@ class Batch:
             if eff.kind is Kind.SET:
                 self.set_to[card] = limit if eff.to is None else eff.to
             else:
-                add[card, :len(eff.values)] = eff.values
-                add[card, len(eff.values):] = eff.values[-1]
+                add[card, : len(eff.values)] = eff.values
+                add[card, len(eff.values) :] = eff.values[-1]
             self.flip[card] = -1 if eff.reverse else 1
         self.add = add.ravel()  # by card * 2 + choice
         self.clamp = r.below_zero is BelowZero.CLAMP
@@ -191,8 +207,10 @@ class Batch:
                     if not busts:
                         bits[t, card, 0] |= 1 << choice
         self.field = 2 * h + 1  # where the "allowed" bits start
-        self.slot_bits = [((bits[:, :, 0] << (2 * k)) | (bits[:, :, 1] << (self.field + 2 * k)))
-                          .ravel() for k in range(h)]
+        self.slot_bits = [
+            ((bits[:, :, 0] << (2 * k)) | (bits[:, :, 1] << (self.field + 2 * k))).ravel()
+            for k in range(h)
+        ]
         self.low = (1 << (2 * h)) - 1
         # seats: the next seat in a mask of seats after a seat, each way round
         masks = 1 << n
@@ -225,14 +243,15 @@ class Batch:
         pick = np.zeros((patterns, self.actions), np.int64)
         for p in range(patterns):
             on = [a for a in range(self.actions) if p >> a & 1] or [self.down]
-            pick[p, :len(on)] = on
+            pick[p, : len(on)] = on
         self.pick = pick.ravel()
         self.start_lives = r.lives_for(n)
 
     # Chance -------------------------------------------------------------------------
 
-    def _random_orders(self, slots: np.ndarray, cards: np.ndarray,
-                       counts: np.ndarray) -> np.ndarray:
+    def _random_orders(
+        self, slots: np.ndarray, cards: np.ndarray, counts: np.ndarray
+    ) -> np.ndarray:
         """Uniform shuffles of each slot's cards (the default shuffler)."""
         if (counts == cards.shape[1]).all():  # whole decks: a permutation of each row
             return self.rng.permuted(cards, axis=1)
@@ -275,8 +294,9 @@ class Batch:
         # the pile is every card not in a hand nor on top (the stock is empty)
         held = np.concatenate([self.hands[slots].reshape(k, -1), self.top[slots, None]], 1)
         rows = np.repeat(np.arange(k) * 53, held.shape[1])
-        left = self.decks - np.bincount(rows + held.ravel(), minlength=53 * k
-                                        ).reshape(k, 53)[:, :52]
+        left = (
+            self.decks - np.bincount(rows + held.ravel(), minlength=53 * k).reshape(k, 53)[:, :52]
+        )
         counts = left.sum(axis=1)
         has = counts > 0
         slots, left, counts = slots[has], left[has], counts[has]
@@ -389,6 +409,7 @@ class Batch:
     def codes(self, actions: np.ndarray) -> np.ndarray:
         """The engine's action codes (``card * 4 + choice``, or ``DOWN``) of actions."""
         from ninetynine.engine.state import DOWN
+
         slot = np.minimum(actions >> 1, self.hand_size - 1)
         card = self.hands[self._slots, self.turn, slot]
         return np.where(actions == self.down, DOWN, card * 4 + (actions & 1))
@@ -448,8 +469,13 @@ class Batch:
             self.winners[done] = self.alive[done]
             self._new_games(done)
             keep = ~ended
-            slots, played, slot, seat, bit = (slots[keep], played[keep], slot[keep],
-                                              seat[keep], bit[keep])
+            slots, played, slot, seat, bit = (
+                slots[keep],
+                played[keep],
+                slot[keep],
+                seat[keep],
+                bit[keep],
+            )
             if not len(slots):
                 return
         after = rules.after_bust
@@ -460,8 +486,7 @@ class Batch:
         if after is AfterBust.RESET_ALL:
             self.total[slots] = 0
             nxt = self._next(self.in_hand[slots], seat, way)
-            draws = played & (self.in_hand[slots] >> seat & 1).astype(bool) & \
-                rules.draw_after_bust
+            draws = played & (self.in_hand[slots] >> seat & 1).astype(bool) & rules.draw_after_bust
             self._draw(slots[draws], slot[draws])
             self.turn[slots] = nxt
             return

@@ -42,10 +42,15 @@ def rules_for(rules: str | Rules, players: int) -> Rules:
     """The rules (a preset id, alias or house-rules file, or a :class:`Rules`), checked for
     ``players``: one line of error naming what is wrong and what is accepted."""
     loaded = load_rules(rules) if isinstance(rules, str) else rules
-    if not isinstance(players, int) or isinstance(players, bool) or \
-            not loaded.players_min <= players <= loaded.players_max:
-        raise RecordError(f"players = {players!r}: {loaded.id} is for {loaded.players_min} to "
-                          f"{loaded.players_max} players")
+    if (
+        not isinstance(players, int)
+        or isinstance(players, bool)
+        or not loaded.players_min <= players <= loaded.players_max
+    ):
+        raise RecordError(
+            f"players = {players!r}: {loaded.id} is for {loaded.players_min} to "
+            f"{loaded.players_max} players"
+        )
     return loaded
 
 
@@ -82,8 +87,10 @@ class Encoding:
         self.players = n = players
         c = self.c = compiled(self.rules)
         self.limit = limit = self.rules.limit
-        self.decks = max(self.rules.decks_for(k) for k in range(self.rules.players_min,
-                                                                 self.rules.players_max + 1))
+        self.decks = max(
+            self.rules.decks_for(k)
+            for k in range(self.rules.players_min, self.rules.players_max + 1)
+        )
         # Actions --------------------------------------------------------------------
         self.naming = sorted(c.naming)
         self.setting = [card for card in range(52) if c.effects[card].kind is Kind.SET_ANY]
@@ -98,9 +105,16 @@ class Encoding:
         self.index = {code: i for i, code in enumerate(codes)}  # engine code -> index
         # Observation ----------------------------------------------------------------
         self.recent = n  # face-up cards last played, newest first
-        sizes = [("hand", 52), ("seen", 52), ("unseen", 13), ("total", limit + 1),
-                 ("total_scalar", 2), ("recent", self.recent * 13), ("seats", n * 7),
-                 ("table", 8)]
+        sizes = [
+            ("hand", 52),
+            ("seen", 52),
+            ("unseen", 13),
+            ("total", limit + 1),
+            ("total_scalar", 2),
+            ("recent", self.recent * 13),
+            ("seats", n * 7),
+            ("table", 8),
+        ]
         self.blocks: dict[str, Block] = {}
         start = 0
         for name, size in sizes:
@@ -109,16 +123,17 @@ class Encoding:
         self.size = start
         self.lives = max(1, self.rules.lives_for(n))
         self.deck_size = 52 * self.decks
-        self.points = self.rules.points_target if self.rules.scoring is Scoring.GAME_POINTS \
-            else 1
+        self.points = self.rules.points_target if self.rules.scoring is Scoring.GAME_POINTS else 1
 
     # Actions ------------------------------------------------------------------------
 
     def code_of(self, index: int | np.integer[Any]) -> int:
         """The engine code of an action index (any index in range, legal or not)."""
         if not isinstance(index, int | np.integer) or not 0 <= index < self.actions:
-            raise IllegalActionError(f"action {index!r} is not an action index: expected a "
-                                     f"whole number from 0 to {self.actions - 1}")
+            raise IllegalActionError(
+                f"action {index!r} is not an action index: expected a "
+                f"whole number from 0 to {self.actions - 1}"
+            )
         return self.codes[int(index)]
 
     def index_of(self, code: int) -> int:
@@ -142,8 +157,10 @@ class Encoding:
         legal = state.legal_codes()
         if code not in legal:
             shown = ", ".join(f"{self.index[c]} ({self.text(self.index[c])})" for c in legal)
-            raise IllegalActionError(f"action {index} ({self.text(int(index))}) is not legal "
-                                     f"now: the legal actions are {shown or 'none'}")
+            raise IllegalActionError(
+                f"action {index} ({self.text(int(index))}) is not legal "
+                f"now: the legal actions are {shown or 'none'}"
+            )
         return code
 
     def text(self, index: int) -> str:
@@ -175,20 +192,20 @@ class Encoding:
         for card in state.hands[seat]:
             out[hand + card] += unit
             unseen[rank_of(card)] -= 1
-        face_up = state.pile[state.face_down:]
+        face_up = state.pile[state.face_down :]
         for cards in (face_up, state.out):
             for card in cards:
                 out[seen + card] += unit
                 unseen[rank_of(card)] -= 1
         base = b["unseen"].start
-        out[base:base + 13] = np.asarray(unseen, np.float32) / (4 * decks)
+        out[base : base + 13] = np.asarray(unseen, np.float32) / (4 * decks)
         total, limit = state.total, self.limit
         out[b["total"].start + min(max(total, 0), limit)] = 1.0
         base = b["total_scalar"].start
         out[base] = min(max(total, 0), limit) / limit
         out[base + 1] = min(max(-total, 0), limit) / limit  # how far below 0 (where allowed)
         base = b["recent"].start
-        for k, card in enumerate(reversed(face_up[-self.recent:])):
+        for k, card in enumerate(reversed(face_up[-self.recent :])):
             out[base + 13 * k + rank_of(card)] = 1.0
         self._seats(state, seat, out, b["seats"].start)
         base = b["table"].start
@@ -218,8 +235,9 @@ class Encoding:
             out[at + 3] = s == state.dealer
             out[at + 4] = min(len(state.hands[s]) / (2 * size), 1.0)
             if game_points:
-                out[at + 5] = min(max(state.points[s], 0) / (2 * self.rules.points_per_hand
-                                                              or 1), 1.0)
+                out[at + 5] = min(
+                    max(state.points[s], 0) / (2 * self.rules.points_per_hand or 1), 1.0
+                )
                 out[at + 6] = min(max(state.scores[s], 0) / self.points, 1.0)
             else:
                 out[at + 5] = min(state.seat_lives(s) / (2 * self.lives), 1.0)

@@ -40,33 +40,46 @@ ILLEGAL = ("lose", "raise")
 class NinetyNineGymEnv(gymnasium.Env[np.ndarray, np.int64]):
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}
 
-    def __init__(self, rules: str | Rules = "P", players: int = 4,
-                 opponents: str | Sequence[str] = "heuristic", seat: int = 0,
-                 illegal_action: str = "lose", render_mode: str | None = None) -> None:
+    def __init__(
+        self,
+        rules: str | Rules = "P",
+        players: int = 4,
+        opponents: str | Sequence[str] = "heuristic",
+        seat: int = 0,
+        illegal_action: str = "lose",
+        render_mode: str | None = None,
+    ) -> None:
         self.encoding = enc = Encoding(rules, players)
         specs = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
         if len(specs) != players - 1:
-            raise NinetyNineError(f"opponents: {len(specs)} bot(s) for the {players - 1} other "
-                                  "seats; give one spec for all or one per seat")
+            raise NinetyNineError(
+                f"opponents: {len(specs)} bot(s) for the {players - 1} other "
+                "seats; give one spec for all or one per seat"
+            )
         self.bots: list[Bot] = [make_bot(spec) for spec in specs]
         if not isinstance(seat, int) or not 0 <= seat < players:
             raise NinetyNineError(f"seat = {seat!r}: expected a seat from 0 to {players - 1}")
         if illegal_action not in ILLEGAL:
-            raise NinetyNineError(f"illegal_action = {illegal_action!r}: expected one of "
-                                  + ", ".join(repr(m) for m in ILLEGAL))
+            raise NinetyNineError(
+                f"illegal_action = {illegal_action!r}: expected one of "
+                + ", ".join(repr(m) for m in ILLEGAL)
+            )
         if render_mode not in (None, *RENDER_MODES):
-            raise NinetyNineError(f"render_mode = {render_mode!r}: expected None, 'ansi' "
-                                  "or 'human'")
+            raise NinetyNineError(
+                f"render_mode = {render_mode!r}: expected None, 'ansi' or 'human'"
+            )
         self.seat, self.illegal_action, self.render_mode = seat, illegal_action, render_mode
         self.observation_space = spaces.Box(0.0, 1.0, (enc.size,), np.float32)
         self.action_space = spaces.Discrete(enc.actions)
         self.episode: Episode | None = None
         # the bots' seats, in seat order around the agent
-        self._bot_of = {s: self.bots[i] for i, s in
-                        enumerate(s for s in range(players) if s != seat)}
+        self._bot_of = {
+            s: self.bots[i] for i, s in enumerate(s for s in range(players) if s != seat)
+        }
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
-              ) -> tuple[np.ndarray, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
         rng = random.Random(int(self.np_random.integers(2**62)))
         self.episode = Episode(self.encoding, rng, log=True)  # the bots' views carry the log

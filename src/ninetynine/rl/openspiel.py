@@ -91,10 +91,14 @@ class NinetyNineGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no ty
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
         obs_type = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
-        if obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or \
-                not obs_type.public_info:
-            raise ValueError("only the observing player's own view is supported "
-                             "(public and single-player private information)")
+        if (
+            obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+            or not obs_type.public_info
+        ):
+            raise ValueError(
+                "only the observing player's own view is supported "
+                "(public and single-player private information)"
+            )
         return Observer(self.encoding, perfect_recall=obs_type.perfect_recall)
 
 
@@ -103,8 +107,17 @@ class Table:
     A state is copied by :meth:`__deepcopy__` (OpenSpiel clones by deep copy) and pickled
     as a position (OpenSpiel serializes by pickling)."""
 
-    __slots__ = ("encoding", "state", "pending", "left", "public", "private", "hands",
-                 "played", "moves")
+    __slots__ = (
+        "encoding",
+        "state",
+        "pending",
+        "left",
+        "public",
+        "private",
+        "hands",
+        "played",
+        "moves",
+    )
 
     def __init__(self, encoding: Encoding, state: State) -> None:
         self.encoding = encoding
@@ -128,9 +141,17 @@ class Table:
         return new
 
     def __reduce__(self) -> tuple[Callable[..., Table], tuple[Any, ...]]:
-        return _restore, (self.encoding.rules, self.encoding.players,
-                          format_position(self.state), self.pending, self.public,
-                          self.private, self.hands, self.played, self.moves)
+        return _restore, (
+            self.encoding.rules,
+            self.encoding.players,
+            format_position(self.state),
+            self.pending,
+            self.public,
+            self.private,
+            self.hands,
+            self.played,
+            self.moves,
+        )
 
     def shuffle_left(self, cards: tuple[int, ...]) -> Counter[int]:
         """The cards of the shuffle being drawn that are not drawn yet, with counts."""
@@ -147,9 +168,17 @@ class Table:
                 self.private[seat].append(f"{len(self.public)}:{format_cards(mine)}")
 
 
-def _restore(rules: Rules, players: int, position: str, pending: list[int], public: list[str],
-             private: list[list[str]], hands: list[tuple[int, ...]],
-             played: list[tuple[int, int]], moves: int) -> Table:
+def _restore(
+    rules: Rules,
+    players: int,
+    position: str,
+    pending: list[int],
+    public: list[str],
+    private: list[list[str]],
+    hands: list[tuple[int, ...]],
+    played: list[tuple[int, int]],
+    moves: int,
+) -> Table:
     table = Table(encoding_for(rules, players), parse_position(position))
     table.pending, table.public, table.private = pending, public, private
     table.left = None
@@ -251,8 +280,7 @@ class NinetyNineState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no 
 
     # What a player may know ---------------------------------------------------------
 
-    def resample_from_infostate(self, player_id: int, probability_sampler: Any
-                                ) -> NinetyNineState:
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> NinetyNineState:
         """A state the player cannot tell from this one: the cards it has not seen dealt
         at random into the other hands, the stock and the face-down pile (the bots'
         determinization); everything it has observed kept."""
@@ -275,14 +303,18 @@ class NinetyNineState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no 
 
     def observation_string(self, player: int | None = None) -> str:
         from ninetynine.rl.render import table_text
+
         seat = self.current_player() if player is None else player
         return table_text(self._t.state, seat)
 
     def __str__(self) -> str:
         """Every field of the state (a position's text is readable but slow to write)."""
         t = self._t
-        fields = " ".join(f"{name}={getattr(t.state, name)!r}" for name in FIELDS
-                          if name not in ("rules", "c", "_ev", "_before"))
+        fields = " ".join(
+            f"{name}={getattr(t.state, name)!r}"
+            for name in FIELDS
+            if name not in ("rules", "c", "_ev", "_before")
+        )
         return f"{t.encoding.rules.id} {fields} shuffled={t.pending!r} moves={t.moves}"
 
 
@@ -295,13 +327,13 @@ class Observer:
         n = encoding.players
         played = n * 52 if perfect_recall else 0
         self.tensor = np.zeros(encoding.size + played, np.float32)
-        self.dict = {"observation": self.tensor[:encoding.size]}
+        self.dict = {"observation": self.tensor[: encoding.size]}
         if perfect_recall:
-            self.dict["played"] = self.tensor[encoding.size:].reshape(n, 52)
+            self.dict["played"] = self.tensor[encoding.size :].reshape(n, 52)
 
     def set_from(self, state: NinetyNineState, player: int) -> None:
         t = state._t
-        self.tensor[:self.encoding.size] = self.encoding.observe(t.state, player)
+        self.tensor[: self.encoding.size] = self.encoding.observe(t.state, player)
         if self.perfect_recall:
             self._played(state, player)
 

@@ -33,28 +33,35 @@ from ninetynine.rl.render import RENDER_MODES, table_text
 from ninetynine.rules.settings import Rules
 
 
-def env(rules: str | Rules = "P", players: int = 4, render_mode: str | None = None
-        ) -> NinetyNineEnv:
+def env(
+    rules: str | Rules = "P", players: int = 4, render_mode: str | None = None
+) -> NinetyNineEnv:
     """A new environment (PettingZoo's usual constructor name)."""
     return NinetyNineEnv(rules, players, render_mode=render_mode)
 
 
 class NinetyNineEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]  # untyped
-    metadata = {"name": "ninetynine_v0", "render_modes": list(RENDER_MODES),
-                "is_parallelizable": False}
+    metadata = {
+        "name": "ninetynine_v0",
+        "render_modes": list(RENDER_MODES),
+        "is_parallelizable": False,
+    }
 
-    def __init__(self, rules: str | Rules = "P", players: int = 4,
-                 render_mode: str | None = None) -> None:
+    def __init__(
+        self, rules: str | Rules = "P", players: int = 4, render_mode: str | None = None
+    ) -> None:
         super().__init__()
         if render_mode not in (None, *RENDER_MODES):
             raise ValueError(f"render_mode {render_mode!r}: expected None, 'ansi' or 'human'")
         self.encoding = enc = Encoding(rules, players)
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
-        self._observation_space = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, (enc.size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (enc.actions,), np.int8),
-        })
+        self._observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (enc.size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (enc.actions,), np.int8),
+            }
+        )
         self._action_space = spaces.Discrete(enc.actions)
         self.observation_spaces = dict.fromkeys(self.possible_agents, self._observation_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, self._action_space)
@@ -83,8 +90,10 @@ class NinetyNineEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mi
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         episode = self._started()
         seat = self.possible_agents.index(agent)
-        return {"observation": self.encoding.observe(episode.state, seat),
-                "action_mask": self.encoding.mask(episode.state, seat)}
+        return {
+            "observation": self.encoding.observe(episode.state, seat),
+            "action_mask": self.encoding.mask(episode.state, seat),
+        }
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

@@ -21,8 +21,19 @@ from ninetynine.errors import NotationError
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
 RANK_NAMES = (
-    "Ace", "Two", "Three", "Four", "Five", "Six", "Seven",
-    "Eight", "Nine", "Ten", "Jack", "Queen", "King",
+    "Ace",
+    "Two",
+    "Three",
+    "Four",
+    "Five",
+    "Six",
+    "Seven",
+    "Eight",
+    "Nine",
+    "Ten",
+    "Jack",
+    "Queen",
+    "King",
 )
 SUIT_NAMES = ("Spades", "Hearts", "Diamonds", "Clubs")
 SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")

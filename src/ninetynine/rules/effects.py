@@ -100,8 +100,12 @@ def parse_effect(spec: str) -> Effect:
     bad = [m for m in mods if m not in MODIFIERS] or (len(set(mods)) < len(mods))
     if bad:
         raise RulesError(f"bad card effect {spec!r}: expected {ACCEPTED}")
-    flags = Effect(reverse="reverse" in mods, skip="skip" in mods, name="name" in mods,
-                   no_draw="no-draw" in mods)
+    flags = Effect(
+        reverse="reverse" in mods,
+        skip="skip" in mods,
+        name="name" in mods,
+        no_draw="no-draw" in mods,
+    )
     if head in ("hold", "pass"):
         effect = flags
     elif head in ("set", "set-any", "double", "halve-or-double", "halve-even"):
@@ -115,11 +119,15 @@ def parse_effect(spec: str) -> Effect:
             raise RulesError(f"bad card effect {spec!r}: the choices repeat a value")
         effect = dataclasses.replace(flags, values=values)
     if effect.name and (effect.reverse or effect.skip):
-        raise RulesError(f"bad card effect {spec!r}: a card that names the next player "
-                         "cannot also reverse or skip (who would play next?)")
+        raise RulesError(
+            f"bad card effect {spec!r}: a card that names the next player "
+            "cannot also reverse or skip (who would play next?)"
+        )
     if effect.name and (effect.has_choice or effect.kind is Kind.SET_ANY):
-        raise RulesError(f"bad card effect {spec!r}: a card that names the next player "
-                         "cannot also have a choice of value")
+        raise RulesError(
+            f"bad card effect {spec!r}: a card that names the next player "
+            "cannot also have a choice of value"
+        )
     return effect
 
 
@@ -144,8 +152,13 @@ def format_effect(effect: Effect) -> str:
         head = "hold"
     else:
         head = "/".join(f"{v:+d}" for v in display_order(effect.values))
-    return " ".join([head] + ["reverse"] * effect.reverse + ["skip"] * effect.skip
-                    + ["name"] * effect.name + ["no-draw"] * effect.no_draw)
+    return " ".join(
+        [head]
+        + ["reverse"] * effect.reverse
+        + ["skip"] * effect.skip
+        + ["name"] * effect.name
+        + ["no-draw"] * effect.no_draw
+    )
 
 
 def resolve(effect: Effect, total: int, choice: int, limit: int, halve_over: int = 49) -> int:
@@ -189,8 +202,10 @@ def describe_effect(effect: Effect, limit: int, halve_over: int = 49) -> str:
     if effect.name:
         text += ", name who plays next"
     if effect.no_draw:
-        text += ("; the next player plays without drawing, or answers with another such "
-                 "card (facing n in a row, they play n cards)")
+        text += (
+            "; the next player plays without drawing, or answers with another such "
+            "card (facing n in a row, they play n cards)"
+        )
     return text
 
 

@@ -46,9 +46,19 @@ RULEBOOKS = {
 
 # The families in the order they are listed: the four rulebooks' (the rules matrix),
 # then the other published rule sets (``docs/sources/rules/FAMILIES.md``, F1 to F6).
-FAMILIES = ("Pagat-style", "Kitchen-table house", "Get Out of 99", "Jaques-style",
-            "Wikipedia", "Bicycle and Board Game Arena", "Ninety-Eight", "Taiwanese",
-            "Icelandic", "everything2", "Quentin C milestones")
+FAMILIES = (
+    "Pagat-style",
+    "Kitchen-table house",
+    "Get Out of 99",
+    "Jaques-style",
+    "Wikipedia",
+    "Bicycle and Board Game Arena",
+    "Ninety-Eight",
+    "Taiwanese",
+    "Icelandic",
+    "everything2",
+    "Quentin C milestones",
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -89,23 +99,69 @@ def presets() -> dict[str, Preset]:
             return data.get(key)
         return inherited(found[data["parent"]], key)
 
-    made = {pid: Preset(
-        id=pid, name=data["name"], aliases=tuple(data.get("aliases", ())), kind=data["kind"],
-        family=inherited(data, "family"), parent=data.get("parent"), source=data["source"],
-        origin=inherited(data, "origin"), url=inherited(data, "url") or "",
-        description=data["description"], changes=data.get("rules", {}),
-        tag=inherited(data, "rulebook"))
-        for pid, data in found.items()}
-    return dict(sorted(made.items(), key=lambda kv: (
-        FAMILIES.index(kv[1].family), kv[1].kind != "base", _ORDER.get(kv[0], 99), kv[0])))
+    made = {
+        pid: Preset(
+            id=pid,
+            name=data["name"],
+            aliases=tuple(data.get("aliases", ())),
+            kind=data["kind"],
+            family=inherited(data, "family"),
+            parent=data.get("parent"),
+            source=data["source"],
+            origin=inherited(data, "origin"),
+            url=inherited(data, "url") or "",
+            description=data["description"],
+            changes=data.get("rules", {}),
+            tag=inherited(data, "rulebook"),
+        )
+        for pid, data in found.items()
+    }
+    return dict(
+        sorted(
+            made.items(),
+            key=lambda kv: (
+                FAMILIES.index(kv[1].family),
+                kv[1].kind != "base",
+                _ORDER.get(kv[0], 99),
+                kv[0],
+            ),
+        )
+    )
 
 
-_ORDER = {name: i for i, name in enumerate((
-    "P-NICKELS", "P-SEVEN", "P-DOLLAR", "P-CONTINUE", "P-SWAP-9K", "P-SWAP-49", "P-TEN-MINUS",
-    "P-ACE-1-11", "P-2P-AGAIN", "P-1950", "P-BORDERS", "P-69", "P-UPCARD", "P-UPCARD-INSTANT",
-    "P-ONLINE", "P-ONLINE-TEACH", "J-PURE", "J-4TOKEN", "J-TEAM", "J-REVERSE",
-    "BICYCLE", "BGA", "BGA-QUICK", "98", "98-CS", "98-CS-K0",
-))}
+_ORDER = {
+    name: i
+    for i, name in enumerate(
+        (
+            "P-NICKELS",
+            "P-SEVEN",
+            "P-DOLLAR",
+            "P-CONTINUE",
+            "P-SWAP-9K",
+            "P-SWAP-49",
+            "P-TEN-MINUS",
+            "P-ACE-1-11",
+            "P-2P-AGAIN",
+            "P-1950",
+            "P-BORDERS",
+            "P-69",
+            "P-UPCARD",
+            "P-UPCARD-INSTANT",
+            "P-ONLINE",
+            "P-ONLINE-TEACH",
+            "J-PURE",
+            "J-4TOKEN",
+            "J-TEAM",
+            "J-REVERSE",
+            "BICYCLE",
+            "BGA",
+            "BGA-QUICK",
+            "98",
+            "98-CS",
+            "98-CS-K0",
+        )
+    )
+}
 
 
 def find_preset(name: str) -> Preset:
@@ -125,8 +181,9 @@ def preset_rules(preset_id: str) -> Rules:
     base = preset_rules(preset.parent) if preset.parent else Rules()
     rules = apply_overrides(base, preset.changes, where=f"preset {preset.id}")
     source = f"{preset.source} ({preset.url})" if preset.url else preset.source
-    return rules.replace(id=preset.id, name=preset.name, description=preset.description,
-                         source=source)
+    return rules.replace(
+        id=preset.id, name=preset.name, description=preset.description, source=source
+    )
 
 
 RulesSpec = str | Mapping[str, Any]
@@ -140,8 +197,9 @@ def load_rules(spec: RulesSpec) -> Rules:
     if isinstance(spec, Mapping):
         return rules_from_spec(spec)
     if not isinstance(spec, str):
-        raise RulesError(f"rules {str(spec)[:40]!r}: expected a preset id or a table of house "
-                         "rules")
+        raise RulesError(
+            f"rules {str(spec)[:40]!r}: expected a preset id or a table of house rules"
+        )
     return preset_rules(find_preset(spec).id)
 
 
@@ -167,8 +225,10 @@ def load_house_rules(path: Path) -> Rules:
     except tomllib.TOMLDecodeError as e:
         raise RulesError(f"{path}: not valid TOML: {e}") from None
     if not data:  # an empty file is a mistake, not a silent P
-        raise RulesError(f"{path}: no settings: a house-rules file names at least its "
-                         f"preset, e.g. preset = \"P\" (see: {command('rules --keys')})")
+        raise RulesError(
+            f"{path}: no settings: a house-rules file names at least its "
+            f'preset, e.g. preset = "P" (see: {command("rules --keys")})'
+        )
     try:
         return rules_from_spec(data)
     except RulesError as e:
@@ -191,8 +251,10 @@ def rules_from_spec(data: Mapping[str, Any]) -> Rules:
         rules = apply_overrides(rules, find_preset(overlay).changes, where=f"overlay {overlay}")
     table = data.get("rules", {})
     if not isinstance(table, Mapping):
-        raise RulesError(f"'rules' = {table!r}: expected a table of rules keys, e.g. "
-                         f"{{lives = 5}}; see '{command('rules --keys')}'")
+        raise RulesError(
+            f"'rules' = {table!r}: expected a table of rules keys, e.g. "
+            f"{{lives = 5}}; see '{command('rules --keys')}'"
+        )
     changes = dict(table)
     changes.update({k: v for k, v in data.items() if k not in _SPEC_KEYS})
     rules = apply_overrides(rules, changes)

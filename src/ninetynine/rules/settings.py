@@ -207,8 +207,21 @@ class PointsTie(StrEnum):
 
 
 _COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven")
-_RANK_PLURALS = ("aces", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights",
-                 "nines", "tens", "jacks", "queens", "kings")
+_RANK_PLURALS = (
+    "aces",
+    "twos",
+    "threes",
+    "fours",
+    "fives",
+    "sixes",
+    "sevens",
+    "eights",
+    "nines",
+    "tens",
+    "jacks",
+    "queens",
+    "kings",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,8 +258,13 @@ RULEBOOK_INSTANT = (InstantRule(3, SIX, False), InstantRule(3, KING, True))
 
 def _default_cards() -> tuple[Effect, ...]:
     pips = [Effect(values=(v,)) for v in range(1, 10)]
-    return (*pips, Effect(values=(10,)), Effect(values=(10,)), Effect(values=(10,)),
-            Effect(values=(10,)))
+    return (
+        *pips,
+        Effect(values=(10,)),
+        Effect(values=(10,)),
+        Effect(values=(10,)),
+        Effect(values=(10,)),
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -340,11 +358,21 @@ class Rules:
         # a suit card that does what its rank does is no exception: drop it, so that
         # equal rules compare equal however they were written
         if not all(isinstance(e, tuple) and len(e) == 2 for e in self.suit_cards):
-            raise RulesError(f"rules key 'suit_cards' = {self.suit_cards!r} is not allowed: "
-                             "expected a table card = effect, e.g. AS = \"set 0\"")
-        object.__setattr__(self, "suit_cards", tuple(sorted(
-            (card, eff) for card, eff in dict(self.suit_cards).items()
-            if eff != self.cards[rank_of(card)])))
+            raise RulesError(
+                f"rules key 'suit_cards' = {self.suit_cards!r} is not allowed: "
+                'expected a table card = effect, e.g. AS = "set 0"'
+            )
+        object.__setattr__(
+            self,
+            "suit_cards",
+            tuple(
+                sorted(
+                    (card, eff)
+                    for card, eff in dict(self.suit_cards).items()
+                    if eff != self.cards[rank_of(card)]
+                )
+            ),
+        )
         _validate(self)
 
     # Derived values ---------------------------------------------------------------
@@ -363,8 +391,7 @@ class Rules:
     def decks_for(self, players: int) -> int:
         """How many 52-card decks a table of this many players uses."""
         if self.decks_by_players:
-            return max((d for n, d in self.decks_by_players if players >= n),
-                       default=self.decks)
+            return max((d for n, d in self.decks_by_players if players >= n), default=self.decks)
         big = self.big_table_over and players > self.big_table_over
         return self.big_table_decks if big else self.decks
 
@@ -380,8 +407,11 @@ class Rules:
         whose effect sets the total to the limit (the King, in P-UPCARD)."""
         if not self.king_ban_turns:
             return frozenset()
-        return frozenset(card for card in range(52) if (eff := self.effect_of(card)).kind
-                         is Kind.SET and eff.to in (None, self.limit))
+        return frozenset(
+            card
+            for card in range(52)
+            if (eff := self.effect_of(card)).kind is Kind.SET and eff.to in (None, self.limit)
+        )
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some fields changed, validated again; a setting with named values
@@ -399,8 +429,7 @@ MEANINGS: dict[str, str] = {
     "players_max": "the most players the rule set is for",
     "decks": "52-card decks shuffled together",
     "decks_by_players": "decks by table size, overriding decks (Québec: 2 decks from 3 players)",
-    "big_table_over": "above this many players, big_table_decks and big_table_lives apply "
-                      "(0: off)",
+    "big_table_over": "above this many players, big_table_decks and big_table_lives apply (0: off)",
     "big_table_decks": "decks at a big table",
     "big_table_lives": "lives at a big table (0: the same as lives)",
     "deck_count": "decks fixed at the start of the game, or counted again each hand",
@@ -415,8 +444,7 @@ MEANINGS: dict[str, str] = {
     "game_end": "the game ends with one survivor, or at the first elimination (most lives win)",
     "direction": "each hand starts clockwise, or keeps the direction play ended in",
     "start_total": "the total starts at 0, or at what a turned-up card counts",
-    "upcard_special": "ranks that, turned up, go back into the stock (with start_total = "
-                      "upcard)",
+    "upcard_special": "ranks that, turned up, go back into the stock (with start_total = upcard)",
     "limit": "the total nobody may go over (99)",
     "halve_over": "halve-or-double halves an even total above this, else doubles",
     "cards": "what each rank does",
@@ -425,15 +453,13 @@ MEANINGS: dict[str, str] = {
     "bust_call": "what is said on going over the limit",
     "below_zero": "a total below 0 is allowed, raised to 0, or an illegal play",
     "two_player_reverse": "what a reverse does with two players in the hand",
-    "reverse_with_two_players": "false: a reverse keeps the direction with two players in the "
-                                "hand",
+    "reverse_with_two_players": "false: a reverse keeps the direction with two players in the hand",
     "king_ban_turns": "turns at the start in which the card that sets the limit may not be "
-                      "played (0: none)",
+    "played (0: none)",
     "king_ban_scope": "the ban's turns count per hand or per game",
     "king_ban_at_limit": "the ban holds even when the total is at the limit",
     "skip_counts": "a skip passes the next player still in, or an eliminated seat absorbs it",
-    "skip_with_two_players": "with two players a skip gives another turn (true) or does "
-                             "not skip",
+    "skip_with_two_players": "with two players a skip gives another turn (true) or does not skip",
     "name_self": "a card that names the next player may name its own player",
     "choice_filter": "drop_busting: a card's values that would go over are not offered",
     "may_bust": "a card over the limit may be played even with a safe card in hand",
@@ -446,14 +472,13 @@ MEANINGS: dict[str, str] = {
     "draw_after_bust": "the player who went over draws back to a full hand",
     "eliminated_hand": "the cards of a player put out mid-hand: kept out, or under the pile",
     "stock_empty": "when the stock runs out: reshuffle the pile (keeping its top), all of "
-                   "it, or stop drawing",
+    "it, or stop drawing",
     "restock": "rebuild the stock when a draw needs it, or as soon as it is empty",
-    "empty_draw": "nothing to reshuffle: play on a card short, end the round, or gather "
-                  "every card",
+    "empty_draw": "nothing to reshuffle: play on a card short, end the round, or gather every card",
     "new_round_deal": "a new hand is dealt from all the cards, or from the stock",
     "draw": "drawing is automatic, or the player's own action (who may forget)",
     "thresholds": "scoring at 33 and 66: none, online (rewards and costs), or borders "
-                  "(game points)",
+    "(game points)",
     "threshold_values": "the totals thresholds = online watches",
     "online_cross": "what crosses a threshold: passing it (strict), or leaving it upward too",
     "milestones_on_bust": "a play over the limit also pays for the thresholds it crossed",
@@ -481,13 +506,28 @@ def _validate(r: Rules) -> None:
     def fail(key: str, value: object, accepted: str) -> None:
         raise RulesError(f"rules key {key!r} = {value!r} is not allowed: {accepted}")
 
-    for key in ("players_min", "players_max", "decks", "hand_size", "lives", "limit",
-                "bust_penalty", "big_table_decks", "points_target"):
+    for key in (
+        "players_min",
+        "players_max",
+        "decks",
+        "hand_size",
+        "lives",
+        "limit",
+        "bust_penalty",
+        "big_table_decks",
+        "points_target",
+    ):
         value = getattr(r, key)
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             fail(key, value, "expected a whole number of at least 1")
-    for key in ("big_table_over", "big_table_lives", "king_ban_turns", "team_lives", "stake",
-                "points_per_hand"):
+    for key in (
+        "big_table_over",
+        "big_table_lives",
+        "king_ban_turns",
+        "team_lives",
+        "stake",
+        "points_per_hand",
+    ):
         value = getattr(r, key)
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             fail(key, value, "expected a whole number of at least 0")
@@ -503,54 +543,92 @@ def _validate(r: Rules) -> None:
         need = n * r.hand_size + (1 if r.start_total is StartTotal.UPCARD else 0)
         have = 52 * r.decks_for(n)
         if need > have:
-            fail("hand_size", r.hand_size,
-                 f"{n} players x {r.hand_size} cards need {need} cards but the deck has {have}")
-    if r.after_bust is AfterBust.SIT_OUT and (r.may_bust or
-                                              r.no_legal_play is NoLegalPlay.PLAY_AND_BUST):
+            fail(
+                "hand_size",
+                r.hand_size,
+                f"{n} players x {r.hand_size} cards need {need} cards but the deck has {have}",
+            )
+    if r.after_bust is AfterBust.SIT_OUT and (
+        r.may_bust or r.no_legal_play is NoLegalPlay.PLAY_AND_BUST
+    ):
         # The others go on "with the same total", so a bust must not have played a card.
-        fail("after_bust", "sit_out", "the same total continues after a bust, so the buster must "
-             "lay down without playing: needs no_legal_play = 'lay_down' and may_bust = false")
+        fail(
+            "after_bust",
+            "sit_out",
+            "the same total continues after a bust, so the buster must "
+            "lay down without playing: needs no_legal_play = 'lay_down' and may_bust = false",
+        )
     for key in ("players_min", "players_max") if r.teams else ():
         if getattr(r, key) != 4:
             fail(key, getattr(r, key), "team play (teams = true) needs exactly 4 players")
     if r.rule_69 is Rule69.EXTRA_POINT and r.scoring is not Scoring.GAME_POINTS:
         fail("rule_69", r.rule_69.value, "extra_point needs scoring = 'game_points'")
     if r.rule_69 is Rule69.PENNY_FROM_POOL and r.pot is Pot.NONE:
-        fail("rule_69", r.rule_69.value, "penny_from_pool needs a pot ('centre' or "
-             "'winner_takes_all')")
+        fail(
+            "rule_69",
+            r.rule_69.value,
+            "penny_from_pool needs a pot ('centre' or 'winner_takes_all')",
+        )
     if r.scoring is Scoring.GAME_POINTS and r.elimination is not Elimination.NEVER:
         fail("elimination", r.elimination.value, "game_points scoring needs elimination = 'never'")
     if r.scoring is Scoring.LIVES and r.elimination is Elimination.NEVER:
         fail("elimination", "never", "with scoring = 'lives' players must be eliminated somehow")
     if r.thresholds is Thresholds.BORDERS and r.scoring is not Scoring.GAME_POINTS:
-        fail("thresholds", "borders", "border crossings cost game points: needs scoring = "
-             "'game_points'")
+        fail(
+            "thresholds",
+            "borders",
+            "border crossings cost game points: needs scoring = 'game_points'",
+        )
     if r.scoring is Scoring.GAME_POINTS and r.thresholds is not Thresholds.BORDERS:
-        fail("thresholds", r.thresholds.value, "game points are only lost at borders: "
-             "scoring = 'game_points' needs thresholds = 'borders'")
+        fail(
+            "thresholds",
+            r.thresholds.value,
+            "game points are only lost at borders: "
+            "scoring = 'game_points' needs thresholds = 'borders'",
+        )
     if r.scoring is Scoring.GAME_POINTS and r.after_bust is AfterBust.RESET_ALL:
-        fail("after_bust", "reset_all", "game points are scored when a hand ends and with "
-             "reset_all no hand ends: use 'end_hand', 'sit_out' or 'reset_others'")
-    for key, values in (("threshold_values", r.threshold_values),
-                        ("border_values", r.border_values),
-                        ("upcard_special", r.upcard_special)):
+        fail(
+            "after_bust",
+            "reset_all",
+            "game points are scored when a hand ends and with "
+            "reset_all no hand ends: use 'end_hand', 'sit_out' or 'reset_others'",
+        )
+    for key, values in (
+        ("threshold_values", r.threshold_values),
+        ("border_values", r.border_values),
+        ("upcard_special", r.upcard_special),
+    ):
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
             fail(key, values, "expected a list of whole numbers")
     if r.start_total is StartTotal.UPCARD and len(set(r.upcard_special)) >= 13:
         fail("upcard_special", r.upcard_special, "at least one rank must be ordinary")
     for players, decks in r.decks_by_players:
         if players < 2 or decks < 1:
-            fail("decks_by_players", {str(players): decks}, "expected a table of players = "
-                 "decks, e.g. {3 = 2, 4 = 3}: from 2 players up, at least 1 deck")
+            fail(
+                "decks_by_players",
+                {str(players): decks},
+                "expected a table of players = "
+                "decks, e.g. {3 = 2, 4 = 3}: from 2 players up, at least 1 deck",
+            )
     if r.game_end is GameEnd.FIRST_OUT and r.scoring is Scoring.GAME_POINTS:
-        fail("game_end", "first_out", "the game ends at the first elimination, and with "
-             "scoring = 'game_points' nobody is eliminated: needs scoring = 'lives'")
+        fail(
+            "game_end",
+            "first_out",
+            "the game ends at the first elimination, and with "
+            "scoring = 'game_points' nobody is eliminated: needs scoring = 'lives'",
+        )
     if not r.milestones_on_bust and r.thresholds is not Thresholds.ONLINE:
-        fail("milestones_on_bust", False, "it only changes the 33/66 payments of "
-             "thresholds = 'online'")
+        fail(
+            "milestones_on_bust",
+            False,
+            "it only changes the 33/66 payments of thresholds = 'online'",
+        )
     if not r.border_cross_backward_costs and r.thresholds is not Thresholds.BORDERS:
-        fail("border_cross_backward_costs", False, "it only changes the border crossings of "
-             "thresholds = 'borders'")
+        fail(
+            "border_cross_backward_costs",
+            False,
+            "it only changes the border crossings of thresholds = 'borders'",
+        )
     if r.limit > 1023 and any(e.kind is Kind.SET_ANY for e in r.effects()):
         fail("limit", r.limit, "a 'set-any' card needs a limit of at most 1023")
 
@@ -597,8 +675,10 @@ def _convert(key: str, value: Any) -> Any:
                 pass
             except ValueError:
                 pass
-        raise RulesError(f"rules key {key!r} = {value!r} is not allowed: expected a list of ranks "
-                         f"such as [\"A\", \"4\", \"K\"]")
+        raise RulesError(
+            f"rules key {key!r} = {value!r} is not allowed: expected a list of ranks "
+            f'such as ["A", "4", "K"]'
+        )
     elif key == "instant_hands":
         if isinstance(value, bool):
             return RULEBOOK_INSTANT if value else ()
@@ -607,19 +687,25 @@ def _convert(key: str, value: Any) -> Any:
                 return tuple(InstantRule.parse(v) for v in value)
             except ValueError:
                 pass
-        raise RulesError(f"rules key {key!r} = {value!r} is not allowed: expected true (three "
-                         "sixes: everyone loses; three Kings: the holder wins), false, or a "
-                         "list such as [\"3x6 lose\", \"3xK win\"]")
+        raise RulesError(
+            f"rules key {key!r} = {value!r} is not allowed: expected true (three "
+            "sixes: everyone loses; three Kings: the holder wins), false, or a "
+            'list such as ["3x6 lose", "3xK win"]'
+        )
     elif key == "decks_by_players":
         if isinstance(value, Mapping) and all(
-                str(k).isdigit() and isinstance(v, int) and not isinstance(v, bool)
-                for k, v in value.items()):
+            str(k).isdigit() and isinstance(v, int) and not isinstance(v, bool)
+            for k, v in value.items()
+        ):
             return tuple(sorted((int(k), v) for k, v in value.items()))
-        raise RulesError(f"rules key {key!r} = {value!r} is not allowed: expected a table of "
-                         "players = decks, e.g. {3 = 2, 4 = 3} (2 decks from 3 players, 3 "
-                         "from 4)")
-    elif isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool)
-                                         for v in value):
+        raise RulesError(
+            f"rules key {key!r} = {value!r} is not allowed: expected a table of "
+            "players = decks, e.g. {3 = 2, 4 = 3} (2 decks from 3 players, 3 "
+            "from 4)"
+        )
+    elif isinstance(value, list) and all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    ):
         return tuple(value)
     raise RulesError(f"rules key {key!r} = {value!r} is not allowed: expected {_accepted(hint)}")
 
@@ -629,15 +715,20 @@ def _rank_table(key: str, table: Any) -> dict[int, str]:
     by_card = key == "suit_cards"
     if not isinstance(table, Mapping):
         example = 'AS = "set 0"' if by_card else 'A = "+1/+11"'
-        raise RulesError(f"rules key {key!r} must be a table of {'card' if by_card else 'rank'}"
-                         f" = value, e.g. {example}")
+        raise RulesError(
+            f"rules key {key!r} must be a table of {'card' if by_card else 'rank'}"
+            f" = value, e.g. {example}"
+        )
     out: dict[int, str] = {}
     for text, spec in table.items():
         try:
             index = (parse_card if by_card else parse_rank)(str(text))
         except ValueError:
-            accepted = ("not a card; expected a rank and a suit such as AS, 10H or KC"
-                        if by_card else f"unknown rank; expected one of {' '.join(RANKS)}")
+            accepted = (
+                "not a card; expected a rank and a suit such as AS, 10H or KC"
+                if by_card
+                else f"unknown rank; expected one of {' '.join(RANKS)}"
+            )
             raise RulesError(f"rules key '{key}.{text}': {accepted}") from None
         if not isinstance(spec, str):
             raise RulesError(f"rules key '{key}.{text}' = {spec!r}: expected text")
@@ -677,8 +768,10 @@ def apply_overrides(base: Rules, overrides: Mapping[str, Any], *, where: str = "
                 calls = list(changes.get("calls", base.calls))
                 for rank, template in _rank_table(key, value).items():
                     if "{" in template.replace("{total}", ""):
-                        raise RulesError(f"rules key 'calls.{RANKS[rank]}' = {template!r}: the "
-                                         "only placeholder accepted is {total}")
+                        raise RulesError(
+                            f"rules key 'calls.{RANKS[rank]}' = {template!r}: the "
+                            "only placeholder accepted is {total}"
+                        )
                     calls[rank] = template
                 changes["calls"] = tuple(calls)
             elif key in _HINTS:
@@ -686,8 +779,10 @@ def apply_overrides(base: Rules, overrides: Mapping[str, Any], *, where: str = "
             else:
                 close = difflib.get_close_matches(str(key), FIELDS, n=3)
                 hint = f" (did you mean {', '.join(close)}?)" if close else ""
-                raise RulesError(f"unknown rules key {str(key)[:40]!r}{hint}; accepted keys: "
-                                 f"see '{command('rules --keys')}'")
+                raise RulesError(
+                    f"unknown rules key {str(key)[:40]!r}{hint}; accepted keys: "
+                    f"see '{command('rules --keys')}'"
+                )
         return dataclasses.replace(base, **changes)
     except RulesError as e:
         raise RulesError(prefix + str(e)) from None
@@ -702,14 +797,19 @@ def rules_to_mapping(rules: Rules, base: Rules | None = None) -> dict[str, Any]:
             continue
         if name in ("cards", "calls"):
             old = getattr(base, name) if base is not None else (None,) * 13
-            table = {RANKS[i]: (format_effect(v) if name == "cards" else v)
-                     for i, v in enumerate(value) if v != old[i]}
+            table = {
+                RANKS[i]: (format_effect(v) if name == "cards" else v)
+                for i, v in enumerate(value)
+                if v != old[i]
+            }
             if table:
                 out[name] = table
         elif name == "suit_cards":  # the base's exceptions too, so that a dropped one goes
             old = dict(base.suit_cards) if base is not None else {}
-            out[name] = {format_card(c): format_effect(rules.effect_of(c))
-                         for c in sorted(set(dict(value)) | set(old))}
+            out[name] = {
+                format_card(c): format_effect(rules.effect_of(c))
+                for c in sorted(set(dict(value)) | set(old))
+            }
         elif name == "decks_by_players":
             out[name] = {str(n): d for n, d in value}
         elif name == "instant_hands":
@@ -742,20 +842,26 @@ def keys_help(start: Rules) -> list[KeyHelp]:
             continue
         hint = _HINTS[name]
         if name in ("cards", "calls"):
-            text = ("a table rank = effect, e.g. A = \"+1/+11\", K = \"set\""
-                    if name == "cards" else "a table rank = call, e.g. 9 = \"pass to you {total}\"")
+            text = (
+                'a table rank = effect, e.g. A = "+1/+11", K = "set"'
+                if name == "cards"
+                else 'a table rank = call, e.g. 9 = "pass to you {total}"'
+            )
         elif name == "upcard_special":
             text = "a list of ranks"
         elif name == "suit_cards":
-            text = "a table card = effect where a suit differs, e.g. AS = \"set 0\""
+            text = 'a table card = effect where a suit differs, e.g. AS = "set 0"'
         elif name == "decks_by_players":
             text = "a table players = decks, e.g. {7 = 2}: 2 decks from 7 players"
         elif name == "instant_hands":
-            text = ("true (the rulebook's: three sixes, everyone loses; three Kings win), "
-                    "false, or a list such as [\"3x6 lose\", \"3xK win\"]")
+            text = (
+                "true (the rulebook's: three sixes, everyone loses; three Kings win), "
+                'false, or a list such as ["3x6 lose", "3xK win"]'
+            )
         else:
-            text = _accepted(hint if get_origin(hint) not in (Union, types.UnionType)
-                             else get_args(hint)[0])
+            text = _accepted(
+                hint if get_origin(hint) not in (Union, types.UnionType) else get_args(hint)[0]
+            )
         rows.append(KeyHelp(name, text, _toml(values[name]), MEANINGS[name]))
     return rows
 

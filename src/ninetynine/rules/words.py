@@ -77,4 +77,3 @@ ENDINGS = {
 def ending(reason: str) -> str:
     """Why a game ended, in words: ``ending("last_survivor") == "the last player left"``."""
     return ENDINGS[reason]
-

@@ -46,13 +46,16 @@ def write_atomic(path: Path, text: str) -> None:
 
 def format_save(table: Table) -> str:
     """The record so far, then the table's metadata."""
-    meta = ["", "[table]",
-            f"names = {toml_value(table.names)}",
-            f"kinds = {toml_value([s.kind for s in table.seats])}",
-            f"bots = {toml_value([s.bot or '' for s in table.seats])}",
-            f"seed = {table.seed}",
-            f"pace = {table.pace!r}",
-            f"coach = {toml_value(table.coach)}"]
+    meta = [
+        "",
+        "[table]",
+        f"names = {toml_value(table.names)}",
+        f"kinds = {toml_value([s.kind for s in table.seats])}",
+        f"bots = {toml_value([s.bot or '' for s in table.seats])}",
+        f"seed = {table.seed}",
+        f"pace = {table.pace!r}",
+        f"coach = {toml_value(table.coach)}",
+    ]
     return format_record(table.record) + "\n".join(meta) + "\n"
 
 
@@ -64,18 +67,26 @@ def parse_save(text: str, where: str = "save") -> Table:
         raise NinetyNineError(f"{where}: not valid TOML: {e}") from None
     meta = data.pop("table", None)
     if not isinstance(meta, dict):
-        raise NinetyNineError(f"{where}: no [table] section: this is not a saved game "
-                              f"(to watch a finished game, use: {command('replay FILE --step')})")
+        raise NinetyNineError(
+            f"{where}: no [table] section: this is not a saved game "
+            f"(to watch a finished game, use: {command('replay FILE --step')})"
+        )
     try:
         names, kinds, bots = meta["names"], meta["kinds"], meta["bots"]
         seed, pace = int(meta["seed"]), float(meta["pace"])
     except (KeyError, TypeError, ValueError) as e:
-        raise NinetyNineError(f"{where}: [table] needs names, kinds, bots, seed and pace "
-                              f"({e})") from None
-    if not (isinstance(names, list) and isinstance(kinds, list) and isinstance(bots, list)
-            and len(names) == len(kinds) == len(bots)):
-        raise NinetyNineError(f"{where}: [table] names, kinds and bots must be lists of one "
-                              "entry per seat")
+        raise NinetyNineError(
+            f"{where}: [table] needs names, kinds, bots, seed and pace ({e})"
+        ) from None
+    if not (
+        isinstance(names, list)
+        and isinstance(kinds, list)
+        and isinstance(bots, list)
+        and len(names) == len(kinds) == len(bots)
+    ):
+        raise NinetyNineError(
+            f"{where}: [table] names, kinds and bots must be lists of one entry per seat"
+        )
     coach = meta.get("coach", False)  # (saves from before the coach was kept have none)
     if not isinstance(coach, bool):
         raise NinetyNineError(f"{where}: [table] coach = {coach!r}: expected true or false")
@@ -108,8 +119,9 @@ def autosave(table: Table) -> None:
 def load_save(path: Path | None = None) -> Table:
     """The saved game in progress (or the save at ``path``)."""
     if path is None and not current_path().exists():
-        raise NinetyNineError(f"no saved game at {current_path()}: start one with "
-                              f"'{command('play')}'")
+        raise NinetyNineError(
+            f"no saved game at {current_path()}: start one with '{command('play')}'"
+        )
     path = path or current_path()
     return parse_save(read_text(path, "save file"), str(path))
 
@@ -117,8 +129,10 @@ def load_save(path: Path | None = None) -> Table:
 def describe_save(table: Table) -> str:
     """A saved game in a few words: ``'P, 4 players (Ann, Bo, Cy, Di), hand 2, move 14'``."""
     state = table.state
-    return (f"{table.rules.id}, {state.n} players ({', '.join(table.names)}), "
-            f"hand {state.hand_no}, move {table.match.version}")
+    return (
+        f"{table.rules.id}, {state.n} players ({', '.join(table.names)}), "
+        f"hand {state.hand_no}, move {table.match.version}"
+    )
 
 
 def _stamp() -> str:

@@ -85,31 +85,45 @@ class Table:
     _bots: dict[int, Bot] = field(default_factory=dict, init=False, repr=False)
 
     @classmethod
-    def new(cls, rules: Rules, seats: Sequence[Seat], *, seed: int | None = None,
-            pace: float = 0.0, first: int = 0) -> Table:
+    def new(
+        cls,
+        rules: Rules,
+        seats: Sequence[Seat],
+        *,
+        seed: int | None = None,
+        pace: float = 0.0,
+        first: int = 0,
+    ) -> Table:
         """A fresh game; ``seed`` None picks one at random (it is kept for the save)."""
         if seed is None:
             seed = random.SystemRandom().randrange(2**32)
-        match = Match.new(rules, len(seats), first=first, chance=Chance.by_move(seed),
-                          names=[s.name for s in seats])
+        match = Match.new(
+            rules,
+            len(seats),
+            first=first,
+            chance=Chance.by_move(seed),
+            names=[s.name for s in seats],
+        )
         return cls(seats=list(seats), seed=seed, pace=pace, match=match)._with_bots()
 
     @classmethod
-    def resume(cls, record: Record, seats: Sequence[Seat], *, seed: int,
-               pace: float = 0.0) -> Table:
+    def resume(
+        cls, record: Record, seats: Sequence[Seat], *, seed: int, pace: float = 0.0
+    ) -> Table:
         """Continue a game from its record so far (replayed, so every check runs again)."""
         if len(seats) != record.start.n:
-            raise NinetyNineError(f"the save names {len(seats)} seats but its record has "
-                                  f"{record.start.n} players")
-        match = Match.from_record(record, chance=Chance.by_move(seed),
-                                  names=[s.name for s in seats], auto_chance=True)
+            raise NinetyNineError(
+                f"the save names {len(seats)} seats but its record has {record.start.n} players"
+            )
+        match = Match.from_record(
+            record, chance=Chance.by_move(seed), names=[s.name for s in seats], auto_chance=True
+        )
         return cls(seats=list(seats), seed=seed, pace=pace, match=match)._with_bots()
 
     def rematch(self) -> Table:
         """A new game with the same seats and rules; the next seat starts."""
         first = (self.match.start.starter + 1) % self.state.n
-        table = Table.new(self.rules, self.seats, seed=self.seed + 1, pace=self.pace,
-                          first=first)
+        table = Table.new(self.rules, self.seats, seed=self.seed + 1, pace=self.pace, first=first)
         table.on_move, table.coach = self.on_move, self.coach
         if table.on_move is not None:
             table.on_move(table)
@@ -125,8 +139,10 @@ class Table:
         for i, seat in enumerate(self.seats):
             if not seat.is_human:
                 if not seat.bot:
-                    raise NinetyNineError(f"seat {i + 1} ({seat.name}) is a bot but names no "
-                                          "bot spec, e.g. random or medium")
+                    raise NinetyNineError(
+                        f"seat {i + 1} ({seat.name}) is a bot but names no "
+                        "bot spec, e.g. random or medium"
+                    )
                 self._bots[i] = make_bot(seat.bot)
         return self
 
@@ -248,9 +264,13 @@ class Table:
         if outcome is None:
             return None
         # hand_no moves on only when another hand is dealt, so it counts the last one too
-        return Summary(winners=outcome.winners, reason=outcome.reason, hands=self.state.hand_no,
-                       lives_lost=tuple(s.lost for s in self.match.standings()),
-                       scores=tuple(self.state.scores))
+        return Summary(
+            winners=outcome.winners,
+            reason=outcome.reason,
+            hands=self.state.hand_no,
+            lives_lost=tuple(s.lost for s in self.match.standings()),
+            scores=tuple(self.state.scores),
+        )
 
     def summary_lines(self) -> list[str]:
         s = self.summary()
@@ -258,8 +278,10 @@ class Table:
             return []
         names = self.names
         won = " and ".join(names[w] for w in s.winners) or "Nobody"
-        lines = [f"{won} win{'s' * (len(s.winners) == 1)} ({ending(s.reason)}).",
-                 f"Hands played: {s.hands}."]
+        lines = [
+            f"{won} win{'s' * (len(s.winners) == 1)} ({ending(s.reason)}).",
+            f"Hands played: {s.hands}.",
+        ]
         if self.rules.scoring is Scoring.GAME_POINTS:
             lines += [f"  {names[i]}: score {s.scores[i]}" for i in range(len(names))]
         else:
@@ -283,13 +305,15 @@ def bot_seat_name(seat: int, what: str) -> str:
     return f"{BOT_NAMES[k]}{rounds + 1 if rounds else ''} ({what})"
 
 
-def parse_seats(words: Sequence[str] | None, *, players: int, bots: Sequence[str],
-                name: str) -> list[Seat]:
+def parse_seats(
+    words: Sequence[str] | None, *, players: int, bots: Sequence[str], name: str
+) -> list[Seat]:
     """Seats from ``--seats`` words (``you``, ``@NAME`` for another person, or a bot spec
     or difficulty), else ``players`` seats: you first, then ``bots`` in turn."""
     if not bots:
-        raise NinetyNineError("--bots needs at least one bot spec or difficulty "
-                              "(easy, medium, hard)")
+        raise NinetyNineError(
+            "--bots needs at least one bot spec or difficulty (easy, medium, hard)"
+        )
     if not words:
         words = ["you", *(bots[i % len(bots)] for i in range(players - 1))]
     seats: list[Seat] = []
@@ -313,8 +337,9 @@ def parse_seats(words: Sequence[str] | None, *, players: int, bots: Sequence[str
             raise NinetyNineError(f"name {n!r}: expected printable characters, e.g. Ann")
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
-        raise NinetyNineError(f"two seats are called {dupes[0]!r}: give each person a "
-                              "different name")
+        raise NinetyNineError(
+            f"two seats are called {dupes[0]!r}: give each person a different name"
+        )
     if not any(s.is_human for s in seats):
         raise NinetyNineError("no person at the table: put 'you' or @NAME in --seats")
     return seats

@@ -32,8 +32,10 @@ Finisher = Callable[[Table], str | None]  # files a finished game; returns where
 class PlayApp(App[None]):
     TITLE = "Ninety-Nine"
     BINDINGS = [
-        *(Binding(str(k % 10), f"pick({k})", "Play a card", show=k == 1, key_display="1-9")
-          for k in range(1, 11)),
+        *(
+            Binding(str(k % 10), f"pick({k})", "Play a card", show=k == 1, key_display="1-9")
+            for k in range(1, 11)
+        ),
         Binding("left", "focus_previous", "Previous", show=False),
         Binding("right", "focus_next", "Next", show=False),
         Binding("question_mark,f1", "help", "Rules"),
@@ -42,8 +44,9 @@ class PlayApp(App[None]):
         Binding("c", "coach", "Coach"),
     ]
 
-    def __init__(self, table: Table, *, finish: Finisher | None = None,
-                 coach: bool = False) -> None:
+    def __init__(
+        self, table: Table, *, finish: Finisher | None = None, coach: bool = False
+    ) -> None:
         super().__init__()
         self.table = table
         self.finish = finish
@@ -112,8 +115,11 @@ class PlayApp(App[None]):
         try:
             seat, action = table.bot_choice()
         except Exception as e:  # any failure must reach the person, not hang the game
-            error = e if isinstance(e, NinetyNineError) else NinetyNineError(
-                f"a bot failed: {type(e).__name__}: {e}")
+            error = (
+                e
+                if isinstance(e, NinetyNineError)
+                else NinetyNineError(f"a bot failed: {type(e).__name__}: {e}")
+            )
             self._deliver(self._bot_failed, table, error)
             return
         self._deliver(self._bot_chose, table, seat, action)
@@ -164,8 +170,10 @@ class PlayApp(App[None]):
     def _advise(self, table: Table, key: tuple[int, int], view: View, seed: int) -> None:
         """In a thread: the coach reads the view it was given; the main thread shows it."""
         try:
-            text = coach_line(advise(view, playouts=self.coach_playouts, seed=seed),
-                              partial(action_label, declining=view.may_decline))
+            text = coach_line(
+                advise(view, playouts=self.coach_playouts, seed=seed),
+                partial(action_label, declining=view.may_decline),
+            )
         except NinetyNineError as e:
             text = f"Coach: {e}"
         self._deliver(self._advised, table, key, text)
@@ -196,8 +204,16 @@ class PlayApp(App[None]):
         if len(choice.actions) > 1 and choice.card is not None:
             assert p.seat is not None
             totals = {a: t for o in card_options(self.table.state, p.seat) for a, t in o.plays}
-            self.push_screen(ChoiceScreen(choice.card, choice.actions, self.table.state.total,
-                                          tuple(self.table.names), totals), self._chosen)
+            self.push_screen(
+                ChoiceScreen(
+                    choice.card,
+                    choice.actions,
+                    self.table.state.total,
+                    tuple(self.table.names),
+                    totals,
+                ),
+                self._chosen,
+            )
             return
         self.play(choice.actions[0])
 

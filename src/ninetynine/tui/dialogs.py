@@ -34,8 +34,7 @@ class HandoffScreen(Screen[int]):
     #pass { width: 60; height: auto; border: thick $accent; padding: 1 2;
             text-align: center; }
     """
-    BINDINGS = [Binding("enter", "ready", "Ready"), Binding("q", "app.quit_game",
-                                                                       "Save & quit")]
+    BINDINGS = [Binding("enter", "ready", "Ready"), Binding("q", "app.quit_game", "Save & quit")]
 
     def __init__(self, seat: int, name: str) -> None:
         super().__init__()
@@ -44,9 +43,11 @@ class HandoffScreen(Screen[int]):
     def compose(self) -> ComposeResult:
         with Vertical(id="pass"):
             name = escape(self.name_)
-            yield Static(f"Pass the device to [b]{name}[/b].\n\n"
-                         f"{name}: press Enter (or click) when nobody else can see "
-                         "the screen.")
+            yield Static(
+                f"Pass the device to [b]{name}[/b].\n\n"
+                f"{name}: press Enter (or click) when nobody else can see "
+                "the screen."
+            )
             yield Button(f"I am {self.name_}", id="ready", variant="primary")
 
     def action_ready(self) -> None:
@@ -97,11 +98,19 @@ class ChoiceScreen(ModalScreen[Action | None]):
     plays next (a Taiwanese Five), or set the total to (a chosen number)."""
 
     CSS = "ChoiceScreen { align: center middle; }" + DIALOG_CSS
-    BINDINGS = [Binding("escape", "cancel", "Back"),
-                *(Binding(str(k), f"pick({k})", show=False) for k in range(1, 10))]
+    BINDINGS = [
+        Binding("escape", "cancel", "Back"),
+        *(Binding(str(k), f"pick({k})", show=False) for k in range(1, 10)),
+    ]
 
-    def __init__(self, card: int, choices: tuple[Action, ...], total: int,
-                 names: tuple[str, ...] = (), totals: Mapping[Action, int] | None = None) -> None:
+    def __init__(
+        self,
+        card: int,
+        choices: tuple[Action, ...],
+        total: int,
+        names: tuple[str, ...] = (),
+        totals: Mapping[Action, int] | None = None,
+    ) -> None:
         super().__init__()
         self.card, self.choices, self.total, self.names = card, choices, total, names
         self.totals = totals  # the total each choice makes, shown on its button
@@ -113,13 +122,15 @@ class ChoiceScreen(ModalScreen[Action | None]):
             if self.typed:
                 yield Input(placeholder="a number", type="integer", id="number")
                 yield Static("", id="problem")
-                yield Static("[dim]Type the total and press Enter, or Esc to choose another "
-                             "card.[/]")
+                yield Static(
+                    "[dim]Type the total and press Enter, or Esc to choose another card.[/]"
+                )
                 return
             with Horizontal():
                 for i, action in enumerate(self.choices, 1):
-                    yield Button(f"{i}: {choice_text(action, self.names, self.totals)}",
-                                 id=f"choice-{i}")
+                    yield Button(
+                        f"{i}: {choice_text(action, self.names, self.totals)}", id=f"choice-{i}"
+                    )
             yield Static("[dim]Press a number, or Esc to choose another card.[/]")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -130,7 +141,8 @@ class ChoiceScreen(ModalScreen[Action | None]):
                 return
         self.query_one("#problem", Static).update(
             f"{text or 'Nothing'} is not a total you may set: type a number from "
-            f"{min(a.to or 0 for a in self.choices)} to {max(a.to or 0 for a in self.choices)}.")
+            f"{min(a.to or 0 for a in self.choices)} to {max(a.to or 0 for a in self.choices)}."
+        )
 
     def action_pick(self, number: int) -> None:
         if not self.typed and 1 <= number <= len(self.choices):
@@ -147,8 +159,10 @@ class GameOverScreen(ModalScreen[str]):
     """The winner and a summary; returns "rematch" or "quit"."""
 
     CSS = "GameOverScreen { align: center middle; }" + DIALOG_CSS
-    BINDINGS = [Binding("r", "choose('rematch')", "Rematch"),
-                Binding("q,escape", "choose('quit')", "Quit")]
+    BINDINGS = [
+        Binding("r", "choose('rematch')", "Rematch"),
+        Binding("q,escape", "choose('quit')", "Quit"),
+    ]
 
     def __init__(self, lines: list[str], saved: str | None) -> None:
         super().__init__()

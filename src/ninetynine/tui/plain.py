@@ -43,9 +43,17 @@ class PlainGame:
     """Drives a :class:`Table` from lines of input; prints only public facts and the
     hand of the person whose turn it is (or the only person at the table)."""
 
-    def __init__(self, table: Table, inp: TextIO, out: TextIO, *,
-                 finish: Saver | None = None, sleep: Callable[[float], None] = time.sleep,
-                 coach: bool = False, coach_playouts: int = PLAYOUTS):
+    def __init__(
+        self,
+        table: Table,
+        inp: TextIO,
+        out: TextIO,
+        *,
+        finish: Saver | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+        coach: bool = False,
+        coach_playouts: int = PLAYOUTS,
+    ):
         self.table, self.inp, self.out = table, inp, out
         self.finish, self.sleep = finish, sleep
         self.coach_playouts = coach_playouts
@@ -72,10 +80,15 @@ class PlainGame:
     def run(self) -> int:
         """Play until the game ends (and no rematch is wanted) or the player quits."""
         t = self.table
-        self.say(f"Ninety-Nine: {t.rules.id}, {t.rules.name}. {t.state.n} players: "
-                 + ", ".join(t.names) + ".")
-        self.say("Type a card (KS, AS+11) or a number from the list; 'help' for the rules, "
-                 "'coach' for the coach's figures, 'quit' to save and stop.")
+        self.say(
+            f"Ninety-Nine: {t.rules.id}, {t.rules.name}. {t.state.n} players: "
+            + ", ".join(t.names)
+            + "."
+        )
+        self.say(
+            "Type a card (KS, AS+11) or a number from the list; 'help' for the rules, "
+            "'coach' for the coach's figures, 'quit' to save and stop."
+        )
         for line in t.lines(t.log):
             self.say(line)
         try:
@@ -125,13 +138,17 @@ class PlainGame:
         v = t.view(seat)
         top = show_card(v.pile_top) if v.pile_top is not None else "none"
         self.say()
-        self.say(f"Total {v.total}, play goes {direction_text(v.direction)[2:]}. "
-                 f"Pile top {top}, stock {plural(v.stock_size, 'card')}. Hand {v.hand_no}.")
+        self.say(
+            f"Total {v.total}, play goes {direction_text(v.direction)[2:]}. "
+            f"Pile top {top}, stock {plural(v.stock_size, 'card')}. Hand {v.hand_no}."
+        )
         for s in range(v.players):
             status = seat_status(v, s)
-            self.say(f"  {'>' if s == seat else ' '} {t.names[s]}: "
-                     f"{lives_text(t.rules, v, s)}, {plural(v.hand_sizes[s], 'card')}"
-                     + (f", {status}" if status else ""))
+            self.say(
+                f"  {'>' if s == seat else ' '} {t.names[s]}: "
+                f"{lives_text(t.rules, v, s)}, {plural(v.hand_sizes[s], 'card')}"
+                + (f", {status}" if status else "")
+            )
         self.say(f"Your hand: {show_cards(v.hand) or 'no cards'}")
         note = turn_note(v)
         if note and v.my_turn:
@@ -152,8 +169,9 @@ class PlainGame:
         why = stuck_explanation(t.state)
         if why:
             self.say(why)
-        self.say("You may play: " + "  ".join(f"{i}) {self.label(a)}"
-                                              for i, a in enumerate(legal, 1)))
+        self.say(
+            "You may play: " + "  ".join(f"{i}) {self.label(a)}" for i, a in enumerate(legal, 1))
+        )
         if self.table.coach:
             self.coach(seat)
         while True:
@@ -199,8 +217,7 @@ class PlainGame:
             i = int(word)
             if 1 <= i <= len(legal):
                 return legal[i - 1]
-            self.say(f"No move {i}: choose 1 to {len(legal)}, or type a card such as "
-                     f"{legal[0]}")
+            self.say(f"No move {i}: choose 1 to {len(legal)}, or type a card such as {legal[0]}")
             return None
         try:
             action = parse_action(text)
@@ -224,13 +241,16 @@ class PlainGame:
         words = "help, hand, coach, quit"
         if any(a.kind is ActionKind.PASS for a in legal) and self.table.state.may_decline:
             words = f"{DECLINE_LABEL}, " + words
-        return (f"{text!r} is not a move: type a number from 1 to {len(legal)}, "
-                f"or one of {moves}; or {words}")
+        return (
+            f"{text!r} is not a move: type a number from 1 to {len(legal)}, "
+            f"or one of {moves}; or {words}"
+        )
 
     def coach(self, seat: int) -> None:
         """The coach's figures for each legal move, from the seat's own view."""
-        advice = advise(self.table.view(seat), playouts=self.coach_playouts,
-                        seed=self.table.match.version)
+        advice = advise(
+            self.table.view(seat), playouts=self.coach_playouts, seed=self.table.match.version
+        )
         pick = "★ the coach's pick; " if len(advice.tied) == 1 else ""
         self.say(coach_line(advice, str) + f"  ({pick}'coach' turns it off)")
 
@@ -248,8 +268,11 @@ class PlainGame:
         card, names = show_card(action.card), self.table.names
         first = choices[0]
         if first.target is not None:
-            prompt = f"{card}: who plays next? " + "  ".join(
-                f"{(c.target or 0) + 1}) {names[c.target or 0]}" for c in choices) + " "
+            prompt = (
+                f"{card}: who plays next? "
+                + "  ".join(f"{(c.target or 0) + 1}) {names[c.target or 0]}" for c in choices)
+                + " "
+            )
             options = "a seat number or name"
         elif first.to is not None:
             options = f"a number from {first.to} to {choices[-1].to}"
@@ -283,6 +306,13 @@ def _isatty(stream: TextIO) -> bool:
         return False
 
 
-def run_plain(table: Table, inp: TextIO, out: TextIO, *, finish: Saver | None = None,
-              sleep: Callable[[float], None] = time.sleep, coach: bool = False) -> int:
+def run_plain(
+    table: Table,
+    inp: TextIO,
+    out: TextIO,
+    *,
+    finish: Saver | None = None,
+    sleep: Callable[[float], None] = time.sleep,
+    coach: bool = False,
+) -> int:
     return PlainGame(table, inp, out, finish=finish, sleep=sleep, coach=coach).run()

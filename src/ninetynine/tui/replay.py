@@ -48,8 +48,13 @@ class ReplayApp(App[None]):
         self.game.show(replay_scene(shot.state, self.names, self.index, len(self.shots) - 1))
         self.game.clear_log()
         start = max(0, shot.events - LOG_LINES)
-        self.game.say([line for e in self.events[start:shot.events]
-                       if (line := narrate(e, self.names, self.record.start.rules))])
+        self.game.say(
+            [
+                line
+                for e in self.events[start : shot.events]
+                if (line := narrate(e, self.names, self.record.start.rules))
+            ]
+        )
 
     def action_go(self, delta: int) -> None:
         self.action_go_to(min(max(self.index + delta, 0), len(self.shots) - 1))

@@ -52,14 +52,18 @@ def play_scene(table: Table) -> Scene:
         prompt = f"{names[p.seat or 0]} is thinking…"
     else:
         prompt = "Game over."
-    return Scene(view=view, names=names, show_hand=viewer is not None, legal=legal,
-                 prompt=prompt)
+    return Scene(view=view, names=names, show_hand=viewer is not None, legal=legal, prompt=prompt)
 
 
 def replay_scene(state: State, names: Sequence[str], step: int, steps: int) -> Scene:
     """A finished game is public: every hand face up, nobody to play."""
     seat = state.current_seat if state.current_seat is not None else 0
     view = observe(state, seat)
-    return Scene(view=view, names=tuple(names), show_hand=False, legal=(),
-                 prompt=f"Move {step} of {steps}: → next, ← back, Home/End, q to quit",
-                 face_up=tuple(tuple(sorted(h)) for h in state.hands))
+    return Scene(
+        view=view,
+        names=tuple(names),
+        show_hand=False,
+        legal=(),
+        prompt=f"Move {step} of {steps}: → next, ← back, Home/End, q to quit",
+        face_up=tuple(tuple(sorted(h)) for h in state.hands),
+    )

@@ -56,20 +56,41 @@ class SetupApp(App[Table]):
         options = [(f"{p.id}: {p.name}", p.id) for p in presets().values()]
         with Vertical(id="form"):
             yield Static("[b]Set up a table[/b]  (Tab moves, Enter starts, Esc cancels)\n")
-            yield from self._row("Rule set", Select(options, value=d.rules, allow_blank=False,
-                                                     id="rules", compact=True))
-            yield from self._row("Players (you included)", Input(str(d.players), id="players",
-                                                                 type="integer", compact=True))
+            yield from self._row(
+                "Rule set",
+                Select(options, value=d.rules, allow_blank=False, id="rules", compact=True),
+            )
+            yield from self._row(
+                "Players (you included)",
+                Input(str(d.players), id="players", type="integer", compact=True),
+            )
             yield from self._row("Your name", Input(d.name, id="name", compact=True))
-            yield from self._row("Other people here", Input(
-                ", ".join(d.people), id="people", compact=True,
-                placeholder="names, comma-separated (hot-seat)"))
-            yield from self._row("Bots", Select(
-                [("easy (random)", "easy"), ("medium (heuristic)", "medium"),
-                 ("hard (search)", "hard")], value=d.bots if d.bots in ("easy", "medium", "hard")
-                else "medium", allow_blank=False, id="bots", compact=True))
-            yield from self._row("Seconds per bot move", Input(str(d.pace), id="pace",
-                                                               type="number", compact=True))
+            yield from self._row(
+                "Other people here",
+                Input(
+                    ", ".join(d.people),
+                    id="people",
+                    compact=True,
+                    placeholder="names, comma-separated (hot-seat)",
+                ),
+            )
+            yield from self._row(
+                "Bots",
+                Select(
+                    [
+                        ("easy (random)", "easy"),
+                        ("medium (heuristic)", "medium"),
+                        ("hard (search)", "hard"),
+                    ],
+                    value=d.bots if d.bots in ("easy", "medium", "hard") else "medium",
+                    allow_blank=False,
+                    id="bots",
+                    compact=True,
+                ),
+            )
+            yield from self._row(
+                "Seconds per bot move", Input(str(d.pace), id="pace", type="number", compact=True)
+            )
             yield Static(id="error")
             yield Button("Start the game", id="start", variant="primary")
         yield Footer()
@@ -82,6 +103,7 @@ class SetupApp(App[Table]):
 
     def choices(self) -> Choices:
         """What the form says now; raises with a one-line reason if a field is bad."""
+
         def number(field: str, kind: type[int] | type[float]) -> float:
             text = self.query_one(f"#{field}", Input).value.strip()
             try:
@@ -91,11 +113,17 @@ class SetupApp(App[Table]):
 
         rules = self.query_one("#rules", Select).value
         bots = self.query_one("#bots", Select).value
-        people = tuple(p.strip() for p in self.query_one("#people", Input).value.split(",")
-                       if p.strip())
-        return Choices(rules=str(rules), players=int(number("players", int)),
-                       name=self.query_one("#name", Input).value.strip(), bots=str(bots),
-                       people=people, pace=number("pace", float))
+        people = tuple(
+            p.strip() for p in self.query_one("#people", Input).value.split(",") if p.strip()
+        )
+        return Choices(
+            rules=str(rules),
+            players=int(number("players", int)),
+            name=self.query_one("#name", Input).value.strip(),
+            bots=str(bots),
+            people=people,
+            pace=number("pace", float),
+        )
 
     def action_start(self) -> None:
         try:

@@ -19,8 +19,12 @@ from ninetynine.rules.effects import Effect, Kind
 from ninetynine.rules.settings import Rules, Scoring
 from ninetynine.rules.words import counter
 
-SPECIAL_LABELS = {ActionKind.DOWN: "lay down", ActionKind.PASS: "pass",
-                  ActionKind.DRAW: "draw", ActionKind.NODRAW: "no draw"}
+SPECIAL_LABELS = {
+    ActionKind.DOWN: "lay down",
+    ActionKind.PASS: "pass",
+    ActionKind.DRAW: "draw",
+    ActionKind.NODRAW: "no draw",
+}
 DECLINE_LABEL = "decline"  # a pass on the extra turn a two-player reverse offers
 
 
@@ -71,8 +75,9 @@ class HandItem:
         return bool(self.actions)
 
 
-def hand_items(hand: Sequence[int], legal: Sequence[Action],
-               declining: bool = False) -> list[HandItem]:
+def hand_items(
+    hand: Sequence[int], legal: Sequence[Action], declining: bool = False
+) -> list[HandItem]:
     """The hand in order, each card with its legal plays, then any legal non-card action
     (``declining``: see :func:`special_label`)."""
     items = []
@@ -97,8 +102,9 @@ def choice_label(action: Action, names: Sequence[str] = ()) -> str:
     return str(action)
 
 
-def choice_text(action: Action, names: Sequence[str] = (),
-                totals: Mapping[Action, int] | None = None) -> str:
+def choice_text(
+    action: Action, names: Sequence[str] = (), totals: Mapping[Action, int] | None = None
+) -> str:
     """A choice as its button shows it: a value with the total it makes (``'+11 → 71'``),
     as the browser shows it; a named player or a set total as :func:`choice_label`."""
     label = choice_label(action, names)
@@ -112,7 +118,7 @@ def short_path(path: str | Path, width: int = 56) -> str:
     longer than ``width`` cut at the front, whole folders at a time (``…/games/x.toml``)."""
     text, home = str(path), str(Path.home())
     if text == home or text.startswith(home.rstrip("/") + "/"):
-        text = "~" + text[len(home.rstrip("/")):]
+        text = "~" + text[len(home.rstrip("/")) :]
     if len(text) <= width:
         return text
     parts = text.split("/")
@@ -128,14 +134,19 @@ def said_at(rules: Rules, total: int) -> dict[str, str]:
     """Each call the rules describe with ``#`` for the total (``"back on you #"``), as a
     player says it on playing its card at ``total`` (``"back on you 57"``); going over
     shows the first total over the limit. For the help, which shows no ``#``."""
+
     def after(effect: Effect) -> int:
         if effect.kind is Kind.SET:
             return rules.limit if effect.to is None else effect.to
         if effect.kind is Kind.ADD and not effect.has_choice:
             return total + effect.values[0]
         return total  # a choice, a doubling...: the call names the total it makes
-    said = {rules.bust_call.replace("{total}", "#"):
-            rules.bust_call.replace("{total}", str(rules.limit + 1))}
+
+    said = {
+        rules.bust_call.replace("{total}", "#"): rules.bust_call.replace(
+            "{total}", str(rules.limit + 1)
+        )
+    }
     for call, effect in zip(rules.calls, rules.cards, strict=True):
         said.setdefault(call.replace("{total}", "#"), call.replace("{total}", str(after(effect))))
     return said

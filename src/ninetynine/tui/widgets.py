@@ -40,7 +40,8 @@ class TotalPanel(Vertical):
         self.query_one("#facts", Static).update(
             f"{direction_text(v.direction)}\n{turn}\n"
             f"Pile {top}   Stock {v.stock_size}\n"
-            f"Hand {v.hand_no} · {v.rules.id}, limit {v.rules.limit}")
+            f"Hand {v.hand_no} · {v.rules.id}, limit {v.rules.limit}"
+        )
 
 
 class SeatsPanel(Static):
@@ -60,10 +61,12 @@ class SeatsPanel(Static):
         for _ in range(4 if scene.face_up is None else 5):
             table.add_column()
         for s in range(v.players):
-            row = [Text(_marker(v, s), style="bold"),
-                   Text(scene.names[s][:20], style=_style(v, s)),
-                   Text(lives_text(v.rules, v, s)),
-                   Text(seat_status(v, s) or plural(v.hand_sizes[s], "card"))]
+            row = [
+                Text(_marker(v, s), style="bold"),
+                Text(scene.names[s][:20], style=_style(v, s)),
+                Text(lives_text(v.rules, v, s)),
+                Text(seat_status(v, s) or plural(v.hand_sizes[s], "card")),
+            ]
             if scene.face_up is not None:
                 row.append(Text.from_markup(" ".join(card_markup(c) for c in scene.face_up[s])))
             table.add_row(*row)
@@ -76,11 +79,16 @@ class SeatsPanel(Static):
             table.add_column()
         cells = []
         for s in range(v.players):
-            lives = (f"{v.points[s]}pt" if v.rules.scoring is Scoring.GAME_POINTS
-                     else f"{v.lives[s]}♥")
+            lives = (
+                f"{v.points[s]}pt" if v.rules.scoring is Scoring.GAME_POINTS else f"{v.lives[s]}♥"
+            )
             status = seat_status(v, s) or f"{v.hand_sizes[s]}c"
-            cells.append(Text(f"{_marker(v, s)} {scene.names[s][:11]:11} {lives:>3} {status}",
-                              style=_style(v, s)))
+            cells.append(
+                Text(
+                    f"{_marker(v, s)} {scene.names[s][:11]:11} {lives:>3} {status}",
+                    style=_style(v, s),
+                )
+            )
         half = (len(cells) + 1) // 2
         for left, right in zip(cells[:half], cells[half:] + [Text("")], strict=False):
             table.add_row(left, right)
@@ -112,8 +120,10 @@ class CardItem(Static, can_focus=True):
         # a mark besides the colour, for terminals without colour
         key = ("✗" if active else " ") if not item.playable else f"{index % 10}"
         label = label if item.card is not None else escape(label)
-        super().__init__(f"[dim]{key}[/] {label}", classes="legal" if item.playable
-                         else "idle" if not active else "illegal")
+        super().__init__(
+            f"[dim]{key}[/] {label}",
+            classes="legal" if item.playable else "idle" if not active else "illegal",
+        )
         self.item = item
 
     def action_choose(self) -> None:

@@ -56,13 +56,21 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
                 store.close()
 
     limits = settings.limits
-    app = FastAPI(title="ninetynine", lifespan=lifespan, docs_url=None, redoc_url=None,
-                  openapi_url="/api/openapi.json")
+    app = FastAPI(
+        title="ninetynine",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url="/api/openapi.json",
+    )
     app.openapi = functools.cache(lambda: schema.openapi_document(app))  # type: ignore[method-assign]
-    app.add_middleware(Guard, hosts=settings.hosts, max_body=limits.max_body,
-                       origins=settings.origins,
-                       bodies={path: (limits.max_record, "max_record")
-                               for path in ("/api/replay", "/api/review")})
+    app.add_middleware(
+        Guard,
+        hosts=settings.hosts,
+        max_body=limits.max_body,
+        origins=settings.origins,
+        bodies={path: (limits.max_record, "max_record") for path in ("/api/replay", "/api/review")},
+    )
     app.exception_handler(ProtocolError)(_protocol_error)
     app.exception_handler(RequestValidationError)(_bad_parameter)
     app.exception_handler(HTTPException)(_http_error)

@@ -18,8 +18,9 @@ from ninetynine.web.limits import Bucket
 class Conn:
     """A seat (0-based) or a spectator (None); frames wait in ``outbox`` for the sender."""
 
-    def __init__(self, seat: int | None, queue_size: int = 256,
-                 bucket: Bucket | None = None) -> None:
+    def __init__(
+        self, seat: int | None, queue_size: int = 256, bucket: Bucket | None = None
+    ) -> None:
         self.seat = seat
         self.outbox: asyncio.Queue[str] = asyncio.Queue(queue_size)
         self.dropped = asyncio.Event()  # set when the outbox overflowed: close the socket

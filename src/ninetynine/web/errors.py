@@ -13,10 +13,21 @@ from ninetynine.errors import NinetyNineError
 
 # The HTTP status of each code that is not a plain bad request (400).
 STATUS = {
-    "no_table": 404, "table_full": 409, "not_finished": 409, "forbidden_origin": 403,
-    "bad_host": 400, "unsupported_media_type": 415, "too_large": 413, "rate_limited": 429,
-    "too_many_tables": 429, "too_many_connections": 429, "crowded": 429, "busy": 429,
-    "server": 503, "work_timeout": 503, "work_memory": 503,
+    "no_table": 404,
+    "table_full": 409,
+    "not_finished": 409,
+    "forbidden_origin": 403,
+    "bad_host": 400,
+    "unsupported_media_type": 415,
+    "too_large": 413,
+    "rate_limited": 429,
+    "too_many_tables": 429,
+    "too_many_connections": 429,
+    "crowded": 429,
+    "busy": 429,
+    "server": 503,
+    "work_timeout": 503,
+    "work_memory": 503,
 }
 
 

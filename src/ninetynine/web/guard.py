@@ -29,18 +29,23 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-       "connect-src 'self'; font-src 'self'; media-src 'self' data:; object-src 'none'; "
-       "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
-HEADERS = [(k.encode(), v.encode()) for k, v in (
-    ("content-security-policy", CSP),
-    ("x-content-type-options", "nosniff"),
-    ("referrer-policy", "no-referrer"),
-    ("x-frame-options", "DENY"),
-    ("cross-origin-opener-policy", "same-origin"),
-    ("cross-origin-resource-policy", "same-origin"),
-    ("permissions-policy", "camera=(), microphone=(), geolocation=(), payment=()"),
-)]
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; media-src 'self' data:; object-src 'none'; "
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+HEADERS = [
+    (k.encode(), v.encode())
+    for k, v in (
+        ("content-security-policy", CSP),
+        ("x-content-type-options", "nosniff"),
+        ("referrer-policy", "no-referrer"),
+        ("x-frame-options", "DENY"),
+        ("cross-origin-opener-policy", "same-origin"),
+        ("cross-origin-resource-policy", "same-origin"),
+        ("permissions-policy", "camera=(), microphone=(), geolocation=(), payment=()"),
+    )
+]
 LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1"})
 
 
@@ -91,8 +96,9 @@ class HostPolicy:
         return name in self.names or (self.any_ip and _is_ip(name))
 
 
-def same_origin(origin: str, host: str | None, allowed: frozenset[str],
-                scheme: str = "http") -> bool:
+def same_origin(
+    origin: str, host: str | None, allowed: frozenset[str], scheme: str = "http"
+) -> bool:
     """Whether a browser's ``Origin`` is a page of this server (or explicitly allowed):
     the same scheme (the request's, as the ASGI scope has it: ``https`` behind a proxy
     that says so), host name and port."""
@@ -117,9 +123,15 @@ def same_origin(origin: str, host: str | None, allowed: frozenset[str],
 class Guard:
     """ASGI middleware that refuses what the rest of the server should never see."""
 
-    def __init__(self, app: ASGIApp, *, hosts: HostPolicy, max_body: int,
-                 origins: Iterable[str] = (), bodies: dict[str, tuple[int, str]] | None = None
-                 ) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        hosts: HostPolicy,
+        max_body: int,
+        origins: Iterable[str] = (),
+        bodies: dict[str, tuple[int, str]] | None = None,
+    ) -> None:
         self.app, self.hosts, self.max_body = app, hosts, max_body
         self.origins = frozenset(o.strip().lower().rstrip("/") for o in origins)
         self.bodies = bodies or {}  # path -> (its own size limit, that limit's name)
@@ -139,8 +151,11 @@ class Guard:
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *HEADERS,
-                                      *([(b"cache-control", b"no-store")] if no_store else [])]
+                message["headers"] = [
+                    *message.get("headers", []),
+                    *HEADERS,
+                    *([(b"cache-control", b"no-store")] if no_store else []),
+                ]
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
@@ -149,25 +164,37 @@ class Guard:
         """Raise for a refused request; return the receive channel the app should read."""
         host = headers.get("host")
         if not self.hosts.allows(host):
-            raise ProtocolError("bad_host", f"this server does not answer to the host name "
-                                f"{(host or '')[:60]!r}: add it with serve --allowed-host")
+            raise ProtocolError(
+                "bad_host",
+                f"this server does not answer to the host name "
+                f"{(host or '')[:60]!r}: add it with serve --allowed-host",
+            )
         changing = scope["type"] == "websocket" or scope["method"] not in SAFE_METHODS
         origin = headers.get("origin")
-        if changing and origin is not None and \
-                not same_origin(origin, host, self.origins, scope.get("scheme", "http")):
-            raise ProtocolError("forbidden_origin", f"requests from pages of {origin[:60]!r} "
-                                "are refused: play from this server's own page")
+        if (
+            changing
+            and origin is not None
+            and not same_origin(origin, host, self.origins, scope.get("scheme", "http"))
+        ):
+            raise ProtocolError(
+                "forbidden_origin",
+                f"requests from pages of {origin[:60]!r} "
+                "are refused: play from this server's own page",
+            )
         if scope["type"] == "websocket" or not changing:
             return receive
         ctype = headers.get("content-type", "").split(";")[0].strip().lower()
         if scope["path"].startswith("/api/") and ctype != "application/json":
-            raise ProtocolError("unsupported_media_type", f"content type {ctype[:40]!r}: the "
-                                "API accepts application/json only")
+            raise ProtocolError(
+                "unsupported_media_type",
+                f"content type {ctype[:40]!r}: the API accepts application/json only",
+            )
         cap, name = self.bodies.get(scope["path"], (self.max_body, "max_body"))
         length = headers.get("content-length", "")
         if length and (not length.isdigit() or int(length) > cap):
-            raise LimitError(name, f"a request body of {length[:20]} bytes: at most {cap}",
-                             code="too_large")
+            raise LimitError(
+                name, f"a request body of {length[:20]} bytes: at most {cap}", code="too_large"
+            )
         body = b""
         more = True
         while more:
@@ -189,12 +216,18 @@ class Guard:
 
         return replay
 
-    async def refuse(self, scope: Scope, receive: Receive, send: Send,
-                     error: ProtocolError) -> None:
+    async def refuse(
+        self, scope: Scope, receive: Receive, send: Send, error: ProtocolError
+    ) -> None:
         body = json.dumps(error.http_json()).encode()
-        start = {"status": error.status, "headers": [
-            (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-            *HEADERS]}
+        start = {
+            "status": error.status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                *HEADERS,
+            ],
+        }
         if scope["type"] == "http":
             await send({"type": "http.response.start", **start})
             await send({"type": "http.response.body", "body": body})

@@ -25,14 +25,19 @@ MISBEHAVIOUR = frozenset({4008, 4009})  # the close codes for a misbehaving clie
 class HangUpProtocol(WebSocketsSansIOProtocol):
     async def send(self, message: Any) -> None:
         await super().send(message)
-        if message["type"] == "websocket.close" and \
-                message.get("code", 1000) in MISBEHAVIOUR and not self.transport.is_closing():
+        if (
+            message["type"] == "websocket.close"
+            and message.get("code", 1000) in MISBEHAVIOUR
+            and not self.transport.is_closing()
+        ):
             self.transport.close()  # the close frame is flushed; nothing more is read
 
 
 def uvicorn_options(limits: Limits) -> dict[str, Any]:
     """How uvicorn serves this app, wherever it is started (``serve``, the tests)."""
-    return {"ws": HangUpProtocol,
-            "ws_max_size": max(limits.max_message * 4, 4096),  # UTF-8: up to 4 bytes a char
-            "ws_per_message_deflate": False,  # small frames: compression costs more CPU
-            "h11_max_incomplete_event_size": 16384}
+    return {
+        "ws": HangUpProtocol,
+        "ws_max_size": max(limits.max_message * 4, 4096),  # UTF-8: up to 4 bytes a char
+        "ws_per_message_deflate": False,  # small frames: compression costs more CPU
+        "h11_max_incomplete_event_size": 16384,
+    }

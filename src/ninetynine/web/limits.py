@@ -41,52 +41,79 @@ class Limits:
     max_decks: int = _limit(4, "decks of cards a game may use")
     max_lives: int = _limit(99, "lives (or a team's pool, or game points) a player starts with")
     max_hand_size: int = _limit(13, "cards in a hand")
-    max_total_limit: int = _limit(999, "the limit the total must stay under (and any total or "
-                                  "amount a card or a threshold names)")
-    max_setting: int = _limit(99, "any other whole number of house rules (turns of the King "
-                              "ban, the most players a rule set allows, ...)")
+    max_total_limit: int = _limit(
+        999,
+        "the limit the total must stay under (and any total or amount a card or a threshold names)",
+    )
+    max_setting: int = _limit(
+        99,
+        "any other whole number of house rules (turns of the King "
+        "ban, the most players a rule set allows, ...)",
+    )
     max_moves: int = _limit(10000, "moves in a record uploaded to be replayed or reviewed")
     # who may ask for how much
     tables_per_client: int = _limit(5, "live tables one browser may have created")
     tables_per_address: int = _limit(20, "live tables one network address may have created")
-    requests_per_second: float = _limit(2.0, "state-changing HTTP requests a second per "
-                                        "address (after the burst)")
+    requests_per_second: float = _limit(
+        2.0, "state-changing HTTP requests a second per address (after the burst)"
+    )
     requests_burst: int = _limit(20, "state-changing HTTP requests an address may make at once")
-    messages_per_second: float = _limit(10.0, "WebSocket messages a second per connection "
-                                        "(after the burst)")
+    messages_per_second: float = _limit(
+        10.0, "WebSocket messages a second per connection (after the burst)"
+    )
     messages_burst: int = _limit(30, "WebSocket messages a connection may send at once")
     connections_per_address: int = _limit(200, "open WebSockets per network address")
-    unseated_per_address: int = _limit(20, "open WebSockets per network address that hold no "
-                                       "seat (spectators and lobby pages)")
-    refusals_per_connection: int = _limit(10, "refused messages in a row after which a "
-                                          "WebSocket is closed")
+    unseated_per_address: int = _limit(
+        20, "open WebSockets per network address that hold no seat (spectators and lobby pages)"
+    )
+    refusals_per_connection: int = _limit(
+        10, "refused messages in a row after which a WebSocket is closed"
+    )
     spectators_per_table: int = _limit(100, "spectators watching one table")
-    send_queue: int = _limit(256, "frames queued for a client that does not read them before "
-                             "it is dropped")
+    send_queue: int = _limit(
+        256, "frames queued for a client that does not read them before it is dropped"
+    )
     # time
     bot_seconds: float = _limit(5.0, "seconds a bot may think about one move")
-    review_playouts: int = _limit(500, "playouts the coach runs for each decision of a game "
-                                  "reviewed after its end (a game of 50 decisions: a few "
-                                  "seconds)")
-    reviews_at_once: int = _limit(2, "games the server reviews at the same time (more are "
-                                  "refused until one is done)")
-    review_budget: int = _limit(100000, "playouts one review may cost in all (the seat's "
-                                "decisions times review_playouts), estimated from the record "
-                                "before it starts")
-    review_seconds: float = _limit(120.0, "seconds a review may run before its worker is "
-                                   "killed")
-    workers: int = _limit(2, "worker processes for the coach and reviews (the bots have "
-                          "their own threads, which these never take)")
-    work_queue: int = _limit(8, "coach and review requests that may wait for a worker; more "
-                             "are refused")
-    worker_memory: int = _limit(768, "MiB of memory a worker may use (beyond the engine it starts "
-                                "with) before it is stopped")
-    coach_playouts: int = _limit(1000, "playouts the coach runs for a player's decision (about "
-                                 "half a second each 1,000; once a turn, shared by the moves)")
-    idle_seconds: float = _limit(3600.0, "seconds without a connection or a move before a "
-                                 "table is ended as abandoned")
-    linger_seconds: float = _limit(60.0, "seconds a finished table stays in memory once "
-                                   "nobody watches it")
+    review_playouts: int = _limit(
+        500,
+        "playouts the coach runs for each decision of a game "
+        "reviewed after its end (a game of 50 decisions: a few "
+        "seconds)",
+    )
+    reviews_at_once: int = _limit(
+        2, "games the server reviews at the same time (more are refused until one is done)"
+    )
+    review_budget: int = _limit(
+        100000,
+        "playouts one review may cost in all (the seat's "
+        "decisions times review_playouts), estimated from the record "
+        "before it starts",
+    )
+    review_seconds: float = _limit(120.0, "seconds a review may run before its worker is killed")
+    workers: int = _limit(
+        2,
+        "worker processes for the coach and reviews (the bots have "
+        "their own threads, which these never take)",
+    )
+    work_queue: int = _limit(
+        8, "coach and review requests that may wait for a worker; more are refused"
+    )
+    worker_memory: int = _limit(
+        768,
+        "MiB of memory a worker may use (beyond the engine it starts with) before it is stopped",
+    )
+    coach_playouts: int = _limit(
+        1000,
+        "playouts the coach runs for a player's decision (about "
+        "half a second each 1,000; once a turn, shared by the moves)",
+    )
+    idle_seconds: float = _limit(
+        3600.0, "seconds without a connection or a move before a table is ended as abandoned"
+    )
+    linger_seconds: float = _limit(
+        60.0, "seconds a finished table stays in memory once nobody watches it"
+    )
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -102,8 +129,9 @@ class Limits:
             name, eq, text = pair.partition("=")
             name = name.strip().replace("-", "_")
             if not eq or name not in types:
-                raise NinetyNineError(f"--limit {pair!r}: expected NAME=VALUE with NAME one of "
-                                      f"{', '.join(types)}")
+                raise NinetyNineError(
+                    f"--limit {pair!r}: expected NAME=VALUE with NAME one of {', '.join(types)}"
+                )
             try:
                 changes[name] = int(text) if types[name] in (int, "int") else float(text)
             except ValueError:
@@ -112,8 +140,10 @@ class Limits:
 
     def describe(self) -> list[tuple[str, str, str]]:
         """Each limit's name, value and meaning, for ``serve --limits``."""
-        return [(f.name, f"{getattr(self, f.name):g}", f.metadata["help"])
-                for f in dataclasses.fields(self)]
+        return [
+            (f.name, f"{getattr(self, f.name):g}", f.metadata["help"])
+            for f in dataclasses.fields(self)
+        ]
 
 
 def check_json_depth(text: str, max_depth: int) -> None:
@@ -133,8 +163,9 @@ def check_json_depth(text: str, max_depth: int) -> None:
         elif ch in "[{":
             depth += 1
             if depth > max_depth:
-                raise LimitError("max_depth", f"JSON nested more than {max_depth} deep",
-                                 code="too_deep")
+                raise LimitError(
+                    "max_depth", f"JSON nested more than {max_depth} deep", code="too_deep"
+                )
         elif ch in "]}":
             depth -= 1
 
@@ -158,8 +189,9 @@ def check_data_depth(value: object, max_depth: int, what: str) -> None:
     while stack:
         item, depth = stack.pop()
         if depth > max_depth:
-            raise LimitError("max_depth", f"{what} nested more than {max_depth} deep",
-                             code="too_deep")
+            raise LimitError(
+                "max_depth", f"{what} nested more than {max_depth} deep", code="too_deep"
+            )
         if isinstance(item, dict):
             stack += [(v, depth + 1) for v in item.values()]
         elif isinstance(item, list):
@@ -170,17 +202,29 @@ def check_data_depth(value: object, max_depth: int, what: str) -> None:
 # (tests/web/test_security.py checks that none is missing), so no upload can ask the server
 # for a huge deck, game or penalty. Amounts of lives share one bound, totals another.
 RULE_BOUNDS: dict[str, str] = {
-    "players_min": "max_players", "players_max": "max_setting",
-    "big_table_over": "max_setting", "king_ban_turns": "max_setting",
-    "upcard_special": "max_setting", "instant_hands": "max_hand_size",
-    "decks": "max_decks", "big_table_decks": "max_decks", "decks_by_players": "max_decks",
+    "players_min": "max_players",
+    "players_max": "max_setting",
+    "big_table_over": "max_setting",
+    "king_ban_turns": "max_setting",
+    "upcard_special": "max_setting",
+    "instant_hands": "max_hand_size",
+    "decks": "max_decks",
+    "big_table_decks": "max_decks",
+    "decks_by_players": "max_decks",
     "hand_size": "max_hand_size",
-    "lives": "max_lives", "big_table_lives": "max_lives", "team_lives": "max_lives",
-    "points_target": "max_lives", "points_per_hand": "max_lives", "stake": "max_lives",
+    "lives": "max_lives",
+    "big_table_lives": "max_lives",
+    "team_lives": "max_lives",
+    "points_target": "max_lives",
+    "points_per_hand": "max_lives",
+    "stake": "max_lives",
     "bust_penalty": "max_lives",
-    "limit": "max_total_limit", "halve_over": "max_total_limit",
-    "rule_69_total": "max_total_limit", "threshold_values": "max_total_limit",
-    "border_values": "max_total_limit", "cards": "max_total_limit",
+    "limit": "max_total_limit",
+    "halve_over": "max_total_limit",
+    "rule_69_total": "max_total_limit",
+    "threshold_values": "max_total_limit",
+    "border_values": "max_total_limit",
+    "cards": "max_total_limit",
     "suit_cards": "max_total_limit",
 }
 
@@ -211,24 +255,33 @@ def check_rules(rules: Rules, players: int, limits: Limits) -> None:
     """Refuse rules that would cost the server more than its limits allow: the one check
     of every way rules arrive (a new table, house rules, an uploaded record, a restart)."""
     if players > limits.max_players:
-        raise LimitError("max_players", f"{players} seats: at most {limits.max_players}",
-                         code="bad_table")
+        raise LimitError(
+            "max_players", f"{players} seats: at most {limits.max_players}", code="bad_table"
+        )
     for key, value in rule_numbers(rules, players):
         limit = RULE_BOUNDS[key]
         bound = getattr(limits, limit)
         if value > bound:
-            raise LimitError(limit, f"rules key {key!r} = {value}: at most {bound} on this "
-                             f"server (limit {limit})", code="bad_rules")
+            raise LimitError(
+                limit,
+                f"rules key {key!r} = {value}: at most {bound} on this server (limit {limit})",
+                code="bad_rules",
+            )
 
 
 def admit(limits: Limits) -> Admit:
     """The bounds a record or position read from a request is built within
     (:func:`ninetynine.records.record.parse_record`): its rules, players and decks."""
+
     def check(rules: Rules, players: int, decks: int) -> None:
         check_rules(rules, players, limits)
         if decks > limits.max_decks:
-            raise LimitError("max_decks", f"position key 'decks' = {decks}: at most "
-                             f"{limits.max_decks} on this server", code="bad_record")
+            raise LimitError(
+                "max_decks",
+                f"position key 'decks' = {decks}: at most {limits.max_decks} on this server",
+                code="bad_record",
+            )
+
     return check
 
 
@@ -236,15 +289,23 @@ def check_record(record: Record, limits: Limits) -> None:
     """Refuse an uploaded record longer than the server replays, or whose position holds
     more lives or a higher total than its rules could (read within :func:`admit`)."""
     if len(record.moves) > limits.max_moves:
-        raise LimitError("max_moves", f"a record of {len(record.moves)} moves: at most "
-                         f"{limits.max_moves}", code="bad_record")
+        raise LimitError(
+            "max_moves",
+            f"a record of {len(record.moves)} moves: at most {limits.max_moves}",
+            code="bad_record",
+        )
     start = record.start
-    for key, values, limit in (("lives", start.lives, "max_lives"),
-                               ("total", [abs(start.total)], "max_total_limit")):
+    for key, values, limit in (
+        ("lives", start.lives, "max_lives"),
+        ("total", [abs(start.total)], "max_total_limit"),
+    ):
         bound = getattr(limits, limit)
         if max(values, default=0) > bound:
-            raise LimitError(limit, f"position key {key!r} = {max(values)}: at most {bound} "
-                             "on this server", code="bad_record")
+            raise LimitError(
+                limit,
+                f"position key {key!r} = {max(values)}: at most {bound} on this server",
+                code="bad_record",
+            )
 
 
 @dataclass(slots=True)
@@ -293,8 +354,11 @@ class Slots:
 
     def take(self, address: str) -> None:
         if self._held.get(address, 0) >= self.cap:
-            raise LimitError(self.limit, f"{self.cap} {self.what} from your address are open "
-                             "already", code="too_many_connections")
+            raise LimitError(
+                self.limit,
+                f"{self.cap} {self.what} from your address are open already",
+                code="too_many_connections",
+            )
         self._held[address] = self._held.get(address, 0) + 1
 
     def give_back(self, address: str) -> None:

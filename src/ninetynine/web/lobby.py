@@ -56,6 +56,7 @@ class Creator:
     def of(cls, client: str, address: str) -> Creator:
         def digest(text: str) -> str:
             return hashlib.sha256(text.encode()).hexdigest()[:24]
+
         return cls(digest(client), digest(address))
 
 
@@ -78,15 +79,18 @@ class Lobby:
         self.requests = Buckets(limits.requests_per_second, limits.requests_burst)
         # open WebSockets by address, and those of them that hold no seat (spectators and
         # lobby pages: a crowd of them gets a smaller share than the players)
-        self.connections = Slots("connections_per_address", limits.connections_per_address,
-                                 "connections")
-        self.unseated = Slots("unseated_per_address", limits.unseated_per_address,
-                              "connections that hold no seat")
+        self.connections = Slots(
+            "connections_per_address", limits.connections_per_address, "connections"
+        )
+        self.unseated = Slots(
+            "unseated_per_address", limits.unseated_per_address, "connections that hold no seat"
+        )
         # the bots' threads are theirs alone: the coach and reviews run in the workers.
         # More threads than cores, so that a bot that ran out of time (its thread thinks on
         # to the end of its own budget) leaves room for the quick move that replaces it.
-        self.bot_pool = ThreadPoolExecutor(4 * max(2, os.cpu_count() or 2),
-                                           thread_name_prefix="nn-bot")
+        self.bot_pool = ThreadPoolExecutor(
+            4 * max(2, os.cpu_count() or 2), thread_name_prefix="nn-bot"
+        )
         self.workers = Workers(limits)
         self._loading: dict[str, asyncio.Future[Table]] = {}
         self.watchers: set[Conn] = set()  # lobby pages that follow the listing
@@ -101,7 +105,8 @@ class Lobby:
         now = settings.clock()
         self.dormant = {  # start-up: one blocking read is fine here
             table_id: Dormant(meta.get("creator") or {}, now)
-            for table_id, meta in storage.live_metas().items()}
+            for table_id, meta in storage.live_metas().items()
+        }
         self._ending_dormant: dict[str, asyncio.Task[None]] = {}
 
     def _rebuild(self, stored: StoredTable) -> Table | None:
@@ -152,35 +157,58 @@ class Lobby:
         """Live tables this creator's browser, and its address, have made."""
         mine = [t.meta.get("creator") or {} for t in self.tables.values() if not t.finished]
         mine += [d.creator for d in self.dormant.values()]
-        return (sum(c.get("client") == creator.client for c in mine),
-                sum(c.get("address") == creator.address for c in mine))
+        return (
+            sum(c.get("client") == creator.client for c in mine),
+            sum(c.get("address") == creator.address for c in mine),
+        )
 
     def throttle(self, address: str) -> None:
         """Refuse a state-changing request from an address that asks too fast."""
         if not self.requests.take(address):
-            raise LimitError("requests_per_second", "too many requests from your address: "
-                             "wait a moment", code="rate_limited")
+            raise LimitError(
+                "requests_per_second",
+                "too many requests from your address: wait a moment",
+                code="rate_limited",
+            )
 
-    async def create(self, *, rules: Rules, players: int, name: object, bots: dict[int, str],
-                     clock: float | None = None, public: bool = False,
-                     creator: Creator | None = None, first: int = 0,
-                     seats: list[Seat] | None = None) -> tuple[Table, str]:
+    async def create(
+        self,
+        *,
+        rules: Rules,
+        players: int,
+        name: object,
+        bots: dict[int, str],
+        clock: float | None = None,
+        public: bool = False,
+        creator: Creator | None = None,
+        first: int = 0,
+        seats: list[Seat] | None = None,
+    ) -> tuple[Table, str]:
         """A new table; the creator takes seat 1. Returns the table and the creator's token."""
         limits = self.settings.limits
         if not rules.players_min <= players <= rules.players_max:
-            raise ProtocolError("bad_table", f"{rules.id} is for {rules.players_min} to "
-                                f"{rules.players_max} players, not {players}")
+            raise ProtocolError(
+                "bad_table",
+                f"{rules.id} is for {rules.players_min} to "
+                f"{rules.players_max} players, not {players}",
+            )
         check_rules(rules, players, limits)
         if clock is not None and not 1 <= clock <= 3600:
             raise ProtocolError("bad_table", f"turn clock {clock}: expected 1 to 3600 seconds")
         if creator is not None:
             by_client, by_address = self.live_count(creator)
             if by_client >= limits.tables_per_client:
-                raise LimitError("tables_per_client", f"you have {by_client} tables going "
-                                 "already: finish or leave one first", code="too_many_tables")
+                raise LimitError(
+                    "tables_per_client",
+                    f"you have {by_client} tables going already: finish or leave one first",
+                    code="too_many_tables",
+                )
             if by_address >= limits.tables_per_address:
-                raise LimitError("tables_per_address", f"{by_address} tables were created from "
-                                 "your address and are still going", code="too_many_tables")
+                raise LimitError(
+                    "tables_per_address",
+                    f"{by_address} tables were created from your address and are still going",
+                    code="too_many_tables",
+                )
         token = secrets.token_urlsafe(24)
         if seats is None:
             offered = self.settings.bots
@@ -190,19 +218,30 @@ class Lobby:
                 raise ProtocolError("bad_table", f"bot seats must be from 2 to {players}")
             for wanted in bots.values():
                 if wanted not in offered:
-                    raise ProtocolError("bad_table", f"bot {wanted[:40]!r}: expected one of "
-                                        f"{', '.join(offered)}")
+                    raise ProtocolError(
+                        "bad_table", f"bot {wanted[:40]!r}: expected one of {', '.join(offered)}"
+                    )
             seats = [Seat(clean_name(name, "Player 1"), hash_token(token))]
             for i in range(1, players):
                 level = bots.get(i)
-                seats.append(Seat(bot_seat_name(i, level), bot=level) if level
-                             else Seat(f"Seat {i + 1}"))
+                seats.append(
+                    Seat(bot_seat_name(i, level), bot=level) if level else Seat(f"Seat {i + 1}")
+                )
         table_id = await self._new_id()
-        meta = {"rules": rules_spec(rules), "players": players, "first": first,
-                "seats": [s.stored() for s in seats], "clock": clock, "created": time.time(),
-                "next": None, "finished": False, "public": public,
-                "creator": None if creator is None else
-                {"client": creator.client, "address": creator.address}}
+        meta = {
+            "rules": rules_spec(rules),
+            "players": players,
+            "first": first,
+            "seats": [s.stored() for s in seats],
+            "clock": clock,
+            "created": time.time(),
+            "next": None,
+            "finished": False,
+            "public": public,
+            "creator": None
+            if creator is None
+            else {"client": creator.client, "address": creator.address},
+        }
         await self.storage.call(self.storage.create_table, table_id, meta)
         table = self._rebuild(StoredTable(table_id, meta))
         if table is None:
@@ -215,8 +254,10 @@ class Lobby:
             return secrets.token_urlsafe(8)
         while True:  # a seeded server restarted on the same database goes past its old ids
             table_id = base64.urlsafe_b64encode(self._seeded_ids.randbytes(6)).decode()
-            if table_id not in self.tables and \
-                    await self.storage.call(self.storage.load, table_id) is None:
+            if (
+                table_id not in self.tables
+                and await self.storage.call(self.storage.load, table_id) is None
+            ):
                 return table_id
 
     async def join(self, table: Table, name: object) -> tuple[int, str]:
@@ -258,13 +299,20 @@ class Lobby:
                 return await self.get(table.meta["next"]), False
             seats = [Seat(s.name, s.token_hash, s.bot) for s in table.seats]
             n = len(seats)
-            new, _ = await self.create(rules=table.rules, players=n, name="", bots={},
-                                       clock=table.meta.get("clock"),
-                                       public=bool(table.meta.get("public")),
-                                       first=(table.meta.get("first", 0) + 1) % n, seats=seats)
+            new, _ = await self.create(
+                rules=table.rules,
+                players=n,
+                name="",
+                bots={},
+                clock=table.meta.get("clock"),
+                public=bool(table.meta.get("public")),
+                first=(table.meta.get("first", 0) + 1) % n,
+                seats=seats,
+            )
             new.meta["creator"] = table.meta.get("creator")
             linked = await table.seating.change_meta(
-                lambda: None if table.meta.get("next") else table.seating.meta_with(next=new.id))
+                lambda: None if table.meta.get("next") else table.seating.meta_with(next=new.id)
+            )
             if not linked:  # another process's rematch was stored first: go there
                 await self.abandon(new)
                 return await self.get(table.meta["next"]), False
@@ -279,9 +327,12 @@ class Lobby:
         for table_id in await self.storage.call(self.storage.public_live, limit):
             with contextlib.suppress(ProtocolError):
                 await self.get(table_id)
-        live = [t for t in self.tables.values()
-                if t.meta.get("public") and (t.status == "playing" or t.status == "waiting"
-                                             and t.attended)]
+        live = [
+            t
+            for t in self.tables.values()
+            if t.meta.get("public")
+            and (t.status == "playing" or t.status == "waiting" and t.attended)
+        ]
         live.sort(key=lambda t: (t.status != "waiting", -t.meta.get("created", 0)))
         return [t.summary() for t in live[:limit]]
 
@@ -291,8 +342,10 @@ class Lobby:
         asyncio.get_running_loop().run_in_executor(None, self.workers.warm)
         if self.storage.shared:
             loop = asyncio.get_running_loop()
-            self._tasks = [loop.create_task(self.storage.listen(self.heard)),
-                           loop.create_task(self.run_sharing())]
+            self._tasks = [
+                loop.create_task(self.storage.listen(self.heard)),
+                loop.create_task(self.run_sharing()),
+            ]
 
     # Other processes (PostgreSQL) -----------------------------------------------------
 
@@ -385,10 +438,14 @@ class Lobby:
                 self._ending.add(table.id)
                 asyncio.get_running_loop().create_task(self.abandon(table))
         for table_id, dormant in self.dormant.items():
-            if now - dormant.seen >= limits.idle_seconds and \
-                    table_id not in self._ending_dormant and table_id not in self._loading:
+            if (
+                now - dormant.seen >= limits.idle_seconds
+                and table_id not in self._ending_dormant
+                and table_id not in self._loading
+            ):
                 self._ending_dormant[table_id] = asyncio.get_running_loop().create_task(
-                    self._end_dormant(table_id))
+                    self._end_dormant(table_id)
+                )
 
     def _in_use(self, table_id: str) -> None:
         dormant = self.dormant.get(table_id)
@@ -406,8 +463,12 @@ class Lobby:
             found = await store.call(store.load_meta, table_id)
             if found is not None and not found[0].get("finished"):
                 meta, version = found
-                await store.call(store.update_meta, table_id,
-                                 {**meta, "finished": True, "ended": "abandoned"}, version)
+                await store.call(
+                    store.update_meta,
+                    table_id,
+                    {**meta, "finished": True, "ended": "abandoned"},
+                    version,
+                )
             self.dormant.pop(table_id, None)
         except MetaConflict:  # another process changed it meanwhile: it is in use
             self._in_use(table_id)
@@ -428,8 +489,13 @@ class Lobby:
             if table.attended or table.finished:
                 return
             try:
-                await table.seating.change_meta(lambda: None if table.finished else
-                                        table.seating.meta_with(finished=True, ended="abandoned"))
+                await table.seating.change_meta(
+                    lambda: (
+                        None
+                        if table.finished
+                        else table.seating.meta_with(finished=True, ended="abandoned")
+                    )
+                )
             except StorageError as e:
                 logger.warning("table %s: could not end it as abandoned: %s", table.id, e)
                 return

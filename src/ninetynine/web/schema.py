@@ -34,14 +34,16 @@ class Model(BaseModel):
 
 # Errors ---------------------------------------------------------------------------------
 
+
 class Refusal(Model):
     """A refusal (:class:`ninetynine.web.errors.ProtocolError`): ``code`` for programs,
     ``message`` for people."""
 
     code: str
     message: str
-    legal: list[str] = Field(default_factory=list, description="a refused move: the moves "
-                             "allowed instead")
+    legal: list[str] = Field(
+        default_factory=list, description="a refused move: the moves allowed instead"
+    )
     limit: str = Field("", description="the server limit refused (serve --limit NAME=...)")
 
 
@@ -52,8 +54,7 @@ class Error(Refusal):
 
 
 ERROR_TEXT = {
-    400: "Bad request: a malformed body or parameter, or a host name not served here "
-         "(bad_host)",
+    400: "Bad request: a malformed body or parameter, or a host name not served here (bad_host)",
     403: "A browser page of another site (forbidden_origin)",
     404: "No such table (no_table)",
     409: "The table is full, or the game is not over yet",
@@ -85,23 +86,35 @@ def parameter_error(exc: RequestValidationError) -> ProtocolError:
 
 # Request bodies (described only) -------------------------------------------------------
 
+
 class NewTable(Model):
     """``POST /api/tables``."""
 
-    rules: str = Field("P", description="a preset id (GET /api/presets; an alias too)",
-                       json_schema_extra={"enum": list(presets())})
-    house_rules: str | None = Field(None, description="the text of a house-rules .toml file "
-                                    "(instead of rules)")
-    players: int = Field(4, ge=2, le=12, description="seats (at most the server's "
-                         "max_players and the rules' own most)")
+    rules: str = Field(
+        "P",
+        description="a preset id (GET /api/presets; an alias too)",
+        json_schema_extra={"enum": list(presets())},
+    )
+    house_rules: str | None = Field(
+        None, description="the text of a house-rules .toml file (instead of rules)"
+    )
+    players: int = Field(
+        4,
+        ge=2,
+        le=12,
+        description="seats (at most the server's max_players and the rules' own most)",
+    )
     name: str | None = Field(None, max_length=MAX_NAME, description="the creator's name")
-    clock: float | None = Field(None, ge=1, le=3600, description="seconds per turn, or null "
-                                "for no clock")
+    clock: float | None = Field(
+        None, ge=1, le=3600, description="seconds per turn, or null for no clock"
+    )
     public: bool = Field(False, description="listed in the lobby (else invite only)")
     bots: dict[str, str] = Field(
-        default_factory=dict, description="seat (from 2) -> a bot level the server offers "
-        "(GET /api/config), e.g. {\"2\": \"easy\"}",
-        json_schema_extra={"propertyNames": {"pattern": r"^[0-9]{1,3}$"}})
+        default_factory=dict,
+        description="seat (from 2) -> a bot level the server offers "
+        '(GET /api/config), e.g. {"2": "easy"}',
+        json_schema_extra={"propertyNames": {"pattern": r"^[0-9]{1,3}$"}},
+    )
 
 
 class JoinTable(Model):
@@ -114,8 +127,9 @@ class UploadedRecord(Model):
     """``POST /api/replay``."""
 
     record: str = Field(description="the text of a record .toml")
-    seat: int | None = Field(None, ge=1, description="the seat whose view to show (from 1); "
-                             "null: every hand open")
+    seat: int | None = Field(
+        None, ge=1, description="the seat whose view to show (from 1); null: every hand open"
+    )
 
 
 class RecordToReview(Model):
@@ -126,6 +140,7 @@ class RecordToReview(Model):
 
 
 # HTTP answers ----------------------------------------------------------------------------
+
 
 class Preset(Model):
     id: str
@@ -226,8 +241,9 @@ class View(Model):
     may_decline: bool
     legal: list[str]
     outcome: Outcome | None
-    hands: list[list[str]] = Field(default_factory=list, description="a replay with every "
-                                   "hand open: each seat's hand")
+    hands: list[list[str]] = Field(
+        default_factory=list, description="a replay with every hand open: each seat's hand"
+    )
 
 
 class CardLabel(Model):
@@ -273,8 +289,10 @@ class Replay(Model):
 
 class MoveAdvice(Model):
     action: str
-    actions: list[str] = Field(description="every legal action the move stands for (the "
-                               "same card in other suits, where suits do not matter)")
+    actions: list[str] = Field(
+        description="every legal action the move stands for (the "
+        "same card in other suits, where suits do not matter)"
+    )
     lose_hand: float
     lose_game: float | None
     best: bool
@@ -284,11 +302,14 @@ class MoveAdvice(Model):
 class Advice(Model):
     seat: int
     best: str
-    tied: list[str] = Field(description="the moves tied for the best; empty where the best "
-                            "stands out")
+    tied: list[str] = Field(
+        description="the moves tied for the best; empty where the best stands out"
+    )
     deals: int
-    note: str | None = Field(description="how the figures were made, where a person should "
-                             "know (the game's odds estimated at a table of many lives)")
+    note: str | None = Field(
+        description="how the figures were made, where a person should "
+        "know (the game's odds estimated at a table of many lives)"
+    )
     moves: list[MoveAdvice]
 
 
@@ -300,8 +321,9 @@ class Decision(Model):
     best: str
     agrees: bool = Field(description="the move played is the coach's, or one tied with it")
     cost: float
-    error: float | None = Field(description="the cost's standard error; null: too few deals "
-                                "to tell")
+    error: float | None = Field(
+        description="the cost's standard error; null: too few deals to tell"
+    )
     flag: Literal["", "?!", "?", "??"]
     advice: Advice
 
@@ -314,6 +336,7 @@ class Review(Model):
 
 
 # WebSocket frames (server to client) ---------------------------------------------------
+
 
 class Play(Model):
     action: str
@@ -368,8 +391,11 @@ def _event_model(cls: type[events.Event]) -> type[BaseModel]:
 
 
 # from the module's names: __subclasses__() also lists each slots dataclass's first class
-EVENTS = [_event_model(c) for c in vars(events).values()
-          if isinstance(c, type) and issubclass(c, events.Event) and c is not events.Event]
+EVENTS = [
+    _event_model(c)
+    for c in vars(events).values()
+    if isinstance(c, type) and issubclass(c, events.Event) and c is not events.Event
+]
 # one line of the log: a union built from the events module, so it is no static type
 LogLine: Any = Annotated[Union[tuple([Note, *EVENTS])], Field(discriminator="kind")]  # noqa: UP007
 
@@ -389,8 +415,9 @@ class TableFrame(Model):
     table: TableSummary
     view: View
     events: list[LogLine]
-    options: dict[str, CardChoices] = Field(default_factory=dict, description="on the "
-                                            "seat's turn: what each card would do")
+    options: dict[str, CardChoices] = Field(
+        default_factory=dict, description="on the seat's turn: what each card would do"
+    )
     stuck: str | None = Field(None, description="on the seat's turn: why no card may be played")
     standings: Standings | None = None
     rules: RulesLabels | None = None
@@ -425,8 +452,10 @@ class LobbyFrame(Model):
     tables: list[TableSummary]
 
 
-Frame = Annotated[TableFrame | ErrorFrame | ChatFrame | CoachFrame | PongFrame | RematchFrame
-                  | LobbyFrame, Field(discriminator="type")]
+Frame = Annotated[
+    TableFrame | ErrorFrame | ChatFrame | CoachFrame | PongFrame | RematchFrame | LobbyFrame,
+    Field(discriminator="type"),
+]
 
 # Every frame the server sends on /ws/{table} and /ws/lobby, as JSON Schema.
 FRAME_SCHEMA: dict[str, Any] = TypeAdapter(Frame).json_schema()
@@ -438,27 +467,51 @@ READ = (400, 503)  # what any route of the API may answer (the Guard's host chec
 WRITE = (400, 403, 413, 415, 429, 503)  # and a POST (the Guard's origin, type, size; rate)
 
 
-def _json(answer: Any, *statuses: int, body: tuple[type[BaseModel], str] | None = None,
-          seat: tuple[str, bool] | None = None) -> dict[str, Any]:
+def _json(
+    answer: Any,
+    *statuses: int,
+    body: tuple[type[BaseModel], str] | None = None,
+    seat: tuple[str, bool] | None = None,
+) -> dict[str, Any]:
     """A JSON route's decorator arguments: its answer and refusals, the body it reads by
     hand, and its ``seat`` query parameter (read by hand too; the route hides FastAPI's)."""
     extra: dict[str, Any] = {}
     if body is not None:
-        extra["requestBody"] = {"required": True, "description": body[1], "content": {
-            "application/json": {"schema": body[0].model_json_schema()}}}
+        extra["requestBody"] = {
+            "required": True,
+            "description": body[1],
+            "content": {"application/json": {"schema": body[0].model_json_schema()}},
+        }
     if seat is not None:
-        extra["parameters"] = [{"name": "seat", "in": "query", "required": seat[1],
-                                "description": seat[0],
-                                "schema": {"type": "integer", "minimum": 1}}]
-    return {"response_model": None, "openapi_extra": extra or None,
-            "responses": {200: {"model": answer}, **errors(*statuses)}}
+        extra["parameters"] = [
+            {
+                "name": "seat",
+                "in": "query",
+                "required": seat[1],
+                "description": seat[0],
+                "schema": {"type": "integer", "minimum": 1},
+            }
+        ]
+    return {
+        "response_model": None,
+        "openapi_extra": extra or None,
+        "responses": {200: {"model": answer}, **errors(*statuses)},
+    }
 
 
-def _text(media_type: str, description: str, response_class: type[Response],
-          *statuses: int) -> dict[str, Any]:
-    return {"response_class": response_class, "responses": {
-        200: {"description": description, "content": {media_type: {"schema": {
-            "type": "string"}}}}, **errors(*statuses)}}
+def _text(
+    media_type: str, description: str, response_class: type[Response], *statuses: int
+) -> dict[str, Any]:
+    return {
+        "response_class": response_class,
+        "responses": {
+            200: {
+                "description": description,
+                "content": {media_type: {"schema": {"type": "string"}}},
+            },
+            **errors(*statuses),
+        },
+    }
 
 
 # Each route's decorator arguments, by method and path.
@@ -468,18 +521,28 @@ ROUTES: dict[str, dict[str, Any]] = {
     "GET /api/tables": _json(list[TableSummary], *READ),
     "POST /api/tables": _json(Created, *WRITE, body=(NewTable, "the table to create")),
     "GET /api/tables/{table_id}": _json(TableSummary, *READ, 404),
-    "POST /api/tables/{table_id}/join": _json(Joined, *WRITE, 404, 409,
-                                              body=(JoinTable, "the joining player")),
-    "GET /api/tables/{table_id}/record": _text("application/toml", "a finished game's record",
-                                               Response, *READ, 404, 409),
-    "GET /api/tables/{table_id}/replay": _json(Replay, *READ, 404, 409, seat=(
-        "the seat whose view to show (from 1); none: every hand open", False)),
-    "GET /api/tables/{table_id}/review": _json(Review, *READ, 404, 409, 429, seat=(
-        "the seat whose decisions to review (from 1)", True)),
-    "POST /api/review": _json(Review, *WRITE, body=(RecordToReview, "the record and the "
-                                                    "seat to review")),
-    "POST /api/replay": _json(Replay, *WRITE, body=(UploadedRecord, "the record and the "
-                                                    "seat's view")),
+    "POST /api/tables/{table_id}/join": _json(
+        Joined, *WRITE, 404, 409, body=(JoinTable, "the joining player")
+    ),
+    "GET /api/tables/{table_id}/record": _text(
+        "application/toml", "a finished game's record", Response, *READ, 404, 409
+    ),
+    "GET /api/tables/{table_id}/replay": _json(
+        Replay,
+        *READ,
+        404,
+        409,
+        seat=("the seat whose view to show (from 1); none: every hand open", False),
+    ),
+    "GET /api/tables/{table_id}/review": _json(
+        Review, *READ, 404, 409, 429, seat=("the seat whose decisions to review (from 1)", True)
+    ),
+    "POST /api/review": _json(
+        Review, *WRITE, body=(RecordToReview, "the record and the seat to review")
+    ),
+    "POST /api/replay": _json(
+        Replay, *WRITE, body=(UploadedRecord, "the record and the seat's view")
+    ),
     "GET /t/{table_id}": _text("text/html", "the client's page", FileResponse, 400),
     "GET /": _text("text/html", "the client's page", FileResponse, 400),
 }
@@ -495,8 +558,12 @@ def route(app: FastAPI | APIRouter, label: str) -> Callable[[F], F]:
 def openapi_document(app: FastAPI) -> dict[str, Any]:
     """The app's OpenAPI document. FastAPI's own ``422`` validation answer never happens
     here (app.py answers a bad parameter as a ``400`` :class:`Error`), so it is left out."""
-    doc = get_openapi(title=app.title, version=app.version, routes=app.routes,
-                      description="The ninetynine game server's lobby API (docs/server.md)")
+    doc = get_openapi(
+        title=app.title,
+        version=app.version,
+        routes=app.routes,
+        description="The ninetynine game server's lobby API (docs/server.md)",
+    )
     for path in doc.get("paths", {}).values():
         for operation in path.values():
             operation.get("responses", {}).pop("422", None)

@@ -39,12 +39,16 @@ class Settings:
         """One line naming the first bad setting; every offered bot is built once to see."""
         for name, spec in self.bots.items():
             if not BOT_NAME.match(name):
-                raise NinetyNineError(f"--allow-bot {name}={spec}: a name is 1 to 20 lower-case "
-                                      "letters, digits or '-', starting with a letter")
+                raise NinetyNineError(
+                    f"--allow-bot {name}={spec}: a name is 1 to 20 lower-case "
+                    "letters, digits or '-', starting with a letter"
+                )
             close_bot(make_bot(spec))
         if self.takeover_bot not in self.bots:
-            raise NinetyNineError(f"--takeover-bot {self.takeover_bot!r}: expected one of the "
-                                  f"bots offered here: {', '.join(self.bots)}")
+            raise NinetyNineError(
+                f"--takeover-bot {self.takeover_bot!r}: expected one of the "
+                f"bots offered here: {', '.join(self.bots)}"
+            )
 
 
 def parse_allowed_bots(pairs: list[str]) -> dict[str, str]:
@@ -53,8 +57,10 @@ def parse_allowed_bots(pairs: list[str]) -> dict[str, str]:
     for pair in pairs:
         name, eq, spec = pair.partition("=")
         if not eq or not spec.strip():
-            raise NinetyNineError(f"--allow-bot {pair!r}: expected NAME=SPEC, e.g. "
-                                  "--allow-bot mine='cmd:python my_bot.py' or "
-                                  "--allow-bot hard=ismcts:ms=800")
+            raise NinetyNineError(
+                f"--allow-bot {pair!r}: expected NAME=SPEC, e.g. "
+                "--allow-bot mine='cmd:python my_bot.py' or "
+                "--allow-bot hard=ismcts:ms=800"
+            )
         bots[name.strip()] = spec.strip()
     return bots

@@ -84,8 +84,9 @@ class Storage(ABC):
         return await asyncio.get_running_loop().run_in_executor(self._executor, method, *args)
 
     @abstractmethod
-    def _execute(self, sql: str, params: tuple[Any, ...] = (),
-                 then: Then | None = None) -> list[tuple[Any, ...]]:
+    def _execute(
+        self, sql: str, params: tuple[Any, ...] = (), then: Then | None = None
+    ) -> list[tuple[Any, ...]]:
         """Run one statement as its own committed transaction; return its rows. ``then``
         gives, from those rows, statements for the same transaction (a notification to
         the other processes, where there are any)."""
@@ -103,15 +104,17 @@ class Storage(ABC):
         """Databases written before tables had ``finished`` and ``meta_version`` columns."""
         columns = self._columns("nn_tables")
         if "meta_version" not in columns:
-            self._execute("ALTER TABLE nn_tables ADD COLUMN meta_version INTEGER NOT NULL "
-                          "DEFAULT 0")
+            self._execute(
+                "ALTER TABLE nn_tables ADD COLUMN meta_version INTEGER NOT NULL DEFAULT 0"
+            )
         if "finished" in columns:
             return
         self._execute("ALTER TABLE nn_tables ADD COLUMN finished INTEGER NOT NULL DEFAULT 0")
         for table_id, meta in self._execute("SELECT id, meta FROM nn_tables"):
             if json.loads(meta).get("finished"):
-                self._execute(self._sql("UPDATE nn_tables SET finished = 1 WHERE id = ?"),
-                              (table_id,))
+                self._execute(
+                    self._sql("UPDATE nn_tables SET finished = 1 WHERE id = ?"), (table_id,)
+                )
 
     # Several processes share a PostgreSQL database; SQLite is one process's own. -------
 
@@ -158,21 +161,28 @@ class Storage(ABC):
         """Pass every notification of the other processes to ``handle`` (forever)."""
 
     def create_table(self, table_id: str, meta: dict[str, Any]) -> None:
-        self._execute(self._sql("INSERT INTO nn_tables (id, meta, finished) VALUES (?, ?, ?)"),
-                      (table_id, json.dumps(meta), int(bool(meta.get("finished")))))
+        self._execute(
+            self._sql("INSERT INTO nn_tables (id, meta, finished) VALUES (?, ?, ?)"),
+            (table_id, json.dumps(meta), int(bool(meta.get("finished")))),
+        )
 
     def update_meta(self, table_id: str, meta: dict[str, Any], expect: int | None = None) -> int:
         """Write a table's metadata; with ``expect``, only over that version (else
         :class:`MetaConflict`). Returns the new version (the others are told it)."""
-        sql = "UPDATE nn_tables SET meta = ?, finished = ?, meta_version = meta_version + 1 " \
-              "WHERE id = ?" + ("" if expect is None else " AND meta_version = ?") + \
-              " RETURNING meta_version"
+        sql = (
+            "UPDATE nn_tables SET meta = ?, finished = ?, meta_version = meta_version + 1 "
+            "WHERE id = ?"
+            + ("" if expect is None else " AND meta_version = ?")
+            + " RETURNING meta_version"
+        )
         params: tuple[Any, ...] = (json.dumps(meta), int(bool(meta.get("finished"))), table_id)
         if expect is not None:
             params += (expect,)
-        rows = self._execute(self._sql(sql), params,
-                             lambda rows: [self._notify(table_id, "meta", v=rows[0][0])]
-                             if rows else [])
+        rows = self._execute(
+            self._sql(sql),
+            params,
+            lambda rows: [self._notify(table_id, "meta", v=rows[0][0])] if rows else [],
+        )
         if not rows:
             raise MetaConflict(f"table {table_id}: its seats changed meanwhile; try again")
         return int(rows[0][0])
@@ -180,40 +190,51 @@ class Storage(ABC):
     def append_move(self, table_id: str, index: int, move: str) -> None:
         """Store move number ``index`` (0-based); committed when this returns."""
         try:
-            self._execute(self._sql(
-                "INSERT INTO nn_moves (table_id, idx, move) VALUES (?, ?, ?)"),
+            self._execute(
+                self._sql("INSERT INTO nn_moves (table_id, idx, move) VALUES (?, ?, ?)"),
                 (table_id, index, move),
-                lambda _: [self._notify(table_id, "move", i=index, m=move)])
+                lambda _: [self._notify(table_id, "move", i=index, m=move)],
+            )
         except DuplicateMoveError as e:
-            if e.retried and self._execute(self._sql(
-                    "SELECT move FROM nn_moves WHERE table_id = ? AND idx = ?"),
-                    (table_id, index)) == [(move,)]:
+            if e.retried and self._execute(
+                self._sql("SELECT move FROM nn_moves WHERE table_id = ? AND idx = ?"),
+                (table_id, index),
+            ) == [(move,)]:
                 return  # the first try was committed before its connection was lost
             raise
 
     def load(self, table_id: str) -> StoredTable | None:
-        rows = self._execute(self._sql(
-            "SELECT meta, meta_version FROM nn_tables WHERE id = ?"), (table_id,))
+        rows = self._execute(
+            self._sql("SELECT meta, meta_version FROM nn_tables WHERE id = ?"), (table_id,)
+        )
         if not rows:
             return None
-        return StoredTable(table_id, json.loads(rows[0][0]), self.moves_since(table_id, 0),
-                           int(rows[0][1]))
+        return StoredTable(
+            table_id, json.loads(rows[0][0]), self.moves_since(table_id, 0), int(rows[0][1])
+        )
 
     def moves_since(self, table_id: str, index: int) -> list[str]:
         """The moves of a table from number ``index`` (0-based) on, in order."""
-        return [m for (m,) in self._execute(self._sql(
-            "SELECT move FROM nn_moves WHERE table_id = ? AND idx >= ? ORDER BY idx"),
-            (table_id, index))]
+        return [
+            m
+            for (m,) in self._execute(
+                self._sql("SELECT move FROM nn_moves WHERE table_id = ? AND idx >= ? ORDER BY idx"),
+                (table_id, index),
+            )
+        ]
 
     def load_meta(self, table_id: str) -> tuple[dict[str, Any], int] | None:
-        rows = self._execute(self._sql(
-            "SELECT meta, meta_version FROM nn_tables WHERE id = ?"), (table_id,))
+        rows = self._execute(
+            self._sql("SELECT meta, meta_version FROM nn_tables WHERE id = ?"), (table_id,)
+        )
         return (json.loads(rows[0][0]), int(rows[0][1])) if rows else None
 
     def live_metas(self) -> dict[str, dict[str, Any]]:
         """The metadata of every table whose game goes on, by id (not their moves)."""
-        return {tid: json.loads(meta) for tid, meta in self._execute(
-            "SELECT id, meta FROM nn_tables WHERE finished = 0")}
+        return {
+            tid: json.loads(meta)
+            for tid, meta in self._execute("SELECT id, meta FROM nn_tables WHERE finished = 0")
+        }
 
 
 class SQLiteStorage(Storage):
@@ -226,8 +247,7 @@ class SQLiteStorage(Storage):
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         try:
-            self._db = sqlite3.connect(self.path, check_same_thread=False,
-                                       isolation_level=None)
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             # WAL with synchronous=NORMAL survives a killed process (not a power cut).
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
@@ -237,8 +257,9 @@ class SQLiteStorage(Storage):
         except sqlite3.Error as e:
             raise StorageError(f"cannot open SQLite database {self.path}: {e}") from None
 
-    def _execute(self, sql: str, params: tuple[Any, ...] = (),
-                 then: Then | None = None) -> list[tuple[Any, ...]]:
+    def _execute(
+        self, sql: str, params: tuple[Any, ...] = (), then: Then | None = None
+    ) -> list[tuple[Any, ...]]:
         # Autocommit mode: each single statement is its own committed transaction. One
         # process owns the file, so there is nobody to notify (``then`` is not run).
         with self._lock:
@@ -272,9 +293,14 @@ class SQLiteStorage(Storage):
         return None
 
     def public_live(self, limit: int) -> list[str]:
-        return [t for (t,) in self._execute(
-            "SELECT id FROM nn_tables WHERE finished = 0 AND json_extract(meta, '$.public') "
-            "ORDER BY json_extract(meta, '$.created') DESC LIMIT ?", (limit,))]
+        return [
+            t
+            for (t,) in self._execute(
+                "SELECT id FROM nn_tables WHERE finished = 0 AND json_extract(meta, '$.public') "
+                "ORDER BY json_extract(meta, '$.created') DESC LIMIT ?",
+                (limit,),
+            )
+        ]
 
     async def listen(self, handle: Callable[[dict[str, Any]], None]) -> None:
         await asyncio.Event().wait()  # nothing ever comes
@@ -293,8 +319,7 @@ _SHARED_SCHEMA = (
     "process TEXT NOT NULL, connections INTEGER NOT NULL, "
     "PRIMARY KEY (table_id, seat, process))",
     # the live processes: one heartbeat every HEARTBEAT seconds
-    "CREATE TABLE IF NOT EXISTS nn_processes (id TEXT PRIMARY KEY, seen DOUBLE PRECISION "
-    "NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS nn_processes (id TEXT PRIMARY KEY, seen DOUBLE PRECISION NOT NULL)",
 )
 NOW = "extract(epoch from clock_timestamp())"  # one clock for every process: the database's
 LEASE_SECONDS = 6.0  # a lease not renewed for this long may be taken by another process
@@ -332,40 +357,58 @@ class PostgresStorage(Storage):
                     db.execute(stmt)
         except psycopg.Error as e:
             raise StorageError(f"cannot open PostgreSQL database: {e}".splitlines()[0]) from None
-        self._connection = {"autocommit": True, "connect_timeout": 10,
-                            "application_name": APPLICATION + self.process}
-        self._pool = ConnectionPool(url, min_size=1, max_size=self.threads, open=True,
-                                    kwargs=self._connection, reconnect_timeout=RETRY_SECONDS,
-                                    name="ninetynine")
+        self._connection = {
+            "autocommit": True,
+            "connect_timeout": 10,
+            "application_name": APPLICATION + self.process,
+        }
+        self._pool = ConnectionPool(
+            url,
+            min_size=1,
+            max_size=self.threads,
+            open=True,
+            kwargs=self._connection,
+            reconnect_timeout=RETRY_SECONDS,
+            name="ninetynine",
+        )
         self._migrate()
-        self._names_shown = bool(self._execute(  # this very connection is one of them
-            "SELECT 1 FROM pg_stat_activity WHERE application_name = %s",
-            (APPLICATION + self.process,)))
+        self._names_shown = bool(
+            self._execute(  # this very connection is one of them
+                "SELECT 1 FROM pg_stat_activity WHERE application_name = %s",
+                (APPLICATION + self.process,),
+            )
+        )
 
     def _gone(self, process: str) -> str:
         """SQL: the process named in column ``process`` has no connection left."""
         if not self._names_shown:
             return "FALSE"
-        return (f"NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE application_name = "
-                f"'{APPLICATION}' || {process})")
+        return (
+            f"NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE application_name = "
+            f"'{APPLICATION}' || {process})"
+        )
 
-    def _execute(self, sql: str, params: tuple[Any, ...] = (),
-                 then: Then | None = None) -> list[tuple[Any, ...]]:
+    def _execute(
+        self, sql: str, params: tuple[Any, ...] = (), then: Then | None = None
+    ) -> list[tuple[Any, ...]]:
         psycopg = self._psycopg
         deadline = time.monotonic() + RETRY_SECONDS
         pause, retried = 0.05, False
         while True:
             try:
-                with self._pool.connection(timeout=max(0.1, deadline - time.monotonic())) as db, \
-                        db.transaction():
+                with (
+                    self._pool.connection(timeout=max(0.1, deadline - time.monotonic())) as db,
+                    db.transaction(),
+                ):
                     cur = db.execute(sql, params)
                     rows = cur.fetchall() if cur.description else []
                     for more, args in then(rows) if then else ():
                         db.execute(more, args)
                     return rows
             except psycopg.errors.UniqueViolation as e:
-                raise DuplicateMoveError(f"storage refused a write: {e}".splitlines()[0],
-                                         retried=retried) from None
+                raise DuplicateMoveError(
+                    f"storage refused a write: {e}".splitlines()[0], retried=retried
+                ) from None
             except (psycopg.OperationalError, psycopg.InterfaceError) as e:
                 # the connection was lost (a restart, the network; the pool replaces it),
                 # or the transaction was rolled back (a deadlock between processes)
@@ -382,14 +425,18 @@ class PostgresStorage(Storage):
         now = time.monotonic()
         if now - self._complained > 10:
             self._complained = now
-            logger.warning("PostgreSQL write retried (connection lost or transaction rolled "
-                           "back): %s",
-                           str(error).splitlines()[0] if str(error) else type(error).__name__)
+            logger.warning(
+                "PostgreSQL write retried (connection lost or transaction rolled back): %s",
+                str(error).splitlines()[0] if str(error) else type(error).__name__,
+            )
 
     def _columns(self, table: str) -> set[str]:
-        return {name for (name,) in self._execute(
-            "SELECT column_name FROM information_schema.columns WHERE table_name = %s",
-            (table,))}
+        return {
+            name
+            for (name,) in self._execute(
+                "SELECT column_name FROM information_schema.columns WHERE table_name = %s", (table,)
+            )
+        }
 
     def close(self) -> None:
         with contextlib.suppress(StorageError):  # what this process held is free at once
@@ -407,20 +454,27 @@ class PostgresStorage(Storage):
 
     def heartbeat(self) -> None:
         """This process is alive; the presence of processes gone silent is dropped."""
-        self._execute(f"INSERT INTO nn_processes (id, seen) VALUES (%s, {NOW}) "
-                      "ON CONFLICT (id) DO UPDATE SET seen = EXCLUDED.seen", (self.process,))
-        self._execute(f"DELETE FROM nn_presence WHERE process IN (SELECT id FROM nn_processes "
-                      f"WHERE seen < {NOW} - %s OR {self._gone('id')})", (3 * HEARTBEAT,))
+        self._execute(
+            f"INSERT INTO nn_processes (id, seen) VALUES (%s, {NOW}) "
+            "ON CONFLICT (id) DO UPDATE SET seen = EXCLUDED.seen",
+            (self.process,),
+        )
+        self._execute(
+            f"DELETE FROM nn_presence WHERE process IN (SELECT id FROM nn_processes "
+            f"WHERE seen < {NOW} - %s OR {self._gone('id')})",
+            (3 * HEARTBEAT,),
+        )
 
     def presence(self, table_ids: list[str]) -> dict[str, dict[tuple[str, int], int]]:
         out: dict[str, dict[tuple[str, int], int]] = {t: {} for t in table_ids}
         if table_ids:
             for table_id, process, seat, count in self._execute(
-                    "SELECT p.table_id, p.process, p.seat, p.connections FROM nn_presence p "
-                    "JOIN nn_processes q ON q.id = p.process WHERE p.table_id = ANY(%s) "
-                    f"AND p.process <> %s AND p.connections > 0 AND q.seen >= {NOW} - %s "
-                    f"AND NOT {self._gone('p.process')}",
-                    (table_ids, self.process, 3 * HEARTBEAT)):
+                "SELECT p.table_id, p.process, p.seat, p.connections FROM nn_presence p "
+                "JOIN nn_processes q ON q.id = p.process WHERE p.table_id = ANY(%s) "
+                f"AND p.process <> %s AND p.connections > 0 AND q.seen >= {NOW} - %s "
+                f"AND NOT {self._gone('p.process')}",
+                (table_ids, self.process, 3 * HEARTBEAT),
+            ):
                 out[table_id][(process, int(seat))] = int(count)
         return out
 
@@ -430,7 +484,8 @@ class PostgresStorage(Storage):
             "VALUES (%s, %s, %s, %s) ON CONFLICT (table_id, seat, process) "
             "DO UPDATE SET connections = EXCLUDED.connections",
             (table_id, seat, self.process, connections),
-            lambda _: [self._notify(table_id, "presence", s=seat, c=connections)])
+            lambda _: [self._notify(table_id, "presence", s=seat, c=connections)],
+        )
 
     def hold_leases(self, table_ids: list[str]) -> set[str]:
         if not table_ids:
@@ -442,18 +497,26 @@ class PostgresStorage(Storage):
             f"expires = EXCLUDED.expires WHERE nn_leases.holder = EXCLUDED.holder "
             f"OR nn_leases.expires < {NOW} OR {self._gone('nn_leases.holder')} "
             f"RETURNING table_id",
-            (self.process, LEASE_SECONDS, sorted(table_ids)))  # one lock order for all
+            (self.process, LEASE_SECONDS, sorted(table_ids)),
+        )  # one lock order for all
         return {t for (t,) in rows}
 
     def release_leases(self, table_ids: list[str]) -> None:
         if table_ids:
-            self._execute("DELETE FROM nn_leases WHERE holder = %s AND table_id = ANY(%s)",
-                          (self.process, table_ids))
+            self._execute(
+                "DELETE FROM nn_leases WHERE holder = %s AND table_id = ANY(%s)",
+                (self.process, table_ids),
+            )
 
     def public_live(self, limit: int) -> list[str]:
-        return [t for (t,) in self._execute(
-            "SELECT id FROM nn_tables WHERE finished = 0 AND meta::jsonb->>'public' = 'true' "
-            "ORDER BY (meta::jsonb->>'created')::float DESC LIMIT %s", (limit,))]
+        return [
+            t
+            for (t,) in self._execute(
+                "SELECT id FROM nn_tables WHERE finished = 0 AND meta::jsonb->>'public' = 'true' "
+                "ORDER BY (meta::jsonb->>'created')::float DESC LIMIT %s",
+                (limit,),
+            )
+        ]
 
     async def listen(self, handle: Callable[[dict[str, Any]], None]) -> None:
         """LISTEN on its own connection; after a lost connection (notifications may have
@@ -462,7 +525,8 @@ class PostgresStorage(Storage):
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(
-                        self._url, **self._connection) as db:
+                    self._url, **self._connection
+                ) as db:
                     await db.execute("LISTEN nn_tables")
                     handle({"k": "resync"})
                     pause = 0.2
@@ -481,8 +545,9 @@ def open_storage(url: str) -> Storage:
     if url.startswith(("postgresql://", "postgres://")):
         return PostgresStorage(url)
     if url.startswith("sqlite:///"):
-        url = url[len("sqlite:///"):]
+        url = url[len("sqlite:///") :]
     if "://" in url:
-        raise StorageError(f"unsupported database {url!r}: expected a SQLite file path "
-                           "or a postgresql:// URL")
+        raise StorageError(
+            f"unsupported database {url!r}: expected a SQLite file path or a postgresql:// URL"
+        )
     return SQLiteStorage(url)

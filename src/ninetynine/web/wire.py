@@ -53,38 +53,58 @@ def view_json(view: View, *, spectator: bool = False) -> dict[str, Any]:
         "plays_left": view.plays_left,
         "may_decline": view.may_decline,
         "legal": [] if spectator else [str(a) for a in view.legal],
-        "outcome": None if outcome is None else {
-            "winners": [w + 1 for w in outcome.winners], "reason": outcome.reason,
-            "why": ending(outcome.reason)},
+        "outcome": None
+        if outcome is None
+        else {
+            "winners": [w + 1 for w in outcome.winners],
+            "reason": outcome.reason,
+            "why": ending(outcome.reason),
+        },
     }
 
 
 def rules_json(rules: Rules) -> dict[str, Any]:
     """What a client needs to label the cards: each rank's effect in a few words, whether
     it is special (does more than count its face value), and the suit exceptions."""
+
     def card(eff: Effect, rank: int) -> dict[str, Any]:
-        plain = eff.kind is Kind.ADD and eff.values == (_FACE_VALUES[rank],) and not (
-            eff.reverse or eff.skip or eff.name or eff.no_draw)
+        plain = (
+            eff.kind is Kind.ADD
+            and eff.values == (_FACE_VALUES[rank],)
+            and not (eff.reverse or eff.skip or eff.name or eff.no_draw)
+        )
         return {"label": effect_label(eff, rules.limit), "special": not plain}
 
-    return {"id": rules.id, "name": rules.name, "limit": rules.limit,
-            "ranks": {RANKS[r]: card(e, r) for r, e in enumerate(rules.cards)},
-            "suits": {format_card(c): card(e, rank_of(c)) for c, e in rules.suit_cards}}
+    return {
+        "id": rules.id,
+        "name": rules.name,
+        "limit": rules.limit,
+        "ranks": {RANKS[r]: card(e, r) for r, e in enumerate(rules.cards)},
+        "suits": {format_card(c): card(e, rank_of(c)) for c, e in rules.suit_cards},
+    }
 
 
 def options_json(options: list[CardOption]) -> dict[str, Any]:
     """Each card of the hand: the total each legal play makes, or the engine's reason."""
-    return {format_card(o.card): {
-        "plays": [{"action": str(a), "total": total} for a, total in o.plays],
-        "refused": None if o.refused is None else {
-            "reason": o.refused.reason.value, "why": o.refused.why},
-    } for o in options}
+    return {
+        format_card(o.card): {
+            "plays": [{"action": str(a), "total": total} for a, total in o.plays],
+            "refused": None
+            if o.refused is None
+            else {"reason": o.refused.reason.value, "why": o.refused.why},
+        }
+        for o in options
+    }
 
 
 def standings_json(standings: list[Standing], hands: int) -> dict[str, Any]:
-    return {"hands": hands, "seats": [
-        {"seat": s.seat + 1, "place": s.place, "lives": s.lives, "lost": s.lost,
-         "won": s.won} for s in standings]}
+    return {
+        "hands": hands,
+        "seats": [
+            {"seat": s.seat + 1, "place": s.place, "lives": s.lives, "lost": s.lost, "won": s.won}
+            for s in standings
+        ],
+    }
 
 
 def replay_json(record: Record, seat: int | None) -> dict[str, Any]:
@@ -98,14 +118,21 @@ def replay_json(record: Record, seat: int | None) -> dict[str, Any]:
         view = view_json(observe(step.state, seat or 0), spectator=seat is None)
         if seat is None:
             view["hands"] = [[format_card(c) for c in sorted(h)] for h in step.state.hands]
-        talk = [t for e in events[seen:step.events] if (t := narrate(e, names, record.start.rules))]
+        talk = [
+            t for e in events[seen : step.events] if (t := narrate(e, names, record.start.rules))
+        ]
         seen = step.events
         out.append({"step": i, "moves": step.moves, "view": view, "talk": talk})
     final = steps[-1].state
-    return {"rules": rules_json(record.start.rules), "names": names, "steps": out,
-            "seat": None if seat is None else seat + 1,
-            "standings": standings_json(standings(final, events), final.hand_no)
-            if final.is_over else None}
+    return {
+        "rules": rules_json(record.start.rules),
+        "names": names,
+        "steps": out,
+        "seat": None if seat is None else seat + 1,
+        "standings": standings_json(standings(final, events), final.hand_no)
+        if final.is_over
+        else None,
+    }
 
 
 def coach_json(view: View, playouts: int, seed: int) -> dict[str, Any]:
@@ -119,8 +146,12 @@ def review_replay_json(record: Record, seat: int, playouts: int) -> dict[str, An
     ``moves`` of the replay step that shows it. The costliest flagged ones are listed by
     number."""
     decisions = review(record, seat, playouts=playouts)
-    return {"seat": seat + 1, "playouts": playouts, "decisions": review_json(decisions),
-            "costliest": [d.number for d in costliest(decisions)]}
+    return {
+        "seat": seat + 1,
+        "playouts": playouts,
+        "decisions": review_json(decisions),
+        "costliest": [d.number for d in costliest(decisions)],
+    }
 
 
 def event_json(event: Event, names: list[str], rules: Rules) -> dict[str, Any]:

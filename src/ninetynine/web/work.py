@@ -62,8 +62,9 @@ class Workers:
         """Start the fork server now (a second or so), not on the first request."""
         forkserver.ensure_running()
 
-    async def run(self, fn: Callable[..., T], *args: Any, seconds: float, limit: str,
-                  what: str) -> T:
+    async def run(
+        self, fn: Callable[..., T], *args: Any, seconds: float, limit: str, what: str
+    ) -> T:
         """``fn(*args)`` in a worker; ``limit`` names the time limit in a refusal.
 
         Raises LimitError when the queue is full (``work_queue``), the time is up
@@ -73,9 +74,12 @@ class Workers:
             self._slots = asyncio.Semaphore(self.limits.workers)
         if self._slots.locked() and self.waiting >= self.limits.work_queue:
             self.stats.refused += 1
-            raise LimitError("work_queue", f"the server is busy with {self.waiting} other "
-                             f"requests like this one: try {what} again in a minute",
-                             code="busy")
+            raise LimitError(
+                "work_queue",
+                f"the server is busy with {self.waiting} other "
+                f"requests like this one: try {what} again in a minute",
+                code="busy",
+            )
         self.waiting += 1
         try:
             await self._slots.acquire()
@@ -86,29 +90,36 @@ class Workers:
         finally:
             self._slots.release()
 
-    def _run_one(self, fn: Callable[..., T], args: tuple[Any, ...], seconds: float,
-                 limit: str, what: str) -> T:
+    def _run_one(
+        self, fn: Callable[..., T], args: tuple[Any, ...], seconds: float, limit: str, what: str
+    ) -> T:
         receiver, sender = self.context.Pipe(duplex=False)
-        process = self.context.Process(target=_work, daemon=True,
-                                       args=(sender, fn, args, self.limits.worker_memory * MiB))
+        process = self.context.Process(
+            target=_work, daemon=True, args=(sender, fn, args, self.limits.worker_memory * MiB)
+        )
         process.start()
         sender.close()
         self._running.add(process)
         try:
             if not receiver.poll(seconds):
                 self.stats.killed += 1
-                raise LimitError(limit, f"{what} ran out of time ({seconds:g} s)",
-                                 code="work_timeout")
+                raise LimitError(
+                    limit, f"{what} ran out of time ({seconds:g} s)", code="work_timeout"
+                )
             try:
                 outcome, value, rss = receiver.recv()
             except EOFError:  # the worker died without a word
                 process.join(5)
                 if process.exitcode is not None and process.exitcode < 0:  # a signal: the
                     self.stats.killed += 1  # kernel stopped it (out of memory)
-                    raise LimitError("worker_memory", f"{what} needed more memory than the "
-                                     "server gives it", code="work_memory") from None
-                raise RuntimeError(f"{what}: its worker exited with code "
-                                   f"{process.exitcode} before answering") from None
+                    raise LimitError(
+                        "worker_memory",
+                        f"{what} needed more memory than the server gives it",
+                        code="work_memory",
+                    ) from None
+                raise RuntimeError(
+                    f"{what}: its worker exited with code {process.exitcode} before answering"
+                ) from None
         finally:
             process.kill()  # done or not, the process goes now
             process.join()
@@ -117,8 +128,12 @@ class Workers:
         self.stats.peak_rss = max(self.stats.peak_rss, rss)
         if outcome is Outcome.MEMORY:
             self.stats.killed += 1
-            raise LimitError("worker_memory", f"{what} needed more memory than the server "
-                             f"gives it ({self.limits.worker_memory} MiB)", code="work_memory")
+            raise LimitError(
+                "worker_memory",
+                f"{what} needed more memory than the server "
+                f"gives it ({self.limits.worker_memory} MiB)",
+                code="work_memory",
+            )
         if outcome is Outcome.REFUSED:  # the work's own one-line error (a bad record, ...)
             raise NinetyNineError(value)
         if outcome is Outcome.FAILED:
@@ -150,8 +165,7 @@ class Outcome(Enum):
     FAILED = "failed"  # a bug: its repr goes back, for the log
 
 
-def _work(sender: Connection, fn: Callable[..., Any], args: tuple[Any, ...],
-          memory: int) -> None:
+def _work(sender: Connection, fn: Callable[..., Any], args: tuple[Any, ...], memory: int) -> None:
     """A worker's life: cap its memory, run ``fn``, send ``(outcome, value, peak rss)``.
     The cap is on what the work adds to the address space the worker starts with (the
     engine, and whatever its parent's main module imported)."""

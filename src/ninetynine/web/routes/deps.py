@@ -27,8 +27,7 @@ def address(request: Request) -> str:
     return request.client.host if request.client else "?"
 
 
-async def json_body(request: Request, limits: Limits, fields: type[BaseModel]
-                    ) -> dict[str, Any]:
+async def json_body(request: Request, limits: Limits, fields: type[BaseModel]) -> dict[str, Any]:
     """The request's JSON object, with no field that ``fields`` (its schema,
     :mod:`ninetynine.web.schema`) does not name: a misspelt option is refused rather than
     silently ignored."""
@@ -39,6 +38,8 @@ async def json_body(request: Request, limits: Limits, fields: type[BaseModel]
     body = json_object(text, limits.max_depth, "the request body")
     unknown = next((key for key in body if key not in fields.model_fields), None)
     if unknown is not None:
-        raise ProtocolError("malformed", f"unknown field {unknown[:20]!r}: expected "
-                            f"{', '.join(fields.model_fields)}")
+        raise ProtocolError(
+            "malformed",
+            f"unknown field {unknown[:20]!r}: expected {', '.join(fields.model_fields)}",
+        )
     return body

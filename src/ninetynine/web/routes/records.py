@@ -38,21 +38,25 @@ class Reviewing:
 
 
 @schema.route(router, "GET /api/tables/{table_id}/replay")
-async def table_replay(table_id: str, lobby: LobbyDep,
-                       seat: int | None = Query(None, include_in_schema=False)
-                       ) -> dict[str, Any]:
+async def table_replay(
+    table_id: str, lobby: LobbyDep, seat: int | None = Query(None, include_in_schema=False)
+) -> dict[str, Any]:
     """A finished game step by step: from one seat's view, or every hand open."""
     table = await lobby.get(table_id)
     if not table.finished:
         raise ProtocolError("not_finished", "a game can be replayed when it is over")
-    return await asyncio.to_thread(replay_json, table.match.record(),
-                                   _replay_seat(seat, len(table.seats)))
+    return await asyncio.to_thread(
+        replay_json, table.match.record(), _replay_seat(seat, len(table.seats))
+    )
 
 
 @schema.route(router, "GET /api/tables/{table_id}/review")
-async def table_review(table_id: str, request: Request, lobby: LobbyDep,
-                       seat: int | None = Query(None, include_in_schema=False)
-                       ) -> dict[str, Any]:
+async def table_review(
+    table_id: str,
+    request: Request,
+    lobby: LobbyDep,
+    seat: int | None = Query(None, include_in_schema=False),
+) -> dict[str, Any]:
     """A finished game's decisions of one seat beside the coach's moves."""
     table = await lobby.get(table_id)
     if not table.finished:
@@ -85,25 +89,38 @@ async def _reviewed(request: Request, lobby: Lobby, record: Record, seat: int) -
     decisions = sum(who == seat for who, _ in record.moves)  # at most: some have one move
     cost = decisions * limits.review_playouts
     if cost > limits.review_budget:
-        raise LimitError("review_budget", f"reviewing seat {seat + 1} of this game would run "
-                         f"up to {cost:,} playouts ({decisions} moves of that seat, "
-                         f"{limits.review_playouts} each): at most {limits.review_budget:,}",
-                         code="too_large")
+        raise LimitError(
+            "review_budget",
+            f"reviewing seat {seat + 1} of this game would run "
+            f"up to {cost:,} playouts ({decisions} moves of that seat, "
+            f"{limits.review_playouts} each): at most {limits.review_budget:,}",
+            code="too_large",
+        )
     reviewing: Reviewing = request.app.state.reviewing
     if reviewing.running >= limits.reviews_at_once:
-        raise LimitError("reviews_at_once", "the server is reviewing other games: try "
-                         "again in a minute", code="busy")
+        raise LimitError(
+            "reviews_at_once",
+            "the server is reviewing other games: try again in a minute",
+            code="busy",
+        )
     reviewing.running += 1
     try:
-        return await lobby.workers.run(review_replay_json, record, seat, limits.review_playouts,
-                                       seconds=limits.review_seconds, limit="review_seconds",
-                                       what="the review")
+        return await lobby.workers.run(
+            review_replay_json,
+            record,
+            seat,
+            limits.review_playouts,
+            seconds=limits.review_seconds,
+            limit="review_seconds",
+            what="the review",
+        )
     finally:
         reviewing.running -= 1
 
 
-async def _uploaded(request: Request, lobby: Lobby, fields: type[BaseModel]
-                    ) -> tuple[Record, object]:
+async def _uploaded(
+    request: Request, lobby: Lobby, fields: type[BaseModel]
+) -> tuple[Record, object]:
     """The record a client sent (``{"record": TEXT, "seat": ...}``) and its seat."""
     lobby.throttle(address(request))
     body = await json_body(request, lobby.settings.limits, fields)
@@ -144,6 +161,9 @@ def _replay_seat(seat: object, players: int) -> int | None:
     if seat is None:
         return None
     if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= players:
-        raise ProtocolError("bad_record", f"seat {str(seat)[:10]!r}: expected a seat from 1 to "
-                            f"{players}, or none for every hand open")
+        raise ProtocolError(
+            "bad_record",
+            f"seat {str(seat)[:10]!r}: expected a seat from 1 to "
+            f"{players}, or none for every hand open",
+        )
     return seat - 1

@@ -83,8 +83,7 @@ def _unseated(ws: WebSocket, lobby: Lobby) -> Iterator[None]:
 
 async def _watch_lobby(ws: WebSocket, lobby: Lobby, limits: Limits) -> None:
     """The public tables, sent again whenever they change (at most once a second)."""
-    conn = Conn(None, limits.send_queue,
-                Bucket(limits.messages_per_second, limits.messages_burst))
+    conn = Conn(None, limits.send_queue, Bucket(limits.messages_per_second, limits.messages_burst))
     lobby.watchers.add(conn)
     conn.send(await lobby.listing_frame())
     try:
@@ -101,8 +100,9 @@ async def _serve(ws: WebSocket, lobby: Lobby, table_id: str, limits: Limits) -> 
         table = await lobby.get(table_id)
         hello = await asyncio.wait_for(_receive(ws, limits), HELLO_TIMEOUT)
         if hello.get("type") != "hello":
-            raise ProtocolError("malformed", "the first message must be "
-                                "{\"type\": \"hello\", \"token\": ...}")
+            raise ProtocolError(
+                "malformed", 'the first message must be {"type": "hello", "token": ...}'
+            )
         token = hello.get("token")
         seat = None
         if token is not None:
@@ -110,8 +110,9 @@ async def _serve(ws: WebSocket, lobby: Lobby, table_id: str, limits: Limits) -> 
             if seat is None:
                 raise ProtocolError("bad_token", "this token holds no seat at this table")
         with _unseated(ws, lobby) if seat is None else contextlib.nullcontext():
-            conn = Conn(seat, limits.send_queue,
-                        Bucket(limits.messages_per_second, limits.messages_burst))
+            conn = Conn(
+                seat, limits.send_queue, Bucket(limits.messages_per_second, limits.messages_burst)
+            )
             table.connect(conn)
             await _connected(ws, lobby, table, conn, limits)
     except ProtocolError as e:
@@ -121,15 +122,17 @@ async def _serve(ws: WebSocket, lobby: Lobby, table_id: str, limits: Limits) -> 
             await ws.close(code=4001)
 
 
-async def _connected(ws: WebSocket, lobby: Lobby, table: Table, conn: Conn,
-                     limits: Limits) -> None:
+async def _connected(ws: WebSocket, lobby: Lobby, table: Table, conn: Conn, limits: Limits) -> None:
     """A client at its table: its frames go out and its messages come in until it goes."""
     receiver = asyncio.create_task(_receive_loop(ws, lobby, table, conn, limits))
     try:
         await _until_one_ends(_send_loop(ws, conn), receiver, conn.dropped.wait())
     finally:
-        ended = receiver.result() if receiver.done() and not receiver.cancelled() and \
-            receiver.exception() is None else Ending.GONE
+        ended = (
+            receiver.result()
+            if receiver.done() and not receiver.cancelled() and receiver.exception() is None
+            else Ending.GONE
+        )
         if receiver.done() and not receiver.cancelled() and receiver.exception() is not None:
             logger.warning("table %s: a connection failed: %r", table.id, receiver.exception())
         table.disconnect(conn, leave=ended is Ending.LEAVES)
@@ -151,8 +154,9 @@ class Ending(Enum):
         return 4009 if self is Ending.REFUSED else 1000
 
 
-async def _receive_loop(ws: WebSocket, lobby: Lobby, table: Table, conn: Conn,
-                        limits: Limits) -> Ending:
+async def _receive_loop(
+    ws: WebSocket, lobby: Lobby, table: Table, conn: Conn, limits: Limits
+) -> Ending:
     """Read and act on messages until the client goes, leaves its seat, or has had
     ``refusals_per_connection`` messages in a row refused (for being malformed, illegal,
     ...; a message over the rate is refused by the rate limit alone)."""
@@ -161,8 +165,11 @@ async def _receive_loop(ws: WebSocket, lobby: Lobby, table: Table, conn: Conn,
         try:
             msg = await _receive(ws, limits)
             if conn.bucket is not None and not conn.bucket.take():
-                raise LimitError("messages_per_second", "too many messages: this one was not "
-                                 "read; slow down", code="rate_limited")
+                raise LimitError(
+                    "messages_per_second",
+                    "too many messages: this one was not read; slow down",
+                    code="rate_limited",
+                )
             if await _handle(lobby, table, conn, msg):
                 return Ending.LEAVES
             refused = 0
@@ -172,9 +179,13 @@ async def _receive_loop(ws: WebSocket, lobby: Lobby, table: Table, conn: Conn,
             conn.send_json(e.json())
             refused += e.code != "rate_limited"  # (the rate limit's bucket refills)
             if refused >= limits.refusals_per_connection:
-                conn.send_json(LimitError("refusals_per_connection", f"{refused} messages in "
-                                          "a row were refused: the connection is closed",
-                                          code="too_many_refusals").json())
+                conn.send_json(
+                    LimitError(
+                        "refusals_per_connection",
+                        f"{refused} messages in a row were refused: the connection is closed",
+                        code="too_many_refusals",
+                    ).json()
+                )
                 return Ending.REFUSED
         except NinetyNineError as e:  # a storage failure: nothing was applied
             conn.send_json({"type": "error", "code": "server", "message": str(e)})
@@ -200,8 +211,11 @@ async def _handle(lobby: Lobby, table: Table, conn: Conn, msg: dict[str, Any]) -
         if not created:  # the table's clients were told when it was created
             conn.send_json({"type": "rematch", "table": new.id})
     else:
-        raise ProtocolError("malformed", f"unknown message type {str(kind)[:40]!r}: expected "
-                            "act, coach, chat, ping, leave or rematch")
+        raise ProtocolError(
+            "malformed",
+            f"unknown message type {str(kind)[:40]!r}: expected "
+            "act, coach, chat, ping, leave or rematch",
+        )
     return False
 
 
@@ -219,8 +233,11 @@ async def _receive(ws: WebSocket, limits: Limits) -> dict[str, Any]:
     if text is None:
         raise ProtocolError("malformed", "binary frames are not read: send JSON as text")
     if len(text) > limits.max_message:
-        raise LimitError("max_message", f"a message of {len(text)} characters: at most "
-                         f"{limits.max_message}", code="too_large")
+        raise LimitError(
+            "max_message",
+            f"a message of {len(text)} characters: at most {limits.max_message}",
+            code="too_large",
+        )
     return json_object(text, limits.max_depth, "a message")
 
 

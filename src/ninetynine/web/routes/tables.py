@@ -29,18 +29,31 @@ router = APIRouter()
 @schema.route(router, "GET /api/presets")
 async def list_presets(lobby: LobbyDep) -> list[dict[str, Any]]:
     limits = lobby.settings.limits
-    return [{"id": p.id, "name": p.name, "description": p.description,
-             "players": [(r := load_rules(p.id)).players_min,
-                         min(r.players_max, limits.max_players)]}
-            for p in presets().values()]
+    return [
+        {
+            "id": p.id,
+            "name": p.name,
+            "description": p.description,
+            "players": [
+                (r := load_rules(p.id)).players_min,
+                min(r.players_max, limits.max_players),
+            ],
+        }
+        for p in presets().values()
+    ]
 
 
 @schema.route(router, "GET /api/config")
 async def config(lobby: LobbyDep) -> dict[str, Any]:
     limits = lobby.settings.limits
-    return {"bots": list(lobby.settings.bots), "process": lobby.storage.process or None,
-            "limits": {k: getattr(limits, k) for k in ("max_players", "max_house_rules",
-                                                       "max_message", "chat_length")}}
+    return {
+        "bots": list(lobby.settings.bots),
+        "process": lobby.storage.process or None,
+        "limits": {
+            k: getattr(limits, k)
+            for k in ("max_players", "max_house_rules", "max_message", "chat_length")
+        },
+    }
 
 
 @schema.route(router, "GET /api/tables")
@@ -57,24 +70,30 @@ async def create_table(request: Request, response: Response, lobby: LobbyDep) ->
     rules = _rules_of(body, limits)
     players = body.get("players", 4)
     if not isinstance(players, int) or isinstance(players, bool):
-        raise ProtocolError("bad_table", f"players {str(players)[:20]!r}: expected a whole "
-                            "number")
+        raise ProtocolError("bad_table", f"players {str(players)[:20]!r}: expected a whole number")
     clock = body.get("clock")
     if clock is not None and (not isinstance(clock, (int, float)) or isinstance(clock, bool)):
-        raise ProtocolError("bad_table", f"clock {str(clock)[:20]!r}: expected seconds or "
-                            "null")
+        raise ProtocolError("bad_table", f"clock {str(clock)[:20]!r}: expected seconds or null")
     public = body.get("public", False)
     if not isinstance(public, bool):
-        raise ProtocolError("bad_table", "public: expected true (listed in the lobby) or "
-                            "false (invite only)")
+        raise ProtocolError(
+            "bad_table", "public: expected true (listed in the lobby) or false (invite only)"
+        )
     client = request.cookies.get(CLIENT_COOKIE)
     if not client or len(client) > 64:
         client = secrets.token_urlsafe(16)
-        response.set_cookie(CLIENT_COOKIE, client, max_age=365 * 86400, httponly=True,
-                            samesite="strict")
+        response.set_cookie(
+            CLIENT_COOKIE, client, max_age=365 * 86400, httponly=True, samesite="strict"
+        )
     table, token = await lobby.create(
-        rules=rules, players=players, name=body.get("name"), clock=clock, public=public,
-        bots=_bots_of(body.get("bots", {})), creator=Creator.of(client, where))
+        rules=rules,
+        players=players,
+        name=body.get("name"),
+        clock=clock,
+        public=public,
+        bots=_bots_of(body.get("bots", {})),
+        creator=Creator.of(client, where),
+    )
     return {"table": table.id, "seat": 1, "token": token, "invite": f"/t/{table.id}"}
 
 
@@ -95,8 +114,11 @@ async def join_table(table_id: str, request: Request, lobby: LobbyDep) -> dict[s
 @schema.route(router, "GET /api/tables/{table_id}/record")
 async def record(table_id: str, lobby: LobbyDep) -> Response:
     text = (await lobby.get(table_id)).record_text()
-    return PlainTextResponse(text, media_type="application/toml", headers={
-        "Content-Disposition": f'attachment; filename="ninetynine-{table_id}.toml"'})
+    return PlainTextResponse(
+        text,
+        media_type="application/toml",
+        headers={"Content-Disposition": f'attachment; filename="ninetynine-{table_id}.toml"'},
+    )
 
 
 def _rules_of(body: dict[str, Any], limits: Limits) -> Rules:
@@ -107,15 +129,19 @@ def _rules_of(body: dict[str, Any], limits: Limits) -> Rules:
             if not isinstance(house, str):
                 raise RulesError("house rules: expected the text of a .toml file")
             if len(house) > limits.max_house_rules:
-                raise LimitError("max_house_rules", f"house rules of {len(house)} characters: "
-                                 f"at most {limits.max_house_rules}", code="bad_rules")
+                raise LimitError(
+                    "max_house_rules",
+                    f"house rules of {len(house)} characters: at most {limits.max_house_rules}",
+                    code="bad_rules",
+                )
             try:
                 data = tomllib.loads(house)
             except tomllib.TOMLDecodeError as e:
                 raise RulesError(f"house rules: not valid TOML: {e}") from None
             except RecursionError:
-                raise LimitError("max_depth", "house rules nested too deep",
-                                 code="too_deep") from None
+                raise LimitError(
+                    "max_depth", "house rules nested too deep", code="too_deep"
+                ) from None
             check_data_depth(data, limits.max_depth, "house rules")
             rules = load_rules(data)
             if len(rules.name) > 60 or not rules.name.isprintable():
@@ -123,7 +149,7 @@ def _rules_of(body: dict[str, Any], limits: Limits) -> Rules:
             return rules
         preset = body.get("rules", "P")
         if not isinstance(preset, str):
-            raise RulesError(f"rules {str(preset)[:40]!r}: expected a preset id such as \"P\"")
+            raise RulesError(f'rules {str(preset)[:40]!r}: expected a preset id such as "P"')
         return preset_rules(find_preset(preset[:40]).id)  # never a path on the server
     except RulesError as e:
         raise ProtocolError("bad_rules", str(e)) from None
@@ -132,12 +158,15 @@ def _rules_of(body: dict[str, Any], limits: Limits) -> Rules:
 def _bots_of(raw: object) -> dict[int, str]:
     """``{"2": "easy"}`` (seats from 1) -> {1: "easy"}; the lobby checks the levels."""
     if not isinstance(raw, dict):
-        raise ProtocolError("bad_table", "bots: expected an object such as {\"2\": \"easy\"}")
+        raise ProtocolError("bad_table", 'bots: expected an object such as {"2": "easy"}')
     bots: dict[int, str] = {}
     for key, level in raw.items():
         if not SEAT_KEY.match(str(key)) or not isinstance(level, str):
-            raise ProtocolError("bad_table", f"bots: seat {str(key)[:10]!r} -> "
-                                f"{str(level)[:40]!r}: expected a seat number and a bot level "
-                                "(easy, medium, hard)")
+            raise ProtocolError(
+                "bad_table",
+                f"bots: seat {str(key)[:10]!r} -> "
+                f"{str(level)[:40]!r}: expected a seat number and a bot level "
+                "(easy, medium, hard)",
+            )
         bots[int(key) - 1] = level
     return bots

@@ -32,8 +32,16 @@ logger = logging.getLogger("ninetynine.web")
 class Authority:
     """Checks, stores, applies and sends every move of one table's match."""
 
-    def __init__(self, seating: Seating, fanout: Fanout, clock: TurnClock, storage: Storage,
-                 *, kick: Callable[[], None], ended: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        seating: Seating,
+        fanout: Fanout,
+        clock: TurnClock,
+        storage: Storage,
+        *,
+        kick: Callable[[], None],
+        ended: Callable[[], None],
+    ) -> None:
         self.seating, self.fanout, self.clock, self.storage = seating, fanout, clock, storage
         self.match = seating.match
         self.kick = kick  # let the bots move (they sit above the authority)
@@ -55,10 +63,17 @@ class Authority:
         if seat is None:
             raise ProtocolError("spectator", "spectators cannot play")
         sid, text = msg.get("state"), msg.get("action")
-        if not isinstance(sid, int) or isinstance(sid, bool) or not isinstance(text, str) \
-                or len(text) > 40:
-            raise ProtocolError("malformed", "an action needs 'state' (the state id you saw, a "
-                                "number) and 'action' (text such as \"KS\" or \"AS+11\")")
+        if (
+            not isinstance(sid, int)
+            or isinstance(sid, bool)
+            or not isinstance(text, str)
+            or len(text) > 40
+        ):
+            raise ProtocolError(
+                "malformed",
+                "an action needs 'state' (the state id you saw, a "
+                'number) and \'action\' (text such as "KS" or "AS+11")',
+            )
         async with self.lock:
             code = self.check_move(seat, sid, text)
             await self.commit(seat, self.state.action_of(code))
@@ -72,11 +87,15 @@ class Authority:
         if not self.seating.started:
             raise ProtocolError("not_started", "the game starts when every seat is taken")
         if self.seating.finished:
-            raise ProtocolError("game_over", "the game is over" if self.state.is_over else
-                                "the table was abandoned")
+            raise ProtocolError(
+                "game_over", "the game is over" if self.state.is_over else "the table was abandoned"
+            )
         if sid != self.version:
-            raise ProtocolError("stale", f"state {sid} is not the current state {self.version}: "
-                                "your action was not played; look again and resend")
+            raise ProtocolError(
+                "stale",
+                f"state {sid} is not the current state {self.version}: "
+                "your action was not played; look again and resend",
+            )
         if self.state.current_seat != seat:
             raise ProtocolError("not_your_turn", "it is not your turn")
         try:
@@ -85,8 +104,9 @@ class Authority:
             raise ProtocolError("malformed", str(e)) from None
         legal = [str(a) for a in self.state.legal_actions()]
         if not isinstance(action, Action):
-            raise ProtocolError(Refusal.NOT_ALLOWED.value, f"'{text}' is not a player's move",
-                                legal=legal)
+            raise ProtocolError(
+                Refusal.NOT_ALLOWED.value, f"'{text}' is not a player's move", legal=legal
+            )
         try:  # the engine's own reading and reason (over the limit, below 0, the King ban)
             return self.state.check(action, seat)
         except IllegalActionError as e:
@@ -97,16 +117,20 @@ class Authority:
         The caller holds :attr:`lock`."""
         self.match.check(move, seat)
         try:
-            await self.storage.call(self.storage.append_move, self.seating.id, self.version,
-                                    move_text(seat, move))
+            await self.storage.call(
+                self.storage.append_move, self.seating.id, self.version, move_text(seat, move)
+            )
         except DuplicateMoveError:  # another process stored a move here first
             await self.catch_up()
-            raise ProtocolError("stale", "another move was played first: your action was not "
-                                "played; look again and resend") from None
+            raise ProtocolError(
+                "stale",
+                "another move was played first: your action was not played; look again and resend",
+            ) from None
         events = self.match.play(move, seat)
         self.clock.moved()
-        self.fanout.broadcast([event_json(e, self.seating.names, self.fanout.rules)
-                               for e in events])
+        self.fanout.broadcast(
+            [event_json(e, self.seating.names, self.fanout.rules) for e in events]
+        )
         if self.state.is_over:
             self.ended()
             seating = self.seating
@@ -117,8 +141,9 @@ class Authority:
 
     async def catch_up(self) -> None:
         """Play the moves other processes stored since this table's state (under lock)."""
-        self.play_stored(await self.storage.call(self.storage.moves_since, self.seating.id,
-                                                 self.version))
+        self.play_stored(
+            await self.storage.call(self.storage.moves_since, self.seating.id, self.version)
+        )
 
     def play_stored(self, texts: list[str]) -> None:
         """Play moves that are stored already (another process's), and send them out."""
@@ -128,8 +153,9 @@ class Authority:
             events += self.match.play(move, who)
         if texts:
             self.clock.moved()
-            self.fanout.broadcast([event_json(e, self.seating.names, self.fanout.rules)
-                                   for e in events])
+            self.fanout.broadcast(
+                [event_json(e, self.seating.names, self.fanout.rules) for e in events]
+            )
             if self.state.is_over:
                 self.ended()
             self.kick()

@@ -16,9 +16,11 @@ logger = logging.getLogger("ninetynine.web")
 
 def later(table_id: str, work: Awaitable[Any], what: str) -> None:
     """Run ``work`` in the background; a failure is logged with the table and ``what``."""
+
     async def run() -> None:
         try:
             await work
         except (StorageError, ProtocolError) as e:
             logger.warning("table %s: %s: %s", table_id, what, e)
+
     asyncio.get_running_loop().create_task(run())

@@ -40,8 +40,15 @@ class Overloaded(BotFailure):
 class TableBots:
     """Who plays by bot at one table, and the task that moves them."""
 
-    def __init__(self, seating: Seating, fanout: Fanout, clock: TurnClock,
-                 authority: Authority, sharing: Sharing, settings: Settings) -> None:
+    def __init__(
+        self,
+        seating: Seating,
+        fanout: Fanout,
+        clock: TurnClock,
+        authority: Authority,
+        sharing: Sharing,
+        settings: Settings,
+    ) -> None:
         self.seating, self.fanout, self.clock = seating, fanout, clock
         self.authority, self.sharing, self.settings = authority, sharing, settings
         self.by_seat: dict[int, Bot] = {}  # the bot seats' bots
@@ -61,14 +68,21 @@ class TableBots:
 
     def kick(self) -> None:
         """Let chance and bots move until a person is to play (while anybody is here)."""
-        if self.sharing.driving and self.fanout.attended and \
-                (self._pump is None or self._pump.done()):
+        if (
+            self.sharing.driving
+            and self.fanout.attended
+            and (self._pump is None or self._pump.done())
+        ):
             self._pump = asyncio.get_running_loop().create_task(self._run_pump())
 
     async def _run_pump(self) -> None:
         seating, authority = self.seating, self.authority
-        while seating.started and not seating.finished and self.fanout.attended and \
-                self.sharing.driving:
+        while (
+            seating.started
+            and not seating.finished
+            and self.fanout.attended
+            and self.sharing.driving
+        ):
             if authority.state.is_chance:
                 async with authority.lock:
                     if authority.state.is_chance:
@@ -115,11 +129,17 @@ class TableBots:
                 takeover = self.settings.takeover_bot
                 action = await self._think_once(takeover, view, limit)
                 if action is not None:
-                    self.fanout.note(seat, "BotHurried", f"{self.seating.seats[seat].name} ran "
-                                     f"out of time; {takeover} played this move for it.")
+                    self.fanout.note(
+                        seat,
+                        "BotHurried",
+                        f"{self.seating.seats[seat].name} ran "
+                        f"out of time; {takeover} played this move for it.",
+                    )
             if action is None:
-                raise Overloaded(f"no bot answered within {limit:g} s (server limit "
-                                 "bot_seconds): the server is very busy")
+                raise Overloaded(
+                    f"no bot answered within {limit:g} s (server limit "
+                    "bot_seconds): the server is very busy"
+                )
         except BotFailure as e:
             if seat in self.by_seat and not isinstance(e, Overloaded):
                 await self.replace_bot(seat, e)  # the pump goes on with the new bot
@@ -129,8 +149,10 @@ class TableBots:
             self.release_stand_in(seat)  # the next try starts a fresh one
             raise
         async with authority.lock:  # unless the game moved on or the person came back meanwhile
-            if authority.version == version and \
-                    bot in (self.by_seat.get(seat), self.stand_ins.get(seat)):
+            if authority.version == version and bot in (
+                self.by_seat.get(seat),
+                self.stand_ins.get(seat),
+            ):
                 with contextlib.suppress(ProtocolError):  # (another process moved first)
                     await authority.commit(seat, action)
 
@@ -146,12 +168,14 @@ class TableBots:
         """The bot's move, asked on the bots' threads; None if it took over ``seconds``
         (its thread goes on to the end of its own budget, its answer unused)."""
         thinking = asyncio.get_running_loop().run_in_executor(
-            self.pool, ask, bot, view, random.Random(self.rng.random()))
+            self.pool, ask, bot, view, random.Random(self.rng.random())
+        )
         try:
             return await asyncio.wait_for(thinking, seconds)
         except TimeoutError:
-            logger.warning("table %s: bot %r thought for more than %g s", self.seating.id,
-                           bot.name, seconds)
+            logger.warning(
+                "table %s: bot %r thought for more than %g s", self.seating.id, bot.name, seconds
+            )
             return None
 
     # Who plays by bot ---------------------------------------------------------------
@@ -166,8 +190,9 @@ class TableBots:
         await seating.change_meta(lambda: seating.meta_with(seats))
         close_bot(self.by_seat[seat])
         seating.seats[seat], self.by_seat[seat] = s, self.new_bot(level)
-        self.fanout.note(seat, "BotReplaced", f"{s.name} failed ({error}); {level} plays this "
-                         "seat from now on.")
+        self.fanout.note(
+            seat, "BotReplaced", f"{s.name} failed ({error}); {level} plays this seat from now on."
+        )
 
     def follow(self, changed: set[int]) -> None:
         """The seats changed at another process: start the bots of the seats whose level

@@ -26,8 +26,7 @@ class TurnClock:
         nobody's turn, or a bot's)."""
         clock = self.seating.meta.get("clock")
         seat = self.seating.match.state.current_seat
-        if clock and seat is not None and self.seating.started and \
-                not self.seating.bot_plays(seat):
+        if clock and seat is not None and self.seating.started and not self.seating.bot_plays(seat):
             return max(0.0, round(float(clock) - (self.settings.clock() - self.turn_started), 1))
         return None
 
@@ -51,10 +50,19 @@ class TurnClock:
         seat = seating.match.state.current_seat
         version = seating.match.version
         clock = seating.meta.get("clock")
-        if seat is not None and clock and self.fanout.attended and not seating.bot_plays(seat) \
-                and self.expired != version and now - self.turn_started >= clock:
-            self.fanout.note(seat, "TimedOut", f"{seating.seats[seat].name} ran out of time: "
-                             "a bot plays this turn.")
+        if (
+            seat is not None
+            and clock
+            and self.fanout.attended
+            and not seating.bot_plays(seat)
+            and self.expired != version
+            and now - self.turn_started >= clock
+        ):
+            self.fanout.note(
+                seat,
+                "TimedOut",
+                f"{seating.seats[seat].name} ran out of time: a bot plays this turn.",
+            )
             self.expired = version
             changed = True
         return changed

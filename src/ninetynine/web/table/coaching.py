@@ -37,9 +37,15 @@ class Coaching:
         asked = self.coached.get(seat)
         if asked is None or asked[0] != version:
             limits = self.settings.limits
-            work = self.workers.run(coach_json, authority.match.view(seat),
-                                    limits.coach_playouts, version, seconds=limits.bot_seconds,
-                                    limit="bot_seconds", what="the coach")
+            work = self.workers.run(
+                coach_json,
+                authority.match.view(seat),
+                limits.coach_playouts,
+                version,
+                seconds=limits.bot_seconds,
+                limit="bot_seconds",
+                what="the coach",
+            )
             asked = self.coached[seat] = (version, asyncio.ensure_future(work))
         figures = await asyncio.shield(asked[1])
         return {"type": "coach", "state": version, **figures}

@@ -30,8 +30,14 @@ CHAT_KEPT = 50  # chat lines a client gets when it (re)connects
 class Fanout:
     """The clients at one table and what they have been told."""
 
-    def __init__(self, seating: Seating, rules: Rules, settings: Settings, storage: Storage,
-                 summary: Callable[[], dict[str, Any]]) -> None:
+    def __init__(
+        self,
+        seating: Seating,
+        rules: Rules,
+        settings: Settings,
+        storage: Storage,
+        summary: Callable[[], dict[str, Any]],
+    ) -> None:
         self.seating, self.rules, self.settings, self.storage = seating, rules, settings, storage
         self.summary = summary  # the table's public summary, sent with every frame
         self.log: list[dict[str, Any]] = []  # the table talk: events and the server's notes
@@ -44,17 +50,22 @@ class Fanout:
         """Anybody is at the table (a player or a spectator, at any process)."""
         return bool(self.conns) or any(self.seating.elsewhere.values())
 
-    def frame(self, seat: int | None, kind: str, events: list[dict[str, Any]],
-              summary: dict[str, Any]) -> str:
+    def frame(
+        self, seat: int | None, kind: str, events: list[dict[str, Any]], summary: dict[str, Any]
+    ) -> str:
         """One message for one seat (or the spectators), as text fixed at this state id:
         its view, what each of its cards would do when it is to play, the standings at the
         end, and on a ``sync`` the rules' card labels and the recent chat."""
         match = self.seating.match
         state = match.state
         view = match.view(0 if seat is None else seat)
-        body: dict[str, Any] = {"type": kind, "state": match.version, "table": summary,
-                                "view": view_json(view, spectator=seat is None),
-                                "events": events}
+        body: dict[str, Any] = {
+            "type": kind,
+            "state": match.version,
+            "table": summary,
+            "view": view_json(view, spectator=seat is None),
+            "events": events,
+        }
         if seat is not None and state.current_seat == seat:
             body["options"] = options_json(card_options(state, seat))
             body["stuck"] = stuck_explanation(state)  # why no card may be played, or None
@@ -83,12 +94,21 @@ class Fanout:
         if not isinstance(text, str) or not text.strip() or not text.strip().isprintable():
             raise ProtocolError("malformed", "a chat message needs 'text': printable words")
         if len(text.strip()) > cap:
-            raise LimitError("chat_length", f"a chat line of {len(text.strip())} characters: at "
-                             f"most {cap}", code="too_large")
-        line = {"seat": None if conn.seat is None else conn.seat + 1,
-                "name": self.seating.seats[conn.seat].name if conn.seat is not None
-                else f"{clean_name(name, '')} (watching)" if name else "Spectator",
-                "text": text.strip(), "at": round(time.time())}
+            raise LimitError(
+                "chat_length",
+                f"a chat line of {len(text.strip())} characters: at most {cap}",
+                code="too_large",
+            )
+        line = {
+            "seat": None if conn.seat is None else conn.seat + 1,
+            "name": self.seating.seats[conn.seat].name
+            if conn.seat is not None
+            else f"{clean_name(name, '')} (watching)"
+            if name
+            else "Spectator",
+            "text": text.strip(),
+            "at": round(time.time()),
+        }
         self.hear(line)
         self.publish("chat", line)
 
@@ -108,5 +128,8 @@ class Fanout:
 
     def publish(self, kind: str, line: dict[str, Any]) -> None:
         if self.storage.shared:
-            later(self.seating.id, self.storage.call(self.storage.publish, self.seating.id, kind,
-                                                     {"line": line}), kind)
+            later(
+                self.seating.id,
+                self.storage.call(self.storage.publish, self.seating.id, kind, {"line": line}),
+                kind,
+            )

@@ -36,23 +36,42 @@ from ninetynine.web.wire import event_json
 class Table:
     """A game in progress at the server, with who sits where and who is watching."""
 
-    def __init__(self, table_id: str, meta: dict[str, Any], rules: Rules, seats: list[Seat],
-                 storage: Storage, settings: Settings) -> None:
+    def __init__(
+        self,
+        table_id: str,
+        meta: dict[str, Any],
+        rules: Rules,
+        seats: list[Seat],
+        storage: Storage,
+        settings: Settings,
+    ) -> None:
         self.id, self.rules, self.settings = table_id, rules, settings
-        chance = Chance.system() if settings.seed is None else \
-            Chance.by_move(f"{settings.seed}/{table_id}")  # tests: reproducible shuffles
-        self.match = Match.new(rules, meta["players"], first=meta.get("first", 0),
-                               chance=chance, names=[s.name for s in seats], auto_chance=False)
+        chance = (
+            Chance.system()
+            if settings.seed is None
+            else Chance.by_move(f"{settings.seed}/{table_id}")
+        )  # tests: reproducible shuffles
+        self.match = Match.new(
+            rules,
+            meta["players"],
+            first=meta.get("first", 0),
+            chance=chance,
+            names=[s.name for s in seats],
+            auto_chance=False,
+        )
         # each part gets the parts below it; the calls upward are these bound methods
         self.seating = Seating(table_id, meta, seats, self.match, storage)
         self.fanout = Fanout(self.seating, rules, settings, storage, self.summary)
         self.clock = TurnClock(self.seating, self.fanout, settings)
-        self.authority = Authority(self.seating, self.fanout, self.clock, storage,
-                                   kick=self.kick, ended=self.close_bots)
-        self.sharing = Sharing(self.seating, self.fanout, self.clock, self.authority, storage,
-                               kick=self.kick)
-        self.bots = TableBots(self.seating, self.fanout, self.clock, self.authority,
-                              self.sharing, settings)
+        self.authority = Authority(
+            self.seating, self.fanout, self.clock, storage, kick=self.kick, ended=self.close_bots
+        )
+        self.sharing = Sharing(
+            self.seating, self.fanout, self.clock, self.authority, storage, kick=self.kick
+        )
+        self.bots = TableBots(
+            self.seating, self.fanout, self.clock, self.authority, self.sharing, settings
+        )
         self.coaching = Coaching(self.authority, settings)
         self.seating.adopted = self._adopted
 
@@ -65,8 +84,10 @@ class Table:
         """
         meta = stored.meta
         rules = load_rules(meta["rules"])
-        seats = [Seat(s["name"], s.get("token_hash"), s.get("bot"),
-                      takeover=bool(s.get("takeover"))) for s in meta["seats"]]
+        seats = [
+            Seat(s["name"], s.get("token_hash"), s.get("bot"), takeover=bool(s.get("takeover")))
+            for s in meta["seats"]
+        ]
         table = cls(stored.id, meta, rules, seats, storage, settings)
         seating, log = table.seating, table.fanout.log
         seating.meta_version = stored.meta_version
@@ -79,9 +100,16 @@ class Table:
             if s.bot is not None and s.bot not in settings.bots:
                 s.bot = settings.takeover_bot
                 seating.meta_changed = True
-                log.append({"kind": "BotReplaced", "seat": i + 1, "text": (
-                    f"{s.name}'s bot is not offered by this server; "
-                    f"{s.bot} plays this seat from now on.")})
+                log.append(
+                    {
+                        "kind": "BotReplaced",
+                        "seat": i + 1,
+                        "text": (
+                            f"{s.name}'s bot is not offered by this server; "
+                            f"{s.bot} plays this seat from now on."
+                        ),
+                    }
+                )
             if s.bot:
                 table.bots.by_seat[i] = table.bots.new_bot(s.bot)
         now = settings.clock()
@@ -136,23 +164,33 @@ class Table:
     def summary(self) -> dict[str, Any]:
         seating = self.seating
         return {
-            "id": self.id, "status": self.status,
+            "id": self.id,
+            "status": self.status,
             "rules": {"id": self.rules.id, "name": self.rules.name},
-            "players": len(self.seats), "clock": self.meta.get("clock"),
+            "players": len(self.seats),
+            "clock": self.meta.get("clock"),
             "clock_left": self.clock.left(),
-            "public": bool(self.meta.get("public")), "next": self.meta.get("next"),
-            "seats": [{
-                "seat": i + 1, "name": s.name,
-                "kind": "bot" if s.bot else "open" if s.is_open else "human",
-                "bot": s.bot, "connected": s.bot is not None or seating.connected(i),
-                "bot_playing": s.takeover,
-            } for i, s in enumerate(self.seats)],
+            "public": bool(self.meta.get("public")),
+            "next": self.meta.get("next"),
+            "seats": [
+                {
+                    "seat": i + 1,
+                    "name": s.name,
+                    "kind": "bot" if s.bot else "open" if s.is_open else "human",
+                    "bot": s.bot,
+                    "connected": s.bot is not None or seating.connected(i),
+                    "bot_playing": s.takeover,
+                }
+                for i, s in enumerate(self.seats)
+            ],
         }
 
     def record_text(self) -> str:
         if not self.finished:
-            raise ProtocolError("not_finished", "the record is available when the game is over "
-                                "(it shows every hand)")
+            raise ProtocolError(
+                "not_finished",
+                "the record is available when the game is over (it shows every hand)",
+            )
         return format_record(self.match.record(), self.state)
 
     # Comings and goings -------------------------------------------------------------
@@ -163,8 +201,11 @@ class Table:
         if conn.seat is None:
             cap = self.settings.limits.spectators_per_table
             if fanout.spectators >= cap:
-                raise LimitError("spectators_per_table", f"{cap} people are watching this "
-                                 "table already", code="crowded")
+                raise LimitError(
+                    "spectators_per_table",
+                    f"{cap} people are watching this table already",
+                    code="crowded",
+                )
             fanout.spectators += 1
         else:
             s = self.seats[conn.seat]

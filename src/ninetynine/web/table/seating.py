@@ -31,10 +31,15 @@ def hash_token(token: str) -> str:
 def clean_name(name: object, default: str) -> str:
     if name is None or name == "":
         return default
-    if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME \
-            or not name.isprintable():
-        raise ProtocolError("bad_name", f"name {str(name)[:40]!r}: expected 1 to {MAX_NAME} "
-                            "printable characters")
+    if (
+        not isinstance(name, str)
+        or not name.strip()
+        or len(name.strip()) > MAX_NAME
+        or not name.isprintable()
+    ):
+        raise ProtocolError(
+            "bad_name", f"name {str(name)[:40]!r}: expected 1 to {MAX_NAME} printable characters"
+        )
     return name.strip()
 
 
@@ -52,15 +57,20 @@ class Seat:
         return self.bot is None and self.token_hash is None
 
     def stored(self) -> dict[str, Any]:
-        return {"name": self.name, "token_hash": self.token_hash, "bot": self.bot,
-                "takeover": self.takeover}
+        return {
+            "name": self.name,
+            "token_hash": self.token_hash,
+            "bot": self.bot,
+            "takeover": self.takeover,
+        }
 
 
 class Seating:
     """The seats of one table and its metadata, as stored at ``meta_version``."""
 
-    def __init__(self, table_id: str, meta: dict[str, Any], seats: list[Seat], match: Match,
-                 storage: Storage) -> None:
+    def __init__(
+        self, table_id: str, meta: dict[str, Any], seats: list[Seat], match: Match, storage: Storage
+    ) -> None:
         self.id, self.meta, self.seats, self.match = table_id, meta, seats, match
         self.storage = storage
         self.meta_changed = False  # restored with fixes that the lobby must store
@@ -98,7 +108,8 @@ class Seating:
     def connected(self, seat: int) -> bool:
         """Somebody holds this seat's page open, here or at another process."""
         return self.seats[seat].connections > 0 or any(
-            n for (_, s), n in self.elsewhere.items() if s == seat)
+            n for (_, s), n in self.elsewhere.items() if s == seat
+        )
 
     def bot_plays(self, seat: int) -> bool:
         s = self.seats[seat]
@@ -108,14 +119,19 @@ class Seating:
 
     def meta_with(self, seats: list[Seat] | None = None, **changes: Any) -> dict[str, Any]:
         """A copy of the metadata with these seats and changes, for :meth:`store_meta`."""
-        return {**self.meta, "seats": [s.stored() for s in seats or self.seats],
-                "finished": self.finished, **changes}
+        return {
+            **self.meta,
+            "seats": [s.stored() for s in seats or self.seats],
+            "finished": self.finished,
+            **changes,
+        }
 
     async def store_meta(self, meta: dict[str, Any]) -> None:
         """Store new metadata over the version this table has, then adopt it: a failed
         write changes nothing (:class:`MetaConflict`: another process wrote first)."""
-        self.meta_version = await self.storage.call(self.storage.update_meta, self.id, meta,
-                                                    self.meta_version)
+        self.meta_version = await self.storage.call(
+            self.storage.update_meta, self.id, meta, self.meta_version
+        )
         self.meta = meta
 
     async def change_meta(self, make: Callable[[], dict[str, Any] | None]) -> bool:

@@ -17,8 +17,16 @@ from ninetynine.web.table.seating import Seating
 class Sharing:
     """This process's part in serving a table that other processes serve too."""
 
-    def __init__(self, seating: Seating, fanout: Fanout, clock: TurnClock,
-                 authority: Authority, storage: Storage, *, kick: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        seating: Seating,
+        fanout: Fanout,
+        clock: TurnClock,
+        authority: Authority,
+        storage: Storage,
+        *,
+        kick: Callable[[], None],
+    ) -> None:
         self.seating, self.fanout, self.clock, self.authority = seating, fanout, clock, authority
         self.storage = storage
         self.kick = kick  # let the bots move (they sit above the sharing)
@@ -29,11 +37,14 @@ class Sharing:
         """Tell the others how many connections this seat (None: spectators) has here."""
         if self.storage.shared:
             self.wake()
-            count = self.fanout.spectators if seat is None else \
-                self.seating.seats[seat].connections
-            later(self.seating.id, self.storage.call(self.storage.set_presence, self.seating.id,
-                                                     -1 if seat is None else seat, count),
-                  "presence")
+            count = self.fanout.spectators if seat is None else self.seating.seats[seat].connections
+            later(
+                self.seating.id,
+                self.storage.call(
+                    self.storage.set_presence, self.seating.id, -1 if seat is None else seat, count
+                ),
+                "presence",
+            )
 
     def presence_changed(self, elsewhere: dict[tuple[str, int], int]) -> None:
         """Who is at the table at the other processes (seat -1: spectators)."""
@@ -59,4 +70,5 @@ class Sharing:
                     authority.play_stored([text])
                 elif index > authority.version:
                     await authority.catch_up()
+
         later(self.seating.id, follow(), "following a move")
