@@ -16,7 +16,7 @@ from ninetynine.coach import advise
 from ninetynine.engine.events import CardPlayed, Declined, Named
 from ninetynine.rules.cards import RANKS, format_card, rank_of
 from ninetynine.session.saves import autosave, current_path, finish, load_save
-from ninetynine.session.table import BOT, HUMAN, Pending, Seat, Table
+from ninetynine.session.table import Pending, Seat, SeatKind, Table, Waiting
 from ninetynine.tui.app import PlayApp
 from ninetynine.tui.dialogs import ChoiceScreen, GameOverScreen, HandoffScreen, HelpScreen
 from ninetynine.tui.text import card_label
@@ -35,7 +35,11 @@ def run(app: PlayApp, script: Callable[[Pilot[None]], Awaitable[None]]) -> None:
 
 
 def make_table(rules: str = "K", seats: list[Seat] | None = None, seed: int = 3) -> Table:
-    seats = seats or [Seat("Ann"), Seat("Bo", BOT, "random"), Seat("Cy", BOT, "random")]
+    seats = seats or [
+        Seat("Ann"),
+        Seat("Bo", SeatKind.BOT, "random"),
+        Seat("Cy", SeatKind.BOT, "random"),
+    ]
     table = Table.new(load_rules(rules), seats, seed=seed)
     table.on_move = autosave
     return table
@@ -123,7 +127,7 @@ async def play_a_card_by_number(pilot: Pilot[None]) -> None:
     """The person plays their first legal card with its number key (an Ace: its first value)."""
     app = pilot.app
     assert isinstance(app, PlayApp)
-    assert app.table.pending() == Pending(HUMAN, 0)
+    assert app.table.pending() == Pending(Waiting.HUMAN, 0)
     before = len(app.table.record.moves)
     await first_playable(pilot)
     if isinstance(app.screen, ChoiceScreen):
@@ -237,9 +241,9 @@ def test_an_illegal_card_is_refused_with_a_reason(screen_text: ScreenText) -> No
         table = make_table(rules="P", seed=seed)
         for _ in range(60):
             p = table.pending()
-            if p.kind == "over":
+            if p.kind is Waiting.OVER:
                 break
-            if p.kind == HUMAN:
+            if p.kind is Waiting.HUMAN:
                 items = [a for a in table.view(0).legal]
                 hand = table.state.hands[0]
                 if any(not any(a.card == c for a in items) for c in hand) and items:
@@ -249,7 +253,7 @@ def test_an_illegal_card_is_refused_with_a_reason(screen_text: ScreenText) -> No
                 table.step_bot()
         else:
             continue
-        if table.pending().kind == HUMAN:
+        if table.pending().kind is Waiting.HUMAN:
             break
     app = PlayApp(table)
 
@@ -271,7 +275,7 @@ def test_an_illegal_card_is_refused_with_a_reason(screen_text: ScreenText) -> No
 
 
 def test_hot_seat_hand_off_hides_everything_private(screen_text: ScreenText) -> None:
-    seats = [Seat("Ann"), Seat("Bea"), Seat("Bot", BOT, "random")]
+    seats = [Seat("Ann"), Seat("Bea"), Seat("Bot", SeatKind.BOT, "random")]
     table = make_table(rules="P", seats=seats)
     app = PlayApp(table)
 
@@ -341,7 +345,7 @@ def test_save_and_quit_then_resume_in_the_same_place(home: Path, screen_text: Sc
 
 
 def test_bots_are_paced(screen_text: ScreenText) -> None:
-    seats = [Seat("Bo", BOT, "random"), Seat("Ann"), Seat("Cy", BOT, "random")]
+    seats = [Seat("Bo", SeatKind.BOT, "random"), Seat("Ann"), Seat("Cy", SeatKind.BOT, "random")]
     # a pace well above the app's start-up time on a loaded machine, so the bot still waits
     table = Table.new(load_rules("P"), seats, seed=1, pace=2.0)
     app = PlayApp(table)
@@ -349,13 +353,13 @@ def test_bots_are_paced(screen_text: ScreenText) -> None:
     async def script(pilot: Pilot[None]) -> None:
         assert table.pending().seat == 0 and "Bo is thinking" in screen_text(app)
         await pilot.pause(2.5)
-        assert table.pending().kind == HUMAN
+        assert table.pending().kind is Waiting.HUMAN
 
     run(app, script)
 
 
 def test_f_makes_the_bots_move_at_once(screen_text: ScreenText) -> None:
-    seats = [Seat("Bo", BOT, "random"), Seat("Ann"), Seat("Cy", BOT, "random")]
+    seats = [Seat("Bo", SeatKind.BOT, "random"), Seat("Ann"), Seat("Cy", SeatKind.BOT, "random")]
     table = Table.new(load_rules("P"), seats, seed=1, pace=30.0)
     app = PlayApp(table)
 
@@ -381,7 +385,10 @@ def test_a_bot_that_breaks_the_rules_stops_the_game_with_its_reason(pace: float)
             return Action.play(next(c for c in range(52) if c not in view.hand))
 
     table = Table.new(
-        load_rules("P"), [Seat("X", BOT, "cheat-for-tests"), Seat("Ann")], seed=1, pace=pace
+        load_rules("P"),
+        [Seat("X", SeatKind.BOT, "cheat-for-tests"), Seat("Ann")],
+        seed=1,
+        pace=pace,
     )
     app = PlayApp(table)
 
@@ -396,7 +403,7 @@ def test_a_bot_that_breaks_the_rules_stops_the_game_with_its_reason(pace: float)
 def test_a_protocol_bot_plays_a_whole_game_and_no_bot_process_outlives_the_app(
     bot_processes: list[subprocess.Popen[str]], screen_text: ScreenText
 ) -> None:
-    app = PlayApp(make_table(rules="K", seats=[Seat("Ann"), Seat("Px", BOT, EXAMPLE_BOT)]))
+    app = PlayApp(make_table(rules="K", seats=[Seat("Ann"), Seat("Px", SeatKind.BOT, EXAMPLE_BOT)]))
 
     async def script(pilot: Pilot[None]) -> None:
         await play_to_end(pilot, screen_text)
@@ -411,7 +418,7 @@ def test_a_protocol_bot_plays_a_whole_game_and_no_bot_process_outlives_the_app(
 
 
 def test_save_and_quit_stops_the_protocol_bots(bot_processes: list[subprocess.Popen[str]]) -> None:
-    app = PlayApp(make_table(rules="K", seats=[Seat("Ann"), Seat("Px", BOT, EXAMPLE_BOT)]))
+    app = PlayApp(make_table(rules="K", seats=[Seat("Ann"), Seat("Px", SeatKind.BOT, EXAMPLE_BOT)]))
 
     async def script(pilot: Pilot[None]) -> None:
         await first_playable(pilot)  # then the bot plays
@@ -427,7 +434,7 @@ def test_save_and_quit_stops_the_protocol_bots(bot_processes: list[subprocess.Po
 def test_a_bot_that_crashes_stops_the_game_with_one_line_and_the_game_is_saved(
     pace: float, bot_processes: list[subprocess.Popen[str]]
 ) -> None:
-    table = make_table(rules="P", seats=[Seat("Ann"), Seat("Px", BOT, CRASHING_BOT)])
+    table = make_table(rules="P", seats=[Seat("Ann"), Seat("Px", SeatKind.BOT, CRASHING_BOT)])
     table.pace = pace
     app = PlayApp(table)
 
@@ -442,7 +449,7 @@ def test_a_bot_that_crashes_stops_the_game_with_one_line_and_the_game_is_saved(
     )
     assert app.message.endswith("its last error line: no luck")
     saved = load_save()  # up to Ann's move, waiting for the bot
-    assert saved.record.moves == table.record.moves and saved.pending() == Pending(BOT, 1)
+    assert saved.record.moves == table.record.moves and saved.pending() == Pending(Waiting.BOT, 1)
     assert len(bot_processes) == 1 and bot_processes[0].poll() == 3
 
 
@@ -472,7 +479,9 @@ def table_at(position: dict[str, object]) -> Table:
     from ninetynine.records.record import Record
 
     state = position_from_mapping(position)
-    seats = [Seat("Ann"), Seat("Bo", BOT, "random"), Seat("Cy", BOT, "random")][: state.n]
+    seats = [Seat("Ann"), Seat("Bo", SeatKind.BOT, "random"), Seat("Cy", SeatKind.BOT, "random")][
+        : state.n
+    ]
     return Table.resume(Record(state, from_position=True), seats, seed=2)
 
 
@@ -599,7 +608,7 @@ def test_the_coach_shows_each_legal_card_s_chances_on_your_turn_and_c_hides_it(
         raise AssertionError("the coach said nothing")
 
     async def script(pilot: Pilot[None]) -> None:
-        assert table.pending() == Pending(HUMAN, 0)
+        assert table.pending() == Pending(Waiting.HUMAN, 0)
         assert "Coach" not in screen_text(app).split("Save & quit")[0]
         await pilot.press("c")
         text = await coach_text(pilot)
@@ -614,7 +623,7 @@ def test_the_coach_shows_each_legal_card_s_chances_on_your_turn_and_c_hides_it(
             assert card_label(action.card or 0) in text.split("Coach (")[1]
         assert not hidden_cards_on_screen(app, text)
         await first_playable(pilot)  # the coach speaks again on the next turn
-        while table.pending().kind != HUMAN:
+        while table.pending().kind is not Waiting.HUMAN:
             await pilot.pause(0.05)
         await coach_text(pilot)
         await pilot.press("c")

@@ -15,7 +15,7 @@ from ninetynine import load_rules
 from ninetynine.records.position import position_from_mapping
 from ninetynine.records.record import Record
 from ninetynine.session.saves import autosave, finish, load_save
-from ninetynine.session.table import BOT, HUMAN, Pending, Seat, Table
+from ninetynine.session.table import Pending, Seat, SeatKind, Table, Waiting
 from ninetynine.tui.app import PlayApp
 from ninetynine.tui.dialogs import ChoiceScreen, GameOverScreen, HelpScreen
 
@@ -26,7 +26,9 @@ def at(position: dict[str, Any], rules: str = "P") -> Table:
     """Ann (the person) and a bot at a written position, Ann to play."""
     state = position_from_mapping({"rules": rules, **position})
     table = Table.resume(
-        Record(state, [], from_position=True), [Seat("Ann"), Seat("Bo", BOT, "random")], seed=1
+        Record(state, [], from_position=True),
+        [Seat("Ann"), Seat("Bo", SeatKind.BOT, "random")],
+        seed=1,
     )
     table.on_move = autosave
     return table
@@ -99,7 +101,7 @@ def test_a_card_with_a_choice_shows_the_total_each_choice_makes(
 
 
 def test_the_coach_setting_is_kept_with_the_save(screen_text: ScreenText) -> None:
-    table = Table.new(load_rules("P"), [Seat("Ann"), Seat("Bo", BOT, "random")], seed=2)
+    table = Table.new(load_rules("P"), [Seat("Ann"), Seat("Bo", SeatKind.BOT, "random")], seed=2)
     table.on_move = autosave
     app = PlayApp(table)
     app.coach_playouts = 20
@@ -139,7 +141,7 @@ def test_game_over_has_its_own_keys_and_a_short_path(
     app = PlayApp(table, finish=lambda t: str(finish(t)))
 
     async def script(pilot: Pilot[None]) -> None:
-        assert table.pending() == Pending(HUMAN, 0)
+        assert table.pending() == Pending(Waiting.HUMAN, 0)
         await pilot.press("4")  # lay down: the last penny, the game
         for _ in range(100):
             await pilot.pause(0.02)

@@ -19,7 +19,7 @@ from ninetynine.coach import advise
 from ninetynine.engine.events import CardPlayed
 from ninetynine.rules.cards import format_cards, rank_of, show_cards
 from ninetynine.session.saves import current_path, load_save
-from ninetynine.session.table import BOT, Pending, Seat, Table
+from ninetynine.session.table import Pending, Seat, SeatKind, Table, Waiting
 from ninetynine.tui.plain import PlainGame
 from ninetynine.tui.text import coach_line
 
@@ -99,7 +99,7 @@ def test_an_unknown_move_lists_only_what_this_player_may_type_now(
 def test_a_card_with_a_choice_asks_for_its_value(monkeypatch: pytest.MonkeyPatch) -> None:
     # Find a seed where the person holds an Ace at the start.
     for seed in range(200):
-        t = Table.new(load_rules("P"), [Seat("Me"), Seat("B", BOT, "random")], seed=seed)
+        t = Table.new(load_rules("P"), [Seat("Me"), Seat("B", SeatKind.BOT, "random")], seed=seed)
         aces = [c for c in t.state.hands[0] if rank_of(c) == 0]
         if aces:
             break
@@ -113,7 +113,7 @@ def test_a_card_with_a_choice_asks_for_its_value(monkeypatch: pytest.MonkeyPatch
 
 
 def test_hot_seat_hand_off_and_only_the_acting_persons_hand_is_printed() -> None:
-    seats = [Seat("Ann"), Seat("Bea"), Seat("Bot", BOT, "random")]
+    seats = [Seat("Ann"), Seat("Bea"), Seat("Bot", SeatKind.BOT, "random")]
     table = Table.new(load_rules("P"), seats, seed=6)
     shown: list[tuple[str, str]] = []
 
@@ -154,7 +154,7 @@ def test_bad_setup_is_one_line(
 def test_a_whole_game_under_every_preset(preset: str) -> None:
     rules = load_rules(preset)
     n = min(max(3, rules.players_min), rules.players_max)
-    seats = [Seat("Me"), *(Seat(f"B{i}", BOT, "random") for i in range(n - 1))]
+    seats = [Seat("Me"), *(Seat(f"B{i}", SeatKind.BOT, "random") for i in range(n - 1))]
     table = Table.new(rules, seats, seed=21)
     out = io.StringIO()
     code = PlainGame(table, io.StringIO("1\n" * 2000 + "n\n"), out, sleep=lambda _: None).run()
@@ -288,7 +288,7 @@ def test_a_protocol_bot_plays_a_whole_game_then_stops(
 
 
 def test_quit_stops_the_protocol_bots(bot_processes: list[subprocess.Popen[str]]) -> None:
-    seats = [Seat("Me"), Seat("Px", BOT, EXAMPLE_BOT)]
+    seats = [Seat("Me"), Seat("Px", SeatKind.BOT, EXAMPLE_BOT)]
     table = Table.new(load_rules("K"), seats, seed=4)
     inp = io.StringIO("1\nquit\n")  # the bot plays after the first move
     assert PlainGame(table, inp, io.StringIO(), sleep=lambda _: None).run() == 0
@@ -307,7 +307,7 @@ def test_a_bot_that_crashes_is_one_line_and_the_game_stays_saved(
     assert err.startswith(
         f"ninetynine: error: seat 2 (Ben (cmd)) failed: bot {CRASHING_BOT!r} exited (code 3)"
     ) and err.endswith("its last error line: no luck\n")
-    assert load_save().pending() == Pending(BOT, 1)  # saved after the person's move
+    assert load_save().pending() == Pending(Waiting.BOT, 1)  # saved after the person's move
     assert len(bot_processes) == 1 and bot_processes[0].poll() == 3
 
 
@@ -317,7 +317,9 @@ def plain_at(position: dict[str, object], lines: str) -> str:
     from ninetynine.records.record import Record
 
     state = position_from_mapping(position)
-    seats = [Seat("Ann"), Seat("Bo", BOT, "random"), Seat("Cy", BOT, "random")][: state.n]
+    seats = [Seat("Ann"), Seat("Bo", SeatKind.BOT, "random"), Seat("Cy", SeatKind.BOT, "random")][
+        : state.n
+    ]
     table = Table.resume(Record(state, from_position=True), seats, seed=2)
     out = io.StringIO()
     PlainGame(table, io.StringIO(lines), out, sleep=lambda _: None).run()
@@ -410,7 +412,7 @@ def test_the_bots_and_the_coach_see_the_match_view_with_its_log() -> None:
     """Issue 23: at the terminal table a bot and the coach read the seat's ``Match.view``
     (with the public log, which ``hard``'s belief reads): the same view, move and figures
     as asking them directly from the same position and seed."""
-    table = Table.new(load_rules("P"), [Seat("Ann"), Seat("Bot", BOT, "viewed")], seed=3)
+    table = Table.new(load_rules("P"), [Seat("Ann"), Seat("Bot", SeatKind.BOT, "viewed")], seed=3)
     table.play(table.state.legal_actions()[0])
     ViewedSearch.views.clear()
     view, version = table.match.view(1), table.match.version

@@ -20,11 +20,15 @@ from ninetynine.session.saves import (
     set_aside,
     write_atomic,
 )
-from ninetynine.session.table import BOT, Seat, Table
+from ninetynine.session.table import Seat, SeatKind, Table
 
 
 def table(seed: int = 3) -> Table:
-    seats = [Seat('Ann "A" Lee'), Seat("Bot", BOT, "random"), Seat("Cy", BOT, "random")]
+    seats = [
+        Seat('Ann "A" Lee'),
+        Seat("Bot", SeatKind.BOT, "random"),
+        Seat("Cy", SeatKind.BOT, "random"),
+    ]
     return Table.new(load_rules("P"), seats, seed=seed, pace=0.25)
 
 

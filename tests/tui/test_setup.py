@@ -11,7 +11,7 @@ from textual.app import App
 from textual.widgets import Input
 
 from ninetynine.cli.play_cmd import add_arguments, setup_table
-from ninetynine.session.table import BOT, HUMAN, Table
+from ninetynine.session.table import SeatKind, Table
 from ninetynine.tui.setup import Choices, SetupApp
 
 
@@ -63,7 +63,7 @@ def test_the_form_seats_you_the_other_people_and_bots(monkeypatch: pytest.Monkey
     table = setup_table(args("--seed", "3", "--bots", "random"))
     assert table is not None and made == [table]
     assert [s.name for s in table.seats][:3] == ["Zoe", "Ann", "Bea"]
-    assert [s.kind for s in table.seats] == [HUMAN, HUMAN, HUMAN, BOT]
+    assert [s.kind for s in table.seats] == [SeatKind.HUMAN] * 3 + [SeatKind.BOT]
     assert table.seed == 3 and table.hot_seat
 
 

@@ -21,7 +21,7 @@ from ninetynine import load_rules
 from ninetynine.engine.actions import Shuffle
 from ninetynine.engine.game import new_game
 from ninetynine.records.record import Record, parse_record
-from ninetynine.session.table import BOT, Seat, Table
+from ninetynine.session.table import Seat, SeatKind, Table
 from ninetynine.tui.app import PlayApp
 from ninetynine.tui.replay import ReplayApp
 
@@ -34,9 +34,9 @@ def table(rules: str = "P", seats: list[Seat] | None = None, seed: int = 7) -> T
     engine samples a shuffle (later shuffles and the bots still follow the seed)."""
     seats = seats or [
         Seat("Ann"),
-        Seat("Bo", BOT, "random"),
-        Seat("Cy", BOT, "random"),
-        Seat("Di", BOT, "random"),
+        Seat("Bo", SeatKind.BOT, "random"),
+        Seat("Cy", SeatKind.BOT, "random"),
+        Seat("Di", SeatKind.BOT, "random"),
     ]
     start = new_game(load_rules(rules), len(seats))
     deck = sorted(start.stock)
@@ -86,7 +86,7 @@ def test_help_screen(screen_text: Callable[[App[None]], str]) -> None:
 
 
 def test_hand_off_screen(screen_text: Callable[[App[None]], str]) -> None:
-    seats = [Seat("Ann"), Seat("Bea"), Seat("Bo", BOT, "random")]
+    seats = [Seat("Ann"), Seat("Bea"), Seat("Bo", SeatKind.BOT, "random")]
     check("handoff", PlayApp(table(seats=seats)), None, screen_text)
 
 
@@ -96,7 +96,7 @@ def test_game_over_screen(
     # the dialog shows the record's path: a home of fixed length (pytest's numbered tmp
     # folders grow a digit now and then)
     monkeypatch.setenv("NINETYNINE_HOME", tempfile.mkdtemp(prefix="nn-snap-"))
-    t = table(rules="K", seats=[Seat("Ann"), Seat("Bo", BOT, "random")], seed=2)
+    t = table(rules="K", seats=[Seat("Ann"), Seat("Bo", SeatKind.BOT, "random")], seed=2)
 
     async def to_the_end(pilot: Pilot[None]) -> None:
         for _ in range(300):

@@ -18,19 +18,19 @@ from ninetynine.engine.view import View
 from ninetynine.errors import IllegalActionError, NinetyNineError
 from ninetynine.records.match import replay
 from ninetynine.rules.cards import new_deck, parse_card, parse_cards
-from ninetynine.session.table import BOT, HUMAN, Seat, Table, parse_seats
+from ninetynine.session.table import Seat, SeatKind, Table, Waiting, parse_seats
 
 
 def bots(n: int, spec: str = "random") -> list[Seat]:
-    return [Seat(f"B{i + 1}", BOT, spec) for i in range(n)]
+    return [Seat(f"B{i + 1}", SeatKind.BOT, spec) for i in range(n)]
 
 
 def play_to_end(table: Table, rng: random.Random) -> None:
     for _ in range(5000):
         p = table.pending()
-        if p.kind == "over":
+        if p.kind is Waiting.OVER:
             return
-        if p.kind == BOT:
+        if p.kind is Waiting.BOT:
             table.step_bot()
         else:
             table.play(rng.choice(table.view(p.seat or 0).legal))
@@ -125,7 +125,7 @@ def test_hot_seat_hides_hands_until_the_next_person_takes_the_device() -> None:
     assert not table.needs_handoff() and table.viewer == 0
     table.play(table.view(0).legal[0])
     assert table.viewer is None  # hidden again straight after the move
-    assert table.pending().kind == HUMAN and table.pending().seat == 1
+    assert table.pending().kind is Waiting.HUMAN and table.pending().seat == 1
     assert table.needs_handoff()
 
 
@@ -149,7 +149,7 @@ def test_stuck_explanation_names_the_consequence() -> None:
 
 def test_parse_seats() -> None:
     seats = parse_seats(None, players=3, bots=["easy", "random"], name="Zed")
-    assert [s.kind for s in seats] == [HUMAN, BOT, BOT]
+    assert [s.kind for s in seats] == [SeatKind.HUMAN, SeatKind.BOT, SeatKind.BOT]
     assert seats[0].name == "Zed" and [s.bot for s in seats[1:]] == ["easy", "random"]
     seats = parse_seats(["random", "@Ann", "you"], players=4, bots=["easy"], name="Me")
     assert [s.name for s in seats][1:] == ["Ann", "Me"]
@@ -176,7 +176,7 @@ def test_rematch_keeps_the_table_and_moves_the_first_seat() -> None:
 def test_protocol_bots_stop_when_the_game_ends_or_the_table_is_closed(
     bot_processes: list[subprocess.Popen[str]],
 ) -> None:
-    seats = [Seat("Me"), Seat("Px", BOT, EXAMPLE_BOT)]
+    seats = [Seat("Me"), Seat("Px", SeatKind.BOT, EXAMPLE_BOT)]
     table = Table.new(load_rules("K"), seats, seed=1)
     play_to_end(table, random.Random(2))
     assert len(bot_processes) == 1
@@ -184,7 +184,7 @@ def test_protocol_bots_stop_when_the_game_ends_or_the_table_is_closed(
     table = Table.new(load_rules("K"), seats, seed=2)
     rng = random.Random(3)
     while len(bot_processes) < 2:  # a game dropped once the bot has moved
-        if table.pending().kind == BOT:
+        if table.pending().kind is Waiting.BOT:
             table.step_bot()
         else:
             table.play(rng.choice(table.view(0).legal))
@@ -206,7 +206,7 @@ def test_a_failing_bot_is_one_line_naming_its_seat_the_bot_and_the_reason() -> N
         (CRASHING_BOT, ("exited (code 3)", "its last error line: no luck")),
         ("boom-for-tests", ("ValueError: out of ideas",)),
     ):
-        table = Table.new(load_rules("P"), [Seat("Px", BOT, spec), Seat("Me")], seed=1)
+        table = Table.new(load_rules("P"), [Seat("Px", SeatKind.BOT, spec), Seat("Me")], seed=1)
         with pytest.raises(BotFailure) as e:
             table.step_bot()
         table.close()

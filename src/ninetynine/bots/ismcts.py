@@ -98,7 +98,7 @@ from ninetynine.bots.odds import game_odds
 from ninetynine.bots.spec import BotOption, Options
 from ninetynine.engine.actions import Action
 from ninetynine.engine.state import CHANCE, DOWN, OVER, PLAY, State
-from ninetynine.engine.tables import PARAM, card_of, choice_of, play_code
+from ninetynine.engine.tables import PARAM, card_of, choice_of, number_of, param_code, play_code
 from ninetynine.engine.view import View
 from ninetynine.records.match import standing
 from ninetynine.rules.settings import AfterBust
@@ -538,7 +538,7 @@ def move_key(code: int, same: Sequence[int]) -> int:
         return play_code(same[card_of(code)], choice_of(code))
     if code < PARAM:
         return code
-    return PARAM + (same[card_of(code)] << 10) + (code & 1023)
+    return param_code(same[card_of(code)], number_of(code))
 
 
 def _values(s: State, start: list[float]) -> list[float]:

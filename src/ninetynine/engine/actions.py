@@ -115,6 +115,7 @@ class Lead:
 
 
 ChanceOutcome = Shuffle | Reinsert | Lead
+Move = Action | ChanceOutcome  # what a record holds: a player's action or chance's outcome
 
 ACCEPTED = (
     "a card such as KS or 10H, a card with a value such as AS+11 or 10H-10, a card "
@@ -129,7 +130,7 @@ _SUFFIX = {
 }
 
 
-def parse_action(text: str) -> Action | ChanceOutcome:
+def parse_action(text: str) -> Move:
     """Parse an action or chance outcome in its text form."""
     t = text.strip()
     low = t.lower()

@@ -32,6 +32,7 @@ from ninetynine.rules.settings import (
     InstantOrder,
     InstantRule,
     NewRoundDeal,
+    PointsTie,
     Scope,
     Scoring,
     Starter,
@@ -113,7 +114,7 @@ class Dealing(StateBase):
             top = max(self.scores)
             leaders = tuple(s for s in range(self.n) if self.scores[s] == top)
             over = top >= rules.points_target and (
-                len(leaders) == 1 or rules.points_tie.value == "shared"
+                len(leaders) == 1 or rules.points_tie is PointsTie.SHARED
             )
             if ev is not None:
                 if not over:

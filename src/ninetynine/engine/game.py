@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 
-from ninetynine.engine.actions import Action, ChanceOutcome
+from ninetynine.engine.actions import Move
 from ninetynine.engine.events import Event
 from ninetynine.engine.state import CHANCE, DEAL, OVER, State, compiled
 from ninetynine.errors import RecordError
@@ -55,9 +55,7 @@ def new_game(rules: Rules, players: int, *, first: int = 0) -> State:
     return s
 
 
-def step(
-    state: State, action: Action | ChanceOutcome, seat: int | None = None
-) -> tuple[State, list[Event]]:
+def step(state: State, action: Move, seat: int | None = None) -> tuple[State, list[Event]]:
     """Apply a checked action to a copy; the given state is left as it was."""
     new = state.clone()
     events = new.apply(action, seat)

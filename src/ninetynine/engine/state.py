@@ -27,7 +27,15 @@ from dataclasses import dataclass
 from operator import itemgetter
 
 from ninetynine.engine import events as E
-from ninetynine.engine.actions import Action, ActionKind, ChanceOutcome, Lead, Reinsert, Shuffle
+from ninetynine.engine.actions import (
+    Action,
+    ActionKind,
+    ChanceOutcome,
+    Lead,
+    Move,
+    Reinsert,
+    Shuffle,
+)
 from ninetynine.engine.fields import (
     CHANCE,
     DEAL,
@@ -53,6 +61,8 @@ from ninetynine.engine.tables import (
     card_of,
     choice_of,
     compiled,
+    number_of,
+    param_code,
     play_code,
 )
 from ninetynine.errors import (
@@ -96,6 +106,7 @@ __all__ = [
     "PASS",
     "PLAY",
     "RESTOCK",
+    "SPECIAL_KINDS",
     "TOPUP",
     "UPCARD",
     "ChanceKind",
@@ -126,13 +137,13 @@ LIST_FIELDS = (
     "_before",
 )
 _new_state = object.__new__
-_SPECIAL = {
+SPECIAL_KINDS = {  # the code of each move that plays no card
     DOWN: ActionKind.DOWN,
     PASS: ActionKind.PASS,
     DRAW: ActionKind.DRAW,
     NODRAW: ActionKind.NODRAW,
 }
-_CODE_OF_KIND = {kind: code for code, kind in _SPECIAL.items()}
+_CODE_OF_KIND = {kind: code for code, kind in SPECIAL_KINDS.items()}
 
 
 def _said(action: Action) -> str:
@@ -400,7 +411,7 @@ class State(Penalties):
             if short and card not in c.chain_cards:
                 continue  # a run that cannot be finished is not started
             if code < PARAM and card in c.naming:
-                base = PARAM + card * 1024
+                base = param_code(card, 0)
                 out += [base + s for s in self.name_targets()]
             else:
                 out.append(code)
@@ -443,10 +454,10 @@ class State(Penalties):
         return found
 
     def _make_action(self, code: int) -> Action:
-        if code in _SPECIAL:
-            return Action(_SPECIAL[code])
+        if code in SPECIAL_KINDS:
+            return Action(SPECIAL_KINDS[code])
         if code >= PARAM:
-            card, number = card_of(code), code & 1023
+            card, number = card_of(code), number_of(code)
             if self.c.effects[card].name:
                 return Action.play(card, target=number)
             return Action.play(card, to=number)
@@ -486,7 +497,7 @@ class State(Penalties):
     def _param_code(self, action: Action, eff: Effect, name: str) -> int:
         """The code of a play that names a seat or sets a chosen total."""
         assert action.card is not None
-        base, limit = PARAM + action.card * 1024, self.c.limit
+        base, limit = param_code(action.card, 0), self.c.limit
         typed = format_card(action.card)  # the moves it suggests, as they are typed
         if eff.name:
             if action.target is None:
@@ -525,7 +536,7 @@ class State(Penalties):
 
     # Applying actions --------------------------------------------------------------
 
-    def apply(self, action: Action | ChanceOutcome, seat: int | None = None) -> list[E.Event]:
+    def apply(self, action: Move, seat: int | None = None) -> list[E.Event]:
         """Check and apply an action (or chance outcome); return the events it caused.
 
         ``seat``, when given, is who is acting: it must be the seat to play.
@@ -743,7 +754,7 @@ class State(Penalties):
         chain card (and draws) or n cards in a row without drawing, and the turn then
         passes by the last card."""
         if eff.name:
-            nxt = self._named(seat, code & 1023)
+            nxt = self._named(seat, number_of(code))
         if not self.c.chain_cards:
             if self.in_hand[seat]:
                 self._end_turn(seat, nxt)

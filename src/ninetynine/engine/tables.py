@@ -40,6 +40,17 @@ def play_code(card: int, choice: int) -> int:
     return card << 2 | choice
 
 
+def param_code(card: int, number: int) -> int:
+    """The action code of playing ``card`` with a number: the seat it names, or the
+    total it sets."""
+    return PARAM + (card << 10) + number
+
+
+def number_of(code: int) -> int:
+    """The seat or total a play's code at or above ``PARAM`` carries."""
+    return code & 1023
+
+
 def card_of(code: int) -> int:
     """The card of a play's action code."""
     return code >> 2 if code < PARAM else (code - PARAM) >> 10
@@ -127,7 +138,11 @@ class RuleTables:
         found = self.card_moves.get(key)
         if found is None:
             opts = self.options(card, total)
-            base = PARAM + card * 1024 if self.effects[card].kind is Kind.SET_ANY else card * 4
+            base = (
+                param_code(card, 0)
+                if self.effects[card].kind is Kind.SET_ANY
+                else play_code(card, 0)
+            )
             found = self.card_moves[key] = (
                 tuple(base + ch for ch, _, busts in opts if not busts),
                 tuple(base + ch for ch, _, busts in opts if busts),
@@ -153,7 +168,7 @@ class RuleTables:
             else:  # a seat named (a card with one value), or the total set
                 card = card_of(code)
                 found = (
-                    code & 1023
+                    number_of(code)
                     if self.effects[card].kind is Kind.SET_ANY
                     else self.new_total(card, 0, total)
                 )

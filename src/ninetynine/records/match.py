@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from ninetynine.engine.actions import Action, ChanceOutcome
+from ninetynine.engine.actions import Action, ChanceOutcome, Move
 from ninetynine.engine.events import Event, LifeLost
 from ninetynine.engine.game import new_game
 from ninetynine.engine.state import State
@@ -34,8 +34,6 @@ from ninetynine.engine.view import View, observe
 from ninetynine.errors import IllegalActionError, RecordError
 from ninetynine.records.record import Record, move_text
 from ninetynine.rules.settings import Rules, Scoring
-
-Move = Action | ChanceOutcome
 
 
 class ChanceScheme(StrEnum):

@@ -42,7 +42,8 @@ from ninetynine.rules.cards import format_card, format_cards, new_deck, parse_ca
 from ninetynine.rules.presets import load_rules, rules_spec
 from ninetynine.rules.settings import Rules
 
-PHASES = ("play", "draw", "deal", "restock", "topup", "upcard", "lead", "over")
+# a position's phase: a player's (play, draw), chance's (what is due), or the end
+PHASES = (PLAY, DRAWING, DEAL, RESTOCK, TOPUP, UPCARD, LEAD, OVER)
 POSITION_KEYS = {
     "players",
     "phase",
@@ -336,11 +337,11 @@ def position_from_mapping(data: Mapping[str, Any], admit: Admit | None = None) -
         rest = Counter(new_deck(state.decks)) - Counter(state.all_cards())
         state.stock = sorted(rest.elements(), reverse=True)
     state.phase, state.chance = PLAY, NO_CHANCE
-    if phase == "draw":
+    if phase == DRAWING:
         state.phase = DRAWING
         if state.next_turn < 0:
             raise RecordError("phase = \"draw\" needs 'next_turn', the seat that plays next")
-    elif phase == "over":
+    elif phase == OVER:
         state.phase = OVER
         winners = _seat_list(data, "winners", n)
         reason = _get(data, "reason", str, EndReason.GIVEN.value)

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ninetynine.engine.actions import Action, ChanceOutcome, parse_action
+from ninetynine.engine.actions import Action, Move, parse_action
 from ninetynine.engine.game import new_game
 from ninetynine.engine.state import State
 from ninetynine.errors import NotationError, RecordError, RulesError
@@ -33,8 +33,6 @@ from ninetynine.records.position import (
     rules_of,
     toml_value,
 )
-
-Move = Action | ChanceOutcome
 
 
 @dataclass

@@ -23,8 +23,8 @@ from typing import Any
 
 import numpy as np
 
-from ninetynine.engine.state import DOWN, DRAW, DRAWING, NODRAW, PASS, PLAY, State
-from ninetynine.engine.tables import PARAM, card_of, choice_of, compiled
+from ninetynine.engine.state import DOWN, DRAW, DRAWING, NODRAW, PASS, PLAY, SPECIAL_KINDS, State
+from ninetynine.engine.tables import PARAM, card_of, choice_of, compiled, number_of, param_code
 from ninetynine.errors import IllegalActionError, RecordError
 from ninetynine.rules.cards import format_card, rank_of
 from ninetynine.rules.effects import Kind
@@ -98,9 +98,9 @@ class Encoding:
         self.actions = self.set_base + len(self.setting) * (limit + 1)
         codes = list(range(PLAYS)) + sorted(SPECIAL, key=SPECIAL.__getitem__)
         for card in self.naming:
-            codes += [PARAM + card * 1024 + seat for seat in range(n)]
+            codes += [param_code(card, seat) for seat in range(n)]
         for card in self.setting:
-            codes += [PARAM + card * 1024 + total for total in range(limit + 1)]
+            codes += [param_code(card, total) for total in range(limit + 1)]
         self.codes = codes  # index -> engine code
         self.index = {code: i for i, code in enumerate(codes)}  # engine code -> index
         # Observation ----------------------------------------------------------------
@@ -167,11 +167,11 @@ class Encoding:
         """An action index in the records' notation (``AS+11``, ``5S>3``, ``down``)."""
         code = self.code_of(index)
         if code >= PARAM:
-            card, number = (code - PARAM) >> 10, code & 1023
+            card, number = card_of(code), number_of(code)
             mark = f">{number + 1}" if card in self.c.naming else f"={number}"
             return format_card(card) + mark
         if code >= DOWN:
-            return {DOWN: "down", PASS: "pass", DRAW: "draw", NODRAW: "nodraw"}[code]
+            return SPECIAL_KINDS[code].value
         card, choice = card_of(code), choice_of(code)
         eff = self.c.effects[card]
         if eff.has_choice and choice < len(eff.values):

@@ -31,7 +31,7 @@ from ninetynine.bots import Bot, ask, make_bot
 from ninetynine.errors import IllegalActionError, NinetyNineError
 from ninetynine.rl.encoding import Encoding
 from ninetynine.rl.episode import Episode
-from ninetynine.rl.render import RENDER_MODES, table_text
+from ninetynine.rl.render import RENDER_MODES, RenderMode, table_text
 from ninetynine.rules.settings import Rules
 
 ILLEGAL = ("lose", "raise")
@@ -100,7 +100,7 @@ class NinetyNineGymEnv(gymnasium.Env[np.ndarray, np.int64]):
             return self._observation(), -1.0, True, False, info
         episode.play_code(code)
         self._bots_play()
-        if self.render_mode == "human":
+        if self.render_mode == RenderMode.HUMAN:
             self.render()
         return self._observation(), self._reward(), self._done(), False, self._info()
 
@@ -139,7 +139,7 @@ class NinetyNineGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         if self.render_mode is None:
             return None
         text = table_text(self._started().state, self.seat)
-        if self.render_mode == "human":
+        if self.render_mode == RenderMode.HUMAN:
             print(text)
             return None
         return text

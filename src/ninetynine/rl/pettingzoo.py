@@ -29,7 +29,7 @@ from pettingzoo import AECEnv
 
 from ninetynine.rl.encoding import Encoding
 from ninetynine.rl.episode import Episode
-from ninetynine.rl.render import RENDER_MODES, table_text
+from ninetynine.rl.render import RENDER_MODES, RenderMode, table_text
 from ninetynine.rules.settings import Rules
 
 
@@ -118,7 +118,7 @@ class NinetyNineEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mi
                 self.terminations[a] = True
         self._accumulate_rewards()
         self._select()
-        if self.render_mode == "human":
+        if self.render_mode == RenderMode.HUMAN:
             self.render()
 
     def _select(self) -> None:
@@ -141,7 +141,7 @@ class NinetyNineEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mi
         episode = self._started()
         seat = episode.state.current_seat
         text = table_text(episode.state, seat if seat is not None else 0)
-        if self.render_mode == "human":
+        if self.render_mode == RenderMode.HUMAN:
             print(text)
             return None
         return text

@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from ninetynine.engine.state import State
 from ninetynine.rules.cards import format_cards
 
-RENDER_MODES = ("ansi", "human")  # the text, or the text printed
+
+class RenderMode(StrEnum):
+    """How an environment renders: Gymnasium's and PettingZoo's names."""
+
+    ANSI = "ansi"  # render() returns the text
+    HUMAN = "human"  # the text is printed at every step
+
+
+RENDER_MODES = tuple(m.value for m in RenderMode)  # as the libraries list them: plain str
 
 
 def table_text(state: State, seat: int) -> str:

@@ -22,7 +22,7 @@ from ninetynine.files import read_text
 from ninetynine.launch import command, home
 from ninetynine.records.position import toml_value
 from ninetynine.records.record import format_record, record_from_mapping
-from ninetynine.session.table import BOT, HUMAN, Seat, Table
+from ninetynine.session.table import Seat, SeatKind, Table
 
 
 def current_path() -> Path:
@@ -92,9 +92,10 @@ def parse_save(text: str, where: str = "save") -> Table:
         raise NinetyNineError(f"{where}: [table] coach = {coach!r}: expected true or false")
     seats = []
     for i, (name, kind, bot) in enumerate(zip(names, kinds, bots, strict=True), start=1):
-        if kind not in (HUMAN, BOT):
+        if kind not in set(SeatKind):
             raise NinetyNineError(f"{where}: seat {i} kind {kind!r}: expected human or bot")
-        seats.append(Seat(str(name), kind, str(bot) if kind == BOT else None))
+        seat_kind = SeatKind(kind)
+        seats.append(Seat(str(name), seat_kind, str(bot) if seat_kind is SeatKind.BOT else None))
     try:
         record = record_from_mapping(data)
         table = Table.resume(record, seats, seed=seed, pace=pace)

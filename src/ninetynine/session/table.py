@@ -12,9 +12,10 @@ Bots that run as processes (``cmd:`` protocol bots) are stopped when the game en
 front end that drops a table before then calls :meth:`Table.close`.
 
 >>> from ninetynine import load_rules
->>> table = Table.new(load_rules("P"), [Seat("Ann", HUMAN), Seat("Bot", BOT, "random")], seed=1)
->>> table.pending().kind
-'human'
+>>> seats = [Seat("Ann"), Seat("Bot", SeatKind.BOT, "random")]
+>>> table = Table.new(load_rules("P"), seats, seed=1)
+>>> table.pending()
+Pending(kind=<Waiting.HUMAN: 'human'>, seat=0)
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from ninetynine.bots import Bot, BotFailure, ask, close_bot, make_bot
 from ninetynine.bots.base import DIFFICULTIES
@@ -35,8 +37,22 @@ from ninetynine.records.record import Record
 from ninetynine.rules.settings import Rules, Scoring
 from ninetynine.rules.words import counter, ending
 
-HUMAN, BOT = "human", "bot"
-__all__ = ["BOT", "HUMAN", "Pending", "Seat", "Summary", "Table", "parse_seats"]
+__all__ = ["Pending", "Seat", "SeatKind", "Summary", "Table", "Waiting", "parse_seats"]
+
+
+class SeatKind(StrEnum):
+    """Who sits in a seat: a person at this keyboard, or a bot (as saves write it)."""
+
+    HUMAN = "human"
+    BOT = "bot"
+
+
+class Waiting(StrEnum):
+    """What the table waits for: a person's move, a bot's, or nothing (the game is over)."""
+
+    HUMAN = "human"
+    BOT = "bot"
+    OVER = "over"
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,19 +60,19 @@ class Seat:
     """Who sits in a seat: a person at this keyboard, or a bot built from ``bot`` (a spec)."""
 
     name: str
-    kind: str = HUMAN
+    kind: SeatKind = SeatKind.HUMAN
     bot: str | None = None
 
     @property
     def is_human(self) -> bool:
-        return self.kind == HUMAN
+        return self.kind is SeatKind.HUMAN
 
 
 @dataclass(frozen=True, slots=True)
 class Pending:
-    """What the table waits for: ``human`` or ``bot`` (with the seat), or ``over``."""
+    """What the table waits for, and from which seat (none once the game is over)."""
 
-    kind: str
+    kind: Waiting
     seat: int | None = None
 
 
@@ -180,8 +196,8 @@ class Table:
     def pending(self) -> Pending:
         seat = self.state.current_seat
         if self.state.is_over or seat is None:
-            return Pending("over")
-        return Pending(HUMAN if self.seats[seat].is_human else BOT, seat)
+            return Pending(Waiting.OVER)
+        return Pending(Waiting.HUMAN if self.seats[seat].is_human else Waiting.BOT, seat)
 
     @property
     def hot_seat(self) -> bool:
@@ -191,7 +207,7 @@ class Table:
     def needs_handoff(self) -> bool:
         """A person must take the device (and confirm) before their hand is shown."""
         p = self.pending()
-        return self.hot_seat and p.kind == HUMAN and self.revealed != p.seat
+        return self.hot_seat and p.kind is Waiting.HUMAN and self.revealed != p.seat
 
     def reveal(self, seat: int) -> None:
         """The person at ``seat`` has the device: their hand may be shown."""
@@ -218,7 +234,7 @@ class Table:
     def play(self, action: Action) -> list[Event]:
         """A person's move for the seat to act; raises a typed error if it is not legal."""
         p = self.pending()
-        if p.kind != HUMAN or p.seat is None:
+        if p.kind is not Waiting.HUMAN or p.seat is None:
             raise NinetyNineError("it is not a person's turn to play")
         events = self._apply(action, p.seat)
         if self.hot_seat:
@@ -235,7 +251,7 @@ class Table:
         run it in the background and hand the result to :meth:`play_bot`. A bot that
         fails stops the game with its reason (:class:`BotFailure`)."""
         p = self.pending()
-        if p.kind != BOT or p.seat is None:
+        if p.kind is not Waiting.BOT or p.seat is None:
             raise NinetyNineError("it is not a bot's turn to play")
         rng = random.Random(f"{self.seed}/bot/{self.match.version}")
         try:
@@ -245,7 +261,7 @@ class Table:
 
     def play_bot(self, seat: int, action: Action) -> list[Event]:
         """Play a bot's chosen move; it must still be that bot's turn."""
-        if self.pending() != Pending(BOT, seat):
+        if self.pending() != Pending(Waiting.BOT, seat):
             raise NinetyNineError(f"it is no longer seat {seat + 1}'s turn")
         return self._apply(action, seat)
 
@@ -320,15 +336,15 @@ def parse_seats(
     for i, word in enumerate(words):
         w = word.strip()
         if w.lower() == "you":
-            seats.append(Seat(name, HUMAN))
+            seats.append(Seat(name, SeatKind.HUMAN))
         elif w.startswith("@"):
             if not w[1:]:
                 raise NinetyNineError(f"seat {i + 1}: '@' needs a name, e.g. @Ann")
-            seats.append(Seat(w[1:], HUMAN))
+            seats.append(Seat(w[1:], SeatKind.HUMAN))
         elif w:
             close_bot(make_bot(w))  # fail now, with the bot's own message, if the spec is bad
             base = DIFFICULTIES.get(w, w).partition(":")[0]
-            seats.append(Seat(bot_seat_name(i, base), BOT, w))
+            seats.append(Seat(bot_seat_name(i, base), SeatKind.BOT, w))
         else:
             raise NinetyNineError(f"seat {i + 1} is empty: expected you, @NAME or a bot spec")
     names = [s.name for s in seats]

@@ -20,7 +20,7 @@ from ninetynine.engine.options import card_options
 from ninetynine.engine.view import View
 from ninetynine.errors import IllegalActionError, NinetyNineError
 from ninetynine.launch import command
-from ninetynine.session.table import BOT, HUMAN, Pending, Table
+from ninetynine.session.table import Pending, Table, Waiting
 from ninetynine.tui.dialogs import ChoiceScreen, GameOverScreen, HandoffScreen, HelpScreen
 from ninetynine.tui.game_screen import GameScreen
 from ninetynine.tui.scene import play_scene
@@ -81,15 +81,15 @@ class PlayApp(App[None]):
         self.game.show(play_scene(table))
         self._coach()
         p = table.pending()
-        if p.kind == "over":
+        if p.kind is Waiting.OVER:
             self._game_over()
-        elif p.kind == BOT:
+        elif p.kind is Waiting.BOT:
             if self.pace > 0:
                 if self._bot_timer is None:
                     self._bot_timer = self.set_timer(self.pace, self._bot_move)
             else:
                 self._bot_move()
-        elif p.kind == HUMAN and table.needs_handoff():
+        elif p.kind is Waiting.HUMAN and table.needs_handoff():
             assert p.seat is not None
             if not isinstance(self.screen, HandoffScreen):
                 self.push_screen(HandoffScreen(p.seat, table.names[p.seat]), self._handed_over)
@@ -102,7 +102,7 @@ class PlayApp(App[None]):
             return
         events: list[Event] = []
         try:  # with no pacing, play every bot move up to the next person's turn at once
-            while self.table.pending().kind == BOT:
+            while self.table.pending().kind is Waiting.BOT:
                 events += self.table.step_bot()
         except NinetyNineError as e:
             self._broken_bot(e)
@@ -129,7 +129,11 @@ class PlayApp(App[None]):
             self.call_from_thread(callback, *args)
 
     def _bot_chose(self, table: Table, seat: int, action: Action) -> None:
-        if table is not self.table or not self.is_running or table.pending() != Pending(BOT, seat):
+        if (
+            table is not self.table
+            or not self.is_running
+            or table.pending() != Pending(Waiting.BOT, seat)
+        ):
             return  # a rematch or a quit came first
         try:
             events = table.play_bot(seat, action)
@@ -154,7 +158,12 @@ class PlayApp(App[None]):
         """On the person's turn with the coach on, work out its figures in the background
         (from that seat's view only); otherwise hide them."""
         table, p = self.table, self.table.pending()
-        if not table.coach or p.kind != HUMAN or p.seat != table.viewer or p.seat is None:
+        if (
+            not table.coach
+            or p.kind is not Waiting.HUMAN
+            or p.seat != table.viewer
+            or p.seat is None
+        ):
             self._coached = None
             self.game.coach("Coach: on (it speaks on your turn)" if table.coach else None)
             return
@@ -194,7 +203,7 @@ class PlayApp(App[None]):
 
     def on_game_screen_picked(self, message: GameScreen.Picked) -> None:
         p = self.table.pending()
-        if p.kind != HUMAN or p.seat != self.table.viewer:
+        if p.kind is not Waiting.HUMAN or p.seat != self.table.viewer:
             self.game.tell("Not your turn yet.")
             return
         choice = message.item

@@ -19,7 +19,7 @@ from ninetynine.launch import command
 from ninetynine.rules.cards import show_card, show_cards
 from ninetynine.rules.describe import rules_text
 from ninetynine.rules.words import plural
-from ninetynine.session.table import BOT, HUMAN, Table
+from ninetynine.session.table import Table, Waiting
 from ninetynine.tui.text import (
     DECLINE_LABEL,
     coach_line,
@@ -94,14 +94,14 @@ class PlainGame:
         try:
             while True:
                 p = self.table.pending()
-                if p.kind == "over":
+                if p.kind is Waiting.OVER:
                     if not self.game_over():
                         return 0
-                elif p.kind == BOT:
+                elif p.kind is Waiting.BOT:
                     if self.table.pace > 0:
                         self.sleep(self.table.pace)
                     self.show(self.table.step_bot())
-                elif p.kind == HUMAN:
+                elif p.kind is Waiting.HUMAN:
                     self.human_turn()
         except _Quit:
             if not self.table.state.is_over:

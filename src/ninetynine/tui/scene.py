@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 from ninetynine.engine.actions import Action
 from ninetynine.engine.options import stuck_explanation
-from ninetynine.engine.state import State
+from ninetynine.engine.state import DRAWING, State
 from ninetynine.engine.view import View, observe
-from ninetynine.session.table import BOT, HUMAN, Table
+from ninetynine.session.table import Table, Waiting
 from ninetynine.tui.text import hand_items, turn_note
 
 
@@ -34,21 +34,21 @@ def play_scene(table: Table) -> Scene:
     seat = viewer if viewer is not None else (p.seat if p.seat is not None else 0)
     view = table.view(seat)
     legal: tuple[Action, ...] = ()
-    if p.kind == HUMAN and p.seat == viewer:
+    if p.kind is Waiting.HUMAN and p.seat == viewer:
         legal = view.legal
         keys = f"press 1-{len(hand_items(view.hand, legal))} or click"
         why = stuck_explanation(state)
         if why:
             prompt = f"{why} ({keys})"
-        elif view.phase == "draw":
+        elif view.phase == DRAWING:
             prompt = f"{names[seat]}, draw your card now? ({keys})"
         elif turn_note(view):  # (the footer shows the keys)
             prompt = f"Your turn, {names[seat]}: {turn_note(view)}"
         else:
             prompt = f"Your turn, {names[seat]}: {keys} a card"
-    elif p.kind == HUMAN:
+    elif p.kind is Waiting.HUMAN:
         prompt = f"Hands are hidden: {names[p.seat or 0]} takes the device next."
-    elif p.kind == BOT:
+    elif p.kind is Waiting.BOT:
         prompt = f"{names[p.seat or 0]} is thinking…"
     else:
         prompt = "Game over."

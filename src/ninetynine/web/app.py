@@ -29,7 +29,7 @@ from starlette.exceptions import HTTPException
 
 from ninetynine.errors import NinetyNineError
 from ninetynine.web import schema
-from ninetynine.web.errors import ProtocolError
+from ninetynine.web.errors import ErrorCode, ProtocolError
 from ninetynine.web.guard import Guard
 from ninetynine.web.lobby import Lobby
 from ninetynine.web.routes import pages, records, sockets, tables
@@ -91,11 +91,11 @@ async def _bad_parameter(request: Request, exc: RequestValidationError) -> JSONR
 
 async def _http_error(request: Request, exc: HTTPException) -> JSONResponse:
     # no such route or method (Starlette's own refusals), in the API's error shape
-    error = ProtocolError(schema.HTTP_CODES.get(exc.status_code, "http"), exc.detail)
+    error = ProtocolError(schema.HTTP_CODES.get(exc.status_code, ErrorCode.HTTP), exc.detail)
     return JSONResponse(error.http_json(), status_code=exc.status_code, headers=exc.headers)
 
 
 async def _server_error(request: Request, exc: NinetyNineError) -> JSONResponse:
     # a storage failure: nothing was changed, the client may try again
-    error = ProtocolError("server", str(exc))
+    error = ProtocolError(ErrorCode.SERVER, str(exc))
     return JSONResponse(error.http_json(), status_code=error.status)

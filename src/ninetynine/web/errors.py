@@ -7,41 +7,84 @@ A move the rules refuse has the engine's own cause as its code
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
 
-from ninetynine.errors import NinetyNineError
+from ninetynine.errors import NinetyNineError, Refusal
+
+
+class ErrorCode(StrEnum):
+    """Why the server refused a request or a message, where the rules did not: a move the
+    rules refuse has its :class:`~ninetynine.errors.Refusal` as its code instead (the two
+    sets share no value, so a client reads one field either way)."""
+
+    MALFORMED = "malformed"  # a body or message of the wrong shape (naming the field)
+    BAD_HOST = "bad_host"
+    BAD_NAME = "bad_name"
+    BAD_RECORD = "bad_record"
+    BAD_RULES = "bad_rules"
+    BAD_TABLE = "bad_table"
+    BAD_TOKEN = "bad_token"  # a seat's secret that does not open it
+    DUPLICATE = "duplicate"  # a move already made (its id seen before)
+    STALE = "stale"  # a move for a state that has moved on
+    NOT_STARTED = "not_started"
+    NOT_FINISHED = "not_finished"
+    SPECTATOR = "spectator"  # a watcher asked for what only a seat may do
+    NO_TABLE = "no_table"
+    TABLE_FULL = "table_full"
+    FORBIDDEN_ORIGIN = "forbidden_origin"
+    UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"
+    NOT_FOUND = "not_found"  # no such route (Starlette's own 404)
+    METHOD_NOT_ALLOWED = "method_not_allowed"
+    HTTP = "http"  # any other refusal of Starlette's
+    LIMIT = "limit"  # over a server limit with no code of its own
+    TOO_LARGE = "too_large"
+    TOO_DEEP = "too_deep"
+    RATE_LIMITED = "rate_limited"
+    TOO_MANY_TABLES = "too_many_tables"
+    TOO_MANY_CONNECTIONS = "too_many_connections"
+    TOO_MANY_REFUSALS = "too_many_refusals"
+    CROWDED = "crowded"  # a table with as many watchers as it takes
+    BUSY = "busy"  # the workers' queue is full
+    SERVER = "server"  # a storage failure: nothing was changed
+    WORK_TIMEOUT = "work_timeout"
+    WORK_MEMORY = "work_memory"
+
+
+Code = ErrorCode | Refusal  # every code a client can be sent
 
 # The HTTP status of each code that is not a plain bad request (400).
 STATUS = {
-    "no_table": 404,
-    "table_full": 409,
-    "not_finished": 409,
-    "forbidden_origin": 403,
-    "bad_host": 400,
-    "unsupported_media_type": 415,
-    "too_large": 413,
-    "rate_limited": 429,
-    "too_many_tables": 429,
-    "too_many_connections": 429,
-    "crowded": 429,
-    "busy": 429,
-    "server": 503,
-    "work_timeout": 503,
-    "work_memory": 503,
+    ErrorCode.NO_TABLE: 404,
+    ErrorCode.NOT_FOUND: 404,
+    ErrorCode.TABLE_FULL: 409,
+    ErrorCode.NOT_FINISHED: 409,
+    ErrorCode.FORBIDDEN_ORIGIN: 403,
+    ErrorCode.METHOD_NOT_ALLOWED: 405,
+    ErrorCode.UNSUPPORTED_MEDIA_TYPE: 415,
+    ErrorCode.TOO_LARGE: 413,
+    ErrorCode.RATE_LIMITED: 429,
+    ErrorCode.TOO_MANY_TABLES: 429,
+    ErrorCode.TOO_MANY_CONNECTIONS: 429,
+    ErrorCode.CROWDED: 429,
+    ErrorCode.BUSY: 429,
+    ErrorCode.SERVER: 503,
+    ErrorCode.WORK_TIMEOUT: 503,
+    ErrorCode.WORK_MEMORY: 503,
 }
 
 
 class ProtocolError(NinetyNineError):
     """A client request or message that was refused; ``code`` says why (stale, illegal, ...)."""
 
-    def __init__(self, code: str, message: str, *, legal: list[str] | None = None) -> None:
+    def __init__(self, code: Code, message: str, *, legal: list[str] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.legal = legal  # a refused move: the moves allowed instead
 
     @property
     def status(self) -> int:
-        return STATUS.get(self.code, 400)
+        return STATUS.get(self.code, 400) if isinstance(self.code, ErrorCode) else 400
 
     def details(self) -> dict[str, Any]:
         out: dict[str, Any] = {"code": self.code, "message": str(self)}
@@ -62,7 +105,7 @@ class LimitError(ProtocolError):
     """A request over one of the server's limits (:mod:`ninetynine.web.limits`); ``limit``
     names the setting, so the operator knows which ``serve --limit`` to look at."""
 
-    def __init__(self, limit: str, message: str, code: str = "limit") -> None:
+    def __init__(self, limit: str, message: str, code: ErrorCode = ErrorCode.LIMIT) -> None:
         super().__init__(code, f"{message} (server limit {limit})")
         self.limit = limit
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from ninetynine.web.errors import LimitError, ProtocolError
+from ninetynine.web.errors import ErrorCode, LimitError, ProtocolError
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -165,7 +165,7 @@ class Guard:
         host = headers.get("host")
         if not self.hosts.allows(host):
             raise ProtocolError(
-                "bad_host",
+                ErrorCode.BAD_HOST,
                 f"this server does not answer to the host name "
                 f"{(host or '')[:60]!r}: add it with serve --allowed-host",
             )
@@ -177,7 +177,7 @@ class Guard:
             and not same_origin(origin, host, self.origins, scope.get("scheme", "http"))
         ):
             raise ProtocolError(
-                "forbidden_origin",
+                ErrorCode.FORBIDDEN_ORIGIN,
                 f"requests from pages of {origin[:60]!r} "
                 "are refused: play from this server's own page",
             )
@@ -186,14 +186,16 @@ class Guard:
         ctype = headers.get("content-type", "").split(";")[0].strip().lower()
         if scope["path"].startswith("/api/") and ctype != "application/json":
             raise ProtocolError(
-                "unsupported_media_type",
+                ErrorCode.UNSUPPORTED_MEDIA_TYPE,
                 f"content type {ctype[:40]!r}: the API accepts application/json only",
             )
         cap, name = self.bodies.get(scope["path"], (self.max_body, "max_body"))
         length = headers.get("content-length", "")
         if length and (not length.isdigit() or int(length) > cap):
             raise LimitError(
-                name, f"a request body of {length[:20]} bytes: at most {cap}", code="too_large"
+                name,
+                f"a request body of {length[:20]} bytes: at most {cap}",
+                code=ErrorCode.TOO_LARGE,
             )
         body = b""
         more = True
@@ -204,7 +206,7 @@ class Guard:
             body += message.get("body", b"")
             more = message.get("more_body", False)
             if len(body) > cap:
-                raise LimitError(name, f"a request body over {cap} bytes", code="too_large")
+                raise LimitError(name, f"a request body over {cap} bytes", code=ErrorCode.TOO_LARGE)
         sent = False
 
         async def replay() -> Message:

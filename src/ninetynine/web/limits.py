@@ -20,7 +20,7 @@ from ninetynine.errors import NinetyNineError
 from ninetynine.records.position import Admit
 from ninetynine.records.record import Record
 from ninetynine.rules.settings import Rules
-from ninetynine.web.errors import LimitError, ProtocolError
+from ninetynine.web.errors import ErrorCode, LimitError, ProtocolError
 
 
 def _limit(default: float, help: str) -> Any:
@@ -164,7 +164,7 @@ def check_json_depth(text: str, max_depth: int) -> None:
             depth += 1
             if depth > max_depth:
                 raise LimitError(
-                    "max_depth", f"JSON nested more than {max_depth} deep", code="too_deep"
+                    "max_depth", f"JSON nested more than {max_depth} deep", code=ErrorCode.TOO_DEEP
                 )
         elif ch in "]}":
             depth -= 1
@@ -179,7 +179,7 @@ def json_object(text: str, max_depth: int, what: str) -> dict[str, Any]:
     except ValueError:
         value = None
     if not isinstance(value, dict):
-        raise ProtocolError("malformed", f"{what} must be a JSON object")
+        raise ProtocolError(ErrorCode.MALFORMED, f"{what} must be a JSON object")
     return value
 
 
@@ -190,7 +190,7 @@ def check_data_depth(value: object, max_depth: int, what: str) -> None:
         item, depth = stack.pop()
         if depth > max_depth:
             raise LimitError(
-                "max_depth", f"{what} nested more than {max_depth} deep", code="too_deep"
+                "max_depth", f"{what} nested more than {max_depth} deep", code=ErrorCode.TOO_DEEP
             )
         if isinstance(item, dict):
             stack += [(v, depth + 1) for v in item.values()]
@@ -256,7 +256,9 @@ def check_rules(rules: Rules, players: int, limits: Limits) -> None:
     of every way rules arrive (a new table, house rules, an uploaded record, a restart)."""
     if players > limits.max_players:
         raise LimitError(
-            "max_players", f"{players} seats: at most {limits.max_players}", code="bad_table"
+            "max_players",
+            f"{players} seats: at most {limits.max_players}",
+            code=ErrorCode.BAD_TABLE,
         )
     for key, value in rule_numbers(rules, players):
         limit = RULE_BOUNDS[key]
@@ -265,7 +267,7 @@ def check_rules(rules: Rules, players: int, limits: Limits) -> None:
             raise LimitError(
                 limit,
                 f"rules key {key!r} = {value}: at most {bound} on this server (limit {limit})",
-                code="bad_rules",
+                code=ErrorCode.BAD_RULES,
             )
 
 
@@ -279,7 +281,7 @@ def admit(limits: Limits) -> Admit:
             raise LimitError(
                 "max_decks",
                 f"position key 'decks' = {decks}: at most {limits.max_decks} on this server",
-                code="bad_record",
+                code=ErrorCode.BAD_RECORD,
             )
 
     return check
@@ -292,7 +294,7 @@ def check_record(record: Record, limits: Limits) -> None:
         raise LimitError(
             "max_moves",
             f"a record of {len(record.moves)} moves: at most {limits.max_moves}",
-            code="bad_record",
+            code=ErrorCode.BAD_RECORD,
         )
     start = record.start
     for key, values, limit in (
@@ -304,7 +306,7 @@ def check_record(record: Record, limits: Limits) -> None:
             raise LimitError(
                 limit,
                 f"position key {key!r} = {max(values)}: at most {bound} on this server",
-                code="bad_record",
+                code=ErrorCode.BAD_RECORD,
             )
 
 
@@ -357,7 +359,7 @@ class Slots:
             raise LimitError(
                 self.limit,
                 f"{self.cap} {self.what} from your address are open already",
-                code="too_many_connections",
+                code=ErrorCode.TOO_MANY_CONNECTIONS,
             )
         self._held[address] = self._held.get(address, 0) + 1
 

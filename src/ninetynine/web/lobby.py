@@ -32,13 +32,13 @@ from ninetynine.rules.presets import rules_spec
 from ninetynine.rules.settings import Rules
 from ninetynine.session.table import bot_seat_name
 from ninetynine.web.conn import Conn
-from ninetynine.web.errors import LimitError, ProtocolError
+from ninetynine.web.errors import ErrorCode, LimitError, ProtocolError
 from ninetynine.web.limits import Buckets, Slots, check_rules
 from ninetynine.web.settings import Settings
 from ninetynine.web.storage import MetaConflict, Storage, StorageError, StoredTable
 from ninetynine.web.table.background import later
 from ninetynine.web.table.room import Table
-from ninetynine.web.table.seating import Seat, clean_name, hash_token
+from ninetynine.web.table.seating import Seat, TableStatus, clean_name, hash_token
 from ninetynine.web.work import Workers
 
 logger = logging.getLogger("ninetynine.web")
@@ -130,7 +130,7 @@ class Lobby:
         if table is not None:
             return table
         if table_id in self.broken or not TABLE_ID.match(table_id):
-            raise ProtocolError("no_table", f"no table {table_id[:40]!r}")
+            raise ProtocolError(ErrorCode.NO_TABLE, f"no table {table_id[:40]!r}")
         ending = self._ending_dormant.get(table_id)
         if ending is not None:  # being ended as abandoned: then read back as such
             await asyncio.shield(ending)
@@ -144,7 +144,7 @@ class Lobby:
         stored = await self.storage.call(self.storage.load, table_id)
         table = None if stored is None else self._rebuild(stored)
         if table is None:
-            raise ProtocolError("no_table", f"no table {table_id[:40]!r}")
+            raise ProtocolError(ErrorCode.NO_TABLE, f"no table {table_id[:40]!r}")
         if table.seating.meta_changed:  # (the fixes stay in memory where the write fails)
             try:
                 await table.seating.change_meta(table.seating.meta_with)
@@ -168,7 +168,7 @@ class Lobby:
             raise LimitError(
                 "requests_per_second",
                 "too many requests from your address: wait a moment",
-                code="rate_limited",
+                code=ErrorCode.RATE_LIMITED,
             )
 
     async def create(
@@ -188,38 +188,41 @@ class Lobby:
         limits = self.settings.limits
         if not rules.players_min <= players <= rules.players_max:
             raise ProtocolError(
-                "bad_table",
+                ErrorCode.BAD_TABLE,
                 f"{rules.id} is for {rules.players_min} to "
                 f"{rules.players_max} players, not {players}",
             )
         check_rules(rules, players, limits)
         if clock is not None and not 1 <= clock <= 3600:
-            raise ProtocolError("bad_table", f"turn clock {clock}: expected 1 to 3600 seconds")
+            raise ProtocolError(
+                ErrorCode.BAD_TABLE, f"turn clock {clock}: expected 1 to 3600 seconds"
+            )
         if creator is not None:
             by_client, by_address = self.live_count(creator)
             if by_client >= limits.tables_per_client:
                 raise LimitError(
                     "tables_per_client",
                     f"you have {by_client} tables going already: finish or leave one first",
-                    code="too_many_tables",
+                    code=ErrorCode.TOO_MANY_TABLES,
                 )
             if by_address >= limits.tables_per_address:
                 raise LimitError(
                     "tables_per_address",
                     f"{by_address} tables were created from your address and are still going",
-                    code="too_many_tables",
+                    code=ErrorCode.TOO_MANY_TABLES,
                 )
         token = secrets.token_urlsafe(24)
         if seats is None:
             offered = self.settings.bots
             if 0 in bots:
-                raise ProtocolError("bad_table", "seat 1 is yours: it cannot be a bot")
+                raise ProtocolError(ErrorCode.BAD_TABLE, "seat 1 is yours: it cannot be a bot")
             if any(not 0 <= s < players for s in bots):
-                raise ProtocolError("bad_table", f"bot seats must be from 2 to {players}")
+                raise ProtocolError(ErrorCode.BAD_TABLE, f"bot seats must be from 2 to {players}")
             for wanted in bots.values():
                 if wanted not in offered:
                     raise ProtocolError(
-                        "bad_table", f"bot {wanted[:40]!r}: expected one of {', '.join(offered)}"
+                        ErrorCode.BAD_TABLE,
+                        f"bot {wanted[:40]!r}: expected one of {', '.join(offered)}",
                     )
             seats = [Seat(clean_name(name, "Player 1"), hash_token(token))]
             for i in range(1, players):
@@ -245,7 +248,7 @@ class Lobby:
         await self.storage.call(self.storage.create_table, table_id, meta)
         table = self._rebuild(StoredTable(table_id, meta))
         if table is None:
-            raise ProtocolError("bad_table", self.broken.pop(table_id))
+            raise ProtocolError(ErrorCode.BAD_TABLE, self.broken.pop(table_id))
         table.kick()
         return table, token
 
@@ -270,7 +273,9 @@ class Lobby:
         def take() -> dict[str, Any]:  # again, if another process seated somebody first
             seat = next((i for i, s in enumerate(table.seats) if s.is_open), None)
             if seat is None or table.finished:
-                raise ProtocolError("table_full", "every seat is taken; you can watch instead")
+                raise ProtocolError(
+                    ErrorCode.TABLE_FULL, "every seat is taken; you can watch instead"
+                )
             taken = Seat(name or f"Player {seat + 1}", hash_token(token))
             seats = list(table.seats)
             seats[seat] = taken
@@ -290,7 +295,7 @@ class Lobby:
         """The same players and rules again, the next seat starting; linked from the old
         table. Returns the new table and whether this call created it."""
         if not table.state.is_over:
-            raise ProtocolError("not_finished", "a rematch can start when the game is over")
+            raise ProtocolError(ErrorCode.NOT_FINISHED, "a rematch can start when the game is over")
         nxt = table.meta.get("next")
         if nxt:
             return await self.get(nxt), False
@@ -331,9 +336,9 @@ class Lobby:
             t
             for t in self.tables.values()
             if t.meta.get("public")
-            and (t.status == "playing" or t.status == "waiting" and t.attended)
+            and (t.status is TableStatus.PLAYING or t.status is TableStatus.WAITING and t.attended)
         ]
-        live.sort(key=lambda t: (t.status != "waiting", -t.meta.get("created", 0)))
+        live.sort(key=lambda t: (t.status is not TableStatus.WAITING, -t.meta.get("created", 0)))
         return [t.summary() for t in live[:limit]]
 
     # Life cycle ---------------------------------------------------------------------
@@ -466,7 +471,7 @@ class Lobby:
                 await store.call(
                     store.update_meta,
                     table_id,
-                    {**meta, "finished": True, "ended": "abandoned"},
+                    {**meta, "finished": True, "ended": TableStatus.ABANDONED.value},
                     version,
                 )
             self.dormant.pop(table_id, None)
@@ -493,7 +498,9 @@ class Lobby:
                     lambda: (
                         None
                         if table.finished
-                        else table.seating.meta_with(finished=True, ended="abandoned")
+                        else table.seating.meta_with(
+                            finished=True, ended=TableStatus.ABANDONED.value
+                        )
                     )
                 )
             except StorageError as e:

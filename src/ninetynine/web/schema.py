@@ -21,9 +21,11 @@ from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
 
 from ninetynine.engine import events
+from ninetynine.engine.fields import Phase
+from ninetynine.errors import Refusal as RuleRefusal
 from ninetynine.rules.presets import presets
-from ninetynine.web.errors import ProtocolError
-from ninetynine.web.table.seating import MAX_NAME
+from ninetynine.web.errors import ErrorCode, ProtocolError
+from ninetynine.web.table.seating import MAX_NAME, TableStatus
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -39,7 +41,7 @@ class Refusal(Model):
     """A refusal (:class:`ninetynine.web.errors.ProtocolError`): ``code`` for programs,
     ``message`` for people."""
 
-    code: str
+    code: ErrorCode | RuleRefusal
     message: str
     legal: list[str] = Field(
         default_factory=list, description="a refused move: the moves allowed instead"
@@ -71,7 +73,7 @@ def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 
 # Starlette's own refusals (no such route, no such method) as the API's error codes.
-HTTP_CODES = {404: "not_found", 405: "method_not_allowed"}
+HTTP_CODES = {404: ErrorCode.NOT_FOUND, 405: ErrorCode.METHOD_NOT_ALLOWED}
 
 
 def parameter_error(exc: RequestValidationError) -> ProtocolError:
@@ -81,7 +83,7 @@ def parameter_error(exc: RequestValidationError) -> ProtocolError:
     where = first.get("loc", ("", "parameter"))[-1]
     value = first.get("input")
     expected = {"int_parsing": "a whole number"}.get(first.get("type", ""), first.get("msg", ""))
-    return ProtocolError("malformed", f"{where} {str(value)[:20]!r}: expected {expected}")
+    return ProtocolError(ErrorCode.MALFORMED, f"{where} {str(value)[:20]!r}: expected {expected}")
 
 
 # Request bodies (described only) -------------------------------------------------------
@@ -178,7 +180,7 @@ class SeatSummary(Model):
 
 class TableSummary(Model):
     id: str
-    status: Literal["waiting", "playing", "over", "abandoned"]
+    status: TableStatus
     rules: RulesName
     players: int
     clock: float | None
@@ -216,7 +218,7 @@ class View(Model):
     """A seat's view (:func:`ninetynine.web.wire.view_json`): seats from 1."""
 
     seat: int | None
-    phase: Literal["play", "draw", "chance", "over"]
+    phase: Phase
     turn: int | None
     total: int
     limit: int

@@ -25,7 +25,7 @@ from multiprocessing.connection import Connection
 from typing import Any, TypeVar, cast
 
 from ninetynine.errors import NinetyNineError
-from ninetynine.web.errors import LimitError
+from ninetynine.web.errors import ErrorCode, LimitError
 from ninetynine.web.limits import Limits
 
 T = TypeVar("T")
@@ -78,7 +78,7 @@ class Workers:
                 "work_queue",
                 f"the server is busy with {self.waiting} other "
                 f"requests like this one: try {what} again in a minute",
-                code="busy",
+                code=ErrorCode.BUSY,
             )
         self.waiting += 1
         try:
@@ -104,7 +104,7 @@ class Workers:
             if not receiver.poll(seconds):
                 self.stats.killed += 1
                 raise LimitError(
-                    limit, f"{what} ran out of time ({seconds:g} s)", code="work_timeout"
+                    limit, f"{what} ran out of time ({seconds:g} s)", code=ErrorCode.WORK_TIMEOUT
                 )
             try:
                 outcome, value, rss = receiver.recv()
@@ -115,7 +115,7 @@ class Workers:
                     raise LimitError(
                         "worker_memory",
                         f"{what} needed more memory than the server gives it",
-                        code="work_memory",
+                        code=ErrorCode.WORK_MEMORY,
                     ) from None
                 raise RuntimeError(
                     f"{what}: its worker exited with code {process.exitcode} before answering"
@@ -132,7 +132,7 @@ class Workers:
                 "worker_memory",
                 f"{what} needed more memory than the server "
                 f"gives it ({self.limits.worker_memory} MiB)",
-                code="work_memory",
+                code=ErrorCode.WORK_MEMORY,
             )
         if outcome is Outcome.REFUSED:  # the work's own one-line error (a bad record, ...)
             raise NinetyNineError(value)

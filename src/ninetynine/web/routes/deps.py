@@ -9,7 +9,7 @@ from fastapi import Depends, Request
 from pydantic import BaseModel
 from starlette.requests import HTTPConnection
 
-from ninetynine.web.errors import ProtocolError
+from ninetynine.web.errors import ErrorCode, ProtocolError
 from ninetynine.web.limits import Limits, json_object
 from ninetynine.web.lobby import Lobby
 
@@ -34,12 +34,12 @@ async def json_body(request: Request, limits: Limits, fields: type[BaseModel]) -
     try:
         text = (await request.body()).decode("utf-8")
     except UnicodeDecodeError:
-        raise ProtocolError("malformed", "the request body must be JSON in UTF-8") from None
+        raise ProtocolError(ErrorCode.MALFORMED, "the request body must be JSON in UTF-8") from None
     body = json_object(text, limits.max_depth, "the request body")
     unknown = next((key for key in body if key not in fields.model_fields), None)
     if unknown is not None:
         raise ProtocolError(
-            "malformed",
+            ErrorCode.MALFORMED,
             f"unknown field {unknown[:20]!r}: expected {', '.join(fields.model_fields)}",
         )
     return body

@@ -21,7 +21,7 @@ from pydantic import BaseModel
 from ninetynine.errors import NinetyNineError
 from ninetynine.records.record import Record, parse_record
 from ninetynine.web import schema
-from ninetynine.web.errors import LimitError, ProtocolError
+from ninetynine.web.errors import ErrorCode, LimitError, ProtocolError
 from ninetynine.web.limits import admit, check_record
 from ninetynine.web.lobby import Lobby
 from ninetynine.web.routes.deps import LobbyDep, address, json_body
@@ -44,7 +44,7 @@ async def table_replay(
     """A finished game step by step: from one seat's view, or every hand open."""
     table = await lobby.get(table_id)
     if not table.finished:
-        raise ProtocolError("not_finished", "a game can be replayed when it is over")
+        raise ProtocolError(ErrorCode.NOT_FINISHED, "a game can be replayed when it is over")
     return await asyncio.to_thread(
         replay_json, table.match.record(), _replay_seat(seat, len(table.seats))
     )
@@ -60,7 +60,7 @@ async def table_review(
     """A finished game's decisions of one seat beside the coach's moves."""
     table = await lobby.get(table_id)
     if not table.finished:
-        raise ProtocolError("not_finished", "a game can be reviewed when it is over")
+        raise ProtocolError(ErrorCode.NOT_FINISHED, "a game can be reviewed when it is over")
     who = _review_seat(seat, len(table.seats))
     reviews = table.coaching.reviews
     if who not in reviews:  # a finished game's review never changes
@@ -94,14 +94,14 @@ async def _reviewed(request: Request, lobby: Lobby, record: Record, seat: int) -
             f"reviewing seat {seat + 1} of this game would run "
             f"up to {cost:,} playouts ({decisions} moves of that seat, "
             f"{limits.review_playouts} each): at most {limits.review_budget:,}",
-            code="too_large",
+            code=ErrorCode.TOO_LARGE,
         )
     reviewing: Reviewing = request.app.state.reviewing
     if reviewing.running >= limits.reviews_at_once:
         raise LimitError(
             "reviews_at_once",
             "the server is reviewing other games: try again in a minute",
-            code="busy",
+            code=ErrorCode.BUSY,
         )
     reviewing.running += 1
     try:
@@ -126,7 +126,7 @@ async def _uploaded(
     body = await json_body(request, lobby.settings.limits, fields)
     text = body.get("record")
     if not isinstance(text, str) or not text.strip():
-        raise ProtocolError("bad_record", "record: expected the text of a record .toml")
+        raise ProtocolError(ErrorCode.BAD_RECORD, "record: expected the text of a record .toml")
     limits = lobby.settings.limits
     with _bad_record():
         record = parse_record(text, admit(limits))
@@ -140,17 +140,19 @@ def _bad_record() -> Iterator[None]:
     try:
         yield
     except RecursionError:
-        raise LimitError("max_depth", "a record nested too deep", code="too_deep") from None
+        raise LimitError("max_depth", "a record nested too deep", code=ErrorCode.TOO_DEEP) from None
     except ProtocolError:
         raise
     except NinetyNineError as e:
-        raise ProtocolError("bad_record", str(e)) from None
+        raise ProtocolError(ErrorCode.BAD_RECORD, str(e)) from None
 
 
 def _review_seat(seat: object, players: int) -> int:
     """The seat a review is of: required, from 1."""
     if seat is None:
-        raise ProtocolError("bad_record", f"seat: expected the seat to review, from 1 to {players}")
+        raise ProtocolError(
+            ErrorCode.BAD_RECORD, f"seat: expected the seat to review, from 1 to {players}"
+        )
     who = _replay_seat(seat, players)
     assert who is not None
     return who
@@ -162,7 +164,7 @@ def _replay_seat(seat: object, players: int) -> int | None:
         return None
     if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= players:
         raise ProtocolError(
-            "bad_record",
+            ErrorCode.BAD_RECORD,
             f"seat {str(seat)[:10]!r}: expected a seat from 1 to "
             f"{players}, or none for every hand open",
         )

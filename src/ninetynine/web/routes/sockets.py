@@ -21,7 +21,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from ninetynine.errors import NinetyNineError
 from ninetynine.web.conn import Conn
-from ninetynine.web.errors import LimitError, ProtocolError
+from ninetynine.web.errors import ErrorCode, LimitError, ProtocolError
 from ninetynine.web.limits import Bucket, Limits, json_object
 from ninetynine.web.lobby import Lobby
 from ninetynine.web.routes.deps import LobbyDep
@@ -101,14 +101,14 @@ async def _serve(ws: WebSocket, lobby: Lobby, table_id: str, limits: Limits) -> 
         hello = await asyncio.wait_for(_receive(ws, limits), HELLO_TIMEOUT)
         if hello.get("type") != "hello":
             raise ProtocolError(
-                "malformed", 'the first message must be {"type": "hello", "token": ...}'
+                ErrorCode.MALFORMED, 'the first message must be {"type": "hello", "token": ...}'
             )
         token = hello.get("token")
         seat = None
         if token is not None:
             seat = table.seating.seat_of(token) if isinstance(token, str) else None
             if seat is None:
-                raise ProtocolError("bad_token", "this token holds no seat at this table")
+                raise ProtocolError(ErrorCode.BAD_TOKEN, "this token holds no seat at this table")
         with _unseated(ws, lobby) if seat is None else contextlib.nullcontext():
             conn = Conn(
                 seat, limits.send_queue, Bucket(limits.messages_per_second, limits.messages_burst)
@@ -168,7 +168,7 @@ async def _receive_loop(
                 raise LimitError(
                     "messages_per_second",
                     "too many messages: this one was not read; slow down",
-                    code="rate_limited",
+                    code=ErrorCode.RATE_LIMITED,
                 )
             if await _handle(lobby, table, conn, msg):
                 return Ending.LEAVES
@@ -183,12 +183,12 @@ async def _receive_loop(
                     LimitError(
                         "refusals_per_connection",
                         f"{refused} messages in a row were refused: the connection is closed",
-                        code="too_many_refusals",
+                        code=ErrorCode.TOO_MANY_REFUSALS,
                     ).json()
                 )
                 return Ending.REFUSED
         except NinetyNineError as e:  # a storage failure: nothing was applied
-            conn.send_json({"type": "error", "code": "server", "message": str(e)})
+            conn.send_json(ProtocolError(ErrorCode.SERVER, str(e)).json())
 
 
 async def _handle(lobby: Lobby, table: Table, conn: Conn, msg: dict[str, Any]) -> bool:
@@ -206,13 +206,13 @@ async def _handle(lobby: Lobby, table: Table, conn: Conn, msg: dict[str, Any]) -
         return True
     elif kind == "rematch":
         if conn.seat is None:
-            raise ProtocolError("spectator", "spectators cannot start a rematch")
+            raise ProtocolError(ErrorCode.SPECTATOR, "spectators cannot start a rematch")
         new, created = await lobby.rematch(table)
         if not created:  # the table's clients were told when it was created
             conn.send_json({"type": "rematch", "table": new.id})
     else:
         raise ProtocolError(
-            "malformed",
+            ErrorCode.MALFORMED,
             f"unknown message type {str(kind)[:40]!r}: expected "
             "act, coach, chat, ping, leave or rematch",
         )
@@ -231,12 +231,12 @@ async def _receive(ws: WebSocket, limits: Limits) -> dict[str, Any]:
         raise WebSocketDisconnect(message.get("code", 1000))
     text = message.get("text")
     if text is None:
-        raise ProtocolError("malformed", "binary frames are not read: send JSON as text")
+        raise ProtocolError(ErrorCode.MALFORMED, "binary frames are not read: send JSON as text")
     if len(text) > limits.max_message:
         raise LimitError(
             "max_message",
             f"a message of {len(text)} characters: at most {limits.max_message}",
-            code="too_large",
+            code=ErrorCode.TOO_LARGE,
         )
     return json_object(text, limits.max_depth, "a message")
 

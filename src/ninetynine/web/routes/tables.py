@@ -16,7 +16,7 @@ from ninetynine.errors import RulesError
 from ninetynine.rules.presets import find_preset, load_rules, preset_rules, presets
 from ninetynine.rules.settings import Rules
 from ninetynine.web import schema
-from ninetynine.web.errors import LimitError, ProtocolError
+from ninetynine.web.errors import ErrorCode, LimitError, ProtocolError
 from ninetynine.web.limits import Limits, check_data_depth
 from ninetynine.web.lobby import Creator
 from ninetynine.web.routes.deps import LobbyDep, address, json_body
@@ -70,14 +70,19 @@ async def create_table(request: Request, response: Response, lobby: LobbyDep) ->
     rules = _rules_of(body, limits)
     players = body.get("players", 4)
     if not isinstance(players, int) or isinstance(players, bool):
-        raise ProtocolError("bad_table", f"players {str(players)[:20]!r}: expected a whole number")
+        raise ProtocolError(
+            ErrorCode.BAD_TABLE, f"players {str(players)[:20]!r}: expected a whole number"
+        )
     clock = body.get("clock")
     if clock is not None and (not isinstance(clock, (int, float)) or isinstance(clock, bool)):
-        raise ProtocolError("bad_table", f"clock {str(clock)[:20]!r}: expected seconds or null")
+        raise ProtocolError(
+            ErrorCode.BAD_TABLE, f"clock {str(clock)[:20]!r}: expected seconds or null"
+        )
     public = body.get("public", False)
     if not isinstance(public, bool):
         raise ProtocolError(
-            "bad_table", "public: expected true (listed in the lobby) or false (invite only)"
+            ErrorCode.BAD_TABLE,
+            "public: expected true (listed in the lobby) or false (invite only)",
         )
     client = request.cookies.get(CLIENT_COOKIE)
     if not client or len(client) > 64:
@@ -132,7 +137,7 @@ def _rules_of(body: dict[str, Any], limits: Limits) -> Rules:
                 raise LimitError(
                     "max_house_rules",
                     f"house rules of {len(house)} characters: at most {limits.max_house_rules}",
-                    code="bad_rules",
+                    code=ErrorCode.BAD_RULES,
                 )
             try:
                 data = tomllib.loads(house)
@@ -140,7 +145,7 @@ def _rules_of(body: dict[str, Any], limits: Limits) -> Rules:
                 raise RulesError(f"house rules: not valid TOML: {e}") from None
             except RecursionError:
                 raise LimitError(
-                    "max_depth", "house rules nested too deep", code="too_deep"
+                    "max_depth", "house rules nested too deep", code=ErrorCode.TOO_DEEP
                 ) from None
             check_data_depth(data, limits.max_depth, "house rules")
             rules = load_rules(data)
@@ -152,18 +157,18 @@ def _rules_of(body: dict[str, Any], limits: Limits) -> Rules:
             raise RulesError(f'rules {str(preset)[:40]!r}: expected a preset id such as "P"')
         return preset_rules(find_preset(preset[:40]).id)  # never a path on the server
     except RulesError as e:
-        raise ProtocolError("bad_rules", str(e)) from None
+        raise ProtocolError(ErrorCode.BAD_RULES, str(e)) from None
 
 
 def _bots_of(raw: object) -> dict[int, str]:
     """``{"2": "easy"}`` (seats from 1) -> {1: "easy"}; the lobby checks the levels."""
     if not isinstance(raw, dict):
-        raise ProtocolError("bad_table", 'bots: expected an object such as {"2": "easy"}')
+        raise ProtocolError(ErrorCode.BAD_TABLE, 'bots: expected an object such as {"2": "easy"}')
     bots: dict[int, str] = {}
     for key, level in raw.items():
         if not SEAT_KEY.match(str(key)) or not isinstance(level, str):
             raise ProtocolError(
-                "bad_table",
+                ErrorCode.BAD_TABLE,
                 f"bots: seat {str(key)[:10]!r} -> "
                 f"{str(level)[:40]!r}: expected a seat number and a bot level "
                 "(easy, medium, hard)",

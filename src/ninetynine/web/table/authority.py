@@ -14,18 +14,17 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from ninetynine.engine.actions import Action, ChanceOutcome, parse_action
+from ninetynine.engine.actions import Action, Move, parse_action
 from ninetynine.engine.state import State
 from ninetynine.errors import IllegalActionError, NotationError, Refusal
 from ninetynine.records.record import move_text, parse_move
-from ninetynine.web.errors import ProtocolError
+from ninetynine.web.errors import ErrorCode, ProtocolError
 from ninetynine.web.storage import DuplicateMoveError, Storage, StorageError
 from ninetynine.web.table.clock import TurnClock
 from ninetynine.web.table.fanout import Fanout
 from ninetynine.web.table.seating import Seating
 from ninetynine.web.wire import event_json
 
-Move = Action | ChanceOutcome
 logger = logging.getLogger("ninetynine.web")
 
 
@@ -61,7 +60,7 @@ class Authority:
     async def act(self, seat: int | None, msg: dict[str, Any]) -> None:
         """A client's move: refused with a typed error, or stored and applied."""
         if seat is None:
-            raise ProtocolError("spectator", "spectators cannot play")
+            raise ProtocolError(ErrorCode.SPECTATOR, "spectators cannot play")
         sid, text = msg.get("state"), msg.get("action")
         if (
             not isinstance(sid, int)
@@ -70,7 +69,7 @@ class Authority:
             or len(text) > 40
         ):
             raise ProtocolError(
-                "malformed",
+                ErrorCode.MALFORMED,
                 "an action needs 'state' (the state id you saw, a "
                 'number) and \'action\' (text such as "KS" or "AS+11")',
             )
@@ -83,34 +82,35 @@ class Authority:
     def check_move(self, seat: int, sid: int, text: str) -> int:
         """The engine's code for a client's move, or its typed refusal."""
         if self.last_accepted.get(seat) == (sid, text):
-            raise ProtocolError("duplicate", f"'{text}' for state {sid} was already played")
+            raise ProtocolError(ErrorCode.DUPLICATE, f"'{text}' for state {sid} was already played")
         if not self.seating.started:
-            raise ProtocolError("not_started", "the game starts when every seat is taken")
+            raise ProtocolError(ErrorCode.NOT_STARTED, "the game starts when every seat is taken")
         if self.seating.finished:
             raise ProtocolError(
-                "game_over", "the game is over" if self.state.is_over else "the table was abandoned"
+                Refusal.GAME_OVER,
+                "the game is over" if self.state.is_over else "the table was abandoned",
             )
         if sid != self.version:
             raise ProtocolError(
-                "stale",
+                ErrorCode.STALE,
                 f"state {sid} is not the current state {self.version}: "
                 "your action was not played; look again and resend",
             )
         if self.state.current_seat != seat:
-            raise ProtocolError("not_your_turn", "it is not your turn")
+            raise ProtocolError(Refusal.NOT_YOUR_TURN, "it is not your turn")
         try:
             action = parse_action(text)
         except NotationError as e:
-            raise ProtocolError("malformed", str(e)) from None
+            raise ProtocolError(ErrorCode.MALFORMED, str(e)) from None
         legal = [str(a) for a in self.state.legal_actions()]
         if not isinstance(action, Action):
             raise ProtocolError(
-                Refusal.NOT_ALLOWED.value, f"'{text}' is not a player's move", legal=legal
+                Refusal.NOT_ALLOWED, f"'{text}' is not a player's move", legal=legal
             )
         try:  # the engine's own reading and reason (over the limit, below 0, the King ban)
             return self.state.check(action, seat)
         except IllegalActionError as e:
-            raise ProtocolError(e.reason.value, e.why, legal=legal) from None
+            raise ProtocolError(e.reason, e.why, legal=legal) from None
 
     async def commit(self, seat: int | None, move: Move) -> None:
         """Check on a copy, store, then apply and send: nothing changes if a step fails.
@@ -123,7 +123,7 @@ class Authority:
         except DuplicateMoveError:  # another process stored a move here first
             await self.catch_up()
             raise ProtocolError(
-                "stale",
+                ErrorCode.STALE,
                 "another move was played first: your action was not played; look again and resend",
             ) from None
         events = self.match.play(move, seat)

@@ -8,7 +8,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from ninetynine.web.errors import ProtocolError
+from ninetynine.errors import Refusal
+from ninetynine.web.errors import ErrorCode, ProtocolError
 from ninetynine.web.settings import Settings
 from ninetynine.web.table.authority import Authority
 from ninetynine.web.wire import coach_json
@@ -29,9 +30,9 @@ class Coaching:
         """The coach's figures for the seat whose turn it is, from that seat's view."""
         authority, seating = self.authority, self.authority.seating
         if seat is None:
-            raise ProtocolError("spectator", "spectators have no moves to be coached on")
+            raise ProtocolError(ErrorCode.SPECTATOR, "spectators have no moves to be coached on")
         if not seating.started or seating.finished or authority.state.current_seat != seat:
-            raise ProtocolError("not_your_turn", "the coach advises on your turn")
+            raise ProtocolError(Refusal.NOT_YOUR_TURN, "the coach advises on your turn")
         assert self.workers is not None
         version = authority.version
         asked = self.coached.get(seat)

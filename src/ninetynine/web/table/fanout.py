@@ -17,7 +17,7 @@ from typing import Any
 from ninetynine.engine.options import card_options, stuck_explanation
 from ninetynine.rules.settings import Rules
 from ninetynine.web.conn import Conn
-from ninetynine.web.errors import LimitError, ProtocolError
+from ninetynine.web.errors import ErrorCode, LimitError, ProtocolError
 from ninetynine.web.settings import Settings
 from ninetynine.web.storage import Storage
 from ninetynine.web.table.background import later
@@ -92,12 +92,12 @@ class Fanout:
         under its name; a spectator under the ``name`` it gives, marked as watching."""
         cap = self.settings.limits.chat_length
         if not isinstance(text, str) or not text.strip() or not text.strip().isprintable():
-            raise ProtocolError("malformed", "a chat message needs 'text': printable words")
+            raise ProtocolError(ErrorCode.MALFORMED, "a chat message needs 'text': printable words")
         if len(text.strip()) > cap:
             raise LimitError(
                 "chat_length",
                 f"a chat line of {len(text.strip())} characters: at most {cap}",
-                code="too_large",
+                code=ErrorCode.TOO_LARGE,
             )
         line = {
             "seat": None if conn.seat is None else conn.seat + 1,

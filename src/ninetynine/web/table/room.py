@@ -20,7 +20,7 @@ from ninetynine.records.record import format_record, parse_move
 from ninetynine.rules.presets import load_rules
 from ninetynine.rules.settings import Rules
 from ninetynine.web.conn import Conn
-from ninetynine.web.errors import LimitError, ProtocolError
+from ninetynine.web.errors import ErrorCode, LimitError, ProtocolError
 from ninetynine.web.settings import Settings
 from ninetynine.web.storage import Storage, StoredTable
 from ninetynine.web.table.authority import Authority
@@ -28,7 +28,7 @@ from ninetynine.web.table.bots import TableBots
 from ninetynine.web.table.clock import TurnClock
 from ninetynine.web.table.coaching import Coaching
 from ninetynine.web.table.fanout import Fanout
-from ninetynine.web.table.seating import Seat, Seating
+from ninetynine.web.table.seating import Seat, Seating, TableStatus
 from ninetynine.web.table.sharing import Sharing
 from ninetynine.web.wire import event_json
 
@@ -154,12 +154,12 @@ class Table:
         return self.fanout.attended
 
     @property
-    def status(self) -> str:
+    def status(self) -> TableStatus:
         if self.state.is_over:
-            return "over"
+            return TableStatus.OVER
         if self.seating.abandoned:
-            return "abandoned"
-        return "playing" if self.started else "waiting"
+            return TableStatus.ABANDONED
+        return TableStatus.PLAYING if self.started else TableStatus.WAITING
 
     def summary(self) -> dict[str, Any]:
         seating = self.seating
@@ -188,7 +188,7 @@ class Table:
     def record_text(self) -> str:
         if not self.finished:
             raise ProtocolError(
-                "not_finished",
+                ErrorCode.NOT_FINISHED,
                 "the record is available when the game is over (it shows every hand)",
             )
         return format_record(self.match.record(), self.state)
@@ -204,7 +204,7 @@ class Table:
                 raise LimitError(
                     "spectators_per_table",
                     f"{cap} people are watching this table already",
-                    code="crowded",
+                    code=ErrorCode.CROWDED,
                 )
             fanout.spectators += 1
         else:

@@ -14,14 +14,24 @@ import hashlib
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from ninetynine.records.match import Match
-from ninetynine.web.errors import ProtocolError
+from ninetynine.web.errors import ErrorCode, ProtocolError
 from ninetynine.web.storage import MetaConflict, Storage, StorageError
 from ninetynine.web.table.background import later
 
 MAX_NAME = 24
+
+
+class TableStatus(StrEnum):
+    """Where a table's game stands, as the lobby lists it."""
+
+    WAITING = "waiting"  # for players to take its open seats
+    PLAYING = "playing"
+    OVER = "over"
+    ABANDONED = "abandoned"  # everybody left before the end
 
 
 def hash_token(token: str) -> str:
@@ -38,7 +48,8 @@ def clean_name(name: object, default: str) -> str:
         or not name.isprintable()
     ):
         raise ProtocolError(
-            "bad_name", f"name {str(name)[:40]!r}: expected 1 to {MAX_NAME} printable characters"
+            ErrorCode.BAD_NAME,
+            f"name {str(name)[:40]!r}: expected 1 to {MAX_NAME} printable characters",
         )
     return name.strip()
 
@@ -91,7 +102,7 @@ class Seating:
 
     @property
     def abandoned(self) -> bool:
-        return self.meta.get("ended") == "abandoned"
+        return self.meta.get("ended") == TableStatus.ABANDONED
 
     @property
     def finished(self) -> bool:
