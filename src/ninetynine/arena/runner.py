@@ -29,6 +29,10 @@ from ninetynine.rules.settings import Rules
 
 @dataclass(frozen=True)
 class ArenaConfig:
+    """One arena run: ``games`` games of ``rules`` (as :func:`~ninetynine.rules.presets.open_rules`
+    takes it) for ``players`` seats, ``bots`` one spec per entrant (seats rotate every game),
+    every seed derived from ``seed``; ``records``: each result keeps its game's record."""
+
     rules: str  # a preset id, alias or house-rules path, as open_rules takes it
     players: int
     bots: tuple[str, ...]

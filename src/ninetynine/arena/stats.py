@@ -58,6 +58,7 @@ class EntrantStats:
 
     @property
     def win_rate(self) -> float:
+        """The share of its seat-games won, 0 to 1 (0 before any)."""
         return self.wins / self.seat_games if self.seat_games else 0.0
 
     @property

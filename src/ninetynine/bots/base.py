@@ -26,7 +26,9 @@ class Bot(Protocol):
 
     name: str
 
-    def choose(self, view: View, rng: random.Random) -> Action: ...
+    def choose(self, view: View, rng: random.Random) -> Action:
+        """The action for ``view.seat``: one of ``view.legal``. ``rng`` is the bot's only source of
+        chance, so a seeded game replays."""
 
 
 class SeeingBot(Protocol):
@@ -35,7 +37,9 @@ class SeeingBot(Protocol):
     name: str
     sees_hidden_cards: bool
 
-    def choose_seeing(self, view: View, state: State, rng: random.Random) -> Action: ...
+    def choose_seeing(self, view: View, state: State, rng: random.Random) -> Action:
+        """The action for ``view.seat``, read from ``state``: a copy of the real game, every hand
+        in it."""
 
 
 def sees_hidden_cards(bot: object) -> bool:
@@ -148,6 +152,8 @@ def register(name: str, *, raw: bool = False) -> Callable[[BotFactory], BotFacto
 
 
 def bot_names() -> list[str]:
+    """Every bot name :func:`make_bot` knows, built in or :func:`register`-ed, sorted (the
+    yardsticks that see hidden cards included; :func:`honest_bot_names` leaves them out)."""
     return sorted({*BUILTIN, *_ADDED})
 
 

@@ -26,11 +26,17 @@ from ninetynine.engine.view import View
 
 
 class GreedyBot:
+    """The ``greedy`` yardstick: the safe play that takes the total highest."""
+
     name = "greedy"
     keep = False
     OPTIONS: ClassVar[Options] = {}
 
     def choose(self, view: View, rng: random.Random) -> Action:
+        """The safe play that leaves the highest total (ties to the higher card); with ``keep``,
+        escape cards only once no ordinary card is safe, the one that leaves the lowest total.
+        With no safe play: a draw, a pass that declines an extra turn, else the first legal
+        action."""
         c, limit = compiled(view.rules), view.rules.limit
         code_of = Determinizer(view).template.code_of  # the engine's code for each play
         escapes = escape_cards(view.rules) if self.keep else frozenset()
@@ -53,5 +59,8 @@ class GreedyBot:
 
 
 class GreedyKeepBot(GreedyBot):
+    """The ``greedy-keep`` yardstick: ``greedy`` that saves its escape cards for when no
+    ordinary card is safe."""
+
     name = "greedy-keep"
     keep = True

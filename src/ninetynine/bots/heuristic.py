@@ -32,6 +32,9 @@ LIFE = 10.0  # one life (or game point) of our own
 
 
 class HeuristicBot:
+    """The ``heuristic`` bot. ``push`` weighs the danger passed to the next seat, ``keep``
+    the value of the cards left in hand (see the module docstring)."""
+
     name = "heuristic"
     OPTIONS: ClassVar[Options] = {"push": BotOption(float), "keep": BotOption(float)}
 
@@ -39,6 +42,8 @@ class HeuristicBot:
         self.push, self.keep = push, keep
 
     def choose(self, view: View, rng: random.Random) -> Action:
+        """The legal action with the best :meth:`score` on one deal of the unseen cards drawn
+        with ``rng``; a draw (else the first action) when no card may be played."""
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
@@ -52,6 +57,10 @@ class HeuristicBot:
         return legal[max(scored)[1]]
 
     def score(self, view: View, state: State, action: Action) -> float:
+        """What ``action`` is worth to ``view.seat`` when tried on ``state`` (a deal consistent
+        with the view); higher is better, and one of its own lives counts 10: its own lives or
+        points, the others' losses at half weight, 100 for a game won or lost, the danger passed
+        to the next seat and the keep value of the hand left."""
         me, rules = view.seat, view.rules
         after = state.clone()
         after.apply_code(state.code_of(action))

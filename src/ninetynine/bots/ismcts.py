@@ -154,6 +154,8 @@ class Node:
 
 
 class IsmctsBot:
+    """The ``ismcts`` search as a bot; its options are the module docstring's."""
+
     name = "ismcts"
     OPTIONS: ClassVar[Options] = {
         "iterations": BotOption(int, least=0),
@@ -213,6 +215,7 @@ class IsmctsBot:
         self.ms = min(self.ms, budget) if self.ms > 0 else budget
 
     def choose(self, view: View, rng: random.Random) -> Action:
+        """The search's move (:meth:`decide`); the only legal action at once, without searching."""
         if len(view.legal) == 1:
             self.last_iterations = 0
             return view.legal[0]

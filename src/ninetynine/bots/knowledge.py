@@ -54,6 +54,7 @@ class SafeTable:
         self.cache: dict[int, bool] = {}
 
     def safe(self, card: int, total: int) -> bool:
+        """True when ``card`` has a play at ``total`` that does not go over the limit."""
         key = total * 64 + self.c.same[card]
         found = self.cache.get(key)
         if found is None:
@@ -63,6 +64,7 @@ class SafeTable:
 
 @cache
 def safe_table(rules: Rules) -> SafeTable:
+    """The :class:`SafeTable` of a rules value, built once per rules and kept."""
     return SafeTable(rules)
 
 
@@ -121,6 +123,8 @@ class RolloutPolicy:
 
 @cache
 def rollout_policy(rules: Rules) -> RolloutPolicy:
+    """The :class:`RolloutPolicy` of a rules value with the default weights, built once per
+    rules and kept."""
     return RolloutPolicy(rules)
 
 

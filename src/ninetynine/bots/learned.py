@@ -36,6 +36,7 @@ def _table() -> dict[str, list[float]]:
 
 
 def has_weights(rules: Rules) -> bool:
+    """Whether ``data/learned.json`` holds learned weights for these rules (by rules id)."""
     return rules.id in _table()
 
 
@@ -77,10 +78,14 @@ class LearnedPolicy:
         return found
 
     def best(self, total: int, codes: list[int], hand: list[int]) -> int:
+        """The code among ``codes`` with the highest :meth:`score`; ``hand`` is the mover's hand,
+        whose escape cards are counted."""
         escapes = sum(card in self.escapes for card in hand)
         return max(codes, key=lambda k: self.score(total, k, escapes))
 
 
 @cache
 def learned_policy(rules: Rules) -> LearnedPolicy:
+    """The :class:`LearnedPolicy` of a rules value, built once per rules and kept; raises
+    TypeError (a bad bot option) where the rules have no weights."""
     return LearnedPolicy(rules)

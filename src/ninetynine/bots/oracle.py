@@ -42,6 +42,9 @@ class Sight(StrEnum):
 
 
 class OracleBot(IsmctsBot):
+    """The ``oracle`` yardstick: the ``ismcts`` search dealt the other hands as they really
+    are (``see`` says how much of them)."""
+
     name = "oracle"
     sees_hidden_cards = True
     OPTIONS: ClassVar[Options] = {**IsmctsBot.OPTIONS, "see": BotOption(Sight)}
@@ -51,9 +54,14 @@ class OracleBot(IsmctsBot):
         super().__init__(**{"iterations": 300, "value": "odds", **options})  # type: ignore[arg-type]
 
     def choose(self, view: View, rng: random.Random) -> Action:
+        """Always raises :class:`BotFailure`: the oracle plays only from the real game
+        (:meth:`choose_seeing`)."""
         raise BotFailure("the oracle plays from the real game, which only the arena gives it")
 
     def choose_seeing(self, view: View, state: State, rng: random.Random) -> Action:
+        """The search's move with the other hands dealt as ``state`` holds them (with
+        ``see=kept``, only the cards held since each player's last play in the hand); the only
+        legal action at once."""
         if len(view.legal) == 1:
             return view.legal[0]
         hands = [list(hand) for hand in state.hands]

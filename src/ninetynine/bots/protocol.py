@@ -151,6 +151,9 @@ class ProtocolBot:
             self.stderr.append(line.strip())
 
     def choose(self, view: View, rng: random.Random) -> Action:
+        """The program's answer to one ``move`` request (the view, the events since the last
+        request, the legal actions), starting the program if needed; a crash, no answer within
+        ``timeout`` seconds or an answer that is not legal raises :class:`BotFailure`."""
         proc = self.proc or self._start()
         if self.sent > len(view.history):
             self.sent = 0  # a new game's history

@@ -24,6 +24,8 @@ from ninetynine.cli.extras import require
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Adds the options of ``ninetynine arena`` to ``parser``: the rules, the bots, the games, the
+    seed, the workers and the results folder."""
     parser.add_argument(
         "--rules", default="P", help="preset id or alias, or a house-rules .toml (default: P)"
     )
@@ -73,6 +75,9 @@ def split_specs(text: str) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Plays ``ninetynine arena``'s games and prints the table of win rates and ratings and
+    the first forfeits; with ``--out`` writes ``results.json`` and the records. Returns 0;
+    bad input raises :class:`NinetyNineError` before any game."""
     require("arena", "arena", "the bot arena")
     from ninetynine.arena import ArenaConfig, format_table, run_games, summarize, write_results
     from ninetynine.arena.runner import check_config

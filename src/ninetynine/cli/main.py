@@ -78,6 +78,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Runs the command line ``argv`` (default ``sys.argv[1:]``; with no command, or options
+    only, ``play``). Returns the exit status: 0, 2 after an error printed as one line, 130
+    when interrupted."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     if (
         not args_list

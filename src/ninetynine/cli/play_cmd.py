@@ -26,6 +26,8 @@ from ninetynine.session.table import Table, parse_seats
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Adds the options of ``ninetynine play`` to ``parser``: the rules, who sits where, the seed,
+    the pace, the coach, the set-up form and resuming a saved game."""
     parser.add_argument(
         "--rules", default="P", help="preset id or alias, or a house-rules .toml (default: P)"
     )
@@ -102,11 +104,14 @@ NEW_GAME_OPTIONS = ("rules", "players", "bots", "seats", "name", "seed", "first"
 
 
 def default_bots() -> list[str]:
-    # "medium" is the heuristic bot; fall back to "easy" where it is not installed.
+    """The bot specs for the other seats when ``--bots`` is not given: ``medium`` (the
+    heuristic bot), or ``easy`` where that is not installed."""
     return ["medium"] if "heuristic" in bot_names() else ["easy"]
 
 
 def build_table(args: argparse.Namespace) -> Table:
+    """The table the options describe: the saved game (``--resume``), or a new game (the game in
+    progress set aside first); inconsistent options raise :class:`NinetyNineError`."""
     from ninetynine.session import saves
 
     if args.resume is not None:
@@ -177,6 +182,7 @@ def offer_saved_game(args: argparse.Namespace) -> bool:
 
 
 def build_parser_defaults() -> dict[str, object]:
+    """Every ``play`` option's default, by its ``argparse`` name."""
     parser = argparse.ArgumentParser()
     add_arguments(parser)
     return vars(parser.parse_args([]))
@@ -236,6 +242,8 @@ def setup_table(args: argparse.Namespace) -> Table | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Plays ``ninetynine play``: on the full screen, or in text lines (``--plain``, or with
+    no terminal or no ``tui`` extra), saving after every move. Returns the exit status."""
     from ninetynine.session import saves
 
     if not args.plain and not (sys.stdin.isatty() and sys.stdout.isatty()):

@@ -15,6 +15,8 @@ from ninetynine.rules.presets import open_rules
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Adds the options of ``ninetynine random-game`` to ``parser``: the rules, players, seed, first
+    seat (from 1) and output file."""
     parser.add_argument(
         "--rules", default="P", help="preset id or alias, or a house-rules .toml (default: P)"
     )
@@ -30,6 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Plays a game of uniformly random moves (one generator for chance and choices, so a
+    seed is one game) and writes its record to ``--output`` or stdout. Returns 0."""
     rules = open_rules(args.rules)
     players = args.players or min(max(4, rules.players_min), rules.players_max)
     rng = random.Random(args.seed)

@@ -22,6 +22,8 @@ from ninetynine.rules.words import counter, plural
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Adds the options of ``ninetynine replay`` to ``parser``: the record file, ``--json`` and
+    ``--step``."""
     parser.add_argument("file", help="a record or position .toml file ('-' reads stdin)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument(
@@ -59,6 +61,9 @@ def state_json(state: State) -> dict[str, object]:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Replays the record (each move checked) and prints the narrated events and the final
+    state, or one JSON object (``--json``), or steps through it on the full screen
+    (``--step``). Returns 0, or the step-through's status."""
     if args.step:
         require("tui", "replay --step", "the step-by-step replay")
     text = read_text(args.file, "record file")

@@ -21,6 +21,8 @@ from ninetynine.records.record import parse_record
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Adds the options of ``ninetynine review`` to ``parser``: the record file, the seat (from 1),
+    the playouts, the seed, ``--all`` and ``--json``."""
     parser.add_argument("file", help="a game record .toml file ('-' reads stdin)")
     parser.add_argument("--seat", type=int, required=True, help="the seat to review, from 1")
     parser.add_argument(
@@ -39,6 +41,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Reviews one seat's decisions in the record and prints them beside the coach's moves,
+    flagged by cost, or as JSON. Returns 0; ``--playouts`` below 1 raises
+    :class:`NinetyNineError`."""
     text = read_text(args.file, "record file")
     record = parse_record(text)
     playouts = args.playouts

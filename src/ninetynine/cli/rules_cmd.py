@@ -17,6 +17,8 @@ from ninetynine.rules.settings import Rules, keys_help, rules_to_mapping
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Adds the options of ``ninetynine rules`` to ``parser``: the rule set to describe, ``--keys``
+    and ``--toml``."""
     parser.add_argument("rules", nargs="?", help="a preset id or alias, or a house-rules .toml")
     parser.add_argument(
         "--keys",
@@ -50,6 +52,8 @@ def wrap(text: str, width: int, indent: int = 2) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Prints the list of presets, one rule set described (or its settings, ``--toml``), or
+    every rules key (``--keys``), wrapped to the terminal. Returns 0."""
     width = max(shutil.get_terminal_size().columns - 1, 40)
     if args.keys:
         print(

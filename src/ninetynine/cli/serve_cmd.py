@@ -20,6 +20,8 @@ from ninetynine.errors import NinetyNineError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Adds the options of ``ninetynine serve`` to ``parser``: where to listen, the database, the
+    bots and their timing, the hosts and origins served, and the limits."""
     parser.add_argument(
         "--host",
         default="127.0.0.1",
@@ -112,6 +114,9 @@ def check_listen(host: str, port: int) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Serves the browser table until stopped (or, with ``--limits``, prints the limits).
+    Returns 0; bad options, an address it cannot listen on or a database it cannot open
+    raise :class:`NinetyNineError` before it starts."""
     require("web", "serve", "the browser table")
     if (args.database or "").startswith(("postgresql://", "postgres://")):
         require("postgres", "serve", "a PostgreSQL database")

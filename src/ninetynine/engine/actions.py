@@ -30,6 +30,8 @@ from ninetynine.rules.cards import format_card, format_cards, parse_card, parse_
 
 
 class ActionKind(StrEnum):
+    """What a player's move is: a card played, or one of the moves that play no card."""
+
     PLAY = "play"
     DOWN = "down"
     PASS = "pass"
@@ -81,6 +83,8 @@ class Action:
     def play(
         card: int, value: int | None = None, *, to: int | None = None, target: int | None = None
     ) -> Action:
+        """A card play: ``value`` for a card with a choice, ``to`` for a ``set-any`` card,
+        ``target`` (0-based) for a card that names the next seat."""
         return Action(ActionKind.PLAY, card, value, to, target)
 
 

@@ -42,6 +42,9 @@ from ninetynine.rules.settings import (
 
 
 class Dealing(StateBase):
+    """The layer of :class:`~ninetynine.engine.state.State` that moves the cards: deals, draws,
+    restocks, up-cards, instant hands and the end of a hand."""
+
     __slots__ = ()
 
     def _end_turn(self, seat: int, nxt: int) -> None:

@@ -19,13 +19,18 @@ from ninetynine.rules.words import GAME_POINT, Noun, counter, ending, plural
 
 @dataclass(frozen=True, slots=True)
 class Event:
+    """Base of every event; its fields are public facts, seats 0-based."""
+
     @property
     def kind(self) -> str:
+        """The event's class name (``'CardPlayed'``), the ``kind`` of its JSON form."""
         return type(self).__name__
 
 
 @dataclass(frozen=True, slots=True)
 class HandStarted(Event):
+    """Hand number ``hand`` (from 1) begins: ``dealer`` deals and ``starter`` leads."""
+
     hand: int
     dealer: int
     starter: int
@@ -33,29 +38,42 @@ class HandStarted(Event):
 
 @dataclass(frozen=True, slots=True)
 class Shuffled(Event):
+    """Chance shuffled ``cards`` cards; ``reason`` is the chance kind: ``'deal'``,
+    ``'restock'`` or ``'topup'``."""
+
     cards: int
     reason: str  # "deal", "restock" or "topup"
 
 
 @dataclass(frozen=True, slots=True)
 class Dealt(Event):
+    """``seat`` was dealt ``count`` cards (which ones stays hidden)."""
+
     seat: int
     count: int
 
 
 @dataclass(frozen=True, slots=True)
 class UpCardTurned(Event):
+    """``card`` was turned up from the stock onto the pile; the hand's total starts at
+    ``total``."""
+
     card: int
     total: int
 
 
 @dataclass(frozen=True, slots=True)
 class UpCardReturned(Event):
+    """The turned-up ``card`` is special and goes back into the stock (chance picks where)."""
+
     card: int
 
 
 @dataclass(frozen=True, slots=True)
 class CardPlayed(Event):
+    """``seat`` played ``card``, taking the total from ``before`` to ``after`` (which may be
+    over the limit: a bust follows)."""
+
     seat: int
     card: int
     value: int | None  # the chosen value for a card with a choice
@@ -74,17 +92,23 @@ class TotalCalled(Event):
 
 @dataclass(frozen=True, slots=True)
 class Reversed(Event):
+    """``seat``'s card reversed the direction of play."""
+
     seat: int
     direction: str  # "cw" or "ccw" after the change
 
 
 @dataclass(frozen=True, slots=True)
 class Skipped(Event):
+    """``seat`` loses its turn to a skip card."""
+
     seat: int
 
 
 @dataclass(frozen=True, slots=True)
 class PlaysAgain(Event):
+    """``seat`` plays again at once (a reverse with two players in the hand)."""
+
     seat: int
 
 
@@ -135,17 +159,25 @@ class LeaderDrawn(Event):
 
 @dataclass(frozen=True, slots=True)
 class CardDrawn(Event):
+    """``seat`` drew one card from the stock (which one stays hidden)."""
+
     seat: int
 
 
 @dataclass(frozen=True, slots=True)
 class DrawSkipped(Event):
+    """``seat`` drew nothing; ``reason`` says why in words (``'the stock is empty'``,
+    ``'no cards to reshuffle'``, ``'did not draw'``)."""
+
     seat: int
     reason: str
 
 
 @dataclass(frozen=True, slots=True)
 class StockReshuffled(Event):
+    """``cards`` played cards are gathered to be shuffled into a new stock (a chance shuffle
+    follows); ``kept_top``: the pile's top card stays face up."""
+
     cards: int
     kept_top: bool
 
@@ -159,11 +191,15 @@ class LaidDown(Event):
 
 @dataclass(frozen=True, slots=True)
 class Passed(Event):
+    """``seat`` could not play and passed, with no penalty (``stuck = 'pass'``)."""
+
     seat: int
 
 
 @dataclass(frozen=True, slots=True)
 class Busted(Event):
+    """``seat`` went over the limit, making ``total``, or (``total`` None) could not play."""
+
     seat: int
     total: int | None  # the over-limit total, or None when no card was played
 
@@ -183,6 +219,9 @@ class LifeLost(Event):
 
 @dataclass(frozen=True, slots=True)
 class LifeGained(Event):
+    """``seat`` gained ``amount`` lives (for ``reason``) and now has ``left`` (its team's pool,
+    in team play)."""
+
     seat: int
     amount: int
     left: int
@@ -205,6 +244,9 @@ class SatOut(Event):
 
 @dataclass(frozen=True, slots=True)
 class TotalReset(Event):
+    """The total went back to ``total`` (a reset after a bust, or the 69 rule);
+    ``pile_cleared``: the pile was taken out of play."""
+
     total: int
     pile_cleared: bool
 
@@ -221,24 +263,33 @@ class BorderCrossed(Event):
 
 @dataclass(frozen=True, slots=True)
 class SixtyNine(Event):
+    """``seat`` made exactly the rules' ``rule_69_total``; ``effect`` is their ``rule_69`` value."""
+
     seat: int
     effect: str
 
 
 @dataclass(frozen=True, slots=True)
 class HandEnded(Event):
+    """Hand number ``hand`` is over, lost by ``loser`` (None when nobody lost it); another
+    hand follows."""
+
     hand: int
     loser: int | None
 
 
 @dataclass(frozen=True, slots=True)
 class HandScored(Event):
+    """Game points at a hand's end: ``points`` this hand and ``scores`` the totals, per seat."""
+
     points: tuple[int, ...]
     scores: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class InstantHand(Event):
+    """``seat`` holds the instant hand ``what`` (in words); ``cards`` are its cards, now shown."""
+
     seat: int
     what: str  # "three kings", "three sixes": the rules' instant hand, in words
     cards: tuple[int, ...]
@@ -246,6 +297,9 @@ class InstantHand(Event):
 
 @dataclass(frozen=True, slots=True)
 class GameOver(Event):
+    """The game ended: ``winners`` (none when everyone loses), ``reason`` (an
+    :class:`~ninetynine.engine.fields.EndReason`) and what the winners collect."""
+
     winners: tuple[int, ...]
     reason: str
     collects: int  # what the winner takes (pot and stakes), 0 if nothing

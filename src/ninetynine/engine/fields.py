@@ -17,6 +17,9 @@ from ninetynine.rules.settings import Pot, Rules
 
 
 class Phase(StrEnum):
+    """What the game waits for: a player to play (or lay down, pass), a player to draw, chance,
+    or nothing (over)."""
+
     PLAY = "play"  # a player is to play a card (or lay down, pass)
     DRAWING = "draw"  # a player is to draw, or not (where drawing is a move)
     CHANCE = "chance"  # chance must decide: a shuffle, an up-card, who leads
@@ -24,6 +27,8 @@ class Phase(StrEnum):
 
 
 class ChanceKind(StrEnum):
+    """What a pending chance node decides (``NONE`` when none is pending)."""
+
     NONE = ""
     DEAL = "deal"  # the deck shuffled for a new hand
     RESTOCK = "restock"  # the discards shuffled into a new stock to draw from
@@ -143,6 +148,7 @@ class StateBase:
         return seat % 2 if self.rules.teams else seat
 
     def seat_lives(self, seat: int) -> int:
+        """The lives a seat can spend: its own, or its team's pool."""
         return self.lives[self.side(seat)]
 
     def all_cards(self) -> list[int]:

@@ -21,6 +21,9 @@ from ninetynine.rules.settings import (
 
 
 class Penalties(Dealing):
+    """The layer of :class:`~ninetynine.engine.state.State` that prices a play: busts, payments
+    and eliminations, thresholds, borders and 69."""
+
     __slots__ = ()
 
     def _score_play(self, seat: int, eff: Effect, old: int, new: int, bust: bool) -> bool:

@@ -171,10 +171,12 @@ class State(Penalties):
 
     @property
     def is_over(self) -> bool:
+        """True once the game has ended (:attr:`outcome` says how)."""
         return self.phase == OVER
 
     @property
     def is_chance(self) -> bool:
+        """True while chance must decide (:meth:`chance_request` says what)."""
         return self.phase == CHANCE
 
     @property
@@ -222,6 +224,8 @@ class State(Penalties):
     # Chance ------------------------------------------------------------------------
 
     def chance_request(self) -> ChanceRequest | None:
+        """What the pending chance node must decide, or None when a player is to act or the
+        game is over."""
         if self.phase != CHANCE:
             return None
         if self.chance == UPCARD:
@@ -444,6 +448,8 @@ class State(Penalties):
         return [Action.play(card, v if eff.has_choice else None) for v in eff.values]
 
     def legal_actions(self) -> list[Action]:
+        """The legal actions of the seat to act, in code order (see the module docstring); empty
+        at a chance node or after the game."""
         return [self.action_of(code) for code in self.legal_codes()]
 
     def action_of(self, code: int) -> Action:
@@ -553,6 +559,7 @@ class State(Penalties):
         return events
 
     def is_legal(self, action: Action, seat: int | None = None) -> bool:
+        """Whether :meth:`check` accepts the action (from ``seat``, when given)."""
         try:
             self.check(action, seat)
         except IllegalActionError:

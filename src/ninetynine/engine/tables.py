@@ -209,4 +209,5 @@ class RuleTables:
 
 @cache
 def compiled(rules: Rules) -> RuleTables:
+    """The lookup tables of a rules value, built once and cached for the process."""
     return RuleTables(rules)

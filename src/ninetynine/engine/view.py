@@ -18,6 +18,9 @@ from ninetynine.rules.settings import Rules
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class View:
+    """What ``seat`` may know: its own hand and the public facts of the game. Seats are
+    0-based; per-seat tuples are indexed by seat."""
+
     seat: int
     rules: Rules
     players: int
@@ -53,10 +56,12 @@ class View:
 
     @property
     def my_turn(self) -> bool:
+        """True when this seat is to act."""
         return self.turn == self.seat
 
     @property
     def pile_top(self) -> int | None:
+        """The face-up card on top of the pile, or None when the pile is empty."""
         return self.pile[-1] if self.pile else None
 
     def unseen(self) -> list[int]:

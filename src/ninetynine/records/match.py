@@ -37,6 +37,8 @@ from ninetynine.rules.settings import Rules, Scoring
 
 
 class ChanceScheme(StrEnum):
+    """How a match seeds the generator of each chance outcome (:class:`Chance`)."""
+
     BY_MOVE = "by_move"  # seeded by the move number: a resumed game goes on exactly
     BY_HAND = "by_hand"  # seeded by the hand: one seed deals the same cards in every hand
     SYSTEM = "system"  # the operating system's generator; outcomes live only in the moves
@@ -104,6 +106,8 @@ class Match:
         names: Sequence[str] | None = None,
         auto_chance: bool = True,
     ) -> Match:
+        """A match of a new game of ``players`` seats; ``first`` (0-based) plays first. With
+        ``auto_chance`` the first shuffle is drawn and the cards dealt at once."""
         return cls(
             new_game(rules, players, first=first),
             chance=chance,
@@ -162,6 +166,7 @@ class Match:
 
     @property
     def is_over(self) -> bool:
+        """True once the game has ended."""
         return self.state.is_over
 
     def view(self, seat: int) -> View:
@@ -225,6 +230,8 @@ class Match:
 
 @dataclass(frozen=True, slots=True)
 class Standing:
+    """One seat's result in :meth:`Match.standings` (seats 0-based)."""
+
     seat: int
     place: int  # 1 for the winners (or the leaders while the game goes on)
     lives: int  # lives left (its side's, in teams), or the score with game points

@@ -191,6 +191,9 @@ def parse_position(text: str) -> State:
 
 
 def rules_of(data: Mapping[str, Any]) -> Rules:
+    """The rules that a record or position's ``rules`` key names (a preset id, or a table
+    of house rules); a missing or malformed key is a :class:`RecordError`, bad rules a
+    :class:`RulesError`."""
     spec = data.get("rules")
     if spec is None:
         raise RecordError("missing 'rules': name a preset (rules = \"P\") or a table of changes")

@@ -86,6 +86,10 @@ def parse_record(text: str, admit: Admit | None = None) -> Record:
 
 
 def record_from_mapping(data: Mapping[str, Any], admit: Admit | None = None) -> Record:
+    """A record from parsed TOML (see :func:`parse_record`): a position, or ``rules``,
+    ``players`` and ``first`` (from 1); its ``actions`` are parsed, not played
+    (:meth:`~ninetynine.records.match.Match.from_record` checks them). Every fault in the data
+    is a :class:`RecordError`."""
     from_position = bool(POSITION_KEYS & (set(data) - {"players"}))
     if from_position:
         start = position_from_mapping(data, admit)

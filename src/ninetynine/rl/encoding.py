@@ -39,7 +39,7 @@ NAMING_BASE = PLAYS + 4  # then one block of seats per naming card, then the set
 
 
 def rules_for(rules: str | Rules, players: int) -> Rules:
-    """The rules (a preset id, alias or house-rules file, or a :class:`Rules`), checked for
+    """The rules (a preset id or alias, or a :class:`Rules`: a file is never read), checked for
     ``players``: one line of error naming what is wrong and what is accepted."""
     loaded = load_rules(rules) if isinstance(rules, str) else rules
     if (
@@ -137,9 +137,12 @@ class Encoding:
         return self.codes[int(index)]
 
     def index_of(self, code: int) -> int:
+        """The action index of an engine code (a KeyError for a code these rules never make)."""
         return self.index[code]
 
     def legal_indexes(self, state: State) -> list[int]:
+        """The action indexes of the seat to act's legal actions, in engine code order; empty
+        at a chance node or after the game."""
         index = self.index
         return [index[code] for code in state.legal_codes()]
 

@@ -17,6 +17,10 @@ from ninetynine.rl.encoding import Encoding
 
 
 class Episode:
+    """One game as an environment runs it: ``state``, the environment's generator ``rng`` for
+    chance and, with ``log``, the public events. The first leader is drawn and the first
+    deal made at once."""
+
     def __init__(self, encoding: Encoding, rng: random.Random, *, log: bool = False) -> None:
         self.encoding = encoding
         self.rng = rng

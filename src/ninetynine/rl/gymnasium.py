@@ -38,6 +38,10 @@ ILLEGAL = ("lose", "raise")
 
 
 class NinetyNineGymEnv(gymnasium.Env[np.ndarray, np.int64]):
+    """The ``NinetyNine-v0`` environment: the agent plays ``seat`` (0-based) and bots made from
+    ``opponents`` (one spec for all, or one per other seat in seat order) play the rest.
+    Bad arguments raise :class:`~ninetynine.errors.NinetyNineError`."""
+
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}
 
     def __init__(
@@ -80,6 +84,9 @@ class NinetyNineGymEnv(gymnasium.Env[np.ndarray, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Starts a new game (``seed`` reseeds the environment's generator; ``options`` are
+        unused) and lets the bots play up to the agent's first turn; the info holds
+        ``action_mask``."""
         super().reset(seed=seed)
         rng = random.Random(int(self.np_random.integers(2**62)))
         self.episode = Episode(self.encoding, rng, log=True)  # the bots' views carry the log
@@ -87,6 +94,10 @@ class NinetyNineGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         return self._observation(), self._info()
 
     def step(self, action: np.int64 | int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """Plays the agent's action index, then the bots' moves up to its next turn. The episode
+        terminates when the game ends or the agent is knocked out (never truncated); an action
+        outside the mask loses at once or raises, as ``illegal_action`` says. A step after the
+        end raises :class:`~ninetynine.errors.NinetyNineError`."""
         episode = self._started()
         if self._done():
             raise NinetyNineError("the episode is over: call reset()")
@@ -136,6 +147,8 @@ class NinetyNineGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         return self.episode
 
     def render(self) -> str | None:
+        """The table as text from the agent's seat: returned in ``'ansi'`` mode, printed in
+        ``'human'`` mode (then None); None with no render mode."""
         if self.render_mode is None:
             return None
         text = table_text(self._started().state, self.seat)

@@ -66,6 +66,9 @@ _GAME_TYPE = pyspiel.GameType(
 
 
 class NinetyNineGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no types
+    """The ``python_ninetynine`` game. Parameters: ``rules`` (a preset id or alias),
+    ``players`` and ``max_moves`` (the decisions before a game is cut off)."""
+
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
         rules = rules_for(str(params.get("rules", "P")), int(params.get("players", 4)))
@@ -85,9 +88,13 @@ class NinetyNineGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no ty
         super().__init__(_GAME_TYPE, info, params)
 
     def new_initial_state(self) -> NinetyNineState:
+        """A new game at its first chance node (the deck's shuffle); seat 0 plays first."""
         return NinetyNineState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
+        """An :class:`Observer` of one player's own view: the information state with perfect
+        recall, else the observation. Other observation types, or any ``params``, raise
+        ValueError."""
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
         obs_type = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
@@ -187,6 +194,9 @@ def _restore(
 
 
 class NinetyNineState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no types
+    """A state of ``python_ninetynine``: the engine's state and what each seat has observed
+    (a :class:`Table`)."""
+
     def __init__(self, game: NinetyNineGame) -> None:
         super().__init__(game)
         enc = game.encoding
@@ -196,6 +206,7 @@ class NinetyNineState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no 
     # Whose move ---------------------------------------------------------------------
 
     def current_player(self) -> int:
+        """The seat (0-based) to act, or OpenSpiel's chance or terminal player id."""
         state = self._t.state
         if self.is_terminal():
             return int(pyspiel.PlayerId.TERMINAL)
@@ -206,9 +217,12 @@ class NinetyNineState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no 
         return seat
 
     def is_terminal(self) -> bool:
+        """True once the game is over, or cut off after ``max_moves`` decisions."""
         return self._t.state.is_over or self._t.moves >= self._max_moves
 
     def returns(self) -> list[float]:
+        """+1 for each winner and -1 for every other seat once the game is over; 0 for all before,
+        and in a game cut off by ``max_moves``."""
         state, n = self._t.state, self._t.encoding.players
         if state.outcome is None:
             return [0.0] * n
@@ -223,6 +237,8 @@ class NinetyNineState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no 
         return sorted(t.encoding.legal_indexes(t.state))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        """This chance node's outcomes with their probabilities: in a shuffle, each card left to
+        draw, weighted by its copies; an up-card's depths or the seats that may lead, uniform."""
         state = self._t.state
         req = state.chance_request()
         assert req is not None, "not a chance node"
@@ -297,11 +313,14 @@ class NinetyNineState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no 
         return clone
 
     def information_state_string(self, player: int | None = None) -> str:
+        """Perfect recall for ``player`` (default: the one to act): every public move and each
+        change to its own hand, in order."""
         seat = self.current_player() if player is None else player
         t = self._t
         return f"P{seat + 1}|" + "|".join(t.public) + "#" + "|".join(t.private[seat])
 
     def observation_string(self, player: int | None = None) -> str:
+        """The table as ``player`` (default: the one to act) sees it, as text."""
         from ninetynine.rl.render import table_text
 
         seat = self.current_player() if player is None else player
@@ -332,6 +351,8 @@ class Observer:
             self.dict["played"] = self.tensor[encoding.size :].reshape(n, 52)
 
     def set_from(self, state: NinetyNineState, player: int) -> None:
+        """Fills ``tensor`` with ``player``'s observation of ``state`` and, with perfect recall,
+        the cards each seat has played since the last shuffle."""
         t = state._t
         self.tensor[: self.encoding.size] = self.encoding.observe(t.state, player)
         if self.perfect_recall:
@@ -346,6 +367,8 @@ class Observer:
             played[(seat - player) % n, card] += unit
 
     def string_from(self, state: NinetyNineState, player: int) -> str:
+        """``player``'s information-state string of ``state`` with perfect recall, else its
+        observation string."""
         if self.perfect_recall:
             return state.information_state_string(player)
         return state.observation_string(player)

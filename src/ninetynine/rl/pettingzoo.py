@@ -1,5 +1,5 @@
-"""Ninety-Nine as a PettingZoo AEC environment, for any preset or house-rules file and any
-table size the rules allow.
+"""Ninety-Nine as a PettingZoo AEC environment, for any preset or house rules (a
+:class:`~ninetynine.rules.settings.Rules`) and any table size the rules allow.
 
 >>> from ninetynine.rl.pettingzoo import env
 >>> table = env(rules="P", players=4)
@@ -41,6 +41,9 @@ def env(
 
 
 class NinetyNineEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]  # untyped
+    """The ``ninetynine_v0`` AEC environment: one agent per seat, ``player_0`` first; ``rules``
+    is a preset id or alias, or a :class:`~ninetynine.rules.settings.Rules`."""
+
     metadata = {
         "name": "ninetynine_v0",
         "render_modes": list(RENDER_MODES),
@@ -69,12 +72,17 @@ class NinetyNineEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mi
         self.episode: Episode | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """Every agent's space: a Dict of ``observation`` (the canonical encoding) and
+        ``action_mask``."""
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
+        """Every agent's space: the canonical action indexes."""
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Starts a new game, dealt at once; ``seed`` reseeds the environment's own generator
+        (without it the next game follows from the last); ``options`` are unused."""
         if seed is not None:
             self._rng = random.Random(seed)
         self.episode = Episode(self.encoding, self._rng)
@@ -88,6 +96,8 @@ class NinetyNineEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mi
         self._select()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``agent``'s observation: its canonical encoding and its action mask (all zero unless it
+        is to act)."""
         episode = self._started()
         seat = self.possible_agents.index(agent)
         return {
@@ -96,6 +106,9 @@ class NinetyNineEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mi
         }
 
     def step(self, action: int | None) -> None:
+        """Plays the selected agent's action index, or (``None``) lets an agent that is done leave.
+        An agent knocked out gets -1; at the end each winner gets +1 and the others -1. An index
+        outside the mask raises :class:`~ninetynine.errors.IllegalActionError`."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -136,6 +149,8 @@ class NinetyNineEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mi
         return self.episode
 
     def render(self) -> str | None:
+        """The table as text from the seat to act (seat 0 when none is): returned in ``'ansi'``
+        mode, printed in ``'human'`` mode (then None); None with no render mode."""
         if self.render_mode is None:
             return None
         episode = self._started()
@@ -147,4 +162,5 @@ class NinetyNineEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mi
         return text
 
     def close(self) -> None:
+        """Nothing to release: the environment holds no resources."""
         pass

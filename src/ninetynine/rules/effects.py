@@ -39,6 +39,8 @@ from ninetynine.errors import RulesError
 
 
 class Kind(StrEnum):
+    """How an effect changes the total; the modifiers (reverse, skip...) are separate flags."""
+
     ADD = "add"
     SET = "set"  # to ``Effect.to``, or to the limit
     SET_ANY = "set-any"  # to a total the player chooses, 0 to the limit
@@ -68,6 +70,7 @@ class Effect:
 
     @property
     def has_choice(self) -> bool:
+        """True when the player picks one of several ``values`` (an Ace's +1/+11)."""
         return len(self.values) > 1
 
     @property

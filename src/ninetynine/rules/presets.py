@@ -63,6 +63,9 @@ FAMILIES = (
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Preset:
+    """One shipped rule set, as its TOML file describes it: ``changes`` are its own
+    ``[rules]`` settings, applied over its parent's rules (:func:`preset_rules`)."""
+
     id: str
     name: str
     aliases: tuple[str, ...]

@@ -24,12 +24,16 @@ from ninetynine.rules.effects import Effect, Kind, format_effect, parse_effect
 
 
 class Elimination(StrEnum):
+    """When a player is out of the game (``Rules.elimination``)."""
+
     AT_ZERO = "at_zero"  # out when the last life is lost
     CANNOT_PAY = "cannot_pay"  # may sit at 0; out when a payment can't be made (honour)
     NEVER = "never"  # nobody is eliminated (game points)
 
 
 class Pot(StrEnum):
+    """Where lost lives go (``Rules.pot``, D06)."""
+
     NONE = "none"  # lives are only a count
     CENTRE = "centre"  # lost lives go to the centre
     WINNER_TAKES_ALL = "winner_takes_all"  # ... and the winner collects them
@@ -48,15 +52,20 @@ class CounterName(StrEnum):
 
     @property
     def plural(self) -> str:
+        """The counter's plural as texts write it: ``'lives'``, ``'pennies'``, ``'chips'``."""
         return {"life": "lives", "penny": "pennies"}.get(self.value, self.value + "s")
 
 
 class Scoring(StrEnum):
+    """What players play for (``Rules.scoring``): to keep their lives, or game points."""
+
     LIVES = "lives"  # last survivor wins
     GAME_POINTS = "game_points"  # points each hand, cumulative, first to the target
 
 
 class Starter(StrEnum):
+    """Who leads each new hand (``Rules.starter``)."""
+
     LEFT_OF_DEALER = "left_of_dealer"
     LEFT_OF_LOSER = "left_of_loser"
     LOSER = "loser"  # the loser leads; if out, the next seat still in (BGA)
@@ -64,32 +73,45 @@ class Starter(StrEnum):
 
 
 class GameEnd(StrEnum):
+    """When a game scored in lives ends (``Rules.game_end``)."""
+
     LAST_SURVIVOR = "last_survivor"
     FIRST_OUT = "first_out"  # the first elimination ends the game; the most lives win
 
 
 class ChoiceFilter(StrEnum):
+    """Which of a card's values are offered (``Rules.choice_filter``)."""
+
     NONE = "none"
     DROP_BUSTING = "drop_busting"  # a card's choices over the limit are not offered
 
 
 class EliminatedHand(StrEnum):
+    """Where the cards of a player put out mid-hand go (``Rules.eliminated_hand``)."""
+
     KEEP = "keep"  # out of play until the next deal
     UNDER_PILE = "under_pile"  # face down under the discards: back at the next reshuffle
 
 
 class StartTotal(StrEnum):
+    """What a hand's total starts at (``Rules.start_total``)."""
+
     ZERO = "zero"
     UPCARD = "upcard"  # the first ordinary card turned up from the stock
 
 
 class BelowZero(StrEnum):
+    """What a play that takes the total below 0 does (``Rules.below_zero``): it is allowed,
+    the total stops at 0, or the play is illegal."""
+
     ALLOW = "allow"
     CLAMP = "clamp"
     ILLEGAL = "illegal"
 
 
 class TwoPlayerReverse(StrEnum):
+    """What a reverse card does with two players in the hand (``Rules.two_player_reverse``)."""
+
     HOLD = "hold"  # the other player is next, as after a hold card
     PLAY_AGAIN = "play_again"  # the same player draws and plays again
     PLAY_AGAIN_DRAW_LATER = "play_again_draw_later"  # plays again, draws at the end
@@ -98,21 +120,30 @@ class TwoPlayerReverse(StrEnum):
 
 
 class NoLegalPlay(StrEnum):
+    """What a player with no safe card does (``Rules.no_legal_play``)."""
+
     LAY_DOWN = "lay_down"  # play no card and lose
     PLAY_AND_BUST = "play_and_bust"  # play any card and lose
 
 
 class Stuck(StrEnum):
+    """What happens to a player with no legal play for another reason: the floor of 0, or an
+    empty hand (``Rules.stuck``)."""
+
     BUST = "bust"  # no legal play for any reason costs a life
     PASS = "pass"  # blocked only by the floor or an empty hand: pass, no penalty
 
 
 class ForcedCard(StrEnum):
+    """Who picks the card of a forced losing play (``Rules.forced_card``)."""
+
     CHOOSE = "choose"
     AUTO = "auto"  # the lowest card is played for the player
 
 
 class AfterBust(StrEnum):
+    """What follows a bust (``Rules.after_bust``)."""
+
     END_HAND = "end_hand"  # redeal
     SIT_OUT = "sit_out"  # the buster is out of the hand; the same total continues
     RESET_ALL = "reset_all"  # the total goes to 0 and everyone continues
@@ -120,45 +151,62 @@ class AfterBust(StrEnum):
 
 
 class StockEmpty(StrEnum):
+    """What happens when the stock runs out (``Rules.stock_empty``)."""
+
     RESHUFFLE_KEEP_TOP = "reshuffle_keep_top"
     RESHUFFLE_ALL = "reshuffle_all"  # every played card, total kept
     NO_DRAW = "no_draw"
 
 
 class Restock(StrEnum):
+    """When an empty stock is rebuilt (``Rules.restock``)."""
+
     LAZY = "lazy"  # when a draw meets an empty stock
     EAGER = "eager"  # as soon as the last card is drawn
 
 
 class EmptyDraw(StrEnum):
+    """What a draw does when the stock is empty and there is nothing to reshuffle
+    (``Rules.empty_draw``)."""
+
     SKIP = "skip"  # nothing to reshuffle: play on a card short
     END_ROUND = "end_round"  # the round ends with no loser
     FULL_RESHUFFLE = "full_reshuffle"  # gather every card not in a hand
 
 
 class NewRoundDeal(StrEnum):
+    """Which cards a new hand is dealt from (``Rules.new_round_deal``)."""
+
     FULL_RESHUFFLE = "full_reshuffle"
     FROM_STOCK = "from_stock"  # old hands to the discards; deal from the stock if it can
     FROM_STOCK_KEEP_TOP = "from_stock_keep_top"  # ...else refill it from the discards
 
 
 class Draw(StrEnum):
+    """Whether drawing after a play is automatic or the player's own move (``Rules.draw``)."""
+
     AUTO = "auto"
     EXPLICIT = "explicit"  # the player draws (or forgets to) as an action
 
 
 class Thresholds(StrEnum):
+    """Payments at set totals such as 33 and 66 (``Rules.thresholds``)."""
+
     NONE = "none"
     ONLINE = "online"  # exact 33/66/limit rewards, crossing 33/66 costs
     BORDERS = "borders"  # a game point per border crossed
 
 
 class OnlineCross(StrEnum):
+    """Which plays cross a threshold under ``thresholds = 'online'`` (``Rules.online_cross``)."""
+
     STRICT = "strict"  # crossing T means old < T < new
     LEAVE = "leave"  # old <= T < new: leaving 33/66 upward also costs
 
 
 class Rule69(StrEnum):
+    """What making exactly ``Rules.rule_69_total`` does (``Rules.rule_69``, D44)."""
+
     NONE = "none"
     RESET_TO_ZERO = "reset_to_zero"
     PENNY_FROM_POOL = "penny_from_pool"
@@ -167,41 +215,63 @@ class Rule69(StrEnum):
 
 
 class Rule69From(StrEnum):
+    """Whether the 69 rule counts from any total or only from below it (``Rules.rule_69_from``)."""
+
     ANY = "any"
     BELOW = "below"
 
 
 class Scope(StrEnum):
+    """What the opening ban's turns are counted over: the hand or the game
+    (``Rules.king_ban_scope``)."""
+
     HAND = "hand"
     GAME = "game"
 
 
 class InstantCheck(StrEnum):
+    """When instant hands are checked: after the deal and every draw, or after the deal only
+    (``Rules.instant_check``)."""
+
     DEAL_AND_DRAW = "deal_and_draw"
     DEAL = "deal"
 
 
 class InstantOrder(StrEnum):
+    """Which instant hand decides when several players hold one at once: the first in
+    ``Rules.instant_hands``' list (its holders share), or the first holder in seat order
+    (``Rules.instant_order``)."""
+
     SIXES_FIRST = "sixes_first"
     SEAT_ORDER = "seat_order"
 
 
 class SkipCounts(StrEnum):
+    """Which seat a skip card passes over (``Rules.skip_counts``)."""
+
     REMAINING = "remaining"  # skip the next player still in after eliminations
     BEFORE_ELIMINATIONS = "before_eliminations"  # an eliminated seat absorbs the skip
 
 
 class Direction(StrEnum):
+    """Which way a new hand is played (``Rules.direction``)."""
+
     RESET = "reset"  # clockwise at the start of every hand
     CARRY = "carry"
 
 
 class DeckCount(StrEnum):
+    """When the number of decks is set: once at the start, or each hand from the players
+    still in (``Rules.deck_count``)."""
+
     AT_START = "at_start"
     EACH_HAND = "each_hand"
 
 
 class PointsTie(StrEnum):
+    """What a tie for the lead at the game-points target does (``Rules.points_tie``): another
+    hand, or a shared win."""
+
     PLAY_ON = "play_on"
     SHARED = "shared"
 
@@ -245,6 +315,8 @@ class InstantRule:
 
     @classmethod
     def parse(cls, text: str) -> InstantRule:
+        """The rule written as ``"3x6 lose"`` or ``"3xK win"``; any other text raises
+        ValueError."""
         count, x, rest = text.strip().partition("x")
         rank, _, result = rest.strip().partition(" ")
         if not x or not count.isdigit() or result.strip() not in ("win", "lose"):

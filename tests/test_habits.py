@@ -1,0 +1,76 @@
+"""Habits of the code base that a reviewer should not have to check by hand.
+
+Every public name has a docstring: each module, each class and function whose name does not
+start with ``_``, and the methods and properties of public classes (dunders and nested
+functions excluded). The packages covered so far are listed in PACKAGES; ``<root>`` is the
+modules at the top of ``ninetynine/``.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGES = ["engine", "rules", "records", "bots", "coach", "arena", "rl", "cli", "<root>"]
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "ninetynine"
+
+
+def undocumented(source: str, where: str) -> list[str]:
+    """``where:line:name`` for each public name of a module's source with no docstring."""
+    tree = ast.parse(source)
+    missing = [] if ast.get_docstring(tree) is not None else [f"{where}:1:<module>"]
+
+    def walk(body: list[ast.stmt], prefix: str) -> None:
+        for node in body:
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            if node.name.startswith("_"):
+                continue
+            if ast.get_docstring(node) is None:
+                missing.append(f"{where}:{node.lineno}:{prefix}{node.name}")
+            if isinstance(node, ast.ClassDef):
+                walk(node.body, f"{prefix}{node.name}.")
+
+    walk(tree.body, "")
+    return missing
+
+
+def modules(package: str) -> list[Path]:
+    return sorted(SRC.glob("*.py") if package == "<root>" else (SRC / package).rglob("*.py"))
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_every_public_name_has_a_docstring(package: str) -> None:
+    found = modules(package)
+    assert found, f"no modules in {package}"
+    missing = [
+        name
+        for path in found
+        for name in undocumented(
+            path.read_text(encoding="utf-8"), path.relative_to(SRC.parent).as_posix()
+        )
+    ]
+    assert not missing, "public names without a docstring:\n" + "\n".join(missing)
+
+
+def test_the_check_finds_what_has_no_docstring() -> None:
+    source = (
+        '"""A module."""\n'
+        "class Open:\n"
+        "    def method(self): ...\n"
+        "    @property\n"
+        "    def value(self):\n"
+        '        """Documented."""\n'
+        "    def __eq__(self, other): ...\n"
+        "def _private(): ...\n"
+        "class _Hidden:\n"
+        "    def method(self): ...\n"
+        "def outer():\n"
+        '    """Documented."""\n'
+        "    def inner(): ...\n"
+    )
+    assert undocumented(source, "m.py") == ["m.py:2:Open", "m.py:3:Open.method"]
+    assert undocumented("x = 1\n", "m.py") == ["m.py:1:<module>"]
