@@ -9,6 +9,7 @@ modules at the top of ``ninetynine/``.
 from __future__ import annotations
 
 import ast
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -74,3 +75,16 @@ def test_the_check_finds_what_has_no_docstring() -> None:
     )
     assert undocumented(source, "m.py") == ["m.py:2:Open", "m.py:3:Open.method"]
     assert undocumented("x = 1\n", "m.py") == ["m.py:1:<module>"]
+
+
+ROOT = SRC.parents[1]
+
+
+def test_the_suite_checks_the_format_and_strict_types() -> None:
+    """``test.sh`` (the README's test command, which CI runs) fails on code that ``ruff
+    format`` would change, and mypy runs in strict mode over the package."""
+    script = (ROOT / "test.sh").read_text(encoding="utf-8")
+    assert "ruff format --check src tests" in script
+    assert "\nruff check" in script or "ruff check src" in script
+    mypy = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
+    assert mypy["strict"] is True and mypy["files"] == ["src/ninetynine"]
