@@ -205,7 +205,7 @@ class OnlineCross(StrEnum):
 
 
 class Rule69(StrEnum):
-    """What making exactly ``Rules.rule_69_total`` does (``Rules.rule_69``, D44)."""
+    """What making exactly ``Rules.rule_69_total`` does (``Rules.rule_69``)."""
 
     NONE = "none"
     RESET_TO_ZERO = "reset_to_zero"
