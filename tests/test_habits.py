@@ -14,7 +14,21 @@ from pathlib import Path
 
 import pytest
 
-PACKAGES = ["engine", "rules", "records", "bots", "coach", "arena", "rl", "cli", "<root>"]
+# each package with its subpackages (web: web/table and web/routes too)
+PACKAGES = [
+    "engine",
+    "rules",
+    "records",
+    "session",
+    "bots",
+    "coach",
+    "arena",
+    "rl",
+    "tui",
+    "web",
+    "cli",
+    "<root>",
+]
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "ninetynine"
 
@@ -75,6 +89,10 @@ def test_the_check_finds_what_has_no_docstring() -> None:
     )
     assert undocumented(source, "m.py") == ["m.py:2:Open", "m.py:3:Open.method"]
     assert undocumented("x = 1\n", "m.py") == ["m.py:1:<module>"]
+
+
+def test_a_package_is_checked_with_its_subpackages() -> None:
+    assert {"web", "table", "routes"} <= {path.parent.name for path in modules("web")}
 
 
 ROOT = SRC.parents[1]

@@ -26,6 +26,8 @@ from ninetynine.session.table import Seat, SeatKind, Table
 
 
 def current_path() -> Path:
+    """Where the game in progress is saved: ``current.toml`` under the home folder
+    (``$NINETYNINE_HOME``, default ``~/.local/share/ninetynine``)."""
     return home() / "current.toml"
 
 

@@ -65,6 +65,7 @@ class Seat:
 
     @property
     def is_human(self) -> bool:
+        """True for a person's seat, False for a bot's."""
         return self.kind is SeatKind.HUMAN
 
 
@@ -78,7 +79,8 @@ class Pending:
 
 @dataclass(frozen=True, slots=True)
 class Summary:
-    """The end of a game in numbers: who won, hands played, lives each seat lost."""
+    """The end of a game in numbers (seats 0-based): who won and the ending's reason, the hands
+    played, and each seat's lives lost and score."""
 
     winners: tuple[int, ...]
     reason: str
@@ -171,29 +173,37 @@ class Table:
 
     @property
     def rules(self) -> Rules:
+        """The rule set the game is played by."""
         return self.match.state.rules
 
     @property
     def state(self) -> State:
+        """The game's current state, every hand in it: what a seat may see is :meth:`view`."""
         return self.match.state
 
     @property
     def log(self) -> list[Event]:
+        """Every public event so far, in order (no hidden card in it)."""
         return self.match.log
 
     @property
     def record(self) -> Record:
+        """The game's record so far (its start, every move, the names): a new copy at each read."""
         return self.match.record()
 
     @property
     def names(self) -> list[str]:
+        """Each seat's name, by seat (0-based)."""
         return [s.name for s in self.seats]
 
     @property
     def humans(self) -> list[int]:
+        """The people's seats (0-based), in order."""
         return [i for i, s in enumerate(self.seats) if s.is_human]
 
     def pending(self) -> Pending:
+        """Who must act now: a person or a bot, and at which seat (0-based); ``Waiting.OVER`` (no
+        seat) once the game is over."""
         seat = self.state.current_seat
         if self.state.is_over or seat is None:
             return Pending(Waiting.OVER)
@@ -276,6 +286,7 @@ class Table:
     # The end -----------------------------------------------------------------------
 
     def summary(self) -> Summary | None:
+        """The end of the game in numbers, or None while it goes on."""
         outcome = self.state.outcome
         if outcome is None:
             return None
@@ -289,6 +300,8 @@ class Table:
         )
 
     def summary_lines(self) -> list[str]:
+        """The end of the game as lines for the screen: who won and why, the hands played, then each
+        seat's lives lost (or its score, with game points); empty while the game goes on."""
         s = self.summary()
         if s is None:
             return []

@@ -30,6 +30,10 @@ Finisher = Callable[[Table], str | None]  # files a finished game; returns where
 
 
 class PlayApp(App[None]):
+    """``ninetynine play`` on the full screen: drives ``table`` through the table screen. ``finish``
+    files a finished game and returns where; ``coach`` turns the coach on. :attr:`message` is what
+    to print once the app has closed."""
+
     TITLE = "Ninety-Nine"
     BINDINGS = [
         *(
@@ -65,12 +69,15 @@ class PlayApp(App[None]):
         return f"Ninety-Nine · {r.id}: {r.name} · ? rules · q save & quit"
 
     async def on_mount(self) -> None:
+        """Shows the table screen with the log so far and starts the game's flow."""
         await self.push_screen(self.game)
         self.game.say(self.table.lines(self.table.log))
         self.advance()
 
     @property
     def pace(self) -> float:
+        """Seconds before each bot move: the table's pace, or 0 once the person asked for faster
+        bots."""
         return 0.0 if self.fast else self.table.pace
 
     # The flow ---------------------------------------------------------------------
@@ -192,6 +199,7 @@ class PlayApp(App[None]):
             self.game.coach(text)
 
     def action_coach(self) -> None:
+        """Key c: turns the coach on or off (saved with the game) and shows or hides its figures."""
         self.table.set_coach(not self.table.coach)  # (and saved with the game)
         self._coached = None
         self._coach()
@@ -202,6 +210,9 @@ class PlayApp(App[None]):
         self.advance()
 
     def on_game_screen_picked(self, message: GameScreen.Picked) -> None:
+        """An item of the hand picked: played, or a card with several plays asks which in a dialog.
+        Refused with the reason when it is not this person's turn or the item may not be played
+        now."""
         p = self.table.pending()
         if p.kind is not Waiting.HUMAN or p.seat != self.table.viewer:
             self.game.tell("Not your turn yet.")
@@ -242,6 +253,7 @@ class PlayApp(App[None]):
             self.play(action)
 
     def play(self, action: Action) -> None:
+        """Plays the person's move and goes on, or shows why it was refused."""
         try:
             events = self.table.play(action)
         except NinetyNineError as e:
@@ -271,10 +283,13 @@ class PlayApp(App[None]):
     # Keys -------------------------------------------------------------------------
 
     def action_pick(self, number: int) -> None:
+        """Keys 1 to 9, and 0 for the tenth: picks the hand's item ``number`` (from 1), on the table
+        screen only."""
         if self.screen is self.game:  # not through a dialog
             self.game.action_pick(number)
 
     def action_help(self) -> None:
+        """? or F1: the rules help, its calls said at the total of now."""
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.table.rules, self.table.state.total))
 
@@ -287,9 +302,12 @@ class PlayApp(App[None]):
         # a bot already thinking in the background plays on, then the rest follow at once
 
     def action_quit_game(self) -> None:
+        """Key q: closes the app; while the game goes on, :attr:`message` is the command that
+        resumes it (the table's ``on_move`` has saved it already)."""
         if not self.table.state.is_over:
             self.message = f"Game saved. Resume it with: {command('play --resume')}"
         self.exit()
 
     def on_unmount(self) -> None:
+        """However the app ends, stops the table's process bots."""
         self.table.close()  # however the app ends (quit, a failed bot, ctrl+c), no bot outlives it

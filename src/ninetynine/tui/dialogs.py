@@ -41,6 +41,8 @@ class HandoffScreen(Screen[int]):
         self.seat, self.name_ = seat, name
 
     def compose(self) -> ComposeResult:
+        """The request to pass the device to the next person, and the button they press
+        (``I am NAME``)."""
         with Vertical(id="pass"):
             name = escape(self.name_)
             yield Static(
@@ -51,9 +53,11 @@ class HandoffScreen(Screen[int]):
             yield Button(f"I am {self.name_}", id="ready", variant="primary")
 
     def action_ready(self) -> None:
+        """Enter: closes the screen with the seat (0-based) of the person who took the device."""
         self.dismiss(self.seat)
 
     def on_button_pressed(self) -> None:
+        """The ``I am NAME`` button: as Enter."""
         self.dismiss(self.seat)
 
 
@@ -73,6 +77,8 @@ class HelpScreen(ModalScreen[None]):
         self.said = said_at(rules, total)  # the calls as said now: "back on you 57"
 
     def compose(self) -> ComposeResult:
+        """The cards at a glance (each rank's effect and what is said, with the total of now in the
+        calls), then the rules text, scrolling."""
         cards = RichTable(title="The cards at a glance", expand=False, show_edge=False)
         for col in ("Card", "Effect", "Say"):
             cards.add_column(col)
@@ -90,6 +96,7 @@ class HelpScreen(ModalScreen[None]):
             yield Static("[dim]Esc or ? closes this help; ↑/↓ scroll.[/]")
 
     def action_close(self) -> None:
+        """Esc, q, ? or F1: closes the help."""
         self.dismiss(None)
 
 
@@ -117,6 +124,8 @@ class ChoiceScreen(ModalScreen[Action | None]):
         self.typed = choices[0].to is not None  # a total to type, not a button to press
 
     def compose(self) -> ComposeResult:
+        """The question, then one numbered button per choice (with the total it makes), or a field
+        to type the total in where the card sets one."""
         with Vertical(id="dialog"):
             yield Static(choice_question(self.card, self.choices, self.total), markup=False)
             if self.typed:
@@ -134,6 +143,8 @@ class ChoiceScreen(ModalScreen[Action | None]):
             yield Static("[dim]Press a number, or Esc to choose another card.[/]")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        """A typed total: closes with the action that sets it, or says which totals may be set and
+        waits."""
         text = event.value.strip()
         for action in self.choices:
             if text.isdigit() and action.to == int(text):
@@ -145,13 +156,17 @@ class ChoiceScreen(ModalScreen[Action | None]):
         )
 
     def action_pick(self, number: int) -> None:
+        """Keys 1 to 9: closes with choice ``number`` (from 1); ignored where a total is typed or
+        past the last choice."""
         if not self.typed and 1 <= number <= len(self.choices):
             self.dismiss(self.choices[number - 1])
 
     def action_cancel(self) -> None:
+        """Esc: closes with None, back to the hand."""
         self.dismiss(None)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
+        """A choice's button: as its number key."""
         self.action_pick(int((event.button.id or "choice-0").split("-")[1]))
 
 
@@ -169,6 +184,8 @@ class GameOverScreen(ModalScreen[str]):
         self.lines, self.saved = lines, saved
 
     def compose(self) -> ComposeResult:
+        """The title "Game over", the summary lines, where the record was saved, the Rematch and
+        Quit buttons, and this dialog's keys."""
         with Vertical(id="dialog"):
             yield Static("[b]Game over[/b]\n")
             yield Static("\n".join(self.lines), markup=False)
@@ -180,7 +197,9 @@ class GameOverScreen(ModalScreen[str]):
         yield Footer()  # this dialog's keys, not the table's under it
 
     def action_choose(self, what: str) -> None:
+        """r, or q and Esc: closes with ``what`` (``'rematch'`` or ``'quit'``)."""
         self.dismiss(what)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
+        """A button: closes with its id (``'rematch'`` or ``'quit'``)."""
         self.dismiss(event.button.id or "quit")

@@ -29,6 +29,10 @@ def _titled(widget: W, title: str) -> W:
 
 
 class GameScreen(Screen[None]):
+    """The table screen, for play and replay: the title, the total and the seats, the calls as they
+    are made, the coach's line and the hand. It shows a :class:`Scene` and posts :class:`Picked`;
+    the app decides what happens next."""
+
     CSS = """
     GameScreen { layout: vertical; }
     #title { height: 1; padding: 0 1; background: $boost; text-style: bold; }
@@ -50,6 +54,9 @@ class GameScreen(Screen[None]):
     """
 
     class Picked(Message):
+        """Posted when the person picks an item of the hand (a number key, or Enter or a click on a
+        card); ``item`` is its :class:`HandItem`."""
+
         def __init__(self, item: HandItem) -> None:
             super().__init__()
             self.item = item
@@ -60,6 +67,8 @@ class GameScreen(Screen[None]):
         self.items: list[HandItem] = []
 
     def compose(self) -> ComposeResult:
+        """The title, the total and seats panels side by side, the calls log, the coach's line
+        (hidden until :meth:`coach` shows it), the hand bar and the footer."""
         yield Static(self.title_text, id="title")
         with Horizontal(id="top"):
             yield _titled(TotalPanel(), "Total")
@@ -72,11 +81,14 @@ class GameScreen(Screen[None]):
         yield Footer()
 
     def show(self, scene: Scene) -> None:
+        """Shows a scene on the panels and the hand bar, and keeps the hand's items for the number
+        keys."""
         self.query_one(TotalPanel).show(scene)
         self.query_one(SeatsPanel).show(scene)
         self.items = self.query_one(HandBar).show(scene)
 
     def say(self, lines: list[str]) -> None:
+        """Adds lines to the calls log."""
         log = self.query_one("#log", RichLog)
         for line in lines:
             log.write(line)
@@ -92,12 +104,16 @@ class GameScreen(Screen[None]):
         panel.update(Text(text or ""))
 
     def clear_log(self) -> None:
+        """Empties the calls log (a rematch, a replay step)."""
         self.query_one("#log", RichLog).clear()
 
     def action_pick(self, number: int) -> None:
+        """Posts :class:`Picked` for the hand's item ``number`` (from 1); a number past the hand
+        does nothing."""
         if 1 <= number <= len(self.items):
             self.post_message(self.Picked(self.items[number - 1]))
 
     def on_card_item_chosen(self, message: CardItem.Chosen) -> None:
+        """A card chosen by Enter or a click: posted on as :class:`Picked`."""
         message.stop()
         self.post_message(self.Picked(message.item))

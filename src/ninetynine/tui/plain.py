@@ -63,10 +63,13 @@ class PlainGame:
         self.clear = _isatty(out)
 
     def say(self, text: str = "") -> None:
+        """Writes one line (flushed)."""
         self.out.write(text + "\n")
         self.out.flush()
 
     def ask(self, prompt: str) -> str:
+        """Writes ``prompt`` and returns the next line read, stripped (echoed where the input is not
+        a terminal, so a transcript reads as a session). The end of the input quits the game."""
         self.out.write(prompt)
         self.out.flush()
         line = self.inp.readline()
@@ -111,6 +114,7 @@ class PlainGame:
             self.table.close()
 
     def show(self, events: Sequence[Event]) -> None:
+        """Writes the table talk of ``events``."""
         for line in self.table.lines(events):
             self.say(line)
 
@@ -134,6 +138,9 @@ class PlainGame:
         return True
 
     def describe(self, seat: int) -> None:
+        """Writes the table as ``seat`` (0-based) sees it: the total, the direction, the pile and
+        the stock, each seat's lives, cards and status, its own hand, and on its turn what a no-draw
+        chain asks of it."""
         t = self.table
         v = t.view(seat)
         top = show_card(v.pile_top) if v.pile_top is not None else "none"
@@ -155,6 +162,9 @@ class PlainGame:
             self.say(note[0].upper() + note[1:])
 
     def human_turn(self) -> None:
+        """One person's turn: the hand-off where people share the screen (clearing it first on a
+        terminal), the table, the legal moves numbered and the coach's figures if it is on, then
+        lines read until one is a legal move, which is played."""
         t = self.table
         seat = t.pending().seat
         assert seat is not None
@@ -296,6 +306,7 @@ class PlainGame:
             self.say(f"Type {options} (or 'back')")
 
     def help(self) -> None:
+        """Writes the rules text (its Cards part lists every card's effect)."""
         self.say(rules_text(self.table.rules).rstrip())  # its "Cards" part lists every effect
 
 
@@ -315,4 +326,6 @@ def run_plain(
     sleep: Callable[[float], None] = time.sleep,
     coach: bool = False,
 ) -> int:
+    """Plays ``table`` as lines read from ``inp`` and written to ``out`` until the game ends with no
+    rematch or the player quits (see :class:`PlainGame`). Returns 0."""
     return PlainGame(table, inp, out, finish=finish, sleep=sleep, coach=coach).run()

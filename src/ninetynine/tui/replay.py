@@ -20,6 +20,9 @@ LOG_LINES = 300  # the log shows the latest calls only, to keep stepping quick
 
 
 class ReplayApp(App[None]):
+    """``replay --step``: a record's steps on the table screen, every hand face up. → and ← step,
+    Home and End jump to the ends, ? shows the rules, q quits."""
+
     TITLE = "Ninety-Nine replay"
     BINDINGS = [
         Binding("right,space,n", "go(1)", "Next"),
@@ -40,10 +43,13 @@ class ReplayApp(App[None]):
         self.game = GameScreen(f"Replay · {rules.id}: {rules.name} · ←/→ step · q quit")
 
     async def on_mount(self) -> None:
+        """Shows the table screen at the first step."""
         await self.push_screen(self.game)
         self.show()
 
     def show(self) -> None:
+        """Shows the current step: its scene, and the calls up to it (those of its last
+        :data:`LOG_LINES` events)."""
         shot = self.shots[self.index]
         self.game.show(replay_scene(shot.state, self.names, self.index, len(self.shots) - 1))
         self.game.clear_log()
@@ -57,17 +63,21 @@ class ReplayApp(App[None]):
         )
 
     def action_go(self, delta: int) -> None:
+        """→ or ←: ``delta`` steps on or back, stopping at the first and the last."""
         self.action_go_to(min(max(self.index + delta, 0), len(self.shots) - 1))
 
     def action_go_to(self, index: int) -> None:
+        """Home or End: step ``index`` (from 0; -1 is the last)."""
         self.index = index % len(self.shots)
         self.show()
 
     def action_help(self) -> None:
+        """? or F1: the rules help, unless it is open already."""
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.record.start.rules))
 
 
 def run_replay(record: Record) -> int:
+    """Steps through ``record`` on the full screen until the person quits. Returns 0."""
     ReplayApp(record).run()
     return 0

@@ -19,6 +19,10 @@ from ninetynine.tui.text import hand_items, turn_note
 
 @dataclass(frozen=True, slots=True)
 class Scene:
+    """The table screen at one moment: ``view`` (the public facts, and the viewer's own hand where
+    ``show_hand``), the seats' names, what the person at the screen may play now (``legal``), the
+    prompt line, and in a replay every hand face up (``face_up``, by seat)."""
+
     view: View  # public facts, and the viewer's own hand when show_hand
     names: tuple[str, ...]
     show_hand: bool

@@ -22,6 +22,10 @@ from ninetynine.session.table import Table
 
 @dataclass(frozen=True, slots=True)
 class Choices:
+    """What the set-up form holds: the rules (a preset id), the players (you included), your name,
+    the bots' level, the other people at this keyboard and the seconds a bot waits before each
+    move."""
+
     rules: str
     players: int
     name: str
@@ -36,6 +40,9 @@ class Choices:
 
 
 class SetupApp(App[Table]):
+    """The set-up form. It exits with the table ``build`` makes from the form, or None when
+    cancelled."""
+
     TITLE = "Ninety-Nine: set up a table"
     CSS = """
     Screen { align: center top; }
@@ -52,6 +59,8 @@ class SetupApp(App[Table]):
         self.build, self.defaults = build, defaults
 
     def compose(self) -> ComposeResult:
+        """The form: the rule set, the players, your name, the other people here, the bots' level,
+        the seconds per bot move, a line for the error and the Start button."""
         d = self.defaults
         options = [(f"{p.id}: {p.name}", p.id) for p in presets().values()]
         with Vertical(id="form"):
@@ -126,6 +135,8 @@ class SetupApp(App[Table]):
         )
 
     def action_start(self) -> None:
+        """Ctrl+S (and Enter, and the Start button): exits with the table ``build`` makes from the
+        form, or shows on the form why it cannot."""
         try:
             table = self.build(self.choices())
         except NinetyNineError as e:
@@ -134,10 +145,13 @@ class SetupApp(App[Table]):
         self.exit(table)
 
     def on_button_pressed(self) -> None:
+        """The Start button: as Ctrl+S."""
         self.action_start()
 
     def on_input_submitted(self) -> None:
+        """Enter in a field: as Ctrl+S."""
         self.action_start()
 
     def action_cancel(self) -> None:
+        """Esc: exits with None (no game)."""
         self.exit(None)

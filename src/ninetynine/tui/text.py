@@ -44,10 +44,15 @@ def card_markup(card: int) -> str:
 
 
 def direction_text(direction: int) -> str:
+    """The direction of play as the table shows it: ``'→ clockwise'`` for 1,
+    ``'← counter-clockwise'`` otherwise."""
     return "→ clockwise" if direction == 1 else "← counter-clockwise"
 
 
 def lives_text(rules: Rules, view: View, seat: int) -> str:
+    """What ``seat`` (0-based) has left, as the seats panel shows it: its lives in the rules'
+    counter (``'5 pennies'``; in team play ``' (team N)'`` after it, N from 1, partners sharing one
+    pool), or with game points ``'pts P score S'``."""
     if rules.scoring is Scoring.GAME_POINTS:
         return f"pts {view.points[seat]} score {view.scores[seat]}"
     team = f" (team {seat % 2 + 1})" if rules.teams else ""  # partners share one pool
@@ -55,6 +60,8 @@ def lives_text(rules: Rules, view: View, seat: int) -> str:
 
 
 def seat_status(view: View, seat: int) -> str:
+    """``'out'`` for a seat out of the game, ``'sits out'`` for one sitting this hand out, else
+    ``''``."""
     if not view.alive[seat]:
         return "out"
     if not view.in_hand[seat]:
@@ -72,6 +79,7 @@ class HandItem:
 
     @property
     def playable(self) -> bool:
+        """Whether the item may be chosen now (it has a legal action)."""
         return bool(self.actions)
 
 

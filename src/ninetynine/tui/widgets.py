@@ -29,10 +29,13 @@ class TotalPanel(Vertical):
     """The running total, large, with the direction, whose turn, the pile and the stock."""
 
     def compose(self) -> ComposeResult:
+        """The large total (``#total``) and the lines of facts under it (``#facts``)."""
         yield Digits("0", id="total")
         yield Static(id="facts")
 
     def show(self, scene: Scene) -> None:
+        """Shows the scene's total, the direction, whose turn it is, the pile's top card, the
+        stock's size, the hand number and the rules' id and limit."""
         v = scene.view
         self.query_one("#total", Digits).update(str(v.total))
         turn = f"[b]{escape(scene.names[v.turn])}[/b] to play" if v.turn is not None else "—"
@@ -48,11 +51,15 @@ class SeatsPanel(Static):
     """Every seat: whose turn (▶), the dealer (D), lives, cards in hand, who is out."""
 
     def on_mount(self) -> None:
+        """Puts the key to the markers (▶ to play, D deals) on the border."""
         self.border_subtitle = "▶ to play · D deals"
 
     ROWS = 7  # inside the border; bigger tables get two seats a row
 
     def show(self, scene: Scene) -> None:
+        """One row per seat: its marker, name, lives, and cards in hand or status, and in a replay
+        its cards face up. A table of more than :attr:`ROWS` seats (outside a replay) gets two
+        shortened seats a row."""
         v = scene.view
         if v.players > self.ROWS and scene.face_up is None:
             self.update(self._compact(scene))
@@ -111,6 +118,8 @@ class CardItem(Static, can_focus=True):
     BINDINGS = [Binding("enter", "choose", "Play", show=False)]
 
     class Chosen(Message):
+        """Posted when the item is chosen (Enter or a click); ``item`` is its :class:`HandItem`."""
+
         def __init__(self, item: HandItem) -> None:
             super().__init__()
             self.item = item
@@ -127,9 +136,11 @@ class CardItem(Static, can_focus=True):
         self.item = item
 
     def action_choose(self) -> None:
+        """Enter: posts :class:`Chosen` for this item."""
         self.post_message(self.Chosen(self.item))
 
     def on_click(self) -> None:
+        """A click: posts :class:`Chosen` for this item."""
         self.post_message(self.Chosen(self.item))
 
 
@@ -137,10 +148,14 @@ class HandBar(Vertical):
     """The prompt, and the hand of the person at the screen (and nothing else)."""
 
     def compose(self) -> ComposeResult:
+        """The prompt line (``#prompt``) and the row of cards (``#cards``)."""
         yield Static(id="prompt")
         yield Horizontal(id="cards")
 
     def show(self, scene: Scene) -> list[HandItem]:
+        """Shows the scene's prompt and, where the scene shows the hand, one :class:`CardItem` per
+        card and lone action, keyed 1 to 9 then 0 (the unplayable ones marked). Returns those items
+        in order, or none when the hand is hidden."""
         self.query_one("#prompt", Static).update(Text(scene.prompt))
         row = self.query_one("#cards", Horizontal)
         for old in row.query(CardItem):

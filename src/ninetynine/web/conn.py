@@ -27,6 +27,8 @@ class Conn:
         self.bucket = bucket  # messages this client may still send (None: unlimited)
 
     def send(self, frame: str) -> None:
+        """Queues a frame's text for the sender. A full outbox drops the client (``dropped`` is set)
+        and nothing more is queued for it."""
         if self.dropped.is_set():
             return
         try:
@@ -35,4 +37,5 @@ class Conn:
             self.dropped.set()
 
     def send_json(self, msg: dict[str, Any]) -> None:
+        """Queues ``msg`` as JSON text (see :meth:`send`)."""
         self.send(json.dumps(msg))

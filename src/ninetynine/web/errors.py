@@ -84,9 +84,13 @@ class ProtocolError(NinetyNineError):
 
     @property
     def status(self) -> int:
+        """The HTTP status of the refusal: the one :data:`STATUS` gives its code, else 400 (always
+        400 for a move the rules refuse)."""
         return STATUS.get(self.code, 400) if isinstance(self.code, ErrorCode) else 400
 
     def details(self) -> dict[str, Any]:
+        """What the WebSocket frame and the HTTP body both hold: ``code``, ``message`` and, for a
+        refused move, ``legal``."""
         out: dict[str, Any] = {"code": self.code, "message": str(self)}
         if self.legal is not None:
             out["legal"] = self.legal
@@ -110,4 +114,5 @@ class LimitError(ProtocolError):
         self.limit = limit
 
     def details(self) -> dict[str, Any]:
+        """As :meth:`ProtocolError.details`, with ``limit``: the name of the setting."""
         return {**super().details(), "limit": self.limit}

@@ -88,6 +88,9 @@ class HostPolicy:
         return cls(frozenset(names), any_ip=any_ip, any_name=any_name)
 
     def allows(self, header: str | None) -> bool:
+        """Whether a ``Host`` header names this server: one of :attr:`names`, any address literal
+        where it serves every interface, anything with ``*``. A request with no ``Host`` is refused,
+        except with ``*``."""
         if self.any_name:
             return True
         if not header:
@@ -221,6 +224,9 @@ class Guard:
     async def refuse(
         self, scope: Scope, receive: Receive, send: Send, error: ProtocolError
     ) -> None:
+        """Answers a refused request with ``error`` as a JSON body with the security headers; a
+        WebSocket gets that answer to its handshake where the server can send one, else a close with
+        code 1008."""
         body = json.dumps(error.http_json()).encode()
         start = {
             "status": error.status,

@@ -23,7 +23,12 @@ MISBEHAVIOUR = frozenset({4008, 4009})  # the close codes for a misbehaving clie
 
 
 class HangUpProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol that hangs up, reading nothing more, as soon as it has sent a
+    close for misbehaviour (:data:`MISBEHAVIOUR`)."""
+
     async def send(self, message: Any) -> None:
+        """Sends an ASGI message as uvicorn does; after a close with a code in :data:`MISBEHAVIOUR`,
+        closes the connection at once."""
         await super().send(message)
         if (
             message["type"] == "websocket.close"

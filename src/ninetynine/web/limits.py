@@ -29,6 +29,10 @@ def _limit(default: float, help: str) -> Any:
 
 @dataclass(frozen=True, slots=True)
 class Limits:
+    """Every limit of one server, with a default a public server can live with; each field's
+    ``help`` metadata says what it bounds (``serve --limits``). A value of 0 or below raises
+    :class:`NinetyNineError`."""
+
     # sizes
     max_body: int = _limit(65536, "bytes in an HTTP request body")
     max_message: int = _limit(4096, "characters in a WebSocket message")
@@ -320,6 +324,9 @@ class Bucket:
     stamp: float = 0.0
 
     def take(self, now: float | None = None) -> bool:
+        """Takes one token: True, or False where less than one is saved up. ``rate`` tokens a second
+        are added since the last take (a new bucket starts full); ``now`` is in seconds (default:
+        the monotonic clock)."""
         now = time.monotonic() if now is None else now
         if self.tokens < 0:
             self.tokens, self.stamp = self.burst, now
@@ -339,6 +346,8 @@ class Buckets:
         self._buckets: OrderedDict[str, Bucket] = OrderedDict()
 
     def take(self, key: str) -> bool:
+        """Takes one token from the bucket of ``key`` (a full one for a key not seen lately): True,
+        or False where it is empty."""
         bucket = self._buckets.pop(key, None) or Bucket(self.rate, self.burst)
         self._buckets[key] = bucket
         if len(self._buckets) > self.size:
@@ -355,6 +364,8 @@ class Slots:
         self._held: dict[str, int] = {}
 
     def take(self, address: str) -> None:
+        """Holds one more slot for ``address``; raises :class:`LimitError`
+        (``too_many_connections``) where it holds ``cap`` already."""
         if self._held.get(address, 0) >= self.cap:
             raise LimitError(
                 self.limit,
@@ -364,6 +375,7 @@ class Slots:
         self._held[address] = self._held.get(address, 0) + 1
 
     def give_back(self, address: str) -> None:
+        """Frees one of the slots ``address`` holds."""
         left = self._held.pop(address, 1) - 1
         if left:
             self._held[address] = left

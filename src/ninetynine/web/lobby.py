@@ -54,6 +54,9 @@ class Creator:
 
     @classmethod
     def of(cls, client: str, address: str) -> Creator:
+        """The creator from a browser's cookie and its network address, each kept as the first
+        24 hex digits of its SHA-256."""
+
         def digest(text: str) -> str:
             return hashlib.sha256(text.encode()).hexdigest()[:24]
 
@@ -184,7 +187,9 @@ class Lobby:
         first: int = 0,
         seats: list[Seat] | None = None,
     ) -> tuple[Table, str]:
-        """A new table; the creator takes seat 1. Returns the table and the creator's token."""
+        """A new table; the creator takes seat 1. Returns the table and the creator's token.
+        With ``seats`` given (a rematch keeps the old table's), those are the seats, and the
+        token returned opens none of them."""
         limits = self.settings.limits
         if not rules.players_min <= players <= rules.players_max:
             raise ProtocolError(
@@ -264,8 +269,8 @@ class Lobby:
                 return table_id
 
     async def join(self, table: Table, name: object) -> tuple[int, str]:
-        """Take the first open seat; returns it and its new token. Stored before it is
-        taken, so a failed write leaves the seat open."""
+        """Take the first open seat; returns it (0-based) and its new token. Stored before it
+        is taken, so a failed write leaves the seat open."""
         name = clean_name(name, "")
         token = secrets.token_urlsafe(24)
         chosen: list[tuple[int, Seat]] = []
@@ -344,6 +349,9 @@ class Lobby:
     # Life cycle ---------------------------------------------------------------------
 
     def start(self) -> None:
+        """Starts the lobby's background work on the running event loop: warms the workers' fork
+        server, and where other processes share the database, listens to them (:meth:`heard`) and
+        runs :meth:`run_sharing`. The app's lifespan runs the ticker."""
         asyncio.get_running_loop().run_in_executor(None, self.workers.warm)
         if self.storage.shared:
             loop = asyncio.get_running_loop()
@@ -381,6 +389,8 @@ class Lobby:
             table.fanout.broadcast([message["line"]])
 
     async def resync(self, table: Table) -> None:
+        """Reads a table again where notifications may have been missed: the moves stored since its
+        state, then its metadata."""
         async with table.authority.lock:
             await table.authority.catch_up()
         await table.seating.reload_meta()
@@ -410,11 +420,14 @@ class Lobby:
                 logger.warning("sharing the tables with other processes: %s", e)
 
     async def run_ticker(self) -> None:
+        """Calls :meth:`tick` every ``settings.tick`` seconds until cancelled (the app's lifespan
+        starts and cancels it)."""
         while True:
             await asyncio.sleep(self.settings.tick)
             self.tick(self.settings.clock())
 
     async def listing_frame(self) -> str:
+        """The ``lobby`` frame's text: the public tables of :meth:`listing`."""
         return json.dumps({"type": "lobby", "tables": await self.listing()})
 
     async def feed(self) -> None:
@@ -426,6 +439,10 @@ class Lobby:
                 conn.send(frame)
 
     def tick(self, now: float) -> None:
+        """One tick at ``now`` (the settings' clock, in seconds): the lobby pages get the listing
+        (once a second at most), each table runs its clocks, a finished table nobody watches leaves
+        memory after ``linger_seconds``, and a table nobody has been at for ``idle_seconds`` is
+        ended as abandoned, rebuilt or not."""
         limits = self.settings.limits
         moment = time.monotonic()
         if self.watchers and moment - self._fed_at >= 1.0:  # the listing: once a second
@@ -510,6 +527,8 @@ class Lobby:
         self.evict(table)
 
     def evict(self, table: Table) -> None:
+        """Takes a table out of memory, its process bots stopped; asked for again, it is read back
+        from the database."""
         table.close_bots()
         self.tables.pop(table.id, None)
 

@@ -31,6 +31,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 class Model(BaseModel):
+    """The base of every model here: it forbids the fields it does not name
+    (``additionalProperties: false``)."""
+
     model_config = ConfigDict(extra="forbid")
 
 
@@ -145,6 +148,9 @@ class RecordToReview(Model):
 
 
 class Preset(Model):
+    """A preset rule set: its id, name and description, and ``players``, [fewest, most] (the most at
+    the server's ``max_players``)."""
+
     id: str
     name: str
     description: str
@@ -152,6 +158,8 @@ class Preset(Model):
 
 
 class ConfigLimits(Model):
+    """The server's limits a client's forms need (named as ``serve --limit`` names them)."""
+
     max_players: int
     max_house_rules: int
     max_message: int
@@ -159,17 +167,26 @@ class ConfigLimits(Model):
 
 
 class Config(Model):
+    """``GET /api/config``: the bot levels offered, the name of the process that answered where
+    several share the database (else null), and the limits a client should know."""
+
     bots: list[str]
     process: str | None
     limits: ConfigLimits
 
 
 class RulesName(Model):
+    """A rule set's id and name."""
+
     id: str
     name: str
 
 
 class SeatSummary(Model):
+    """One seat of a table (``seat`` from 1): ``kind`` bot, open or human; ``bot``, a bot seat's
+    level; ``connected`` (a bot seat always is); ``bot_playing``, a bot plays for its absent
+    player."""
+
     seat: int
     name: str | None
     kind: Literal["bot", "open", "human"]
@@ -179,6 +196,10 @@ class SeatSummary(Model):
 
 
 class TableSummary(Model):
+    """A table's public summary: its id, status and rules, the players, the turn clock in seconds
+    and what is left of the current turn (null: no clock runs), whether it is listed in the lobby,
+    the rematch's table, and its seats."""
+
     id: str
     status: TableStatus
     rules: RulesName
@@ -191,6 +212,9 @@ class TableSummary(Model):
 
 
 class Created(Model):
+    """``POST /api/tables``'s answer: the new table's id, the creator's seat (1), its secret token
+    and the invite path (``/t/{id}``)."""
+
     table: str
     seat: int
     token: str = Field(description="the seat's secret: send it in the WebSocket hello")
@@ -198,17 +222,25 @@ class Created(Model):
 
 
 class Joined(Model):
+    """``POST /api/tables/{id}/join``'s answer: the table's id, the seat taken (from 1) and its
+    secret token."""
+
     table: str
     seat: int
     token: str
 
 
 class Counter(Model):
+    """What a player loses, singular and plural: the rules' counter (``penny``, ``pennies``) or
+    ``game point``."""
+
     one: str
     many: str
 
 
 class Outcome(Model):
+    """How the game ended: the winners (seats from 1), the reason's code and the same in words."""
+
     winners: list[int]
     reason: str
     why: str
@@ -249,11 +281,17 @@ class View(Model):
 
 
 class CardLabel(Model):
+    """A card's effect in a few words, and whether it is special (does more than count its face
+    value)."""
+
     label: str
     special: bool
 
 
 class RulesLabels(Model):
+    """What a client needs to label the cards: the rule set's id, name and limit, each rank's label
+    (by rank: ``A``, ``2``, ..., ``K``) and the suit exceptions' (by card: ``QS``)."""
+
     id: str
     name: str
     limit: int
@@ -262,6 +300,10 @@ class RulesLabels(Model):
 
 
 class SeatStanding(Model):
+    """One seat's result (``seat`` from 1): its place (1 for the winners), its lives left (its
+    side's in teams; its score with game points), the lives or points it lost, and whether it
+    won."""
+
     seat: int
     place: int
     lives: int
@@ -270,11 +312,16 @@ class SeatStanding(Model):
 
 
 class Standings(Model):
+    """The standings at the end: the hands played and each seat's result."""
+
     hands: int
     seats: list[SeatStanding]
 
 
 class ReplayStep(Model):
+    """One step of a replay: its number (from 0), how many of the record's moves were made by then,
+    the view after them, and the table talk since the step before."""
+
     step: int
     moves: int
     view: View
@@ -282,6 +329,9 @@ class ReplayStep(Model):
 
 
 class Replay(Model):
+    """A game step by step: the card labels, the players' names, the steps, the seat whose view they
+    show (from 1; null: every hand open), and the standings where the game is over."""
+
     rules: RulesLabels
     names: list[str]
     steps: list[ReplayStep]
@@ -290,6 +340,10 @@ class Replay(Model):
 
 
 class MoveAdvice(Model):
+    """One legal move beside the coach: its chance (0 to 1) of losing the hand, and the game (null
+    where the game is not won by lives), whether it is the coach's pick, and whether it is tied with
+    it."""
+
     action: str
     actions: list[str] = Field(
         description="every legal action the move stands for (the "
@@ -302,6 +356,9 @@ class MoveAdvice(Model):
 
 
 class Advice(Model):
+    """The coach's figures for one seat's decision (``seat`` from 1): its best move, the moves tied
+    with it, the deals every move was tried on, and each legal move's figures."""
+
     seat: int
     best: str
     tied: list[str] = Field(
@@ -316,6 +373,11 @@ class Advice(Model):
 
 
 class Decision(Model):
+    """One reviewed decision: the action's number in the record (from 1), the hand and total it was
+    made at, the move played and the coach's, the points (0-100) of chance of losing the hand it
+    cost and their standard error, its flag (``?!``, ``?``, ``??`` as the cost grows) and the
+    coach's advice."""
+
     action_number: int
     hand: int
     total: int
@@ -331,6 +393,9 @@ class Decision(Model):
 
 
 class Review(Model):
+    """One seat's decisions reviewed by the coach (``seat`` from 1, with ``playouts`` per decision),
+    and the numbers of the costliest flagged ones, costliest first."""
+
     seat: int
     playouts: int
     decisions: list[Decision]
@@ -341,16 +406,23 @@ class Review(Model):
 
 
 class Play(Model):
+    """One legal play of a card: the action as text and the total it makes."""
+
     action: str
     total: int
 
 
 class Refused(Model):
+    """Why a card may not be played now: the engine's refusal code and its reason in words."""
+
     reason: str
     why: str
 
 
 class CardChoices(Model):
+    """What a card of the hand would do now: its legal plays, or (``refused``, else null) why it may
+    not be played."""
+
     plays: list[Play]
     refused: Refused | None
 
@@ -403,6 +475,9 @@ LogLine: Any = Annotated[Union[tuple([Note, *EVENTS])], Field(discriminator="kin
 
 
 class ChatLine(Model):
+    """A chat line: the seat (from 1; null: a spectator), the name shown, the text and when it was
+    said (Unix seconds)."""
+
     seat: int | None
     name: str | None
     text: str
@@ -427,29 +502,41 @@ class TableFrame(Model):
 
 
 class ErrorFrame(Refusal):
+    """``error``: a message was refused and changed nothing."""
+
     type: Literal["error"]
 
 
 class ChatFrame(ChatLine):
+    """``chat``: a line somebody at the table said."""
+
     type: Literal["chat"]
 
 
 class CoachFrame(Advice):
+    """``coach``: the coach's figures for the seat's decision at state id ``state``."""
+
     type: Literal["coach"]
     state: int
 
 
 class PongFrame(Model):
+    """``pong``: the answer to ``ping``, with the current state id."""
+
     type: Literal["pong"]
     state: int
 
 
 class RematchFrame(Model):
+    """``rematch``: the id of the rematch's table."""
+
     type: Literal["rematch"]
     table: str
 
 
 class LobbyFrame(Model):
+    """``lobby`` (``/ws/lobby``): the public tables, sent again whenever they change."""
+
     type: Literal["lobby"]
     tables: list[TableSummary]
 

@@ -23,6 +23,10 @@ BOT_NAME = re.compile(r"^[a-z][a-z0-9-]{0,19}$")
 
 @dataclass
 class Settings:
+    """How one server runs, as ``ninetynine serve``'s flags set it: the database, the grace period,
+    the bots' delay and the clocks' tick (in seconds), the takeover level, the bots offered (level
+    -> spec), the limits, the hosts and origins it answers; ``clock`` and ``seed`` are for tests."""
+
     database: str = "web.sqlite3"
     grace: float = 30.0  # seconds a disconnected player keeps their seat before a bot plays
     bot_delay: float = 0.6  # seconds a bot waits before playing, so people can follow

@@ -47,7 +47,8 @@ class MetaConflict(StorageError):
 
 
 class DuplicateMoveError(StorageError):
-    """A move was stored twice at the same index (two writers on one table)."""
+    """A write the database refused as a duplicate: mostly a move stored twice at the same
+    index (two writers on one table), also a table id stored already."""
 
     def __init__(self, message: str, *, retried: bool = False) -> None:
         super().__init__(message)
@@ -56,6 +57,9 @@ class DuplicateMoveError(StorageError):
 
 @dataclass
 class StoredTable:
+    """A table as stored: its id, its metadata (JSON), its moves as record text in order, and the
+    metadata's version."""
+
     id: str
     meta: dict[str, Any]
     moves: list[str] = field(default_factory=list)
@@ -95,6 +99,7 @@ class Storage(ABC):
     def _columns(self, table: str) -> set[str]: ...
 
     def close(self) -> None:
+        """Waits for the calls under way, then stops the storage's threads."""
         self._executor.shutdown(wait=True)
 
     def _sql(self, sql: str) -> str:
@@ -161,6 +166,8 @@ class Storage(ABC):
         """Pass every notification of the other processes to ``handle`` (forever)."""
 
     def create_table(self, table_id: str, meta: dict[str, Any]) -> None:
+        """Inserts a new table with its metadata and no moves; an id already stored is refused
+        (:class:`StorageError`)."""
         self._execute(
             self._sql("INSERT INTO nn_tables (id, meta, finished) VALUES (?, ?, ?)"),
             (table_id, json.dumps(meta), int(bool(meta.get("finished")))),
@@ -204,6 +211,8 @@ class Storage(ABC):
             raise
 
     def load(self, table_id: str) -> StoredTable | None:
+        """A table with its metadata, every move and the metadata's version, or None for an unknown
+        id."""
         rows = self._execute(
             self._sql("SELECT meta, meta_version FROM nn_tables WHERE id = ?"), (table_id,)
         )
@@ -224,6 +233,7 @@ class Storage(ABC):
         ]
 
     def load_meta(self, table_id: str) -> tuple[dict[str, Any], int] | None:
+        """A table's metadata and its version, without the moves; None for an unknown id."""
         rows = self._execute(
             self._sql("SELECT meta, meta_version FROM nn_tables WHERE id = ?"), (table_id,)
         )
@@ -275,24 +285,31 @@ class SQLiteStorage(Storage):
 
     # One process owns the file: nobody else to tell, every lease its own.
     def publish(self, table_id: str, kind: str, data: dict[str, Any]) -> None:
+        """Nothing: one process owns the file, so there is nobody to tell."""
         return None
 
     def heartbeat(self) -> None:
+        """Nothing: there is no other process to tell."""
         return None
 
     def presence(self, table_ids: list[str]) -> dict[str, dict[tuple[str, int], int]]:
+        """Always empty: no other process serves these tables."""
         return {}
 
     def set_presence(self, table_id: str, seat: int, connections: int) -> None:
+        """Nothing: there is no other process to tell."""
         return None
 
     def hold_leases(self, table_ids: list[str]) -> set[str]:
+        """Every table asked for: this process drives them all."""
         return set(table_ids)
 
     def release_leases(self, table_ids: list[str]) -> None:
+        """Nothing: no lease is kept."""
         return None
 
     def public_live(self, limit: int) -> list[str]:
+        """The ids of the newest ``limit`` public tables whose game goes on, newest first."""
         return [
             t
             for (t,) in self._execute(
@@ -303,9 +320,11 @@ class SQLiteStorage(Storage):
         ]
 
     async def listen(self, handle: Callable[[dict[str, Any]], None]) -> None:
+        """Waits until cancelled: no other process ever sends anything."""
         await asyncio.Event().wait()  # nothing ever comes
 
     def close(self) -> None:
+        """Stops the storage's threads, then closes the database file."""
         super().close()
         self._db.close()
 
@@ -439,6 +458,8 @@ class PostgresStorage(Storage):
         }
 
     def close(self) -> None:
+        """Gives up at once what this process held (its leases, its presence, its heartbeat's row),
+        then stops the threads and the pool."""
         with contextlib.suppress(StorageError):  # what this process held is free at once
             self._execute("DELETE FROM nn_leases WHERE holder = %s", (self.process,))
             self._execute("DELETE FROM nn_presence WHERE process = %s", (self.process,))
@@ -449,6 +470,7 @@ class PostgresStorage(Storage):
     # Sharing the tables with other processes ------------------------------------------
 
     def publish(self, table_id: str, kind: str, data: dict[str, Any]) -> None:
+        """Sends a notification on the ``nn_tables`` channel (nothing is stored)."""
         sql, params = self._notify(table_id, kind, **data)
         self._execute(sql, params)
 
@@ -466,6 +488,9 @@ class PostgresStorage(Storage):
         )
 
     def presence(self, table_ids: list[str]) -> dict[str, dict[tuple[str, int], int]]:
+        """The connections of the other live processes to these tables, by table, then by (process,
+        seat), seat -1 for spectators. A process silent for three heartbeats, or with no connection
+        left, is not counted."""
         out: dict[str, dict[tuple[str, int], int]] = {t: {} for t in table_ids}
         if table_ids:
             for table_id, process, seat, count in self._execute(
@@ -479,6 +504,8 @@ class PostgresStorage(Storage):
         return out
 
     def set_presence(self, table_id: str, seat: int, connections: int) -> None:
+        """Stores how many connections this process has to one seat of a table (-1: its spectators),
+        and tells the other processes."""
         self._execute(
             "INSERT INTO nn_presence (table_id, seat, process, connections) "
             "VALUES (%s, %s, %s, %s) ON CONFLICT (table_id, seat, process) "
@@ -488,6 +515,9 @@ class PostgresStorage(Storage):
         )
 
     def hold_leases(self, table_ids: list[str]) -> set[str]:
+        """Takes or renews for :data:`LEASE_SECONDS` the leases of these tables that are free,
+        this process's own, expired, or held by a process that is gone; returns the ids it holds
+        now."""
         if not table_ids:
             return set()
         rows = self._execute(
@@ -502,6 +532,7 @@ class PostgresStorage(Storage):
         return {t for (t,) in rows}
 
     def release_leases(self, table_ids: list[str]) -> None:
+        """Deletes this process's leases of these tables."""
         if table_ids:
             self._execute(
                 "DELETE FROM nn_leases WHERE holder = %s AND table_id = ANY(%s)",
@@ -509,6 +540,8 @@ class PostgresStorage(Storage):
             )
 
     def public_live(self, limit: int) -> list[str]:
+        """The ids of the newest ``limit`` public tables whose game goes on, newest first, whichever
+        process serves them."""
         return [
             t
             for (t,) in self._execute(
@@ -519,8 +552,9 @@ class PostgresStorage(Storage):
         ]
 
     async def listen(self, handle: Callable[[dict[str, Any]], None]) -> None:
-        """LISTEN on its own connection; after a lost connection (notifications may have
-        been missed) ``handle`` gets ``{"k": "resync"}`` and the listening goes on."""
+        """LISTEN on its own connection, forever; each time it connects (the first time too,
+        and after a lost connection, when notifications may have been missed) ``handle`` gets
+        ``{"k": "resync"}`` first."""
         psycopg, pause = self._psycopg, 0.2
         while True:
             try:

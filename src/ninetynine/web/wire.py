@@ -98,6 +98,7 @@ def options_json(options: list[CardOption]) -> dict[str, Any]:
 
 
 def standings_json(standings: list[Standing], hands: int) -> dict[str, Any]:
+    """The standings as JSON: the ``hands`` played and each seat's result, seats from 1."""
     return {
         "hands": hands,
         "seats": [

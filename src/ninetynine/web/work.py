@@ -68,7 +68,9 @@ class Workers:
         """``fn(*args)`` in a worker; ``limit`` names the time limit in a refusal.
 
         Raises LimitError when the queue is full (``work_queue``), the time is up
-        (``limit``) or the memory (``worker_memory``); an error ``fn`` raised is raised here.
+        (``limit``) or the memory (``worker_memory``). A :class:`NinetyNineError` that ``fn``
+        raised comes back as a NinetyNineError with its message; any other error, or a worker
+        that died without answering, as a RuntimeError.
         """
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.limits.workers)

@@ -24,6 +24,8 @@ LobbyDep = Annotated[Lobby, Depends(lobby)]
 
 
 def address(request: Request) -> str:
+    """The client's network address (the connection's, or what a proxy that uvicorn trusts sends in
+    ``X-Forwarded-For``); ``?`` where there is none."""
     return request.client.host if request.client else "?"
 
 

@@ -17,11 +17,13 @@ router = APIRouter()
 
 @schema.route(router, "GET /t/{table_id}")
 async def table_page(table_id: str) -> FileResponse:
+    """The client's page at a table's invite link (the script reads the table from the path)."""
     return FileResponse(str(STATIC / "index.html"))
 
 
 @schema.route(router, "GET /")
 async def index() -> FileResponse:
+    """The client's page at the lobby."""
     return FileResponse(str(STATIC / "index.html"))
 
 

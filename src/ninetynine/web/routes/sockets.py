@@ -34,6 +34,8 @@ router = APIRouter()
 
 @router.websocket("/ws/lobby")
 async def lobby_feed(ws: WebSocket, lobby: LobbyDep) -> None:
+    """``/ws/lobby``: the public tables as a ``lobby`` frame at once and again whenever they change;
+    what the client sends is read and dropped."""
     async with _admitted(ws, lobby) as ok:
         if not ok:
             return
@@ -46,6 +48,8 @@ async def lobby_feed(ws: WebSocket, lobby: LobbyDep) -> None:
 
 @router.websocket("/ws/{table_id}")
 async def play(ws: WebSocket, table_id: str, lobby: LobbyDep) -> None:
+    """``/ws/{table_id}``: one player or spectator at a table, from its ``hello`` to its last
+    message (see the module docstring)."""
     async with _admitted(ws, lobby) as ok:
         if ok:
             await _serve(ws, lobby, table_id, lobby.settings.limits)

@@ -28,6 +28,8 @@ router = APIRouter()
 
 @schema.route(router, "GET /api/presets")
 async def list_presets(lobby: LobbyDep) -> list[dict[str, Any]]:
+    """The preset rule sets: each one's id, name, description and the players it allows, [fewest,
+    most] (the most at this server's ``max_players``)."""
     limits = lobby.settings.limits
     return [
         {
@@ -45,6 +47,8 @@ async def list_presets(lobby: LobbyDep) -> list[dict[str, Any]]:
 
 @schema.route(router, "GET /api/config")
 async def config(lobby: LobbyDep) -> dict[str, Any]:
+    """What a client should know of this server: the bot levels it offers, the name of the process
+    that answered where several share the database (else null), and the limits its forms need."""
     limits = lobby.settings.limits
     return {
         "bots": list(lobby.settings.bots),
@@ -58,11 +62,16 @@ async def config(lobby: LobbyDep) -> dict[str, Any]:
 
 @schema.route(router, "GET /api/tables")
 async def open_tables(lobby: LobbyDep) -> list[dict[str, Any]]:
+    """The public tables: to join (waiting for players, with somebody there) and to watch (playing);
+    the waiting ones first, newest first within each."""
     return await lobby.listing()
 
 
 @schema.route(router, "POST /api/tables")
 async def create_table(request: Request, response: Response, lobby: LobbyDep) -> dict[str, Any]:
+    """Creates a table from a preset or a house-rules file, with a bot at each seat ``bots`` names
+    (seats from 2); the creator takes seat 1. Answers the table's id, the seat, its secret token and
+    the invite path, and sets the ``nn_client`` cookie that counts a browser's tables."""
     limits = lobby.settings.limits
     where = address(request)
     lobby.throttle(where)
@@ -104,11 +113,14 @@ async def create_table(request: Request, response: Response, lobby: LobbyDep) ->
 
 @schema.route(router, "GET /api/tables/{table_id}")
 async def table_summary(table_id: str, lobby: LobbyDep) -> dict[str, Any]:
+    """A table's public summary: its status, rules, clock and seats (seats from 1)."""
     return (await lobby.get(table_id)).summary()
 
 
 @schema.route(router, "POST /api/tables/{table_id}/join")
 async def join_table(table_id: str, request: Request, lobby: LobbyDep) -> dict[str, Any]:
+    """Takes the first open seat of a table; answers the seat (from 1) and its secret token. 409
+    where every seat is taken or the game is over."""
     lobby.throttle(address(request))
     body = await json_body(request, lobby.settings.limits, schema.JoinTable)
     table = await lobby.get(table_id)
@@ -118,6 +130,8 @@ async def join_table(table_id: str, request: Request, lobby: LobbyDep) -> dict[s
 
 @schema.route(router, "GET /api/tables/{table_id}/record")
 async def record(table_id: str, lobby: LobbyDep) -> Response:
+    """A finished game's record, as a ``.toml`` download; 409 while the game goes on, since it shows
+    every hand."""
     text = (await lobby.get(table_id)).record_text()
     return PlainTextResponse(
         text,

@@ -50,11 +50,13 @@ class Authority:
 
     @property
     def state(self) -> State:
+        """The match's current state, every hand in it: clients only ever get views of it."""
         return self.match.state
 
     @property
     def version(self) -> int:
-        """The state id clients quote with their actions: the number of moves so far."""
+        """The state id clients quote with their actions: the number of moves so far, chance
+        outcomes (shuffles) included."""
         return self.match.version
 
     async def act(self, seat: int | None, msg: dict[str, Any]) -> None:

@@ -115,6 +115,11 @@ class TableBots:
         return True
 
     async def bot_move(self, seat: int) -> None:
+        """Has a bot make ``seat``'s (0-based) move: the seat's own bot or the stand-in; out of
+        time, a fresh one with a quarter of the time, then the takeover level. The move is committed
+        unless the game moved on or the person came back meanwhile. A seat's own bot that fails is
+        replaced for good; any other failure raises :class:`BotFailure` (:class:`Overloaded`: no bot
+        answered in time)."""
         authority = self.authority
         bot = self.by_seat.get(seat) or self.stand_in(seat)
         view = authority.match.view(seat)
@@ -215,6 +220,7 @@ class TableBots:
         return bot
 
     def release_stand_in(self, seat: int) -> None:
+        """Stops and forgets the stand-in playing for ``seat``, if there is one."""
         bot = self.stand_ins.pop(seat, None)
         if bot is not None:
             close_bot(bot)

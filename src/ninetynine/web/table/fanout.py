@@ -127,6 +127,8 @@ class Fanout:
         self.publish("note", line)
 
     def publish(self, kind: str, line: dict[str, Any]) -> None:
+        """Tells the other processes serving the table a chat line or a note (``kind``), in the
+        background; nothing where this process is alone."""
         if self.storage.shared:
             later(
                 self.seating.id,

@@ -124,23 +124,28 @@ class Table:
 
     @property
     def meta(self) -> dict[str, Any]:
+        """The table's stored metadata: the rules spec, the seats, the clock, the links, the end."""
         return self.seating.meta
 
     @property
     def seats(self) -> list[Seat]:
+        """The seats, by seat (0-based)."""
         return self.seating.seats
 
     @property
     def state(self) -> State:
+        """The match's current state, every hand in it: clients only ever get views of it."""
         return self.match.state
 
     @property
     def version(self) -> int:
-        """The state id clients quote with their actions: the number of moves so far."""
+        """The state id clients quote with their actions: the number of moves so far, chance
+        outcomes (shuffles) included."""
         return self.match.version
 
     @property
     def started(self) -> bool:
+        """Every seat is taken (by a person or a bot), so the game is under way."""
         return self.seating.started
 
     @property
@@ -155,6 +160,8 @@ class Table:
 
     @property
     def status(self) -> TableStatus:
+        """Where the game stands, as the lobby lists it: over, abandoned, playing, or waiting for
+        players."""
         if self.state.is_over:
             return TableStatus.OVER
         if self.seating.abandoned:
@@ -162,6 +169,8 @@ class Table:
         return TableStatus.PLAYING if self.started else TableStatus.WAITING
 
     def summary(self) -> dict[str, Any]:
+        """The public summary (``GET /api/tables/{id}``, and each frame's ``table``): no token,
+        seats from 1."""
         seating = self.seating
         return {
             "id": self.id,
@@ -186,6 +195,8 @@ class Table:
         }
 
     def record_text(self) -> str:
+        """The game's record as ``.toml`` text, with its final state; refused (``not_finished``)
+        until the table is finished, as it shows every hand."""
         if not self.finished:
             raise ProtocolError(
                 ErrorCode.NOT_FINISHED,
@@ -226,6 +237,9 @@ class Table:
         self.kick()
 
     def disconnect(self, conn: Conn, *, leave: bool = False) -> None:
+        """A client goes. A seat no connection holds any more is away from now on (its grace period
+        runs); with ``leave``, in a game under way, a bot plays for it at once. Nothing for a client
+        already gone."""
         fanout = self.fanout
         if conn not in fanout.conns:
             return

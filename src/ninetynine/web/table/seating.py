@@ -35,10 +35,13 @@ class TableStatus(StrEnum):
 
 
 def hash_token(token: str) -> str:
+    """A seat token's SHA-256 in hex: what the metadata keeps, never the token."""
     return hashlib.sha256(token.encode()).hexdigest()
 
 
 def clean_name(name: object, default: str) -> str:
+    """A player's name, stripped: ``default`` for None or ``""``; a name that is not 1 to
+    :data:`MAX_NAME` printable characters is refused (``bad_name``)."""
     if name is None or name == "":
         return default
     if (
@@ -56,6 +59,10 @@ def clean_name(name: object, default: str) -> str:
 
 @dataclass
 class Seat:
+    """One seat of a web table: the name shown, the hash of its player's token (None while open), a
+    bot seat's level, this process's connections to it, since when its player is away, and whether a
+    bot plays for them (``takeover``)."""
+
     name: str
     token_hash: str | None = None  # a human seat's secret (hashed); None while open
     bot: str | None = None  # the bot level of a bot seat (a name the server offers)
@@ -65,9 +72,12 @@ class Seat:
 
     @property
     def is_open(self) -> bool:
+        """Neither a player nor a bot holds it: it may be joined."""
         return self.bot is None and self.token_hash is None
 
     def stored(self) -> dict[str, Any]:
+        """What the metadata keeps of the seat: its name, token hash, bot level and takeover (not
+        who is connected)."""
         return {
             "name": self.name,
             "token_hash": self.token_hash,
@@ -94,14 +104,17 @@ class Seating:
 
     @property
     def names(self) -> list[str]:
+        """Each seat's name, by seat (0-based)."""
         return [s.name for s in self.seats]
 
     @property
     def started(self) -> bool:
+        """Every seat is taken (by a person or a bot), so the game is under way."""
         return not any(s.is_open for s in self.seats)
 
     @property
     def abandoned(self) -> bool:
+        """The table was ended as abandoned (its metadata says so)."""
         return self.meta.get("ended") == TableStatus.ABANDONED
 
     @property
@@ -110,6 +123,8 @@ class Seating:
         return self.match.state.is_over or self.abandoned
 
     def seat_of(self, token: str) -> int | None:
+        """The seat (0-based) this token holds, or None; the hashes are compared in constant
+        time."""
         h = hash_token(token)
         for i, s in enumerate(self.seats):
             if s.token_hash is not None and secrets.compare_digest(s.token_hash, h):
@@ -123,6 +138,7 @@ class Seating:
         )
 
     def bot_plays(self, seat: int) -> bool:
+        """A bot moves for ``seat``: a bot seat, or a person a bot plays for."""
         s = self.seats[seat]
         return s.bot is not None or s.takeover
 
@@ -160,6 +176,7 @@ class Seating:
         raise StorageError(f"table {self.id}: its seats keep changing; try again")
 
     async def reload_meta(self) -> None:
+        """Reads the stored metadata again and adopts it where it is newer (:meth:`adopt_meta`)."""
         found = await self.storage.call(self.storage.load_meta, self.id)
         if found is not None:
             self.adopt_meta(*found)
