@@ -7,11 +7,11 @@ import pytest
 
 from ninetynine.analysis.cells import Cell
 from ninetynine.analysis.play import ENCODING_VERSION, Engine, engine_for, play_game
-from ninetynine.analysis.rows import LossCause
 from ninetynine.arena.game import play_game as arena_game
 from ninetynine.arena.game import seed_of
 from ninetynine.arena.runner import rotation
 from ninetynine.engine import events as E
+from ninetynine.engine.ledger import LossCause
 from ninetynine.records.match import Match, standings
 from ninetynine.records.record import parse_record
 from ninetynine.rules.cards import format_cards, rank_of

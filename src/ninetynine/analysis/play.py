@@ -3,8 +3,8 @@
 The fast path (:meth:`State.legal_codes`, :meth:`State.apply_code`,
 :meth:`State.play_chance`) makes no events, so the rows are read off the game as it goes:
 the hands as dealt at a hand's first move, the last card played, and what each seat pays,
-which a :class:`LedgerState` writes down where the engine charges it. A ``random`` seat
-chooses among the legal codes with its own generator, which picks what
+which a :class:`~ninetynine.engine.ledger.LedgerState` writes down where the engine
+charges it. A ``random`` seat chooses among the legal codes with its own generator, which picks what
 :class:`~ninetynine.bots.random_bot.RandomBot` picks from its view (the legal actions are
 the legal codes, in order), without building the view. Other bots choose from their view.
 
@@ -26,7 +26,7 @@ from enum import StrEnum
 
 from ninetynine import __version__
 from ninetynine.analysis.cells import Cell, Chunk, rules_hash
-from ninetynine.analysis.rows import DecisionRow, GameRow, HandRow, LossCause
+from ninetynine.analysis.rows import DecisionRow, GameRow, HandRow
 from ninetynine.arena.game import seed_of
 from ninetynine.arena.runner import rotation
 from ninetynine.bots.base import Bot, ask, close_bot, make_bot
@@ -35,13 +35,12 @@ from ninetynine.bots.heuristic import HeuristicBot
 from ninetynine.bots.odds import GameOdds, game_odds
 from ninetynine.bots.random_bot import RandomBot
 from ninetynine.engine.events import Event
-from ninetynine.engine.game import new_game
-from ninetynine.engine.state import CHANCE, DOWN, FIELDS, OVER, PARAM, State
+from ninetynine.engine.ledger import BORDER, CANNOT_PLAY, CAUSES, CROSSED, MADE, OVER_, LedgerState
+from ninetynine.engine.state import CHANCE, DOWN, OVER, PARAM, State
 from ninetynine.engine.tables import card_of
 from ninetynine.engine.view import observe
 from ninetynine.records.match import standings
 from ninetynine.rules.cards import format_card, rank_of
-from ninetynine.rules.settings import Rules
 
 # ninetynine.rl.encoding.VERSION, which this layer may not import (it needs NumPy); a
 # test checks that the two agree
@@ -66,50 +65,6 @@ def engine_for(cell: Cell) -> Engine:
         for bot in bots:
             close_bot(bot)
     return Engine.FAST if fast else Engine.CHECKED
-
-
-CAUSES = tuple(LossCause)  # the ledger writes a cause as its index here
-OVER_, CANNOT_PLAY, MADE, CROSSED, BORDER = range(len(CAUSES))
-
-
-class LedgerState(State):
-    """A state that writes down what each seat pays, and who goes over or lays down, as
-    the engine charges it: the rows' lives lost by cause, without events."""
-
-    __slots__ = ("paid", "busts", "_due")
-
-    paid: list[tuple[int, int, int]]  # (seat, lives or points, why: CAUSES' index), in order
-    busts: list[int]  # the seats that went over or could not play, in order
-    _due: int  # the cause of the payment a bust is making (CAUSES' index), or -1
-
-    @classmethod
-    def start(cls, rules: Rules, players: int) -> LedgerState:
-        base = new_game(rules, players)
-        state = cls.__new__(cls)
-        for name in FIELDS:
-            setattr(state, name, getattr(base, name))
-        state.paid, state.busts, state._due = [], [], -1
-        return state
-
-    def _bust(self, seat: int, played: bool) -> None:
-        self.busts.append(seat)
-        self._due = OVER_ if played else CANNOT_PLAY
-        try:
-            super()._bust(seat, played)
-        finally:
-            self._due = -1
-
-    def _pay(self, seat: int, amount: int, reason: str, by: int | None = None) -> None:
-        paid = min(self.lives[self.side(seat)], amount)  # what _pay takes: no more than held
-        cause = self._due if self._due >= 0 else MADE if by is not None else CROSSED
-        self._due = -1  # a bust pays once; a later payment of the play has its own cause
-        super()._pay(seat, amount, reason, by)
-        if paid:
-            self.paid.append((seat, paid, cause))
-
-    def _lose_points(self, seat: int, amount: int, border: int | None) -> None:
-        super()._lose_points(seat, amount, border)
-        self.paid.append((seat, amount, CANNOT_PLAY if border is None else BORDER))
 
 
 # a seat's move: its code, from the state and the seat

@@ -10,19 +10,12 @@ is not installed), one part per chunk of games; see ``docs/analysis.md``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
+
+from ninetynine.engine.ledger import LossCause
+
+__all__ = ["ROWS_VERSION", "DecisionRow", "GameRow", "HandRow", "LossCause"]
 
 ROWS_VERSION = 1  # bumped when a column changes meaning; stored in every manifest
-
-
-class LossCause(StrEnum):
-    """Why a seat lost lives (or game points): the engine's reasons, as a closed set."""
-
-    OVER = "over"  # played a card that took the total over the limit
-    CANNOT_PLAY = "cannot_play"  # laid down or was stuck: no card could be played
-    MADE_THRESHOLD = "made_threshold"  # another seat made 33, 66 or the limit exactly
-    CROSSED_THRESHOLD = "crossed_threshold"  # crossed 33 or 66 (or left it)
-    BORDER = "border"  # a game point for each border the total crossed
 
 
 @dataclass(frozen=True, slots=True)

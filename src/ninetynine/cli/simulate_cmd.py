@@ -22,6 +22,8 @@ from ninetynine.cli.extras import require
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Adds the options of ``ninetynine simulate`` to ``parser``: a configuration, or the
+    rule sets, player counts and line-ups, and the games, seed, workers, backend and folder."""
     parser.add_argument("config", nargs="?", metavar="CONFIG", help="a configuration file (TOML)")
     parser.add_argument(
         "--rules", help="comma-separated preset ids or house-rules .toml files (default: P)"
@@ -101,6 +103,8 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Plays the simulation's games into its results folder with a progress bar; returns 0,
+    or raises the one-line error of a bad configuration, rules file, bot or folder."""
     from ninetynine.analysis.simulation import simulate
     from ninetynine.rules.presets import open_rules
 

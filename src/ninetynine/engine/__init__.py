@@ -13,5 +13,5 @@ module building on the one before (``docs/engine.md`` has the phases and every t
 Around it: ``actions`` (moves and chance outcomes as text), ``events`` (what happened,
 public), ``tables`` (per-rules lookup tables for the fast path), ``game`` (start a game,
 step, play out), ``view`` (what one seat may know) and ``options`` (what each card in a
-hand would do now).
+hand would do now); ``ledger`` keeps what each seat pays, by cause, on the fast path.
 """

@@ -1,0 +1,71 @@
+"""A state that keeps a ledger: what each seat pays, and by what cause, as the engine charges
+it, with no events (the fast path's answer to "who lost which lives, and why").
+
+The engine charges in three places (:meth:`~ninetynine.engine.penalties.Penalties._bust`,
+``_pay`` and ``_lose_points``); :class:`LedgerState` writes each charge down there, so a
+simulation reads lives lost by cause and each hand's loser without the checked API's events.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from ninetynine.engine.game import new_game
+from ninetynine.engine.state import FIELDS, State
+from ninetynine.rules.settings import Rules
+
+
+class LossCause(StrEnum):
+    """Why a seat lost lives (or game points): the engine's reasons, as a closed set."""
+
+    OVER = "over"  # played a card that took the total over the limit
+    CANNOT_PLAY = "cannot_play"  # laid down or was stuck: no card could be played
+    MADE_THRESHOLD = "made_threshold"  # another seat made 33, 66 or the limit exactly
+    CROSSED_THRESHOLD = "crossed_threshold"  # crossed 33 or 66 (or left it)
+    BORDER = "border"  # a game point for each border the total crossed
+
+
+CAUSES = tuple(LossCause)  # the ledger writes a cause as its index here
+OVER_, CANNOT_PLAY, MADE, CROSSED, BORDER = range(len(CAUSES))
+
+
+class LedgerState(State):
+    """A state that writes down what each seat pays, and who goes over or lays down, as
+    the engine charges it: lives lost by cause, without events."""
+
+    __slots__ = ("paid", "busts", "_due")
+
+    paid: list[tuple[int, int, int]]  # (seat, lives or points, why: CAUSES' index), in order
+    busts: list[int]  # the seats that went over or could not play, in order
+    _due: int  # the cause of the payment a bust is making (CAUSES' index), or -1
+
+    @classmethod
+    def start(cls, rules: Rules, players: int) -> LedgerState:
+        """A new game (as :func:`~ninetynine.engine.game.new_game` starts it) with an
+        empty ledger."""
+        base = new_game(rules, players)
+        state = cls.__new__(cls)
+        for name in FIELDS:
+            setattr(state, name, getattr(base, name))
+        state.paid, state.busts, state._due = [], [], -1
+        return state
+
+    def _bust(self, seat: int, played: bool) -> None:
+        self.busts.append(seat)
+        self._due = OVER_ if played else CANNOT_PLAY
+        try:
+            super()._bust(seat, played)
+        finally:
+            self._due = -1
+
+    def _pay(self, seat: int, amount: int, reason: str, by: int | None = None) -> None:
+        paid = min(self.lives[self.side(seat)], amount)  # what _pay takes: no more than held
+        cause = self._due if self._due >= 0 else MADE if by is not None else CROSSED
+        self._due = -1  # a bust pays once; a later payment of the play has its own cause
+        super()._pay(seat, amount, reason, by)
+        if paid:
+            self.paid.append((seat, paid, cause))
+
+    def _lose_points(self, seat: int, amount: int, border: int | None) -> None:
+        super()._lose_points(seat, amount, border)
+        self.paid.append((seat, amount, CANNOT_PLAY if border is None else BORDER))
