@@ -15,6 +15,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "postgres": ("psycopg", "psycopg_pool"),
     "arena": ("openskill", "rich"),
     "rl": ("numpy", "gymnasium", "pettingzoo", "pyspiel"),
+    "analysis": ("pyarrow", "pandas", "matplotlib"),
 }
 
 

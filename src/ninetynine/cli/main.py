@@ -27,6 +27,10 @@ COMMANDS = {
     "random-game": ("ninetynine.cli.random_game_cmd", "write the record of a random game"),
     "arena": ("ninetynine.cli.arena_cmd", "play many games between bots: win rates, ratings"),
     "serve": ("ninetynine.cli.serve_cmd", "play in the browser: start the web server"),
+    "report": (
+        "ninetynine.cli.report_cmd",
+        "report a simulation's statistics: tables, and an HTML page of plots",
+    ),
 }
 
 
