@@ -31,7 +31,8 @@ plt.rcParams.update(
         "axes.spines.right": False,
     }
 )
-_HEAD = re.compile(r"\A.*?(?=<svg)", re.S)
+_HEAD = re.compile(r"\A.*?(?=<svg)", re.S)  # the XML prolog and DOCTYPE
+_METADATA = re.compile(r"\s*<metadata>.*?</metadata>", re.S)  # its addresses of RDF vocabularies
 
 
 def to_svg(fig: Figure, title: str) -> str:
@@ -40,7 +41,7 @@ def to_svg(fig: Figure, title: str) -> str:
     buf = io.StringIO()
     fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None}, bbox_inches="tight")
     plt.close(fig)
-    svg = _HEAD.sub("", buf.getvalue(), count=1)
+    svg = _METADATA.sub("", _HEAD.sub("", buf.getvalue(), count=1), count=1)
     return svg.replace(">", f' role="img" aria-label="{_attr(title)}">', 1)
 
 
@@ -77,6 +78,7 @@ def seat_rates(summary: CellSummary) -> str:
         )
     ax.axhline(f.fair_share, color="grey", linestyle="--", label=f"fair share {f.fair_share:.3f}")
     ax.set_xticks(xs)
+    ax.set_ylim(bottom=0)
     ax.set_xlabel("seat in order of play (1 = first)")
     ax.set_ylabel("win rate")
     ax.set_title(f"{summary.cell.label} ({summary.games} games)")
@@ -98,6 +100,7 @@ def lengths(summaries: Sequence[CellSummary], rules: str, what: str = "turns") -
             where="mid",
             label=f"{s.cell.players} players (mean {dist.mean.value:.1f})",
         )
+    ax.set_ylim(bottom=0)
     ax.set_xlabel(f"{what} per game")
     ax.set_ylabel("share of games")
     ax.set_title(f"{rules}: {what} per game")
