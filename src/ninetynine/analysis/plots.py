@@ -17,6 +17,7 @@ from matplotlib.figure import Figure  # noqa: E402
 
 from ninetynine.analysis.card_value import CardValue, ControlledValue  # noqa: E402
 from ninetynine.analysis.excitement import Excitement  # noqa: E402
+from ninetynine.analysis.groups import Cell  # noqa: E402
 from ninetynine.analysis.intervals import Estimate  # noqa: E402
 from ninetynine.analysis.ladder import Pair  # noqa: E402
 from ninetynine.analysis.rows import LossCause  # noqa: E402
@@ -178,7 +179,19 @@ def ladder(measured: Sequence[tuple[str, Pair]]) -> str:
     return to_svg(fig, "the skill ladder")
 
 
-def trend(summary: CellSummary, excite: Excitement) -> str:
+def means(summaries: Sequence[CellSummary], what: str = "turns") -> str:
+    """Each cell's mean turns (or hands) per game with its interval, one line per cell."""
+    fig, ax = plt.subplots(figsize=(6.0, 0.8 + 0.22 * max(1, len(summaries))))
+    ys = list(range(len(summaries)))
+    est = [(s.length.turns if what == "turns" else s.length.hands).mean for s in summaries]
+    ax.errorbar([e.value for e in est], ys, xerr=_errors(est), fmt="o", markersize=3, capsize=2)
+    ax.set_yticks(ys, [s.cell.label for s in summaries], fontsize=6)
+    ax.invert_yaxis()
+    ax.set_xlabel(f"mean {what} per game (95% interval)")
+    return to_svg(fig, f"mean {what} per game")
+
+
+def trend(summary: CellSummary | Cell, excite: Excitement) -> str:
     """CardStock's average trend: each final place's mean win estimate over the game."""
     fig, ax = plt.subplots(figsize=(4.6, 2.8))
     for place, line in excite.trend.items():
@@ -194,6 +207,7 @@ def trend(summary: CellSummary, excite: Excitement) -> str:
     ax.set_ylim(0, 1)
     ax.set_xlabel("share of the game played")
     ax.set_ylabel("estimated chance of winning")
-    ax.set_title(f"{summary.cell.label} ({excite.games} sampled games)")
+    cell = summary if isinstance(summary, Cell) else summary.cell
+    ax.set_title(f"{cell.label} ({excite.games} sampled games)")
     ax.legend(fontsize=7, frameon=False)
-    return to_svg(fig, f"average trend, {summary.cell.label}")
+    return to_svg(fig, f"average trend, {cell.label}")

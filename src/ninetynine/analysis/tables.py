@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ninetynine.analysis.compare import Difference
+from ninetynine.analysis.excitement import Excitement
+from ninetynine.analysis.groups import Cell
 from ninetynine.analysis.ladder import order
 from ninetynine.analysis.rows import LossCause
 from ninetynine.analysis.summary import CellSummary
@@ -36,6 +38,18 @@ class Table:
         out = [self.title, line(self.header), *map(line, self.rows)]
         if self.note:
             out.append(f"  ({self.note})")
+        return "\n".join(out)
+
+    def markdown(self) -> str:
+        """The table in Markdown, its title above and its note below."""
+
+        def line(cells: Sequence[str]) -> str:
+            return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
+
+        rule = "|" + "|".join(":--" if i == 0 else "--:" for i in range(len(self.header))) + "|"
+        out = [f"**{self.title}**", "", line(self.header), rule, *map(line, self.rows)]
+        if self.note:
+            out += ["", f"<small>{self.note}</small>"]
         return "\n".join(out)
 
 
@@ -192,17 +206,14 @@ def luck_table(summaries: Sequence[CellSummary]) -> Table:
     )
 
 
-def excitement_table(summaries: Sequence[CellSummary]) -> Table:
+def excitement_table(figures: Sequence[tuple[Cell, Excitement]]) -> Table:
     rows = []
     notes = set()
-    for s in summaries:
-        e = s.excitement
-        if e is None:
-            continue
+    for cell, e in figures:
         notes.add(e.estimator)
         rows.append(
             [
-                s.cell.label,
+                cell.label,
                 str(e.games),
                 e.drama.plain(),
                 e.security.plain(),
@@ -251,8 +262,9 @@ def all_tables(
         tables.append(ladder_table(summaries))
     if any(s.luck for s in summaries):
         tables.append(luck_table(summaries))
-    if any(s.excitement for s in summaries):
-        tables.append(excitement_table(summaries))
+    excited = [(s.cell, s.excitement) for s in summaries if s.excitement is not None]
+    if excited:
+        tables.append(excitement_table(excited))
     if differences:
         tables.append(compare_table(differences))
     return tables

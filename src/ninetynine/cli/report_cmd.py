@@ -35,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     require("analysis", "report", "the report")
     from ninetynine.analysis.compare import compare
-    from ninetynine.analysis.store import read_results
+    from ninetynine.analysis import read_results
     from ninetynine.analysis.summary import summarize
     from ninetynine.analysis.tables import text
 
