@@ -57,23 +57,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
-def split_specs(text: str) -> list[str]:
-    """Split ``--bots`` at commas; a ``key=value`` piece belongs to the spec before it.
-
-    >>> split_specs("ismcts:iterations=500,c=1,heuristic,random")
-    ['ismcts:iterations=500,c=1', 'heuristic', 'random']
-    """
-    specs: list[str] = []
-    for piece in (p.strip() for p in text.split(",")):
-        if specs and "=" in piece and ":" not in piece.split("=")[0] and ":" in specs[-1]:
-            specs[-1] += "," + piece
-        else:
-            specs.append(piece)
-    return specs if text.strip() else []
-
-
 def run(args: argparse.Namespace) -> int:
     require("arena", "arena", "the bot arena")
+    from ninetynine.analysis.cells import split_specs
     from ninetynine.arena import ArenaConfig, format_table, run_games, summarize, write_results
     from ninetynine.arena.runner import check_config
     from ninetynine.errors import NinetyNineError

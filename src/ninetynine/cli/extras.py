@@ -16,7 +16,11 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "arena": ("openskill", "rich"),
     "rl": ("numpy", "gymnasium", "pettingzoo", "pyspiel"),
     "analysis": ("pyarrow", "pandas", "matplotlib"),
+    "ray": ("ray", "pyarrow", "pandas", "matplotlib"),
 }
+
+# extras that ``all`` leaves out: Ray is a cluster's engine, heavy to install (hundreds of MB)
+NOT_IN_ALL = ("ray",)
 
 
 class MissingExtraError(NinetyNineError):

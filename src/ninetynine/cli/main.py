@@ -26,6 +26,10 @@ COMMANDS = {
     ),
     "random-game": ("ninetynine.cli.random_game_cmd", "write the record of a random game"),
     "arena": ("ninetynine.cli.arena_cmd", "play many games between bots: win rates, ratings"),
+    "simulate": (
+        "ninetynine.cli.simulate_cmd",
+        "play many games of rule sets x players x bots: rows for the statistics",
+    ),
     "serve": ("ninetynine.cli.serve_cmd", "play in the browser: start the web server"),
     "report": (
         "ninetynine.cli.report_cmd",

@@ -1,0 +1,141 @@
+"""What a simulation plays: its cells (a rule set, a player count and a line-up of bots) and
+the chunks of games each cell is cut into.
+
+A line-up names its *entrants*, the bot specs that :func:`~ninetynine.bots.base.make_bot`
+takes. With N seats and fewer entrants they are repeated in order to fill the seats
+(``heuristic,random`` at four seats is ``heuristic,random,heuristic,random``), and the seats
+then rotate as in the arena (:func:`ninetynine.arena.runner.rotation`): game ``g`` is
+rotation ``g % N`` of block ``g // N``, whose games all get the same cards.
+
+A chunk is a run of whole blocks of one cell: the unit of work a process or a Ray task
+plays and the unit the manifest counts as finished. Every game's seeds come from the
+simulation's seed and the game's block and number (as in the arena), never from its chunk
+or worker, so the rows do not depend on how the games were cut or who played them; and the
+cells of one simulation deal the same cards to the same block, so two rule sets or
+line-ups can be compared deal by deal.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from functools import cache, cached_property
+from urllib.parse import quote
+
+from ninetynine.bots.base import make_bot
+from ninetynine.errors import NinetyNineError
+from ninetynine.rules.settings import Rules, rules_to_mapping
+
+# the Rules fields that name a rule set rather than say how it plays
+_NAMING = ("id", "name", "description")
+
+
+@cache
+def rules_hash(rules: Rules) -> str:
+    """16 hex digits of how ``rules`` play (their settings, not their names)."""
+    settings = {k: v for k, v in rules_to_mapping(rules).items() if k not in _NAMING}
+    text = json.dumps(settings, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def safe_name(text: str) -> str:
+    """``text`` as one folder name on every filesystem: each character but letters,
+    digits and ``_.-~`` percent-encoded, as Hive writes partition values (``,`` is
+    ``%2C``, ``:`` is ``%3A``, ``=`` is ``%3D``); DuckDB, pyarrow and polars decode it."""
+    return quote(text, safe="")
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One rule set, one player count and one line-up of entrants."""
+
+    rules: Rules
+    players: int
+    lineup: tuple[str, ...]  # the entrants' bot specs
+
+    @cached_property
+    def lineup_name(self) -> str:
+        """The line-up as the rows write it: the entrants' specs, comma-separated."""
+        return ",".join(self.lineup)
+
+    @cached_property
+    def seat_specs(self) -> tuple[str, ...]:
+        """The bot in each seat before rotation: the entrants repeated to fill the seats."""
+        k = len(self.lineup)
+        return tuple(self.lineup[i % k] for i in range(self.players))
+
+    @cached_property
+    def path(self) -> str:
+        """The cell's folder under each table: ``rules=K/players=4/lineup=heuristic%2Crandom``."""
+        return (
+            f"rules={safe_name(self.rules.id)}/players={self.players}/"
+            f"lineup={safe_name(self.lineup_name)}"
+        )
+
+    @property
+    def label(self) -> str:
+        """How a person reads the cell: ``K, 4 players, heuristic,random``."""
+        return f"{self.rules.id}, {self.players} players, {self.lineup_name}"
+
+
+def unplayable(cell: Cell) -> str | None:
+    """Why a cell of the grid cannot be played (a simulation skips it and says so): a
+    player count outside the rules' range, or more entrants than seats."""
+    rules, n = cell.rules, cell.players
+    if not rules.players_min <= n <= rules.players_max:
+        return f"{rules.id} is for {rules.players_min} to {rules.players_max} players, not {n}"
+    if len(cell.lineup) > n:
+        return f"{len(cell.lineup)} entrants ({cell.lineup_name}) do not fit {n} seats"
+    return None
+
+
+def split_specs(text: str) -> list[str]:
+    """Split a line-up at commas; a ``key=value`` piece belongs to the spec before it.
+
+    >>> split_specs("ismcts:iterations=500,c=1,heuristic,random")
+    ['ismcts:iterations=500,c=1', 'heuristic', 'random']
+    """
+    specs: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if specs and "=" in piece and ":" not in piece.split("=")[0] and ":" in specs[-1]:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    return specs if text.strip() else []
+
+
+def check_lineup(lineup: tuple[str, ...]) -> None:
+    """One line for a line-up with no entrant or a bot spec that is not one."""
+    if not lineup or not all(lineup):
+        raise NinetyNineError(
+            f"line-up {','.join(lineup)!r}: expected bot specs, e.g. heuristic,random"
+        )
+    for spec in lineup:
+        make_bot(spec, seeing=True)  # a bad spec fails here, with its own line
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Games ``start`` to ``start + count - 1`` of cell number ``cell``: part ``index``."""
+
+    cell: int
+    index: int
+    start: int
+    count: int
+
+    @property
+    def part(self) -> str:
+        """The chunk's file name without its extension: ``part-3``."""
+        return f"part-{self.index}"
+
+
+def chunks_of(cell_no: int, players: int, games: int, size: int) -> list[Chunk]:
+    """A cell's ``games`` cut into chunks of about ``size`` games, in whole blocks (the
+    last may be shorter, and end inside a block where ``games`` is not a multiple of
+    ``players``)."""
+    per = max(1, size // players) * players
+    return [
+        Chunk(cell_no, i, start, min(per, games - start))
+        for i, start in enumerate(range(0, games, per))
+    ]

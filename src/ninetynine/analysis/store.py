@@ -1,0 +1,146 @@
+"""The files of a simulation: its parts, one per chunk and table, and its manifest.
+
+``OUT/games/rules=K/players=N/lineup=L/part-C.parquet`` and the same under ``hands/`` and
+``decisions/``: a Hive layout that DuckDB, pyarrow, pandas and polars read as one table
+(``docs/analysis.md``). Every part holds its cell's columns too, so a part read alone is
+whole. Where pyarrow is not installed the parts are JSON lines (``part-C.jsonl``), one row
+an object. ``OUT/manifest.json`` records the configuration, the versions and every
+finished chunk; the parts and the manifest are written to a temporary name and moved into
+place, so a run killed at any moment leaves the last manifest whole, and a part that the
+manifest does not list is written again on ``--resume``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import typing
+from collections.abc import Sequence
+from dataclasses import fields
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, TypeVar
+
+from ninetynine.analysis.rows import DecisionRow, GameRow, HandRow
+from ninetynine.errors import NinetyNineError
+
+MANIFEST = "manifest.json"
+Row = GameRow | HandRow | DecisionRow
+R = TypeVar("R", GameRow, HandRow, DecisionRow)
+
+
+class Table(StrEnum):
+    """The tables of a simulation, each a folder of parts."""
+
+    GAMES = "games"
+    HANDS = "hands"
+    DECISIONS = "decisions"
+
+    @property
+    def row(self) -> type[GameRow] | type[HandRow] | type[DecisionRow]:
+        return {Table.GAMES: GameRow, Table.HANDS: HandRow, Table.DECISIONS: DecisionRow}[self]
+
+
+class Format(StrEnum):
+    """How the parts are written."""
+
+    PARQUET = "parquet"
+    JSONL = "jsonl"
+
+
+def default_format() -> Format:
+    """Parquet where pyarrow is installed, else JSON lines."""
+    return Format.PARQUET if importlib.util.find_spec("pyarrow") else Format.JSONL
+
+
+def part_path(out: Path, table: Table, cell_path: str, part: str, fmt: Format) -> Path:
+    return out / table.value / cell_path / f"{part}.{fmt.value}"
+
+
+def _write_atomic(path: Path, write: typing.Callable[[Path], None]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    write(tmp)
+    os.replace(tmp, path)
+
+
+def _arrow_schema(row: type) -> Any:
+    """The Arrow schema of a row class, from its annotations (so that a column of empty
+    lists still has its element type)."""
+    import pyarrow as pa
+
+    scalar = {str: pa.string(), int: pa.int64(), float: pa.float64()}
+    columns = []
+    for name, kind in typing.get_type_hints(row).items():
+        args = typing.get_args(kind)
+        columns.append(pa.field(name, pa.list_(scalar[args[0]]) if args else scalar[kind]))
+    return pa.schema(columns)
+
+
+def write_part(path: Path, rows: Sequence[Row], fmt: Format) -> None:
+    """One part file of rows of one class."""
+    names = [f.name for f in fields(rows[0])] if rows else []
+    if fmt is Format.PARQUET:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        row = type(rows[0])
+        columns = {name: [getattr(r, name) for r in rows] for name in names}
+        table = pa.table(columns, schema=_arrow_schema(row))
+        _write_atomic(path, lambda tmp: pq.write_table(table, tmp))
+        return
+    lines = "".join(
+        json.dumps({name: getattr(r, name) for name in names}, separators=(",", ":")) + "\n"
+        for r in rows
+    )
+    _write_atomic(path, lambda tmp: tmp.write_text(lines, encoding="utf-8"))
+
+
+def read_part(path: Path, row: type[R], fmt: Format) -> list[R]:
+    """The rows of one part file; one line naming the file if it cannot be read."""
+    try:
+        if fmt is Format.PARQUET:
+            import pyarrow.parquet as pq
+
+            records = pq.read_table(path).to_pylist()
+        else:
+            text = path.read_text(encoding="utf-8")
+            records = [json.loads(line) for line in text.splitlines() if line.strip()]
+        return [row(**record) for record in records]
+    except FileNotFoundError:
+        raise NinetyNineError(f"{path}: missing, but the manifest lists it as written") from None
+    except (OSError, ValueError, TypeError) as e:  # pyarrow's errors are ValueErrors too
+        raise NinetyNineError(f"{path}: not a part of {row.__name__}s: {e}") from None
+
+
+def write_manifest(out: Path, manifest: dict[str, Any]) -> None:
+    """The manifest, moved into place whole."""
+    text = json.dumps(manifest, indent=1) + "\n"
+    _write_atomic(out / MANIFEST, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+
+
+def read_manifest(out: Path) -> dict[str, Any]:
+    """A results folder's manifest; one line if the folder holds none, or a bad one."""
+    path = out / MANIFEST
+    if not out.is_dir():
+        raise NinetyNineError(f"no such results folder: {out}")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise NinetyNineError(
+            f"{out}: not a simulation's results (no {MANIFEST}); "
+            "expected the --out folder of 'ninetynine simulate'"
+        ) from None
+    except (OSError, ValueError) as e:
+        raise NinetyNineError(f"{path}: not a simulation's manifest: {e}") from None
+    if not isinstance(data, dict) or data.get("kind") != "ninetynine simulation":
+        raise NinetyNineError(
+            f"{path}: not a simulation's manifest (expected kind = 'ninetynine simulation')"
+        )
+    for key, kind in (("cells", list), ("chunks", dict), ("format", str)):
+        if not isinstance(data.get(key), kind):
+            raise NinetyNineError(f"{path}: '{key}' is missing or not a {kind.__name__}")
+    if data["format"] not in set(Format):
+        raise NinetyNineError(f"{path}: format {data['format']!r}: expected parquet or jsonl")
+    return data
