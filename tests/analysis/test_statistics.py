@@ -7,8 +7,8 @@ import math
 import pytest
 
 from ninetynine.analysis import excitement as ex
-from ninetynine.analysis.compare import compare, compare_cell
 from ninetynine.analysis.card_value import observational, with_rank
+from ninetynine.analysis.compare import compare, compare_cell
 from ninetynine.analysis.fairness import cardstock_fairness, fairness, ludii_balance
 from ninetynine.analysis.intervals import (
     Method,
@@ -45,10 +45,15 @@ def test_wilson_and_t_intervals_by_hand() -> None:
     assert (m.low, m.high) == pytest.approx((2.5 - 2.0540, 2.5 + 2.0540), abs=1e-3)
 
 
-def test_blocks_give_the_block_interval_once_there_are_thirty() -> None:
-    few = blocked_proportion([[True, False]] * 10)
-    many = blocked_proportion([[True, False]] * 30)
-    assert few.method is Method.WILSON and many.method is Method.BLOCK_T
+def test_blocks_count_a_deal_once() -> None:
+    single = blocked_proportion([[True], [False]] * 5)
+    few = blocked_proportion([[True, True, True, True], [False, False, False, False]] * 2)
+    many = blocked_proportion([[True, False]] * 10)
+    assert single.method is Method.WILSON and single.n == 10
+    # four replays of one deal are one piece of evidence, not four
+    four = proportion(2, 4)
+    assert few.method is Method.BLOCK_WILSON and (few.low, few.high) == (four.low, four.high)
+    assert many.method is Method.BLOCK_T
     assert many.value == 0.5 and many.low == many.high == 0.5  # every block alike
 
 
@@ -166,9 +171,16 @@ def test_the_ladder_and_order() -> None:
 
 
 def test_luck_is_all_the_deal_when_the_deal_decides() -> None:
+    mixed = ["heuristic", "random", "heuristic", "random"]
+    same = [
+        game(game=b * 4 + r, block=b, rotation=r, winners=[b % 4])
+        for b in range(8)
+        for r in range(4)
+    ]
+    assert luck(same) is None  # one bot everywhere: a deal's replays are one game
     # in every block the same chair wins each rotation: the deal decides it all
     rows = [
-        game(game=b * 4 + r, block=b, rotation=r, winners=[b % 4])
+        game(game=b * 4 + r, block=b, rotation=r, winners=[b % 4], seats=mixed)
         for b in range(8)
         for r in range(4)
     ]
@@ -176,7 +188,7 @@ def test_luck_is_all_the_deal_when_the_deal_decides() -> None:
     assert share is not None and share.deal == pytest.approx(1.0) and share.play == 0.0
     # the winner goes round with the bots: the play decides, not the deal
     rows = [
-        game(game=b * 4 + r, block=b, rotation=r, winners=[(b + r) % 4])
+        game(game=b * 4 + r, block=b, rotation=r, winners=[(b + r) % 4], seats=mixed)
         for b in range(8)
         for r in range(4)
     ]

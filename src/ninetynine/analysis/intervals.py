@@ -3,10 +3,12 @@
 Every figure of a report is an :class:`Estimate`: the value, its interval and the method
 that made the interval, named (:class:`Method`), so a reader knows what it claims:
 
-* a proportion: Wilson's score interval over games, or, where the games come in blocks
-  that share their deals (the simulation's duplicate deals, whose games are not
-  independent), Student's t interval of the block means once there are
-  :data:`MIN_BLOCKS` blocks: the arena's rule (:mod:`ninetynine.arena.stats`);
+* a proportion: Wilson's score interval over games; where the games come in blocks that
+  share their deals (the simulation's duplicate deals: with one bot in every seat a
+  block's games are replays of one game), Student's t interval of the block means from
+  :data:`MIN_BLOCKS` blocks, and below that Wilson's interval counting each block once
+  (the arena's rule, :mod:`ninetynine.arena.stats`, but with t quantiles, which hold for
+  fewer blocks than its normal ones, and never counting a replay as new evidence);
 * a mean: Student's t interval;
 * a difference of two proportions measured on different games: Newcombe's hybrid score
   interval (his method 10, built from the two Wilson intervals) with the two-proportion
@@ -29,13 +31,14 @@ from enum import StrEnum
 from ninetynine.arena.stats import Z95, wilson
 
 LEVEL = 0.95
-MIN_BLOCKS = 30  # blocks for the interval of block means (else Wilson's, over games)
+MIN_BLOCKS = 10  # blocks for the t interval of block means (else Wilson's, over blocks)
 
 
 class Method(StrEnum):
     """How an interval was made: shown beside every figure."""
 
     WILSON = "Wilson"
+    BLOCK_WILSON = "Wilson over deal blocks"
     T = "Student t"
     BLOCK_T = "Student t over deal blocks"
     NEWCOMBE = "Newcombe (Wilson) difference"
@@ -190,14 +193,19 @@ def mean(values: Sequence[float]) -> Estimate:
 
 def blocked_proportion(blocks: Sequence[Sequence[bool]]) -> Estimate:
     """A proportion over games that come in blocks sharing their deals: Wilson's interval
-    over games with fewer than :data:`MIN_BLOCKS` blocks (or blocks of one game, which
-    are independent), else the t interval of the block means, clipped to [0, 1]."""
+    over games where every block is one game (they are independent), else the t interval
+    of the block means from :data:`MIN_BLOCKS` blocks, else Wilson's with each block
+    counted once (its share of successes); clipped to [0, 1]."""
+    blocks = [b for b in blocks if b]
     outcomes = [x for block in blocks for x in block]
     wins, n = sum(outcomes), len(outcomes)
-    if len(blocks) < MIN_BLOCKS or all(len(b) == 1 for b in blocks):
+    if all(len(b) == 1 for b in blocks):
         return proportion(wins, n)
-    by_block = mean([sum(b) / len(b) for b in blocks if b])
     value = wins / n
+    if len(blocks) < MIN_BLOCKS:
+        low, high = wilson(value * len(blocks), len(blocks))
+        return Estimate(value, low, high, n, Method.BLOCK_WILSON)
+    by_block = mean([sum(b) / len(b) for b in blocks])
     half = (by_block.high - by_block.low) / 2
     return Estimate(value, max(0.0, value - half), min(1.0, value + half), n, Method.BLOCK_T)
 

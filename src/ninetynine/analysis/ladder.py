@@ -12,7 +12,8 @@
   then splits into what the deal in that chair gives (the variance between the deal-chair
   means, corrected for the noise within: the one-way intraclass correlation ICC(1)), what
   the chair itself gives (the variance of the chairs' mean results) and the rest, which
-  is the play of the bots. A large deal share is a game of luck.
+  is the play of the bots. A large deal share is a game of luck. It needs a line-up of
+  different bots: with one bot in every seat a deal's replays are the same game.
 """
 
 from __future__ import annotations
@@ -93,8 +94,11 @@ class Luck:
 
 
 def luck(games: Sequence[GameRow]) -> Luck | None:
-    """The luck of the deal in one cell (None without two whole blocks or any variance)."""
+    """The luck of the deal in one cell (None with one bot in every seat, without two whole
+    blocks or without any variance)."""
     n = games[0].players
+    if len(set(games[0].seats)) < 2:
+        return None
     blocks = [b for b in by_block(games).values() if len(b) == n]
     if len(blocks) < 2:
         return None

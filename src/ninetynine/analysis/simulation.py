@@ -104,9 +104,7 @@ def plan_of(
     loaded = tuple(r if isinstance(r, Rules) else load_rules(r) for r in rule_list)
     counts = (players,) if isinstance(players, int) else tuple(players)
     given = [lineups] if isinstance(lineups, str) else list(lineups)
-    lineup_list = tuple(
-        tuple(split_specs(x)) if isinstance(x, str) else tuple(x) for x in given
-    )
+    lineup_list = tuple(tuple(split_specs(x)) if isinstance(x, str) else tuple(x) for x in given)
     for value, what in ((loaded, "rules"), (counts, "players"), (lineup_list, "line-ups")):
         if not value:
             raise NinetyNineError(f"no {what} given: expected at least one")
@@ -269,7 +267,8 @@ class _Run:
         self.cells, self.notes = plan.cells()
         if not self.cells:
             raise NinetyNineError(
-                "no cell can be played: " + "; ".join(n.removeprefix("skipped ") for n in self.notes)
+                "no cell can be played: "
+                + "; ".join(n.removeprefix("skipped ") for n in self.notes)
             )
         self.engines = [engine_for(cell) for cell in self.cells]
         self.notes += [
@@ -277,7 +276,9 @@ class _Run:
             + ("fast path" if engine is Engine.FAST else "checked API (a bot reads the log)")
             for cell, engine in zip(self.cells, self.engines, strict=True)
         ]
-        self.chunks = [chunks_of(i, c.players, plan.games, plan.chunk) for i, c in enumerate(self.cells)]
+        self.chunks = [
+            chunks_of(i, c.players, plan.games, plan.chunk) for i, c in enumerate(self.cells)
+        ]
         self.total = plan.games * len(self.cells)
         self.collected: list[ChunkRows] = []
         self.format = default_format()

@@ -5,7 +5,8 @@ offline).
 Example: ``ninetynine report results/ -o report.html --compare other-results/``
 
 The figures come with 95% intervals, each naming its method: Wilson's for proportions
-(Student t over the deal blocks where games share deals), Student t for means. With
+(counting each deal block once where its games share every deal: Student t over the blocks
+from 10 of them), Student t for means. With
 ``--compare`` each cell's turns, hands and opener's win rate are compared between the two
 runs, paired by deal where they share their deals (the same rules, seed and blocks),
 unpaired (Welch) otherwise. Excitement figures (Drama, Security, lead changes,
@@ -34,8 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     require("analysis", "report", "the report")
-    from ninetynine.analysis.compare import compare
     from ninetynine.analysis import read_results
+    from ninetynine.analysis.compare import compare
     from ninetynine.analysis.summary import summarize
     from ninetynine.analysis.tables import text
 

@@ -38,7 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, help="the seed (default: 0)")
     parser.add_argument("--workers", type=int, help="processes (default: 0, one per core)")
     parser.add_argument("--out", metavar="DIR", help="the results folder (required)")
-    parser.add_argument("--backend", choices=["local", "ray"], help="where to play (default: local)")
+    parser.add_argument(
+        "--backend", choices=["local", "ray"], help="where to play (default: local)"
+    )
     parser.add_argument("--address", help="a Ray cluster to join (with --backend ray)")
     parser.add_argument("--resume", action="store_true", help="go on with the run in --out")
     parser.add_argument("--decisions", action="store_true", help="also a row per decision")
