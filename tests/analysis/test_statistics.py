@@ -48,13 +48,17 @@ def test_wilson_and_t_intervals_by_hand() -> None:
 def test_blocks_count_a_deal_once() -> None:
     single = blocked_proportion([[True], [False]] * 5)
     few = blocked_proportion([[True, True, True, True], [False, False, False, False]] * 2)
-    many = blocked_proportion([[True, False]] * 10)
+    many = blocked_proportion([[True, False], [True, True]] * 5)
+    alike = blocked_proportion([[True, True]] * 12)
     assert single.method is Method.WILSON and single.n == 10
     # four replays of one deal are one piece of evidence, not four
     four = proportion(2, 4)
     assert few.method is Method.BLOCK_WILSON and (few.low, few.high) == (four.low, four.high)
-    assert many.method is Method.BLOCK_T
-    assert many.value == 0.5 and many.low == many.high == 0.5  # every block alike
+    assert many.method is Method.BLOCK_T and many.value == 0.75
+    sd = (10 * 0.25**2 / 9) ** 0.5  # the block means 0.5 and 1, five each
+    assert many.high - many.low == pytest.approx(2 * t_quantile(0.975, 9) * sd / 10**0.5)
+    # blocks all alike give the t interval no width: Wilson's over the blocks instead
+    assert alike.method is Method.BLOCK_WILSON and alike.low < 0.8
 
 
 def test_paired_beats_unpaired_on_shared_deals() -> None:

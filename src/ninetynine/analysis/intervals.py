@@ -194,18 +194,20 @@ def mean(values: Sequence[float]) -> Estimate:
 def blocked_proportion(blocks: Sequence[Sequence[bool]]) -> Estimate:
     """A proportion over games that come in blocks sharing their deals: Wilson's interval
     over games where every block is one game (they are independent), else the t interval
-    of the block means from :data:`MIN_BLOCKS` blocks, else Wilson's with each block
-    counted once (its share of successes); clipped to [0, 1]."""
+    of the block means from :data:`MIN_BLOCKS` blocks (where they differ: blocks all
+    alike would give no width), else Wilson's with each block counted once (its share of
+    successes); clipped to [0, 1]."""
     blocks = [b for b in blocks if b]
     outcomes = [x for block in blocks for x in block]
     wins, n = sum(outcomes), len(outcomes)
     if all(len(b) == 1 for b in blocks):
         return proportion(wins, n)
     value = wins / n
-    if len(blocks) < MIN_BLOCKS:
+    rates = [sum(b) / len(b) for b in blocks]
+    if len(blocks) < MIN_BLOCKS or len(set(rates)) == 1:
         low, high = wilson(value * len(blocks), len(blocks))
         return Estimate(value, low, high, n, Method.BLOCK_WILSON)
-    by_block = mean([sum(b) / len(b) for b in blocks])
+    by_block = mean(rates)
     half = (by_block.high - by_block.low) / 2
     return Estimate(value, max(0.0, value - half), min(1.0, value + half), n, Method.BLOCK_T)
 

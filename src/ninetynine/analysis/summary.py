@@ -15,7 +15,12 @@ from ninetynine.analysis.length import Length, length
 from ninetynine.analysis.losses import Losses, losses
 from ninetynine.analysis.rows import DecisionRow, GameRow, HandRow
 
-RECORDED = "the win chances recorded in the decision rows"
+# what ``ninetynine simulate --decisions`` records (ninetynine.analysis.play): coarser than
+# ninetynine.analysis.chances, which the published study uses
+RECORDED = (
+    "the decision rows' win chances: each seat's odds from the lives left "
+    "(they move only when a life is lost)"
+)
 
 
 @dataclass(frozen=True)
