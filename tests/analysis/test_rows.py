@@ -122,7 +122,7 @@ def test_rows_agree_with_the_events_of_the_same_game(
 
 
 def test_a_hand_checked_game() -> None:
-    """Game 0 of P with three random bots, seed 3, read off its record by hand: the cards
+    """Game 4 of P with three random bots, seed 3, read off its record by hand: the cards
     dealt in the first hand, who won, and the rotation's seats."""
     cell = Cell(open_rules("P"), 3, ("random",))
     rows = play_game(cell, 4, 3, Engine.FAST)

@@ -198,7 +198,7 @@ def test_arena_cli_bad_input_is_one_line(
     assert words in err and err.count("\n") == 1
 
 
-@pytest.mark.parametrize("name", ["ninetynine.arena", "ninetynine.cli.arena_cmd"])
+@pytest.mark.parametrize("name", ["ninetynine.arena", "ninetynine.analysis.cells"])  # split_specs
 def test_docstring_examples(name: str) -> None:
     import doctest
     import importlib

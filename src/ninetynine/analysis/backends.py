@@ -10,7 +10,6 @@ session already open in this process (a test's, a notebook's) is used as it is.
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 import os
 from collections.abc import Iterator, Sequence
@@ -19,6 +18,7 @@ from contextlib import ExitStack
 from enum import StrEnum
 
 from ninetynine.analysis.play import ChunkRows, Task, play_chunk
+from ninetynine.analysis.store import available
 from ninetynine.errors import NinetyNineError
 
 
@@ -56,12 +56,17 @@ def played(
 def _ray_futures(
     tasks: Sequence[Task], workers: int, address: str | None, stack: ExitStack
 ) -> list[Future[ChunkRows]]:
-    if importlib.util.find_spec("ray") is None:
+    if not available("ray"):
         raise NinetyNineError('--backend ray needs the ray extra: pip install "ninetynine[ray]"')
     import ray
 
     if not ray.is_initialized():
-        options = {"address": address} if address else {"num_cpus": workers or cores()}
+        # "local": a cluster of its own, even where another runs on this machine
+        options = (
+            {"address": address}
+            if address
+            else {"address": "local", "num_cpus": workers or cores()}
+        )
         ray.init(**options, logging_level=logging.WARNING, include_dashboard=False)
         stack.callback(ray.shutdown)
     remote = ray.remote(num_cpus=1, max_retries=2)(play_chunk)

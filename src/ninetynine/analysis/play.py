@@ -32,7 +32,7 @@ from ninetynine.arena.runner import rotation
 from ninetynine.bots.base import Bot, ask, close_bot, make_bot
 from ninetynine.bots.greedy import GreedyBot
 from ninetynine.bots.heuristic import HeuristicBot
-from ninetynine.bots.odds import game_odds
+from ninetynine.bots.odds import GameOdds, game_odds
 from ninetynine.bots.random_bot import RandomBot
 from ninetynine.engine.events import Event
 from ninetynine.engine.game import new_game
@@ -358,9 +358,8 @@ def _hand_row(
 
 
 def _decision(
-    cell: Cell, game: int, state: State, seat: int, code: int, move: int, odds: object
+    cell: Cell, game: int, state: State, seat: int, code: int, move: int, odds: GameOdds | None
 ) -> DecisionRow:
-    chances = getattr(odds, "of_state", None)
     return DecisionRow(
         rules=cell.rules.id,
         players=cell.players,
@@ -372,7 +371,7 @@ def _decision(
         total=state.total,
         legal=len(state.legal_codes()),
         action=str(state.action_of(code)),
-        win_chances=chances(state) if chances is not None else [],
+        win_chances=odds.of_state(state) if odds is not None else [],
     )
 
 

@@ -6,11 +6,12 @@ nothing with ``quiet`` or where standard error is not a terminal.
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 import time
 from types import TracebackType
 from typing import Any
+
+from ninetynine.analysis.store import available
 
 PLAIN_EVERY = 5.0  # seconds between two plain lines
 
@@ -27,7 +28,7 @@ class Progress:
         self._first = done
 
     def __enter__(self) -> Progress:
-        if self.shown and importlib.util.find_spec("rich"):
+        if self.shown and available("rich"):
             self._bar, self._task = _rich_bar(self.total, self.done)
             self._bar.start()
         return self

@@ -8,10 +8,9 @@ their rows in memory or in a results folder, and ``read_results`` to open such a
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -33,6 +32,7 @@ from ninetynine.analysis.rows import ROWS_VERSION, DecisionRow, GameRow, HandRow
 from ninetynine.analysis.store import (
     Format,
     Table,
+    available,
     default_format,
     part_path,
     read_manifest,
@@ -193,11 +193,11 @@ class Results:
 
 
 def _frame(rows: list[Any], row: type) -> Any:
-    if importlib.util.find_spec("pandas") is None:
+    if not available("pandas"):
         return list(rows)
     import pandas as pd
 
-    names = list(row.__dataclass_fields__)
+    names = [f.name for f in fields(row)]
     return pd.DataFrame([[getattr(r, n) for n in names] for r in rows], columns=names)
 
 
@@ -247,9 +247,9 @@ def simulate(
     if workers < 0:
         raise NinetyNineError(f"workers {workers}: expected 0 (one per core) or more")
     run = _Run(plan, None if out is None else Path(out), resume)
-    say = (lambda text: print(text, file=sys.stderr)) if progress else (lambda _text: None)
-    for note in run.notes:
-        say(note)
+    if progress:
+        for note in run.notes:
+            print(note, file=sys.stderr)
     tasks = run.tasks()
     with Progress(run.total, progress, run.total - sum(t.chunk.count for t in tasks)) as bar:
         for rows in played(tasks, backend, workers, address):

@@ -49,16 +49,24 @@ class Format(StrEnum):
     JSONL = "jsonl"
 
 
+def available(module: str) -> bool:
+    """Whether ``module`` can be imported (found, not imported: cheap)."""
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ImportError:  # a finder refused it
+        return False
+
+
 def default_format() -> Format:
     """Parquet where pyarrow is installed, else JSON lines."""
-    return Format.PARQUET if importlib.util.find_spec("pyarrow") else Format.JSONL
+    return Format.PARQUET if available("pyarrow") else Format.JSONL
 
 
 def part_path(out: Path, table: Table, cell_path: str, part: str, fmt: Format) -> Path:
     return out / table.value / cell_path / f"{part}.{fmt.value}"
 
 
-def _write_atomic(path: Path, write: typing.Callable[[Path], None]) -> None:
+def _write_atomic(path: Path, write: typing.Callable[[Path], object]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     write(tmp)
