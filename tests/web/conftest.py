@@ -22,6 +22,7 @@ from playwright.sync_api import Browser, sync_playwright
 import ninetynine
 from ninetynine.web.limits import Limits
 from ninetynine.web.settings import Settings
+from tests.browser import ARGS, CHROMIUM
 from tests.web.helpers import FakeClock, ServerThread, free_port
 
 # Tests make many tables from one address quickly; tests/web/test_security.py checks the
@@ -91,19 +92,6 @@ def no_file_from_a_request() -> Iterator[None]:
     finally:
         _auditing[0] = False
     assert not _opened_outside, f"the server opened files of its host: {_opened_outside}"
-
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 @pytest.fixture(scope="module")

@@ -439,6 +439,13 @@ def playout_values(
     return _values(s, start)
 
 
+def play_to_horizon(s: State, rng: random.Random, depth: int = 100) -> None:
+    """Play ``s`` on in place with the rollout policy to a playout's horizon (the end of
+    the hand, or the next life lost where play goes on after a bust; see
+    :func:`_in_play`), as the search's playouts do: for estimates made outside a search."""
+    _playout(s, rng, rollout_policy(s.rules), depth, 0.0, _in_play(s))
+
+
 def _in_play(s: State) -> Callable[[State], bool]:
     """A test of whether a playout from ``s`` goes on: until the hand ends, and where a
     bust ends the hand or resets the total for everyone, until a life or point changes.

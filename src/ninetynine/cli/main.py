@@ -31,6 +31,10 @@ COMMANDS = {
         "play many games of rule sets x players x bots: rows for the statistics",
     ),
     "serve": ("ninetynine.cli.serve_cmd", "play in the browser: start the web server"),
+    "report": (
+        "ninetynine.cli.report_cmd",
+        "report a simulation's statistics: tables, and an HTML page of plots",
+    ),
 }
 
 

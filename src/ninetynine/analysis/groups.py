@@ -1,0 +1,61 @@
+"""The cells of a simulation (one rule set, one player count, one line-up) and the
+grouping of rows by cell and by deal block, which every statistic starts from."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Protocol, TypeVar
+
+from ninetynine.analysis.rows import GameRow
+
+
+class InCell(Protocol):
+    """Any row: each carries its cell."""
+
+    @property
+    def rules(self) -> str: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def lineup(self) -> str: ...
+
+
+R = TypeVar("R", bound=InCell)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Cell:
+    """One rule set at one player count with one line-up of bots."""
+
+    rules: str
+    players: int
+    lineup: str
+
+    @property
+    def label(self) -> str:
+        """``'P, 4 players, heuristic×4'``: a line-up of one bot is written once."""
+        specs = self.lineup.split(",")
+        bots = f"{specs[0]}×{len(specs)}" if len(set(specs)) == 1 else self.lineup
+        return f"{self.rules}, {self.players} players, {bots}"
+
+
+def cell_of(row: InCell) -> Cell:
+    return Cell(row.rules, row.players, row.lineup)
+
+
+def by_cell(rows: Iterable[R]) -> dict[Cell, list[R]]:
+    """Rows grouped by cell, cells in order."""
+    out: dict[Cell, list[R]] = defaultdict(list)
+    for row in rows:
+        out[cell_of(row)].append(row)
+    return dict(sorted(out.items()))
+
+
+def by_block(games: Iterable[GameRow]) -> dict[int, list[GameRow]]:
+    """A cell's games by deal block (its games share every deal), blocks in order."""
+    out: dict[int, list[GameRow]] = defaultdict(list)
+    for game in games:
+        out[game.block].append(game)
+    return dict(sorted(out.items()))
