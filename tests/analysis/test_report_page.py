@@ -7,23 +7,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Request, sync_playwright
+from playwright.sync_api import Browser, Request
 
 from ninetynine.analysis.compare import compare
 from ninetynine.analysis.page import render
 from ninetynine.analysis.summary import summarize
 from tests.analysis.rows_by_hand import synthetic_run
-from tests.browser import ARGS, CHROMIUM
+from tests.browser import launch
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: run scripts/setup-system.sh (as root)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+    yield from launch()
 
 
 def test_the_page_shows_every_plot_offline(browser: Browser, tmp_path: Path) -> None:

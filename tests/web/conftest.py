@@ -17,12 +17,12 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser
 
 import ninetynine
 from ninetynine.web.limits import Limits
 from ninetynine.web.settings import Settings
-from tests.browser import ARGS, CHROMIUM
+from tests.browser import launch
 from tests.web.helpers import FakeClock, ServerThread, free_port
 
 # Tests make many tables from one address quickly; tests/web/test_security.py checks the
@@ -97,12 +97,7 @@ def no_file_from_a_request() -> Iterator[None]:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     """Debian's Chromium, headless, driven by Playwright."""
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: run scripts/setup-system.sh (as root)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+    yield from launch()
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ninetynine.analysis.groups import Cell, by_block, by_cell
+from ninetynine.analysis.groups import CellKey, by_block, by_cell
 from ninetynine.analysis.intervals import Comparison, paired_difference, unpaired_difference
 from ninetynine.analysis.rows import GameRow
 
@@ -31,8 +31,8 @@ FIGURES: dict[str, Figure] = {
 class Difference:
     """One figure of one cell: run A's mean, run B's, and A minus B."""
 
-    cell: Cell
-    against: Cell  # run B's cell: the same, or another rule set's
+    cell: CellKey
+    against: CellKey  # run B's cell: the same, or another rule set's
     figure: str
     a: float
     b: float

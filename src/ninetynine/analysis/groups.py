@@ -26,8 +26,9 @@ R = TypeVar("R", bound=InCell)
 
 
 @dataclass(frozen=True, slots=True, order=True)
-class Cell:
-    """One rule set at one player count with one line-up of bots."""
+class CellKey:
+    """The cell a row belongs to, by its columns: a rule set's id, a player count and a
+    line-up as the rows write it (:class:`~ninetynine.analysis.cells.Cell` is the cell played)."""
 
     rules: str
     players: int
@@ -37,17 +38,17 @@ class Cell:
     def label(self) -> str:
         """``'P, 4 players, heuristic×4'``: a line-up of one bot is written once."""
         specs = self.lineup.split(",")
-        bots = f"{specs[0]}×{len(specs)}" if len(set(specs)) == 1 else self.lineup
+        bots = f"{specs[0]}×{self.players}" if len(set(specs)) == 1 else self.lineup
         return f"{self.rules}, {self.players} players, {bots}"
 
 
-def cell_of(row: InCell) -> Cell:
-    return Cell(row.rules, row.players, row.lineup)
+def cell_of(row: InCell) -> CellKey:
+    return CellKey(row.rules, row.players, row.lineup)
 
 
-def by_cell(rows: Iterable[R]) -> dict[Cell, list[R]]:
+def by_cell(rows: Iterable[R]) -> dict[CellKey, list[R]]:
     """Rows grouped by cell, cells in order."""
-    out: dict[Cell, list[R]] = defaultdict(list)
+    out: dict[CellKey, list[R]] = defaultdict(list)
     for row in rows:
         out[cell_of(row)].append(row)
     return dict(sorted(out.items()))

@@ -39,7 +39,7 @@ from ninetynine.engine.ledger import BORDER, CANNOT_PLAY, CAUSES, CROSSED, MADE,
 from ninetynine.engine.state import CHANCE, DOWN, OVER, PARAM, State
 from ninetynine.engine.tables import card_of
 from ninetynine.engine.view import observe
-from ninetynine.records.match import standings
+from ninetynine.records.match import hand_seed, standings
 from ninetynine.rules.cards import format_card, rank_of
 
 # ninetynine.rl.encoding.VERSION, which this layer may not import (it needs NumPy); a
@@ -204,7 +204,7 @@ def _play(
             h = state.hand_no
             k = drawn.get(h, 0)
             drawn[h] = k + 1
-            chance.seed(f"{deal_seed}:{h}:{k}")
+            chance.seed(hand_seed(deal_seed, h, k))
             if log is None:
                 state.play_chance(chance)
             else:

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from ninetynine.bots.base import Bot, ask, close_bot, make_bot
 from ninetynine.engine.state import State
 from ninetynine.engine.view import observe
-from ninetynine.records.match import standing
+from ninetynine.records.match import hand_seed, standing
 
 OnDecision = Callable[[State], None]
 
@@ -27,7 +27,7 @@ def deal_chance(state: State, deal_seed: str, drawn: Counter[int]) -> None:
     """Draw and play the pending chance event as ``Chance.by_hand(deal_seed)`` would;
     ``drawn`` counts the chance events of each hand so far."""
     hand = state.hand_no
-    state.play_chance(random.Random(f"{deal_seed}:{hand}:{drawn[hand]}"))
+    state.play_chance(random.Random(hand_seed(deal_seed, hand, drawn[hand])))
     drawn[hand] += 1
 
 

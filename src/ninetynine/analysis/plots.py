@@ -17,7 +17,7 @@ from matplotlib.figure import Figure  # noqa: E402
 
 from ninetynine.analysis.card_value import CardValue, ControlledValue  # noqa: E402
 from ninetynine.analysis.excitement import Excitement  # noqa: E402
-from ninetynine.analysis.groups import Cell  # noqa: E402
+from ninetynine.analysis.groups import CellKey  # noqa: E402
 from ninetynine.analysis.intervals import Estimate  # noqa: E402
 from ninetynine.analysis.ladder import Pair  # noqa: E402
 from ninetynine.analysis.rows import LossCause  # noqa: E402
@@ -191,7 +191,7 @@ def means(summaries: Sequence[CellSummary], what: str = "turns") -> str:
     return to_svg(fig, f"mean {what} per game")
 
 
-def trend(summary: CellSummary | Cell, excite: Excitement) -> str:
+def trend(summary: CellSummary | CellKey, excite: Excitement) -> str:
     """CardStock's average trend: each final place's mean win estimate over the game."""
     fig, ax = plt.subplots(figsize=(4.6, 2.8))
     for place, line in excite.trend.items():
@@ -207,7 +207,7 @@ def trend(summary: CellSummary | Cell, excite: Excitement) -> str:
     ax.set_ylim(0, 1)
     ax.set_xlabel("share of the game played")
     ax.set_ylabel("estimated chance of winning")
-    cell = summary if isinstance(summary, Cell) else summary.cell
+    cell = summary if isinstance(summary, CellKey) else summary.cell
     ax.set_title(f"{cell.label} ({excite.games} sampled games)")
     ax.legend(fontsize=7, frameon=False)
     return to_svg(fig, f"average trend, {cell.label}")

@@ -33,7 +33,7 @@ from ninetynine.analysis import simulate
 from ninetynine.analysis.card_value import controlled
 from ninetynine.analysis.chances import estimator, sample_histories
 from ninetynine.analysis.excitement import Excitement, excitement
-from ninetynine.analysis.groups import Cell
+from ninetynine.analysis.groups import CellKey
 from ninetynine.analysis.rows import GameRow
 from ninetynine.analysis.summary import CellSummary, summarize
 from ninetynine.analysis.tables import (
@@ -200,7 +200,7 @@ class Study:
     summaries: list[CellSummary]  # the rule sets with heuristic bots
     cardstock: list[CellSummary]
     ladder: list[CellSummary]
-    excitement: list[tuple[Cell, Excitement]]
+    excitement: list[tuple[CellKey, Excitement]]
     seconds: dict[str, float]
 
 
@@ -238,7 +238,7 @@ def run_study(config: Config) -> Study:
     rules = open_rules(value.rules[0])
     n = value.players[0]
     bots = [value.bots[0]] * n
-    target = Cell(value.rules[0], n, ",".join(bots))
+    target = CellKey(value.rules[0], n, ",".join(bots))
     found = _timed(
         seconds,
         "card value",
@@ -248,14 +248,14 @@ def run_study(config: Config) -> Study:
 
     ex = config.excitement
 
-    def sampled() -> list[tuple[Cell, Excitement]]:
+    def sampled() -> list[tuple[CellKey, Excitement]]:
         out = []
         for rules_id in ex.rules:
             m = usual_counts(open_rules(rules_id), ex.players)[0]
             line = [ex.bots[0]] * m
             lead = sample_histories(open_rules(rules_id), m, line, ex.games, seed, config.samples)
             out.append(
-                (Cell(rules_id, m, ",".join(line)), excitement(lead, estimator(config.samples)))
+                (CellKey(rules_id, m, ",".join(line)), excitement(lead, estimator(config.samples)))
             )
         return out
 

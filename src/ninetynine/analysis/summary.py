@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from ninetynine.analysis.card_value import CardValue, ControlledValue, observational
 from ninetynine.analysis.excitement import Excitement, History, excitement
 from ninetynine.analysis.fairness import Fairness, fairness
-from ninetynine.analysis.groups import Cell, by_cell
+from ninetynine.analysis.groups import CellKey, by_cell
 from ninetynine.analysis.ladder import Luck, Pair, luck, pairs
 from ninetynine.analysis.length import Length, length
 from ninetynine.analysis.losses import Losses, losses
@@ -27,7 +27,7 @@ RECORDED = (
 class CellSummary:
     """One cell's statistics; the optional ones are None where the rows cannot give them."""
 
-    cell: Cell
+    cell: CellKey
     games: int
     fairness: Fairness
     length: Length

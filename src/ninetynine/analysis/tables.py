@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from ninetynine.analysis.compare import Difference
 from ninetynine.analysis.excitement import Excitement
-from ninetynine.analysis.groups import Cell
+from ninetynine.analysis.groups import CellKey
 from ninetynine.analysis.ladder import order
 from ninetynine.analysis.rows import LossCause
 from ninetynine.analysis.summary import CellSummary
@@ -206,7 +206,7 @@ def luck_table(summaries: Sequence[CellSummary]) -> Table:
     )
 
 
-def excitement_table(figures: Sequence[tuple[Cell, Excitement]]) -> Table:
+def excitement_table(figures: Sequence[tuple[CellKey, Excitement]]) -> Table:
     rows = []
     notes = set()
     for cell, e in figures:

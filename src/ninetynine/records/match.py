@@ -68,6 +68,12 @@ class Chance:
         return cls(ChanceScheme.SYSTEM)
 
 
+def hand_seed(seed: int | str, hand: int, k: int) -> str:
+    """The seed of the ``k``-th chance event of ``hand`` (from 0 and 1) under
+    :meth:`Chance.by_hand`: the arena's and the simulations' duplicate deals."""
+    return f"{seed}:{hand}:{k}"
+
+
 class Match:
     """A game from its start with every move since. Build with :meth:`new` or
     :meth:`from_record`."""
@@ -197,7 +203,7 @@ class Match:
             rng: random.Random = random.Random(f"{chance.seed}/chance/{self.version}")
         elif chance.scheme is ChanceScheme.BY_HAND:
             k = self._chance_in_hand[state.hand_no]
-            rng = random.Random(f"{chance.seed}:{state.hand_no}:{k}")
+            rng = random.Random(hand_seed(chance.seed, state.hand_no, k))
         else:
             rng = random.SystemRandom()
         return state.sample_chance(rng)
