@@ -22,6 +22,8 @@ from ninetynine.cli.extras import require
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Adds the options of ``ninetynine report``: the results folder, the HTML file and the
+    run to compare it with."""
     parser.add_argument(
         "results", metavar="RESULTS", help="a results folder of ninetynine simulate"
     )
@@ -34,6 +36,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Prints a run's statistics (and its differences from ``--compare``'s) as tables and
+    writes the HTML page with ``-o``; returns 0, or raises the one-line error of a bad folder."""
     require("analysis", "report", "the report")
     from ninetynine.analysis import read_results
     from ninetynine.analysis.compare import compare
