@@ -20,9 +20,10 @@ ROOT = Path(__file__).resolve().parents[2]
 GRID = {"rules": ["P"], "players": [3], "lineups": ["heuristic,random", "random"]}
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def two_nodes() -> Iterator[object]:
-    """A Ray cluster of two nodes (one CPU each) on this machine, joined by this process."""
+    """A Ray cluster of two nodes (one CPU each) on this machine, joined by this process; shut
+    down after this module, so that its daemons do not run beside the rest of the suite."""
     env = os.environ.get("PYTHONPATH", "")
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "src"), env]))
     cluster = cluster_utils.Cluster(
