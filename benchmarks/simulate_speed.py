@@ -4,6 +4,8 @@
   memory) against ``play_out`` on the same rules and table (target: 0.9 of it), and
   against ``play_out`` drawing chance as simulate must (``Random(f"{seed}:{hand}:{k}")``
   for every chance event: the arena's duplicate deals); and with heuristic bots;
+* one core, random bots, on the batch engine (NumPy, its default chunks of 1000 games):
+  simulate's games a second, rows to Parquet, against ``play_out`` in the same run;
 * one worker against two (local processes);
 * Ray on this machine in steady state (timed after it has started and warmed up, over at
   least a minute of games in chunks of 200) against local processes (target: 0.8 of them).
@@ -30,6 +32,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+BATCH = "simulate, batch engine (NumPy)"
 PLAY_OUT_SHARE = 0.9  # simulate, one core, random bots, as a share of play_out
 RAY_SHARE = 0.8  # Ray in steady state, as a share of local processes
 
@@ -68,6 +71,27 @@ def child(kind: str, rules_id: str, players: int, games: int, workers: int) -> f
         start = time.perf_counter()
         simulate(rules, players, bots, games=games, workers=workers, out=out)
         return games / (time.perf_counter() - start)
+
+
+def batch_child(rules_id: str, players: int, games: int) -> float:
+    """Games a second of ``simulate`` on the batch engine (random bots, one core, its
+    default chunks, rows written to Parquet), in this (fresh) process."""
+    from ninetynine import load_rules
+    from ninetynine.analysis import simulate
+
+    rules = load_rules(rules_id)
+    with tempfile.TemporaryDirectory() as tmp:  # imports, tables and the first write untimed
+        simulate(rules, players, "random", games=players, workers=1, out=Path(tmp) / "warm")
+        start = time.perf_counter()
+        simulate(rules, players, "random", games=games, workers=1, out=Path(tmp) / "out")
+        return games / (time.perf_counter() - start)
+
+
+def report_batch(rates: dict[str, list[float]]) -> None:
+    """The batch engine's rate as a share of ``play_out``'s in the same rounds."""
+    engine = statistics.median(rates["play_out (the engine)"])
+    batch = statistics.median(rates[BATCH])
+    print(f"  {BATCH} / play_out: {batch / engine:.2f}")
 
 
 def ray_child(rules_id: str, players: int, seconds: float, workers: int) -> dict[str, float]:
@@ -130,6 +154,8 @@ def main() -> int:
         kind, *rest = args.child
         if kind == "ray":
             print(json.dumps(ray_child(args.rules, args.players, args.ray_seconds, int(rest[0]))))
+        elif kind == "batch":
+            print(batch_child(args.rules, args.players, int(rest[0])))
         else:
             print(child(kind, args.rules, args.players, int(rest[0]), int(rest[1])))
         return 0
@@ -140,6 +166,7 @@ def main() -> int:
         "simulate, rows to Parquet": ("files", g, 1),
         "simulate, rows in memory": ("memory", g, 1),
         "simulate, heuristic bots": ("heuristic", max(n, g // 8), 1),
+        BATCH: ("batch", 5 * g, 1),
         "simulate, 2 workers": ("files", 4 * g, 2),
         "simulate, 1 worker (same games)": ("files", 4 * g, 1),
     }
@@ -158,6 +185,7 @@ def main() -> int:
         print(f"  {name} / play_out seeded by hand: {share * engine / by_hand:.2f}")
         verdict = "ok" if share >= PLAY_OUT_SHARE else f"below the target {PLAY_OUT_SHARE}"
         print(f"  {name} / play_out: {share:.2f} ({verdict})")
+    report_batch(rates)
     two = statistics.median(rates["simulate, 2 workers"])
     one = statistics.median(rates["simulate, 1 worker (same games)"])
     print(f"  2 workers / 1 worker: {two / one:.2f} (cores here: {os.cpu_count()})")

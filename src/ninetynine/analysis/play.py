@@ -12,9 +12,8 @@ Bots that read the public log (the search bots, the oracle, program bots) get it
 arena: their cells play through the checked API (:meth:`State.apply`), which returns the
 events (:attr:`Engine.CHECKED`). The rows are the same either way.
 
-The batch engine of :mod:`ninetynine.rl.batch` is not used: it draws its shuffles and its
-random moves from NumPy streams, so it cannot give the rows that the same seed gives here
-(nor the arena's duplicate deals), and the analysis layer does not depend on NumPy.
+Cells of random bots play on the batch engine instead where it can (NumPy, its own random
+streams: :mod:`ninetynine.analysis.batch_play`); ``simulate --engine fast`` keeps them here.
 """
 
 from __future__ import annotations
@@ -54,6 +53,7 @@ class Engine(StrEnum):
 
     FAST = "fast"  # the unchecked fast path; bots see their view without the log
     CHECKED = "checked"  # the checked API with its events: bots see the public log too
+    BATCH = "batch"  # the NumPy batch engine (ninetynine.analysis.batch_play): random bots
 
 
 def engine_for(cell: Cell) -> Engine:

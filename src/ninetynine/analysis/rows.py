@@ -27,9 +27,10 @@ class GameRow:
     players: int
     lineup: str  # the line-up's bot specs, comma-separated, in entrant order
     seats: list[str]  # the bot spec in each seat
-    block: int  # the duplicate-deal block: its games share every deal
+    block: int  # the duplicate-deal block: its games share every deal (batch engine: = game)
     rotation: int  # 0 .. players-1: the block's game, its seats rotated by this much
-    deal_seed: str  # the block's chance seed (``Chance.by_hand``)
+    deal_seed: str  # the block's chance seed (``Chance.by_hand``); on the batch engine, its
+    # batch's seed and the game's slot in it (``analysis.batch_play``): other cards
     game: int  # the game's index in its cell, from 0: block * players + rotation
     winners: list[int]  # seats credited with the win (none when everyone lost)
     places: list[int]  # each seat's place: 1 for the winners, then by lives or score

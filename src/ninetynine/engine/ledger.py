@@ -40,10 +40,10 @@ class LedgerState(State):
     _due: int  # the cause of the payment a bust is making (CAUSES' index), or -1
 
     @classmethod
-    def start(cls, rules: Rules, players: int) -> LedgerState:
-        """A new game (as :func:`~ninetynine.engine.game.new_game` starts it) with an
-        empty ledger."""
-        base = new_game(rules, players)
+    def start(cls, rules: Rules, players: int, *, first: int = 0) -> LedgerState:
+        """A new game (as :func:`~ninetynine.engine.game.new_game` starts it, ``first``
+        to play) with an empty ledger."""
+        base = new_game(rules, players, first=first)
         state = cls.__new__(cls)
         for name in FIELDS:
             setattr(state, name, getattr(base, name))
