@@ -45,7 +45,9 @@ from ninetynine.rules.presets import load_rules, rules_spec
 from ninetynine.rules.settings import Rules
 
 CHUNK = 200  # games a chunk, about: a second or so of random games, long enough for Ray
-CHANCE_GAMES = 100  # the first games of a cell whose decisions get each seat's win chances
+# the first games of a cell whose decisions get each seat's win chances (about half a second
+# a game of P at four seats: ninetynine.analysis.chances)
+CHANCE_GAMES = 30
 KIND = "ninetynine simulation"
 
 
@@ -277,7 +279,7 @@ class _Run:
             for cell, engine in zip(self.cells, self.engines, strict=True)
         ]
         self.chunks = [
-            chunks_of(i, c.players, plan.games, plan.chunk) for i, c in enumerate(self.cells)
+            chunks_of(i, c.block_size, plan.games, plan.chunk) for i, c in enumerate(self.cells)
         ]
         self.total = plan.games * len(self.cells)
         self.collected: list[ChunkRows] = []
