@@ -1,8 +1,9 @@
 """Two runs compared, cell by cell: each figure's difference with its interval and test.
 
 Where both runs played a cell's block on the same deal seed, the block's games share every
-deal (same rules, players and line-up), and the difference is paired by deal: Student's t
-on the per-block differences, which takes the luck of the deal out of the comparison. A
+deal (same rules, players and line-up; a block is one game where one bot holds every seat),
+and the difference is paired by deal: Student's t on the per-block differences, which
+takes the luck of the deal out of the comparison. A
 cell whose blocks share no deal is compared unpaired (Welch's t on the games). Runs of
 different rule sets (a house rule against its preset) are matched by player count and
 line-up, and compared unpaired: their deals are not known to be the same cards.

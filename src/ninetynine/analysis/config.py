@@ -15,7 +15,7 @@ Every key is optional, and a command-line option given as well wins::
     decisions = false                    # also a row per decision
     chunk = 200                          # games a chunk (the unit of work and of --resume;
                                          # default 200, or 1000 on the batch engine)
-    chance_games = 100                   # games a cell whose decisions get win chances
+    chance_games = 30                    # games a cell whose decisions get win chances
 
 Paths (house-rules files, ``out``) are read from the file's own folder. A key that is
 unknown or of the wrong kind is one line naming it and what it accepts.

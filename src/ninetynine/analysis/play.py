@@ -7,6 +7,8 @@ which a :class:`~ninetynine.engine.ledger.LedgerState` writes down where the eng
 charges it. A ``random`` seat chooses among the legal codes with its own generator, which picks what
 :class:`~ninetynine.bots.random_bot.RandomBot` picks from its view (the legal actions are
 the legal codes, in order), without building the view. Other bots choose from their view.
+The same loop (:func:`play_on`) plays the controlled card value's versions of a deal
+(:mod:`ninetynine.analysis.playing`).
 
 Bots that read the public log (the search bots, the oracle, program bots) get it as in the
 arena: their cells play through the checked API (:meth:`State.apply`), which returns the
@@ -19,19 +21,19 @@ streams: :mod:`ninetynine.analysis.batch_play`); ``simulate --engine fast`` keep
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
 from ninetynine import __version__
 from ninetynine.analysis.cells import Cell, Chunk, rules_hash
+from ninetynine.analysis.chances import chances_at
 from ninetynine.analysis.rows import DecisionRow, GameRow, HandRow
 from ninetynine.arena.game import seed_of
 from ninetynine.arena.runner import rotation
 from ninetynine.bots.base import Bot, ask, close_bot, make_bot
 from ninetynine.bots.greedy import GreedyBot
 from ninetynine.bots.heuristic import HeuristicBot
-from ninetynine.bots.odds import GameOdds, game_odds
 from ninetynine.bots.random_bot import RandomBot
 from ninetynine.engine.events import Event
 from ninetynine.engine.ledger import BORDER, CANNOT_PLAY, CAUSES, CROSSED, MADE, OVER_, LedgerState
@@ -71,6 +73,8 @@ def engine_for(cell: Cell) -> Engine:
 Mover = Callable[[State, int], int]
 # what a ``random`` seat does instead: its generator's ``choice`` of the legal codes
 Pick = Callable[[list[int]], int]
+# what a game's caller hears before each move: the seat, its code and the move's number
+Note = Callable[[int, int, int], None]
 
 
 def mover(bot: Bot, rng: random.Random, log: list[Event] | None) -> Mover:
@@ -134,16 +138,47 @@ def play_game(
     chances: bool = False,
 ) -> GameRows:
     """Play game ``game`` of ``cell`` and return its rows. Its seeds are the arena's: the
-    block's deal seed ``seed_of(seed, "deal", block)``, and per seat
-    ``Random(f"{seed_of(seed, 'bots', game)}:{seat}")``. ``chances`` fills the decision
-    rows' ``win_chances`` (each seat's chance from the lives, :mod:`ninetynine.bots.odds`)."""
+    deal seed ``seed_of(seed, "deal", block)`` of its block (:meth:`Cell.block_of`), and per
+    seat ``Random(f"{seed_of(seed, 'bots', game)}:{seat}")``. ``chances`` fills the decision
+    rows' ``win_chances`` (:func:`ninetynine.analysis.chances.chances_at`)."""
     rules, n = cell.rules, cell.players
-    block, turn = divmod(game, n)
+    block, turn = cell.block_of(game)
     specs = cell.seat_specs
-    seats = [specs[e] for e in rotation(game, n)]
+    seats = [specs[e] for e in rotation(turn, n)]
     deal_seed = seed_of(seed, "deal", block)
-    bot_seed = seed_of(seed, "bots", game)
     state = LedgerState.start(rules, n)
+    rows: list[DecisionRow] = []
+    note = None
+    if decisions:
+        chance_seed = seed if chances else None
+
+        def note(seat: int, code: int, move: int) -> None:
+            rows.append(_decision(cell, game, state, seat, code, move, chance_seed))
+
+    moves, hands = play_on(state, seats, deal_seed, seed_of(seed, "bots", game), engine, note)
+    return GameRows(
+        _game_row(cell, state, seats, block, turn, deal_seed, game, moves, hands),
+        hand_rows(cell, game, state, hands, moves),
+        rows,
+    )
+
+
+def play_on(
+    state: LedgerState,
+    seats: Sequence[str],
+    deal_seed: str,
+    bot_seed: str,
+    engine: Engine = Engine.FAST,
+    note: Note | None = None,
+    drawn: dict[int, int] | None = None,
+) -> tuple[int, list[_Hand]]:
+    """Play ``state`` on to its end, bot spec ``seats[s]`` in seat s drawing from
+    ``Random(f"{bot_seed}:{s}")``, the k-th chance event of hand h from
+    ``hand_seed(deal_seed, h, k)`` (``drawn``: the events of each hand drawn before, for a
+    game played on from a position). Returns the moves made here and each hand as it
+    began; the ledger of ``state`` holds what was paid. With the checked engine the bots
+    see the public log of the moves played here."""
+    n = state.n
     log: list[Event] | None = [] if engine is Engine.CHECKED else None
     rngs = [random.Random(f"{bot_seed}:{s}") for s in range(n)]
     bots = [None if spec == "random" else bot_for(spec) for spec in seats]
@@ -154,28 +189,12 @@ def play_game(
     movers = [
         None if bot is None else mover(bot, rng, log) for bot, rng in zip(bots, rngs, strict=True)
     ]
-    rows: list[DecisionRow] = []
-    note = None
-    if decisions:
-        odds = game_odds(rules) if chances else None
-
-        def note(seat: int, code: int, move: int) -> None:
-            rows.append(_decision(cell, game, state, seat, code, move, odds))
-
     try:
-        moves, hands = _play(state, picks, movers, deal_seed, log, note)
+        return _play(state, picks, movers, deal_seed, log, note, {} if drawn is None else drawn)
     finally:
         for bot in bots:
             if bot is not None and not isinstance(bot, HISTORY_FREE):
                 close_bot(bot)
-    return GameRows(
-        _game_row(cell, state, seats, block, turn, deal_seed, game, moves, hands),
-        [
-            _hand_row(cell, game, state, h, hands[i + 1] if i + 1 < len(hands) else None, moves)
-            for i, h in enumerate(hands)
-        ],
-        rows,
-    )
 
 
 def _play(
@@ -184,7 +203,8 @@ def _play(
     movers: list[Mover | None],
     deal_seed: str,
     log: list[Event] | None,
-    note: Callable[[int, int, int], None] | None,
+    note: Note | None,
+    drawn: dict[int, int],  # chance events drawn so far in each hand (Chance.by_hand)
 ) -> tuple[int, list[_Hand]]:
     """Play the game out: the moves made, and each hand as it began. Written for speed:
     this loop is most of a simulation's time."""
@@ -195,7 +215,6 @@ def _play(
             log.extend(state.apply(state.action_of(code)))
 
     chance = _CHANCE
-    drawn: dict[int, int] = {}  # chance events drawn so far in each hand (Chance.by_hand)
     hands: list[_Hand] = []
     moves, hand, last = 0, 0, -1
     while True:
@@ -284,6 +303,16 @@ def _game_row(
     )
 
 
+def hand_rows(
+    cell: Cell, game: int, state: LedgerState, hands: list[_Hand], moves: int
+) -> list[HandRow]:
+    """The rows of the hands :func:`play_on` played (``moves``: the moves it made)."""
+    return [
+        _hand_row(cell, game, state, h, hands[i + 1] if i + 1 < len(hands) else None, moves)
+        for i, h in enumerate(hands)
+    ]
+
+
 def _hand_row(
     cell: Cell, game: int, state: LedgerState, hand: _Hand, following: _Hand | None, moves: int
 ) -> HandRow:
@@ -313,7 +342,7 @@ def _hand_row(
 
 
 def _decision(
-    cell: Cell, game: int, state: State, seat: int, code: int, move: int, odds: GameOdds | None
+    cell: Cell, game: int, state: State, seat: int, code: int, move: int, seed: int | None
 ) -> DecisionRow:
     return DecisionRow(
         rules=cell.rules.id,
@@ -326,7 +355,7 @@ def _decision(
         total=state.total,
         legal=len(state.legal_codes()),
         action=str(state.action_of(code)),
-        win_chances=odds.of_state(state) if odds is not None else [],
+        win_chances=chances_at(state, seed, game, move) if seed is not None else [],
     )
 
 

@@ -27,11 +27,12 @@ class GameRow:
     players: int
     lineup: str  # the line-up's bot specs, comma-separated, in entrant order
     seats: list[str]  # the bot spec in each seat
-    block: int  # the duplicate-deal block: its games share every deal (batch engine: = game)
-    rotation: int  # 0 .. players-1: the block's game, its seats rotated by this much
+    block: int  # the duplicate-deal block: its games share every deal (Cell.block_of;
+    # batch engine: = game)
+    rotation: int  # the block's game, its seats rotated by this much (0 with one bot)
     deal_seed: str  # the block's chance seed (``Chance.by_hand``); on the batch engine, its
     # batch's seed and the game's slot in it (``analysis.batch_play``): other cards
-    game: int  # the game's index in its cell, from 0: block * players + rotation
+    game: int  # the game's index in its cell, from 0: block * players + rotation, or block
     winners: list[int]  # seats credited with the win (none when everyone lost)
     places: list[int]  # each seat's place: 1 for the winners, then by lives or score
     reason: str  # the engine's EndReason value
@@ -69,7 +70,8 @@ class HandRow:
 @dataclass(frozen=True, slots=True)
 class DecisionRow:
     """One decision (``--decisions``): the position, what was played, and, on the sampled
-    games, each seat's chance of winning the game there (the coach's estimate)."""
+    games, each seat's chance of winning the game there (:mod:`ninetynine.analysis.chances`:
+    rollouts from each seat's own view)."""
 
     rules: str
     players: int

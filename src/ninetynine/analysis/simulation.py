@@ -48,7 +48,9 @@ from ninetynine.rules.settings import Rules
 CHUNK = 200  # games a chunk, about: a second or so of random games, long enough for Ray
 # ... on the batch engine, whose chunk is one batch: a wider one steps more games at once
 BATCH_CHUNK = 1000
-CHANCE_GAMES = 100  # the first games of a cell whose decisions get each seat's win chances
+# the first games of a cell whose decisions get each seat's win chances (about half a second
+# a game of P at four seats: ninetynine.analysis.chances)
+CHANCE_GAMES = 30
 KIND = "ninetynine simulation"
 
 
@@ -295,7 +297,7 @@ class _Run:
             for cell, (_, note) in zip(self.cells, chosen, strict=True)
         ]
         self.chunks = [
-            chunks_of(i, c.players, plan.games, plan.chunk or _chunk_for(engine))
+            chunks_of(i, c.block_size, plan.games, plan.chunk or _chunk_for(engine))
             for i, (c, engine) in enumerate(zip(self.cells, self.engines, strict=True))
         ]
         self.total = plan.games * len(self.cells)

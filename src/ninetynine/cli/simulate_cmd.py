@@ -6,7 +6,8 @@ heuristic,random --games 1000 --seed 1 --out results/``, or ``ninetynine simulat
 study.toml`` with the same settings in a file (docs/analysis.md gives its keys).
 
 Each --bots is one line-up: its bot specs are the entrants, repeated in order to fill
-the seats; the seats rotate every game and each block of games deals the same cards.
+the seats. With different bots the seats rotate every game and each block of games deals
+the same cards; with one bot in every seat each game has a deal of its own.
 The rows are Parquet files in a Hive layout (JSON lines where pyarrow is not installed)
 that DuckDB, pandas and polars read as one table. The same seed gives the same rows
 whatever --workers and --backend. A run that was stopped goes on with --resume.

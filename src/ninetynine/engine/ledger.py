@@ -43,12 +43,17 @@ class LedgerState(State):
     def start(cls, rules: Rules, players: int, *, first: int = 0) -> LedgerState:
         """A new game (as :func:`~ninetynine.engine.game.new_game` starts it, ``first``
         to play) with an empty ledger."""
-        base = new_game(rules, players, first=first)
-        state = cls.__new__(cls)
+        return cls.of(new_game(rules, players, first=first))
+
+    @classmethod
+    def of(cls, state: State) -> LedgerState:
+        """``state`` with an empty ledger, from here on (it takes ``state``'s lists over:
+        the caller gives ``state`` up, or passes a clone)."""
+        ledger = cls.__new__(cls)
         for name in FIELDS:
-            setattr(state, name, getattr(base, name))
-        state.paid, state.busts, state._due = [], [], -1
-        return state
+            setattr(ledger, name, getattr(state, name))
+        ledger.paid, ledger.busts, ledger._due = [], [], -1
+        return ledger
 
     def _bust(self, seat: int, played: bool) -> None:
         self.busts.append(seat)
