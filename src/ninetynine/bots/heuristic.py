@@ -1,4 +1,8 @@
-"""``heuristic``: plays like a sensible person, following the rulebooks' strategy tips.
+"""``heuristic-v1`` (also ``heuristic``): plays like a sensible person, following the
+rulebooks' strategy tips. It is the fixed yardstick of the strength tables, frozen as it was
+when ``medium`` (:mod:`ninetynine.bots.medium`) replaced it as the medium level: its weights
+and keep values are its own copies, so tuning the search's or ``medium``'s cannot move it,
+and ``tests/bots/test_heuristic_v1.py`` replays its recorded choices.
 
 For each legal action it weighs, from its own view only:
 
@@ -18,24 +22,29 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from functools import cache
 from typing import ClassVar
 
 from ninetynine.bots.determinize import Determinizer
-from ninetynine.bots.knowledge import KEEP, PUSH, keep_value, safe_table
+from ninetynine.bots.knowledge import escape_cards, safe_table
 from ninetynine.bots.spec import BotOption, Options
 from ninetynine.engine.actions import Action, ActionKind
-from ninetynine.engine.state import State
+from ninetynine.engine.state import State, compiled
 from ninetynine.engine.view import View
 from ninetynine.records.match import standing
+from ninetynine.rules.settings import Rules
 
 LIFE = 10.0  # one life (or game point) of our own
+# frozen copies of knowledge.PUSH and knowledge.KEEP as they were
+PUSH = 4.0  # weight of the next seat being left with no safe card
+KEEP = 1.5  # weight per unit of keep value in the hand after the play
 
 
 class HeuristicBot:
-    """The ``heuristic`` bot. ``push`` weighs the danger passed to the next seat, ``keep``
+    """The ``heuristic-v1`` bot. ``push`` weighs the danger passed to the next seat, ``keep``
     the value of the cards left in hand (see the module docstring)."""
 
-    name = "heuristic"
+    name = "heuristic-v1"
     OPTIONS: ClassVar[Options] = {"push": BotOption(float), "keep": BotOption(float)}
 
     def __init__(self, push: float = PUSH, keep: float = KEEP) -> None:
@@ -78,7 +87,7 @@ class HeuristicBot:
         hand = list(view.hand)
         if action.card is not None:
             hand.remove(action.card)
-        values = keep_value(rules)
+        values = keep_value_v1(rules)
         score += self.keep * sum(values[c] for c in hand)
         return score
 
@@ -92,3 +101,22 @@ def _stuck_chance(view: View, total: int, hand_size: int) -> float:
     table = safe_table(view.rules)
     unsafe = sum(k for card, k in unseen.items() if not table.safe(card, total))
     return (unsafe / count) ** hand_size
+
+
+@cache
+def keep_value_v1(rules: Rules) -> tuple[float, ...]:
+    """Per card, how valuable it is to keep in hand (about 0 to 2): a frozen copy of
+    ``knowledge.keep_value`` as it was. An escape card is worth 2; another card the share of
+    totals at which it is still safe, so low cards are kept and high ones dumped early."""
+    c, limit, escapes = compiled(rules), rules.limit, escape_cards(rules)
+    values = []
+    for card in range(52):
+        if card in escapes:
+            values.append(2.0)
+            continue
+        safe_max = max(
+            (t for t in range(0, limit + 1) if any(not b for _, _, b in c.options(card, t))),
+            default=-1,
+        )
+        values.append(max(safe_max, 0) / limit)
+    return tuple(values)
