@@ -63,13 +63,23 @@ def child(kind: str, rules_id: str, players: int, games: int, workers: int) -> f
             play_out(new_game(rules, players), random.Random(g))
         return games / (time.perf_counter() - start)
     bots = "heuristic" if kind == "heuristic" else "random"
-    simulate(rules, players, bots, games=players, workers=1)  # imports and tables, untimed
+    simulate(
+        rules, players, bots, games=players, workers=1, engine="fast"
+    )  # imports and tables, untimed
     with tempfile.TemporaryDirectory() as tmp:
         out = None if kind == "memory" else Path(tmp) / "out"
         if out is not None:  # pyarrow's first write, untimed
-            simulate(rules, players, bots, games=players, workers=1, out=Path(tmp) / "warm")
+            simulate(
+                rules,
+                players,
+                bots,
+                games=players,
+                workers=1,
+                out=Path(tmp) / "warm",
+                engine="fast",
+            )
         start = time.perf_counter()
-        simulate(rules, players, bots, games=games, workers=workers, out=out)
+        simulate(rules, players, bots, games=games, workers=workers, out=out, engine="fast")
         return games / (time.perf_counter() - start)
 
 
@@ -105,22 +115,38 @@ def ray_child(rules_id: str, players: int, seconds: float, workers: int) -> dict
 
     rules = load_rules(rules_id)
     with tempfile.TemporaryDirectory() as tmp:
-        warm = simulate(rules, players, "random", games=400, workers=workers)  # noqa: F841
+        warm = simulate(rules, players, "random", games=400, workers=workers, engine="fast")  # noqa: F841
         start = time.perf_counter()
-        simulate(rules, players, "random", games=2000, workers=workers)
+        simulate(rules, players, "random", games=2000, workers=workers, engine="fast")
         local_guess = 2000 / (time.perf_counter() - start)
         games = int(local_guess * seconds)
         ray.init(num_cpus=workers, logging_level=logging.WARNING, include_dashboard=False)
-        simulate(rules, players, "random", games=800, backend="ray", chunk=200)  # warm-up
+        simulate(
+            rules, players, "random", games=800, backend="ray", chunk=200, engine="fast"
+        )  # warm-up
         start = time.perf_counter()
         simulate(
-            rules, players, "random", games=games, backend="ray", chunk=200, out=Path(tmp) / "r"
+            rules,
+            players,
+            "random",
+            games=games,
+            backend="ray",
+            chunk=200,
+            out=Path(tmp) / "r",
+            engine="fast",
         )
         on_ray = games / (time.perf_counter() - start)
         ray.shutdown()
         start = time.perf_counter()
         simulate(
-            rules, players, "random", games=games, workers=workers, chunk=200, out=Path(tmp) / "l"
+            rules,
+            players,
+            "random",
+            games=games,
+            workers=workers,
+            chunk=200,
+            out=Path(tmp) / "l",
+            engine="fast",
         )
         local = games / (time.perf_counter() - start)
     return {"games": games, "ray": on_ray, "local": local}
