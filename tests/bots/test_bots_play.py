@@ -98,7 +98,7 @@ def test_ismcts_depends_on_its_seed() -> None:
 def test_registry_and_difficulties() -> None:
     assert {"random", "heuristic", "ismcts", "cmd", "proc"} <= set(bot_names())
     assert make_bot("easy").name == "random"
-    assert make_bot("medium").name == "heuristic"
+    assert make_bot("medium").name == "heuristic-v1"  # today: the frozen yardstick
     assert make_bot("hard").name == "ismcts"
     assert set(DIFFICULTIES) == {"easy", "medium", "hard"}
     bot = make_bot("ismcts:iterations=123,c=1.5")
