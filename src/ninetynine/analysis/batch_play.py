@@ -36,7 +36,7 @@ from ninetynine.bots.random_bot import RandomBot
 from ninetynine.engine.fields import EndReason
 from ninetynine.engine.ledger import CANNOT_PLAY, CAUSES, OVER_
 from ninetynine.errors import NinetyNineError, RulesError
-from ninetynine.rules.cards import format_card
+from ninetynine.rules.cards import format_card, rank_of
 
 if TYPE_CHECKING:  # for the annotations only: NumPy is imported where a chunk is played
     import numpy as np
@@ -277,13 +277,13 @@ class Recorder:
             opened[:, 2],
             moves - opened[:, 3],
             loser,
-            np.where(last >= 0, last >> 2, -1),  # rules.cards.rank_of, as a vector
+            last,  # the last card played in the hand, or -1
             lost[:, OVER_],  # the only causes the batch engine plays
             lost[:, CANNOT_PLAY],
         )
         cell, n = self.cell, self.cell.players
         rules, lineup = cell.rules.id, cell.lineup_name
-        for game, hand, opener, dealer, turns, who, rank, over, cannot, opening in zip(
+        for game, hand, opener, dealer, turns, who, card, over, cannot, opening in zip(
             *(column[order].tolist() for column in columns),
             self._openings(dealt[order]),
             strict=True,
@@ -300,7 +300,7 @@ class Recorder:
                     opening=opening,
                     turns=turns,
                     loser=who,
-                    ending_rank=rank,
+                    ending_rank=rank_of(card) if card >= 0 else -1,
                     lost_over=over,
                     lost_cannot_play=cannot,
                     # no thresholds nor game points on the batch engine: nobody pays these
