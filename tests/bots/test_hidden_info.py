@@ -102,6 +102,7 @@ HONEST = (
     "greedy",
     "greedy-keep",
     "heuristic",
+    "heuristic-v1",
     "ismcts:iterations=200",
     with_options("hard", iterations=200),
     with_options("hard", iterations=100, endgame=99, plies=2),
