@@ -29,8 +29,12 @@ kinds having run one after the other. The rates are by the wall clock; the one-c
 are given by CPU time too (the process's own, which other work on a shared machine
 disturbs less; it leaves out the waits for the disk, which the wall clock counts).
 
+Where other work shares the machine, ``--instructions`` counts the instructions a game
+takes instead (valgrind, one round of the one-core kinds): not time, but no other work
+moves it.
+
 Run: python benchmarks/simulate_speed.py [--rules P] [--players 4] [--rounds 5]
-[--games 1000] [--ray-seconds 60] [--no-ray]
+[--games 1000] [--ray-seconds 60] [--no-ray] [--instructions]
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ import atexit
 import json
 import os
 import random
+import re
 import shutil
 import statistics
 import subprocess
@@ -198,6 +203,50 @@ def two_at_once(games: int) -> float:
     return 2 * games / took
 
 
+def instructions(kind: str, games: int) -> float:
+    """Instructions a game of one kind of run, as valgrind counts them: the difference
+    between ``games`` and a fifth as many, over the games between (what a run costs
+    whatever else the machine does; instructions are not time, but a guide to it)."""
+
+    def counted(count: int) -> int:
+        env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "PYTHONHASHSEED": "0"}
+        done = subprocess.run(
+            [
+                *("valgrind", "--tool=cachegrind", "--cache-sim=no"),
+                "--cachegrind-out-file=/dev/null",
+                *(sys.executable, __file__, "--child", kind, str(count), "1"),
+            ],
+            capture_output=True,
+            text=True,
+            env=env,
+        )
+        if done.returncode:
+            raise SystemExit(done.stderr[-2000:])
+        found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+        assert found is not None, done.stderr[-2000:]
+        return int(found[1].replace(",", ""))
+
+    few = max(1, games // 5)
+    return (counted(games) - counted(few)) / (games - few)
+
+
+def by_instructions(games: int) -> None:
+    """The one-core kinds by valgrind's count of instructions."""
+    kinds = {
+        "play_out (the engine, plain)": "play_out",
+        "the engine with simulate's seeds": "engine",
+        "simulate, rows to Parquet": "files",
+        "simulate, rows in memory": "memory",
+    }
+    count = {name: instructions(kind, games) for name, kind in kinds.items()}
+    print(f"instructions a game (valgrind), {games} games against {max(1, games // 5)}")
+    for name, value in count.items():
+        print(f"  {name:<36}{value / 1e6:8.2f} M")
+    engine = count["the engine with simulate's seeds"]
+    for name in ("simulate, rows to Parquet", "simulate, rows in memory"):
+        print(f"  {f'{name} / the engine with its seeds':<56}{engine / count[name]:8.2f}")
+
+
 def spread(values: list[float], digits: int = 0) -> str:
     middle = f"{statistics.median(values):.{digits}f}"
     return f"{middle:>8}  ({min(values):.{digits}f} to {max(values):.{digits}f})"
@@ -211,6 +260,11 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=1000, help="random games a measurement")
     parser.add_argument("--ray-seconds", type=float, default=60.0)
     parser.add_argument("--no-ray", action="store_true")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count instructions with valgrind (one round, one core), not time",
+    )
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -223,6 +277,9 @@ def main() -> int:
             print(json.dumps(found))
         return 0
     n, g = args.players, args.games
+    if args.instructions:
+        by_instructions(g)
+        return 0
     one_core = {  # name: (child kind, games, workers)
         "play_out (the engine, plain)": ("play_out", g, 1),
         "the engine with simulate's seeds": ("engine", g, 1),

@@ -4,7 +4,8 @@ A game of Ninety-Nine has many short hands (18 on average for four random player
 so the hand rows are most of what a simulation writes down. Made one by one (a tuple of
 lists, the cards dealt sorted and spelt out) they cost a sixth of the game's own time, and
 again as much to pickle and to convert to Arrow; kept by column they are a few appends a
-hand: lists of ints, the cards dealt as the engine holds them (each seat's cards one after
+hand: lists of ints (a hand's start and its end, three numbers each), the cards dealt as
+the engine holds them (each seat's cards one after
 another, and how many), and each seat's lives lost by cause in one flat ``array("q")``
 (zeros mostly) that Arrow reads without a copy. Sorting and spelling out the cards is left
 to where the rows are read or written: :meth:`HandColumns.rows` for the row objects, and
@@ -42,21 +43,18 @@ def _spelt(cards: list[int]) -> str:
 
 @dataclass
 class HandColumns:
-    """The hand rows of one cell's chunk, by column: row ``i`` is entry ``i`` of each
-    list; ``sizes`` has ``players`` entries a row (how many cards each seat was dealt,
-    whose cards follow one another in ``cards``), and ``lost`` one block a row of
-    ``players`` entries for each cause."""
+    """The hand rows of one cell's chunk, by column: row ``i`` is entry ``i`` of
+    ``game``, entries ``3i`` to ``3i + 2`` of ``starts`` (its hand, opener and dealer)
+    and of ``ends`` (its turns, loser and ending rank); ``sizes`` has ``players`` entries
+    a row (how many cards each seat was dealt, whose cards follow one another in
+    ``cards``), and ``lost`` one block a row of ``players`` entries for each cause."""
 
     rules: str
     players: int
     lineup: str
     game: list[int] = field(default_factory=list)
-    hand: list[int] = field(default_factory=list)
-    opener: list[int] = field(default_factory=list)
-    dealer: list[int] = field(default_factory=list)
-    turns: list[int] = field(default_factory=list)
-    loser: list[int] = field(default_factory=list)
-    ending_rank: list[int] = field(default_factory=list)
+    starts: list[int] = field(default_factory=list)  # hand, opener, dealer; row after row
+    ends: list[int] = field(default_factory=list)  # turns, loser, ending rank; row after row
     cards: list[int] = field(default_factory=list)
     sizes: list[int] = field(default_factory=list)
     lost: array[int] = field(default_factory=lambda: array("q"))
@@ -64,7 +62,7 @@ class HandColumns:
     row = HandRow
 
     def __len__(self) -> int:
-        return len(self.hand)
+        return len(self.game)
 
     def no_loss(self) -> array[int]:
         """A row's block of ``lost`` before anything is paid."""
@@ -72,23 +70,19 @@ class HandColumns:
 
     def records(self) -> Iterator[tuple[Any, ...]]:
         """Each row's fields, in HandRow's order."""
-        n, lost, cards = self.players, self.lost, self.cards
+        n, lost, cards, starts, ends = self.players, self.lost, self.cards, self.starts, self.ends
         width = len(CAUSES) * n
-        ends = list(accumulate(self.sizes, initial=0))
-        for i in range(len(self.hand)):
-            at, seat = i * width, i * n
+        dealt = list(accumulate(self.sizes, initial=0))
+        for i, game in enumerate(self.game):
+            at, seat, j = i * width, i * n, 3 * i
             yield (
                 self.rules,
                 n,
                 self.lineup,
-                self.game[i],
-                self.hand[i],
-                self.opener[i],
-                self.dealer[i],
-                [_spelt(cards[ends[s] : ends[s + 1]]) for s in range(seat, seat + n)],
-                self.turns[i],
-                self.loser[i],
-                self.ending_rank[i],
+                game,
+                *starts[j : j + 3],
+                [_spelt(cards[dealt[s] : dealt[s + 1]]) for s in range(seat, seat + n)],
+                *ends[j : j + 3],
                 *(lost[b : b + n].tolist() for b in range(at, at + width, n)),
             )
 
@@ -102,7 +96,7 @@ class HandColumns:
         import pyarrow as pa
         import pyarrow.compute as pc
 
-        count, n = len(self.hand), self.players
+        count, n, starts, ends = len(self.game), self.players, self.starts, self.ends
         ints = pa.int64()
         # the opening: each seat's cards sorted (by seat, then card), spelt, joined
         # (bytes() turns a list of small ints into a buffer that Arrow reads several
@@ -113,8 +107,8 @@ class HandColumns:
         sizes = pa.Array.from_buffers(
             pa.uint8(), len(self.sizes), [None, pa.py_buffer(bytes(self.sizes))]
         )
-        ends = pc.cumulative_sum(sizes.cast(pa.int32()))
-        offsets = pa.concat_arrays([pa.array([0], pa.int32()), ends])
+        dealt = pc.cumulative_sum(sizes.cast(pa.int32()))
+        offsets = pa.concat_arrays([pa.array([0], pa.int32()), dealt])
         seat = pc.list_parent_indices(pa.ListArray.from_arrays(offsets, cards))
         order = pc.sort_indices(pc.add(pc.multiply(seat, 64), cards.cast(ints)))
         spelt = pc.take(pa.array(_TEXT, pa.string()), pc.take(cards, order))
@@ -130,13 +124,13 @@ class HandColumns:
             "players": pc.fill_null(pa.nulls(count, ints), n),
             "lineup": pc.fill_null(pa.nulls(count, pa.string()), self.lineup),
             "game": self.game,
-            "hand": self.hand,
-            "opener": self.opener,
-            "dealer": self.dealer,
+            "hand": starts[0::3],
+            "opener": starts[1::3],
+            "dealer": starts[2::3],
             "opening": opening,
-            "turns": self.turns,
-            "loser": self.loser,
-            "ending_rank": self.ending_rank,
+            "turns": ends[0::3],
+            "loser": ends[1::3],
+            "ending_rank": ends[2::3],
             **{
                 name: pc.list_element(by_row, c).cast(pa.list_(ints))
                 for c, name in enumerate(LOST_COLUMNS)

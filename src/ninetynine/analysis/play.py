@@ -159,6 +159,9 @@ class _Games:
         # the bot spec in each seat, by the game's rotation (game % n)
         self.seats = [[specs[e] for e in rotation(turn, n)] for turn in range(n)]
         self.all_random = all(spec == "random" for spec in specs)
+        # the arena's seeds, seed_of(seed, "deal", block) and seed_of(seed, "bots", game),
+        # but for their last part
+        self.deal_seed, self.bot_seed = seed_of(seed, "deal", ""), seed_of(seed, "bots", "")
 
     def columns(self) -> HandColumns:
         """Empty hand columns for this cell's rows."""
@@ -172,8 +175,7 @@ class _Games:
         n = self.n
         block, turn = divmod(game, n)
         seats = self.seats[turn][:]
-        deal_seed = seed_of(self.seed, "deal", block)
-        bot_seed = seed_of(self.seed, "bots", game)
+        deal_seed, bot_seed = self.deal_seed + str(block), self.bot_seed + str(game)
         state = LedgerState.start(self.rules, n)
         log: list[Event] | None = [] if self.engine is Engine.CHECKED else None
         rngs = [random.Random(f"{bot_seed}:{s}") for s in range(n)]
@@ -199,8 +201,8 @@ class _Games:
             for made in bots:
                 if made is not None and not isinstance(made, HISTORY_FREE):
                     close_bot(made)
-        hands.game += [game] * (len(hands) - first)
-        opener, dealer = hands.opener[first], hands.dealer[first]
+        hands.game += [game] * (len(hands.starts) // 3 - first)
+        opener, dealer = hands.starts[3 * first + 1 : 3 * first + 3]
         return self._game_row(state, seats, game, deal_seed, moves, opener, dealer), noted
 
     def _noting(
@@ -236,8 +238,10 @@ class _Games:
         # strictly above, the winners first, then by lives left (or score)
         if self.rules.scoring is Scoring.GAME_POINTS:
             keys = state.scores
-        else:
+        elif self.rules.teams:
             keys = [state.seat_lives(s) for s in range(n)]
+        else:  # a seat's own lives
+            keys = state.lives
         winners = outcome.winners
         rank = [(s in winners, keys[s]) for s in range(n)]
         ranked = sorted(rank)
@@ -303,12 +307,7 @@ def _play(
     chance = _CHANCE
     reseed, down, param, played = chance.seed, DOWN, PARAM, _PLAYED_RANK
     paid, busts, n = state.paid, state.busts, state.n
-    add_hand, add_opener, add_dealer = hands.hand.append, hands.opener.append, hands.dealer.append
-    add_turns, add_loser, add_ending = (
-        hands.turns.append,
-        hands.loser.append,
-        hands.ending_rank.append,
-    )
+    starts, ends = hands.starts, hands.ends
     cards, sizes, lost, no_loss = hands.cards, hands.sizes, hands.lost, hands.no_loss()
     moves, hand, last = 0, 0, -1
     m0 = p0 = b0 = 0  # the moves, payments and busts before the hand under way
@@ -328,12 +327,11 @@ def _play(
             continue
         if phase is OVER or state.hand_no != hand:
             if hand:  # the hand under way has ended: the rest of its row
-                add_turns(moves - m0)
-                add_loser(busts[-1] if len(busts) > b0 else -1)
                 if last < 0:
-                    add_ending(-1)
+                    ending = -1
                 else:
-                    add_ending(played[last] if last < param else rank_of(card_of(last)))
+                    ending = played[last] if last < param else rank_of(card_of(last))
+                ends += (moves - m0, busts[-1] if len(busts) > b0 else -1, ending)
                 at = len(lost)
                 lost += no_loss
                 if len(paid) > p0:
@@ -342,9 +340,7 @@ def _play(
             if state.hand_no == hand:  # the game is over, and its last hand written
                 break
             hand, last = state.hand_no, -1  # a new hand: the start of its row
-            add_hand(hand)
-            add_opener(state.starter)
-            add_dealer(state.dealer)
+            starts += (hand, state.starter, state.dealer)
             for dealt in state.hands:  # the cards as dealt (sorted and spelt where read)
                 cards += dealt
             sizes += map(len, state.hands)
