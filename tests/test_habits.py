@@ -27,6 +27,7 @@ PACKAGES = [
     "tui",
     "web",
     "cli",
+    "analysis",
     "<root>",
 ]
 

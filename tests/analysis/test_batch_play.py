@@ -22,8 +22,8 @@ import numpy as np  # noqa: E402
 
 from ninetynine.analysis import simulate  # noqa: E402
 from ninetynine.analysis.batch_play import Recorder, batch_seed, distinct  # noqa: E402
-from ninetynine.analysis.cells import Cell  # noqa: E402
-from ninetynine.analysis.play import ChunkRows, Engine, GameRows, play_game  # noqa: E402
+from ninetynine.analysis.cells import Cell, Chunk  # noqa: E402
+from ninetynine.analysis.play import Engine, GameRows, play_game  # noqa: E402
 from ninetynine.analysis.simulation import _Run, plan_of  # noqa: E402
 from ninetynine.arena.game import seed_of  # noqa: E402
 from ninetynine.engine.actions import Shuffle  # noqa: E402
@@ -84,7 +84,7 @@ def test_batch_rows_are_the_fast_paths_on_the_same_games(preset: str, players: i
         shuffler=ScriptedShuffles(games),
         first=np.zeros(count, np.int64),
     )
-    recorder = Recorder(cell, batch, 0, "scripted")
+    recorder = Recorder(cell, batch, Chunk(0, 0, 0, count), "scripted")
     step = [0] * count
     while recorder.playing:
         actions = batch.random_actions(batch.legal())  # games that ended play anything
@@ -98,12 +98,13 @@ def test_batch_rows_are_the_fast_paths_on_the_same_games(preset: str, players: i
                 )
                 step[g] += 1
         recorder.step(actions)
-    out = recorder.rows(ChunkRows(None))  # type: ignore[arg-type]
-    assert [h.game for h in out.hands] == [h.game for rows in fast for h in rows.hands]
-    for got, want in zip(out.games, fast, strict=True):
+    out = recorder.rows()
+    hands, games = out.parts()["hands"].rows(), out.parts()["games"].rows()
+    assert [h.game for h in hands] == [h.game for rows in fast for h in rows.hands]
+    for got, want in zip(games, fast, strict=True):
         same = replace(got, block=want.game.block, rotation=want.game.rotation)
         assert same == replace(want.game, deal_seed=got.deal_seed)
-    assert out.hands == [h for rows in fast for h in rows.hands]
+    assert hands == [h for rows in fast for h in rows.hands]
 
 
 def test_a_random_move_is_uniform_over_the_legal_codes_with_two_decks() -> None:

@@ -21,30 +21,30 @@ from __future__ import annotations
 
 import gc
 import hashlib
+from array import array
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from ninetynine import __version__
-from ninetynine.analysis.cells import Cell, rules_hash
-from ninetynine.analysis.play import ENCODING_VERSION, ChunkRows, Engine, Task, engine_for
-from ninetynine.analysis.rows import GameRow, HandRow
+from ninetynine.analysis.cells import Cell, Chunk, rules_hash
+from ninetynine.analysis.columns import HandColumns
+from ninetynine.analysis.play import ENCODING_VERSION, ChunkRows, Engine, Row, Task, engine_for
 from ninetynine.arena.game import seed_of
 from ninetynine.bots.base import close_bot, make_bot
 from ninetynine.bots.random_bot import RandomBot
 from ninetynine.engine.fields import EndReason
-from ninetynine.engine.ledger import CANNOT_PLAY, CAUSES, OVER_
+from ninetynine.engine.ledger import CAUSES
 from ninetynine.errors import NinetyNineError, RulesError
-from ninetynine.rules.cards import format_card, rank_of
+from ninetynine.rules.cards import rank_of
 
 if TYPE_CHECKING:  # for the annotations only: NumPy is imported where a chunk is played
     import numpy as np
 
     from ninetynine.rl.batch import Batch
 
-NAMES = [format_card(card) for card in range(52)]
-_TEXTS: dict[int, str] = {}  # a sorted hand as one number -> its cards in notation
+_RANK = tuple(rank_of(card) for card in range(52))  # a card's rank, by its number
 
 
 class EngineChoice(StrEnum):
@@ -145,10 +145,10 @@ def play_batch_chunk(task: Task) -> ChunkRows:
     text = batch_seed(task.seed, chunk.start, chunk.count)
     first = np.zeros(chunk.count, np.int64)  # seat 0 leads, as on the fast path
     batch = Batch(cell.rules, cell.players, chunk.count, seed=_numeric(text), first=first)
-    recorder = Recorder(cell, batch, chunk.start, text)
+    recorder = Recorder(cell, batch, chunk, text)
     while recorder.playing:
         recorder.step(batch.random_actions(distinct(batch, batch.legal())))
-    return recorder.rows(ChunkRows(chunk))
+    return recorder.rows()
 
 
 def distinct(batch: Batch, legal: np.ndarray) -> np.ndarray:
@@ -170,11 +170,12 @@ class Recorder:
     game (the games the batch starts after it in that slot are not written down). A step
     notes in arrays the hands and games that ended in it; :meth:`rows` makes the rows."""
 
-    def __init__(self, cell: Cell, batch: Batch, first_game: int, seed: str) -> None:
+    def __init__(self, cell: Cell, batch: Batch, chunk: Chunk, seed: str) -> None:
         import numpy as np
 
         self.np = np
-        self.cell, self.batch, self.first_game, self.seed = cell, batch, first_game, seed
+        self.cell, self.batch, self.chunk, self.seed = cell, batch, chunk, seed
+        self.first_game, self.rules_hash = chunk.start, rules_hash(cell.rules)
         k, n = batch.size, cell.players
         self.slots = np.arange(k)
         self.live = np.ones(k, bool)  # the slot's game is still being written down
@@ -249,112 +250,66 @@ class Recorder:
             self._open(ended[~over])
         np.copyto(self.hand_no, b.hand_no)
 
-    def rows(self, out: ChunkRows) -> ChunkRows:
+    def rows(self) -> ChunkRows:
         """The rows of every game (each must have ended), in game order then hand order."""
         assert not self.playing
         with _collector_paused():
-            return self._rows(out)
+            return self._rows()
 
-    def _rows(self, out: ChunkRows) -> ChunkRows:
-        np = self.np
-        games: list[GameRow | None] = [None] * self.batch.size
+    def _rows(self) -> ChunkRows:
+        np, cell = self.np, self.cell
+        games: list[Row] = [()] * self.batch.size
         for slot, winners, lives, hands, moves, lost in zip(
             *(np.concatenate(column).tolist() for column in zip(*self.game_log, strict=True)),
             strict=True,
         ):
             games[slot] = self._game_row(slot, winners, lives, hands, moves, lost)
-        for game in games:
-            assert game is not None
-            out.games.append(game)
         slot, opened, moves, dealt, loser, last, lost = (
             np.concatenate(column) for column in zip(*self.hand_log, strict=True)
         )
         order = np.lexsort((opened[:, 0], slot))  # by game, then hand
-        columns = (
-            slot + self.first_game,
-            opened[:, 0],
-            opened[:, 1],
-            opened[:, 2],
-            moves - opened[:, 3],
-            loser,
-            last,  # the last card played in the hand, or -1
-            lost[:, OVER_],  # the only causes the batch engine plays
-            lost[:, CANNOT_PLAY],
-        )
-        cell, n = self.cell, self.cell.players
-        rules, lineup = cell.rules.id, cell.lineup_name
-        for game, hand, opener, dealer, turns, who, card, over, cannot, opening in zip(
-            *(column[order].tolist() for column in columns),
-            self._openings(dealt[order]),
-            strict=True,
-        ):
-            out.hands.append(
-                HandRow(
-                    rules=rules,
-                    players=n,
-                    lineup=lineup,
-                    game=game,
-                    hand=hand,
-                    opener=opener,
-                    dealer=dealer,
-                    opening=opening,
-                    turns=turns,
-                    loser=who,
-                    ending_rank=rank_of(card) if card >= 0 else -1,
-                    lost_over=over,
-                    lost_cannot_play=cannot,
-                    # no thresholds nor game points on the batch engine: nobody pays these
-                    lost_made_threshold=[0] * n,
-                    lost_crossed_threshold=[0] * n,
-                    lost_border=[0] * n,
-                )
-            )
-        return out
-
-    def _openings(self, dealt: np.ndarray) -> list[list[str]]:
-        """Each hand's cards dealt, seat by seat, in card notation (sorted, as the fast
-        path writes them). A hand of up to ten cards is one number, and its text is made
-        once a process (:data:`_TEXTS`)."""
-        np = self.np
-        m, n, h = dealt.shape
-        cards = np.sort(dealt.reshape(m * n, h), axis=1)
-        if h > 10:  # 53 ** h would not fit 64 bits
-            flat = [" ".join(NAMES[c] for c in hand if c < 52) for hand in cards.tolist()]
-        else:
-            keys = (cards @ (53 ** np.arange(h, dtype=np.int64))).tolist()
-            texts = _TEXTS if len(_TEXTS) < 500_000 else {}
-            new = [i for i, key in enumerate(keys) if key not in texts]
-            for i, hand in zip(new, cards[new].tolist(), strict=True):
-                texts[keys[i]] = " ".join(NAMES[c] for c in hand if c < 52)
-            flat = [texts[key] for key in keys]
-        return [flat[i : i + n] for i in range(0, m * n, n)]
+        opened, dealt, last = opened[order], dealt[order], last[order]
+        hands = HandColumns(cell.rules.id, cell.players, cell.lineup_name)
+        hands.game = (slot[order] + self.first_game).tolist()
+        hands.starts = opened[:, :3].ravel().tolist()  # hand, opener, dealer
+        ending = np.where(last >= 0, np.asarray(_RANK)[np.maximum(last, 0)], -1)
+        turns = moves[order] - opened[:, 3]
+        hands.ends = np.stack([turns, loser[order], ending], axis=1).ravel().tolist()
+        held = dealt < 52  # a hand's empty places hold 52 or more
+        hands.cards = dealt[held].tolist()  # row by row, seat by seat
+        hands.sizes = held.sum(axis=2).ravel().tolist()
+        # by row, cause, seat, as HandColumns keeps them (no thresholds nor game points on
+        # the batch engine: only the causes it plays are ever paid)
+        hands.lost = array("q", np.ascontiguousarray(lost[order], np.int64).tobytes())
+        return ChunkRows(self.chunk, hands, games)
 
     def _game_row(
         self, slot: int, mask: int, lives: list[int], hands: int, moves: int, lost: list[int]
-    ) -> GameRow:
+    ) -> Row:
+        """A game's row as a tuple of :class:`GameRow`'s fields, in order."""
         cell, n = self.cell, self.cell.players
         winners = [s for s in range(n) if mask >> s & 1]
         rank = [(s in winners, lives[s]) for s in range(n)]
         opener, dealer = self.first[slot].tolist()
         game = self.first_game + slot
-        return GameRow(
-            rules=cell.rules.id,
-            rules_hash=rules_hash(cell.rules),
-            players=n,
-            lineup=cell.lineup_name,
-            seats=list(cell.seat_specs),
-            block=game,  # a deal per game: the seats are all alike, rotating them is moot
-            rotation=0,
-            deal_seed=f"{self.seed}:{slot}",
-            game=game,
-            winners=winners,
-            places=[1 + sum(r > rank[s] for r in rank) for s in range(n)],
-            reason=EndReason.LAST_SURVIVOR.value,  # the only end the batch engine plays
-            hands=hands,
-            turns=moves,
-            opener=opener,
-            dealer=dealer,
-            lives_lost=lost,
-            engine=__version__,
-            encoding=ENCODING_VERSION,
+        return (
+            cell.rules.id,
+            self.rules_hash,
+            n,
+            cell.lineup_name,
+            list(cell.seat_specs),
+            game,  # block: a deal per game (the seats are all alike, rotating them is moot)
+            0,  # rotation
+            f"{self.seed}:{slot}",  # deal seed
+            game,
+            winners,
+            [1 + sum(r > rank[s] for r in rank) for s in range(n)],  # places
+            EndReason.LAST_SURVIVOR.value,  # the only end the batch engine plays
+            hands,
+            moves,  # turns
+            opener,
+            dealer,
+            lost,  # lives lost
+            __version__,
+            ENCODING_VERSION,
         )

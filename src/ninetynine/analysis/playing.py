@@ -15,35 +15,34 @@ from __future__ import annotations
 import random
 
 from ninetynine.analysis.cells import Cell
-from ninetynine.analysis.play import Engine, hand_rows, play_on
+from ninetynine.analysis.columns import HandColumns
+from ninetynine.analysis.play import Engine, play_on
 from ninetynine.analysis.rows import HandRow
 from ninetynine.engine.ledger import LedgerState
 from ninetynine.engine.state import State
 from ninetynine.records.match import hand_seed
 
 
-def deal(cell: Cell, deal_seed: str) -> tuple[State, dict[int, int]]:
+def deal(cell: Cell, deal_seed: str) -> tuple[State, int]:
     """A new game of ``cell`` with its first hand dealt (every chance event before the
     first move, drawn as :func:`~ninetynine.analysis.play.play_on` draws them), and the
-    chance events drawn in each hand so far."""
+    chance events drawn so far."""
     state = LedgerState.start(cell.rules, cell.players)
-    drawn: dict[int, int] = {}
+    drawn = 0
     while state.is_chance:
-        h = state.hand_no
-        k = drawn.get(h, 0)
-        drawn[h] = k + 1
-        state.play_chance(random.Random(hand_seed(deal_seed, h, k)))
+        state.play_chance(random.Random(hand_seed(deal_seed, state.hand_no, drawn)))
+        drawn += 1
     return state, drawn
 
 
 def play_version(
-    cell: Cell, version: State, deal_seed: str, bot_seed: str, drawn: dict[int, int]
+    cell: Cell, version: State, deal_seed: str, bot_seed: str, drawn: int
 ) -> tuple[HandRow, State]:
     """Play ``version`` (a copy of a :func:`deal`, changed or not, which this takes over)
     on to its end with the cell's bots in their seats: the row of its first hand, and the
     game at its end."""
     state = LedgerState.of(version)
-    moves, hands = play_on(
-        state, cell.seat_specs, deal_seed, bot_seed, Engine.FAST, drawn=dict(drawn)
-    )
-    return hand_rows(cell, 0, state, hands, moves)[0], state
+    hands = HandColumns(cell.rules.id, cell.players, cell.lineup_name)
+    play_on(state, cell.seat_specs, deal_seed, bot_seed, hands, Engine.FAST, drawn=drawn)
+    hands.of_game(0)
+    return hands.rows()[0], state

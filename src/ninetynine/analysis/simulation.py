@@ -32,6 +32,7 @@ from ninetynine.analysis.progress import Progress
 from ninetynine.analysis.rows import ROWS_VERSION, DecisionRow, GameRow, HandRow
 from ninetynine.analysis.store import (
     Format,
+    ManifestWriter,
     Table,
     available,
     default_format,
@@ -159,7 +160,7 @@ class Results:
 
     def _rows(self, table: Table) -> list[Any]:
         if self.out is None:
-            return [row for c in self._chunks for row in getattr(c, table.value)]
+            return [row for c in self._chunks for row in c.parts()[table.value].rows()]
         fmt = Format(self.manifest["format"])
         rows: list[Any] = []
         for cell in self.cells:
@@ -271,11 +272,14 @@ def simulate(
         for note in run.notes:
             print(note, file=sys.stderr)
     tasks = run.tasks()
-    with Progress(run.total, progress, run.total - sum(t.chunk.count for t in tasks)) as bar:
-        for rows in played(tasks, backend, workers, address):
-            run.finished(rows)
-            bar.advance(rows.chunk.count)
-    return run.results()
+    try:
+        with Progress(run.total, progress, run.total - sum(t.chunk.count for t in tasks)) as bar:
+            for rows in played(tasks, backend, workers, address):
+                run.finished(rows)
+                bar.advance(rows.chunk.count)
+        return run.results()
+    finally:
+        run.close()
 
 
 class _Run:
@@ -304,8 +308,10 @@ class _Run:
         self.collected: list[ChunkRows] = []
         self.format = default_format()
         self.manifest = self._manifest()
+        self.writer: ManifestWriter | None = None
         if out is not None:
             self._open(out, resume)
+            self.writer = ManifestWriter(out)
 
     def _manifest(self) -> dict[str, Any]:
         return {
@@ -391,21 +397,29 @@ class _Run:
             return
         cell = self.cells[rows.chunk.cell]
         counts = {}
+        parts = rows.parts()
         for table in Table:
-            found = getattr(rows, table.value)
+            found = parts[table.value]
             counts[table.value] = len(found)
-            if found:
+            if len(found):
                 path = part_path(self.out, table, cell.path, rows.chunk.part, self.format)
                 write_part(path, found, self.format)
         self.manifest["chunks"][self.key(rows.chunk)] = counts
-        write_manifest(self.out, self.manifest)
+        assert self.writer is not None
+        self.writer.write(self.manifest)
 
     def results(self) -> Results:
         self.manifest["done"] = True
         if self.out is None:
             return Results(self.manifest, None, self.collected)
+        self.close()
         write_manifest(self.out, self.manifest)
         return Results(self.manifest, self.out)
+
+    def close(self) -> None:
+        """Wait for the manifest's writes (the last one too, whatever stopped the run)."""
+        if self.writer is not None:
+            self.writer.close()
 
 
 def _chunk_for(engine: Engine) -> int:
