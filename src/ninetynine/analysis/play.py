@@ -44,6 +44,7 @@ from ninetynine.analysis.rows import DecisionRow, GameRow, HandRow, Part, TupleR
 from ninetynine.arena.game import seed_of
 from ninetynine.arena.runner import rotation
 from ninetynine.bots.base import Bot, ask, close_bot, make_bot
+from ninetynine.bots.beginner import BeginnerBot
 from ninetynine.bots.greedy import GreedyBot
 from ninetynine.bots.heuristic import HeuristicBot
 from ninetynine.bots.random_bot import RandomBot
@@ -60,7 +61,7 @@ from ninetynine.rules.settings import Scoring
 # test checks that the two agree
 ENCODING_VERSION = 1
 # bots that choose from their view without its log: their cells can take the fast path
-HISTORY_FREE: tuple[type, ...] = (RandomBot, GreedyBot, HeuristicBot)
+HISTORY_FREE: tuple[type, ...] = (RandomBot, BeginnerBot, GreedyBot, HeuristicBot)
 
 # a row as it travels: its row class's fields, in order
 Row = tuple[Any, ...]
