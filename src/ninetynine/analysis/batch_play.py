@@ -56,7 +56,8 @@ class EngineChoice(StrEnum):
 
 
 def all_random(cell: Cell) -> bool:
-    """Whether every seat of ``cell`` is the one ``random`` bot (``random`` or ``easy``)."""
+    """Whether every seat of ``cell`` holds one spec, and it makes the ``random`` bot
+    (``random`` or ``easy``; ``random,easy`` does not count)."""
     if len(set(cell.lineup)) != 1:
         return False
     bot = make_bot(cell.lineup[0], seeing=True)  # (as engine_for makes it: oracle too)
