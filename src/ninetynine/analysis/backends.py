@@ -36,6 +36,7 @@ def play_task(task: Task) -> ChunkRows:
 
 
 def cores() -> int:
+    """The processes that ``workers=0`` means: one per core (1 where the count is unknown)."""
     return os.cpu_count() or 1
 
 

@@ -56,7 +56,7 @@ class EngineChoice(StrEnum):
 
 
 def all_random(cell: Cell) -> bool:
-    """Whether every seat of ``cell`` is the one ``random`` bot."""
+    """Whether every seat of ``cell`` holds one spec, and it makes the ``random`` bot."""
     if len(set(cell.lineup)) != 1:
         return False
     bot = make_bot(cell.lineup[0], seeing=True)  # (as engine_for makes it: oracle too)

@@ -90,6 +90,8 @@ class Comparison:
 
     @property
     def test(self) -> str:
+        """The name of the method that made the interval and the p-value:
+        ``'paired t by deal'``, ``'Welch t'`` or ``'Newcombe (Wilson) difference'``."""
         return str(self.difference.method)
 
 

@@ -185,12 +185,16 @@ class Results:
         return self._rows(Table.DECISIONS)
 
     def game_rows(self) -> list[GameRow]:
+        """The game rows (read once, a new list each call)."""
         return list(self._game_rows)
 
     def hand_rows(self) -> list[HandRow]:
+        """The hand rows (read once, a new list each call)."""
         return list(self._hand_rows)
 
     def decision_rows(self) -> list[DecisionRow]:
+        """The decision rows, none unless the simulation ran with ``decisions`` (read
+        once, a new list each call)."""
         return list(self._decision_rows)
 
     @property
@@ -200,10 +204,12 @@ class Results:
 
     @property
     def hands(self) -> Any:
+        """The hands as a DataFrame (a list of :class:`HandRow` without pandas)."""
         return _frame(self._hand_rows, HandRow)
 
     @property
     def decisions(self) -> Any:
+        """The decisions as a DataFrame (a list of :class:`DecisionRow` without pandas)."""
         return _frame(self._decision_rows, DecisionRow)
 
 
@@ -427,6 +433,7 @@ def _chunk_for(engine: Engine) -> int:
 
 
 def games_of(n: int) -> str:
+    """``1 game``, ``2 games``."""
     return "1 game" if n == 1 else f"{n} games"
 
 

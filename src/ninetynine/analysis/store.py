@@ -40,6 +40,7 @@ class Table(StrEnum):
 
     @property
     def row(self) -> type[GameRow] | type[HandRow] | type[DecisionRow]:
+        """The class of the table's rows."""
         return {Table.GAMES: GameRow, Table.HANDS: HandRow, Table.DECISIONS: DecisionRow}[self]
 
 
@@ -64,6 +65,8 @@ def default_format() -> Format:
 
 
 def part_path(out: Path, table: Table, cell_path: str, part: str, fmt: Format) -> Path:
+    """Where part ``part`` (``part-C``) of a table is for the cell whose folder is
+    ``cell_path``: ``OUT/TABLE/CELL/part-C.FORMAT``."""
     return out / table.value / cell_path / f"{part}.{fmt.value}"
 
 

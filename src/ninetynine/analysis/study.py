@@ -66,7 +66,8 @@ class StudyError(NinetyNineError):
 
 @dataclass(frozen=True)
 class Part:
-    """One part of the study: rule sets, player counts, a line-up, and a size."""
+    """One part of the study: rule sets, player counts, bots and a size (games, or deals
+    for the card value)."""
 
     rules: list[str]
     players: list[int]
@@ -76,6 +77,9 @@ class Part:
 
 @dataclass(frozen=True)
 class Config:
+    """The study's configuration (:func:`read_config`): its file, seed and title, its
+    parts, and the ranks whose controlled value it measures."""
+
     path: Path
     seed: int
     title: str
@@ -201,7 +205,7 @@ class Study:
     """What the study measured, and how long each part took."""
 
     config: Config
-    summaries: list[CellSummary]  # the rule sets with heuristic bots
+    summaries: list[CellSummary]  # the [rule_sets] part; its card value cell has ``controlled``
     cardstock: list[CellSummary]
     ladder: list[CellSummary]
     excitement: list[tuple[CellKey, Excitement]]
