@@ -73,7 +73,7 @@ def engine_games(rules: Any, players: int, games: int, seed: int = 0) -> int:
 
     chance, moves = random.Random(0), 0
     for game in range(games):
-        deal_seed = seed_of(seed, "deal", game // players)
+        deal_seed = seed_of(seed, "deal", game)  # a deal a game: one bot in every seat
         bot_seed = seed_of(seed, "bots", game)
         state = new_game(rules, players)
         rngs = [random.Random(f"{bot_seed}:{seat}") for seat in range(players)]

@@ -170,4 +170,5 @@ class TupleRows:
     def arrow_columns(self) -> dict[str, Any]:
         """The columns, each a list of the rows' values."""
         names = [f.name for f in fields(self.row)]
-        return dict(zip(names, map(list, zip(*self.tuples, strict=True)), strict=True))
+        columns = list(map(list, zip(*self.tuples, strict=True))) or [[] for _ in names]
+        return dict(zip(names, columns, strict=True))
