@@ -165,6 +165,13 @@ def distinct(batch: Batch, legal: np.ndarray) -> np.ndarray:
     return legal
 
 
+def _ints(values: np.ndarray) -> array[int]:
+    """A NumPy array's values, row by row, as HandColumns keeps its columns."""
+    import numpy as np
+
+    return array("q", np.ascontiguousarray(values, np.int64).tobytes())
+
+
 class Recorder:
     """What a batch's games do, step by step, written down as rows: each slot plays one
     game (the games the batch starts after it in that slot are not written down). A step
@@ -270,17 +277,17 @@ class Recorder:
         order = np.lexsort((opened[:, 0], slot))  # by game, then hand
         opened, dealt, last = opened[order], dealt[order], last[order]
         hands = HandColumns(cell.rules.id, cell.players, cell.lineup_name)
-        hands.game = (slot[order] + self.first_game).tolist()
-        hands.starts = opened[:, :3].ravel().tolist()  # hand, opener, dealer
+        hands.game = _ints(slot[order] + self.first_game)
+        hands.starts = _ints(opened[:, :3])  # hand, opener, dealer
         ending = np.where(last >= 0, np.asarray(_RANK)[np.maximum(last, 0)], -1)
         turns = moves[order] - opened[:, 3]
-        hands.ends = np.stack([turns, loser[order], ending], axis=1).ravel().tolist()
+        hands.ends = _ints(np.stack([turns, loser[order], ending], axis=1))
         held = dealt < 52  # a hand's empty places hold 52 or more
         hands.cards = dealt[held].tolist()  # row by row, seat by seat
         hands.sizes = held.sum(axis=2).ravel().tolist()
         # by row, cause, seat, as HandColumns keeps them (no thresholds nor game points on
         # the batch engine: only the causes it plays are ever paid)
-        hands.lost = array("q", np.ascontiguousarray(lost[order], np.int64).tobytes())
+        hands.lost = _ints(lost[order])
         return ChunkRows(self.chunk, hands, games)
 
     def _game_row(

@@ -4,10 +4,10 @@ A game of Ninety-Nine has many short hands (18 on average for four random player
 so the hand rows are most of what a simulation writes down. Made one by one (a tuple of
 lists, the cards dealt sorted and spelt out) they cost a sixth of the game's own time, and
 again as much to pickle and to convert to Arrow; kept by column they are a few appends a
-hand: lists of ints (a hand's start and its end, three numbers each), the cards dealt as
-the engine holds them (each seat's cards one after
-another, and how many), and each seat's lives lost by cause in one flat ``array("q")``
-(zeros mostly) that Arrow reads without a copy. Sorting and spelling out the cards is left
+hand: flat ``array("q")`` columns that Arrow reads without a copy (the game, a hand's start
+and its end, three numbers each, and each seat's lives lost by cause, zeros mostly), and
+the cards dealt as the engine holds them (each seat's cards one after another, and how
+many). Sorting and spelling out the cards is left
 to where the rows are read or written: :meth:`HandColumns.rows` for the row objects, and
 :meth:`HandColumns.arrow_columns` for a Parquet part, where Arrow does it for the whole
 chunk at once.
@@ -18,7 +18,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from itertools import accumulate
+from itertools import accumulate, repeat
 from typing import Any
 
 from ninetynine.analysis.rows import HandRow
@@ -52,9 +52,9 @@ class HandColumns:
     rules: str
     players: int
     lineup: str
-    game: list[int] = field(default_factory=list)
-    starts: list[int] = field(default_factory=list)  # hand, opener, dealer; row after row
-    ends: list[int] = field(default_factory=list)  # turns, loser, ending rank; row after row
+    game: array[int] = field(default_factory=lambda: array("q"))
+    starts: array[int] = field(default_factory=lambda: array("q"))  # hand, opener, dealer; ...
+    ends: array[int] = field(default_factory=lambda: array("q"))  # turns, loser, ending rank
     cards: list[int] = field(default_factory=list)
     sizes: list[int] = field(default_factory=list)
     lost: array[int] = field(default_factory=lambda: array("q"))
@@ -66,7 +66,7 @@ class HandColumns:
 
     def of_game(self, game: int) -> None:
         """The rows written since the last call are game ``game``'s."""
-        self.game += [game] * (len(self.starts) // 3 - len(self.game))
+        self.game.extend(repeat(game, len(self.starts) // 3 - len(self.game)))
 
     def no_loss(self) -> array[int]:
         """A row's block of ``lost`` before anything is paid."""
@@ -100,8 +100,14 @@ class HandColumns:
         import pyarrow as pa
         import pyarrow.compute as pc
 
-        count, n, starts, ends = len(self.game), self.players, self.starts, self.ends
+        count, n = len(self.game), self.players
         ints = pa.int64()
+
+        def int64(values: array[int]) -> Any:  # read in place, not value by value
+            return pa.Array.from_buffers(ints, len(values), [None, pa.py_buffer(values)])
+
+        starts = pa.FixedSizeListArray.from_arrays(int64(self.starts), 3)
+        ends = pa.FixedSizeListArray.from_arrays(int64(self.ends), 3)
         # the opening: each seat's cards sorted (by seat, then card), spelt, joined
         # (bytes() turns a list of small ints into a buffer that Arrow reads several
         # times faster than it reads the list: a card is below 52, a hand far below 256)
@@ -119,22 +125,21 @@ class HandColumns:
         seats = pc.binary_join(pa.ListArray.from_arrays(offsets, spelt), " ")
         opening = pa.FixedSizeListArray.from_arrays(seats, n).cast(pa.list_(pa.string()))
         # lives lost: rows of causes of seats; cause c of every row is element c of each
-        values = pa.Array.from_buffers(ints, len(self.lost), [None, pa.py_buffer(self.lost)])
         by_row = pa.FixedSizeListArray.from_arrays(
-            pa.FixedSizeListArray.from_arrays(values, n), len(CAUSES)
+            pa.FixedSizeListArray.from_arrays(int64(self.lost), n), len(CAUSES)
         )
         return {
             "rules": pc.fill_null(pa.nulls(count, pa.string()), self.rules),
             "players": pc.fill_null(pa.nulls(count, ints), n),
             "lineup": pc.fill_null(pa.nulls(count, pa.string()), self.lineup),
-            "game": self.game,
-            "hand": starts[0::3],
-            "opener": starts[1::3],
-            "dealer": starts[2::3],
+            "game": int64(self.game),
+            "hand": pc.list_element(starts, 0),
+            "opener": pc.list_element(starts, 1),
+            "dealer": pc.list_element(starts, 2),
             "opening": opening,
-            "turns": ends[0::3],
-            "loser": ends[1::3],
-            "ending_rank": ends[2::3],
+            "turns": pc.list_element(ends, 0),
+            "loser": pc.list_element(ends, 1),
+            "ending_rank": pc.list_element(ends, 2),
             **{
                 name: pc.list_element(by_row, c).cast(pa.list_(ints))
                 for c, name in enumerate(LOST_COLUMNS)
