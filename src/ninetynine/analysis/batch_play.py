@@ -166,7 +166,7 @@ def distinct(batch: Batch, legal: np.ndarray) -> np.ndarray:
 
 
 def _ints(values: np.ndarray) -> array[int]:
-    """A NumPy array's values, row by row, as HandColumns keeps its columns."""
+    """A NumPy array's values, row by row, as HandColumns keeps ``lost``."""
     import numpy as np
 
     return array("q", np.ascontiguousarray(values, np.int64).tobytes())
@@ -277,11 +277,11 @@ class Recorder:
         order = np.lexsort((opened[:, 0], slot))  # by game, then hand
         opened, dealt, last = opened[order], dealt[order], last[order]
         hands = HandColumns(cell.rules.id, cell.players, cell.lineup_name)
-        hands.game = _ints(slot[order] + self.first_game)
-        hands.starts = _ints(opened[:, :3])  # hand, opener, dealer
+        hands.game = (slot[order] + self.first_game).tolist()
+        hands.starts = opened[:, :3].ravel().tolist()  # hand, opener, dealer
         ending = np.where(last >= 0, np.asarray(_RANK)[np.maximum(last, 0)], -1)
         turns = moves[order] - opened[:, 3]
-        hands.ends = _ints(np.stack([turns, loser[order], ending], axis=1))
+        hands.ends = np.stack([turns, loser[order], ending], axis=1).ravel().tolist()
         held = dealt < 52  # a hand's empty places hold 52 or more
         hands.cards = dealt[held].tolist()  # row by row, seat by seat
         hands.sizes = held.sum(axis=2).ravel().tolist()

@@ -4,10 +4,10 @@ A game of Ninety-Nine has many short hands (18 on average for four random player
 so the hand rows are most of what a simulation writes down. Made one by one (a tuple of
 lists, the cards dealt sorted and spelt out) they cost a sixth of the game's own time, and
 again as much to pickle and to convert to Arrow; kept by column they are a few appends a
-hand: flat ``array("q")`` columns that Arrow reads without a copy (the game, a hand's start
-and its end, three numbers each, and each seat's lives lost by cause, zeros mostly), and
-the cards dealt as the engine holds them (each seat's cards one after another, and how
-many). Sorting and spelling out the cards is left
+hand: lists of ints (a hand's start and its end, three numbers each), the cards dealt as
+the engine holds them (each seat's cards one after another, and how many), and each seat's
+lives lost by cause in one flat ``array("q")`` (zeros mostly) that Arrow reads without a
+copy. Sorting and spelling out the cards is left
 to where the rows are read or written: :meth:`HandColumns.rows` for the row objects, and
 :meth:`HandColumns.arrow_columns` for a Parquet part, where Arrow does it for the whole
 chunk at once.
@@ -18,7 +18,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from itertools import accumulate, repeat
+from itertools import accumulate
 from typing import Any
 
 from ninetynine.analysis.rows import HandRow
@@ -52,9 +52,9 @@ class HandColumns:
     rules: str
     players: int
     lineup: str
-    game: array[int] = field(default_factory=lambda: array("q"))
-    starts: array[int] = field(default_factory=lambda: array("q"))  # hand, opener, dealer; ...
-    ends: array[int] = field(default_factory=lambda: array("q"))  # turns, loser, ending rank
+    game: list[int] = field(default_factory=list)
+    starts: list[int] = field(default_factory=list)  # hand, opener, dealer; row after row
+    ends: list[int] = field(default_factory=list)  # turns, loser, ending rank; row after row
     cards: list[int] = field(default_factory=list)
     sizes: list[int] = field(default_factory=list)
     lost: array[int] = field(default_factory=lambda: array("q"))
@@ -66,7 +66,7 @@ class HandColumns:
 
     def of_game(self, game: int) -> None:
         """The rows written since the last call are game ``game``'s."""
-        self.game.extend(repeat(game, len(self.starts) // 3 - len(self.game)))
+        self.game += [game] * (len(self.starts) // 3 - len(self.game))
 
     def no_loss(self) -> array[int]:
         """A row's block of ``lost`` before anything is paid."""
@@ -103,8 +103,10 @@ class HandColumns:
         count, n = len(self.game), self.players
         ints = pa.int64()
 
-        def int64(values: array[int]) -> Any:  # read in place, not value by value
-            return pa.Array.from_buffers(ints, len(values), [None, pa.py_buffer(values)])
+        def int64(values: list[int] | array[int]) -> Any:
+            # an array("q") is read in place, where Arrow would convert a list value by value
+            flat = values if isinstance(values, array) else array("q", values)
+            return pa.Array.from_buffers(ints, len(flat), [None, pa.py_buffer(flat)])
 
         starts = pa.FixedSizeListArray.from_arrays(int64(self.starts), 3)
         ends = pa.FixedSizeListArray.from_arrays(int64(self.ends), 3)

@@ -88,6 +88,8 @@ def engine_for(cell: Cell) -> Engine:
 
 # a seat's move, from the legal codes: a ``random`` seat's is its generator's ``choice``
 Pick = Callable[[list[int]], int]
+# what a game's caller hears as each move is chosen, before it is made: the seat and the code
+Note = Callable[[int, int], None]
 
 
 def mover(bot: Bot, rng: random.Random, log: list[Event] | None, state: State, seat: int) -> Pick:
@@ -265,10 +267,6 @@ class _Games:
         )
 
 
-# what a game's caller hears as each move is chosen, before it is made: the seat and the code
-Note = Callable[[int, int], None]
-
-
 def play_on(
     state: LedgerState,
     seats: Sequence[str],
@@ -338,7 +336,7 @@ def _play(
     chance = _CHANCE
     reseed, down, param, played = chance.seed, DOWN, PARAM, _PLAYED_RANK
     paid, busts, n = state.paid, state.busts, state.n
-    start, end = hands.starts.extend, hands.ends.extend
+    starts, ends = hands.starts, hands.ends
     cards, sizes, lost, no_loss = hands.cards, hands.sizes, hands.lost, hands.no_loss()
     moves, hand, last = 0, 0, -1
     m0 = p0 = b0 = 0  # the moves, payments and busts before the hand under way
@@ -362,7 +360,7 @@ def _play(
                     ending = -1
                 else:
                     ending = played[last] if last < param else rank_of(card_of(last))
-                end((moves - m0, busts[-1] if len(busts) > b0 else -1, ending))
+                ends += (moves - m0, busts[-1] if len(busts) > b0 else -1, ending)
                 at = len(lost)
                 lost += no_loss
                 if len(paid) > p0:
@@ -371,7 +369,7 @@ def _play(
             if state.hand_no == hand:  # the game is over, and its last hand written
                 break
             hand, last = state.hand_no, -1  # a new hand: the start of its row
-            start((hand, state.starter, state.dealer))
+            starts += (hand, state.starter, state.dealer)
             for dealt in state.hands:  # the cards as dealt (sorted and spelt where read)
                 cards += dealt
             sizes += map(len, state.hands)
