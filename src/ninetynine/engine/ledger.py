@@ -69,11 +69,11 @@ class LedgerState(State):
             self._due = -1
 
     def _pay(self, seat: int, amount: int, reason: str, by: int | None = None) -> None:
-        paid = min(self.lives[self.side(seat)], amount)  # what _pay takes: no more than held
-        due = self._due
+        due, held = self._due, sum(self.lives)
         cause = due if due >= 0 else MADE if by is not None else CROSSED
         self._due = -1  # a bust pays once; a later payment of the play has its own cause
         _pay(self, seat, amount, reason, by)
+        paid = held - sum(self.lives)  # what _pay took: no more than the side held
         if paid:
             self.paid.append((seat, paid, cause))
 
