@@ -65,7 +65,8 @@ def test_each_option_takes_a_good_value_and_refuses_bad_ones_in_one_line(
         else f"{bot}:{key}={good_value(option)}",
         seeing=True,
     )
-    assert made.name == bot.split("-")[0]
+    # the bot named (``heuristic`` is ``heuristic-v1``: one family)
+    assert made.name.split("-")[0] == bot.split("-")[0]
     for text in bad_values(option):
         with pytest.raises(NinetyNineError) as e:
             make_bot(f"{bot}:{key}={text}", seeing=True)
@@ -98,6 +99,7 @@ def test_an_unknown_option_lists_the_bots_options(bot: str) -> None:
         ("ismcts:belief=all", "ismcts: belief='all': expected last or history"),
         ("oracle:see=all", "oracle: see='all': expected hands or kept"),
         ("heuristic:push=lots", "heuristic: push='lots': expected a number"),
+        ("medium:weak=5", "heuristic-v2: weak='5': expected a number from 0 to 3"),
         ("random:speed=2", "random: option 'speed' is unknown: it takes no options"),
         ("hard:x=1", "ismcts: option 'x' is unknown"),
         (
