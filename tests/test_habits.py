@@ -2,8 +2,8 @@
 
 Every public name has a docstring: each module, each class and function whose name does not
 start with ``_``, and the methods and properties of public classes (dunders and nested
-functions excluded). The packages covered so far are listed in PACKAGES; ``<root>`` is the
-modules at the top of ``ninetynine/``.
+functions excluded). The packages covered are listed in PACKAGES, which a test checks holds
+every folder of modules under ``ninetynine/``; ``<root>`` is the modules at its top.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ PACKAGES = [
     "tui",
     "web",
     "cli",
+    "analysis",
     "<root>",
 ]
 
@@ -55,6 +56,13 @@ def undocumented(source: str, where: str) -> list[str]:
 
 def modules(package: str) -> list[Path]:
     return sorted(SRC.glob("*.py") if package == "<root>" else (SRC / package).rglob("*.py"))
+
+
+def unlisted(src: Path, packages: list[str]) -> list[str]:
+    """The folders right under ``src`` that hold modules (at any depth) but are not in
+    ``packages``: the packages whose docstrings no test would check."""
+    holding = {path.relative_to(src).parts[0] for path in src.rglob("*.py") if path.parent != src}
+    return sorted(holding - set(packages))
 
 
 @pytest.mark.parametrize("package", PACKAGES)
@@ -93,6 +101,19 @@ def test_the_check_finds_what_has_no_docstring() -> None:
 
 def test_a_package_is_checked_with_its_subpackages() -> None:
     assert {"web", "table", "routes"} <= {path.parent.name for path in modules("web")}
+
+
+def test_every_package_is_in_the_list() -> None:
+    """A new package (a folder of modules under ``ninetynine/``) cannot escape the check."""
+    missing = unlisted(SRC, PACKAGES)
+    assert not missing, f"packages missing from PACKAGES in {Path(__file__).name}: {missing}"
+
+
+def test_the_list_check_finds_a_package_left_out(tmp_path: Path) -> None:
+    for name in ("top.py", "done/__init__.py", "new/__init__.py", "loose/deep/m.py", "data/x.toml"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("", encoding="utf-8")
+    assert unlisted(tmp_path, ["done", "<root>"]) == ["loose", "new"]
 
 
 ROOT = SRC.parents[1]

@@ -59,14 +59,15 @@ def hand(**changes: object) -> HandRow:
 def synthetic_run(
     games: int = 40, players: int = 3, seed: int = 1, rules: str = "P", lineup: str | None = None
 ) -> tuple[list[GameRow], list[HandRow], list[DecisionRow]]:
-    """A run of random-looking rows: games in rotation blocks, hands and a few decisions
+    """A run of random-looking rows: games in deal blocks as a simulation makes them (a
+    block a game with one bot, rotation blocks with several), hands and a few decisions
     with chances (on the first two games)."""
     rng = random.Random(seed)
     specs = (lineup or ",".join(["heuristic"] * players)).split(",")
     ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
     out_g, out_h, out_d = [], [], []
     for g in range(games):
-        block, rotation = divmod(g, players)
+        block, rotation = divmod(g, 1 if len(set(specs)) == 1 else players)
         seats = [specs[(s + rotation) % players] for s in range(players)]
         winner = rng.randrange(players)
         hands = rng.randint(2, 6)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ninetynine.analysis.cells import Cell
+from ninetynine.analysis.cells import Cell, Chunk, chunks_of
 from ninetynine.analysis.play import ENCODING_VERSION, Engine, engine_for, play_game
 from ninetynine.arena.game import play_game as arena_game
 from ninetynine.arena.game import seed_of
@@ -23,13 +23,13 @@ REASONS = {"over the limit": LossCause.OVER, "cannot play": LossCause.CANNOT_PLA
 
 def replayed(cell: Cell, game: int, seed: int) -> tuple[Match, list[E.Event]]:
     """The arena's game with the same seeds, replayed from its record with every event."""
-    n = cell.players
+    block, turn = cell.block_of(game)
     result = arena_game(
         cell.rules,
         list(cell.seat_specs),
-        rotation(game, n),
+        rotation(turn, cell.players),
         index=game,
-        chance_seed=seed_of(seed, "deal", game // n),
+        chance_seed=seed_of(seed, "deal", block),
         bot_seed=seed_of(seed, "bots", game),
         keep_record=True,
     )
@@ -123,12 +123,13 @@ def test_rows_agree_with_the_events_of_the_same_game(
 
 def test_a_hand_checked_game() -> None:
     """Game 4 of P with three random bots, seed 3, read off its record by hand: the cards
-    dealt in the first hand, who won, and the rotation's seats."""
+    dealt in the first hand, who won, and its block (one bot in every seat: a deal of its
+    own)."""
     cell = Cell(open_rules("P"), 3, ("random",))
     rows = play_game(cell, 4, 3, Engine.FAST)
     match, _log = replayed(cell, 4, 3)
     row = rows.game
-    assert (row.block, row.rotation, row.deal_seed) == (1, 1, "3:deal:1")
+    assert (row.block, row.rotation, row.deal_seed) == (4, 0, "3:deal:4")
     assert row.seats == ["random"] * 3
     assert row.engine and row.encoding == ENCODING_VERSION
     first_deal = match.record().moves[0][1]
@@ -138,6 +139,33 @@ def test_a_hand_checked_game() -> None:
     dealt = [sorted(order[s::3][:size]) for s in range(3)]
     assert rows.hands[0].opening == [format_cards(d) for d in dealt]
     assert rows.hands[0].opener == 0
+
+
+def test_one_bot_games_have_deals_of_their_own_and_two_bots_rotate_over_one() -> None:
+    """One bot in every seat: each game its own block and deal (rotating identical bots
+    would replay one game). Two bots: the arena's blocks, one deal rotated round the seats."""
+    rules = open_rules("P")
+    alone = [play_game(Cell(rules, 3, ("heuristic",)), g, 8, Engine.FAST) for g in range(9)]
+    assert [(r.game.block, r.game.rotation) for r in alone] == [(g, 0) for g in range(9)]
+    assert len({r.game.deal_seed for r in alone}) == 9
+    assert len({tuple(r.hands[0].opening) for r in alone}) == 9  # nine different deals
+    mixed = Cell(rules, 3, ("heuristic", "random"))
+    pair = [play_game(mixed, g, 8, Engine.FAST) for g in range(6)]
+    assert [(r.game.block, r.game.rotation) for r in pair] == [(g // 3, g % 3) for g in range(6)]
+    assert [r.game.seats for r in pair[:3]] == [
+        ["heuristic", "random", "heuristic"],
+        ["random", "heuristic", "heuristic"],
+        ["heuristic", "heuristic", "random"],
+    ]
+    for block in (pair[:3], pair[3:]):  # a block's games are dealt the same first hand
+        assert len({tuple(r.hands[0].opening) for r in block}) == 1
+    assert pair[0].hands[0].opening == alone[0].hands[0].opening  # block 0: one deal seed
+    assert chunks_of(0, Cell(rules, 3, ("random",)).block_size, 10, 4) == [
+        Chunk(0, 0, 0, 4),
+        Chunk(0, 1, 4, 4),
+        Chunk(0, 2, 8, 2),
+    ]
+    assert [c.count for c in chunks_of(0, mixed.block_size, 10, 4)] == [3, 3, 3, 1]
 
 
 def test_encoding_version_is_the_rl_encodings() -> None:

@@ -56,12 +56,19 @@ def test_the_same_seed_gives_the_same_rows_with_one_or_two_workers(tmp_path: Pat
 
 
 def test_the_cells_share_their_deals_and_the_rotation_is_the_arenas() -> None:
-    rows = small(workers=1).game_rows()  # type: ignore[attr-defined]
+    rows = small(workers=1, engine="fast").game_rows()  # type: ignore[attr-defined]
     by_cell: dict[tuple[str, str], list[object]] = {}
     for row in rows:
         by_cell.setdefault((row.rules, row.lineup), []).append(row)
-    seeds = {tuple(r.deal_seed for r in cell) for cell in by_cell.values()}
-    assert seeds == {tuple(f"4:deal:{g // 3}" for g in range(12))}
+    seeds = {
+        lineup: {
+            tuple(r.deal_seed for r in cell) for (_, x), cell in by_cell.items() if x == lineup
+        }
+        for lineup in GRID["lineups"]
+    }
+    # two bots: a block of three games a deal; one bot: a deal a game (the same seeds)
+    assert seeds["heuristic,random"] == {tuple(f"4:deal:{g // 3}" for g in range(12))}
+    assert seeds["random"] == {tuple(f"4:deal:{g}" for g in range(12))}
     mixed = by_cell[("P", "heuristic,random")]
     assert [r.seats for r in mixed[:3]] == [  # type: ignore[attr-defined]
         ["heuristic", "random", "heuristic"],
@@ -76,8 +83,8 @@ def test_decision_rows_on_request(tmp_path: Path) -> None:
     games = results.game_rows()
     assert len(decisions) == sum(g.turns for g in games)
     first = [d for d in decisions if d.game == 0]
-    assert all(len(d.win_chances) == 3 for d in first)
-    assert abs(sum(first[0].win_chances) - 1) < 1e-9
+    assert all(len(d.win_chances) == 3 and all(0 <= c <= 1 for c in d.win_chances) for d in first)
+    assert abs(sum(first[0].win_chances) - 1) < 0.35  # each seat's estimate from its own view
     assert all(d.win_chances == [] for d in decisions if d.game > 0)
     assert all(d.legal >= 1 and d.action for d in decisions)
     assert list((tmp_path / "decisions").rglob("part-0.parquet"))

@@ -9,8 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from ninetynine.analysis.card_value import controlled
-from ninetynine.analysis.chances import sample_histories, win_chances
+from ninetynine.analysis.card_value import controlled, controlled_values
+from ninetynine.analysis.cells import Cell
+from ninetynine.analysis.chances import chances_at, win_chances
+from ninetynine.analysis.play import Engine, play_game
+from ninetynine.analysis.playing import deal
+from ninetynine.analysis.summary import histories
 from ninetynine.engine.game import new_game
 from ninetynine.rules.presets import open_rules
 
@@ -45,7 +49,6 @@ rules = ["P"]
 players = [3]
 bots = ["heuristic"]
 games = 1
-samples = 2
 [small]
 games = 2
 deals = 1
@@ -67,7 +70,8 @@ def test_the_study_command_writes_its_page_and_plots(tmp_path: Path) -> None:
     config = tmp_path / "study.toml"
     config.write_text(SMALL, encoding="utf-8")
     page = tmp_path / "fairness.md"
-    assert _script().main(["--config", str(config), "--out", str(page), "--small"]) == 0  # type: ignore[attr-defined]
+    args = ["--config", str(config), "--out", str(page), "--small", "--workers", "1"]
+    assert _script().main(args) == 0  # type: ignore[attr-defined]
     text = page.read_text(encoding="utf-8")
     for heading in (
         "CardStock's Ninety-Eight",
@@ -118,6 +122,8 @@ def test_controlled_value_is_deterministic_and_paired() -> None:
     a = controlled(rules, 4, ["random"] * 4, 12, 30, seed=5)
     b = controlled(rules, 4, ["random"] * 4, 12, 30, seed=5)
     assert a == b and a.hand.paired and a.deals + a.skipped == 30
+    # the same on two processes, its deals cut into parts
+    assert controlled_values(rules, 4, ["random"] * 4, [0, 12], 30, 5, workers=2)[1] == a
 
 
 def test_win_chances_come_from_each_seats_view() -> None:
@@ -128,8 +134,16 @@ def test_win_chances_come_from_each_seats_view() -> None:
     chances = win_chances(state, random.Random(1), samples=4)
     assert len(chances) == 3 and all(0 <= c <= 1 for c in chances)
     assert sum(chances) == pytest.approx(1.0, abs=0.35)  # each seat's own estimate
-    (history,) = sample_histories(open_rules("P"), 3, ["random"] * 3, 1, seed=3, samples=2)
-    assert history.chances and all(len(c) == 3 for c in history.chances)
+    # the decision rows carry the same estimator, seeded by the seed, the game and the move
+    cell = Cell(open_rules("P"), 3, ("random",))
+    rows = play_game(cell, 1, 3, Engine.FAST, decisions=True, chances=True)
+    again = play_game(cell, 1, 3, Engine.FAST, decisions=True, chances=True)
+    assert [d.win_chances for d in rows.decisions] == [d.win_chances for d in again.decisions]
+    dealt, _drawn = deal(cell, rows.game.deal_seed)  # the game before its first move
+    assert rows.decisions[0].win_chances == chances_at(dealt, 3, 1, 0)
+    assert rows.decisions[0].win_chances != [1 / 3] * 3  # the rollouts, not the lives alone
+    (history,) = histories([rows.game], rows.decisions)
+    assert len(history.chances) == rows.game.turns and all(len(c) == 3 for c in history.chances)
     assert sorted(history.places)[0] == 1 and history.winners
     borders = new_game(open_rules("P-BORDERS"), 3)  # won by game points: no odds model
     while borders.is_chance:

@@ -25,6 +25,8 @@ SEARCH = [
     with_options("hard", iterations=25, depth=12, endgame=99, plies=2),
     with_options("hard", iterations=25, depth=12, rollout="learned"),
 ]
+# the easy level (the beginner) beside random, whose games cost about as little
+EASY = ["beginner", "random", "easy"]
 
 
 def play(preset: str | dict[str, Any], players: int, specs: list[str], seed: int) -> list[str]:
@@ -63,7 +65,7 @@ def table(preset: str) -> int:
 
 @pytest.mark.parametrize("preset", sorted(presets()))
 def test_every_bot_finishes_every_preset(preset: str) -> None:
-    for specs in (BOTS, NEW, SEARCH, LEVELS):
+    for specs in (BOTS, NEW, SEARCH, LEVELS, EASY):
         moves = play(preset, table(preset), specs, seed=11)
         assert moves  # somebody played
 
@@ -72,7 +74,7 @@ OPTIONAL = {"preset": "P-2P-AGAIN", "rules": {"two_player_reverse": "play_again_
 
 
 @pytest.mark.parametrize(
-    "spec", [*BOTS, *NEW, *SEARCH, "heuristic-v2", "oracle:iterations=25,depth=12"]
+    "spec", [*BOTS, *NEW, *SEARCH, "heuristic-v2", "beginner", "oracle:iterations=25,depth=12"]
 )
 def test_every_bot_plays_the_declinable_extra_turn(spec: str) -> None:
     """P-2P-AGAIN read as a right: each bot is offered the extra turn and answers legally."""
@@ -87,7 +89,7 @@ def test_every_bot_plays_the_declinable_extra_turn(spec: str) -> None:
         assert declined  # it weighs declining as one more move
 
 
-@pytest.mark.parametrize("spec", [*BOTS, *NEW, *SEARCH, "heuristic-v2"])
+@pytest.mark.parametrize("spec", [*BOTS, *NEW, *SEARCH, "heuristic-v2", "beginner"])
 def test_bots_are_deterministic_for_a_seed(spec: str) -> None:
     for preset in ("P", "G", "P-ONLINE"):
         first = play(preset, 3, [spec], seed=5)
@@ -103,7 +105,7 @@ def test_registry_and_difficulties() -> None:
     assert {"random", "heuristic", "heuristic-v1", "heuristic-v2", "ismcts", "cmd", "proc"} <= set(
         bot_names()
     )
-    assert make_bot("easy").name == "random"
+    assert make_bot("easy").name == "beginner"
     assert make_bot("medium").name == "heuristic-v2"
     assert make_bot("heuristic").name == "heuristic-v1"  # the old name is the frozen yardstick
     assert make_bot("hard").name == "ismcts"

@@ -99,6 +99,7 @@ def test_weighted_deals_put_heavy_ranks_in_hands_and_agree_with_the_view() -> No
 # and the hard difficulty, at small budgets.
 HONEST = (
     "random",
+    "beginner",
     "greedy",
     "greedy-keep",
     "heuristic",

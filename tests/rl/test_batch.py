@@ -1,5 +1,6 @@
 """The batch engine against the reference engine: the same shuffles and the same actions
-give the same totals, lives, turns and winners, on random games of every base game."""
+give the same totals, lives, turns and winners, on random games of every base game, and
+the same hands, leaders, dealers and lives paid by cause (what a simulation's rows read)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 from ninetynine import load_rules
 from ninetynine.engine.actions import Shuffle
-from ninetynine.engine.game import new_game
+from ninetynine.engine.ledger import LedgerState
 from ninetynine.engine.state import CHANCE, DOWN, OVER
 from ninetynine.engine.tables import card_of
 from ninetynine.errors import RulesError
@@ -19,10 +20,11 @@ from ninetynine.rl.batch import EMPTY, Batch
 
 def reference_game(preset: str, players: int, seed: int) -> dict:
     """A random game on the reference engine: its first seat, every shuffle, and after
-    each decision (chance drawn) the seat, its code, the total, lives and seat to act."""
+    each decision (chance drawn) the seat, its code, the total, lives and seat to act, and
+    what the ledger and the deal say then (:func:`dealt`)."""
     rng = random.Random(seed)
     first = rng.randrange(players)
-    state = new_game(load_rules(preset), players, first=first)
+    state = LedgerState.start(load_rules(preset), players, first=first)
     shuffles: list[tuple[int, ...]] = []
     moves = []
 
@@ -33,8 +35,10 @@ def reference_game(preset: str, players: int, seed: int) -> dict:
             shuffles.append(outcome.order)
 
     chance()
+    deals = [dealt(state, 0)]
     while state.phase != OVER:
         seat, code = state.turn, rng.choice(state.legal_codes())
+        paid = len(state.paid)
         state.apply_code(code)
         chance()
         moves.append(
@@ -46,13 +50,42 @@ def reference_game(preset: str, players: int, seed: int) -> dict:
                 state.current_seat,
             )
         )
+        deals.append(dealt(state, paid))
     assert state.outcome is not None
     return {
         "first": first,
         "shuffles": shuffles,
         "moves": moves,
+        "deals": deals,
         "winners": sum(1 << w for w in state.outcome.winners),
+        "lives": [state.seat_lives(s) for s in range(players)],
+        "hands": state.hand_no,
     }
+
+
+def dealt(state: LedgerState, paid: int) -> dict:
+    """The hand's number, leader, dealer and (sorted) hands, and the ledger's entries
+    since entry ``paid``: (seat, lives, cause)."""
+    return {
+        "hand": state.hand_no,
+        "leader": (state.starter, state.dealer),
+        "hands": [sorted(h) for h in state.hands],
+        "paid": state.paid[paid:],
+    }
+
+
+def held(batch: Batch, slot: int) -> list[list[int]]:
+    return [sorted(c for c in hand if c != EMPTY) for hand in batch.hands[slot].tolist()]
+
+
+def check_paid(batch: Batch, slot: int, paid: list[tuple[int, int, int]]) -> None:
+    """The batch's loser, lives paid and cause this step are the ledger's entries."""
+    if batch.loser[slot] < 0:
+        assert not paid and batch.cause[slot] == -1
+    elif batch.paid[slot]:
+        assert paid == [(batch.loser[slot], batch.paid[slot], batch.cause[slot])]
+    else:
+        assert not paid
 
 
 class ScriptedShuffles:
@@ -92,6 +125,9 @@ class ScriptedShuffles:
         ("J", 2),
         ("J", 4),
         ("J", 5),
+        ("BGA", 3),  # the loser leads
+        ("P-TEN-MINUS", 4),  # a card that takes the total down
+        ("BICYCLE", 4),
     ],
 )
 def test_batch_plays_as_the_reference_engine(preset: str, players: int) -> None:
@@ -106,6 +142,9 @@ def test_batch_plays_as_the_reference_engine(preset: str, players: int) -> None:
     )
     step = [0] * len(games)
     compared = 0
+    for g, game in enumerate(games):  # the first hand as dealt
+        assert held(batch, g) == game["deals"][0]["hands"]
+        assert (batch.starter[g], batch.dealer[g]) == game["deals"][0]["leader"]
     while live := [g for g, game in enumerate(games) if step[g] < len(game["moves"])]:
         legal = batch.legal()
         actions = batch.random_actions(legal)  # ended slots play anything legal
@@ -125,11 +164,19 @@ def test_batch_plays_as_the_reference_engine(preset: str, players: int) -> None:
             game = games[g]
             _, _, total, lives, turn = game["moves"][step[g]]
             step[g] += 1
+            deal = game["deals"][step[g]]
+            check_paid(batch, g, deal["paid"])
             if step[g] == len(game["moves"]):
                 assert batch.over[g] and batch.winners[g] == game["winners"]
+                assert batch.final_lives[g].tolist() == game["lives"]
+                assert batch.final_hands[g] == game["hands"]
                 continue
             assert not batch.over[g]
             assert (batch.total[g], batch.lives[g].tolist(), batch.turn[g]) == (total, lives, turn)
+            assert batch.hand_no[g] == deal["hand"]
+            assert (batch.starter[g], batch.dealer[g]) == deal["leader"]
+            if deal["hand"] != game["deals"][step[g] - 1]["hand"]:  # a new hand, as dealt
+                assert held(batch, g) == deal["hands"]
             compared += 1
     assert compared > 500
 

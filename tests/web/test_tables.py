@@ -309,7 +309,7 @@ def test_a_stored_bot_the_server_does_not_offer_is_not_started(
         lobby.close()
         again = Lobby(storage, Settings(bot_delay=0))  # restarted without --allow-bot
         reborn = await again.get(table.id)
-        assert reborn.seats[1].bot == "easy" and reborn.bots.by_seat[1].name == "random"
+        assert reborn.seats[1].bot == "easy" and reborn.bots.by_seat[1].name == "beginner"
         assert storage.load(table.id).meta["seats"][1]["bot"] == "easy"  # type: ignore[union-attr]
         assert any(e["kind"] == "BotReplaced" for e in reborn.fanout.log)
         conn = Conn(0)

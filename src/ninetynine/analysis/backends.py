@@ -17,7 +17,8 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from contextlib import ExitStack
 from enum import StrEnum
 
-from ninetynine.analysis.play import ChunkRows, Task, play_chunk
+from ninetynine.analysis.batch_play import play_batch_chunk
+from ninetynine.analysis.play import ChunkRows, Engine, Task, play_chunk
 from ninetynine.analysis.store import available
 from ninetynine.errors import NinetyNineError
 
@@ -29,7 +30,13 @@ class Backend(StrEnum):
     RAY = "ray"  # Ray tasks, on this machine or a cluster
 
 
+def play_task(task: Task) -> ChunkRows:
+    """Play a task's chunk on its engine: the batch engine's or the fast path's loop."""
+    return play_batch_chunk(task) if task.engine is Engine.BATCH else play_chunk(task)
+
+
 def cores() -> int:
+    """The processes that ``workers=0`` means: one per core (1 where the count is unknown)."""
     return os.cpu_count() or 1
 
 
@@ -44,11 +51,11 @@ def played(
         if backend is Backend.RAY:
             futures = _ray_futures(tasks, workers, address, stack)
         elif (workers or cores()) == 1 or len(tasks) == 1:
-            yield from map(play_chunk, tasks)
+            yield from map(play_task, tasks)
             return
         else:
             pool = stack.enter_context(ProcessPoolExecutor(min(workers or cores(), len(tasks))))
-            futures = [pool.submit(play_chunk, task) for task in tasks]
+            futures = [pool.submit(play_task, task) for task in tasks]
         for future in as_completed(futures):
             yield _result(future)
 
@@ -69,7 +76,7 @@ def _ray_futures(
         )
         ray.init(**options, logging_level=logging.WARNING, include_dashboard=False)
         stack.callback(ray.shutdown)
-    remote = ray.remote(num_cpus=1, max_retries=2)(play_chunk)
+    remote = ray.remote(num_cpus=1, max_retries=2)(play_task)
     return [remote.remote(task).future() for task in tasks]
 
 

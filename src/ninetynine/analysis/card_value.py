@@ -11,14 +11,19 @@ with rank R among its opening cards, minus without.
   least), and play both with the same bots and seeds; the paired difference over deals
   is R's worth and nothing else. Where a version cannot be made (no card to swap in the
   stock) the deal is skipped and counted.
+
+Both measure the same thing: a seat *keeps* a hand where it neither lost it (went over,
+or could not play) nor paid anything in it (the hand rows' ``loser`` and lives lost).
 """
 
 from __future__ import annotations
 
-from collections import Counter
+import os
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
+from ninetynine.analysis.cells import Cell
 from ninetynine.analysis.intervals import (
     Comparison,
     Estimate,
@@ -27,11 +32,9 @@ from ninetynine.analysis.intervals import (
     proportion_difference,
 )
 from ninetynine.analysis.losses import lost_in
-from ninetynine.analysis.playing import close_all, deal_chance, make_bots, play_on
+from ninetynine.analysis.playing import deal, play_version
 from ninetynine.analysis.rows import GameRow, HandRow
-from ninetynine.engine.game import new_game
 from ninetynine.engine.state import State
-from ninetynine.records.match import standing
 from ninetynine.rules.cards import RANKS, parse_cards, rank_of
 from ninetynine.rules.settings import Rules
 
@@ -123,44 +126,97 @@ def with_rank(state: State, seat: int, rank: int, present: bool) -> State | None
     return s
 
 
+@dataclass(frozen=True)
+class _Deals:
+    """Deals ``start`` to ``stop - 1`` of the controlled value of rank ``rank``: one unit
+    of work (it pickles, for a process)."""
+
+    cell: Cell
+    rank: int
+    start: int
+    stop: int
+    seed: int | str
+
+
+@dataclass
+class _Pairs:
+    """What a :class:`_Deals` gave: per deal played both ways, (with, without)."""
+
+    hand: list[tuple[float, float]]
+    game: list[tuple[float, float]]
+    skipped: int
+
+
+DEALS_A_PART = 25  # deals a unit of work: enough to keep two or more processes busy
+
+
+def _play_deals(work: _Deals) -> _Pairs:
+    cell, players = work.cell, work.cell.players
+    out = _Pairs([], [], 0)
+    for d in range(work.start, work.stop):
+        deal_seed, seat = f"{work.seed}:value:{d}", d % players
+        base, drawn = deal(cell, deal_seed)
+        versions = [with_rank(base, seat, work.rank, present) for present in (True, False)]
+        if None in versions:
+            out.skipped += 1
+            continue
+        results = []
+        for version in versions:
+            assert version is not None
+            bots = f"{work.seed}:value-bots:{d}"
+            first, end = play_version(cell, version, deal_seed, bots, drawn)
+            assert end.outcome is not None
+            kept = first.loser != seat and lost_in(first, seat) == 0
+            results.append((float(kept), float(seat in end.outcome.winners)))
+        (kept_with, won_with), (kept_without, won_without) = results
+        out.hand.append((kept_with, kept_without))
+        out.game.append((won_with, won_without))
+    return out
+
+
 def controlled(
     rules: Rules, players: int, bots: Sequence[str], rank: int, deals: int, seed: int | str = 0
 ) -> ControlledValue:
     """Rank ``rank``'s controlled value on ``deals`` deals of ``seed``; the seat that gets
     or loses the card goes round the table deal by deal."""
-    hand_pairs: list[tuple[float, float]] = []
-    game_pairs: list[tuple[float, float]] = []
-    skipped = 0
-    for d in range(deals):
-        deal_seed, seat = f"{seed}:value:{d}", d % players
-        base = new_game(rules, players)
-        drawn: Counter[int] = Counter()
-        while base.is_chance:
-            deal_chance(base, deal_seed, drawn)
-        versions = [with_rank(base, seat, rank, present) for present in (True, False)]
-        if None in versions:
-            skipped += 1
-            continue
-        start = standing(base)[seat]
-        results = []
-        for version in versions:
-            assert version is not None
-            table = make_bots(bots)
-            try:
-                first = play_on(
-                    version, table, deal_seed, f"{seed}:value-bots:{d}", drawn=drawn.copy()
-                )
-            finally:
-                close_all(table)
-            assert version.outcome is not None
-            results.append((float(first[seat] >= start), float(seat in version.outcome.winners)))
-        (kept_with, won_with), (kept_without, won_without) = results
-        hand_pairs.append((kept_with, kept_without))
-        game_pairs.append((won_with, won_without))
-    return ControlledValue(
-        RANKS[rank],
-        len(hand_pairs),
-        skipped,
-        paired_difference(hand_pairs),
-        paired_difference(game_pairs),
-    )
+    (value,) = controlled_values(rules, players, bots, [rank], deals, seed)
+    return value
+
+
+def controlled_values(
+    rules: Rules,
+    players: int,
+    bots: Sequence[str],
+    ranks: Sequence[int],
+    deals: int,
+    seed: int | str = 0,
+    workers: int = 1,
+) -> list[ControlledValue]:
+    """:func:`controlled` for each of ``ranks``, on ``workers`` processes (0: one per core);
+    the values do not depend on how many: each deal's seeds are its own."""
+    cell = Cell(rules, players, tuple(bots))
+    work = [
+        (i, _Deals(cell, rank, start, min(start + DEALS_A_PART, deals), seed))
+        for i, rank in enumerate(ranks)
+        for start in range(0, deals, DEALS_A_PART)
+    ]
+    workers = min(workers or os.cpu_count() or 1, len(work))
+    if workers <= 1:
+        done = [_play_deals(w) for _, w in work]
+    else:
+        with ProcessPoolExecutor(workers) as pool:
+            done = list(pool.map(_play_deals, [w for _, w in work]))
+    out = []
+    for i, rank in enumerate(ranks):
+        parts = [p for (j, _), p in zip(work, done, strict=True) if j == i]
+        hand = [pair for p in parts for pair in p.hand]
+        out.append(
+            ControlledValue(
+                RANKS[rank],
+                len(hand),
+                sum(p.skipped for p in parts),
+                paired_difference(hand),
+                paired_difference([pair for p in parts for pair in p.game]),
+            )
+        )
+    return out

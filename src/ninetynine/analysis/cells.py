@@ -3,15 +3,20 @@ the chunks of games each cell is cut into.
 
 A line-up names its *entrants*, the bot specs that :func:`~ninetynine.bots.base.make_bot`
 takes. With N seats and fewer entrants they are repeated in order to fill the seats
-(``heuristic,random`` at four seats is ``heuristic,random,heuristic,random``), and the seats
-then rotate as in the arena (:func:`ninetynine.arena.runner.rotation`): game ``g`` is
-rotation ``g % N`` of block ``g // N``, whose games all get the same cards.
+(``heuristic,random`` at four seats is ``heuristic,random,heuristic,random``).
+
+The games come in *deal blocks* whose games all get the same cards (:meth:`Cell.block_of`,
+the one rule). Where the seats hold different bots they rotate as in the arena
+(:func:`ninetynine.arena.runner.rotation`): game ``g`` is rotation ``g % N`` of block
+``g // N``, so every bot plays every chair of every deal. Where every seat holds the same
+bot spec, rotating would replay one game with its seats relabelled (the same game N times,
+not N games): there each game is a block of its own, rotation 0, with a deal of its own.
 
 A chunk is a run of whole blocks of one cell: the unit of work a process or a Ray task
 plays and the unit the manifest counts as finished. Every game's seeds come from the
 simulation's seed and the game's block and number (as in the arena), never from its chunk
 or worker, so the rows do not depend on how the games were cut or who played them; and the
-cells of one simulation deal the same cards to the same block, so two rule sets or
+cells of one simulation deal the same cards to the same block number, so two rule sets or
 line-ups can be compared deal by deal.
 """
 
@@ -64,6 +69,17 @@ class Cell:
         """The bot in each seat before rotation: the entrants repeated to fill the seats."""
         k = len(self.lineup)
         return tuple(self.lineup[i % k] for i in range(self.players))
+
+    @cached_property
+    def block_size(self) -> int:
+        """The games of a deal block: one where every seat holds the same bot spec, else
+        one per seat (a rotation each)."""
+        return 1 if len(set(self.seat_specs)) == 1 else self.players
+
+    def block_of(self, game: int) -> tuple[int, int]:
+        """Game ``game``'s deal block and its rotation in it (``(game, 0)`` where every
+        seat holds the same bot spec, else ``divmod(game, players)``)."""
+        return divmod(game, self.block_size)
 
     @cached_property
     def path(self) -> str:
@@ -130,11 +146,11 @@ class Chunk:
         return f"part-{self.index}"
 
 
-def chunks_of(cell_no: int, players: int, games: int, size: int) -> list[Chunk]:
-    """A cell's ``games`` cut into chunks of about ``size`` games, in whole blocks (the
-    last may be shorter, and end inside a block where ``games`` is not a multiple of
-    ``players``)."""
-    per = max(1, size // players) * players
+def chunks_of(cell_no: int, block_size: int, games: int, size: int) -> list[Chunk]:
+    """A cell's ``games`` cut into chunks of about ``size`` games, in whole blocks of
+    ``block_size`` games (the last may be shorter, and end inside a block where ``games``
+    is not a multiple of ``block_size``)."""
+    per = max(1, size // block_size) * block_size
     return [
         Chunk(cell_no, i, start, min(per, games - start))
         for i, start in enumerate(range(0, games, per))

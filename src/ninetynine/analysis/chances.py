@@ -1,35 +1,35 @@
-"""Each seat's chance of winning the game at a decision, for the lead histories of
-:mod:`ninetynine.analysis.excitement`.
+"""Each seat's chance of winning the game at a decision: the decision rows' ``win_chances``
+(``ninetynine simulate --decisions``, on a cell's first ``chance_games`` games), from which
+:mod:`ninetynine.analysis.excitement` draws its lead histories, in a report and in the study.
 
 The coach (:mod:`ninetynine.coach.advice`) estimates, for the seat to act only, its
 chance of losing the hand and of losing the game, by the hard bot's search: playouts to
 the end of the hand, each worth the seat's chance of winning from the lives left then
 (:mod:`ninetynine.bots.odds`, each later hand a fair lottery). We derive every seat's
 chance the same way, cheaply and honestly: for each seat, from *that seat's view only*,
-``samples`` deals of the cards it cannot see, each played on by the search's rollout
+:data:`SAMPLES` deals of the cards it cannot see, each played on by the search's rollout
 policy to the same horizon, each worth that seat's odds there; the estimate is their
 mean. No search (the coach's 2000 playouts a move would take hours over a sample), and
-no seat ever reads another's cards. Rule sets not won by lives (game points) have no
-odds model: their games get no estimates.
+no seat ever reads another's cards. The odds from the lives alone would move only when a
+life is lost; the rollouts see what the cards in hand promise. Rule sets not won by
+lives (game points) have no odds model: their decisions get no estimates.
+
+The rollouts draw from a generator of the decision's own, seeded by the simulation's
+seed, the game's number in its cell and the move's (:func:`chances_at`): a decision's
+estimate is the same whoever plays the game, in whichever chunk.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
-from ninetynine.analysis.excitement import History
-from ninetynine.analysis.playing import close_all, make_bots, play_on
 from ninetynine.bots.determinize import Determinizer
 from ninetynine.bots.ismcts import play_to_horizon
 from ninetynine.bots.odds import game_odds
-from ninetynine.engine.game import new_game
 from ninetynine.engine.state import State
 from ninetynine.engine.view import observe
-from ninetynine.records.match import standing
-from ninetynine.rules.settings import Rules
 
-SAMPLES = 8  # deals per seat and decision
+SAMPLES = 8  # deals per seat and decision: about 2 ms a decision of four seats
 ESTIMATOR = (
     "each seat's mean odds of winning (from the lives left) after {samples} rollouts to the "
     "end of the hand from its own view"
@@ -59,45 +59,7 @@ def win_chances(state: State, rng: random.Random, samples: int = SAMPLES) -> lis
     return out
 
 
-def places(state: State) -> list[int]:
-    """Each seat's final place: 1 for the winners, then by lives (or score) left."""
-    assert state.outcome is not None
-    have = standing(state)
-    key = [(seat in state.outcome.winners, have[seat]) for seat in range(state.n)]
-    return [1 + sum(other > mine for other in key) for mine in key]
-
-
-def sample_histories(
-    rules: Rules,
-    players: int,
-    bots: Sequence[str],
-    games: int,
-    seed: int | str = 0,
-    samples: int = SAMPLES,
-) -> list[History]:
-    """Play ``games`` games and record every decision's estimates (the lead histories)."""
-    return [h for g in range(games) if (h := _history(rules, players, bots, g, seed, samples))]
-
-
-def _history(
-    rules: Rules, players: int, bots: Sequence[str], game: int, seed: int | str, samples: int
-) -> History | None:
-    """One sampled game's lead history (None where the rules have no odds model)."""
-    rng = random.Random(f"{seed}:estimate:{game}")
-    chances: list[list[float]] = []
-    state = new_game(rules, players)
-    table = make_bots(bots)
-    try:
-        play_on(
-            state,
-            table,
-            f"{seed}:excite:{game}",
-            f"{seed}:excite-bots:{game}",
-            on_decision=lambda s: chances.append(win_chances(s, rng, samples)),
-        )
-    finally:
-        close_all(table)
-    assert state.outcome is not None
-    if not chances or not chances[0]:
-        return None
-    return History(chances, list(state.outcome.winners), places(state))
+def chances_at(state: State, seed: int | str, game: int, move: int) -> list[float]:
+    """:func:`win_chances` at move ``move`` of game ``game`` of a simulation with ``seed``,
+    from the generator ``Random(f"{seed}:chances:{game}:{move}")``."""
+    return win_chances(state, random.Random(f"{seed}:chances:{game}:{move}"))

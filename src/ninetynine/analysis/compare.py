@@ -1,9 +1,11 @@
 """Two runs compared, cell by cell: each figure's difference with its interval and test.
 
 Where both runs played a cell's block on the same deal seed, the block's games share every
-deal (same rules, players and line-up), and the difference is paired by deal: Student's t
-on the per-block differences, which takes the luck of the deal out of the comparison. A
-cell whose blocks share no deal is compared unpaired (Welch's t on the games). Runs of
+deal (same rules, players and line-up; a block is one game where one bot holds every seat),
+and the difference is paired by deal: Student's t on the per-block differences, which
+takes the luck of the deal out of the comparison. A
+cell whose runs share fewer than two blocks' deals is compared unpaired (Welch's t on the
+games). Runs of
 different rule sets (a house rule against its preset) are matched by player count and
 line-up, and compared unpaired: their deals are not known to be the same cards.
 """
@@ -40,7 +42,8 @@ class Difference:
 
 
 def compare_cell(a: Sequence[GameRow], b: Sequence[GameRow], figure: Figure) -> Comparison:
-    """A figure's difference between two runs of one cell, paired by deal where shared."""
+    """A figure's difference between two runs of one cell, paired by deal where two blocks
+    or more share theirs."""
     if a[0].rules != b[0].rules:
         return unpaired_difference([figure(g) for g in a], [figure(g) for g in b])
     blocks_a, blocks_b = by_block(a), by_block(b)

@@ -10,10 +10,12 @@ Every key is optional, and a command-line option given as well wins::
     out = "results/fairness"
     workers = 0                          # processes (0: one per core)
     backend = "local"                    # or "ray"
+    engine = "auto"                      # "fast": never the batch engine; "batch": always
     address = "ray://head:10001"         # a Ray cluster to join (backend = "ray")
     decisions = false                    # also a row per decision
-    chunk = 200                          # games a chunk (the unit of work and of --resume)
-    chance_games = 100                   # games a cell whose decisions get win chances
+    chunk = 200                          # games a chunk (the unit of work and of --resume;
+                                         # default 200, or 1000 on the batch engine)
+    chance_games = 30                    # games a cell whose decisions get win chances
 
 Paths (house-rules files, ``out``) are read from the file's own folder. A key that is
 unknown or of the wrong kind is one line naming it and what it accepts.
@@ -39,6 +41,7 @@ KEYS = {
     "out": "a folder",
     "workers": "a whole number, 0 (one per core) or more",
     "backend": "'local' or 'ray'",
+    "engine": "'auto', 'fast' or 'batch'",
     "address": "a Ray cluster's address",
     "decisions": "true or false",
     "chunk": "a whole number, 1 or more",
@@ -58,6 +61,7 @@ class Config:
     out: str | None = None
     workers: int | None = None
     backend: str | None = None
+    engine: str | None = None
     address: str | None = None
     decisions: bool | None = None
     chunk: int | None = None
@@ -128,6 +132,8 @@ def _read(key: str, value: Any, folder: Path) -> Any:
             raise TypeError(value)
         return value
     if key == "backend" and value not in ("local", "ray"):
+        raise ValueError(value)
+    if key == "engine" and value not in ("auto", "fast", "batch"):
         raise ValueError(value)
     if not isinstance(value, str) or not value:
         raise TypeError(value)

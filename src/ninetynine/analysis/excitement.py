@@ -142,6 +142,8 @@ class Excitement:
 
 
 def excitement(histories: Sequence[History], estimator: str) -> Excitement:
+    """One cell's figures over the histories that hold a decision (``games`` counts them);
+    ``estimator`` says how their chances were made."""
     hs = [h for h in histories if h.chances]
     return Excitement(
         len(hs),

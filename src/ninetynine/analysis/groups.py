@@ -15,11 +15,16 @@ class InCell(Protocol):
     """Any row: each carries its cell."""
 
     @property
-    def rules(self) -> str: ...
+    def rules(self) -> str:
+        """The rule set's id."""
+
     @property
-    def players(self) -> int: ...
+    def players(self) -> int:
+        """The player count."""
+
     @property
-    def lineup(self) -> str: ...
+    def lineup(self) -> str:
+        """The line-up's bot specs, comma-separated."""
 
 
 R = TypeVar("R", bound=InCell)
@@ -43,6 +48,7 @@ class CellKey:
 
 
 def cell_of(row: InCell) -> CellKey:
+    """The cell ``row`` belongs to, from its columns."""
     return CellKey(row.rules, row.players, row.lineup)
 
 

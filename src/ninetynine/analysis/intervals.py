@@ -4,8 +4,8 @@ Every figure of a report is an :class:`Estimate`: the value, its interval and th
 that made the interval, named (:class:`Method`), so a reader knows what it claims:
 
 * a proportion: Wilson's score interval over games; where the games come in blocks that
-  share their deals (the simulation's duplicate deals: with one bot in every seat a
-  block's games are replays of one game), Student's t interval of the block means from
+  share their deals (the simulation's duplicate deals, seats rotated: its games are not
+  independent), Student's t interval of the block means from
   :data:`MIN_BLOCKS` blocks, and below that Wilson's interval counting each block once
   (the arena's rule, :mod:`ninetynine.arena.stats`, but with t quantiles, which hold for
   fewer blocks than its normal ones, and never counting a replay as new evidence);
@@ -90,6 +90,8 @@ class Comparison:
 
     @property
     def test(self) -> str:
+        """The name of the method that made the interval and the p-value:
+        ``'paired t by deal'``, ``'Welch t'`` or ``'Newcombe (Wilson) difference'``."""
         return str(self.difference.method)
 
 

@@ -13,7 +13,8 @@
   means, corrected for the noise within: the one-way intraclass correlation ICC(1)), what
   the chair itself gives (the variance of the chairs' mean results) and the rest, which
   is the play of the bots. A large deal share is a game of luck. It needs a line-up of
-  different bots: with one bot in every seat a deal's replays are the same game.
+  different bots: with one bot in every seat a deal is played once (its replays would be
+  the same game).
 """
 
 from __future__ import annotations

@@ -30,6 +30,7 @@ class Distribution:
 
     @property
     def n(self) -> int:
+        """How many values the sample holds."""
         return self.mean.n
 
 
@@ -61,4 +62,5 @@ class Length:
 
 
 def length(games: Sequence[GameRow]) -> Length:
+    """The distributions of hands and turns per game of one cell's games (at least one)."""
     return Length(distribution([g.hands for g in games]), distribution([g.turns for g in games]))

@@ -4,49 +4,67 @@ The fast path (:meth:`State.legal_codes`, :meth:`State.apply_code`,
 :meth:`State.play_chance`) makes no events, so the rows are read off the game as it goes:
 the hands as dealt at a hand's first move, the last card played, and what each seat pays,
 which a :class:`~ninetynine.engine.ledger.LedgerState` writes down where the engine
-charges it. A ``random`` seat chooses among the legal codes with its own generator, which picks what
-:class:`~ninetynine.bots.random_bot.RandomBot` picks from its view (the legal actions are
-the legal codes, in order), without building the view. Other bots choose from their view.
+charges it. A ``random`` seat chooses among the legal codes with its own generator, which
+picks what :class:`~ninetynine.bots.random_bot.RandomBot` picks from its view (the legal
+actions are the legal codes, in order), without building the view. Other bots choose from
+their view. The same loop (:func:`play_on`) plays the controlled card value's versions of
+a deal (:mod:`ninetynine.analysis.playing`).
 
 Bots that read the public log (the search bots, the oracle, program bots) get it as in the
 arena: their cells play through the checked API (:meth:`State.apply`), which returns the
 events (:attr:`Engine.CHECKED`). The rows are the same either way.
 
-The batch engine of :mod:`ninetynine.rl.batch` is not used: it draws its shuffles and its
-random moves from NumPy streams, so it cannot give the rows that the same seed gives here
-(nor the arena's duplicate deals), and the analysis layer does not depend on NumPy.
+The game loop is most of a simulation's time, so per move it does only what the engine's
+own loop does (``rng.choice(state.legal_codes())``, chance seeded per hand) and two cheap
+notes: is this a new hand, and was this move a card. A hand's row is written down once, at
+its first move (who leads, the cards dealt) and at its end (its moves, its loser, its last
+card, what the ledger charged in it), into the chunk's
+:class:`~ninetynine.analysis.columns.HandColumns`; what a cell's games share (its rules'
+hash, its seats) is made once a chunk. The game rows and decision rows travel as tuples of
+their fields; the row objects are made where they are read.
+
+Cells of random bots play on the batch engine instead where it can (NumPy, its own random
+streams: :mod:`ninetynine.analysis.batch_play`); ``simulate --engine fast`` keeps them here.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from ninetynine import __version__
 from ninetynine.analysis.cells import Cell, Chunk, rules_hash
-from ninetynine.analysis.rows import DecisionRow, GameRow, HandRow
+from ninetynine.analysis.chances import chances_at
+from ninetynine.analysis.columns import HandColumns
+from ninetynine.analysis.rows import DecisionRow, GameRow, HandRow, Part, TupleRows, row_maker
 from ninetynine.arena.game import seed_of
 from ninetynine.arena.runner import rotation
 from ninetynine.bots.base import Bot, ask, close_bot, make_bot
+from ninetynine.bots.beginner import BeginnerBot
 from ninetynine.bots.greedy import GreedyBot
 from ninetynine.bots.heuristic import HeuristicBot
-from ninetynine.bots.odds import GameOdds, game_odds
 from ninetynine.bots.random_bot import RandomBot
 from ninetynine.engine.events import Event
-from ninetynine.engine.ledger import BORDER, CANNOT_PLAY, CAUSES, CROSSED, MADE, OVER_, LedgerState
+from ninetynine.engine.ledger import LedgerState
 from ninetynine.engine.state import CHANCE, DOWN, OVER, PARAM, State
-from ninetynine.engine.tables import card_of
+from ninetynine.engine.tables import card_of, play_code
 from ninetynine.engine.view import observe
-from ninetynine.records.match import hand_seed, standings
-from ninetynine.rules.cards import format_card, rank_of
+from ninetynine.records.match import hand_seed
+from ninetynine.rules.cards import rank_of
+from ninetynine.rules.settings import Scoring
 
 # ninetynine.rl.encoding.VERSION, which this layer may not import (it needs NumPy); a
 # test checks that the two agree
 ENCODING_VERSION = 1
 # bots that choose from their view without its log: their cells can take the fast path
-HISTORY_FREE: tuple[type, ...] = (RandomBot, GreedyBot, HeuristicBot)
+HISTORY_FREE: tuple[type, ...] = (RandomBot, BeginnerBot, GreedyBot, HeuristicBot)
+
+# a row as it travels: its row class's fields, in order
+Row = tuple[Any, ...]
 
 
 class Engine(StrEnum):
@@ -54,6 +72,7 @@ class Engine(StrEnum):
 
     FAST = "fast"  # the unchecked fast path; bots see their view without the log
     CHECKED = "checked"  # the checked API with its events: bots see the public log too
+    BATCH = "batch"  # the NumPy batch engine (ninetynine.analysis.batch_play): random bots
 
 
 def engine_for(cell: Cell) -> Engine:
@@ -67,17 +86,15 @@ def engine_for(cell: Cell) -> Engine:
     return Engine.FAST if fast else Engine.CHECKED
 
 
-# a seat's move: its code, from the state and the seat
-Mover = Callable[[State, int], int]
-# what a ``random`` seat does instead: its generator's ``choice`` of the legal codes
+# a seat's move, from the legal codes: a ``random`` seat's is its generator's ``choice``
 Pick = Callable[[list[int]], int]
 
 
-def mover(bot: Bot, rng: random.Random, log: list[Event] | None) -> Mover:
-    """How a seat's bot chooses its move, from its view (with the public ``log`` where
-    the game keeps one)."""
+def mover(bot: Bot, rng: random.Random, log: list[Event] | None, state: State, seat: int) -> Pick:
+    """How a seat's bot chooses its move in ``state``, from its view (with the public
+    ``log`` where the game keeps one); the legal codes it is given are not needed."""
 
-    def choose(state: State, seat: int) -> int:
+    def choose(_legal: list[int]) -> int:
         view = observe(state, seat, () if log is None else tuple(log))
         return state.code_of(ask(bot, view, rng, state))
 
@@ -88,6 +105,8 @@ def mover(bot: Bot, rng: random.Random, log: list[Event] | None) -> Mover:
 # seed itself from the system's entropy, which costs more than a deal)
 _CHANCE = random.Random(0)
 _SHARED: dict[str, Bot] = {}  # bots that keep nothing between moves, made once a process
+# the rank that a play's code below PARAM plays: rank_of(card_of(code))
+_PLAYED_RANK = tuple(rank_of(card_of(code)) for code in range(play_code(51, 3) + 1))
 
 
 def bot_for(spec: str) -> Bot:
@@ -99,20 +118,6 @@ def bot_for(spec: str) -> Bot:
         if isinstance(bot, HISTORY_FREE):
             _SHARED[spec] = bot
     return bot
-
-
-@dataclass
-class _Hand:
-    """A hand's row as it is filled in."""
-
-    hand: int
-    opener: int
-    dealer: int
-    opening: list[str]
-    moves: int  # the game's moves before it
-    paid: int  # entries of the ledger before it
-    busts: int
-    last: int = -1  # the code of the last card played
 
 
 @dataclass
@@ -134,60 +139,196 @@ def play_game(
     chances: bool = False,
 ) -> GameRows:
     """Play game ``game`` of ``cell`` and return its rows. Its seeds are the arena's: the
-    block's deal seed ``seed_of(seed, "deal", block)``, and per seat
-    ``Random(f"{seed_of(seed, 'bots', game)}:{seat}")``. ``chances`` fills the decision
-    rows' ``win_chances`` (each seat's chance from the lives, :mod:`ninetynine.bots.odds`)."""
-    rules, n = cell.rules, cell.players
-    block, turn = divmod(game, n)
-    specs = cell.seat_specs
-    seats = [specs[e] for e in rotation(game, n)]
-    deal_seed = seed_of(seed, "deal", block)
-    bot_seed = seed_of(seed, "bots", game)
-    state = LedgerState.start(rules, n)
+    deal seed ``seed_of(seed, "deal", block)`` of its block (:meth:`Cell.block_of`), and per
+    seat ``Random(f"{seed_of(seed, 'bots', game)}:{seat}")``. ``chances`` fills the decision
+    rows' ``win_chances`` (:func:`ninetynine.analysis.chances.chances_at`)."""
+    games = _Games(cell, seed, engine)
+    hands = games.columns()
+    found, noted = games.play(game, hands, decisions, chances)
+    decision_row = row_maker(DecisionRow)
+    return GameRows(row_maker(GameRow)(found), hands.rows(), [decision_row(d) for d in noted])
+
+
+class _Games:
+    """A cell's games with one seed: what they share is made once."""
+
+    def __init__(self, cell: Cell, seed: int, engine: Engine) -> None:
+        self.cell, self.seed, self.engine = cell, seed, engine
+        self.rules, self.n = cell.rules, cell.players
+        self.rules_id, self.lineup = cell.rules.id, cell.lineup_name
+        self.rules_hash = rules_hash(cell.rules)
+        n, specs = cell.players, cell.seat_specs
+        # the bot spec in each seat, by the game's rotation in its block
+        self.seats = [[specs[e] for e in rotation(turn, n)] for turn in range(cell.block_size)]
+        # the arena's seeds, seed_of(seed, "deal", block) and seed_of(seed, "bots", game),
+        # but for their last part
+        self.deal_seed, self.bot_seed = seed_of(seed, "deal", ""), seed_of(seed, "bots", "")
+
+    def columns(self) -> HandColumns:
+        """Empty hand columns for this cell's rows."""
+        return HandColumns(self.rules_id, self.n, self.lineup)
+
+    def play(
+        self, game: int, hands: HandColumns, decisions: bool = False, chances: bool = False
+    ) -> tuple[Row, list[Row]]:
+        """Play game ``game``: its game row and decision rows (as tuples); its hand rows
+        go to ``hands``."""
+        block, turn = self.cell.block_of(game)
+        seats = self.seats[turn]
+        deal_seed = self.deal_seed + str(block)
+        state = LedgerState.start(self.rules, self.n)
+        noted: list[Row] = []
+        note: Note | None = None
+        if decisions:
+            chance_seed = self.seed if chances else None
+
+            def note(seat: int, code: int) -> None:
+                noted.append(self._decision(game, state, seat, code, len(noted), chance_seed))
+
+        first = len(hands)
+        moves = play_on(
+            state, seats, deal_seed, self.bot_seed + str(game), hands, self.engine, note
+        )
+        hands.of_game(game)
+        opener, dealer = hands.starts[3 * first + 1 : 3 * first + 3]
+        return self._game_row(
+            state, seats, block, turn, deal_seed, game, moves, opener, dealer
+        ), noted
+
+    def _game_row(
+        self,
+        state: LedgerState,
+        seats: list[str],
+        block: int,
+        turn: int,
+        deal_seed: str,
+        game: int,
+        moves: int,
+        opener: int,
+        dealer: int,
+    ) -> Row:
+        outcome = state.outcome
+        assert outcome is not None
+        n = self.n
+        lost = [0] * n
+        for seat, amount, _cause in state.paid:
+            lost[seat] += amount
+        # each seat's place as records.match.standings gives it: 1 + the seats ranked
+        # strictly above, the winners first, then by lives left (or score)
+        if self.rules.scoring is Scoring.GAME_POINTS:
+            keys = state.scores
+        elif self.rules.teams:
+            keys = [state.seat_lives(s) for s in range(n)]
+        else:  # a seat's own lives
+            keys = state.lives
+        winners = outcome.winners
+        rank = [(s in winners, keys[s]) for s in range(n)]
+        ranked = sorted(rank)
+        places = [1 + n - bisect_right(ranked, mine) for mine in rank]
+        return (
+            self.rules_id,
+            self.rules_hash,
+            n,
+            self.lineup,
+            list(seats),
+            block,
+            turn,
+            deal_seed,
+            game,
+            list(winners),
+            places,
+            outcome.reason.value,
+            state.hand_no,
+            moves,
+            opener,
+            dealer,
+            lost,
+            __version__,
+            ENCODING_VERSION,
+        )
+
+    def _decision(
+        self, game: int, state: State, seat: int, code: int, move: int, seed: int | None
+    ) -> Row:
+        return (
+            self.rules_id,
+            self.n,
+            self.lineup,
+            game,
+            state.hand_no,
+            move,
+            seat,
+            state.total,
+            len(state.legal_codes()),
+            str(state.action_of(code)),
+            chances_at(state, seed, game, move) if seed is not None else [],
+        )
+
+
+# what a game's caller hears as each move is chosen, before it is made: the seat and the code
+Note = Callable[[int, int], None]
+
+
+def play_on(
+    state: LedgerState,
+    seats: Sequence[str],
+    deal_seed: str,
+    bot_seed: str,
+    hands: HandColumns,
+    engine: Engine = Engine.FAST,
+    note: Note | None = None,
+    drawn: int = 0,
+) -> int:
+    """Play ``state`` on to its end, bot spec ``seats[s]`` in seat s drawing from
+    ``Random(f"{bot_seed}:{s}")``, the k-th chance event of hand h from
+    ``hand_seed(deal_seed, h, k)`` (``drawn``: the events of the hand under way drawn
+    before, for a game played on from a position). Returns the moves made here; each
+    hand's row goes to ``hands`` (but its game: :meth:`HandColumns.of_game`), and the
+    ledger of ``state`` holds what was paid. With the checked engine the bots see the
+    public log of the moves played here."""
+    n = state.n
     log: list[Event] | None = [] if engine is Engine.CHECKED else None
     rngs = [random.Random(f"{bot_seed}:{s}") for s in range(n)]
-    bots = [None if spec == "random" else bot_for(spec) for spec in seats]
-    picks: list[Pick | None] = [
-        rng.choice if bot is None or type(bot) is RandomBot else None
-        for bot, rng in zip(bots, rngs, strict=True)
-    ]
-    movers = [
-        None if bot is None else mover(bot, rng, log) for bot, rng in zip(bots, rngs, strict=True)
-    ]
-    rows: list[DecisionRow] = []
-    note = None
-    if decisions:
-        odds = game_odds(rules) if chances else None
-
-        def note(seat: int, code: int, move: int) -> None:
-            rows.append(_decision(cell, game, state, seat, code, move, odds))
-
+    picks: list[Pick] = [rng.choice for rng in rngs]
+    bots: list[Bot | None] = [None] * n
+    for seat, spec in enumerate(seats):
+        if spec != "random":
+            bot = bots[seat] = bot_for(spec)
+            if type(bot) is not RandomBot:
+                picks[seat] = mover(bot, rngs[seat], log, state, seat)
+    if note is not None:
+        picks = [_noting(pick, seat, note) for seat, pick in enumerate(picks)]
     try:
-        moves, hands = _play(state, picks, movers, deal_seed, log, note)
+        return _play(state, picks, deal_seed, log, hands, drawn)
     finally:
-        for bot in bots:
-            if bot is not None and not isinstance(bot, HISTORY_FREE):
-                close_bot(bot)
-    return GameRows(
-        _game_row(cell, state, seats, block, turn, deal_seed, game, moves, hands),
-        [
-            _hand_row(cell, game, state, h, hands[i + 1] if i + 1 < len(hands) else None, moves)
-            for i, h in enumerate(hands)
-        ],
-        rows,
-    )
+        for made in bots:
+            if made is not None and not isinstance(made, HISTORY_FREE):
+                close_bot(made)
+
+
+def _noting(pick: Pick, seat: int, note: Note) -> Pick:
+    """``pick``, telling ``note`` of each move before it is made."""
+
+    def noted(legal: list[int]) -> int:
+        code = pick(legal)
+        note(seat, code)
+        return code
+
+    return noted
 
 
 def _play(
     state: LedgerState,
-    picks: list[Pick | None],
-    movers: list[Mover | None],
+    picks: list[Pick],
     deal_seed: str,
     log: list[Event] | None,
-    note: Callable[[int, int, int], None] | None,
-) -> tuple[int, list[_Hand]]:
-    """Play the game out: the moves made, and each hand as it began. Written for speed:
-    this loop is most of a simulation's time."""
+    hands: HandColumns,
+    drawn: int,
+) -> int:
+    """Play the game out and return the moves made; each hand's row goes to ``hands``
+    (but its game). Written for speed: per move it does what the engine's own loop does,
+    and notes whether a new hand began and whether a card was played; the rest is done
+    once a hand, at its first move and at its end."""
     legal, apply = state.legal_codes, state.apply_code
     if log is not None:
 
@@ -195,149 +336,73 @@ def _play(
             log.extend(state.apply(state.action_of(code)))
 
     chance = _CHANCE
-    drawn: dict[int, int] = {}  # chance events drawn so far in each hand (Chance.by_hand)
-    hands: list[_Hand] = []
+    reseed, down, param, played = chance.seed, DOWN, PARAM, _PLAYED_RANK
+    paid, busts, n = state.paid, state.busts, state.n
+    starts, ends = hands.starts, hands.ends
+    cards, sizes, lost, no_loss = hands.cards, hands.sizes, hands.lost, hands.no_loss()
     moves, hand, last = 0, 0, -1
+    m0 = p0 = b0 = 0  # the moves, payments and busts before the hand under way
+    chance_hand, k = state.hand_no, drawn  # chance events drawn so far in hand chance_hand
     while True:
         phase = state.phase
         if phase is CHANCE:
             h = state.hand_no
-            k = drawn.get(h, 0)
-            drawn[h] = k + 1
-            chance.seed(hand_seed(deal_seed, h, k))
+            if h != chance_hand:
+                chance_hand, k = h, 0
+            reseed(hand_seed(deal_seed, h, k))
+            k += 1
             if log is None:
                 state.play_chance(chance)
             else:
                 log += state.apply(state.sample_chance(chance))
             continue
-        if phase is OVER:
-            break
-        if state.hand_no != hand:
-            if hands:
-                hands[-1].last = last
-            hands.append(_open(state, moves))
-            hand, last = state.hand_no, -1
-        seat = state.turn
-        pick = picks[seat]
-        code = pick(legal()) if pick is not None else movers[seat](state, seat)  # type: ignore[misc]
-        if note is not None:
-            note(seat, code, moves)
+        if phase is OVER or state.hand_no != hand:
+            if hand:  # the hand under way has ended: the rest of its row
+                if last < 0:
+                    ending = -1
+                else:
+                    ending = played[last] if last < param else rank_of(card_of(last))
+                ends += (moves - m0, busts[-1] if len(busts) > b0 else -1, ending)
+                at = len(lost)
+                lost += no_loss
+                if len(paid) > p0:
+                    for seat, amount, cause in paid[p0:]:
+                        lost[at + cause * n + seat] += amount
+            if state.hand_no == hand:  # the game is over, and its last hand written
+                break
+            hand, last = state.hand_no, -1  # a new hand: the start of its row
+            starts += (hand, state.starter, state.dealer)
+            for dealt in state.hands:  # the cards as dealt (sorted and spelt where read)
+                cards += dealt
+            sizes += map(len, state.hands)
+            m0, p0, b0 = moves, len(paid), len(busts)
+            if phase is OVER:  # the game ended as this hand was dealt (an instant hand)
+                continue
+        code = picks[state.turn](legal())
         apply(code)
         moves += 1
-        if code < DOWN or code >= PARAM:
+        if code < down or code >= param:
             last = code
-    if hands:
-        hands[-1].last = last
-    if state.hand_no != hand:  # the last hand ended before its first move (an instant hand)
-        hands.append(_open(state, moves))
-    return moves, hands
-
-
-def _open(state: LedgerState, moves: int) -> _Hand:
-    return _Hand(
-        state.hand_no,
-        state.starter,
-        state.dealer,
-        [" ".join(map(format_card, sorted(hand))) for hand in state.hands],
-        moves,
-        len(state.paid),
-        len(state.busts),
-    )
-
-
-def _game_row(
-    cell: Cell,
-    state: LedgerState,
-    seats: list[str],
-    block: int,
-    turn: int,
-    deal_seed: str,
-    game: int,
-    moves: int,
-    hands: list[_Hand],
-) -> GameRow:
-    outcome = state.outcome
-    assert outcome is not None
-    lost = [0] * cell.players
-    for seat, amount, _cause in state.paid:
-        lost[seat] += amount
-    return GameRow(
-        rules=cell.rules.id,
-        rules_hash=rules_hash(cell.rules),
-        players=cell.players,
-        lineup=cell.lineup_name,
-        seats=seats,
-        block=block,
-        rotation=turn,
-        deal_seed=deal_seed,
-        game=game,
-        winners=list(outcome.winners),
-        places=[s.place for s in standings(state, ())],
-        reason=outcome.reason.value,
-        hands=state.hand_no,
-        turns=moves,
-        opener=hands[0].opener,
-        dealer=hands[0].dealer,
-        lives_lost=lost,
-        engine=__version__,
-        encoding=ENCODING_VERSION,
-    )
-
-
-def _hand_row(
-    cell: Cell, game: int, state: LedgerState, hand: _Hand, following: _Hand | None, moves: int
-) -> HandRow:
-    n = cell.players
-    end = following or _Hand(0, 0, 0, [], moves, len(state.paid), len(state.busts))
-    lost = [[0] * n for _ in CAUSES]
-    for seat, amount, cause in state.paid[hand.paid : end.paid]:
-        lost[cause][seat] += amount
-    return HandRow(
-        rules=cell.rules.id,
-        players=n,
-        lineup=cell.lineup_name,
-        game=game,
-        hand=hand.hand,
-        opener=hand.opener,
-        dealer=hand.dealer,
-        opening=hand.opening,
-        turns=end.moves - hand.moves,
-        loser=state.busts[end.busts - 1] if end.busts > hand.busts else -1,
-        ending_rank=rank_of(card_of(hand.last)) if hand.last >= 0 else -1,
-        lost_over=lost[OVER_],
-        lost_cannot_play=lost[CANNOT_PLAY],
-        lost_made_threshold=lost[MADE],
-        lost_crossed_threshold=lost[CROSSED],
-        lost_border=lost[BORDER],
-    )
-
-
-def _decision(
-    cell: Cell, game: int, state: State, seat: int, code: int, move: int, odds: GameOdds | None
-) -> DecisionRow:
-    return DecisionRow(
-        rules=cell.rules.id,
-        players=cell.players,
-        lineup=cell.lineup_name,
-        game=game,
-        hand=state.hand_no,
-        move=move,
-        seat=seat,
-        total=state.total,
-        legal=len(state.legal_codes()),
-        action=str(state.action_of(code)),
-        win_chances=odds.of_state(state) if odds is not None else [],
-    )
+    return moves
 
 
 @dataclass
 class ChunkRows:
-    """What a chunk gave: its rows, by table."""
+    """What a chunk gave: its game and decision rows as tuples of their fields in order,
+    and its hand rows by column."""
 
     chunk: Chunk
-    games: list[GameRow] = field(default_factory=list)
-    hands: list[HandRow] = field(default_factory=list)
-    decisions: list[DecisionRow] = field(default_factory=list)
+    hands: HandColumns
+    games: list[Row] = field(default_factory=list)
+    decisions: list[Row] = field(default_factory=list)
+
+    def parts(self) -> dict[str, Part]:
+        """Each table's rows, by the table's name."""
+        return {
+            "games": TupleRows(GameRow, self.games),
+            "hands": self.hands,
+            "decisions": TupleRows(DecisionRow, self.decisions),
+        }
 
 
 @dataclass(frozen=True)
@@ -354,18 +419,11 @@ class Task:
 
 def play_chunk(task: Task) -> ChunkRows:
     """Play a chunk's games, in order."""
-    out = ChunkRows(task.chunk)
+    games = _Games(task.cell, task.seed, task.engine)
+    out = ChunkRows(task.chunk, games.columns())
     first = task.chunk.start
     for game in range(first, first + task.chunk.count):
-        rows = play_game(
-            task.cell,
-            game,
-            task.seed,
-            task.engine,
-            decisions=task.decisions,
-            chances=game < task.chance_games,
-        )
-        out.games.append(rows.game)
-        out.hands += rows.hands
-        out.decisions += rows.decisions
+        found, noted = games.play(game, out.hands, task.decisions, game < task.chance_games)
+        out.games.append(found)
+        out.decisions += noted
     return out

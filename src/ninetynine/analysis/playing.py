@@ -1,71 +1,48 @@
-"""Games played on the engine's fast path for the statistics that must play their own:
-the controlled card value (the same deal with one card swapped) and the sampled win
-estimates of the excitement figures.
+"""A deal played twice, for the controlled card value (:mod:`ninetynine.analysis.card_value`):
+deal a game's first hand, change it, and play each version on to the end.
 
-Chance follows the arena's duplicate deals exactly (``Chance.by_hand``): the k-th chance
-event of hand h draws from ``Random(f"{deal_seed}:{h}:{k}")``, so a game's later hands
-get the same cards whatever happened before; each seat's bot draws from
-``Random(f"{bot_seed}:{seat}")``. Bots see their seat's view only (no event history: the
-bots that read one, ``belief=history``, play as if it were empty).
+The versions are played by the simulations' own loop (:func:`ninetynine.analysis.play.play_on`),
+so they follow its rules: the k-th chance event of hand h draws from
+``Random(hand_seed(deal_seed, h, k))`` (the arena's duplicate deals, ``Chance.by_hand``),
+counting on from the events that dealt the first hand, so a version's later hands and
+restocks get the same cards as the other's wherever the play allows; each seat's bot draws
+from ``Random(f"{bot_seed}:{seat}")``; bots see their seat's view without the public log
+(the fast path: the bots that read one, ``belief=history``, play as if it were empty).
 """
 
 from __future__ import annotations
 
 import random
-from collections import Counter
-from collections.abc import Callable, Sequence
 
-from ninetynine.bots.base import Bot, ask, close_bot, make_bot
+from ninetynine.analysis.cells import Cell
+from ninetynine.analysis.columns import HandColumns
+from ninetynine.analysis.play import Engine, play_on
+from ninetynine.analysis.rows import HandRow
+from ninetynine.engine.ledger import LedgerState
 from ninetynine.engine.state import State
-from ninetynine.engine.view import observe
-from ninetynine.records.match import hand_seed, standing
-
-OnDecision = Callable[[State], None]
+from ninetynine.records.match import hand_seed
 
 
-def deal_chance(state: State, deal_seed: str, drawn: Counter[int]) -> None:
-    """Draw and play the pending chance event as ``Chance.by_hand(deal_seed)`` would;
-    ``drawn`` counts the chance events of each hand so far."""
-    hand = state.hand_no
-    state.play_chance(random.Random(hand_seed(deal_seed, hand, drawn[hand])))
-    drawn[hand] += 1
+def deal(cell: Cell, deal_seed: str) -> tuple[State, int]:
+    """A new game of ``cell`` with its first hand dealt (every chance event before the
+    first move, drawn as :func:`~ninetynine.analysis.play.play_on` draws them), and the
+    chance events drawn so far."""
+    state = LedgerState.start(cell.rules, cell.players)
+    drawn = 0
+    while state.is_chance:
+        state.play_chance(random.Random(hand_seed(deal_seed, state.hand_no, drawn)))
+        drawn += 1
+    return state, drawn
 
 
-def make_bots(specs: Sequence[str]) -> list[Bot]:
-    return [make_bot(spec, seeing=True) for spec in specs]
-
-
-def play_on(
-    state: State,
-    bots: Sequence[Bot],
-    deal_seed: str,
-    bot_seed: str,
-    *,
-    drawn: Counter[int] | None = None,
-    on_decision: OnDecision | None = None,
-) -> list[float]:
-    """Play ``state`` to its end in place (bots in their seats, chance by the deal seed);
-    ``on_decision`` sees the state before every move. Returns each seat's standing at
-    the end of the first hand played here (lives, or points: higher is better)."""
-    drawn = Counter() if drawn is None else drawn
-    rngs = [random.Random(f"{bot_seed}:{seat}") for seat in range(state.n)]
-    first_hand = state.hand_no
-    after_first: list[float] | None = None
-    while not state.is_over:
-        if state.hand_no != first_hand and after_first is None:
-            after_first = standing(state)
-        if state.is_chance:
-            deal_chance(state, deal_seed, drawn)
-            continue
-        seat = state.current_seat
-        assert seat is not None
-        if on_decision is not None:
-            on_decision(state)
-        action = ask(bots[seat], observe(state, seat), rngs[seat], state)
-        state.apply_code(state.code_of(action))
-    return standing(state) if after_first is None else after_first
-
-
-def close_all(bots: Sequence[Bot]) -> None:
-    for bot in bots:
-        close_bot(bot)
+def play_version(
+    cell: Cell, version: State, deal_seed: str, bot_seed: str, drawn: int
+) -> tuple[HandRow, State]:
+    """Play ``version`` (a copy of a :func:`deal`, changed or not, which this takes over)
+    on to its end with the cell's bots in their seats: the row of its first hand, and the
+    game at its end."""
+    state = LedgerState.of(version)
+    hands = HandColumns(cell.rules.id, cell.players, cell.lineup_name)
+    play_on(state, cell.seat_specs, deal_seed, bot_seed, hands, Engine.FAST, drawn=drawn)
+    hands.of_game(0)
+    return hands.rows()[0], state

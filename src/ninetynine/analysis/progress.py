@@ -34,6 +34,9 @@ class Progress:
         return self
 
     def advance(self, games: int) -> None:
+        """Count ``games`` more games as done; where shown, move the bar, or print a plain
+        line if :data:`PLAIN_EVERY` seconds have passed since the last (or the start) or all
+        are done."""
         self.done += games
         if not self.shown:
             return

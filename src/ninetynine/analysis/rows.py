@@ -5,15 +5,33 @@ in that cell, so the three tables join on ``(rules, players, lineup, game)``. Se
 here, as in the engine; a report numbers them from 1. Lists hold one entry per seat, seat 0
 first. The files are Parquet under ``rules=K/players=N/lineup=L/`` (or JSON lines where pyarrow
 is not installed), one part per chunk of games; see ``docs/analysis.md``.
+
+A chunk's rows travel from the worker that played them to the driver that writes them as
+a :class:`Part` per table, cheaper to make, pickle and convert than row objects: tuples
+of the fields (:class:`TupleRows`), or the hand rows by column
+(:class:`~ninetynine.analysis.columns.HandColumns`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import typing
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, fields
+from functools import cache
+from typing import Any, Protocol, TypeVar
 
 from ninetynine.engine.ledger import LossCause
 
-__all__ = ["ROWS_VERSION", "DecisionRow", "GameRow", "HandRow", "LossCause"]
+__all__ = [
+    "ROWS_VERSION",
+    "DecisionRow",
+    "GameRow",
+    "HandRow",
+    "LossCause",
+    "Part",
+    "TupleRows",
+    "row_maker",
+]
 
 ROWS_VERSION = 1  # bumped when a column changes meaning; stored in every manifest
 
@@ -27,10 +45,12 @@ class GameRow:
     players: int
     lineup: str  # the line-up's bot specs, comma-separated, in entrant order
     seats: list[str]  # the bot spec in each seat
-    block: int  # the duplicate-deal block: its games share every deal
-    rotation: int  # 0 .. players-1: the block's game, its seats rotated by this much
-    deal_seed: str  # the block's chance seed (``Chance.by_hand``)
-    game: int  # the game's index in its cell, from 0: block * players + rotation
+    block: int  # the duplicate-deal block: its games share every deal (Cell.block_of;
+    # batch engine: = game)
+    rotation: int  # the block's game, its seats rotated by this much (0 with one bot)
+    deal_seed: str  # the block's chance seed (``Chance.by_hand``); on the batch engine, its
+    # batch's seed and the game's slot in it (``analysis.batch_play``): other cards
+    game: int  # the game's index in its cell, from 0: block * players + rotation, or block
     winners: list[int]  # seats credited with the win (none when everyone lost)
     places: list[int]  # each seat's place: 1 for the winners, then by lives or score
     reason: str  # the engine's EndReason value
@@ -68,7 +88,8 @@ class HandRow:
 @dataclass(frozen=True, slots=True)
 class DecisionRow:
     """One decision (``--decisions``): the position, what was played, and, on the sampled
-    games, each seat's chance of winning the game there (the coach's estimate)."""
+    games, each seat's chance of winning the game there (:mod:`ninetynine.analysis.chances`:
+    rollouts from each seat's own view)."""
 
     rules: str
     players: int
@@ -81,3 +102,72 @@ class DecisionRow:
     legal: int  # how many legal moves there were
     action: str  # the move in the records' notation
     win_chances: list[float]  # each seat's estimated chance of winning the game; [] unsampled
+
+
+R = TypeVar("R", GameRow, HandRow, DecisionRow)
+
+
+@cache
+def row_maker(row: type[R]) -> Callable[[Sequence[Any]], R]:
+    """What makes a row of class ``row`` from its fields in order, as a simulation's
+    workers send them back: a tuple, whose lists may come as tuples (cheaper to make,
+    to keep and to pickle); the row gets lists."""
+    lists = [
+        i for i, kind in enumerate(typing.get_type_hints(row).values()) if typing.get_args(kind)
+    ]
+
+    def make(values: Sequence[Any]) -> R:
+        found = list(values)
+        for i in lists:
+            found[i] = list(found[i])
+        return row(*found)
+
+    return make
+
+
+class Part(Protocol):
+    """The rows of one table that one part file holds, as a chunk sends them back."""
+
+    @property
+    def row(self) -> type:
+        """The row class."""
+        ...
+
+    def __len__(self) -> int: ...
+
+    def records(self) -> Iterable[Sequence[Any]]:
+        """Each row's fields in order (a list field as any sequence)."""
+        ...
+
+    def rows(self) -> list[Any]:
+        """The row objects."""
+        ...
+
+    def arrow_columns(self) -> dict[str, Any]:
+        """The columns, by name, as ``pyarrow.table`` takes them with the row's schema."""
+        ...
+
+
+@dataclass
+class TupleRows:
+    """A :class:`Part` of rows kept as tuples of their fields in order."""
+
+    row: type
+    tuples: list[tuple[Any, ...]]
+
+    def __len__(self) -> int:
+        return len(self.tuples)
+
+    def records(self) -> list[tuple[Any, ...]]:
+        """The tuples."""
+        return self.tuples
+
+    def rows(self) -> list[Any]:
+        """The row objects."""
+        make = row_maker(self.row)
+        return [make(t) for t in self.tuples]
+
+    def arrow_columns(self) -> dict[str, Any]:
+        """The columns, each a list of the rows' values."""
+        names = [f.name for f in fields(self.row)]
+        return dict(zip(names, map(list, zip(*self.tuples, strict=True)), strict=True))

@@ -17,6 +17,7 @@ from typing import Any
 
 from ninetynine import __version__
 from ninetynine.analysis.backends import Backend, played
+from ninetynine.analysis.batch_play import EngineChoice, choose_engine
 from ninetynine.analysis.cells import (
     Cell,
     Chunk,
@@ -26,11 +27,12 @@ from ninetynine.analysis.cells import (
     split_specs,
     unplayable,
 )
-from ninetynine.analysis.play import ENCODING_VERSION, ChunkRows, Engine, Task, engine_for
+from ninetynine.analysis.play import ENCODING_VERSION, ChunkRows, Engine, Task
 from ninetynine.analysis.progress import Progress
 from ninetynine.analysis.rows import ROWS_VERSION, DecisionRow, GameRow, HandRow
 from ninetynine.analysis.store import (
     Format,
+    ManifestWriter,
     Table,
     available,
     default_format,
@@ -45,7 +47,11 @@ from ninetynine.rules.presets import load_rules, rules_spec
 from ninetynine.rules.settings import Rules
 
 CHUNK = 200  # games a chunk, about: a second or so of random games, long enough for Ray
-CHANCE_GAMES = 100  # the first games of a cell whose decisions get each seat's win chances
+# ... on the batch engine, whose chunk is one batch: a wider one steps more games at once
+BATCH_CHUNK = 1000
+# the first games of a cell whose decisions get each seat's win chances (about half a second
+# a game of P at four seats: ninetynine.analysis.chances)
+CHANCE_GAMES = 30
 KIND = "ninetynine simulation"
 
 
@@ -58,9 +64,10 @@ class Plan:
     lineups: tuple[tuple[str, ...], ...]
     games: int
     seed: int = 0
-    chunk: int = CHUNK
+    chunk: int | None = None  # None: CHUNK, or BATCH_CHUNK for a cell on the batch engine
     decisions: bool = False
     chance_games: int = CHANCE_GAMES
+    engine: EngineChoice = EngineChoice.AUTO
 
     def cells(self) -> tuple[list[Cell], list[str]]:
         """The cells to play, in order, and a note for each one skipped."""
@@ -87,6 +94,7 @@ class Plan:
             "chunk": self.chunk,
             "decisions": self.decisions,
             "chance_games": self.chance_games,
+            "engine": self.engine.value,
         }
 
 
@@ -112,9 +120,16 @@ def plan_of(
         raise NinetyNineError(f"players {list(counts)}: expected whole numbers, 2 or more")
     for lineup in lineup_list:
         check_lineup(lineup)
+    choice = options.pop("engine", EngineChoice.AUTO)
+    try:
+        options["engine"] = EngineChoice(choice)
+    except ValueError:
+        raise NinetyNineError(f"engine {choice!r}: expected auto, fast or batch") from None
     plan = Plan(loaded, counts, lineup_list, games, **options)
     for key in ("games", "chunk"):
         value = getattr(plan, key)
+        if key == "chunk" and value is None:
+            continue
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise NinetyNineError(f"{key} {value!r}: expected a whole number, 1 or more")
     if not isinstance(plan.seed, int) or isinstance(plan.seed, bool):
@@ -145,7 +160,7 @@ class Results:
 
     def _rows(self, table: Table) -> list[Any]:
         if self.out is None:
-            return [row for c in self._chunks for row in getattr(c, table.value)]
+            return [row for c in self._chunks for row in c.parts()[table.value].rows()]
         fmt = Format(self.manifest["format"])
         rows: list[Any] = []
         for cell in self.cells:
@@ -170,12 +185,16 @@ class Results:
         return self._rows(Table.DECISIONS)
 
     def game_rows(self) -> list[GameRow]:
+        """The game rows (read once, a new list each call)."""
         return list(self._game_rows)
 
     def hand_rows(self) -> list[HandRow]:
+        """The hand rows (read once, a new list each call)."""
         return list(self._hand_rows)
 
     def decision_rows(self) -> list[DecisionRow]:
+        """The decision rows, none unless the simulation ran with ``decisions`` (read
+        once, a new list each call)."""
         return list(self._decision_rows)
 
     @property
@@ -185,10 +204,12 @@ class Results:
 
     @property
     def hands(self) -> Any:
+        """The hands as a DataFrame (a list of :class:`HandRow` without pandas)."""
         return _frame(self._hand_rows, HandRow)
 
     @property
     def decisions(self) -> Any:
+        """The decisions as a DataFrame (a list of :class:`DecisionRow` without pandas)."""
         return _frame(self._decision_rows, DecisionRow)
 
 
@@ -222,14 +243,19 @@ def simulate(
     decisions: bool = False,
     resume: bool = False,
     progress: bool = False,
-    chunk: int = CHUNK,
+    chunk: int | None = None,
     chance_games: int = CHANCE_GAMES,
+    engine: EngineChoice | str = EngineChoice.AUTO,
 ) -> Results:
     """Play ``games`` games of every cell (each rule set x player count x line-up) and
     return their rows; with ``out``, write them there too (``docs/analysis.md``), and with
     ``resume`` go on with the run an earlier call left unfinished there. The same seed
-    gives the same rows whatever ``workers`` and ``backend``. With ``progress``, the
-    engine of each cell and a progress bar go to standard error."""
+    gives the same rows whatever ``workers`` and ``backend``. ``engine``: ``auto`` plays
+    the cells of random bots on the batch engine where it can (NumPy: other games than the
+    fast path's for the same seed), ``fast`` never, ``batch`` every cell or fails. With
+    ``progress``, the engine of each cell and a progress bar go to standard error.
+    ``chunk``: games a chunk (the unit of work and of ``resume``), by default
+    :data:`CHUNK`, or :data:`BATCH_CHUNK` on the batch engine."""
     plan = plan_of(
         rules,
         players,
@@ -239,6 +265,7 @@ def simulate(
         chunk=chunk,
         decisions=decisions,
         chance_games=chance_games,
+        engine=engine,
     )
     try:
         backend = Backend(backend)
@@ -251,11 +278,14 @@ def simulate(
         for note in run.notes:
             print(note, file=sys.stderr)
     tasks = run.tasks()
-    with Progress(run.total, progress, run.total - sum(t.chunk.count for t in tasks)) as bar:
-        for rows in played(tasks, backend, workers, address):
-            run.finished(rows)
-            bar.advance(rows.chunk.count)
-    return run.results()
+    try:
+        with Progress(run.total, progress, run.total - sum(t.chunk.count for t in tasks)) as bar:
+            for rows in played(tasks, backend, workers, address):
+                run.finished(rows)
+                bar.advance(rows.chunk.count)
+        return run.results()
+    finally:
+        run.close()
 
 
 class _Run:
@@ -270,21 +300,24 @@ class _Run:
                 "no cell can be played: "
                 + "; ".join(n.removeprefix("skipped ") for n in self.notes)
             )
-        self.engines = [engine_for(cell) for cell in self.cells]
+        chosen = [choose_engine(cell, plan.engine, plan.decisions) for cell in self.cells]
+        self.engines = [engine for engine, _ in chosen]
         self.notes += [
-            f"{cell.label}: {games_of(plan.games)} on the "
-            + ("fast path" if engine is Engine.FAST else "checked API (a bot reads the log)")
-            for cell, engine in zip(self.cells, self.engines, strict=True)
+            f"{cell.label}: {games_of(plan.games)}, {note}"
+            for cell, (_, note) in zip(self.cells, chosen, strict=True)
         ]
         self.chunks = [
-            chunks_of(i, c.players, plan.games, plan.chunk) for i, c in enumerate(self.cells)
+            chunks_of(i, c.block_size, plan.games, plan.chunk or _chunk_for(engine))
+            for i, (c, engine) in enumerate(zip(self.cells, self.engines, strict=True))
         ]
         self.total = plan.games * len(self.cells)
         self.collected: list[ChunkRows] = []
         self.format = default_format()
         self.manifest = self._manifest()
+        self.writer: ManifestWriter | None = None
         if out is not None:
             self._open(out, resume)
+            self.writer = ManifestWriter(out)
 
     def _manifest(self) -> dict[str, Any]:
         return {
@@ -324,6 +357,13 @@ class _Run:
                         f"({_differs(old.get(key), self.manifest[key])}): give the same "
                         "configuration, or another --out"
                     )
+            engines = [c.get("engine") for c in old.get("cells", [])]
+            now = [c["engine"] for c in self.manifest["cells"]]
+            if engines != now:
+                raise NinetyNineError(
+                    f"--resume: {out} was played on other engines ({_differs(engines, now)}): "
+                    "give the same --engine where NumPy is installed as it was, or another --out"
+                )
             self.manifest["chunks"] = old["chunks"]
         elif out.exists() and (not out.is_dir() or any(out.iterdir())):
             raise NinetyNineError(
@@ -363,24 +403,37 @@ class _Run:
             return
         cell = self.cells[rows.chunk.cell]
         counts = {}
+        parts = rows.parts()
         for table in Table:
-            found = getattr(rows, table.value)
+            found = parts[table.value]
             counts[table.value] = len(found)
-            if found:
+            if len(found):
                 path = part_path(self.out, table, cell.path, rows.chunk.part, self.format)
                 write_part(path, found, self.format)
         self.manifest["chunks"][self.key(rows.chunk)] = counts
-        write_manifest(self.out, self.manifest)
+        assert self.writer is not None
+        self.writer.write(self.manifest)
 
     def results(self) -> Results:
         self.manifest["done"] = True
         if self.out is None:
             return Results(self.manifest, None, self.collected)
+        self.close()
         write_manifest(self.out, self.manifest)
         return Results(self.manifest, self.out)
 
+    def close(self) -> None:
+        """Wait for the manifest's writes (the last one too, whatever stopped the run)."""
+        if self.writer is not None:
+            self.writer.close()
+
+
+def _chunk_for(engine: Engine) -> int:
+    return BATCH_CHUNK if engine is Engine.BATCH else CHUNK
+
 
 def games_of(n: int) -> str:
+    """``1 game``, ``2 games``."""
     return "1 game" if n == 1 else f"{n} games"
 
 

@@ -7,7 +7,8 @@ whole. Where pyarrow is not installed the parts are JSON lines (``part-C.jsonl``
 an object. ``OUT/manifest.json`` records the configuration, the versions and every
 finished chunk; the parts and the manifest are written to a temporary name and moved into
 place, so a run killed at any moment leaves the last manifest whole, and a part that the
-manifest does not list is written again on ``--resume``.
+manifest does not list is written again on ``--resume``. A run writes its manifest in a
+thread of its own (:class:`ManifestWriter`): the games go on while the disk takes it.
 """
 
 from __future__ import annotations
@@ -16,17 +17,17 @@ import importlib.util
 import json
 import os
 import typing
-from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import fields
 from enum import StrEnum
+from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ninetynine.analysis.rows import DecisionRow, GameRow, HandRow
+from ninetynine.analysis.rows import DecisionRow, GameRow, HandRow, Part
 from ninetynine.errors import NinetyNineError
 
 MANIFEST = "manifest.json"
-Row = GameRow | HandRow | DecisionRow
 R = TypeVar("R", GameRow, HandRow, DecisionRow)
 
 
@@ -39,6 +40,7 @@ class Table(StrEnum):
 
     @property
     def row(self) -> type[GameRow] | type[HandRow] | type[DecisionRow]:
+        """The class of the table's rows."""
         return {Table.GAMES: GameRow, Table.HANDS: HandRow, Table.DECISIONS: DecisionRow}[self]
 
 
@@ -63,6 +65,8 @@ def default_format() -> Format:
 
 
 def part_path(out: Path, table: Table, cell_path: str, part: str, fmt: Format) -> Path:
+    """Where part ``part`` (``part-C``) of a table is for the cell whose folder is
+    ``cell_path``: ``OUT/TABLE/CELL/part-C.FORMAT``."""
     return out / table.value / cell_path / f"{part}.{fmt.value}"
 
 
@@ -73,6 +77,7 @@ def _write_atomic(path: Path, write: typing.Callable[[Path], object]) -> None:
     os.replace(tmp, path)
 
 
+@cache
 def _arrow_schema(row: type) -> Any:
     """The Arrow schema of a row class, from its annotations (so that a column of empty
     lists still has its element type)."""
@@ -86,22 +91,21 @@ def _arrow_schema(row: type) -> Any:
     return pa.schema(columns)
 
 
-def write_part(path: Path, rows: Sequence[Row], fmt: Format) -> None:
-    """One part file of rows of one class."""
-    names = [f.name for f in fields(rows[0])] if rows else []
+def write_part(path: Path, part: Part, fmt: Format) -> None:
+    """One part file: the rows of ``part``, all of one class."""
     if fmt is Format.PARQUET:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        row = type(rows[0])
-        columns = {name: [getattr(r, name) for r in rows] for name in names}
-        table = pa.table(columns, schema=_arrow_schema(row))
-        _write_atomic(path, lambda tmp: pq.write_table(table, tmp))
+        table = pa.table(part.arrow_columns(), schema=_arrow_schema(part.row))
+        sink = pa.BufferOutputStream()  # then one write: Arrow opens a file slower
+        pq.write_table(table, sink)
+        data = sink.getvalue()
+        _write_atomic(path, lambda tmp: tmp.write_bytes(memoryview(data)))
         return
-    lines = "".join(
-        json.dumps({name: getattr(r, name) for name in names}, separators=(",", ":")) + "\n"
-        for r in rows
-    )
+    names = [f.name for f in fields(part.row)]
+    dumps = json.JSONEncoder(separators=(",", ":")).encode
+    lines = "".join(dumps(dict(zip(names, r, strict=True))) + "\n" for r in part.records())
     _write_atomic(path, lambda tmp: tmp.write_text(lines, encoding="utf-8"))
 
 
@@ -124,8 +128,45 @@ def read_part(path: Path, row: type[R], fmt: Format) -> list[R]:
 
 def write_manifest(out: Path, manifest: dict[str, Any]) -> None:
     """The manifest, moved into place whole."""
-    text = json.dumps(manifest, indent=1) + "\n"
-    _write_atomic(out / MANIFEST, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+    _write_text(out / MANIFEST, json.dumps(manifest, indent=1) + "\n")
+
+
+def _write_text(path: Path, text: str) -> None:
+    _write_atomic(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+
+
+class ManifestWriter:
+    """Writes a results folder's manifest as :func:`write_manifest` does, in a thread of
+    its own: moving a file over another makes ext4 (and other file systems) put it on disk
+    first, milliseconds that the games need not wait for. The writes keep their order,
+    each a copy of the manifest as it was given (a write overtaken by a newer one before it
+    began is skipped); :meth:`close` waits for the last and raises what failed."""
+
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="manifest")
+        self._given = 0
+        self._writes: list[Future[None]] = []
+
+    def write(self, manifest: dict[str, Any]) -> None:
+        """Write ``manifest`` (as it is now) soon."""
+        self._raise_failed()
+        self._given += 1
+        text = json.dumps(manifest, indent=1) + "\n"
+        self._writes.append(self._pool.submit(self._write, self._given, text))
+
+    def _write(self, number: int, text: str) -> None:
+        if number == self._given:  # else a newer manifest waits: this one is stale
+            _write_text(self.out / MANIFEST, text)
+
+    def _raise_failed(self) -> None:
+        while self._writes and self._writes[0].done():
+            self._writes.pop(0).result()
+
+    def close(self) -> None:
+        """Wait for the writes; raise the error of one that failed."""
+        self._pool.shutdown(wait=True)
+        self._raise_failed()
 
 
 def read_manifest(out: Path) -> dict[str, Any]:

@@ -15,12 +15,17 @@ file, the key and what it accepts):
 * ``[cardstock]``: CardStock's Ninety-Eight: ``rules``, ``players``, ``bots``, ``games``;
 * ``[ladder]``: ``rules``, ``players``, ``bots`` (weakest first), ``games`` per pair;
 * ``[card_value]``: ``rules``, ``players``, ``bots``, ``ranks``, ``deals``;
-* ``[excitement]``: ``rules`` (a list), ``players``, ``bots``, ``games``, ``samples``;
+* ``[excitement]``: ``rules`` (a list), ``players``, ``bots``, ``games`` (whose decisions
+  get each seat's win chances, :mod:`ninetynine.analysis.chances`, as ``simulate
+  --decisions`` writes them);
 * ``[small]``: the sizes ``--small`` uses instead (``games``, ``deals``, ``sampled``).
+
+The games are played on ``workers`` processes; the figures do not depend on how many.
 """
 
 from __future__ import annotations
 
+import os
 import statistics
 import time
 import tomllib
@@ -30,10 +35,11 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ninetynine.analysis import simulate
-from ninetynine.analysis.card_value import controlled
-from ninetynine.analysis.chances import estimator, sample_histories
-from ninetynine.analysis.excitement import Excitement, excitement
+from ninetynine.analysis.card_value import controlled_values
+from ninetynine.analysis.chances import estimator
+from ninetynine.analysis.excitement import Excitement
 from ninetynine.analysis.groups import CellKey
+from ninetynine.analysis.intervals import MIN_BLOCKS
 from ninetynine.analysis.rows import GameRow
 from ninetynine.analysis.summary import CellSummary, summarize
 from ninetynine.analysis.tables import (
@@ -60,7 +66,8 @@ class StudyError(NinetyNineError):
 
 @dataclass(frozen=True)
 class Part:
-    """One part of the study: rule sets, player counts, a line-up, and a size."""
+    """One part of the study: rule sets, player counts, bots and a size (games, or deals
+    for the card value)."""
 
     rules: list[str]
     players: list[int]
@@ -70,6 +77,9 @@ class Part:
 
 @dataclass(frozen=True)
 class Config:
+    """The study's configuration (:func:`read_config`): its file, seed and title, its
+    parts, and the ranks whose controlled value it measures."""
+
     path: Path
     seed: int
     title: str
@@ -79,7 +89,6 @@ class Config:
     card_value: Part
     ranks: list[int]
     excitement: Part
-    samples: int
 
 
 class _Reader:
@@ -171,7 +180,6 @@ def read_config(path: Path, small: bool = False) -> Config:
         _part(path, data, "card_value", "deals"),
         ranks,
         _part(path, data, "excitement"),
-        _Reader(path, data, "excitement").whole("samples"),
     )
     if not small:
         return config
@@ -197,11 +205,12 @@ class Study:
     """What the study measured, and how long each part took."""
 
     config: Config
-    summaries: list[CellSummary]  # the rule sets with heuristic bots
+    summaries: list[CellSummary]  # the [rule_sets] part; its card value cell has ``controlled``
     cardstock: list[CellSummary]
     ladder: list[CellSummary]
     excitement: list[tuple[CellKey, Excitement]]
     seconds: dict[str, float]
+    workers: int
 
 
 def _timed(seconds: dict[str, float], name: str, work: Callable[[], T]) -> T:
@@ -211,28 +220,55 @@ def _timed(seconds: dict[str, float], name: str, work: Callable[[], T]) -> T:
     return out
 
 
-def _play(part: Part, seed: int, lineups: Sequence[str] | None = None) -> list[CellSummary]:
-    rows: list[GameRow] = []
-    hands = []
+STUDY_CHUNK = 50  # games a chunk: small enough to keep two processes busy to the end
+
+
+def _play(
+    part: Part,
+    seed: int,
+    workers: int,
+    lineups: Sequence[str] | None = None,
+    decisions: bool = False,
+) -> list[CellSummary]:
+    """Every cell of a part (with its one-bot line-up, or ``lineups``), one simulation
+    per player count; with ``decisions``, every game's decisions with win chances."""
+    counts: dict[int, list[Rules]] = {}
     for rules_id in part.rules:
         rules = open_rules(rules_id)
         for n in usual_counts(rules, part.players):
-            cells = lineups or [",".join([part.bots[0]] * n)]
-            results = simulate(rules_id, n, list(cells), part.games, seed=seed, workers=1)
-            rows += results.game_rows()
-            hands += results.hand_rows()
-    return summarize(rows, hands)
+            counts.setdefault(n, []).append(rules)
+    rows: list[GameRow] = []
+    hands = []
+    chosen = []
+    for n, rule_sets in sorted(counts.items()):
+        cells = lineups or [",".join([part.bots[0]] * n)]
+        results = simulate(
+            rule_sets,
+            n,
+            list(cells),
+            part.games,
+            seed=seed,
+            workers=workers,
+            chunk=STUDY_CHUNK,
+            decisions=decisions,
+            chance_games=part.games,
+        )
+        rows += results.game_rows()
+        hands += results.hand_rows()
+        chosen += results.decision_rows()
+    return summarize(rows, hands, chosen)
 
 
-def run_study(config: Config) -> Study:
-    """Play every part of the study (on one core: ``workers=1``)."""
+def run_study(config: Config, workers: int = 0) -> Study:
+    """Play every part of the study on ``workers`` processes (0: one per core)."""
+    workers = workers or os.cpu_count() or 1
     seconds: dict[str, float] = {}
     seed = config.seed
-    summaries = _timed(seconds, "rule sets", lambda: _play(config.rule_sets, seed))
-    cardstock = _timed(seconds, "CardStock", lambda: _play(config.cardstock, seed))
+    summaries = _timed(seconds, "rule sets", lambda: _play(config.rule_sets, seed, workers))
+    cardstock = _timed(seconds, "CardStock", lambda: _play(config.cardstock, seed, workers))
     steps = config.ladder.bots
     pairs = [f"{a},{b}" for a, b in zip(steps[1:], steps, strict=False)]
-    ladder = _timed(seconds, "ladder", lambda: _play(config.ladder, seed, pairs))
+    ladder = _timed(seconds, "ladder", lambda: _play(config.ladder, seed, workers, pairs))
 
     value = config.card_value
     rules = open_rules(value.rules[0])
@@ -242,25 +278,14 @@ def run_study(config: Config) -> Study:
     found = _timed(
         seconds,
         "card value",
-        lambda: [controlled(rules, n, bots, r, value.games, seed) for r in config.ranks],
+        lambda: controlled_values(rules, n, bots, config.ranks, value.games, seed, workers),
     )
     summaries = [replace(s, controlled=found) if s.cell == target else s for s in summaries]
-
-    ex = config.excitement
-
-    def sampled() -> list[tuple[CellKey, Excitement]]:
-        out = []
-        for rules_id in ex.rules:
-            m = usual_counts(open_rules(rules_id), ex.players)[0]
-            line = [ex.bots[0]] * m
-            lead = sample_histories(open_rules(rules_id), m, line, ex.games, seed, config.samples)
-            out.append(
-                (CellKey(rules_id, m, ",".join(line)), excitement(lead, estimator(config.samples)))
-            )
-        return out
-
-    excited = _timed(seconds, "excitement", sampled)
-    return Study(config, summaries, cardstock, ladder, excited, seconds)
+    sampled = _timed(
+        seconds, "excitement", lambda: _play(config.excitement, seed, workers, decisions=True)
+    )
+    excited = [(x.cell, x.excitement) for x in sampled if x.excitement is not None]
+    return Study(config, summaries, cardstock, ladder, excited, seconds, workers)
 
 
 # The page ---------------------------------------------------------------------------------
@@ -327,6 +352,54 @@ def _cardstock_verdict(summaries: Sequence[CellSummary]) -> str:
     )
 
 
+def _excitement_note(study: Study) -> str:
+    """What the excitement figures are made of, said from the configuration."""
+    played = {x.cell for x in study.summaries}
+    same = all(cell in played for cell, _ in study.excitement)
+    return (
+        f"The first {_count(study.config.excitement.games, 'game')} of each cell"
+        + (" (the same games as above)" if same else "")
+        + ", with every seat's chance of winning at each decision as the decision rows of "
+        f"`ninetynine simulate --decisions` carry it: {estimator()}. From these lead "
+        "histories: CardStock's Drama (how far below an even chance the eventual winner "
+        "fell, on the moves it was below) and Security (the share of the game it was above), "
+        "and Ludii's lead changes, Decisiveness and Stability."
+    )
+
+
+SHOWN = 12  # the seats named in the page's sentence on fairness, at most
+
+
+def _seat_verdict(summaries: Sequence[CellSummary]) -> str:
+    """How many seats' win rates differ from the fair share, in one paragraph from the
+    numbers (with the count that chance alone would give)."""
+    tests = [
+        (x, seat, p, x.fairness.from_opener[seat])
+        for x in summaries
+        for seat, p in enumerate(x.fairness.opener_p)
+    ]
+    if not tests:
+        return ""
+    off = [t for t in tests if t[2] < 0.05]
+    clear = sorted((t for t in tests if t[2] < 0.001), key=lambda t: t[2])
+    named = "; ".join(
+        f"{x.cell.label}, seat {seat + 1}: {rate.percent()} (fair {x.fairness.fair_share:.1%})"
+        for x, seat, _p, rate in clear[:SHOWN]
+    )
+    more = f"; and {len(clear) - SHOWN} more" if len(clear) > SHOWN else ""
+    return (
+        f"Of the {len(tests)} seats' win rates above, {len(off)} differ from the fair share "
+        f"at p < 0.05 (score test; chance alone would give about {0.05 * len(tests):.0f}), "
+        f"and {len(clear)} at p < 0.001"
+        + (f", the clearest first: {named}{more}." if clear else ".")
+    )
+
+
+def _count(n: int, one: str, many: str = "") -> str:
+    """``1 deal``, ``2 deals``."""
+    return f"{n} {one}" if n == 1 else f"{n} {many or one + 's'}"
+
+
 def write_page(study: Study, page: Path, command: str) -> None:
     """``page`` (Markdown) and its plots, in a folder named after it beside it."""
     from ninetynine.analysis import plots  # matplotlib: the analysis extra
@@ -339,13 +412,17 @@ def write_page(study: Study, page: Path, command: str) -> None:
     out = [
         f"# {c.title}",
         "",
-        f"Generated by `{command}` from `{_shown(c.path)}` (seed {c.seed}) on one core: "
-        f"{games} simulated games, {c.card_value.games} deals per controlled card value and "
-        f"{c.excitement.games} sampled games per excitement figure, in {total:.0f} s ({timing}). "
-        "Every figure has a 95% interval and names its method; where the games of a deal "
-        "block share their cards (with one bot in every seat they are replays of one game), "
-        "proportions count each block once: Student t over the blocks from 10 of them, "
-        "Wilson's over the blocks below. Small samples: read the intervals.",
+        f"Generated by `{command}` from `{_shown(c.path)}` (seed {c.seed}) on "
+        f"{_count(study.workers, 'process', 'processes')}: {games} simulated games, "
+        f"{_count(c.card_value.games, 'deal')} per controlled card value and "
+        f"{_count(c.excitement.games, 'sampled game')} per excitement figure, in "
+        f"{total:.0f} s ({timing}). Every figure has a 95% interval and names its "
+        "method. With one bot in every seat each game has a deal of its own (rotating "
+        "identical bots round a deal would replay one game with its seats relabelled), and "
+        "a proportion's interval is Wilson's over the games. Where two bots share a table "
+        "(the skill ladder) the seats rotate over each deal, the games of a deal block share "
+        "their cards, and proportions count each block once: Student t over the blocks from "
+        f"{MIN_BLOCKS} of them, Wilson's over the blocks below.",
         "",
         "## CardStock's Ninety-Eight",
         "",
@@ -366,11 +443,14 @@ def write_page(study: Study, page: Path, command: str) -> None:
         "",
         f"Every rule set at its usual table sizes ({', '.join(map(str, c.rule_sets.players))} "
         f"players where it allows them), {c.rule_sets.bots[0]} bots in every seat, "
-        f"{c.rule_sets.games} games a cell. The fair share is 1/n where one seat wins (the "
+        f"{c.rule_sets.games} games a cell, each its own deal. The fair share is 1/n where "
+        "one seat wins (the "
         "mean number of winners over n where several do); CardStock's Fairness is 1 for a "
         "fair first seat, Ludii's Balance 1 where every seat wins alike.",
         "",
         fairness_table(s).markdown(),
+        "",
+        _seat_verdict(s),
     ]
     for x in s:
         if x.cell.rules == c.card_value.rules[0]:
@@ -395,10 +475,10 @@ def write_page(study: Study, page: Path, command: str) -> None:
         "",
         "## What is a card worth?",
         "",
-        "Observed: a seat's chance of not losing the hand with the rank in its opening cards "
-        "minus without, over every seat-hand. Controlled: the same deal with the rank swapped "
-        f"into or out of one seat's hand, both played by the same bots and seeds "
-        f"({c.card_value.games} deals a rank).",
+        "Observed: a seat's chance of keeping a hand (neither losing it nor paying anything "
+        "in it) with the rank in its opening cards minus without, over every seat-hand. "
+        "Controlled: the same deal with the rank swapped into or out of one seat's hand, "
+        f"both played by the same bots and seeds ({c.card_value.games} deals a rank).",
     ]
     for x in s:
         if x.controlled:
@@ -429,6 +509,8 @@ def write_page(study: Study, page: Path, command: str) -> None:
         luck_table(study.ladder).markdown(),
         "",
         "## Is it exciting?",
+        "",
+        _excitement_note(study),
         "",
     ]
     out += [excitement_table(study.excitement).markdown()]

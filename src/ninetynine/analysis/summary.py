@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ninetynine.analysis.card_value import CardValue, ControlledValue, observational
+from ninetynine.analysis.chances import estimator
 from ninetynine.analysis.excitement import Excitement, History, excitement
 from ninetynine.analysis.fairness import Fairness, fairness
 from ninetynine.analysis.groups import CellKey, by_cell
@@ -14,13 +15,6 @@ from ninetynine.analysis.ladder import Luck, Pair, luck, pairs
 from ninetynine.analysis.length import Length, length
 from ninetynine.analysis.losses import Losses, losses
 from ninetynine.analysis.rows import DecisionRow, GameRow, HandRow
-
-# what ``ninetynine simulate --decisions`` records (ninetynine.analysis.play): coarser than
-# ninetynine.analysis.chances, which the published study uses
-RECORDED = (
-    "the decision rows' win chances: each seat's odds from the lives left "
-    "(they move only when a life is lost)"
-)
 
 
 @dataclass(frozen=True)
@@ -76,7 +70,7 @@ def summarize(
                 observational(rows, cell_hands) if cell_hands else [],
                 pairs(rows),
                 luck(rows),
-                excitement(lead, RECORDED) if lead else None,
+                excitement(lead, estimator()) if lead else None,
             )
         )
     return out

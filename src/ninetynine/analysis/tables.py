@@ -54,6 +54,8 @@ class Table:
 
 
 def cells_table(summaries: Sequence[CellSummary]) -> Table:
+    """Each cell's games, its mean hands and turns per game, and the median and quartiles
+    of its turns."""
     return Table(
         "Cells",
         ["cell", "games", "hands/game", "turns/game", "median turns", "quartiles"],
@@ -73,6 +75,8 @@ def cells_table(summaries: Sequence[CellSummary]) -> Table:
 
 
 def fairness_table(summaries: Sequence[CellSummary]) -> Table:
+    """Each cell's fair share and win rate by seat in order of play from the opener, with
+    CardStock's Fairness and Ludii's Balance."""
     most = max(s.cell.players for s in summaries)
     rows = []
     for s in summaries:
@@ -97,6 +101,7 @@ def fairness_table(summaries: Sequence[CellSummary]) -> Table:
 
 
 def dealer_table(summaries: Sequence[CellSummary]) -> Table:
+    """Each cell's win rate by seat counted from the first hand's dealer (0 = the dealer)."""
     most = max(s.cell.players for s in summaries)
     rows = []
     for s in summaries:
@@ -110,6 +115,8 @@ def dealer_table(summaries: Sequence[CellSummary]) -> Table:
 
 
 def losses_table(summaries: Sequence[CellSummary]) -> Table:
+    """Each cell's lives lost, and the share of them by cause (cells without hand rows
+    left out)."""
     rows = []
     for s in summaries:
         if s.losses is None:
@@ -126,6 +133,8 @@ def losses_table(summaries: Sequence[CellSummary]) -> Table:
 
 
 def ending_table(summaries: Sequence[CellSummary]) -> Table:
+    """Each cell's share of the hands ended on a card that each rank ended (cells without
+    hand rows left out)."""
     with_hands = [s for s in summaries if s.losses is not None]
     ranks = list(with_hands[0].losses.ending) if with_hands and with_hands[0].losses else []
     return Table(
@@ -140,6 +149,9 @@ def ending_table(summaries: Sequence[CellSummary]) -> Table:
 
 
 def card_value_table(summary: CellSummary) -> Table:
+    """One cell's card values by rank: the observed chance of keeping the hand with the
+    rank dealt and without, the observed differences for the hand and the game, and the
+    controlled difference for the hand with its deals where it was measured."""
     controlled = {c.rank: c for c in summary.controlled}
     rows = []
     for v in summary.card_values:
@@ -164,6 +176,8 @@ def card_value_table(summary: CellSummary) -> Table:
 
 
 def ladder_table(summaries: Sequence[CellSummary]) -> Table:
+    """Every ladder pair of every cell: each bot's win rate, the difference with its
+    interval and p-value; the note gives Order over all the pairs."""
     measured = [(s, p) for s in summaries for p in s.pairs]
     share = order([p for _, p in measured])
     return Table(
@@ -187,6 +201,8 @@ def ladder_table(summaries: Sequence[CellSummary]) -> Table:
 
 
 def luck_table(summaries: Sequence[CellSummary]) -> Table:
+    """Each cell's luck of the deal, where it was measured: the shares of the variance of
+    a chair's result that the deal, the chair and the play explain."""
     return Table(
         "Luck of the deal: what a chair's result varies with",
         ["cell", "blocks", "the deal", "the chair", "the play"],
@@ -207,6 +223,8 @@ def luck_table(summaries: Sequence[CellSummary]) -> Table:
 
 
 def excitement_table(figures: Sequence[tuple[CellKey, Excitement]]) -> Table:
+    """Each cell's excitement figures with its sample size; the note says how the chances
+    were estimated."""
     rows = []
     notes = set()
     for cell, e in figures:
@@ -231,6 +249,8 @@ def excitement_table(figures: Sequence[tuple[CellKey, Excitement]]) -> Table:
 
 
 def compare_table(differences: Sequence[Difference]) -> Table:
+    """Each figure of each cell two runs share: run A's mean, run B's, A minus B with its
+    interval, the test and its p-value."""
     return Table(
         "A minus B",
         ["cell", "figure", "A", "B", "A − B [95%]", "test", "p"],

@@ -112,15 +112,17 @@ def cap_time(bot: Bot, seconds: float) -> None:
         cap(seconds)
 
 
-# Difficulty levels offered to players, as bot specs. ``hard`` is the strongest honest
-# bot measured (README: the strength table).
+# Difficulty levels offered to players, as bot specs. ``easy`` plays with a beginner's
+# mistakes (not random cards); ``hard`` is the strongest honest bot measured (README: the
+# strength table).
 HARD = "ismcts:iterations=300,belief=history,value=odds"
-DIFFICULTIES = {"easy": "random", "medium": "heuristic-v2", "hard": HARD}
+DIFFICULTIES = {"easy": "beginner", "medium": "heuristic-v2", "hard": HARD}
 # The bots that come with the game, by name: "module:factory", imported when first built.
 # Naming them here (rather than each module registering itself when imported) keeps one
 # list to read and costs no import until a bot is wanted.
 BUILTIN: dict[str, str] = {
     "random": "ninetynine.bots.random_bot:RandomBot",
+    "beginner": "ninetynine.bots.beginner:BeginnerBot",
     "greedy": "ninetynine.bots.greedy:GreedyBot",
     "greedy-keep": "ninetynine.bots.greedy:GreedyKeepBot",
     # the yardstick, frozen; "heuristic" names it too, so every figure and saved match

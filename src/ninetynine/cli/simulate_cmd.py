@@ -6,10 +6,14 @@ heuristic,random --games 1000 --seed 1 --out results/``, or ``ninetynine simulat
 study.toml`` with the same settings in a file (docs/analysis.md gives its keys).
 
 Each --bots is one line-up: its bot specs are the entrants, repeated in order to fill
-the seats; the seats rotate every game and each block of games deals the same cards.
+the seats. With different bots the seats rotate every game and each block of games deals
+the same cards; with one bot in every seat each game has a deal of its own.
 The rows are Parquet files in a Hive layout (JSON lines where pyarrow is not installed)
 that DuckDB, pandas and polars read as one table. The same seed gives the same rows
 whatever --workers and --backend. A run that was stopped goes on with --resume.
+Line-ups of random bots play on the batch engine (NumPy, the rl extra) where it plays
+their rules, other games than the fast path's for the same seed; each cell's note says
+which engine played it (--engine fast: never the batch engine).
 """
 
 from __future__ import annotations
@@ -44,9 +48,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--backend", choices=["local", "ray"], help="where to play (default: local)"
     )
     parser.add_argument("--address", help="a Ray cluster to join (with --backend ray)")
+    parser.add_argument(
+        "--engine",
+        choices=["auto", "fast", "batch"],
+        help="auto (default): cells of random bots on the batch engine (NumPy) where it "
+        "plays their rules, the others on the fast path; fast: never the batch engine; "
+        "batch: every cell on it, or one line saying why not",
+    )
     parser.add_argument("--resume", action="store_true", help="go on with the run in --out")
     parser.add_argument("--decisions", action="store_true", help="also a row per decision")
-    parser.add_argument("--chunk", type=int, help="games a chunk (default: 200)")
+    parser.add_argument(
+        "--chunk", type=int, help="games a chunk (default: 200, or 1000 on the batch engine)"
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar and no notes")
 
 
@@ -74,6 +87,7 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
         "out": args.out,
         "workers": args.workers,
         "backend": args.backend,
+        "engine": args.engine,
         "address": args.address,
         "decisions": args.decisions or None,
         "chunk": args.chunk,
@@ -86,6 +100,7 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
         "seed": 0,
         "workers": 0,
         "backend": "local",
+        "engine": "auto",
         "decisions": False,
     }
     out: dict[str, Any] = {}

@@ -14,6 +14,7 @@ True
 from __future__ import annotations
 
 import random
+from typing import TypeVar
 
 from ninetynine.engine.actions import Move
 from ninetynine.engine.events import Event
@@ -28,13 +29,21 @@ def new_game(rules: Rules, players: int, *, first: int = 0) -> State:
 
     ``first`` is the seat (0-based) that plays first: the dealer sits to its right.
     """
+    return set_up(State.__new__(State), rules, players, first)
+
+
+S = TypeVar("S", bound=State)
+
+
+def set_up(s: S, rules: Rules, players: int, first: int = 0) -> S:
+    """Fill a bare state (a :class:`State`, or a subclass's, made with ``__new__``) as
+    :func:`new_game` starts a game: a subclass's game starts without a copy."""
     if not rules.players_min <= players <= rules.players_max:
         raise RecordError(
             f"{rules.id} is for {rules.players_min} to {rules.players_max} players, not {players}"
         )
     if not 0 <= first < players:
         raise RecordError(f"first player {first + 1} is not a seat of a {players}-player table")
-    s = State.__new__(State)
     s.rules, s.c, s.n = rules, compiled(rules), players
     s.decks = rules.decks_for(players)
     s.hands = [[] for _ in range(players)]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from ninetynine.engine.game import new_game
+from ninetynine.engine.game import set_up
 from ninetynine.engine.state import FIELDS, State
 from ninetynine.rules.settings import Rules
 
@@ -40,32 +40,46 @@ class LedgerState(State):
     _due: int  # the cause of the payment a bust is making (CAUSES' index), or -1
 
     @classmethod
-    def start(cls, rules: Rules, players: int) -> LedgerState:
-        """A new game (as :func:`~ninetynine.engine.game.new_game` starts it) with an
-        empty ledger."""
-        base = new_game(rules, players)
-        state = cls.__new__(cls)
-        for name in FIELDS:
-            setattr(state, name, getattr(base, name))
+    def start(cls, rules: Rules, players: int, *, first: int = 0) -> LedgerState:
+        """A new game (as :func:`~ninetynine.engine.game.new_game` starts it, ``first``
+        to play) with an empty ledger."""
+        state = set_up(cls.__new__(cls), rules, players, first)
         state.paid, state.busts, state._due = [], [], -1
         return state
+
+    @classmethod
+    def of(cls, state: State) -> LedgerState:
+        """``state`` with an empty ledger, from here on (it takes ``state``'s lists over:
+        the caller gives ``state`` up, or passes a clone)."""
+        ledger = cls.__new__(cls)
+        for name in FIELDS:
+            setattr(ledger, name, getattr(state, name))
+        ledger.paid, ledger.busts, ledger._due = [], [], -1
+        return ledger
+
+    # the engine's methods are called by name, not through super(): these run once a
+    # hand, on a simulation's hot path
 
     def _bust(self, seat: int, played: bool) -> None:
         self.busts.append(seat)
         self._due = OVER_ if played else CANNOT_PLAY
         try:
-            super()._bust(seat, played)
+            _bust(self, seat, played)
         finally:
             self._due = -1
 
     def _pay(self, seat: int, amount: int, reason: str, by: int | None = None) -> None:
         paid = min(self.lives[self.side(seat)], amount)  # what _pay takes: no more than held
-        cause = self._due if self._due >= 0 else MADE if by is not None else CROSSED
+        due = self._due
+        cause = due if due >= 0 else MADE if by is not None else CROSSED
         self._due = -1  # a bust pays once; a later payment of the play has its own cause
-        super()._pay(seat, amount, reason, by)
+        _pay(self, seat, amount, reason, by)
         if paid:
             self.paid.append((seat, paid, cause))
 
     def _lose_points(self, seat: int, amount: int, border: int | None) -> None:
-        super()._lose_points(seat, amount, border)
+        _lose_points(self, seat, amount, border)
         self.paid.append((seat, amount, CANNOT_PLAY if border is None else BORDER))
+
+
+_bust, _pay, _lose_points = State._bust, State._pay, State._lose_points

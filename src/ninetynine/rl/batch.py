@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from ninetynine.engine.ledger import CANNOT_PLAY, OVER_
 from ninetynine.engine.tables import compiled
 from ninetynine.errors import RulesError
 from ninetynine.rl.encoding import rules_for
@@ -123,7 +124,11 @@ class Batch:
     clockwise), ``turn``, ``lives[b, s]``, ``alive`` and ``in_hand`` (bit ``s`` per seat),
     ``dealer``, ``starter`` and ``top`` (the pile's top card). After each :meth:`step`,
     ``over[b]`` tells the games that ended (their slot has a new game) with ``winners[b]``
-    (a bit per seat), and ``loser[b]`` the seat that lost a life (-1 for none).
+    (a bit per seat), and ``loser[b]`` the seat that lost a life (-1 for none), with
+    ``paid[b]`` the lives it paid and ``cause[b]`` why (the index of
+    :data:`~ninetynine.engine.ledger.CAUSES`: over the limit or could not play; -1 for
+    none). ``hand_no[b]`` counts the hands of each game from 1; a game that ended leaves
+    its last lives and hand count in ``final_lives[b]`` and ``final_hands[b]``.
     """
 
     def __init__(
@@ -172,6 +177,11 @@ class Batch:
         self.over = np.zeros(b, bool)
         self.winners = np.zeros(b, np.int64)
         self.loser = np.full(b, -1, np.int64)
+        self.paid = np.zeros(b, np.int64)
+        self.cause = np.full(b, -1, np.int64)
+        self.hand_no = np.ones(b, np.int64)
+        self.final_lives = np.zeros((b, n), np.int64)
+        self.final_hands = np.zeros(b, np.int64)
         self._slots = np.arange(b)
         self._new_games(self._slots, first)
 
@@ -342,6 +352,7 @@ class Batch:
         self.starter[slots] = first
         self.dealer[slots] = (first - 1) % n
         self.direction[slots] = 1
+        self.hand_no[slots] = 1
         self._deal_from_deck(slots)
 
     def _next(self, mask: np.ndarray, seat: np.ndarray, way: np.ndarray) -> np.ndarray:
@@ -352,6 +363,7 @@ class Batch:
     def _end_hand(self, slots: np.ndarray, loser: np.ndarray) -> None:
         """The hand is over (``loser`` lost it): the next leader and the new deal."""
         alive = self.alive[slots]
+        self.hand_no[slots] += 1
         cw = np.ones(len(slots), np.int64)
         starter = self.rules.starter
         if starter is Starter.LEFT_OF_DEALER:
@@ -433,6 +445,8 @@ class Batch:
         self.top = np.where(down, self.top, card)
         self.total = np.where(lost, total, new)
         self.loser.fill(-1)
+        self.paid.fill(0)
+        self.cause.fill(-1)
         self.over.fill(False)
         # the card leaves the hand, and a play that is not lost draws into its slot
         fine = ~lost
@@ -457,7 +471,10 @@ class Batch:
         seat = self.turn[slots]
         bit = np.int64(1) << seat
         self.loser[slots] = seat
-        lives = self.lives[slots, seat] - rules.bust_penalty
+        self.cause[slots] = np.where(played, OVER_, CANNOT_PLAY)
+        held = self.lives[slots, seat]
+        self.paid[slots] = np.minimum(held, rules.bust_penalty)
+        lives = held - rules.bust_penalty
         self.lives[slots, seat] = np.maximum(lives, 0)
         out = lives <= 0
         self.alive[slots] = np.where(out, self.alive[slots] & ~bit, self.alive[slots])
@@ -467,6 +484,8 @@ class Batch:
             done = slots[ended]
             self.over[done] = True
             self.winners[done] = self.alive[done]
+            self.final_lives[done] = self.lives[done]
+            self.final_hands[done] = self.hand_no[done]
             self._new_games(done)
             keep = ~ended
             slots, played, slot, seat, bit = (

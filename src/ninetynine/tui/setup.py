@@ -87,7 +87,7 @@ class SetupApp(App[Table]):
                 "Bots",
                 Select(
                     [
-                        ("easy (random)", "easy"),
+                        ("easy (beginner)", "easy"),
                         ("medium (heuristic)", "medium"),
                         ("hard (search)", "hard"),
                     ],
