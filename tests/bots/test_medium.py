@@ -9,6 +9,7 @@ import pytest
 
 from ninetynine.bots import DIFFICULTIES, make_bot
 from ninetynine.bots.comeback import comeback, escape_strength, keep_values
+from ninetynine.bots.heuristic import keep_value_v1
 from ninetynine.bots.reading import SeatReading, fits
 from ninetynine.engine.events import Event
 from ninetynine.engine.view import View, observe
@@ -113,3 +114,31 @@ def test_g_spends_the_ten_before_the_king() -> None:
         }
     )
     assert found == {"heuristic-v1": "KD", "heuristic-v2": "10C-10"}
+
+
+def test_its_keep_values_separate_an_ace_from_a_five() -> None:
+    # v1's keep values barely separate them (safe up to 98 and up to 94 of 99); from 85 on
+    # an Ace is safe far longer, so at 81 medium keeps the Ace and plays the Three where
+    # v1 plays the Ace as +11.
+    rules = load_rules("P")
+    ace, five = parse_card("AS"), parse_card("5S")
+    v1 = keep_value_v1(rules)
+    assert v1[ace] - v1[five] < 0.05
+    row = keep_values(rules, 2.0).row(85)
+    assert row[ace] - row[five] > 0.25
+    found = choices(
+        {"rules": "P", "total": 81, "turn": 1, "hands": ["AS 3H 2D", "2C 3C 5C", "6H 7C 9H"]}
+    )
+    assert found == {"heuristic-v1": "AS+11", "heuristic-v2": "3H"}
+
+
+def test_heads_up_the_ten_goes_first_only_with_duel() -> None:
+    # P heads-up at 92 with a King, a Ten and an Eight: v1 sets 99 with the King. Spending
+    # the Ten -10 first there (duel=1.2) cost games (docs/bots.md), so by default medium
+    # keeps the escapes level and plays the King too; the option still turns it on.
+    view = _view({"rules": "P", "total": 92, "turn": 1, "hands": ["KS 10H 8C", "2C 3C 5C"]}, 0, ())
+    played = {
+        spec: {str(make_bot(spec).choose(view, random.Random(s))) for s in range(3)}
+        for spec in ("heuristic-v1", "medium", "medium:duel=1.2")
+    }
+    assert played == {"heuristic-v1": {"KS"}, "medium": {"KS"}, "medium:duel=1.2": {"10H-10"}}

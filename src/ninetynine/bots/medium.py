@@ -20,8 +20,9 @@ with four changes:
   elsewhere spending the Ten before the King cost games, even heads-up, so there escapes
   stay level (``weak`` is 2).
 
-The weights are options (``push``, ``keep``, ``back``, ``weak``, ``read``), measured in
-games against ``heuristic-v1`` (``benchmarks/bots_strength.py``; figures in docs/bots.md).
+The weights are options (``push``, ``keep``, ``back``, ``weak``, ``duel``: ``weak`` when only
+two players are left in the hand, ``read``), measured in games against ``heuristic-v1``
+(``benchmarks/bots_strength.py``; figures in docs/bots.md).
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ class MediumBot:
         "keep": BotOption(float, 0),
         "back": BotOption(float, 0),
         "weak": BotOption(float, 0, most=3),
+        "duel": BotOption(float, 0, most=3),
         "read": BotOption(int, 0, most=1),
     }
 
@@ -69,9 +71,10 @@ class MediumBot:
         back: float = BACK,
         weak: float | None = None,
         read: int = 1,
+        duel: float | None = None,
     ) -> None:
         self.push, self.keep, self.back, self.read = push, keep, back, read
-        self.weak = weak
+        self.weak, self.duel = weak, duel
         self._rules: Rules | None = None  # the rule set and table size the tables are for
         self._players = 0
 
@@ -83,6 +86,8 @@ class MediumBot:
             reset = rules.after_bust in (AfterBust.RESET_ALL, AfterBust.RESET_OTHERS)
             weak = self.weak if self.weak is not None else WEAK_AFTER_RESET if reset else WEAK
             self._values = keep_values(rules, weak)
+            duel = self.duel if self.duel is not None else weak
+            self._duel = keep_values(rules, duel)
             self._comeback: dict[int, Comeback] = {}
 
     def choose(self, view: View, rng: random.Random) -> Action:
@@ -131,7 +136,8 @@ class MediumBot:
         hand = list(view.hand)
         if action.card is not None:
             hand.remove(action.card)
-        values = self._values.row(view.total)
+        duel = sum(view.in_hand) == 2  # heads-up in the hand: ``duel``'s escape values
+        values = (self._duel if duel else self._values).row(view.total)
         score += self.keep * sum(values[c] for c in hand)
         if after.hand_no != state.hand_no:
             return score
