@@ -18,6 +18,8 @@ from ninetynine.errors import NinetyNineError
 
 BOTS = ["random", "heuristic", "ismcts:iterations=25,depth=12"]
 NEW = ["greedy", "greedy-keep", with_options("hard", iterations=25, depth=12)]
+# the medium level beside the frozen yardstick it is measured against
+LEVELS = ["medium", "heuristic-v1"]
 # the search's endgame (max^n from any total) and learned rollouts, at small budgets
 SEARCH = [
     with_options("hard", iterations=25, depth=12, endgame=99, plies=2),
@@ -63,7 +65,7 @@ def table(preset: str) -> int:
 
 @pytest.mark.parametrize("preset", sorted(presets()))
 def test_every_bot_finishes_every_preset(preset: str) -> None:
-    for specs in (BOTS, NEW, SEARCH, EASY):
+    for specs in (BOTS, NEW, SEARCH, LEVELS, EASY):
         moves = play(preset, table(preset), specs, seed=11)
         assert moves  # somebody played
 
@@ -72,7 +74,7 @@ OPTIONAL = {"preset": "P-2P-AGAIN", "rules": {"two_player_reverse": "play_again_
 
 
 @pytest.mark.parametrize(
-    "spec", [*BOTS, *NEW, *SEARCH, "beginner", "oracle:iterations=25,depth=12"]
+    "spec", [*BOTS, *NEW, *SEARCH, "heuristic-v2", "beginner", "oracle:iterations=25,depth=12"]
 )
 def test_every_bot_plays_the_declinable_extra_turn(spec: str) -> None:
     """P-2P-AGAIN read as a right: each bot is offered the extra turn and answers legally."""
@@ -87,7 +89,7 @@ def test_every_bot_plays_the_declinable_extra_turn(spec: str) -> None:
         assert declined  # it weighs declining as one more move
 
 
-@pytest.mark.parametrize("spec", [*BOTS, *NEW, *SEARCH, "beginner"])
+@pytest.mark.parametrize("spec", [*BOTS, *NEW, *SEARCH, "heuristic-v2", "beginner"])
 def test_bots_are_deterministic_for_a_seed(spec: str) -> None:
     for preset in ("P", "G", "P-ONLINE"):
         first = play(preset, 3, [spec], seed=5)
@@ -100,9 +102,12 @@ def test_ismcts_depends_on_its_seed() -> None:
 
 
 def test_registry_and_difficulties() -> None:
-    assert {"random", "heuristic", "ismcts", "cmd", "proc"} <= set(bot_names())
+    assert {"random", "heuristic", "heuristic-v1", "heuristic-v2", "ismcts", "cmd", "proc"} <= set(
+        bot_names()
+    )
     assert make_bot("easy").name == "beginner"
-    assert make_bot("medium").name == "heuristic-v1"  # today: the frozen yardstick
+    assert make_bot("medium").name == "heuristic-v2"
+    assert make_bot("heuristic").name == "heuristic-v1"  # the old name is the frozen yardstick
     assert make_bot("hard").name == "ismcts"
     assert set(DIFFICULTIES) == {"easy", "medium", "hard"}
     bot = make_bot("ismcts:iterations=123,c=1.5")

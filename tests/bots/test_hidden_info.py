@@ -104,6 +104,7 @@ HONEST = (
     "greedy-keep",
     "heuristic",
     "heuristic-v1",
+    "heuristic-v2",
     "ismcts:iterations=200",
     with_options("hard", iterations=200),
     with_options("hard", iterations=100, endgame=99, plies=2),
