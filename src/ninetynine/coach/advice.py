@@ -13,6 +13,11 @@ every move tried on the same sampled deals, and reads where each playout ended:
   table holds too many lives to count exactly, the odds are an estimate and
   :attr:`Advice.note` says so.
 
+Both figures go through the calibration of the rules' family
+(:mod:`ninetynine.coach.calibration`: monotone maps fitted on self-play, versioned);
+:attr:`Advice.calibration` names the version applied, and where the family has no map the
+figures are the search's own and :attr:`Advice.note` says so.
+
 Plays that differ only in their card's suit, where the rules give suits no meaning for
 that card (the rules' ``same`` table: a suit card of its own, such as the Ace of Spades of
 rules TW, stays apart), are one move: one line of figures for all of them.
@@ -28,12 +33,13 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ninetynine.bots.base import make_bot, with_options
 from ninetynine.bots.ismcts import IsmctsBot
 from ninetynine.bots.odds import game_odds
+from ninetynine.coach.calibration import Calibration, shipped
 from ninetynine.engine.actions import Action
 from ninetynine.engine.state import State
 from ninetynine.engine.view import View
@@ -46,6 +52,7 @@ ESTIMATED = (
     "the chances of losing the game are estimated: this table has too many lives "
     "to count them exactly"
 )
+UNCALIBRATED = "the figures are the search's own: no calibration is fitted for these rules' family"
 
 
 @dataclass(frozen=True)
@@ -75,6 +82,7 @@ class Advice:
     # per move, per iteration, whether the seat lost the hand (for the errors)
     _lost: tuple[tuple[float, ...], ...] = field(repr=False, compare=False)
     note: str | None = None  # what a person should know of how the figures were made
+    calibration: int | None = None  # the version of the calibration applied (None: raw)
 
     def figures(self, action: Action) -> MoveFigures:
         """The figures of the move ``action`` is (any of its suits)."""
@@ -111,11 +119,20 @@ def _tied(gap: float, error: float) -> bool:
     return gap <= SIGNIFICANT * error
 
 
-def advise(view: View, *, playouts: int = PLAYOUTS, seed: int = 0) -> Advice:
+def advise(
+    view: View,
+    *,
+    playouts: int = PLAYOUTS,
+    seed: int = 0,
+    calibration: Calibration | None | bool = True,
+) -> Advice:
     """The coach's figures for the seat of ``view`` (its turn), from that view only.
 
-    Deterministic for a ``seed``. Raises NinetyNineError when the seat has no move to
-    make.
+    ``calibration``: True for the shipped maps (:mod:`ninetynine.coach.calibration`),
+    False or None for the search's raw figures, or a calibration to apply. The maps take
+    the raw figures only; the order of the moves and the ties are the raw figures' (a map
+    may make two figures equal, never reverse them). Deterministic for a ``seed``. Raises
+    NinetyNineError when the seat has no move to make.
     """
     if not view.my_turn or not view.legal:
         raise NinetyNineError(
@@ -161,6 +178,27 @@ def advise(view: View, *, playouts: int = PLAYOUTS, seed: int = 0) -> Advice:
     )
     top = order[0]
     tied = [j for j in order if j == top or _tied(*_paired(tuple(lost[j]), tuple(lost[top])))]
+    notes = [] if odds is None or odds.exact_at(det.template) else [ESTIMATED]
+    used = (
+        shipped()
+        if calibration is True
+        else calibration
+        if isinstance(calibration, Calibration)
+        else None
+    )
+    maps = None if used is None else used.maps(view.rules)
+    if maps is not None:
+        game = maps.lose_game
+        figures = [
+            replace(
+                m,
+                lose_hand=maps.lose_hand(m.lose_hand),
+                lose_game=m.lose_game if m.lose_game is None or game is None else game(m.lose_game),
+            )
+            for m in figures
+        ]
+    elif used is not None:
+        notes.append(UNCALIBRATED)
     return Advice(
         me,
         tuple(figures),
@@ -168,7 +206,8 @@ def advise(view: View, *, playouts: int = PLAYOUTS, seed: int = 0) -> Advice:
         tuple(figures[j].action for j in tied),
         len(lost[0]),
         tuple(tuple(x) for x in lost),
-        None if odds is None or odds.exact_at(det.template) else ESTIMATED,
+        "; ".join(notes) or None,
+        None if maps is None or used is None else used.version,
     )
 
 
@@ -183,6 +222,7 @@ def advice_json(advice: Advice) -> dict[str, Any]:
         "tied": [str(a) for a in tied],
         "deals": advice.deals,
         "note": advice.note,
+        "calibration": advice.calibration,
         "moves": [
             {
                 "action": str(m.action),
