@@ -26,9 +26,9 @@ from functools import cache
 from typing import ClassVar
 
 from ninetynine.bots.determinize import Determinizer
-from ninetynine.bots.knowledge import escape_cards, safe_table
+from ninetynine.bots.knowledge import escape_cards, forced_move, safe_table
 from ninetynine.bots.spec import BotOption, Options
-from ninetynine.engine.actions import Action, ActionKind
+from ninetynine.engine.actions import Action
 from ninetynine.engine.state import State, compiled
 from ninetynine.engine.view import View
 from ninetynine.records.match import standing
@@ -54,13 +54,9 @@ class HeuristicBot:
         """The legal action with the best :meth:`score` on one deal of the unseen cards drawn
         with ``rng``; a draw (else the first action) when no card may be played."""
         legal = view.legal
-        if len(legal) == 1:
-            return legal[0]
-        if all(a.kind is not ActionKind.PLAY for a in legal):
-            for a in legal:  # drawing keeps more options open
-                if a.kind is ActionKind.DRAW:
-                    return a
-            return legal[0]
+        forced = forced_move(legal)
+        if forced is not None:
+            return forced
         state = Determinizer(view).sample(rng)
         scored = [(self.score(view, state, a), i) for i, a in enumerate(legal)]
         return legal[max(scored)[1]]

@@ -7,8 +7,10 @@ the fast rollout policy of the search share one idea of which cards are worth ke
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from functools import cache
 
+from ninetynine.engine.actions import Action, ActionKind
 from ninetynine.engine.game import new_game
 from ninetynine.engine.state import CHANCE, DOWN, DRAW, OVER, compiled
 from ninetynine.engine.tables import PARAM, card_of
@@ -160,3 +162,14 @@ def hand_weights(rules: Rules, players: int, games: int = 100) -> tuple[float, .
     return tuple(
         min(4.0, max(0.25, f / e)) if e else 1.0 for f, e in zip(found, expected, strict=True)
     )
+
+
+def forced_move(legal: Sequence[Action]) -> Action | None:
+    """The move a bot that scores plays makes without scoring: the only legal action, or,
+    where no card may be played, a draw (it keeps more options open) else the first
+    action; None where there are plays to choose from."""
+    if len(legal) == 1:
+        return legal[0]
+    if any(a.kind is ActionKind.PLAY for a in legal):
+        return None
+    return next((a for a in legal if a.kind is ActionKind.DRAW), legal[0])

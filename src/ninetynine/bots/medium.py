@@ -32,10 +32,10 @@ from typing import ClassVar
 
 from ninetynine.bots.comeback import Comeback, comeback, keep_values
 from ninetynine.bots.determinize import Determinizer
-from ninetynine.bots.knowledge import hand_weights
+from ninetynine.bots.knowledge import forced_move, hand_weights
 from ninetynine.bots.reading import SeatReading, fits
 from ninetynine.bots.spec import BotOption, Options
-from ninetynine.engine.actions import Action, ActionKind
+from ninetynine.engine.actions import Action
 from ninetynine.engine.state import State
 from ninetynine.engine.view import View
 from ninetynine.records.match import standing
@@ -94,13 +94,9 @@ class MediumBot:
         """The legal action with the best score on one deal of the unseen cards drawn with
         ``rng``; a draw (else the first action) when no card may be played."""
         legal = view.legal
-        if len(legal) == 1:
-            return legal[0]
-        if all(a.kind is not ActionKind.PLAY for a in legal):
-            for a in legal:  # drawing keeps more options open
-                if a.kind is ActionKind.DRAW:
-                    return a
-            return legal[0]
+        forced = forced_move(legal)
+        if forced is not None:
+            return forced
         self._tables(view.rules, view.players)
         det = Determinizer(view)
         state = det.sample(rng)
