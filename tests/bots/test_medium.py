@@ -1,4 +1,4 @@
-"""``heuristic-v2``, the medium level: the flaws of ``heuristic-v1`` that issue 27 measured."""
+"""``heuristic-v2``, the next medium level: the flaws of ``heuristic-v1`` that issue 27 measured."""
 
 from __future__ import annotations
 
@@ -39,9 +39,11 @@ def _view(position: dict[str, Any], seat: int, plays: tuple[str, ...]) -> View:
     return observe(state, seat, tuple(history))
 
 
-def test_medium_is_heuristic_v2_and_heuristic_is_the_frozen_v1() -> None:
-    assert DIFFICULTIES["medium"] == "heuristic-v2"
-    assert make_bot("medium").name == "heuristic-v2"
+def test_heuristic_v2_is_built_and_heuristic_is_the_frozen_v1() -> None:
+    # the medium level stays heuristic-v1 until heuristic-v2 plays alike in the browser's
+    # tables run after run (docs/bots.md)
+    assert DIFFICULTIES["medium"] == "heuristic-v1"
+    assert make_bot("heuristic-v2").name == "heuristic-v2"
     assert make_bot("heuristic").name == make_bot("heuristic-v1").name == "heuristic-v1"
 
 
@@ -139,6 +141,10 @@ def test_heads_up_the_ten_goes_first_only_with_duel() -> None:
     view = _view({"rules": "P", "total": 92, "turn": 1, "hands": ["KS 10H 8C", "2C 3C 5C"]}, 0, ())
     played = {
         spec: {str(make_bot(spec).choose(view, random.Random(s))) for s in range(3)}
-        for spec in ("heuristic-v1", "medium", "medium:duel=1.2")
+        for spec in ("heuristic-v1", "heuristic-v2", "heuristic-v2:duel=1.2")
     }
-    assert played == {"heuristic-v1": {"KS"}, "medium": {"KS"}, "medium:duel=1.2": {"10H-10"}}
+    assert played == {
+        "heuristic-v1": {"KS"},
+        "heuristic-v2": {"KS"},
+        "heuristic-v2:duel=1.2": {"10H-10"},
+    }

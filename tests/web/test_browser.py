@@ -163,7 +163,14 @@ def test_an_extra_turn_shows_a_decline_button_only_while_it_may_be_declined(
             for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
         )
     )
-    create_table(page, web.url, "Pip", 2, {2: "easy"}, house)
+    # a friend in seat 2, not a bot: a bot that never declines would play on at 0 for ever
+    # and push Pip's decline out of the log
+    invite = create_table(page, web.url, "Pip", 2, {}, house)
+    friend = browser.new_context().new_page()
+    friend.goto(invite)
+    friend.locator("#join-panel").get_by_label("Your name").fill("Quin")
+    friend.get_by_role("button", name="Take a seat").click()
+    expect(friend.locator("#board")).to_be_visible()
     decline = page.get_by_role("button", name="Decline the extra turn")
     expect(page.locator("#hand button.legal").first).to_be_visible()
     expect(decline).to_have_count(0)  # an ordinary turn: nothing to decline

@@ -369,6 +369,10 @@ class Advice(Model):
         description="how the figures were made, where a person should "
         "know (the game's odds estimated at a table of many lives)"
     )
+    calibration: int | None = Field(
+        description="the version of the coach's calibration the figures went through; "
+        "null: the search's own figures (no map fitted for these rules' family)"
+    )
     moves: list[MoveAdvice]
 
 
