@@ -15,8 +15,9 @@ every move tried on the same sampled deals, and reads where each playout ended:
 
 Both figures go through the calibration of the rules' family
 (:mod:`ninetynine.coach.calibration`: monotone maps fitted on self-play, versioned);
-:attr:`Advice.calibration` names the version applied, and where the family has no map the
-figures are the search's own and :attr:`Advice.note` says so.
+:attr:`Advice.calibration` names the version applied; where the family has no map the
+figures are the search's own and it is None (no note: version 1 changes no figure, so a
+note on the other families would only mislead).
 
 Plays that differ only in their card's suit, where the rules give suits no meaning for
 that card (the rules' ``same`` table: a suit card of its own, such as the Ace of Spades of
@@ -52,7 +53,6 @@ ESTIMATED = (
     "the chances of losing the game are estimated: this table has too many lives "
     "to count them exactly"
 )
-UNCALIBRATED = "the figures are the search's own: no calibration is fitted for these rules' family"
 
 
 @dataclass(frozen=True)
@@ -197,8 +197,6 @@ def advise(
             )
             for m in figures
         ]
-    elif used is not None:
-        notes.append(UNCALIBRATED)
     return Advice(
         me,
         tuple(figures),

@@ -1,7 +1,9 @@
 """The coach's figures calibrated on self-play outcomes: a monotone map per rule-set family.
 
-The search's own chances are honest on average but not band by band (its 40-60% forecasts
-in P came true about a third of the time). :func:`fit_curve` fits, by isotonic regression
+Measured from outside, the search's chances looked honest on average but not band by band;
+on held-out self-play with the players it models they were already true (version 1 is the
+identity: docs/coach.md), and it is players it does not model (beginners) who move them.
+:func:`fit_curve` fits, by isotonic regression
 (pool adjacent violators), a non-decreasing piecewise-linear map from the search's figure
 to the frequency with which the forecast came true in self-play; the maps of each family
 (the base game a rule set belongs to: ``Preset.family``), one for the chance of losing the
