@@ -50,7 +50,7 @@ from ninetynine.bots.heuristic import HeuristicBot
 from ninetynine.bots.random_bot import RandomBot
 from ninetynine.engine.events import Event
 from ninetynine.engine.ledger import LedgerState
-from ninetynine.engine.state import CHANCE, DOWN, OVER, PARAM, State
+from ninetynine.engine.state import CHANCE, DOWN, OVER, PARAM, PLAY, State
 from ninetynine.engine.tables import card_of, play_code
 from ninetynine.engine.view import observe
 from ninetynine.records.match import hand_seed
@@ -343,39 +343,40 @@ def _play(
     chance_hand, k = state.hand_no, drawn  # chance events drawn so far in hand chance_hand
     while True:
         phase = state.phase
-        if phase is CHANCE:
-            h = state.hand_no
-            if h != chance_hand:
-                chance_hand, k = h, 0
-            reseed(hand_seed(deal_seed, h, k))
-            k += 1
-            if log is None:
-                state.play_chance(chance)
-            else:
-                log += state.apply(state.sample_chance(chance))
-            continue
-        if phase is OVER or state.hand_no != hand:
-            if hand:  # the hand under way has ended: the rest of its row
-                if last < 0:
-                    ending = -1
+        if phase is not PLAY or state.hand_no != hand:  # (two tests for the usual move)
+            if phase is CHANCE:
+                h = state.hand_no
+                if h != chance_hand:
+                    chance_hand, k = h, 0
+                reseed(hand_seed(deal_seed, h, k))
+                k += 1
+                if log is None:
+                    state.play_chance(chance)
                 else:
-                    ending = played[last] if last < param else rank_of(card_of(last))
-                ends += (moves - m0, busts[-1] if len(busts) > b0 else -1, ending)
-                at = len(lost)
-                lost += no_loss
-                if len(paid) > p0:
-                    for seat, amount, cause in paid[p0:]:
-                        lost[at + cause * n + seat] += amount
-            if state.hand_no == hand:  # the game is over, and its last hand written
-                break
-            hand, last = state.hand_no, -1  # a new hand: the start of its row
-            starts += (hand, state.starter, state.dealer)
-            for dealt in state.hands:  # the cards as dealt (sorted and spelt where read)
-                cards += dealt
-            sizes += map(len, state.hands)
-            m0, p0, b0 = moves, len(paid), len(busts)
-            if phase is OVER:  # the game ended as this hand was dealt (an instant hand)
+                    log += state.apply(state.sample_chance(chance))
                 continue
+            if phase is OVER or state.hand_no != hand:  # (else a draw to decide)
+                if hand:  # the hand under way has ended: the rest of its row
+                    if last < 0:
+                        ending = -1
+                    else:
+                        ending = played[last] if last < param else rank_of(card_of(last))
+                    ends += (moves - m0, busts[-1] if len(busts) > b0 else -1, ending)
+                    at = len(lost)
+                    lost += no_loss
+                    if len(paid) > p0:
+                        for seat, amount, cause in paid[p0:]:
+                            lost[at + cause * n + seat] += amount
+                if state.hand_no == hand:  # the game is over, and its last hand written
+                    break
+                hand, last = state.hand_no, -1  # a new hand: the start of its row
+                starts += (hand, state.starter, state.dealer)
+                for dealt in state.hands:  # the cards as dealt (sorted and spelt where read)
+                    cards += dealt
+                sizes += map(len, state.hands)
+                m0, p0, b0 = moves, len(paid), len(busts)
+                if phase is OVER:  # the game ended as this hand was dealt (an instant hand)
+                    continue
         code = picks[state.turn](legal())
         apply(code)
         moves += 1

@@ -91,6 +91,23 @@ def _arrow_schema(row: type) -> Any:
     return pa.schema(columns)
 
 
+@cache
+def _encodings(row: type) -> dict[str, Any]:
+    """How a row class's columns are encoded in Parquet: a dictionary for the scalars and
+    the lists of strings (few values, often repeated), and the lists of ints (lives lost by
+    seat: small, mostly 0) delta- and bit-packed: a hands part of P is then 4% smaller and
+    a quarter quicker to write than with a dictionary for every column (its lives lost by
+    cause are five such lists)."""
+    import pyarrow as pa
+
+    schema = _arrow_schema(row)
+    int_lists = [f.name for f in schema if f.type == pa.list_(pa.int64())]
+    return {
+        "use_dictionary": [f.name for f in schema if f.name not in int_lists],
+        "column_encoding": {f"{name}.list.element": "DELTA_BINARY_PACKED" for name in int_lists},
+    }
+
+
 def write_part(path: Path, part: Part, fmt: Format) -> None:
     """One part file: the rows of ``part``, all of one class."""
     if fmt is Format.PARQUET:
@@ -99,7 +116,7 @@ def write_part(path: Path, part: Part, fmt: Format) -> None:
 
         table = pa.table(part.arrow_columns(), schema=_arrow_schema(part.row))
         sink = pa.BufferOutputStream()  # then one write: Arrow opens a file slower
-        pq.write_table(table, sink)
+        pq.write_table(table, sink, **_encodings(part.row))
         data = sink.getvalue()
         _write_atomic(path, lambda tmp: tmp.write_bytes(memoryview(data)))
         return
