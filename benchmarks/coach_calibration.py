@@ -1,6 +1,6 @@
 """How true the coach's chances come out: reliability tables, Brier scores, and the fit.
 
-Self-play games with the ``heuristic`` bot (heuristic-v1, the medium level) in every seat:
+Self-play games with the ``heuristic`` bot (heuristic-v1, the yardstick) in every seat:
 the coach's playouts model the other players by the same heuristic's rollout policy, so
 these are the games its figures are about (``--seats`` seats another bot: a coach facing
 other players is measured, or fitted, on their games). Decisions with a real choice (more

@@ -99,7 +99,7 @@ def test_an_unknown_option_lists_the_bots_options(bot: str) -> None:
         ("ismcts:belief=all", "ismcts: belief='all': expected last or history"),
         ("oracle:see=all", "oracle: see='all': expected hands or kept"),
         ("heuristic:push=lots", "heuristic: push='lots': expected a number"),
-        ("heuristic-v2:weak=5", "heuristic-v2: weak='5': expected a number from 0 to 3"),
+        ("medium:weak=5", "heuristic-v2: weak='5': expected a number from 0 to 3"),
         ("random:speed=2", "random: option 'speed' is unknown: it takes no options"),
         ("hard:x=1", "ismcts: option 'x' is unknown"),
         (

@@ -106,7 +106,7 @@ def test_registry_and_difficulties() -> None:
         bot_names()
     )
     assert make_bot("easy").name == "beginner"
-    assert make_bot("medium").name == "heuristic-v1"  # until heuristic-v2 is ready (docs/bots.md)
+    assert make_bot("medium").name == "heuristic-v2"
     assert make_bot("heuristic").name == "heuristic-v1"  # the old name is the frozen yardstick
     assert make_bot("hard").name == "ismcts"
     assert set(DIFFICULTIES) == {"easy", "medium", "hard"}

@@ -1,4 +1,4 @@
-"""``heuristic-v2``, the next medium level: the flaws of ``heuristic-v1`` that issue 27 measured."""
+"""``heuristic-v2``, the medium level: the flaws of ``heuristic-v1`` that issue 27 measured."""
 
 from __future__ import annotations
 
@@ -39,11 +39,9 @@ def _view(position: dict[str, Any], seat: int, plays: tuple[str, ...]) -> View:
     return observe(state, seat, tuple(history))
 
 
-def test_heuristic_v2_is_built_and_heuristic_is_the_frozen_v1() -> None:
-    # the medium level stays heuristic-v1 until heuristic-v2 plays alike in the browser's
-    # tables run after run (docs/bots.md)
-    assert DIFFICULTIES["medium"] == "heuristic-v1"
-    assert make_bot("heuristic-v2").name == "heuristic-v2"
+def test_medium_is_heuristic_v2_and_heuristic_is_the_frozen_v1() -> None:
+    assert DIFFICULTIES["medium"] == "heuristic-v2"
+    assert make_bot("medium").name == "heuristic-v2"
     assert make_bot("heuristic").name == make_bot("heuristic-v1").name == "heuristic-v1"
 
 

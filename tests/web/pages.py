@@ -100,6 +100,19 @@ def take_turn(page: Page) -> bool:
     return True
 
 
+def play_to_hand_end(page: Page) -> None:
+    """Make this seat's moves until a hand's end is on screen: the first one from here,
+    however fast the bots play. After each move it waits for what comes next for this
+    seat (its turn or the hand's end) before looking: looking at once would miss a hand
+    that a bot ends a few plays later, and :func:`take_turn` would play through it."""
+    while True:
+        page.wait_for_function(READY)
+        assert not page.locator("#summary").is_visible(), "the game ended before a hand did"
+        if page.locator("#next-hand").is_visible():
+            return
+        take_turn(page)
+
+
 def over(page: Page) -> bool:
     return page.locator("#summary").is_visible()
 

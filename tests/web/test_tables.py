@@ -458,7 +458,7 @@ def test_a_seat_bot_that_fails_is_replaced_and_the_game_goes_on(
         notes = [e["text"] for e in table.fanout.log if e["kind"] == "BotReplaced"]
         assert len(notes) == 1 and "exited (code 3)" in notes[0]
         assert "medium plays this seat from now on" in notes[0]
-        assert table.seats[1].bot == "medium" and table.bots.by_seat[1].name == "heuristic-v1"
+        assert table.seats[1].bot == "medium" and table.bots.by_seat[1].name == "heuristic-v2"
         assert any(m.startswith("2: ") for m in texts(table))  # the new bot has played
         assert storage.load(table.id).meta["seats"][1]["bot"] == "medium"  # type: ignore[union-attr]
         assert all(proc.poll() is not None for proc in bot_processes)  # the failed one is stopped

@@ -116,7 +116,7 @@ def cap_time(bot: Bot, seconds: float) -> None:
 # mistakes (not random cards); ``hard`` is the strongest honest bot measured (README: the
 # strength table).
 HARD = "ismcts:iterations=300,belief=history,value=odds"
-DIFFICULTIES = {"easy": "beginner", "medium": "heuristic-v1", "hard": HARD}
+DIFFICULTIES = {"easy": "beginner", "medium": "heuristic-v2", "hard": HARD}
 # The bots that come with the game, by name: "module:factory", imported when first built.
 # Naming them here (rather than each module registering itself when imported) keeps one
 # list to read and costs no import until a bot is wanted.
@@ -129,7 +129,7 @@ BUILTIN: dict[str, str] = {
     # that says "heuristic" keeps its meaning
     "heuristic": "ninetynine.bots.heuristic:HeuristicBot",
     "heuristic-v1": "ninetynine.bots.heuristic:HeuristicBot",
-    "heuristic-v2": "ninetynine.bots.medium:MediumBot",  # the medium level to be
+    "heuristic-v2": "ninetynine.bots.medium:MediumBot",  # the medium level
     "ismcts": "ninetynine.bots.ismcts:IsmctsBot",
     "oracle": "ninetynine.bots.oracle:OracleBot",
     "cmd": "ninetynine.bots.protocol:ProtocolBot",

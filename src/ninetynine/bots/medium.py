@@ -1,4 +1,4 @@
-"""``heuristic-v2``, the next ``medium`` level: the heuristic with issue 27's flaws fixed.
+"""``heuristic-v2``, the ``medium`` level: the heuristic with issue 27's flaws fixed.
 
 It scores each legal action as ``heuristic-v1`` does (what the play costs at once, tried on
 one deal of the unseen cards; the danger passed to the next seat; what is left in hand),
