@@ -155,6 +155,28 @@ def test_shuffles_come_from_the_system_generator(tmp_path: Path) -> None:
     run(scenario)
 
 
+def test_a_seeded_tables_bots_draw_by_the_move_not_by_what_went_before(tmp_path: Path) -> None:
+    """On a seeded server a decision's generator comes from the seed, the move's number and
+    the try, so a slow decision (a hurried retry, the takeover level) cannot change the
+    ones after it; unseeded, every decision draws from the system's generator."""
+
+    async def scenario() -> None:
+        settings = Settings(bot_delay=0, seed=5)
+        lobby = Lobby(SQLiteStorage(tmp_path / "d.sqlite3"), settings)
+        a, _ = await lobby.create(rules=load_rules("P"), players=2, name="A", bots={1: "easy"})
+        bots, moves = a.bots, a.authority.version  # nobody watches: nothing moves
+        first = bots.generator(0).random()
+        bots.generator(1).random(), bots.generator(2).random()  # a hurried try, a takeover
+        assert bots.generator(0).random() == first
+        assert bots.generator(1).random() != first
+        assert a.authority.version == moves
+        other = Lobby(SQLiteStorage(tmp_path / "e.sqlite3"), Settings(bot_delay=0))
+        b, _ = await other.create(rules=load_rules("P"), players=2, name="B", bots={1: "easy"})
+        assert b.bots.generator(0).random() != b.bots.generator(0).random()
+
+    run(scenario)
+
+
 class FlakyStorage(SQLiteStorage):
     """Refuses one write when armed, like a database that hiccups."""
 

@@ -55,6 +55,10 @@ class TableBots:
         self.stand_ins: dict[int, Bot] = {}  # takeover bots, by seat
         self.pool: Executor | None = None  # the lobby's bot threads (None: the default)
         self.rng: random.Random = random.SystemRandom()  # the bots' own generators' seeds
+        # a seeded server's table: each decision's generator comes from this, the move's
+        # number and the try (the seat's bot, the hurried one, the takeover), so the game
+        # does not depend on how long any decision took
+        self.seed: str | None = None
         self.complained = -1e9  # when a failing pump was last logged
         self._pump: asyncio.Task[None] | None = None
 
@@ -127,12 +131,12 @@ class TableBots:
         limit = self.settings.limits.bot_seconds
         level = self.seating.seats[seat].bot or self.settings.takeover_bot
         try:
-            action = await self._think(bot, view, limit)
+            action = await self._think(bot, view, limit, 0)
             if action is None:  # out of time: once more in a hurry (a fresh bot: the
-                action = await self._think_once(level, view, limit / 4)  # first still thinks)
+                action = await self._think_once(level, view, limit / 4, 1)  # first still thinks)
             if action is None:  # then the takeover level, this once
                 takeover = self.settings.takeover_bot
-                action = await self._think_once(takeover, view, limit)
+                action = await self._think_once(takeover, view, limit, 2)
                 if action is not None:
                     self.fanout.note(
                         seat,
@@ -161,19 +165,22 @@ class TableBots:
                 with contextlib.suppress(ProtocolError):  # (another process moved first)
                     await authority.commit(seat, action)
 
-    async def _think_once(self, level: str, view: View, seconds: float) -> Action | None:
+    async def _think_once(
+        self, level: str, view: View, seconds: float, attempt: int
+    ) -> Action | None:
         """The move of a fresh bot of ``level`` given ``seconds``, closed after."""
         bot = self.new_bot(level, seconds)
         try:
-            return await self._think(bot, view, self.settings.limits.bot_seconds)
+            return await self._think(bot, view, self.settings.limits.bot_seconds, attempt)
         finally:
             close_bot(bot)
 
-    async def _think(self, bot: Bot, view: View, seconds: float) -> Action | None:
-        """The bot's move, asked on the bots' threads; None if it took over ``seconds``
-        (its thread goes on to the end of its own budget, its answer unused)."""
+    async def _think(self, bot: Bot, view: View, seconds: float, attempt: int) -> Action | None:
+        """The bot's move (try number ``attempt`` at this move), asked on the bots'
+        threads; None if it took over ``seconds`` (its thread goes on to the end of its own
+        budget, its answer unused)."""
         thinking = asyncio.get_running_loop().run_in_executor(
-            self.pool, ask, bot, view, random.Random(self.rng.random())
+            self.pool, ask, bot, view, self.generator(attempt)
         )
         try:
             return await asyncio.wait_for(thinking, seconds)
@@ -182,6 +189,13 @@ class TableBots:
                 "table %s: bot %r thought for more than %g s", self.seating.id, bot.name, seconds
             )
             return None
+
+    def generator(self, attempt: int) -> random.Random:
+        """The random generator of a decision: seeded by the system's, or on a seeded
+        table by the seed, the number of moves played and ``attempt``."""
+        if self.seed is None:
+            return random.Random(self.rng.random())
+        return random.Random(f"{self.seed}/{self.authority.version}/{attempt}")
 
     # Who plays by bot ---------------------------------------------------------------
 

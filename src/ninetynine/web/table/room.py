@@ -11,7 +11,6 @@ a while).
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from ninetynine.engine.state import State
@@ -72,6 +71,8 @@ class Table:
         self.bots = TableBots(
             self.seating, self.fanout, self.clock, self.authority, self.sharing, settings
         )
+        if settings.seed is not None:  # tests: reproducible bots, as the shuffles
+            self.bots.seed = f"{settings.seed}/{table_id}"
         self.coaching = Coaching(self.authority, settings)
         self.seating.adopted = self._adopted
 
@@ -91,8 +92,6 @@ class Table:
         table = cls(stored.id, meta, rules, seats, storage, settings)
         seating, log = table.seating, table.fanout.log
         seating.meta_version = stored.meta_version
-        if settings.seed is not None:
-            table.bots.rng = random.Random(f"{settings.seed}/{stored.id}/{len(stored.moves)}")
         for text in stored.moves:
             who, move = parse_move(text, len(seats))
             log += [event_json(e, seating.names, rules) for e in table.match.play(move, who)]
