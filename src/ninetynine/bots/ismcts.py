@@ -595,7 +595,7 @@ def heuristic_weights(spec: str) -> tuple[float, float] | None:
         bot = make_bot(spec)
     except NinetyNineError:
         return None
-    return (bot.push, bot.keep) if isinstance(bot, HeuristicBot) else None
+    return (bot.push, bot.keep) if type(bot) is HeuristicBot else None
 
 
 def _settled(rows: list[list[float]]) -> bool:
