@@ -83,7 +83,10 @@ the public cards of the deal it is given, so no seat's hidden cards reach the se
 The clone picks heuristic-v1's move on 2,016 of 2,016 positions of seeded games over 18
 tables (``tests/bots/test_clone.py``). It costs time: at the ``hard`` budget in P for 4
 players (three ``heuristic-v1``) a move takes 56 ms (median; 100 ms at most in 200 moves)
-against 38 ms without it.
+against 38 ms without it. In games it measured no gain over ``hard`` (one bot against three
+``heuristic-v1`` in P for 4 players, seeds 1 to 14 of 20 games each, the same deals for
+both): 28.2% [23.8, 32.7] against 29.6% [24.3, 34.9] in 280 games, a paired difference of
+-1.4 [-7.7, +4.9] points over 70 rotation blocks.
 With an iteration budget the bot is deterministic for a given random generator; a time
 budget depends on the machine's speed.
 """
