@@ -9,7 +9,7 @@ import pytest
 
 from ninetynine import load_rules, new_game
 from ninetynine.bots import DIFFICULTIES, Determinizer, make_bot
-from ninetynine.bots.base import BUILTIN, honest_bot_names, with_options
+from ninetynine.bots.base import BUILTIN, honest_bot_names, meet_bot, with_options
 from ninetynine.coach import advise
 from ninetynine.engine.events import Event
 from ninetynine.engine.state import State
@@ -110,6 +110,7 @@ HONEST = (
     with_options("hard", iterations=100, endgame=99, plies=2),
     with_options("hard", iterations=200, rollout="learned"),
 )
+KNOWN = with_options("hard", iterations=200, model="known")
 
 
 def test_hidden_cards_do_not_change_any_bot_decision() -> None:
@@ -128,6 +129,16 @@ def test_hidden_cards_do_not_change_any_bot_decision() -> None:
             a1 = make_bot(spec).choose(v1, random.Random(seed))
             a2 = make_bot(spec).choose(v2, random.Random(seed))
             assert a1 == a2
+        # the search that models seats known to play heuristic-v1 by its clone (a person
+        # in one seat): the model reads its deals, never the real hands
+        met: list[str | None] = ["heuristic-v1", None, "heuristic", "heuristic-v1"]
+        met[seat] = KNOWN
+        found = []
+        for view in (v1, v2):
+            bot = make_bot(KNOWN)
+            meet_bot(bot, met)
+            found.append(bot.choose(view, random.Random(seed)))
+        assert found[0] == found[1]
         assert advise(v1, playouts=200, seed=seed) == advise(v2, playouts=200, seed=seed)
 
 

@@ -43,7 +43,7 @@ from ninetynine.analysis.columns import HandColumns
 from ninetynine.analysis.rows import DecisionRow, GameRow, HandRow, Part, TupleRows, row_maker
 from ninetynine.arena.game import seed_of
 from ninetynine.arena.runner import rotation
-from ninetynine.bots.base import Bot, ask, close_bot, make_bot
+from ninetynine.bots.base import Bot, ask, close_bot, make_bot, meet_bot
 from ninetynine.bots.beginner import BeginnerBot
 from ninetynine.bots.greedy import GreedyBot
 from ninetynine.bots.heuristic import HeuristicBot
@@ -292,6 +292,8 @@ def play_on(
     for seat, spec in enumerate(seats):
         if spec != "random":
             bot = bots[seat] = bot_for(spec)
+            if not isinstance(bot, HISTORY_FREE):  # made for this game, not shared
+                meet_bot(bot, seats)
             if type(bot) is not RandomBot:
                 picks[seat] = mover(bot, rngs[seat], log, state, seat)
     if note is not None:

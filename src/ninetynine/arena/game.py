@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from ninetynine.bots.base import Bot, BotFailure, ask, close_bot, make_bot
+from ninetynine.bots.base import Bot, BotFailure, ask, close_bot, make_bot, meet_bot
 from ninetynine.bots.random_bot import RandomBot
 from ninetynine.records.match import Chance, Match
 from ninetynine.records.record import format_record
@@ -58,6 +58,8 @@ def play_game(
     """Play one game; ``seats[i]`` says which of ``specs`` plays seat ``i``."""
     n = len(seats)
     bots: list[Bot] = [make_bot(specs[e], seeing=True) for e in seats]
+    for bot in bots:  # who sits where is public: a bot that models its opponents reads it
+        meet_bot(bot, [specs[e] for e in seats])
     rngs = [random.Random(f"{bot_seed}:{seat}") for seat in range(n)]
     # Chance is seeded by the hand and the event's number in it, not by a stream: games
     # with one chance seed get the same cards in every hand, however the hands before

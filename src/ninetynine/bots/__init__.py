@@ -18,6 +18,7 @@ from ninetynine.bots.base import (
     cap_time,
     close_bot,
     make_bot,
+    meet_bot,
     register,
 )
 from ninetynine.bots.determinize import Determinizer, determinize
@@ -33,5 +34,6 @@ __all__ = [
     "close_bot",
     "determinize",
     "make_bot",
+    "meet_bot",
     "register",
 ]

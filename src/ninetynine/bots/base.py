@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol, cast
 
 from ninetynine.bots.spec import Options, read_options
@@ -243,3 +243,12 @@ def _parse_value(text: str) -> object:
         except ValueError:
             pass
     return text
+
+
+def meet_bot(bot: Bot, seats: Sequence[str | None]) -> None:
+    """Tell a bot who sits where before a game: the public bot spec of each seat, None
+    for a person (as a lobby shows them). A bot that models its opponents (``ismcts``
+    with ``model=known``) keeps them; others have no ``meet`` method and need none."""
+    meet = getattr(bot, "meet", None)
+    if meet is not None:
+        meet(list(seats))

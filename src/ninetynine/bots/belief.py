@@ -12,7 +12,10 @@ hand, by ranks):
 * the card played at each turn must have been in the hand, and the opponent model (the
   rollout policy, the heuristic's idea of a good play) weighs the play: ``1 - slip`` if
   the policy plays that card with the hand then held, ``slip`` if not (players do
-  sometimes play otherwise); a play with no safe card says nothing.
+  sometimes play otherwise); a play with no safe card says nothing. A seat whose bot is
+  known to be ``heuristic-v1`` (``models``) is weighed by that bot's play instead
+  (:class:`~ninetynine.bots.clone.HeuristicModel`, with the cards face up at the time
+  read back from the log), with the smaller slip ``KNOWN_SLIP``.
 
 So every play counts, and so does how long a card can have been held. The pass is
 exact under those assumptions and covers the last ``MAX_PLAYS`` plays of a player (an
@@ -25,9 +28,10 @@ from __future__ import annotations
 import heapq
 import random
 from collections import Counter
-from collections.abc import Sequence
-from functools import lru_cache
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache, lru_cache
 
+from ninetynine.bots.clone import HeuristicModel
 from ninetynine.bots.determinize import Determinizer
 from ninetynine.bots.inference import this_hand
 from ninetynine.bots.knowledge import RolloutPolicy
@@ -38,6 +42,7 @@ from ninetynine.rules.cards import rank_of
 
 MAX_PLAYS = 6  # plays of one player read back, per hand
 SLIP = 0.05  # the chance the model gives a play that the policy would not make
+KNOWN_SLIP = 0.02  # the same for a seat whose bot is known (the model is its own play)
 # The most hands kept per step of the reading: three-card games never reach it (at most
 # about 1,200), five-card games would reach tens of thousands; beyond it only the likeliest
 # are kept, so a decision costs about the same whatever the hand size.
@@ -48,37 +53,66 @@ Hand = tuple[frozenset[int], tuple[int, ...]]  # (plays to come already held, ot
 
 class Plays:
     """One other player's plays in this hand, in order: (total before, card, total after,
-    cards drawn after it); and how many cards it held before the first of them."""
+    cards drawn after it); and how many cards it held before the first of them. ``at``:
+    per play, its place among the hand's plays (everybody's), and ``then``: the seat
+    that played after it (None: nobody yet)."""
 
     def __init__(self) -> None:
         self.plays: list[tuple[int, int, int, int]] = []
         self.held = 0
+        self.at: list[int] = []
+        self.then: list[int | None] = []
 
 
 def hand_plays(view: View) -> dict[int, Plays]:
     """Per other seat that has played in this hand, its last ``MAX_PLAYS`` plays."""
     found: dict[int, Plays] = {}
+    order: list[int] = []  # the seat of each play of the hand
+    waiting: list[tuple[Plays, int]] = []  # plays whose next player is not known yet
     for ev in this_hand(view.history):
-        if isinstance(ev, E.CardPlayed) and ev.seat != view.seat:
-            found.setdefault(ev.seat, Plays()).plays.append((ev.before, ev.card, ev.after, 0))
+        if isinstance(ev, E.CardPlayed):
+            for p, k in waiting:
+                p.then[k] = ev.seat
+            waiting = []
+            order.append(ev.seat)
+            if ev.seat == view.seat:
+                continue
+            p = found.setdefault(ev.seat, Plays())
+            p.plays.append((ev.before, ev.card, ev.after, 0))
+            p.at.append(len(order) - 1)
+            p.then.append(None)
+            waiting.append((p, len(p.plays) - 1))
         elif isinstance(ev, E.CardDrawn) and ev.seat in found:
             p = found[ev.seat]
             before, card, after, drawn = p.plays[-1]
             p.plays[-1] = (before, card, after, drawn + 1)
     for seat, p in found.items():
-        p.plays = p.plays[-MAX_PLAYS:]
+        p.plays, p.at, p.then = p.plays[-MAX_PLAYS:], p.at[-MAX_PLAYS:], p.then[-MAX_PLAYS:]
         p.held = view.hand_sizes[seat] + sum(1 - d for *_, d in p.plays)
     return {seat: p for seat, p in found.items() if p.held >= 1}
 
 
 class HandReader:
-    """Deals of the unseen cards drawn from each other player's posterior (see above)."""
+    """Deals of the unseen cards drawn from each other player's posterior (see above).
 
-    def __init__(self, view: View, policy: RolloutPolicy, slip: float = SLIP) -> None:
+    ``models``: per seat whose bot is known, the model of its plays (the others' are the
+    rollout policy's); ``side(seat)``: its side (the template state's), for partners."""
+
+    def __init__(
+        self,
+        view: View,
+        policy: RolloutPolicy,
+        slip: float = SLIP,
+        models: Mapping[int, HeuristicModel] | None = None,
+        side: Callable[[int], int] | None = None,
+    ) -> None:
         self.policy = policy
         self.c = compiled(view.rules)
         self.slip = slip
+        self.view = view
         self.plays = hand_plays(view)
+        self.models = dict(models or {})
+        self.side = side if side is not None else (lambda seat: seat)
         self._choice = lru_cache(maxsize=None)(self._choice_of)
         self.posteriors: dict[int, tuple[list[tuple[int, ...]], list[float]]] | None = None
 
@@ -90,6 +124,10 @@ class HandReader:
         ranks = sorted(counts)
         played = [rank_of(card) for _, card, _, _ in p.plays]
         m, slip = len(played), self.slip
+        choose: Callable[[tuple[int, ...], int], tuple[int, int] | None] = self._choice
+        model = self.models.get(seat)
+        if model is not None:
+            slip, choose = KNOWN_SLIP, self._known_choice(seat, model)
         states: dict[Hand, float] = {(frozenset(), ()): 1.0}
         for _ in range(p.held):
             states = _likeliest(_draw(states, 0, m, ranks, counts))
@@ -99,7 +137,7 @@ class HandReader:
                 if k not in early:  # the card played at play k was not in hand yet
                     continue
                 held = tuple(sorted(rest + tuple(played[j] for j in early)))
-                fit = self._choice(held, before)
+                fit = choose(held, before if model is None else k)
                 like = 1.0 if fit is None else 1 - slip if fit == (played[k], after) else slip
                 key = (early - {k}, rest)
                 played_now[key] = played_now.get(key, 0.0) + w * like
@@ -157,6 +195,28 @@ class HandReader:
                         return [card for r, k in need.items() for card in rng.sample(by_rank[r], k)]
         left = [c for cards in by_rank.values() for c in cards]
         return rng.sample(left, min(size, len(left)))
+
+    def _known_choice(
+        self, seat: int, model: HeuristicModel
+    ) -> Callable[[tuple[int, ...], int], tuple[int, int] | None]:
+        """The known bot's play at ``seat``'s play number k holding some ranks: the cards
+        face up then are those face up now less those played since (a reshuffle of the
+        pile in between is not read back); the next seat is the one that played next."""
+        view, p = self.view, self.plays[seat]
+        hand = [ev for ev in this_hand(view.history) if isinstance(ev, E.CardPlayed)]
+        public = Counter(view.pile) + Counter(view.out)
+        then: list[tuple[Counter[int], int, bool]] = []
+        for at, nxt in zip(p.at, p.then, strict=True):
+            nxt = view.seat if nxt is None else nxt
+            later = Counter(ev.card for ev in hand[at:])
+            then.append((public - later, view.hand_sizes[nxt], self.side(nxt) == self.side(seat)))
+
+        @cache
+        def choice(ranks: tuple[int, ...], k: int) -> tuple[int, int] | None:
+            seen, size, partner = then[k]
+            return model.choice(ranks, p.plays[k][0], seen, size, partner)
+
+        return choice
 
     def _choice_of(self, ranks: tuple[int, ...], total: int) -> tuple[int, int] | None:
         """The rank and new total the policy plays holding ``ranks`` (None if all bust)."""

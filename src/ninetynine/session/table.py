@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from ninetynine.bots import Bot, BotFailure, ask, close_bot, make_bot
+from ninetynine.bots import Bot, BotFailure, ask, close_bot, make_bot, meet_bot
 from ninetynine.bots.base import DIFFICULTIES
 from ninetynine.engine.actions import Action
 from ninetynine.engine.events import Event, narrate
@@ -162,6 +162,10 @@ class Table:
                         "bot spec, e.g. random or medium"
                     )
                 self._bots[i] = make_bot(seat.bot)
+        # who sits where is public (a person's seat: None, never its cards)
+        met = [None if seat.is_human else seat.bot for seat in self.seats]
+        for bot in self._bots.values():
+            meet_bot(bot, met)
         return self
 
     def close(self) -> None:
