@@ -46,12 +46,12 @@ def a_view(seed: int = 1) -> View:
 
 def test_only_seats_met_as_heuristic_v1_are_known() -> None:
     assert heuristic_weights("heuristic-v1") == heuristic_weights("heuristic") == (4.0, 1.5)
-    assert heuristic_weights("medium") == (4.0, 1.5)  # the level, while it is heuristic-v1
+    assert heuristic_weights("medium") is None  # the level plays heuristic-v2
     assert heuristic_weights("heuristic-v1:push=2") == (2.0, 1.5)
     for other in ("heuristic-v2", "random", "hard", "beginner", "cmd:python bot.py", "nonsense"):
         assert heuristic_weights(other) is None
     view = a_view()
-    met: list[str | None] = [None, "heuristic-v1", "heuristic-v2", "medium"]
+    met: list[str | None] = [None, "heuristic-v1", "heuristic-v2", "heuristic"]
     met[view.seat] = KNOWN
     found = searcher(KNOWN, met).known_seats(view)
     assert set(found) == {s for s in (1, 3) if s != view.seat}

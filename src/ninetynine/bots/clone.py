@@ -78,7 +78,7 @@ class HeuristicClone:
         quick = len(s.stock) > 1 and not s.owed and s._ev is None
         plain, after_of, total, in_hand = c.plain_turns, c.after, s.total, s.in_hand
         for k in codes:
-            flip = plain.get(k >> 2) if quick and k < DOWN else None
+            flip = plain.get(card_of(k)) if quick and k < DOWN else None
             if flip is not None:
                 new = after_of.get(total * AFTER_KEY + k) or c.result(k, total)
             if flip is not None and new <= self.limit:

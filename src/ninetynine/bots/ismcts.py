@@ -589,8 +589,8 @@ HEURISTIC_V1 = ("heuristic", "heuristic-v1")  # the names of the bot the clone p
 
 
 def heuristic_weights(spec: str) -> tuple[float, float] | None:
-    """The weights (push, keep) of a bot spec that plays heuristic-v1 (a level such as
-    ``medium`` included, while it is heuristic-v1); None for any other spec."""
+    """The weights (push, keep) of a bot spec that plays heuristic-v1 (a level too, should
+    one play it); None for any other spec."""
     name = spec.strip().partition(":")[0].strip()
     if name not in HEURISTIC_V1 and name not in DIFFICULTIES:
         return None
