@@ -37,6 +37,7 @@ from ninetynine.bots.inference import this_hand
 from ninetynine.bots.knowledge import RolloutPolicy
 from ninetynine.engine import events as E
 from ninetynine.engine.state import compiled
+from ninetynine.engine.tables import card_of
 from ninetynine.engine.view import View
 from ninetynine.rules.cards import rank_of
 
@@ -224,7 +225,7 @@ class HandReader:
         if not codes:
             return None
         best = self.policy.best(total, codes, len(ranks))
-        return best >> 4, self.c.result(best, total)
+        return rank_of(card_of(best)), self.c.result(best, total)
 
 
 def _draw(

@@ -31,6 +31,7 @@ from ninetynine.bots.knowledge import safe_table
 from ninetynine.engine.state import DOWN, DRAW, State, compiled
 from ninetynine.engine.tables import AFTER_KEY, PARAM, card_of
 from ninetynine.records.match import standing
+from ninetynine.rules.cards import rank_of
 from ninetynine.rules.settings import Rules
 
 
@@ -193,4 +194,4 @@ class HeuristicModel:
             v = cl.push * (-d if partner else d) + cl.keep * sum(cl.values[x] for x in left)
             if v >= best_v:
                 best_v, best = v, k
-        return best >> 4, c.result(best, total)
+        return rank_of(card_of(best)), c.result(best, total)
