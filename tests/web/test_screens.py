@@ -9,6 +9,7 @@ at the same states, and reduced motion (no animations)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -113,4 +114,8 @@ def test_the_hand_end_pictured_is_the_first_whatever_the_bots_pace(
     lines = page.locator("#hand-summary-lines li")
     expect(lines.last).to_have_text("Hand 1 is over.")
     assert not lines.first.inner_text().startswith("Ann"), "a bot must end the hand here"
+    # the heading names the hand whose end is shown, not the one dealt behind it
+    expect(page.locator("#rules-name")).to_have_text(re.compile(r"· hand 1$"))
+    page.locator("#next-hand").click()
+    expect(page.locator("#rules-name")).to_have_text(re.compile(r"· hand 2$"))
     page.close()

@@ -160,6 +160,7 @@ function handEnd(events, v, before) {
     const pile = played ? [...before.pile, played.card].slice(-8) : before.pile;
     renderCenter({ view: { ...before, pile, pile_size: before.pile_size + (played ? 1 : 0),
                            total: played ? played.after : before.total, pot: v.pot } });
+    showTitle(last.table, before.hand_no);
   }
   const cost = {};
   for (const e of events) if (e.kind === "LifeLost") cost[e.seat] = (cost[e.seat] || 0) + e.amount;
@@ -182,18 +183,23 @@ function release(go) {
   const hadFocus = $("hand-summary").contains(document.activeElement);
   holding = false;
   $("hand-summary").hidden = true;
+  if (last) showTitle(last.table, last.view.hand_no);
   if (go) drain();
   if (!hadFocus || !$("summary").hidden) return;  // the game over focuses its own result
   (document.querySelector("#hand button.legal") || $("hand").firstElementChild || $("prompt")).focus({ preventScroll: true });
 }
 
 // Drawing the frame ----------------------------------------------------------------------
+// the rules and where the table is: while a hand's end is on screen, that hand's number
+function showTitle(t, handNo) {
+  const status = { waiting: "waiting for players", playing: `hand ${handNo}`, over: "game over", abandoned: "abandoned" };
+  $("rules-name").textContent = `${t.rules.name} \u00b7 ${status[t.status] || t.status}`;
+}
 function render(msg) {
   const v = msg.view, t = msg.table;
   $("board").hidden = false;
   $("board").dataset.state = String(msg.state);  // the state id on screen (tests wait on it)
-  const status = { waiting: "waiting for players", playing: `hand ${v.hand_no}`, over: "game over", abandoned: "abandoned" };
-  $("rules-name").textContent = `${t.rules.name} \u00b7 ${status[t.status] || t.status}`;
+  showTitle(t, v.hand_no);
   $("invite").value = `${location.origin}/t/${t.id}`;
   $("invite-box").classList.toggle("compact", t.status !== "waiting");
   const scene = { view: v, seats: t.seats, me: v.seat, rules };
