@@ -71,6 +71,28 @@ def test_an_account_may_hold_several_passkeys_each_signing_in(
     assert laptop.me() == phone.me()
 
 
+def test_a_link_from_a_signed_in_device_signs_a_new_one_in_once(
+    devices: Callable[[], Device], wall: FakeClock
+) -> None:
+    phone, tablet = devices(), devices()
+    account = phone.sign_up("Ann", Authenticator())["account"]
+    link = phone.ok("link")
+    assert link["seconds"] == 600 and len(link["token"]) >= 40
+    assert tablet.ok("link/use", {"token": link["token"]}) == {
+        "account": account,
+        "recovery_code": None,
+    }
+    assert tablet.me() == account
+    assert tablet.add_passkey(Authenticator())["account"]["passkeys"] == 2  # its own passkey
+    again = devices().post("link/use", {"token": link["token"]})
+    assert again.status_code == 400 and again.json()["code"] == "bad_challenge"  # spent
+    late = phone.ok("link")["token"]
+    wall.advance(601)
+    assert devices().post("link/use", {"token": late}).json()["code"] == "bad_challenge"
+    guest = devices().post("link", {})
+    assert guest.status_code == 401 and guest.json()["code"] == "not_signed_in"
+
+
 def test_sign_out_ends_the_session_on_the_server(devices: Callable[[], Device]) -> None:
     phone, key = devices(), Authenticator()
     phone.sign_up("Ann", key)

@@ -88,6 +88,9 @@ class Limits:
     challenge_seconds: float = _limit(
         300.0, "seconds a passkey's challenge (sign-up or sign-in options) may be answered in"
     )
+    link_seconds: float = _limit(
+        600.0, "seconds a link that signs a new device in (made on a signed-in one) works for"
+    )
     spectators_per_table: int = _limit(100, "spectators watching one table")
     send_queue: int = _limit(
         256, "frames queued for a client that does not read them before it is dropped"

@@ -187,6 +187,19 @@ class DeleteAccount(Model):
     confirm: str = Field(description="the account's name, to confirm")
 
 
+class LinkToken(Model):
+    """``POST /api/account/link/use``."""
+
+    token: str = Field(min_length=20, max_length=100, description="the sign-in link's token")
+
+
+class Link(Model):
+    """``POST /api/account/link``: a token that signs one new device in, once."""
+
+    token: str
+    seconds: float = Field(description="how long it works for")
+
+
 class NoFields(Model):
     """A request whose body is an empty JSON object."""
 
@@ -718,6 +731,10 @@ ROUTES: dict[str, dict[str, Any]] = {
     ),
     "POST /api/account/recover": _json(
         SignedIn, *WRITE, 401, body=(RecoveryCode, "the recovery code")
+    ),
+    "POST /api/account/link": _json(Link, *WRITE, 401, body=(NoFields, "nothing")),
+    "POST /api/account/link/use": _json(
+        SignedIn, *WRITE, body=(LinkToken, "the sign-in link's token")
     ),
     "GET /api/account/me": _json(Me, *READ),
     "POST /api/account/signout": _json(Done, *WRITE, body=(NoFields, "nothing")),

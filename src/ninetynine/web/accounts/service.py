@@ -1,6 +1,7 @@
 """The account flows, within the server's limits: sign up (a name and a first passkey), add a
-passkey, sign in (any passkey, no name asked), recover (the code shown once), sign out and
-delete. The routes (:mod:`ninetynine.web.routes.accounts`) read the bodies and the cookie.
+passkey, sign in (any passkey, no name asked), recover (the code shown once), sign a new
+device in by a link from a signed-in one, sign out and delete. The routes
+(:mod:`ninetynine.web.routes.accounts`) read the bodies and the cookie.
 
 What a stranger can learn: a name is taken (sign-up must say so; names are shown at tables
 anyway, and sign-ups are rate limited); nothing else. Sign-in options name no account, and a
@@ -298,6 +299,44 @@ class Accounts:
                 "one is the one shown last",
             )
         return SignedIn(account, await self._session(account, cookie), new)
+
+    # a new device, by a link from a signed-in one ---------------------------------------
+
+    async def make_link(self, cookie: str | None) -> str:
+        """A one-time token that signs a new device in to the signed-in account, within
+        ``link_seconds``; it is stored as its hash, like a challenge."""
+        account = await self.require(cookie)
+        token = secrets.token_urlsafe(32)
+        now = self._now()
+        await self.storage.call(
+            self.store.put_challenge,
+            pk.digest(token),
+            "link",
+            {"account": account.id},
+            now + self.limits.link_seconds,
+            now,
+        )
+        return token
+
+    async def use_link(self, cookie: str | None, where: str, token: object) -> SignedIn:
+        """Signs this device in with a link's token, which is spent; the device may then add a
+        passkey of its own."""
+        self._rate(self.sign_ins, where, "sign_ins_per_minute", "sign-ins")
+        if not isinstance(token, str) or not 20 <= len(token) <= 100:
+            raise ProtocolError(
+                ErrorCode.MALFORMED, "token: expected the token of a sign-in link, as it was made"
+            )
+        data = await self.storage.call(
+            self.store.take_challenge, pk.digest(token), "link", self._now()
+        )
+        account = await self.storage.call(self.store.by_id, str(data["account"])) if data else None
+        if account is None:
+            raise ProtocolError(
+                ErrorCode.BAD_CHALLENGE,
+                f"this sign-in link is used or expired (each works once, within "
+                f"{self.limits.link_seconds:g} seconds): make a new one on a signed-in device",
+            )
+        return SignedIn(account, await self._session(account, cookie))
 
     # the end --------------------------------------------------------------------------------
 

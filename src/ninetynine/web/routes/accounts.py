@@ -1,6 +1,7 @@
 """The accounts' HTTP API (:mod:`ninetynine.web.accounts`), under ``/api/account``: sign up
 and add a passkey (``register/options``, ``register/verify``), sign in (``signin/options``,
-``signin/verify``), ``recover``, ``me``, ``signout`` and ``delete``.
+``signin/verify``), ``recover``, a new device by a link (``link``, ``link/use``), ``me``,
+``signout`` and ``delete``.
 
 Each POST must carry this server's own ``Origin`` (browsers always send it): the guard refuses
 another site's, and these routes refuse a request without one too, since they set and end
@@ -140,6 +141,27 @@ async def recover(
     party(request)
     body = await _body(request, lobby, schema.RecoveryCode)
     done = await accounts.recover(_cookie(request), address(request), body.get("code"))
+    return _signed_in(response, accounts, done)
+
+
+@schema.route(router, "POST /api/account/link")
+async def make_link(request: Request, lobby: LobbyDep, accounts: AccountsDep) -> dict[str, Any]:
+    """A token that signs a new device in to this account, once and for ``link_seconds``; a page
+    puts it in a link's fragment (``#link=...``), which no server or log sees."""
+    party(request)
+    await _body(request, lobby, schema.NoFields)
+    token = await accounts.make_link(_cookie(request))
+    return {"token": token, "seconds": lobby.settings.limits.link_seconds}
+
+
+@schema.route(router, "POST /api/account/link/use")
+async def use_link(
+    request: Request, response: Response, lobby: LobbyDep, accounts: AccountsDep
+) -> dict[str, Any]:
+    """Signs this device in with a link's token (spent); it may then add a passkey."""
+    party(request)
+    body = await _body(request, lobby, schema.LinkToken)
+    done = await accounts.use_link(_cookie(request), address(request), body.get("token"))
     return _signed_in(response, accounts, done)
 
 
