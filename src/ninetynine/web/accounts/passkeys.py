@@ -18,6 +18,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric import ec
 from webauthn import (
     generate_authentication_options,
     generate_registration_options,
@@ -25,6 +26,7 @@ from webauthn import (
     verify_registration_response,
 )
 from webauthn.helpers import options_to_json_dict
+from webauthn.helpers.encode_cbor import encode_cbor
 from webauthn.helpers.structs import (
     AuthenticatorSelectionCriteria,
     PublicKeyCredentialDescriptor,
@@ -176,6 +178,23 @@ def verify_registration(
             ErrorCode.BAD_PASSKEY, f"the new passkey did not verify: {str(e)[:120]}"
         ) from None
     return b64(verified.credential_id), b64(verified.credential_public_key), verified.sign_count
+
+
+def _stand_in_key() -> str:
+    numbers = ec.generate_private_key(ec.SECP256R1()).public_key().public_numbers()
+    cose = {
+        1: 2,
+        3: -7,
+        -1: 1,
+        -2: numbers.x.to_bytes(32, "big"),
+        -3: numbers.y.to_bytes(32, "big"),
+    }
+    return b64(encode_cbor(cose))
+
+
+# An unknown passkey's answer is checked against this key (in vain), so that it takes as long
+# to refuse as a known passkey's bad signature: the time tells nothing of who exists either.
+STAND_IN_KEY = _stand_in_key()
 
 
 def verify_authentication(

@@ -256,12 +256,13 @@ class Accounts:
         signature used again."""
         credential, challenge, _ = await self._take(answer, "signin")
         passkey = await self.storage.call(self.store.passkey, pk.credential_id(credential))
-        if passkey is None:
-            raise _refused()
         try:
-            count = pk.verify_authentication(party, credential, challenge, passkey.public_key)
+            key = passkey.public_key if passkey else pk.STAND_IN_KEY
+            count = pk.verify_authentication(party, credential, challenge, key)
         except ValueError:
             raise _refused() from None
+        if passkey is None:  # it cannot verify against the stand-in: no one has its key
+            raise _refused()
         account = await self.storage.call(self.store.by_id, passkey.account)
         response = credential.get("response")
         handle = response.get("userHandle") if isinstance(response, dict) else None
