@@ -36,6 +36,10 @@ ROOMY = Limits(
     messages_burst=1000,
     unseated_per_address=1000,
     refusals_per_connection=1000,
+    sign_ups_per_hour=1000,
+    sign_up_burst=1000,
+    sign_ins_per_minute=1000,
+    sign_in_burst=1000,
 )
 
 

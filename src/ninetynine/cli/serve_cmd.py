@@ -81,6 +81,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="another page origin allowed to play here, e.g. https://cards.example.org; repeatable",
     )
     parser.add_argument(
+        "--insecure-cookies",
+        action="store_true",
+        help="send the accounts' session cookie over plain http too (a LAN server without "
+        "https); by default it is Secure, which browsers keep for https and localhost only",
+    )
+    parser.add_argument(
         "--limit",
         action="append",
         default=[],
@@ -144,6 +150,7 @@ def run(args: argparse.Namespace) -> int:
         limits=limits,
         hosts=HostPolicy.serving(args.host, args.allowed_host),
         origins=tuple(args.allowed_origin),
+        secure_cookies=not args.insecure_cookies,
     )
     settings.check()  # a bad bot or level is a one-line error before anything starts
     check_listen(args.host, args.port)  # (uvicorn's own report is a log and exit 3)

@@ -47,6 +47,14 @@ class ErrorCode(StrEnum):
     CROWDED = "crowded"  # a table with as many watchers as it takes
     BUSY = "busy"  # the workers' queue is full
     SERVER = "server"  # a storage failure: nothing was changed
+    NOT_SIGNED_IN = "not_signed_in"  # an account's request without a live session
+    SIGNED_IN = "signed_in"  # a sign-up while signed in (that adds a passkey instead)
+    NAME_TAKEN = "name_taken"  # an account of that name exists
+    BAD_CHALLENGE = "bad_challenge"  # a passkey's answer to no live challenge (used, expired)
+    BAD_PASSKEY = "bad_passkey"  # a new passkey that did not verify
+    SIGN_IN_FAILED = "sign_in_failed"  # whatever the reason: it says nothing of who exists
+    SIGN_COUNT = "sign_count"  # a passkey's counter that did not move up (a copy, a replay)
+    BAD_RECOVERY = "bad_recovery"  # a recovery code that opens no account
     WORK_TIMEOUT = "work_timeout"
     WORK_MEMORY = "work_memory"
 
@@ -69,6 +77,12 @@ STATUS = {
     ErrorCode.CROWDED: 429,
     ErrorCode.BUSY: 429,
     ErrorCode.SERVER: 503,
+    ErrorCode.NOT_SIGNED_IN: 401,
+    ErrorCode.SIGN_IN_FAILED: 401,
+    ErrorCode.SIGN_COUNT: 401,
+    ErrorCode.BAD_RECOVERY: 401,
+    ErrorCode.SIGNED_IN: 409,
+    ErrorCode.NAME_TAKEN: 409,
     ErrorCode.WORK_TIMEOUT: 503,
     ErrorCode.WORK_MEMORY: 503,
 }

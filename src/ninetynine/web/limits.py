@@ -73,6 +73,24 @@ class Limits:
     refusals_per_connection: int = _limit(
         10, "refused messages in a row after which a WebSocket is closed"
     )
+    # accounts (rates per network address, in this process)
+    max_accounts: int = _limit(100000, "accounts on this server")
+    passkeys_per_account: int = _limit(10, "passkeys one account may have")
+    sign_ups_per_hour: float = _limit(
+        20.0, "accounts an address may start to create in an hour (after the burst)"
+    )
+    sign_up_burst: int = _limit(5, "accounts an address may start to create at once")
+    sign_ins_per_minute: float = _limit(
+        10.0, "sign-ins and recoveries an address may try a minute (after the burst)"
+    )
+    sign_in_burst: int = _limit(20, "sign-ins and recoveries an address may try at once")
+    session_days: float = _limit(30.0, "days a sign-in lasts")
+    challenge_seconds: float = _limit(
+        300.0, "seconds a passkey's challenge (sign-up or sign-in options) may be answered in"
+    )
+    link_seconds: float = _limit(
+        600.0, "seconds a link that signs a new device in (made on a signed-in one) works for"
+    )
     spectators_per_table: int = _limit(100, "spectators watching one table")
     send_queue: int = _limit(
         256, "frames queued for a client that does not read them before it is dropped"

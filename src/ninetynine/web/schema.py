@@ -60,9 +60,10 @@ class Error(Refusal):
 
 ERROR_TEXT = {
     400: "Bad request: a malformed body or parameter, or a host name not served here (bad_host)",
+    401: "Not signed in, or a sign-in (passkey, recovery code) that was refused",
     403: "A browser page of another site (forbidden_origin)",
     404: "No such table (no_table)",
-    409: "The table is full, or the game is not over yet",
+    409: "The table is full, the game is not over yet, or the account name is taken",
     413: "A request body over the server's limit (too_large)",
     415: "A body that is not application/json",
     429: "Over one of the server's rate limits",
@@ -155,6 +156,86 @@ class Preset(Model):
     name: str
     description: str
     players: list[int] = Field(min_length=2, max_length=2, description="[fewest, most]")
+
+
+class AccountName(Model):
+    """``POST /api/account/register/options``: a new account's name (signed out), or nothing
+    (signed in: one more passkey for this account)."""
+
+    name: str | None = Field(
+        None, max_length=MAX_NAME, description="the new account's name; leave out when signed in"
+    )
+
+
+class PasskeyAnswer(Model):
+    """``POST /api/account/register/verify`` and ``/signin/verify``: the browser's answer."""
+
+    credential: dict[str, Any] = Field(
+        description="the PublicKeyCredential, as its toJSON() gives it (base64url fields)"
+    )
+
+
+class RecoveryCode(Model):
+    """``POST /api/account/recover``."""
+
+    code: str = Field(max_length=80, description="the recovery code last shown")
+
+
+class DeleteAccount(Model):
+    """``POST /api/account/delete``."""
+
+    confirm: str = Field(description="the account's name, to confirm")
+
+
+class LinkToken(Model):
+    """``POST /api/account/link/use``."""
+
+    token: str = Field(min_length=20, max_length=100, description="the sign-in link's token")
+
+
+class Link(Model):
+    """``POST /api/account/link``: a token that signs one new device in, once."""
+
+    token: str
+    seconds: float = Field(description="how long it works for")
+
+
+class NoFields(Model):
+    """A request whose body is an empty JSON object."""
+
+
+class AccountView(Model):
+    """An account as its owner sees it."""
+
+    id: str
+    name: str
+    passkeys: int = Field(description="how many passkeys it has")
+
+
+class Me(Model):
+    """``GET /api/account/me``: the signed-in account, or null for a guest."""
+
+    account: AccountView | None
+
+
+class SignedIn(Model):
+    """A sign-in's answer (the session is in the ``nn_session`` cookie); after a sign-up or a
+    recovery, the recovery code, shown this once."""
+
+    account: AccountView
+    recovery_code: str | None = None
+
+
+class PasskeyOptions(Model):
+    """The ``publicKey`` options for navigator.credentials.create() or .get(), as JSON."""
+
+    publicKey: dict[str, Any]
+
+
+class Done(Model):
+    """A sign-out or a deletion that was done."""
+
+    ok: bool
 
 
 class ConfigLimits(Model):
@@ -635,6 +716,30 @@ ROUTES: dict[str, dict[str, Any]] = {
     ),
     "POST /api/replay": _json(
         Replay, *WRITE, body=(UploadedRecord, "the record and the seat's view")
+    ),
+    "POST /api/account/register/options": _json(
+        PasskeyOptions, *WRITE, 401, 409, body=(AccountName, "the new account's name")
+    ),
+    "POST /api/account/register/verify": _json(
+        SignedIn, *WRITE, 401, 409, body=(PasskeyAnswer, "the new passkey")
+    ),
+    "POST /api/account/signin/options": _json(
+        PasskeyOptions, *WRITE, body=(NoFields, "nothing (no name is asked)")
+    ),
+    "POST /api/account/signin/verify": _json(
+        SignedIn, *WRITE, 401, body=(PasskeyAnswer, "the passkey's signature")
+    ),
+    "POST /api/account/recover": _json(
+        SignedIn, *WRITE, 401, body=(RecoveryCode, "the recovery code")
+    ),
+    "POST /api/account/link": _json(Link, *WRITE, 401, body=(NoFields, "nothing")),
+    "POST /api/account/link/use": _json(
+        SignedIn, *WRITE, body=(LinkToken, "the sign-in link's token")
+    ),
+    "GET /api/account/me": _json(Me, *READ),
+    "POST /api/account/signout": _json(Done, *WRITE, body=(NoFields, "nothing")),
+    "POST /api/account/delete": _json(
+        Done, *WRITE, 401, body=(DeleteAccount, "the account's name, to confirm")
     ),
     "GET /t/{table_id}": _text("text/html", "the client's page", FileResponse, 400),
     "GET /": _text("text/html", "the client's page", FileResponse, 400),

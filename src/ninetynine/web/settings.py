@@ -25,7 +25,8 @@ BOT_NAME = re.compile(r"^[a-z][a-z0-9-]{0,19}$")
 class Settings:
     """How one server runs, as ``ninetynine serve``'s flags set it: the database, the grace period,
     the bots' delay and the clocks' tick (in seconds), the takeover level, the bots offered (level
-    -> spec), the limits, the hosts and origins it answers; ``clock`` and ``seed`` are for tests."""
+    -> spec), the limits, the hosts and origins it answers, whether its cookies are Secure;
+    ``clock``, ``wall`` and ``seed`` are for tests."""
 
     database: str = "web.sqlite3"
     grace: float = 30.0  # seconds a disconnected player keeps their seat before a bot plays
@@ -36,7 +37,12 @@ class Settings:
     limits: Limits = field(default_factory=Limits)
     hosts: HostPolicy = field(default_factory=lambda: HostPolicy.serving("127.0.0.1"))
     origins: tuple[str, ...] = ()  # other page origins allowed to play here
+    # The session cookie is Secure (sent over https only), which a browser on plain http keeps
+    # for localhost alone; serve --insecure-cookies turns it off for a server on plain http
+    # (a LAN, tests on 127.0.0.1), where a session may then be read on the way.
+    secure_cookies: bool = True
     clock: Callable[[], float] = time.monotonic  # injectable for tests
+    wall: Callable[[], float] = time.time  # expiries stored for every process; for tests
     seed: int | None = None  # tests only: reproducible chance; never sent to anyone
 
     def check(self) -> None:

@@ -71,6 +71,19 @@ _SCHEMA = (
     "finished INTEGER NOT NULL DEFAULT 0, meta_version INTEGER NOT NULL DEFAULT 0)",
     "CREATE TABLE IF NOT EXISTS nn_moves (table_id TEXT NOT NULL, idx INTEGER NOT NULL, "
     "move TEXT NOT NULL, PRIMARY KEY (table_id, idx))",
+    # accounts (ninetynine.web.accounts): a name, its passkeys, its sessions; a recovery
+    # code, a session's id and a challenge are stored as their SHA-256 only
+    "CREATE TABLE IF NOT EXISTS nn_accounts (id TEXT PRIMARY KEY, name TEXT NOT NULL, "
+    "name_key TEXT NOT NULL UNIQUE, user_handle TEXT NOT NULL UNIQUE, "
+    "recovery TEXT NOT NULL UNIQUE, created DOUBLE PRECISION NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS nn_passkeys (id TEXT PRIMARY KEY, account TEXT NOT NULL, "
+    "public_key TEXT NOT NULL, sign_count BIGINT NOT NULL, created DOUBLE PRECISION NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS nn_passkeys_account ON nn_passkeys (account)",
+    "CREATE TABLE IF NOT EXISTS nn_sessions (id TEXT PRIMARY KEY, account TEXT NOT NULL, "
+    "expires DOUBLE PRECISION NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS nn_sessions_account ON nn_sessions (account)",
+    "CREATE TABLE IF NOT EXISTS nn_challenges (id TEXT PRIMARY KEY, kind TEXT NOT NULL, "
+    "data TEXT NOT NULL, expires DOUBLE PRECISION NOT NULL)",
 )
 
 
@@ -97,6 +110,20 @@ class Storage(ABC):
 
     @abstractmethod
     def _columns(self, table: str) -> set[str]: ...
+
+    @abstractmethod
+    def _atomic(self, statements: list[tuple[str, tuple[Any, ...]]]) -> list[tuple[Any, ...]]:
+        """Run statements (with ``?``) as one committed transaction; the first one's rows."""
+
+    def execute(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """One statement (written with ``?`` placeholders) as its own transaction: for the
+        modules that keep tables of their own here (:mod:`ninetynine.web.accounts.store`)."""
+        return self._execute(self._sql(sql), params)
+
+    def atomic(self, statements: list[tuple[str, tuple[Any, ...]]]) -> list[tuple[Any, ...]]:
+        """Several statements (with ``?``) as one transaction: all or none are committed. A
+        unique key taken already raises :class:`DuplicateMoveError`. Returns the first's rows."""
+        return self._atomic(statements)
 
     def close(self) -> None:
         """Waits for the calls under way, then stops the storage's threads."""
@@ -283,6 +310,22 @@ class SQLiteStorage(Storage):
     def _columns(self, table: str) -> set[str]:
         return {row[1] for row in self._execute(f"PRAGMA table_info({table})")}
 
+    def _atomic(self, statements: list[tuple[str, tuple[Any, ...]]]) -> list[tuple[Any, ...]]:
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    first = [self._db.execute(sql, params).fetchall() for sql, params in statements]
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    self._db.execute("ROLLBACK")
+                    raise
+                return first[0] if first else []
+            except sqlite3.IntegrityError as e:
+                raise DuplicateMoveError(f"storage refused a write: {e}") from None
+            except sqlite3.Error as e:
+                raise StorageError(f"SQLite error: {e}") from None
+
     # One process owns the file: nobody else to tell, every lease its own.
     def publish(self, table_id: str, kind: str, data: dict[str, Any]) -> None:
         """Nothing: one process owns the file, so there is nobody to tell."""
@@ -438,6 +481,12 @@ class PostgresStorage(Storage):
                 pause, retried = min(pause * 2, 1.0), True
             except psycopg.Error as e:
                 raise StorageError(f"PostgreSQL error: {e}".splitlines()[0]) from None
+
+    def _atomic(self, statements: list[tuple[str, tuple[Any, ...]]]) -> list[tuple[Any, ...]]:
+        if not statements:
+            return []
+        (sql, params), rest = statements[0], statements[1:]
+        return self._execute(self._sql(sql), params, lambda _: [(self._sql(s), p) for s, p in rest])
 
     def _complain(self, error: Exception) -> None:
         """One warning every ten seconds at most, however many writes are retrying."""

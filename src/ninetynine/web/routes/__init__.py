@@ -4,6 +4,7 @@
   summary and record;
 - :mod:`.records`: a game step by step (replay) and beside the coach (review), of a
   finished table or an uploaded record;
+- :mod:`.accounts`: accounts without passwords (passkeys, a recovery code, the session);
 - :mod:`.sockets`: the WebSockets (a table's players and spectators, the lobby's feed);
 - :mod:`.pages`: the client's page and its static files.
 
