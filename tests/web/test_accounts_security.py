@@ -191,7 +191,10 @@ def test_the_session_expires(devices: Callable[..., Device], wall: FakeClock) ->
 
 
 def test_sign_ups_and_sign_ins_over_the_rate_get_429(make_server: MakeServer) -> None:
-    limits = dataclasses.replace(ROOMY, sign_up_burst=2, sign_in_burst=3)
+    # (slow refills: the roomy limits refill at once, which a busy machine would see)
+    limits = dataclasses.replace(
+        ROOMY, sign_up_burst=2, sign_in_burst=3, sign_ups_per_hour=1, sign_ins_per_minute=1
+    )
     server = make_server(secure_cookies=False, limits=limits)
     device = Device(server.url)
     for name in ("A", "B"):

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ninetynine.web.accounts import passkeys as pk
-from ninetynine.web.accounts.store import Account, AccountStore, Passkey
+from ninetynine.web.accounts.store import Account, AccountStore, Ceremony, Passkey
 from ninetynine.web.errors import ErrorCode, LimitError, ProtocolError
 from ninetynine.web.limits import Buckets
 from ninetynine.web.settings import Settings
@@ -83,7 +83,7 @@ class Accounts:
                 code=ErrorCode.RATE_LIMITED,
             )
 
-    async def _challenge(self, challenge: bytes, kind: str, data: dict[str, Any]) -> None:
+    async def _challenge(self, challenge: bytes, kind: Ceremony, data: dict[str, Any]) -> None:
         now = self._now()
         await self.storage.call(
             self.store.put_challenge,
@@ -95,16 +95,17 @@ class Accounts:
         )
 
     async def _take(
-        self, answer: object, kind: str
+        self, answer: object, kind: Ceremony
     ) -> tuple[dict[str, Any], bytes, dict[str, Any]]:
         credential, challenge = pk.challenge_of(answer)
         data = await self.storage.call(
             self.store.take_challenge, pk.digest(challenge), kind, self._now()
         )
         if data is None:
+            what = "sign-up" if kind is Ceremony.REGISTER else "sign-in"
             raise ProtocolError(
                 ErrorCode.BAD_CHALLENGE,
-                f"this answer is to no live {'sign-up' if kind == 'register' else 'sign-in'} "
+                f"this answer is to no live {what} "
                 f"challenge (each is used once, within {self.limits.challenge_seconds:g} "
                 "seconds): ask for new options",
             )
@@ -163,7 +164,7 @@ class Accounts:
             options, challenge = pk.registration_options(
                 party, account.name, pk.unb64(account.user_handle), ids, self._timeout_ms
             )
-            await self._challenge(challenge, "register", {"account": account.id})
+            await self._challenge(challenge, Ceremony.REGISTER, {"account": account.id})
             return options
         self._rate(self.sign_ups, where, "sign_ups_per_hour", "sign-ups")
         clean = name.strip() if isinstance(name, str) else ""
@@ -178,7 +179,9 @@ class Accounts:
             raise self._taken(clean)
         handle = secrets.token_bytes(16)
         options, challenge = pk.registration_options(party, clean, handle, [], self._timeout_ms)
-        await self._challenge(challenge, "register", {"name": clean, "handle": pk.b64(handle)})
+        await self._challenge(
+            challenge, Ceremony.REGISTER, {"name": clean, "handle": pk.b64(handle)}
+        )
         return options
 
     async def _check_room(self) -> None:
@@ -198,7 +201,7 @@ class Accounts:
     ) -> SignedIn | Account:
         """Stores a new passkey the library has verified: a new account (signed in, with its
         recovery code) or the signed-in account's next passkey (the account)."""
-        credential, challenge, data = await self._take(answer, "register")
+        credential, challenge, data = await self._take(answer, Ceremony.REGISTER)
         pid, key, count = pk.verify_registration(party, credential, challenge)
         now = self._now()
         if "account" in data:
@@ -247,14 +250,14 @@ class Accounts:
         """Options for signing in with any passkey of this server (they name no account)."""
         self._rate(self.sign_ins, where, "sign_ins_per_minute", "sign-ins")
         options, challenge = pk.authentication_options(party, self._timeout_ms)
-        await self._challenge(challenge, "signin", {})
+        await self._challenge(challenge, Ceremony.SIGN_IN, {})
         return options
 
     async def sign_in_verify(self, party: pk.Party, cookie: str | None, answer: object) -> SignedIn:
         """A new session for the account whose passkey signed the challenge. A counter that did
         not move up (where the authenticator counts) is refused: a cloned passkey, or a
         signature used again."""
-        credential, challenge, _ = await self._take(answer, "signin")
+        credential, challenge, _ = await self._take(answer, Ceremony.SIGN_IN)
         passkey = await self.storage.call(self.store.passkey, pk.credential_id(credential))
         try:
             key = passkey.public_key if passkey else pk.STAND_IN_KEY
@@ -312,7 +315,7 @@ class Accounts:
         await self.storage.call(
             self.store.put_challenge,
             pk.digest(token),
-            "link",
+            Ceremony.LINK,
             {"account": account.id},
             now + self.limits.link_seconds,
             now,
@@ -328,7 +331,7 @@ class Accounts:
                 ErrorCode.MALFORMED, "token: expected the token of a sign-in link, as it was made"
             )
         data = await self.storage.call(
-            self.store.take_challenge, pk.digest(token), "link", self._now()
+            self.store.take_challenge, pk.digest(token), Ceremony.LINK, self._now()
         )
         account = await self.storage.call(self.store.by_id, str(data["account"])) if data else None
         if account is None:

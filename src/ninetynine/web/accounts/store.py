@@ -10,9 +10,18 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from ninetynine.web.storage import Storage
+
+
+class Ceremony(StrEnum):
+    """What a stored challenge is for (its row's ``kind``)."""
+
+    REGISTER = "register"  # a passkey's creation: a sign-up, or one more for an account
+    SIGN_IN = "signin"
+    LINK = "link"  # a new device signed in by a link (the token stands for the challenge)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +73,7 @@ class AccountStore:
     # challenges -------------------------------------------------------------------------
 
     def put_challenge(
-        self, key: str, kind: str, data: dict[str, Any], expires: float, now: float
+        self, key: str, kind: Ceremony, data: dict[str, Any], expires: float, now: float
     ) -> None:
         """Stores a challenge (its hash ``key``) until ``expires``; the expired ones go."""
         self.storage.atomic(
@@ -72,12 +81,12 @@ class AccountStore:
                 ("DELETE FROM nn_challenges WHERE expires < ?", (now,)),
                 (
                     "INSERT INTO nn_challenges (id, kind, data, expires) VALUES (?, ?, ?, ?)",
-                    (key, kind, json.dumps(data), expires),
+                    (key, kind.value, json.dumps(data), expires),
                 ),
             ]
         )
 
-    def take_challenge(self, key: str, kind: str, now: float) -> dict[str, Any] | None:
+    def take_challenge(self, key: str, kind: Ceremony, now: float) -> dict[str, Any] | None:
         """The data of a challenge of this kind, not expired, deleted as it is read (a challenge
         is used once, by one process); None where there is no such challenge."""
         rows = self.storage.execute(
