@@ -3,6 +3,7 @@
 import { $, api, el, plural, saveName, savedName, tokenKey } from "./dom.js";
 import { cardFace } from "./cards.js";
 import { showReplay } from "./replay.js";
+import { showAccount } from "./account.js";
 
 let presetList = [], botLevels = ["easy", "medium", "hard"];
 
@@ -15,6 +16,7 @@ export async function showLobby() {
   $("create-form").addEventListener("submit", createTable);
   $("record-file").addEventListener("change", replayFile);
   follow();
+  showAccount();  // optional: a guest's play does not wait for it
   botLevels = (await api("/api/config")).bots;  // the levels this server offers
   presetList = await api("/api/presets");
   for (const p of presetList) $("rules").append(el("option", { value: p.id }, `${p.name} (${p.id})`));
