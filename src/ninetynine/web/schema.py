@@ -828,6 +828,7 @@ ROUTES: dict[str, dict[str, Any]] = {
     ),
     "POST /api/clubs/{club_id}/delete": _json(Done, *WRITE, 401, 404, body=(NoFields, "nothing")),
     "GET /t/{table_id}": _text("text/html", "the client's page", FileResponse, 400),
+    "GET /c/{invite}": _text("text/html", "the client's page", FileResponse, 400),
     "GET /": _text("text/html", "the client's page", FileResponse, 400),
 }
 
