@@ -5,7 +5,8 @@ HTTP:  GET /api/presets, GET /api/config (the bots offered, the limits a client 
        POST /api/tables/{id}/join, GET /api/tables/{id} (public summary),
        GET /api/tables/{id}/record (finished games only: it shows every hand),
        the replays and reviews (:mod:`ninetynine.web.routes.records`), the accounts
-       under /api/account (:mod:`ninetynine.web.routes.accounts`).
+       under /api/account (:mod:`ninetynine.web.routes.accounts`), the clubs under
+       /api/clubs (:mod:`ninetynine.web.routes.clubs`).
 WebSocket /ws/{id} and /ws/lobby: :mod:`ninetynine.web.routes.sockets`.
 
 Both are described in :mod:`ninetynine.web.schema` (the OpenAPI document at
@@ -31,10 +32,11 @@ from starlette.exceptions import HTTPException
 from ninetynine.errors import NinetyNineError
 from ninetynine.web import schema
 from ninetynine.web.accounts.service import Accounts
+from ninetynine.web.clubs.service import Clubs
 from ninetynine.web.errors import ErrorCode, ProtocolError
 from ninetynine.web.guard import Guard
 from ninetynine.web.lobby import Lobby
-from ninetynine.web.routes import accounts, pages, records, sockets, tables
+from ninetynine.web.routes import accounts, clubs, pages, records, sockets, tables
 from ninetynine.web.settings import Settings
 from ninetynine.web.storage import Storage, open_storage
 
@@ -46,7 +48,8 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = storage or open_storage(settings.database)
         app.state.lobby = lobby = Lobby(store, settings)
-        app.state.accounts = Accounts(store, settings)
+        app.state.accounts = accounts_ = Accounts(store, settings)
+        app.state.clubs = Clubs(store, settings, accounts_)
         app.state.reviewing = records.Reviewing()
         lobby.start()
         ticker = asyncio.create_task(lobby.run_ticker())
@@ -78,7 +81,7 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
     app.exception_handler(RequestValidationError)(_bad_parameter)
     app.exception_handler(HTTPException)(_http_error)
     app.exception_handler(NinetyNineError)(_server_error)
-    for module in (tables, records, accounts, sockets, pages):
+    for module in (tables, records, accounts, clubs, sockets, pages):
         app.include_router(module.router)
     app.mount("/static", pages.static_files(), name="static")
     return app

@@ -55,6 +55,13 @@ class ErrorCode(StrEnum):
     SIGN_IN_FAILED = "sign_in_failed"  # whatever the reason: it says nothing of who exists
     SIGN_COUNT = "sign_count"  # a passkey's counter that did not move up (a copy, a replay)
     BAD_RECOVERY = "bad_recovery"  # a recovery code that opens no account
+    NO_CLUB = "no_club"  # no such club, or none the caller is a member of (the same answer)
+    NOT_OWNER = "not_owner"  # a member asked for what only the club's owner may do
+    OWNER_STAYS = "owner_stays"  # the owner may not leave its club (it deletes it instead)
+    NO_MEMBER = "no_member"  # the owner named an account that is no member
+    BAD_INVITE = "bad_invite"  # an invite token that is no club's (mistyped, or rotated)
+    TOO_MANY_CLUBS = "too_many_clubs"
+    CLUB_FULL = "club_full"
     WORK_TIMEOUT = "work_timeout"
     WORK_MEMORY = "work_memory"
 
@@ -83,6 +90,13 @@ STATUS = {
     ErrorCode.BAD_RECOVERY: 401,
     ErrorCode.SIGNED_IN: 409,
     ErrorCode.NAME_TAKEN: 409,
+    ErrorCode.NO_CLUB: 404,
+    ErrorCode.NOT_OWNER: 403,
+    ErrorCode.OWNER_STAYS: 409,
+    ErrorCode.NO_MEMBER: 404,
+    ErrorCode.BAD_INVITE: 404,
+    ErrorCode.TOO_MANY_CLUBS: 429,
+    ErrorCode.CLUB_FULL: 409,
     ErrorCode.WORK_TIMEOUT: 503,
     ErrorCode.WORK_MEMORY: 503,
 }

@@ -91,6 +91,9 @@ class Limits:
     link_seconds: float = _limit(
         600.0, "seconds a link that signs a new device in (made on a signed-in one) works for"
     )
+    # clubs
+    clubs_per_account: int = _limit(20, "clubs one account may belong to (its own among them)")
+    members_per_club: int = _limit(100, "members one club may have (its owner among them)")
     spectators_per_table: int = _limit(100, "spectators watching one table")
     send_queue: int = _limit(
         256, "frames queued for a client that does not read them before it is dropped"

@@ -31,6 +31,7 @@ from ninetynine.errors import NinetyNineError
 from ninetynine.rules.presets import rules_spec
 from ninetynine.rules.settings import Rules
 from ninetynine.session.table import bot_seat_name
+from ninetynine.web.clubs.store import ClubStore
 from ninetynine.web.conn import Conn
 from ninetynine.web.errors import ErrorCode, LimitError, ProtocolError
 from ninetynine.web.limits import Buckets, Slots, check_rules
@@ -186,10 +187,12 @@ class Lobby:
         creator: Creator | None = None,
         first: int = 0,
         seats: list[Seat] | None = None,
+        club: str | None = None,
     ) -> tuple[Table, str]:
         """A new table; the creator takes seat 1. Returns the table and the creator's token.
         With ``seats`` given (a rematch keeps the old table's), those are the seats, and the
-        token returned opens none of them."""
+        token returned opens none of them. A ``club``'s table (never public) is listed as the
+        club's, and only its members may join or watch it (:mod:`ninetynine.web.clubs`)."""
         limits = self.settings.limits
         if not rules.players_min <= players <= rules.players_max:
             raise ProtocolError(
@@ -245,12 +248,17 @@ class Lobby:
             "created": time.time(),
             "next": None,
             "finished": False,
-            "public": public,
+            "public": public and club is None,
+            "club": club,
             "creator": None
             if creator is None
             else {"client": creator.client, "address": creator.address},
         }
         await self.storage.call(self.storage.create_table, table_id, meta)
+        if club is not None:
+            await self.storage.call(
+                ClubStore(self.storage).add_table, club, table_id, meta["created"]
+            )
         table = self._rebuild(StoredTable(table_id, meta))
         if table is None:
             raise ProtocolError(ErrorCode.BAD_TABLE, self.broken.pop(table_id))
@@ -318,6 +326,7 @@ class Lobby:
                 public=bool(table.meta.get("public")),
                 first=(table.meta.get("first", 0) + 1) % n,
                 seats=seats,
+                club=table.meta.get("club"),
             )
             new.meta["creator"] = table.meta.get("creator")
             linked = await table.seating.change_meta(

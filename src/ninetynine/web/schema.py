@@ -61,9 +61,11 @@ class Error(Refusal):
 ERROR_TEXT = {
     400: "Bad request: a malformed body or parameter, or a host name not served here (bad_host)",
     401: "Not signed in, or a sign-in (passkey, recovery code) that was refused",
-    403: "A browser page of another site (forbidden_origin)",
-    404: "No such table (no_table)",
-    409: "The table is full, the game is not over yet, or the account name is taken",
+    403: "A browser page of another site (forbidden_origin), or a club's member asking for "
+    "what only its owner may do (not_owner)",
+    404: "No such table (no_table), club (no_club: or none of yours), member or invite",
+    409: "The table or club is full, the game is not over yet, the account name is taken, "
+    "or the owner asked to leave its own club",
     413: "A request body over the server's limit (too_large)",
     415: "A body that is not application/json",
     429: "Over one of the server's rate limits",
@@ -115,6 +117,12 @@ class NewTable(Model):
         None, ge=1, le=3600, description="seconds per turn, or null for no clock"
     )
     public: bool = Field(False, description="listed in the lobby (else invite only)")
+    club: str | None = Field(
+        None,
+        max_length=100,
+        description="a club of the signed-in account's: the table is the club's, for its "
+        "members only (not public)",
+    )
     bots: dict[str, str] = Field(
         default_factory=dict,
         description="seat (from 2) -> a bot level the server offers "
@@ -198,6 +206,24 @@ class Link(Model):
 
     token: str
     seconds: float = Field(description="how long it works for")
+
+
+class ClubName(Model):
+    """``POST /api/clubs`` and ``/api/clubs/{id}/rename``: the club's name."""
+
+    name: str = Field(max_length=40, description="1 to 40 printable characters")
+
+
+class InviteToken(Model):
+    """``POST /api/clubs/join``: the token of a club's invite link."""
+
+    token: str = Field(min_length=16, max_length=64)
+
+
+class RemoveMember(Model):
+    """``POST /api/clubs/{id}/remove``: the member to remove."""
+
+    account: str = Field(max_length=100, description="the member's account id")
 
 
 class NoFields(Model):
@@ -290,6 +316,49 @@ class TableSummary(Model):
     public: bool
     next: str | None = Field(description="the rematch's table, once there is one")
     seats: list[SeatSummary]
+
+
+class ClubSummary(Model):
+    """One of the signed-in account's clubs: its id, name, how many members, whether the
+    account owns it."""
+
+    id: str
+    name: str
+    members: int
+    owner: bool
+
+
+class MyClubs(Model):
+    """``GET /api/clubs``: the signed-in account's clubs."""
+
+    clubs: list[ClubSummary]
+
+
+class ClubMember(Model):
+    """A member of a club: the account's id and name, and whether it is the owner."""
+
+    id: str
+    name: str
+    owner: bool
+
+
+class ClubPage(Model):
+    """A club as its members see it: its id and name, the owner's and the caller's account
+    ids, the members, the live invite token (a link ``/c/{invite}``) and its live tables."""
+
+    id: str
+    name: str
+    owner: str
+    you: str
+    members: list[ClubMember]
+    invite: str
+    tables: list[TableSummary]
+
+
+class Invite(Model):
+    """``POST /api/clubs/{id}/invite``: the new invite token (the old one opens nothing)."""
+
+    invite: str
 
 
 class Created(Model):
@@ -693,7 +762,7 @@ ROUTES: dict[str, dict[str, Any]] = {
     "GET /api/presets": _json(list[Preset], 400),
     "GET /api/config": _json(Config, *READ),
     "GET /api/tables": _json(list[TableSummary], *READ),
-    "POST /api/tables": _json(Created, *WRITE, body=(NewTable, "the table to create")),
+    "POST /api/tables": _json(Created, *WRITE, 401, 404, body=(NewTable, "the table to create")),
     "GET /api/tables/{table_id}": _json(TableSummary, *READ, 404),
     "POST /api/tables/{table_id}/join": _json(
         Joined, *WRITE, 404, 409, body=(JoinTable, "the joining player")
@@ -741,7 +810,25 @@ ROUTES: dict[str, dict[str, Any]] = {
     "POST /api/account/delete": _json(
         Done, *WRITE, 401, body=(DeleteAccount, "the account's name, to confirm")
     ),
+    "GET /api/clubs": _json(MyClubs, *READ, 401),
+    "POST /api/clubs": _json(ClubPage, *WRITE, 401, body=(ClubName, "the new club's name")),
+    "POST /api/clubs/join": _json(
+        ClubPage, *WRITE, 401, 404, 409, body=(InviteToken, "the invite link's token")
+    ),
+    "GET /api/clubs/{club_id}": _json(ClubPage, *READ, 401, 404),
+    "POST /api/clubs/{club_id}/rename": _json(
+        ClubPage, *WRITE, 401, 404, body=(ClubName, "the club's new name")
+    ),
+    "POST /api/clubs/{club_id}/invite": _json(Invite, *WRITE, 401, 404, body=(NoFields, "nothing")),
+    "POST /api/clubs/{club_id}/leave": _json(
+        Done, *WRITE, 401, 404, 409, body=(NoFields, "nothing")
+    ),
+    "POST /api/clubs/{club_id}/remove": _json(
+        Done, *WRITE, 401, 404, 409, body=(RemoveMember, "the member to remove")
+    ),
+    "POST /api/clubs/{club_id}/delete": _json(Done, *WRITE, 401, 404, body=(NoFields, "nothing")),
     "GET /t/{table_id}": _text("text/html", "the client's page", FileResponse, 400),
+    "GET /c/{invite}": _text("text/html", "the client's page", FileResponse, 400),
     "GET /": _text("text/html", "the client's page", FileResponse, 400),
 }
 

@@ -84,6 +84,15 @@ _SCHEMA = (
     "CREATE INDEX IF NOT EXISTS nn_sessions_account ON nn_sessions (account)",
     "CREATE TABLE IF NOT EXISTS nn_challenges (id TEXT PRIMARY KEY, kind TEXT NOT NULL, "
     "data TEXT NOT NULL, expires DOUBLE PRECISION NOT NULL)",
+    # clubs (ninetynine.web.clubs): a name, an owner, its members and its tables; the
+    # invite is a club's live invite token (a rotation replaces it)
+    "CREATE TABLE IF NOT EXISTS nn_clubs (id TEXT PRIMARY KEY, name TEXT NOT NULL, "
+    "owner TEXT NOT NULL, invite TEXT NOT NULL UNIQUE, created DOUBLE PRECISION NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS nn_club_members (club TEXT NOT NULL, account TEXT NOT NULL, "
+    "joined DOUBLE PRECISION NOT NULL, PRIMARY KEY (club, account))",
+    "CREATE INDEX IF NOT EXISTS nn_club_members_account ON nn_club_members (account)",
+    "CREATE TABLE IF NOT EXISTS nn_club_tables (club TEXT NOT NULL, table_id TEXT NOT NULL, "
+    "created DOUBLE PRECISION NOT NULL, PRIMARY KEY (club, table_id))",
 )
 
 

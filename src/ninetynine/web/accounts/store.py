@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from ninetynine.web.clubs.store import ClubStore
 from ninetynine.web.storage import Storage
 
 
@@ -147,9 +148,12 @@ class AccountStore:
         return self._one(_ACCOUNT + "WHERE a.id = ?", (account_id,))
 
     def delete(self, account_id: str) -> None:
-        """Deletes an account and everything of it (passkeys, sessions), all or nothing."""
+        """Deletes an account and everything of it (passkeys, sessions, the clubs it owns,
+        its memberships), all or nothing."""
         self.storage.atomic(
             [
+                *ClubStore.delete_statements("owner = ?", account_id),
+                ("DELETE FROM nn_club_members WHERE account = ?", (account_id,)),
                 ("DELETE FROM nn_passkeys WHERE account = ?", (account_id,)),
                 ("DELETE FROM nn_sessions WHERE account = ?", (account_id,)),
                 ("DELETE FROM nn_accounts WHERE id = ?", (account_id,)),

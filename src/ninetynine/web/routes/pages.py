@@ -1,5 +1,5 @@
-"""The client: one page (the lobby at ``/``, a table at ``/t/{id}``; the script tells
-them apart) and its static files."""
+"""The client: one page (the lobby at ``/``, a table at ``/t/{id}``, the lobby offering to
+join a club at ``/c/{invite}``; the script tells them apart) and its static files."""
 
 from __future__ import annotations
 
@@ -18,6 +18,13 @@ router = APIRouter()
 @schema.route(router, "GET /t/{table_id}")
 async def table_page(table_id: str) -> FileResponse:
     """The client's page at a table's invite link (the script reads the table from the path)."""
+    return FileResponse(str(STATIC / "index.html"))
+
+
+@schema.route(router, "GET /c/{invite}")
+async def club_invite_page(invite: str) -> FileResponse:
+    """The client's page at a club's invite link: the lobby, offering to join the club (the
+    script reads the token from the path; joining is a POST from the page)."""
     return FileResponse(str(STATIC / "index.html"))
 
 

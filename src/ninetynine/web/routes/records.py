@@ -24,6 +24,7 @@ from ninetynine.web import schema
 from ninetynine.web.errors import ErrorCode, LimitError, ProtocolError
 from ninetynine.web.limits import admit, check_record
 from ninetynine.web.lobby import Lobby
+from ninetynine.web.routes.clubs import club_table
 from ninetynine.web.routes.deps import LobbyDep, address, json_body
 from ninetynine.web.wire import replay_json, review_replay_json
 
@@ -39,10 +40,13 @@ class Reviewing:
 
 @schema.route(router, "GET /api/tables/{table_id}/replay")
 async def table_replay(
-    table_id: str, lobby: LobbyDep, seat: int | None = Query(None, include_in_schema=False)
+    table_id: str,
+    request: Request,
+    lobby: LobbyDep,
+    seat: int | None = Query(None, include_in_schema=False),
 ) -> dict[str, Any]:
     """A finished game step by step: from one seat's view, or every hand open."""
-    table = await lobby.get(table_id)
+    table = await club_table(request, lobby, table_id)
     if not table.finished:
         raise ProtocolError(ErrorCode.NOT_FINISHED, "a game can be replayed when it is over")
     return await asyncio.to_thread(
@@ -58,7 +62,7 @@ async def table_review(
     seat: int | None = Query(None, include_in_schema=False),
 ) -> dict[str, Any]:
     """A finished game's decisions of one seat beside the coach's moves."""
-    table = await lobby.get(table_id)
+    table = await club_table(request, lobby, table_id)
     if not table.finished:
         raise ProtocolError(ErrorCode.NOT_FINISHED, "a game can be reviewed when it is over")
     who = _review_seat(seat, len(table.seats))

@@ -24,6 +24,7 @@ from ninetynine.web.conn import Conn
 from ninetynine.web.errors import ErrorCode, LimitError, ProtocolError
 from ninetynine.web.limits import Bucket, Limits, json_object
 from ninetynine.web.lobby import Lobby
+from ninetynine.web.routes.clubs import club_table
 from ninetynine.web.routes.deps import LobbyDep
 from ninetynine.web.table.room import Table
 
@@ -101,7 +102,7 @@ async def _watch_lobby(ws: WebSocket, lobby: Lobby, limits: Limits) -> None:
 async def _serve(ws: WebSocket, lobby: Lobby, table_id: str, limits: Limits) -> None:
     """One client's connection, from its hello to its last message."""
     try:
-        table = await lobby.get(table_id)
+        table = await club_table(ws, lobby, table_id)  # a club's: its members only
         hello = await asyncio.wait_for(_receive(ws, limits), HELLO_TIMEOUT)
         if hello.get("type") != "hello":
             raise ProtocolError(

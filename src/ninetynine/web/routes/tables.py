@@ -16,9 +16,12 @@ from ninetynine.errors import RulesError
 from ninetynine.rules.presets import find_preset, load_rules, preset_rules, presets
 from ninetynine.rules.settings import Rules
 from ninetynine.web import schema
+from ninetynine.web.accounts.service import SESSION_COOKIE
 from ninetynine.web.errors import ErrorCode, LimitError, ProtocolError
 from ninetynine.web.limits import Limits, check_data_depth
 from ninetynine.web.lobby import Creator
+from ninetynine.web.routes.accounts import party
+from ninetynine.web.routes.clubs import club_table, clubs
 from ninetynine.web.routes.deps import LobbyDep, address, json_body
 
 CLIENT_COOKIE = "nn_client"
@@ -93,6 +96,16 @@ async def create_table(request: Request, response: Response, lobby: LobbyDep) ->
             ErrorCode.BAD_TABLE,
             "public: expected true (listed in the lobby) or false (invite only)",
         )
+    club = body.get("club")
+    if club is not None:
+        if not isinstance(club, str) or public:
+            raise ProtocolError(
+                ErrorCode.BAD_TABLE,
+                "club: expected the id of a club of yours, with public false (a club's table "
+                "is for its members)",
+            )
+        party(request)  # the session cookie decides: this server's own Origin only
+        await clubs(request).member(request.cookies.get(SESSION_COOKIE), club)
     client = request.cookies.get(CLIENT_COOKIE)
     if not client or len(client) > 64:
         client = secrets.token_urlsafe(16)
@@ -107,14 +120,16 @@ async def create_table(request: Request, response: Response, lobby: LobbyDep) ->
         public=public,
         bots=_bots_of(body.get("bots", {})),
         creator=Creator.of(client, where),
+        club=club,
     )
     return {"table": table.id, "seat": 1, "token": token, "invite": f"/t/{table.id}"}
 
 
 @schema.route(router, "GET /api/tables/{table_id}")
-async def table_summary(table_id: str, lobby: LobbyDep) -> dict[str, Any]:
-    """A table's public summary: its status, rules, clock and seats (seats from 1)."""
-    return (await lobby.get(table_id)).summary()
+async def table_summary(table_id: str, request: Request, lobby: LobbyDep) -> dict[str, Any]:
+    """A table's public summary: its status, rules, clock and seats (seats from 1); a club's
+    table, for its members only."""
+    return (await club_table(request, lobby, table_id)).summary()
 
 
 @schema.route(router, "POST /api/tables/{table_id}/join")
@@ -123,16 +138,16 @@ async def join_table(table_id: str, request: Request, lobby: LobbyDep) -> dict[s
     where every seat is taken or the game is over."""
     lobby.throttle(address(request))
     body = await json_body(request, lobby.settings.limits, schema.JoinTable)
-    table = await lobby.get(table_id)
+    table = await club_table(request, lobby, table_id)
     seat, token = await lobby.join(table, body.get("name"))
     return {"table": table.id, "seat": seat + 1, "token": token}
 
 
 @schema.route(router, "GET /api/tables/{table_id}/record")
-async def record(table_id: str, lobby: LobbyDep) -> Response:
+async def record(table_id: str, request: Request, lobby: LobbyDep) -> Response:
     """A finished game's record, as a ``.toml`` download; 409 while the game goes on, since it shows
     every hand."""
-    text = (await lobby.get(table_id)).record_text()
+    text = (await club_table(request, lobby, table_id)).record_text()
     return PlainTextResponse(
         text,
         media_type="application/toml",

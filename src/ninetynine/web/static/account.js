@@ -2,6 +2,7 @@
 // delete. Accounts are optional: a guest sees a few buttons and plays as before. The server
 // (/api/account, docs/server.md) keeps the session in an HttpOnly cookie, so this page only
 // asks who is signed in and never holds a secret, except the recovery code it shows once.
+import { renderClubs } from "./clubs.js";
 import { $, api } from "./dom.js";
 
 // base64url (WebAuthn's JSON) <-> bytes, by hand: not every browser has
@@ -83,6 +84,7 @@ function render() {
   $("account-nopasskey").hidden = !guest || hasPasskeys();
   $("account-member").hidden = guest;
   $("delete-label").textContent = guest ? "" : `Type the account's name, ${account.name}, to delete it`;
+  renderClubs(account);
 }
 
 function openForm(form, field) {

@@ -1,5 +1,6 @@
 // The browser client: plain modules, no build step. The address says which page this is:
-// / the lobby, /t/ID a table (?watch=1 to watch it, ?replay=1[&seat=N] its replay).
+// / the lobby, /t/ID a table (?watch=1 to watch it, ?replay=1[&seat=N] its replay), /c/TOKEN
+// the lobby offering to join a club (clubs.js reads the token).
 import { $ } from "./dom.js";
 import { installSprite } from "./cards.js";
 import { showLobby } from "./lobby.js";
