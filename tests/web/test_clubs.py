@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import connect
+from websockets.sync.client import ClientConnection, connect
 
 from tests.web.conftest import ROOMY
 from tests.web.helpers import ServerThread
@@ -97,6 +97,26 @@ def ws_first(url: str, table: str, who: Member | None, token: str | None = None)
         frame = json.loads(ws.recv(timeout=5))
     assert isinstance(frame, dict)
     return frame
+
+
+def closed_by(ws: ClientConnection) -> int | None:
+    """The code the server closed an open WebSocket with, reading what it sent before (None:
+    still open after 5 seconds)."""
+    with contextlib.suppress(ConnectionClosed, TimeoutError):
+        while True:
+            ws.recv(timeout=5)
+    return None if ws.close_code is None else int(ws.close_code)
+
+
+def open_ws(url: str, table: str, who: Member, token: str | None = None) -> ClientConnection:
+    """A WebSocket to the table with ``who``'s session cookie, past its ``sync``."""
+    headers = {"Cookie": f"nn_session={who.session}"}
+    # entered as a context manager: the form every websockets version accepts
+    ws = connect(url.replace("http", "ws", 1) + f"/ws/{table}", additional_headers=headers)
+    ws = ws.__enter__()
+    ws.send(json.dumps({"type": "hello", "token": token}))
+    assert json.loads(ws.recv(timeout=5))["type"] == "sync"
+    return ws
 
 
 def test_a_club_is_made_joined_by_its_invite_link_and_seen_by_its_members(
@@ -321,7 +341,17 @@ def test_a_removed_member_loses_access_on_every_process_at_once_on_postgresql(
             table = ann.table(club=club["id"]).json()["table"]
             assert bob.http.get(f"/api/tables/{table}").status_code == 200
             assert bob.page(club["id"])["members"][1]["name"] == "Bob"
+            seat = bob.http.post(f"/api/tables/{table}/join", json={"name": "Bob"}).json()
+            watching = open_ws(two.url, table, bob)  # Bob at the table, at the other process
+            playing = open_ws(two.url, table, bob, seat["token"])
+            ann_watching = open_ws(two.url, table, ann)
             ann.club_ok(f"/{club['id']}/remove", {"account": bob.me()["id"]})  # type: ignore[index]
+            # his sockets close at once, at the process that holds them; Ann's stays
+            assert closed_by(watching) == closed_by(playing) == 4003
+            ann_watching.send(json.dumps({"type": "ping"}))
+            assert json.loads(ann_watching.recv(timeout=5))["type"] in ("pong", "update")
+            for ws in (watching, playing, ann_watching):
+                ws.close()
             refused(bob.club_get("/" + club["id"]), 404, "no_club")
             refused(bob.http.get(f"/api/tables/{table}"), 404, "no_table")
             new = ann.club_ok(f"/{club['id']}/invite")["invite"]

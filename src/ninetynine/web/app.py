@@ -49,7 +49,8 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
         store = storage or open_storage(settings.database)
         app.state.lobby = lobby = Lobby(store, settings)
         app.state.accounts = accounts_ = Accounts(store, settings)
-        app.state.clubs = Clubs(store, settings, accounts_)
+        app.state.clubs = clubs_ = Clubs(store, settings, accounts_)
+        lobby.is_member = clubs_.is_member
         app.state.reviewing = records.Reviewing()
         lobby.start()
         ticker = asyncio.create_task(lobby.run_ticker())

@@ -25,6 +25,14 @@ class Conn:
         self.outbox: asyncio.Queue[str] = asyncio.Queue(queue_size)
         self.dropped = asyncio.Event()  # set when the outbox overflowed: close the socket
         self.bucket = bucket  # messages this client may still send (None: unlimited)
+        self.session: str | None = None  # at a club's table: the session cookie it came with
+        self.shut = False  # closed because it is no longer a member of the table's club
+
+    def shut_out(self) -> None:
+        """Closes the connection: the browser is no longer signed in to a member of the
+        table's club."""
+        self.shut = True
+        self.dropped.set()
 
     def send(self, frame: str) -> None:
         """Queues a frame's text for the sender. A full outbox drops the client (``dropped`` is set)

@@ -23,6 +23,7 @@ import random
 import re
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -98,6 +99,8 @@ class Lobby:
         self.workers = Workers(limits)
         self._loading: dict[str, asyncio.Future[Table]] = {}
         self.watchers: set[Conn] = set()  # lobby pages that follow the listing
+        # whether a session cookie is a club's member's (the clubs' own check, given by the app)
+        self.is_member: Callable[[str | None, str], Awaitable[bool]] | None = None
         self.share_now = asyncio.Event()  # wake the sharing round (a table wants a driver)
         self._tasks: list[asyncio.Task[None]] = []
         self._feed = ""  # the listing they were sent last
@@ -381,6 +384,10 @@ class Lobby:
             for table in self.tables.values():
                 later(table.id, self.resync(table), "reading the table again")
             return
+        if kind == "club":  # a club lost members at another process
+            club = message.get("c")
+            later("", self.shut_out(None if club is None else str(club)), "closing connections")
+            return
         found = self.tables.get(str(message.get("t")))
         if found is None:
             self._in_use(str(message.get("t")))  # another process serves it: not idle
@@ -396,6 +403,27 @@ class Lobby:
             table.fanout.hear(message["line"])
         elif kind == "note":
             table.fanout.broadcast([message["line"]])
+
+    async def club_changed(self, club_id: str | None) -> None:
+        """A club lost members (one removed or gone, the club deleted; None: an account
+        deleted, which was in any club): the other processes are told, and each closes the
+        connections to the club's tables of browsers no longer signed in to a member."""
+        if self.storage.shared:
+            await self.storage.call(self.storage.publish, "", "club", {"c": club_id})
+        await self.shut_out(club_id)
+
+    async def shut_out(self, club_id: str | None) -> None:
+        """Closes this process's connections to the tables of the club (None: of every
+        club) whose session is no longer a member's (read from the database now)."""
+        if self.is_member is None:
+            return
+        for table in list(self.tables.values()):
+            club = table.meta.get("club")
+            if not club or club_id is not None and club != club_id:
+                continue
+            for conn in list(table.fanout.conns):
+                if not await self.is_member(conn.session, str(club)):
+                    conn.shut_out()
 
     async def resync(self, table: Table) -> None:
         """Reads a table again where notifications may have been missed: the moves stored since its

@@ -192,5 +192,6 @@ async def delete(
     party(request)
     body = await _body(request, lobby, schema.DeleteAccount)
     await accounts.delete(_cookie(request), body.get("confirm"))
+    await lobby.club_changed(None)  # its memberships are gone: its club seats close
     _signed_out(response, accounts)
     return {"ok": True}

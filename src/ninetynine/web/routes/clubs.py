@@ -131,6 +131,7 @@ async def leave_club(
     """A member (not the owner) leaves the club."""
     await _body(request, lobby, schema.NoFields)
     await clubs.leave(_cookie(request), club_id)
+    await lobby.club_changed(club_id)
     return {"ok": True}
 
 
@@ -141,6 +142,7 @@ async def remove_member(
     """The owner removes a member: at once, on every process."""
     body = await _body(request, lobby, schema.RemoveMember)
     await clubs.remove(_cookie(request), club_id, body.get("account"))
+    await lobby.club_changed(club_id)
     return {"ok": True}
 
 
@@ -151,4 +153,5 @@ async def delete_club(
     """The owner deletes the club; its tables close to everyone."""
     await _body(request, lobby, schema.NoFields)
     await clubs.delete(_cookie(request), club_id)
+    await lobby.club_changed(club_id)
     return {"ok": True}

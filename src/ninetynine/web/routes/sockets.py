@@ -20,6 +20,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from ninetynine.errors import NinetyNineError
+from ninetynine.web.accounts.service import SESSION_COOKIE
 from ninetynine.web.conn import Conn
 from ninetynine.web.errors import ErrorCode, LimitError, ProtocolError
 from ninetynine.web.limits import Bucket, Limits, json_object
@@ -118,6 +119,8 @@ async def _serve(ws: WebSocket, lobby: Lobby, table_id: str, limits: Limits) -> 
             conn = Conn(
                 seat, limits.send_queue, Bucket(limits.messages_per_second, limits.messages_burst)
             )
+            if table.meta.get("club"):  # its membership is checked again when the club changes
+                conn.session = ws.cookies.get(SESSION_COOKIE)
             table.connect(conn)
             await _connected(ws, lobby, table, conn, limits)
     except ProtocolError as e:
@@ -142,8 +145,11 @@ async def _connected(ws: WebSocket, lobby: Lobby, table: Table, conn: Conn, limi
             logger.warning("table %s: a connection failed: %r", table.id, receiver.exception())
         table.disconnect(conn, leave=ended is Ending.LEAVES)
         code = 4008 if conn.dropped.is_set() else ended.code  # 4008: too slow to read
+        reason = ""
+        if conn.shut:  # 4003: no longer a member of the table's club
+            code, reason = 4003, "no longer a member of this table's club"
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(ws.close(code=code), 2)
+            await asyncio.wait_for(ws.close(code=code, reason=reason), 2)
 
 
 class Ending(Enum):
