@@ -105,6 +105,7 @@ HONEST = (
     "heuristic",
     "heuristic-v1",
     "heuristic-v2",
+    "dmc",
     "ismcts:iterations=200",
     with_options("hard", iterations=200),
     with_options("hard", iterations=100, endgame=99, plies=2),

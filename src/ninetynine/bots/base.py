@@ -131,6 +131,7 @@ BUILTIN: dict[str, str] = {
     "heuristic-v1": "ninetynine.bots.heuristic:HeuristicBot",
     "heuristic-v2": "ninetynine.bots.medium:MediumBot",  # the medium level
     "ismcts": "ninetynine.bots.ismcts:IsmctsBot",
+    "dmc": "ninetynine.bots.dmc:DmcBot",  # a value learned by Deep Monte Carlo (P only)
     "oracle": "ninetynine.bots.oracle:OracleBot",
     "cmd": "ninetynine.bots.protocol:ProtocolBot",
     "proc": "ninetynine.bots.protocol:ProtocolBot",
