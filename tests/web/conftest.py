@@ -24,6 +24,7 @@ from ninetynine.web.limits import Limits
 from ninetynine.web.settings import Settings
 from tests.browser import launch
 from tests.web.helpers import FakeClock, ServerThread, free_port
+from tests.web.passkey import Device
 
 # Tests make many tables from one address quickly; tests/web/test_security.py checks the
 # default limits themselves.
@@ -213,3 +214,24 @@ def database(postgres: Postgres) -> Iterator[str]:
     yield postgres.url.rsplit("/", 1)[0] + f"/{name}"
     with psycopg.connect(postgres.url, autocommit=True) as db:
         db.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+@pytest.fixture
+def wall() -> FakeClock:
+    """The accounts' wall clock (expiry times every process reads), for ``Settings.wall``."""
+    return FakeClock()
+
+
+@pytest.fixture
+def devices(server: ServerThread) -> Iterator[Callable[..., Device]]:
+    """Browsers (cookie jars) at the test module's ``server``: ``devices()`` sends this
+    server's Origin, ``devices(origin)`` another one ("" for none)."""
+    made: list[Device] = []
+
+    def make(origin: str | None = None) -> Device:
+        made.append(Device(server.url, origin))
+        return made[-1]
+
+    yield make
+    for device in made:
+        device.close()

@@ -159,3 +159,13 @@ class Device:
 
     def close(self) -> None:
         self.http.close()
+
+
+def refused(res: httpx.Response, status: int, code: str) -> str:
+    """The message of a refusal with this status and error code: one line, as the server's
+    errors are."""
+    assert res.status_code == status, res.text
+    body = res.json()
+    assert body["code"] == code and body["error"] == body["message"], body
+    assert "\n" not in body["message"]
+    return str(body["message"])

@@ -5,7 +5,7 @@ on another device, sign out, recover, delete; through the real ``webauthn`` veri
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -19,26 +19,8 @@ MakeServer = Callable[..., ServerThread]
 
 
 @pytest.fixture
-def wall() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
 def server(make_server: MakeServer, wall: FakeClock) -> ServerThread:
     return make_server(secure_cookies=False, wall=wall)
-
-
-@pytest.fixture
-def devices(server: ServerThread) -> Iterator[Callable[[], Device]]:
-    made: list[Device] = []
-
-    def make() -> Device:
-        made.append(Device(server.url))
-        return made[-1]
-
-    yield make
-    for device in made:
-        device.close()
 
 
 def test_sign_up_then_sign_in_on_a_second_device_with_the_same_passkey(

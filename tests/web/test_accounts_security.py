@@ -5,48 +5,21 @@ challenge used twice or late, sign-ups and sign-ins without end."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
-import httpx
 import pytest
 
 from ninetynine.web.accounts.passkeys import Party
 from tests.web.conftest import ROOMY
 from tests.web.helpers import FakeClock, ServerThread
-from tests.web.passkey import Authenticator, Device
+from tests.web.passkey import Authenticator, Device, refused
 
 MakeServer = Callable[..., ServerThread]
 
 
 @pytest.fixture
-def wall() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
 def server(make_server: MakeServer, wall: FakeClock) -> ServerThread:
     return make_server(secure_cookies=False, wall=wall)
-
-
-@pytest.fixture
-def devices(server: ServerThread) -> Iterator[Callable[..., Device]]:
-    made: list[Device] = []
-
-    def make(origin: str | None = None) -> Device:
-        made.append(Device(server.url, origin))
-        return made[-1]
-
-    yield make
-    for device in made:
-        device.close()
-
-
-def refused(res: httpx.Response, status: int, code: str) -> str:
-    assert res.status_code == status, res.text
-    body = res.json()
-    assert body["code"] == code and body["error"] == body["message"], body
-    assert "\n" not in body["message"]
-    return str(body["message"])
 
 
 def test_sign_in_says_nothing_of_which_accounts_exist(devices: Callable[..., Device]) -> None:

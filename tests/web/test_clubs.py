@@ -19,7 +19,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from tests.web.conftest import ROOMY
 from tests.web.helpers import ServerThread
-from tests.web.passkey import Authenticator, Device
+from tests.web.passkey import Authenticator, Device, refused
 
 MakeServer = Callable[..., ServerThread]
 
@@ -75,14 +75,6 @@ def browsers(url: str) -> Iterator[Callable[..., Member]]:
 @pytest.fixture
 def people(server: ServerThread) -> Iterator[Callable[..., Member]]:
     yield from browsers(server.url)
-
-
-def refused(res: httpx.Response, status: int, code: str) -> str:
-    assert res.status_code == status, res.text
-    body = res.json()
-    assert body["code"] == code and body["error"] == body["message"], body
-    assert "\n" not in body["message"]
-    return str(body["message"])
 
 
 def ws_first(url: str, table: str, who: Member | None, token: str | None = None) -> dict[str, Any]:
