@@ -49,12 +49,16 @@ def party(request: Request) -> Party:
     return here
 
 
-async def _body(request: Request, lobby: Lobby, fields: type[schema.Model]) -> dict[str, Any]:
+async def posted(request: Request, lobby: Lobby, fields: type[schema.Model]) -> dict[str, Any]:
+    """The JSON body of an account's or a club's POST: from this server's own Origin
+    (:func:`party`), within the address's request rate, with only ``fields``'s fields."""
+    party(request)
     lobby.throttle(address(request))
     return await json_body(request, lobby.settings.limits, fields)
 
 
-def _cookie(request: Request) -> str | None:
+def session_cookie(request: Request) -> str | None:
+    """The session cookie the request came with (None: a guest's)."""
     return request.cookies.get(SESSION_COOKIE)
 
 
@@ -89,9 +93,9 @@ async def register_options(
     """Options for a new passkey: a new account's first (with ``name``, signed out), or one more
     of the signed-in account's (without)."""
     here = party(request)
-    body = await _body(request, lobby, schema.AccountName)
+    body = await posted(request, lobby, schema.AccountName)
     options = await accounts.register_options(
-        here, address(request), _cookie(request), body.get("name")
+        here, address(request), session_cookie(request), body.get("name")
     )
     return {"publicKey": options}
 
@@ -103,8 +107,8 @@ async def register_verify(
     """Stores the new passkey: a new account is signed in at once and its recovery code shown
     (this once); a signed-in account's passkey is added."""
     here = party(request)
-    body = await _body(request, lobby, schema.PasskeyAnswer)
-    done = await accounts.register_verify(here, _cookie(request), body.get("credential"))
+    body = await posted(request, lobby, schema.PasskeyAnswer)
+    done = await accounts.register_verify(here, session_cookie(request), body.get("credential"))
     if isinstance(done, SignedIn):
         return _signed_in(response, accounts, done)
     return {"account": done.json(), "recovery_code": None}
@@ -116,7 +120,7 @@ async def sign_in_options(
 ) -> dict[str, Any]:
     """Options for signing in with any passkey of this server: they name no account."""
     here = party(request)
-    await _body(request, lobby, schema.NoFields)
+    await posted(request, lobby, schema.NoFields)
     return {"publicKey": await accounts.sign_in_options(here, address(request))}
 
 
@@ -127,8 +131,8 @@ async def sign_in_verify(
     """Signs in with the passkey that signed the challenge: a new session (the browser's old one
     ends)."""
     here = party(request)
-    body = await _body(request, lobby, schema.PasskeyAnswer)
-    done = await accounts.sign_in_verify(here, _cookie(request), body.get("credential"))
+    body = await posted(request, lobby, schema.PasskeyAnswer)
+    done = await accounts.sign_in_verify(here, session_cookie(request), body.get("credential"))
     return _signed_in(response, accounts, done)
 
 
@@ -138,9 +142,8 @@ async def recover(
 ) -> dict[str, Any]:
     """Signs in with the recovery code, which is spent; the new one is shown, this once. Signed
     in, the account may then add a passkey."""
-    party(request)
-    body = await _body(request, lobby, schema.RecoveryCode)
-    done = await accounts.recover(_cookie(request), address(request), body.get("code"))
+    body = await posted(request, lobby, schema.RecoveryCode)
+    done = await accounts.recover(session_cookie(request), address(request), body.get("code"))
     return _signed_in(response, accounts, done)
 
 
@@ -148,9 +151,8 @@ async def recover(
 async def make_link(request: Request, lobby: LobbyDep, accounts: AccountsDep) -> dict[str, Any]:
     """A token that signs a new device in to this account, once and for ``link_seconds``; a page
     puts it in a link's fragment (``#link=...``), which no server or log sees."""
-    party(request)
-    await _body(request, lobby, schema.NoFields)
-    token = await accounts.make_link(_cookie(request))
+    await posted(request, lobby, schema.NoFields)
+    token = await accounts.make_link(session_cookie(request))
     return {"token": token, "seconds": lobby.settings.limits.link_seconds}
 
 
@@ -159,16 +161,15 @@ async def use_link(
     request: Request, response: Response, lobby: LobbyDep, accounts: AccountsDep
 ) -> dict[str, Any]:
     """Signs this device in with a link's token (spent); it may then add a passkey."""
-    party(request)
-    body = await _body(request, lobby, schema.LinkToken)
-    done = await accounts.use_link(_cookie(request), address(request), body.get("token"))
+    body = await posted(request, lobby, schema.LinkToken)
+    done = await accounts.use_link(session_cookie(request), address(request), body.get("token"))
     return _signed_in(response, accounts, done)
 
 
 @schema.route(router, "GET /api/account/me")
 async def me(request: Request, accounts: AccountsDep) -> dict[str, Any]:
     """The signed-in account, or null for a guest (or a session that has ended)."""
-    account = await accounts.current(_cookie(request))
+    account = await accounts.current(session_cookie(request))
     return {"account": account.json() if account else None}
 
 
@@ -177,9 +178,8 @@ async def sign_out(
     request: Request, response: Response, lobby: LobbyDep, accounts: AccountsDep
 ) -> dict[str, Any]:
     """Ends the session here and on every process; the cookie is cleared."""
-    party(request)
-    await _body(request, lobby, schema.NoFields)
-    await accounts.sign_out(_cookie(request))
+    await posted(request, lobby, schema.NoFields)
+    await accounts.sign_out(session_cookie(request))
     _signed_out(response, accounts)
     return {"ok": True}
 
@@ -189,9 +189,8 @@ async def delete(
     request: Request, response: Response, lobby: LobbyDep, accounts: AccountsDep
 ) -> dict[str, Any]:
     """Deletes the signed-in account and everything of it: its passkeys and sessions."""
-    party(request)
-    body = await _body(request, lobby, schema.DeleteAccount)
-    await accounts.delete(_cookie(request), body.get("confirm"))
+    body = await posted(request, lobby, schema.DeleteAccount)
+    await accounts.delete(session_cookie(request), body.get("confirm"))
     await lobby.club_changed(None)  # its memberships are gone: its club seats close
     _signed_out(response, accounts)
     return {"ok": True}

@@ -22,8 +22,8 @@ from ninetynine.web.clubs.service import Clubs
 from ninetynine.web.clubs.store import Club
 from ninetynine.web.errors import ErrorCode, ProtocolError
 from ninetynine.web.lobby import Lobby
-from ninetynine.web.routes.accounts import party
-from ninetynine.web.routes.deps import LobbyDep, address, json_body
+from ninetynine.web.routes.accounts import party, posted, session_cookie
+from ninetynine.web.routes.deps import LobbyDep
 from ninetynine.web.table.room import Table
 
 router = APIRouter()
@@ -53,16 +53,6 @@ async def club_table(connection: HTTPConnection, lobby: Lobby, table_id: str) ->
     return table
 
 
-async def _body(request: Request, lobby: Lobby, fields: type[schema.Model]) -> dict[str, Any]:
-    party(request)  # this server's own Origin, or forbidden_origin
-    lobby.throttle(address(request))
-    return await json_body(request, lobby.settings.limits, fields)
-
-
-def _cookie(request: Request) -> str | None:
-    return request.cookies.get(SESSION_COOKIE)
-
-
 async def _page(lobby: Lobby, clubs: Clubs, account: Account, club: Club) -> dict[str, Any]:
     page = await clubs.page(account, club)
     tables = []
@@ -77,22 +67,22 @@ async def _page(lobby: Lobby, clubs: Clubs, account: Account, club: Club) -> dic
 @schema.route(router, "GET /api/clubs")
 async def my_clubs(request: Request, clubs: ClubsDep) -> dict[str, Any]:
     """The signed-in account's clubs."""
-    return {"clubs": await clubs.mine(_cookie(request))}
+    return {"clubs": await clubs.mine(session_cookie(request))}
 
 
 @schema.route(router, "POST /api/clubs")
 async def create_club(request: Request, lobby: LobbyDep, clubs: ClubsDep) -> dict[str, Any]:
     """A new club: the signed-in account is its owner and first member."""
-    body = await _body(request, lobby, schema.ClubName)
-    account, club = await clubs.create(_cookie(request), body.get("name"))
+    body = await posted(request, lobby, schema.ClubName)
+    account, club = await clubs.create(session_cookie(request), body.get("name"))
     return await _page(lobby, clubs, account, club)
 
 
 @schema.route(router, "POST /api/clubs/join")
 async def join_club(request: Request, lobby: LobbyDep, clubs: ClubsDep) -> dict[str, Any]:
     """The signed-in account joins the club of this invite token (a member already: its page)."""
-    body = await _body(request, lobby, schema.InviteToken)
-    account, club = await clubs.join(_cookie(request), body.get("token"))
+    body = await posted(request, lobby, schema.InviteToken)
+    account, club = await clubs.join(session_cookie(request), body.get("token"))
     return await _page(lobby, clubs, account, club)
 
 
@@ -101,7 +91,7 @@ async def club_page(
     club_id: str, request: Request, lobby: LobbyDep, clubs: ClubsDep
 ) -> dict[str, Any]:
     """A club as its members see it: name, owner, members, invite token, live tables."""
-    account, club = await clubs.member(_cookie(request), club_id)
+    account, club = await clubs.member(session_cookie(request), club_id)
     return await _page(lobby, clubs, account, club)
 
 
@@ -110,8 +100,8 @@ async def rename_club(
     club_id: str, request: Request, lobby: LobbyDep, clubs: ClubsDep
 ) -> dict[str, Any]:
     """The owner gives the club a new name."""
-    body = await _body(request, lobby, schema.ClubName)
-    account, club = await clubs.rename(_cookie(request), club_id, body.get("name"))
+    body = await posted(request, lobby, schema.ClubName)
+    account, club = await clubs.rename(session_cookie(request), club_id, body.get("name"))
     return await _page(lobby, clubs, account, club)
 
 
@@ -120,8 +110,8 @@ async def rotate_invite(
     club_id: str, request: Request, lobby: LobbyDep, clubs: ClubsDep
 ) -> dict[str, Any]:
     """The owner makes a new invite token; the old one opens nothing from now on."""
-    await _body(request, lobby, schema.NoFields)
-    return {"invite": await clubs.rotate(_cookie(request), club_id)}
+    await posted(request, lobby, schema.NoFields)
+    return {"invite": await clubs.rotate(session_cookie(request), club_id)}
 
 
 @schema.route(router, "POST /api/clubs/{club_id}/leave")
@@ -129,8 +119,8 @@ async def leave_club(
     club_id: str, request: Request, lobby: LobbyDep, clubs: ClubsDep
 ) -> dict[str, Any]:
     """A member (not the owner) leaves the club."""
-    await _body(request, lobby, schema.NoFields)
-    await clubs.leave(_cookie(request), club_id)
+    await posted(request, lobby, schema.NoFields)
+    await clubs.leave(session_cookie(request), club_id)
     await lobby.club_changed(club_id)
     return {"ok": True}
 
@@ -140,8 +130,8 @@ async def remove_member(
     club_id: str, request: Request, lobby: LobbyDep, clubs: ClubsDep
 ) -> dict[str, Any]:
     """The owner removes a member: at once, on every process."""
-    body = await _body(request, lobby, schema.RemoveMember)
-    await clubs.remove(_cookie(request), club_id, body.get("account"))
+    body = await posted(request, lobby, schema.RemoveMember)
+    await clubs.remove(session_cookie(request), club_id, body.get("account"))
     await lobby.club_changed(club_id)
     return {"ok": True}
 
@@ -151,7 +141,7 @@ async def delete_club(
     club_id: str, request: Request, lobby: LobbyDep, clubs: ClubsDep
 ) -> dict[str, Any]:
     """The owner deletes the club; its tables close to everyone."""
-    await _body(request, lobby, schema.NoFields)
-    await clubs.delete(_cookie(request), club_id)
+    await posted(request, lobby, schema.NoFields)
+    await clubs.delete(session_cookie(request), club_id)
     await lobby.club_changed(club_id)
     return {"ok": True}
