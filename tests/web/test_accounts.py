@@ -192,3 +192,27 @@ def test_a_database_from_before_accounts_gets_their_tables(tmp_path: Path) -> No
         assert storage.load("t1") is not None  # the tables are as they were
     finally:
         storage.close()
+
+
+def test_a_signed_in_player_s_seat_holds_their_account_which_no_client_sees(
+    server: ServerThread, devices: Callable[[], Device]
+) -> None:
+    ann, bob, guest = devices(), devices(), devices()
+    ann_id = ann.sign_up("Ann", Authenticator())["account"]["id"]
+    bob_id = bob.sign_up("Bob", Authenticator())["account"]["id"]
+    res = ann.http.post("/api/tables", json={"players": 4, "bots": {"4": "easy"}})
+    assert res.status_code == 200, res.text
+    table = res.json()["table"]
+    assert bob.http.post(f"/api/tables/{table}/join", json={}).status_code == 200
+    assert guest.http.post(f"/api/tables/{table}/join", json={}).status_code == 200
+    stored = server.lobby.storage.load(table)
+    assert stored is not None
+    assert [s.get("account") for s in stored.meta["seats"]] == [ann_id, bob_id, None, None]
+    summary = ann.http.get(f"/api/tables/{table}").text
+    assert ann_id not in summary and bob_id not in summary
+    # a request forged by another site (or a script's, with no Origin) sits as a guest
+    forged = Device(server.url, origin="")
+    forged.http.cookies = bob.http.cookies
+    res = forged.http.post("/api/tables", json={"players": 2})
+    stored = server.lobby.storage.load(res.json()["table"])
+    assert stored is not None and stored.meta["seats"][0].get("account") is None

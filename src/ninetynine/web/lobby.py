@@ -191,11 +191,13 @@ class Lobby:
         first: int = 0,
         seats: list[Seat] | None = None,
         club: str | None = None,
+        account: str | None = None,
     ) -> tuple[Table, str]:
         """A new table; the creator takes seat 1. Returns the table and the creator's token.
         With ``seats`` given (a rematch keeps the old table's), those are the seats, and the
         token returned opens none of them. A ``club``'s table (never public) is listed as the
-        club's, and only its members may join or watch it (:mod:`ninetynine.web.clubs`)."""
+        club's, and only its members may join or watch it (:mod:`ninetynine.web.clubs`).
+        ``account``: the signed-in creator's account id, kept with seat 1."""
         limits = self.settings.limits
         if not rules.players_min <= players <= rules.players_max:
             raise ProtocolError(
@@ -235,7 +237,7 @@ class Lobby:
                         ErrorCode.BAD_TABLE,
                         f"bot {wanted[:40]!r}: expected one of {', '.join(offered)}",
                     )
-            seats = [Seat(clean_name(name, "Player 1"), hash_token(token))]
+            seats = [Seat(clean_name(name, "Player 1"), hash_token(token), account=account)]
             for i in range(1, players):
                 level = bots.get(i)
                 seats.append(
@@ -279,9 +281,10 @@ class Lobby:
             ):
                 return table_id
 
-    async def join(self, table: Table, name: object) -> tuple[int, str]:
-        """Take the first open seat; returns it (0-based) and its new token. Stored before it
-        is taken, so a failed write leaves the seat open."""
+    async def join(self, table: Table, name: object, account: str | None = None) -> tuple[int, str]:
+        """Take the first open seat (for ``account``, the player's account id where signed
+        in); returns it (0-based) and its new token. Stored before it is taken, so a failed
+        write leaves the seat open."""
         name = clean_name(name, "")
         token = secrets.token_urlsafe(24)
         chosen: list[tuple[int, Seat]] = []
@@ -292,7 +295,7 @@ class Lobby:
                 raise ProtocolError(
                     ErrorCode.TABLE_FULL, "every seat is taken; you can watch instead"
                 )
-            taken = Seat(name or f"Player {seat + 1}", hash_token(token))
+            taken = Seat(name or f"Player {seat + 1}", hash_token(token), account=account)
             seats = list(table.seats)
             seats[seat] = taken
             chosen[:] = [(seat, taken)]
@@ -318,7 +321,7 @@ class Lobby:
         async with table.authority.lock:
             if table.meta.get("next"):  # a second request while the first was stored
                 return await self.get(table.meta["next"]), False
-            seats = [Seat(s.name, s.token_hash, s.bot) for s in table.seats]
+            seats = [Seat(s.name, s.token_hash, s.bot, account=s.account) for s in table.seats]
             n = len(seats)
             new, _ = await self.create(
                 rules=table.rules,

@@ -62,6 +62,21 @@ def session_cookie(request: Request) -> str | None:
     return request.cookies.get(SESSION_COOKIE)
 
 
+async def player_account(request: Request) -> str | None:
+    """The account id of a signed-in player taking a seat, or None (a guest). Only a
+    request from this server's own page (its Origin) seats the account: another site's
+    forged request, or a script's without an Origin, plays as a guest."""
+    cookie = session_cookie(request)
+    if cookie is None:
+        return None
+    try:
+        party(request)
+    except ProtocolError:
+        return None
+    account = await accounts(request).current(cookie)
+    return None if account is None else account.id
+
+
 def _signed_in(response: Response, accounts: Accounts, done: SignedIn) -> dict[str, Any]:
     settings = accounts.settings
     response.set_cookie(

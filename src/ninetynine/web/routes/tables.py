@@ -20,7 +20,7 @@ from ninetynine.web.accounts.service import SESSION_COOKIE
 from ninetynine.web.errors import ErrorCode, LimitError, ProtocolError
 from ninetynine.web.limits import Limits, check_data_depth
 from ninetynine.web.lobby import Creator
-from ninetynine.web.routes.accounts import party
+from ninetynine.web.routes.accounts import party, player_account
 from ninetynine.web.routes.clubs import club_table, clubs
 from ninetynine.web.routes.deps import LobbyDep, address, json_body
 
@@ -121,6 +121,7 @@ async def create_table(request: Request, response: Response, lobby: LobbyDep) ->
         bots=_bots_of(body.get("bots", {})),
         creator=Creator.of(client, where),
         club=club,
+        account=await player_account(request),
     )
     return {"table": table.id, "seat": 1, "token": token, "invite": f"/t/{table.id}"}
 
@@ -139,7 +140,7 @@ async def join_table(table_id: str, request: Request, lobby: LobbyDep) -> dict[s
     lobby.throttle(address(request))
     body = await json_body(request, lobby.settings.limits, schema.JoinTable)
     table = await club_table(request, lobby, table_id)
-    seat, token = await lobby.join(table, body.get("name"))
+    seat, token = await lobby.join(table, body.get("name"), await player_account(request))
     return {"table": table.id, "seat": seat + 1, "token": token}
 
 

@@ -86,7 +86,13 @@ class Table:
         meta = stored.meta
         rules = load_rules(meta["rules"])
         seats = [
-            Seat(s["name"], s.get("token_hash"), s.get("bot"), takeover=bool(s.get("takeover")))
+            Seat(
+                s["name"],
+                s.get("token_hash"),
+                s.get("bot"),
+                takeover=bool(s.get("takeover")),
+                account=s.get("account"),
+            )
             for s in meta["seats"]
         ]
         table = cls(stored.id, meta, rules, seats, storage, settings)

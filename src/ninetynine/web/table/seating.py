@@ -69,6 +69,9 @@ class Seat:
     connections: int = 0
     away_since: float | None = None  # when the player's last connection dropped
     takeover: bool = False  # a bot plays for an absent player
+    # the id of the signed-in account that holds it (its history and rating; never sent
+    # to a client): None for a guest's seat, a bot's and an open one
+    account: str | None = None
 
     @property
     def is_open(self) -> bool:
@@ -76,13 +79,14 @@ class Seat:
         return self.bot is None and self.token_hash is None
 
     def stored(self) -> dict[str, Any]:
-        """What the metadata keeps of the seat: its name, token hash, bot level and takeover (not
-        who is connected)."""
+        """What the metadata keeps of the seat: its name, token hash, bot level, takeover and
+        account (not who is connected)."""
         return {
             "name": self.name,
             "token_hash": self.token_hash,
             "bot": self.bot,
             "takeover": self.takeover,
+            "account": self.account,
         }
 
 
@@ -191,7 +195,7 @@ class Seating:
             if new.get("bot") != s.bot:
                 s.bot = new.get("bot")
                 changed.add(i)
-            s.takeover = bool(new.get("takeover"))
+            s.takeover, s.account = bool(new.get("takeover")), new.get("account")
             self.match.given_names[i] = s.name
         self.meta, self.meta_version = meta, version
         self.adopted(changed)
