@@ -279,11 +279,14 @@ def test_a_flood_from_unread_sockets_leaves_another_table_at_its_pace(
     busy = table.pace(4.0)
     outcome: list[str] = results.get(timeout=60)
     crowd.join(10)
+    after = table.pace(4.0)
     print(
-        f"bot table: {alone:.1f} moves/s alone, {busy:.1f} during the flood; sockets "
-        f"ended with {sorted(set(outcome))}"
+        f"bot table: {alone:.1f} moves/s alone, {busy:.1f} during the flood, {after:.1f} "
+        f"after it; sockets ended with {sorted(set(outcome))}"
     )
-    assert busy >= 0.7 * alone, (alone, busy)
+    # alone before and after (A-B-A): the machine's own drift over the test (other work
+    # on a small shared one) is not the flood's
+    assert busy >= 0.7 * (alone + after) / 2, (alone, busy, after)
     assert len(outcome) == 150
     # each was closed for what it sent (4009), or refused over the share of sockets
     # without a seat (4000) while 20 others were open; the server hangs up on them at
