@@ -217,3 +217,18 @@ def test_the_relying_party_is_the_origin_a_browser_names() -> None:
     assert Party.of("https", "99.Example:443") == Party("https://99.example", "99.example")
     assert Party.of("http", "localhost:8099") == Party("http://localhost:8099", "localhost")
     assert Party.of("http", "[::1]:8099") == Party("http://[::1]:8099", "::1")
+
+
+def test_behind_a_tls_proxy_the_page_s_https_origin_is_this_server_s(
+    server: ServerThread,
+) -> None:
+    """docs/deploy.md's proxy passes the scheme on (X-Forwarded-Proto, trusted from the
+    proxy's address): the browser's https origin is then this server's own, for the
+    account's requests and its passkey; without it the server takes itself for http."""
+    port = server.url.rsplit(":", 1)[1]
+    page = f"https://127.0.0.1:{port}"
+    proxied = Device(server.url, origin=page)
+    proxied.http.headers["X-Forwarded-Proto"] = "https"
+    assert proxied.sign_up("Ann", Authenticator())["account"]["name"] == "Ann"
+    bare = Device(server.url, origin=page)
+    assert refused(bare.post("register/options", {"name": "Bob"}), 403, "forbidden_origin")
