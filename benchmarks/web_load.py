@@ -8,6 +8,12 @@ moves per second and move latency (send -> the update acknowledging it) percenti
 
     .venv/bin/python benchmarks/web_load.py --tables 500 --seconds 30 --pin
     .venv/bin/python benchmarks/web_load.py --tables 500 --processes 2   # on PostgreSQL
+    .venv/bin/python benchmarks/web_load.py --tables 500 --accounts      # signed in vs guests
+
+With ``--accounts`` every other table seats two signed-in accounts (signed up before the
+run, through the real passkey ceremony with the tests' software authenticator; their
+tables rated, so each finished game writes its results and ratings), the rest two guests,
+in the same run: the figures are given for each kind.
 
 The load comes from one address, far above what the server allows one address by
 default, so the server is started with those limits raised (``LOAD_LIMITS``). ``--pin``
@@ -49,8 +55,11 @@ LOAD_LIMITS = [
         "messages_per_second",
         "messages_burst",
         "connections_per_address",
+        "sign_ups_per_hour",
+        "sign_up_burst",
     )
 ]
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def free_port() -> int:
@@ -70,11 +79,32 @@ class Stats:
         self.measure_from = 0.0  # latencies before this (the ramp-up) are not counted
 
 
+class Account:
+    """A signed-in player: the headers its browser sends (the page's Origin, its session)."""
+
+    def __init__(self, base: str, name: str) -> None:
+        sys.path.insert(0, str(ROOT))  # the tests' software authenticator
+        from tests.web.passkey import Authenticator, Device
+
+        device = Device(base)
+        try:
+            device.sign_up(name, Authenticator())
+            self.headers = {"Origin": base, "Cookie": f"nn_session={device.session}"}
+        finally:
+            device.close()
+
+
 async def player(
-    url: str, token: str, rng: random.Random, stats: Stats, stop: float, think: float
+    url: str,
+    token: str,
+    rng: random.Random,
+    stats: Stats,
+    stop: float,
+    think: float,
+    headers: dict[str, str] | None = None,
 ) -> bool:
     """Play one seat until the game ends (True) or time is up (False)."""
-    async with websockets.connect(url, max_size=2**20) as ws:
+    async with websockets.connect(url, max_size=2**20, additional_headers=headers) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         pending: tuple[int, float] | None = None
         while time.monotonic() < stop:
@@ -117,16 +147,25 @@ async def table_loop(
     client: httpx.AsyncClient,
     think: float,
     first: int,
+    accounts: tuple[Account, Account] | None = None,
 ) -> None:
     """Tables one after another; the two players of a table use two different server
-    processes when there are several (so every move crosses between processes)."""
+    processes when there are several (so every move crosses between processes). With
+    ``accounts``, they are those two, signed in, at rated tables."""
     a, b = bases[first % len(bases)], bases[(first + 1) % len(bases)]
+    heads: tuple[dict[str, str] | None, dict[str, str] | None] = (
+        (None, None) if accounts is None else (accounts[0].headers, accounts[1].headers)
+    )
+    new = {"name": "A", "rules": "P", "players": 2} | ({} if accounts is None else {"rated": True})
     while time.monotonic() < stop:
-        created = (
-            await client.post(f"{a}/api/tables", json={"name": "A", "rules": "P", "players": 2})
-        ).json()
+        res = await client.post(f"{a}/api/tables", json=new, headers=heads[0])
+        created = res.json()
+        if res.status_code != 200:
+            raise SystemExit(f"creating a table: {res.text}")
         joined = (
-            await client.post(f"{b}/api/tables/{created['table']}/join", json={"name": "B"})
+            await client.post(
+                f"{b}/api/tables/{created['table']}/join", json={"name": "B"}, headers=heads[1]
+            )
         ).json()
         stats.held += 1
         stats.max_held = max(stats.max_held, stats.held)
@@ -139,6 +178,7 @@ async def table_loop(
                     stats,
                     stop,
                     think,
+                    heads[0],
                 ),
                 player(
                     f"{b.replace('http', 'ws')}/ws/{created['table']}",
@@ -147,6 +187,7 @@ async def table_loop(
                     stats,
                     stop,
                     think,
+                    heads[1],
                 ),
             )
         finally:
@@ -155,25 +196,37 @@ async def table_loop(
             stats.games += 1
 
 
-async def main_async(args: argparse.Namespace, ports: list[int]) -> Stats:
+async def main_async(args: argparse.Namespace, ports: list[int]) -> dict[str, Stats]:
+    """The run's figures by kind of table: ``guests``, and ``signed in`` with --accounts."""
     bases = [f"http://127.0.0.1:{port}" for port in ports]
-    stats = Stats()
+    kinds = {"guests": Stats()}
+    pairs: dict[int, tuple[Account, Account]] = {}
+    if args.accounts:
+        kinds["signed in"] = Stats()
+        started = time.monotonic()
+        for i in range(1, args.tables, 2):
+            pairs[i] = (Account(bases[0], f"A{i}"), Account(bases[0], f"B{i}"))
+        print(f"{2 * len(pairs)} accounts signed up in {time.monotonic() - started:.1f} s")
     limits = httpx.Limits(max_connections=200)
     async with httpx.AsyncClient(timeout=30, limits=limits) as client:
         start = time.monotonic()
         stop = start + args.warmup + args.seconds
-        stats.measure_from = start + args.warmup
+        for stats in kinds.values():
+            stats.measure_from = start + args.warmup
         tasks = []
         for i in range(args.tables):
+            stats = kinds["signed in" if i in pairs else "guests"]
             tasks.append(
                 asyncio.create_task(
-                    table_loop(bases, random.Random(i), stats, stop, client, args.think, i)
+                    table_loop(
+                        bases, random.Random(i), stats, stop, client, args.think, i, pairs.get(i)
+                    )
                 )
             )
             if i % 50 == 49:
                 await asyncio.sleep(0.05)  # ramp up
         await asyncio.gather(*tasks)
-    return stats
+    return kinds
 
 
 @contextlib.contextmanager
@@ -261,6 +314,11 @@ def main() -> int:
         default=1,
         help="server processes sharing the tables (PostgreSQL; default 1)",
     )
+    parser.add_argument(
+        "--accounts",
+        action="store_true",
+        help="every other table seats two signed-in accounts at a rated game (the rest guests)",
+    )
     args = parser.parse_args()
     pin = ["taskset", "-c", "0"] if args.pin else []
     if args.pin:
@@ -285,6 +343,7 @@ def main() -> int:
                     database,
                     "--bot-delay",
                     "0",
+                    "--insecure-cookies",  # plain http on loopback
                     *LOAD_LIMITS,
                 ],
                 stdout=subprocess.DEVNULL,
@@ -299,37 +358,34 @@ def main() -> int:
                         break
                     except httpx.TransportError:
                         time.sleep(0.1)
-            stats = asyncio.run(main_async(args, ports))
+            kinds = asyncio.run(main_async(args, ports))
             elapsed = args.seconds
             server_cpu = sum(cpu_seconds(server.pid) for server in servers)
         finally:
             for server in servers:
                 server.terminate()
                 server.wait(10)
-    lat = sorted(stats.latencies)
-    if not lat:
-        print("no moves were made")
-        return 1
-    p = statistics.quantiles(lat, n=100)
     print(f"{args.processes} server process(es) on {database.split('@')[-1]}")
-    print(
-        f"think time {args.think} s mean; tables requested {args.tables}, "
-        f"held at once {stats.max_held}, games finished {stats.games}, errors {stats.errors}"
-    )
-    print(
-        f"moves {len(lat)} in {elapsed:.1f} s (after {args.warmup} s warm-up): "
-        f"{len(lat) / elapsed:.0f} moves/s"
-    )
+    moves = sum(stats.moves for stats in kinds.values())
     client_cpu = resource.getrusage(resource.RUSAGE_SELF)
     print(
-        f"CPU: server {server_cpu:.1f} s in all ({server_cpu / max(1, stats.moves) * 1e6:.0f} us "
-        f"per move), this client {client_cpu.ru_utime + client_cpu.ru_stime:.1f} s;"
+        f"think time {args.think} s mean; tables requested {args.tables}; CPU: server "
+        f"{server_cpu:.1f} s in all ({server_cpu / max(1, moves) * 1e6:.0f} us per move), "
+        f"this client {client_cpu.ru_utime + client_cpu.ru_stime:.1f} s;"
         f" load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
     )
-    print(
-        f"move latency: p50 {p[49] * 1000:.1f} ms, p95 {p[94] * 1000:.1f} ms, "
-        f"max {lat[-1] * 1000:.1f} ms"
-    )
+    for kind, stats in kinds.items():
+        lat = sorted(stats.latencies)
+        if len(lat) < 2:
+            print(f"{kind}: no moves were made")
+            return 1
+        p = statistics.quantiles(lat, n=100)
+        print(
+            f"{kind}: tables held at once {stats.max_held}, games finished {stats.games}, "
+            f"errors {stats.errors}; moves {len(lat)} in {elapsed:.1f} s (after "
+            f"{args.warmup} s warm-up): {len(lat) / elapsed:.0f} moves/s; move latency: "
+            f"p50 {p[49] * 1000:.1f} ms, p95 {p[94] * 1000:.1f} ms, max {lat[-1] * 1000:.1f} ms"
+        )
     return 0
 
 
