@@ -5,15 +5,45 @@ the public event log their views carry."""
 from __future__ import annotations
 
 import random
+from enum import StrEnum
 from typing import Any
 
 import numpy as np
 
-from ninetynine.engine.events import Event
+from ninetynine.engine.events import BorderCrossed, Event, HandEnded, LifeLost
 from ninetynine.engine.game import new_game
 from ninetynine.engine.state import CHANCE, State
 from ninetynine.engine.view import View, observe
+from ninetynine.errors import NinetyNineError
 from ninetynine.rl.encoding import Encoding
+
+
+class Reward(StrEnum):
+    """What an environment rewards (its ``reward`` option). Each adds to the game's +1 or
+    -1 at its end (a seat knocked out gets its -1 then) a smaller signal on the way, for
+    learners that need one sooner than 80 decisions later."""
+
+    GAME = "game"  # only the game's end
+    HAND = "hand"  # also -1 for each hand the seat loses (HandEnded's loser)
+    LIFE = "life"  # also -1 for each life (penny, token...) or game point the seat pays
+
+
+def reward_kind(value: str | Reward) -> Reward:
+    """A ``reward`` option, or one clear error naming those accepted."""
+    try:
+        return Reward(value)
+    except ValueError:
+        raise NinetyNineError(
+            f"reward = {value!r}: expected one of {', '.join(repr(r.value) for r in Reward)}"
+        ) from None
+
+
+# An action mask for a seat whose episode is over: every action, since nothing it sends
+# is played any more (a vector env resets instead), and a learner's masked distribution
+# over no action at all would fail (a -inf everywhere)
+def terminal_mask(actions: int) -> np.ndarray:
+    """The mask a finished episode shows: all 1 (int8), never all 0."""
+    return np.ones(actions, np.int8)
 
 
 class Episode:
@@ -55,6 +85,23 @@ class Episode:
     def view(self, seat: int) -> View:
         """What a bot in ``seat`` sees, with the public log."""
         return observe(self.state, seat, tuple(self.log or ()))
+
+    def paid(self, since: int, reward: Reward) -> list[float]:
+        """Each seat's signal on the way (0 for :attr:`Reward.GAME`) from the events logged
+        after the first ``since`` of them: minus the hands lost, or minus the lives and
+        game points paid."""
+        out = [0.0] * self.encoding.players
+        if reward is Reward.GAME:
+            return out
+        for event in (self.log or [])[since:]:
+            match event:
+                case HandEnded(_, loser) if reward is Reward.HAND and loser is not None:
+                    out[loser] -= 1.0
+                case LifeLost(seat, amount, _, _, unpaid) if reward is Reward.LIFE:
+                    out[seat] -= amount - unpaid
+                case BorderCrossed(seat) if reward is Reward.LIFE:
+                    out[seat] -= 1.0
+        return out
 
     def rewards(self) -> list[float]:
         """+1 for each winner and -1 for every other seat at the end; 0 before it."""

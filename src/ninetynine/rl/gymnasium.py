@@ -9,8 +9,12 @@ bots (``random``, ``heuristic``, ``ismcts``... any spec of :func:`ninetynine.bot
 (True, True)
 
 The observation is the canonical encoding (:mod:`ninetynine.rl.encoding`) of the agent's
-seat and ``info["action_mask"]`` its legal actions. The reward is +1 if the agent wins,
--1 when it loses (knocked out, or the game ends without it among the winners), 0 before.
+seat; its legal actions are ``env.action_masks()`` (where sb3-contrib's ``MaskablePPO``
+looks) and ``info["action_mask"]``. Once the episode is over the mask is all 1, never all 0
+(nothing sent then is played; a masked distribution over no action would fail). The reward
+is +1 if the agent wins, -1 when it loses (knocked out, or the game ends without it among
+the winners), 0 before; ``reward="hand"`` adds -1 for each hand it loses on the way, and
+``reward="life"`` -1 for each life (or game point) it pays (:class:`~ninetynine.rl.episode.Reward`).
 An action outside the mask ends the episode as a loss, with the reason in
 ``info["illegal_action"]`` (``illegal_action="lose"``, the default: Gymnasium's checker and
 unmasked learners send any action of the space), or raises
@@ -30,7 +34,7 @@ from gymnasium import spaces
 from ninetynine.bots import Bot, ask, make_bot
 from ninetynine.errors import IllegalActionError, NinetyNineError
 from ninetynine.rl.encoding import Encoding
-from ninetynine.rl.episode import Episode
+from ninetynine.rl.episode import Episode, reward_kind, terminal_mask
 from ninetynine.rl.render import RENDER_MODES, RenderMode, table_text
 from ninetynine.rules.settings import Rules
 
@@ -52,8 +56,10 @@ class NinetyNineGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         seat: int = 0,
         illegal_action: str = "lose",
         render_mode: str | None = None,
+        reward: str = "game",
     ) -> None:
         self.encoding = enc = Encoding(rules, players)
+        self.reward = reward_kind(reward)
         specs = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
         if len(specs) != players - 1:
             raise NinetyNineError(
@@ -109,11 +115,13 @@ class NinetyNineGymEnv(gymnasium.Env[np.ndarray, np.int64]):
             info = self._info()
             info["illegal_action"] = str(e)
             return self._observation(), -1.0, True, False, info
+        since = len(episode.log or ())
         episode.play_code(code)
         self._bots_play()
         if self.render_mode == RenderMode.HUMAN:
             self.render()
-        return self._observation(), self._reward(), self._done(), False, self._info()
+        reward = self._reward() + episode.paid(since, self.reward)[self.seat]
+        return self._observation(), reward, self._done(), False, self._info()
 
     def _bots_play(self) -> None:
         """The bots move until the agent is to act or its game is over."""
@@ -138,8 +146,14 @@ class NinetyNineGymEnv(gymnasium.Env[np.ndarray, np.int64]):
     def _observation(self) -> np.ndarray:
         return self.encoding.observe(self._started().state, self.seat)
 
+    def action_masks(self) -> np.ndarray:
+        """The agent's legal actions as 0/1 (int8); all 1 once the episode is over."""
+        if self._done():
+            return terminal_mask(self.encoding.actions)
+        return self.encoding.mask(self._started().state, self.seat)
+
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.encoding.mask(self._started().state, self.seat)}
+        return {"action_mask": self.action_masks()}
 
     def _started(self) -> Episode:
         if self.episode is None:

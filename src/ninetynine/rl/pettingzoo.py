@@ -10,9 +10,12 @@
 
 Agents are ``player_0`` ... in seat order. Each observation is a dict of ``observation``
 (the canonical encoding of :mod:`ninetynine.rl.encoding`, only what that seat may know)
-and ``action_mask`` (int8; all zero unless the agent is to act). A player knocked out
-of the game is terminated with reward -1 and leaves after its next (``None``) step, as
-PettingZoo expects; at the end every winner gets +1 and every other player -1. An action
+and ``action_mask`` (int8; all zero while another agent is to act, all one once the
+agent is done: never all zero for the agent that :meth:`last` is about). A player knocked
+out of the game is terminated with reward -1 and leaves after its next (``None``) step, as
+PettingZoo expects; at the end every winner gets +1 and every other player -1.
+``reward="hand"`` or ``"life"`` adds -1 for each hand lost or life paid on the way
+(:class:`~ninetynine.rl.episode.Reward`). An action
 outside the mask raises :class:`~ninetynine.errors.IllegalActionError` naming the legal
 ones. ``reset(seed=...)`` reproduces a game exactly: chance draws from the environment's
 own generator, never the global ones.
@@ -28,16 +31,19 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from ninetynine.rl.encoding import Encoding
-from ninetynine.rl.episode import Episode
+from ninetynine.rl.episode import Episode, Reward, reward_kind, terminal_mask
 from ninetynine.rl.render import RENDER_MODES, RenderMode, table_text
 from ninetynine.rules.settings import Rules
 
 
 def env(
-    rules: str | Rules = "P", players: int = 4, render_mode: str | None = None
+    rules: str | Rules = "P",
+    players: int = 4,
+    render_mode: str | None = None,
+    reward: str = "game",
 ) -> NinetyNineEnv:
     """A new environment (PettingZoo's usual constructor name)."""
-    return NinetyNineEnv(rules, players, render_mode=render_mode)
+    return NinetyNineEnv(rules, players, render_mode=render_mode, reward=reward)
 
 
 class NinetyNineEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]  # untyped
@@ -51,9 +57,14 @@ class NinetyNineEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mi
     }
 
     def __init__(
-        self, rules: str | Rules = "P", players: int = 4, render_mode: str | None = None
+        self,
+        rules: str | Rules = "P",
+        players: int = 4,
+        render_mode: str | None = None,
+        reward: str = "game",
     ) -> None:
         super().__init__()
+        self.reward = reward_kind(reward)
         if render_mode not in (None, *RENDER_MODES):
             raise ValueError(f"render_mode {render_mode!r}: expected None, 'ansi' or 'human'")
         self.encoding = enc = Encoding(rules, players)
@@ -85,7 +96,7 @@ class NinetyNineEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mi
         (without it the next game follows from the last); ``options`` are unused."""
         if seed is not None:
             self._rng = random.Random(seed)
-        self.episode = Episode(self.encoding, self._rng)
+        self.episode = Episode(self.encoding, self._rng, log=self.reward is not Reward.GAME)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -96,13 +107,16 @@ class NinetyNineEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mi
         self._select()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """``agent``'s observation: its canonical encoding and its action mask (all zero unless it
-        is to act)."""
+        """``agent``'s observation: its canonical encoding and its action mask (all zero while
+        another agent is to act, all one once it is done)."""
         episode = self._started()
         seat = self.possible_agents.index(agent)
+        done = self.terminations.get(agent) or self.truncations.get(agent)
         return {
             "observation": self.encoding.observe(episode.state, seat),
-            "action_mask": self.encoding.mask(episode.state, seat),
+            "action_mask": terminal_mask(self.encoding.actions)
+            if done
+            else self.encoding.mask(episode.state, seat),
         }
 
     def step(self, action: int | None) -> None:
@@ -116,18 +130,20 @@ class NinetyNineEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mi
         episode = self._started()
         if action is None:
             raise ValueError(f"{agent} is to act: None is only for players that are done")
+        since = len(episode.log or ())
         episode.play(action)  # checked: an index outside the mask is one clear error
         self._cumulative_rewards[agent] = 0.0
         state = episode.state
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        paid = episode.paid(since, self.reward)
+        self.rewards = {a: paid[self.possible_agents.index(a)] for a in self.agents}
         final = episode.rewards() if state.outcome is not None else None
         for a in self.agents:
             seat = self.possible_agents.index(a)
             if final is not None:
-                self.rewards[a] = final[seat]
+                self.rewards[a] += final[seat]
                 self.terminations[a] = True
             elif not state.alive[seat] and not self.terminations[a]:
-                self.rewards[a] = -1.0  # knocked out: it cannot win any more
+                self.rewards[a] -= 1.0  # knocked out: it cannot win any more
                 self.terminations[a] = True
         self._accumulate_rewards()
         self._select()
