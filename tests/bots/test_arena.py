@@ -224,3 +224,26 @@ def test_bots_option_with_commas_stays_with_its_bot(capsys: pytest.CaptureFixtur
     )
     assert code == 0
     assert "ismcts:iterations=5,depth=4" in capsys.readouterr().out
+
+
+def test_a_mirror_match_is_reported_by_seat(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "mirror"
+    argv = ["arena", "--rules", "P", "--players", "3", "--bots", "greedy,greedy,greedy"]
+    argv += ["--games", "30", "--seed", "4", "--workers", "1", "--out", str(out)]
+    assert main([*argv, "--no-progress"]) == 0
+    text = capsys.readouterr().out
+    assert "a mirror match: greedy in every seat" in text and "greedy (2)" not in text
+    data = json.loads((out / "results.json").read_text())
+    assert data["mirror"] is True
+    # by entrant each wins exactly a third (the point of saying so); by seat it varies
+    assert {e["wins"] for e in data["entrants"]} == {10}
+    seats = data["by_seat"]
+    assert [s["games"] for s in seats] == [30, 30, 30]
+    wins = [
+        sum(seat in g["winners"] for g in data["game_results"]) for seat in (1, 2, 3)
+    ]
+    assert [s["wins"] for s in seats] == wins
+    for seat, won in zip(seats, wins, strict=True):
+        assert f"{seat['seat']:<8}{30:>6}{won:>6}" in text

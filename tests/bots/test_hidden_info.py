@@ -110,6 +110,7 @@ HONEST = (
     with_options("hard", iterations=200),
     with_options("hard", iterations=100, endgame=99, plies=2),
     with_options("hard", iterations=200, rollout="learned"),
+    "policy:tests.rl.test_policy:linear",  # a trained policy's seat: its observation
 )
 KNOWN = with_options("hard", iterations=200, model="known")
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ninetynine.arena.game import GameResult, play_game, seed_of
-from ninetynine.arena.stats import EntrantStats, labels_of, summarize
+from ninetynine.arena.stats import EntrantStats, by_seat, labels_of, summarize
 from ninetynine.bots.base import BotFailure, close_bot, make_bot, start_bot
 from ninetynine.errors import NinetyNineError
 from ninetynine.rules.presets import open_rules
@@ -122,6 +122,17 @@ def results_json(
         "seating": "rotated: in game g (0-based) seat i is played by bot (i + g) mod N; "
         "each block of N games deals the same cards in every hand; intervals "
         "from whole blocks where there are 30 or more",
+        "mirror": is_mirror(config),
+        "by_seat": [
+            {
+                "seat": st.seat + 1,
+                "games": st.games,
+                "wins": st.wins,
+                "win_rate": st.win_rate,
+                "ci95": list(st.interval),
+            }
+            for st in by_seat(results, config.players)
+        ],
         "entrants": [
             {
                 "bot": st.label,
@@ -169,13 +180,39 @@ def write_results(
                 (folder / f"game-{r.index + 1:05d}.toml").write_text(r.record, encoding="utf-8")
 
 
-def format_table(config: ArenaConfig, stats: Sequence[EntrantStats]) -> str:
-    """The results as a text table, one line per entrant."""
+def is_mirror(config: ArenaConfig) -> bool:
+    """One bot in every seat: over a block of duplicate deals each entrant then plays the
+    same games from every seat, so by entrant each wins exactly 1/N."""
+    return len(set(config.bots)) == 1
+
+
+def format_table(
+    config: ArenaConfig, stats: Sequence[EntrantStats], results: Sequence[GameResult] = ()
+) -> str:
+    """The results as a text table, one line per entrant; for a mirror match (given the
+    results) one line per seat instead, since the entrants are alike."""
     n = config.players
+    head = (
+        f"{config.rules}, {n} players, {config.games} games, seed {config.seed}; seats "
+        f"rotated; an even share is {100 / n:.1f}%"
+    )
+    if is_mirror(config) and results:
+        lines = [
+            head,
+            f"a mirror match: {config.bots[0]} in every seat, so each entrant wins 1/{n} of "
+            "its games by construction; by seat instead (seat 1 plays first):",
+            f"{'seat':<8}{'games':>6}{'wins':>6}{'win rate':>10}   95% interval",
+        ]
+        for seat in by_seat(results, n):
+            lo, hi = seat.interval
+            lines.append(
+                f"{seat.seat + 1:<8}{seat.games:>6}{seat.wins:>6}{100 * seat.win_rate:>9.1f}%"
+                f"   [{100 * lo:4.1f}%, {100 * hi:5.1f}%]"
+            )
+        return "\n".join(lines)
     width = max(len(st.label) for st in stats) + 2
     lines = [
-        f"{config.rules}, {n} players, {config.games} games, seed {config.seed}; seats "
-        f"rotated; an even share is {100 / n:.1f}%",
+        head,
         f"{'bot':<{width}}{'games':>6}{'wins':>6}{'win rate':>10}   {'95% interval':<17}"
         f"{'rating (mu ± sigma)':>20}",
     ]

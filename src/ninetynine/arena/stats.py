@@ -84,6 +84,34 @@ def labels_of(specs: Sequence[str]) -> list[str]:
     return out
 
 
+@dataclass
+class SeatStats:
+    """The games won from one seat, whoever played it (seats from 0)."""
+
+    seat: int
+    games: int = 0
+    wins: int = 0
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.wins, self.games)
+
+
+def by_seat(results: Sequence[GameResult], players: int) -> list[SeatStats]:
+    """The win rate of each seat over every game: in a mirror match (one bot in every
+    seat) the entrants are alike by construction, and this is what differs."""
+    seats = [SeatStats(s) for s in range(players)]
+    for result in results:
+        for st in seats:
+            st.games += 1
+            st.wins += st.seat in result.winners
+    return seats
+
+
 def summarize(
     specs: Sequence[str], results: Sequence[GameResult], ratings: bool = True
 ) -> list[EntrantStats]:

@@ -135,9 +135,10 @@ BUILTIN: dict[str, str] = {
     "oracle": "ninetynine.bots.oracle:OracleBot",
     "cmd": "ninetynine.bots.protocol:ProtocolBot",
     "proc": "ninetynine.bots.protocol:ProtocolBot",
+    "policy": "ninetynine.rl.policy:policy_bot",  # a trained policy (the rl extra)
 }
 # Bots whose spec after the colon is passed whole (a command line).
-_RAW: set[str] = {"cmd", "proc"}
+_RAW: set[str] = {"cmd", "proc", "policy"}
 _ADDED: dict[str, BotFactory] = {}  # bots a program (or a test) adds with register()
 
 
@@ -166,7 +167,8 @@ def bot_names() -> list[str]:
 
 def honest_bot_names() -> list[str]:
     """The bots that see only their seat's view (those a table may seat)."""
-    return [name for name in bot_names() if not sees_hidden_cards(_factory(name))]
+    # a raw bot (a program, a policy) is never a yardstick: nothing of it is imported here
+    return [name for name in bot_names() if name in _RAW or not sees_hidden_cards(_factory(name))]
 
 
 def _factory(name: str) -> BotFactory | None:
@@ -175,7 +177,11 @@ def _factory(name: str) -> BotFactory | None:
     if name not in BUILTIN:
         return None
     module, _, attr = BUILTIN[name].partition(":")
-    factory: Callable[..., Bot] = getattr(importlib.import_module(module), attr)
+    try:
+        found = importlib.import_module(module)
+    except ModuleNotFoundError as e:  # a bot of an extra not installed (policy: the rl one)
+        raise NinetyNineError(f"bot {name!r}: {e}") from None
+    factory: Callable[..., Bot] = getattr(found, attr)
     return factory
 
 

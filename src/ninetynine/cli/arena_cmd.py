@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
             task = bar.add_task("games", total=config.games)
             results = run_games(config, args.workers, lambda _r: bar.advance(task))
     stats = summarize(config.bots, results)
-    print(format_table(config, stats))
+    print(format_table(config, stats, results))
     lost = [
         f"game {r.index + 1}: P{seat + 1} ({config.bots[r.seats[seat]]}) lost: {why}"
         for r in results

@@ -17,14 +17,28 @@ The layout is documented in ``docs/ai.md``; any change to it raises :data:`VERSI
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
-from ninetynine.engine.state import DOWN, DRAW, DRAWING, NODRAW, PASS, PLAY, SPECIAL_KINDS, State
+from ninetynine.engine.actions import Action
+from ninetynine.engine.game import new_game
+from ninetynine.engine.state import (
+    DOWN,
+    DRAW,
+    DRAWING,
+    NODRAW,
+    PASS,
+    PLAY,
+    SPECIAL_KINDS,
+    Phase,
+    State,
+)
 from ninetynine.engine.tables import PARAM, card_of, choice_of, compiled, number_of, param_code
+from ninetynine.engine.view import View
 from ninetynine.errors import IllegalActionError, RecordError
 from ninetynine.rules.cards import format_card, rank_of
 from ninetynine.rules.effects import Kind
@@ -60,9 +74,19 @@ def encoding_for(rules: Rules, players: int) -> Encoding:
     return Encoding(rules, players)
 
 
-def encode(state: State, seat: int) -> np.ndarray:
-    """The observation of ``seat`` in ``state`` (:meth:`Encoding.observe`)."""
-    return encoding_for(state.rules, state.n).observe(state, seat)
+@overload
+def encode(game: View) -> np.ndarray: ...
+@overload
+def encode(game: State, seat: int) -> np.ndarray: ...
+def encode(game: State | View, seat: int | None = None) -> np.ndarray:
+    """The observation of a seat: from its :class:`~ninetynine.engine.view.View` alone
+    (:meth:`Encoding.observe_view`), or of ``seat`` in a state (:meth:`Encoding.observe`);
+    the two are equal."""
+    if isinstance(game, View):
+        return encoding_for(game.rules, game.players).observe_view(game)
+    if seat is None:
+        raise TypeError("encode(state, seat): a state needs the seat to observe")
+    return encoding_for(game.rules, game.n).observe(game, seat)
 
 
 def legal_mask(state: State) -> np.ndarray:
@@ -124,6 +148,7 @@ class Encoding:
         self.lives = max(1, self.rules.lives_for(n))
         self.deck_size = 52 * self.decks
         self.points = self.rules.points_target if self.rules.scoring is Scoring.GAME_POINTS else 1
+        self._codes: dict[Action, int] = {}  # a legal action -> its code (see _code_of)
 
     # Actions ------------------------------------------------------------------------
 
@@ -187,60 +212,174 @@ class Encoding:
 
     def observe(self, state: State, seat: int) -> np.ndarray:
         """The observation of ``seat``: only what it may know (see the module docs)."""
+        return self._observation(
+            _Facts(
+                seat,
+                state.hands[seat],
+                state.pile[state.face_down :],
+                state.out,
+                state.decks,
+                state.total,
+                state.direction,
+                len(state.stock),
+                state.phase,
+                state.chain,
+                state.plays_left,
+                state.owed,
+                state.current_seat,
+                state.dealer,
+                state.alive,
+                state.in_hand,
+                [len(h) for h in state.hands],
+                [state.seat_lives(s) for s in range(state.n)],
+                state.points,
+                state.scores,
+            )
+        )
+
+    def observe_view(self, view: View) -> np.ndarray:
+        """The observation of ``view.seat`` from its view alone: equal to :meth:`observe`
+        of the state the view was taken of, so a policy trained here can take a seat
+        anywhere a bot does (:class:`~ninetynine.rl.policy.PolicyBot`)."""
+        return self._observation(
+            _Facts(
+                view.seat,
+                view.hand,
+                view.pile,
+                view.out,
+                view.decks,
+                view.total,
+                view.direction,
+                view.stock_size,
+                view.phase,
+                view.chain,
+                view.plays_left,
+                view.owed,
+                view.turn,
+                view.dealer,
+                view.alive,
+                view.in_hand,
+                view.hand_sizes,
+                view.lives,
+                view.points,
+                view.scores,
+            )
+        )
+
+    def view_mask(self, view: View) -> np.ndarray:
+        """The legal actions of ``view.seat`` as 0/1 (int8), from its view: :meth:`mask`."""
+        mask = np.zeros(self.actions, np.int8)
+        for action in view.legal:
+            mask[self.index[self._code_of(action)]] = 1
+        return mask
+
+    def action_for(self, view: View, index: int | np.integer[Any]) -> Action:
+        """The action of ``view.legal`` that an index stands for, or one clear error."""
+        code = self.code_of(index)
+        for action in view.legal:
+            if self._code_of(action) == code:
+                return action
+        shown = ", ".join(f"{self.index[self._code_of(a)]} ({a.shown()})" for a in view.legal)
+        raise IllegalActionError(
+            f"action {index} ({self.text(int(index))}) is not legal now: the legal actions "
+            f"are {shown or 'none'}"
+        )
+
+    def _code_of(self, action: Action) -> int:
+        """The engine code of an action these rules can ask for (every index's action is
+        made once, by a state of these rules, and looked up by value)."""
+        if not self._codes:
+            state = new_game(self.rules, self.players)
+            self._codes = {state.action_of(code): code for code in self.codes if self._made(code)}
+        return self._codes[action]
+
+    def _made(self, code: int) -> bool:
+        """Whether these rules make the action of a code: any code but a play with a
+        choice that its card does not have."""
+        if code >= DOWN:
+            return True
+        eff = self.c.effects[card_of(code)]
+        choice = choice_of(code)
+        return choice < len(eff.values) if eff.has_choice else choice == 0 and not eff.has_param
+
+    def _observation(self, f: _Facts) -> np.ndarray:
         out = np.zeros(self.size, np.float32)
         b, n, decks = self.blocks, self.players, self.decks
         unit = 1.0 / decks
         hand, seen = b["hand"].start, b["seen"].start
-        unseen = [4 * state.decks] * 13
-        for card in state.hands[seat]:
+        unseen = [4 * f.decks] * 13
+        for card in f.hand:
             out[hand + card] += unit
             unseen[rank_of(card)] -= 1
-        face_up = state.pile[state.face_down :]
-        for cards in (face_up, state.out):
+        for cards in (f.face_up, f.out):
             for card in cards:
                 out[seen + card] += unit
                 unseen[rank_of(card)] -= 1
         base = b["unseen"].start
         out[base : base + 13] = np.asarray(unseen, np.float32) / (4 * decks)
-        total, limit = state.total, self.limit
+        total, limit = f.total, self.limit
         out[b["total"].start + min(max(total, 0), limit)] = 1.0
         base = b["total_scalar"].start
         out[base] = min(max(total, 0), limit) / limit
         out[base + 1] = min(max(-total, 0), limit) / limit  # how far below 0 (where allowed)
         base = b["recent"].start
-        for k, card in enumerate(reversed(face_up[-self.recent :])):
+        for k, card in enumerate(reversed(f.face_up[-self.recent :])):
             out[base + 13 * k + rank_of(card)] = 1.0
-        self._seats(state, seat, out, b["seats"].start)
+        self._seats(f, out, b["seats"].start)
         base = b["table"].start
-        turn = state.current_seat
-        out[base] = state.direction > 0
-        out[base + 1] = min(len(state.stock) / self.deck_size, 1.0)
-        out[base + 2] = state.phase == PLAY
-        out[base + 3] = state.phase == DRAWING
-        out[base + 4] = min(state.chain, n) / n
-        out[base + 5] = min(state.plays_left, n) / n
-        out[base + 6] = min(state.owed, 4) / 4
-        out[base + 7] = turn == seat
+        out[base] = f.direction > 0
+        out[base + 1] = min(f.stock / self.deck_size, 1.0)
+        out[base + 2] = f.phase == PLAY
+        out[base + 3] = f.phase == DRAWING
+        out[base + 4] = min(f.chain, n) / n
+        out[base + 5] = min(f.plays_left, n) / n
+        out[base + 6] = min(f.owed, 4) / 4
+        out[base + 7] = f.turn == f.seat
         return out
 
-    def _seats(self, state: State, seat: int, out: np.ndarray, base: int) -> None:
-        """Per seat from ``seat`` on: alive, in the hand, to act, dealer, hand size, lives
+    def _seats(self, f: _Facts, out: np.ndarray, base: int) -> None:
+        """Per seat from ``f.seat`` on: alive, in the hand, to act, dealer, hand size, lives
         (or game points) and score, each in [0, 1]."""
-        n, turn = self.players, state.current_seat
-        size = max(1, state.rules.hand_size)
-        game_points = state.rules.scoring is Scoring.GAME_POINTS
+        n, turn, rules = self.players, f.turn, self.rules
+        size = max(1, rules.hand_size)
+        game_points = rules.scoring is Scoring.GAME_POINTS
         for k in range(n):
-            s = (seat + k) % n
+            s = (f.seat + k) % n
             at = base + 7 * k
-            out[at] = state.alive[s]
-            out[at + 1] = state.in_hand[s]
+            out[at] = f.alive[s]
+            out[at + 1] = f.in_hand[s]
             out[at + 2] = s == turn
-            out[at + 3] = s == state.dealer
-            out[at + 4] = min(len(state.hands[s]) / (2 * size), 1.0)
+            out[at + 3] = s == f.dealer
+            out[at + 4] = min(f.sizes[s] / (2 * size), 1.0)
             if game_points:
-                out[at + 5] = min(
-                    max(state.points[s], 0) / (2 * self.rules.points_per_hand or 1), 1.0
-                )
-                out[at + 6] = min(max(state.scores[s], 0) / self.points, 1.0)
+                out[at + 5] = min(max(f.points[s], 0) / (2 * rules.points_per_hand or 1), 1.0)
+                out[at + 6] = min(max(f.scores[s], 0) / self.points, 1.0)
             else:
-                out[at + 5] = min(state.seat_lives(s) / (2 * self.lives), 1.0)
+                out[at + 5] = min(f.lives[s] / (2 * self.lives), 1.0)
+
+
+@dataclass(frozen=True, slots=True)
+class _Facts:
+    """What one seat's observation is made of, read from a state or from that seat's view
+    alike (so the two give the same vector)."""
+
+    seat: int
+    hand: Sequence[int]
+    face_up: Sequence[int]
+    out: Sequence[int]
+    decks: int  # in play at this table
+    total: int
+    direction: int
+    stock: int  # cards in it
+    phase: Phase
+    chain: int
+    plays_left: int
+    owed: int
+    turn: int | None
+    dealer: int
+    alive: Sequence[bool]
+    in_hand: Sequence[bool]
+    sizes: Sequence[int]  # each seat's cards in hand
+    lives: Sequence[int]  # each seat's to spend (a team's pool for each partner)
+    points: Sequence[int]
+    scores: Sequence[int]

@@ -43,7 +43,8 @@ ILLEGAL = ("lose", "raise")
 
 class NinetyNineGymEnv(gymnasium.Env[np.ndarray, np.int64]):
     """The ``NinetyNine-v0`` environment: the agent plays ``seat`` (0-based) and bots made from
-    ``opponents`` (one spec for all, or one per other seat in seat order) play the rest.
+    ``opponents`` (one spec or bot for all, or one per other seat in seat order) play the
+    rest; a bot given made (a :class:`~ninetynine.rl.policy.PolicyBot`) is used as it is.
     Bad arguments raise :class:`~ninetynine.errors.NinetyNineError`."""
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}
@@ -52,7 +53,7 @@ class NinetyNineGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         self,
         rules: str | Rules = "P",
         players: int = 4,
-        opponents: str | Sequence[str] = "heuristic",
+        opponents: str | Bot | Sequence[str | Bot] = "heuristic",
         seat: int = 0,
         illegal_action: str = "lose",
         render_mode: str | None = None,
@@ -60,13 +61,18 @@ class NinetyNineGymEnv(gymnasium.Env[np.ndarray, np.int64]):
     ) -> None:
         self.encoding = enc = Encoding(rules, players)
         self.reward = reward_kind(reward)
-        specs = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+        specs = (
+            [opponents] * (players - 1)
+            if isinstance(opponents, str) or not isinstance(opponents, Sequence)
+            else list(opponents)
+        )
         if len(specs) != players - 1:
             raise NinetyNineError(
                 f"opponents: {len(specs)} bot(s) for the {players - 1} other "
                 "seats; give one spec for all or one per seat"
             )
-        self.bots: list[Bot] = [make_bot(spec) for spec in specs]
+        # a spec, or a bot made already (a PolicyBot: a trained policy as an opponent)
+        self.bots: list[Bot] = [make_bot(s) if isinstance(s, str) else s for s in specs]
         if not isinstance(seat, int) or not 0 <= seat < players:
             raise NinetyNineError(f"seat = {seat!r}: expected a seat from 0 to {players - 1}")
         if illegal_action not in ILLEGAL:

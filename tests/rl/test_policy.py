@@ -1,0 +1,93 @@
+"""A policy takes a seat (issue 31): the observation and mask built from a seat's view alone
+equal the environment's, for every preset; :class:`PolicyBot` plays the index it is given,
+in the arena through its spec and as an environment's opponent."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from ninetynine import IllegalActionError, NinetyNineError, presets
+from ninetynine.arena.runner import ArenaConfig, run_games
+from ninetynine.bots import make_bot
+from ninetynine.engine.view import observe
+from ninetynine.rl.encoding import encode, encoding_for
+from ninetynine.rl.gymnasium import NinetyNineGymEnv
+from ninetynine.rl.policy import PolicyBot
+from tests.rl.test_environments import decisions, typical
+
+
+def lowest(obs: np.ndarray, mask: np.ndarray) -> int:
+    """A policy: the lowest legal index (importable, for the spec policy:MODULE:NAME)."""
+    return int(np.flatnonzero(mask)[0])
+
+
+_WEIGHTS: dict[tuple[int, int], np.ndarray] = {}
+
+
+def linear(obs: np.ndarray, mask: np.ndarray) -> int:
+    """A policy that reads the whole observation: the legal action that a fixed random
+    linear map of it scores highest (the hidden-information test seats it)."""
+    shape = (mask.size, obs.size)
+    if shape not in _WEIGHTS:
+        _WEIGHTS[shape] = np.random.default_rng(0).normal(size=shape)
+    scores = _WEIGHTS[shape] @ obs
+    return int(np.flatnonzero(mask)[np.argmax(scores[mask == 1])])
+
+
+@pytest.mark.parametrize("preset", presets())
+def test_a_view_gives_the_environment_s_observation_and_mask(preset: str) -> None:
+    players = typical(preset)
+    seen = 0
+    for seed in range(2):
+        for state in decisions(preset, players, seed, limit=120):
+            for seat in range(players):
+                view = observe(state, seat)
+                assert np.array_equal(encode(view), encode(state, seat)), (preset, seat)
+            enc = encoding_for(state.rules, players)
+            view = observe(state, state.current_seat)
+            assert np.array_equal(enc.view_mask(view), enc.mask(state))
+            seen += 1
+    assert seen > 20
+
+
+def test_policy_bot_plays_the_index_the_policy_gives() -> None:
+    rng = random.Random(3)
+    for state in decisions("K", 3, 3, limit=60):
+        enc = encoding_for(state.rules, 3)
+        legal = enc.legal_indexes(state)
+        wanted = rng.choice(legal)
+        bot = PolicyBot(lambda obs, mask, wanted=wanted: wanted)
+        action = bot.choose(observe(state, state.current_seat), rng)
+        assert enc.index_of(state.code_of(action)) == wanted
+    outside = next(i for i in range(enc.actions) if i not in legal)
+    with pytest.raises(IllegalActionError, match="is not legal now: the legal actions are"):
+        PolicyBot(lambda obs, mask: outside).choose(observe(state, state.current_seat), rng)
+
+
+def test_a_policy_plays_in_the_arena_by_its_spec_and_as_an_opponent() -> None:
+    spec = "policy:tests.rl.test_policy:lowest"
+    config = ArenaConfig("P", 3, (spec, "random", "random"), games=6, seed=1)
+    results = run_games(config, workers=1)
+    assert len(results) == 6 and all(not r.forfeits for r in results)
+    env = NinetyNineGymEnv("P", 3, opponents=PolicyBot(lowest))
+    _, info = env.reset(seed=2)
+    done = False
+    while not done:
+        _, reward, done, _, info = env.step(int(np.flatnonzero(info["action_mask"])[-1]))
+    assert reward in (1.0, -1.0)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("policy:nowhere", "expected policy:MODULE:NAME"),
+        ("policy:no_such_module_here:act", "No module named 'no_such_module_here'"),
+        ("policy:math:pi", "pi is a float, not a policy function"),
+    ],
+)
+def test_a_bad_policy_spec_is_one_clear_line(spec: str, message: str) -> None:
+    with pytest.raises(NinetyNineError, match=message):
+        make_bot(spec)
