@@ -241,9 +241,7 @@ def test_a_mirror_match_is_reported_by_seat(
     assert {e["wins"] for e in data["entrants"]} == {10}
     seats = data["by_seat"]
     assert [s["games"] for s in seats] == [30, 30, 30]
-    wins = [
-        sum(seat in g["winners"] for g in data["game_results"]) for seat in (1, 2, 3)
-    ]
+    wins = [sum(seat in g["winners"] for g in data["game_results"]) for seat in (1, 2, 3)]
     assert [s["wins"] for s in seats] == wins
     for seat, won in zip(seats, wins, strict=True):
         assert f"{seat['seat']:<8}{30:>6}{won:>6}" in text

@@ -91,3 +91,21 @@ def test_a_policy_plays_in_the_arena_by_its_spec_and_as_an_opponent() -> None:
 def test_a_bad_policy_spec_is_one_clear_line(spec: str, message: str) -> None:
     with pytest.raises(NinetyNineError, match=message):
         make_bot(spec)
+
+
+def test_a_ninetynine_bot_takes_a_seat_in_openspiel_s_evaluate_bots() -> None:
+    import pyspiel
+
+    from ninetynine.rl.openspiel import SpielBot
+
+    game = pyspiel.load_game("python_ninetynine", {"rules": "K", "players": 3})
+    bots = [SpielBot("heuristic", 0, seed=1), pyspiel.make_uniform_random_bot(1, 1)]
+    bots.append(SpielBot(PolicyBot(linear), 2, seed=1))
+    won = []
+    for game_no in range(30):
+        returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, game_no)
+        assert sorted(returns) in ([-1.0, -1.0, 1.0], [-1.0, -1.0, -1.0])
+        won.append(returns[0] == 1.0)
+    assert sum(won) >= 15  # heuristic beats two bots that do not count (a third is even)
+    again = pyspiel.evaluate_bots(game.new_initial_state(), bots, 7)
+    assert again == pyspiel.evaluate_bots(game.new_initial_state(), bots, 7)

@@ -20,6 +20,7 @@ True
   ``max_moves`` decisions (game parameter; random play ends far sooner) returns 0 to all.
 * :meth:`NinetyNineState.resample_from_infostate` deals the cards a seat has not seen at
   random (:class:`ninetynine.bots.Determinizer`), so OpenSpiel's own ISMCTS bot can play.
+* :class:`SpielBot` seats any ninetynine bot in OpenSpiel (``pyspiel.evaluate_bots``).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from ninetynine.bots import Bot, ask, make_bot
 from ninetynine.bots.determinize import Determinizer
 from ninetynine.engine.actions import Lead, Reinsert, Shuffle
 from ninetynine.engine.game import new_game
@@ -375,3 +377,38 @@ class Observer:
 
 
 pyspiel.register_game(_GAME_TYPE, NinetyNineGame)
+
+
+class SpielBot(pyspiel.Bot):  # type: ignore[misc]  # pyspiel ships no types
+    """A ninetynine bot (a spec such as ``"heuristic"``, or a bot made already) as an
+    OpenSpiel bot for seat ``player``, so that ``pyspiel.evaluate_bots`` and OpenSpiel's
+    tools can seat it beside their own: it plays from the seat's view alone, drawing from
+    its own generator (seeded by ``seed``)."""
+
+    def __init__(self, bot: str | Bot, player: int, seed: int = 0) -> None:
+        pyspiel.Bot.__init__(self)
+        self.bot = make_bot(bot) if isinstance(bot, str) else bot
+        self.player, self.seed = player, seed
+        self.rng = random.Random(f"{seed}:{player}")
+
+    def step(self, state: NinetyNineState) -> int:
+        """The bot's action index at ``state``, where this seat is to act."""
+        table = state._t
+        if table.state.current_seat != self.player:
+            raise pyspiel.SpielError(f"seat {self.player} asked to move out of turn")
+        action = ask(self.bot, observe(table.state, self.player), self.rng)
+        return table.encoding.index_of(table.state.code_of(action))
+
+    def restart_at(self, state: NinetyNineState) -> None:
+        """A new game (or one taken up at ``state``): the bot keeps nothing between
+        decisions but its generator, which starts again."""
+        self.rng = random.Random(f"{self.seed}:{self.player}")
+
+    def inform_action(self, state: NinetyNineState, player_id: int, action: int) -> None:
+        """Another seat's move: the bot reads the table from each view it is given."""
+
+    def provides_force_action(self) -> bool:
+        return False
+
+    def provides_policy(self) -> bool:
+        return False
