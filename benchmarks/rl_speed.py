@@ -75,7 +75,7 @@ def gymnasium_steps(players: int, seconds: float, seed: int) -> int:
 
     import ninetynine.rl  # noqa: F401
 
-    made = gymnasium.make("NinetyNine-v0", rules="P", players=players, opponents="random")
+    made = gymnasium.make("NinetyNine-v1", rules="P", players=players, opponents="random")
     chooser = np.random.default_rng(seed)
     obs, info = made.reset(seed=seed)
     start, steps = time.process_time(), 0

@@ -347,7 +347,7 @@ def test_the_rl_extra_brings_the_environments(wheel: Path, tmp_path: Path) -> No
     script = (
         "import gymnasium, numpy as np, ninetynine.rl, ninetynine.rl.pettingzoo, "
         "ninetynine.rl.openspiel\n"
-        "env = gymnasium.make('NinetyNine-v0', rules='P', players=4, opponents='random')\n"
+        "env = gymnasium.make('NinetyNine-v1', rules='P', players=4, opponents='random')\n"
         "obs, info = env.reset(seed=3)\n"
         "rng, done, steps = np.random.default_rng(3), False, 0\n"
         "while not done:\n"

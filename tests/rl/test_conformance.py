@@ -12,7 +12,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
-import ninetynine.rl  # noqa: F401  (registers NinetyNine-v0)
+import ninetynine.rl  # noqa: F401  (registers NinetyNine-v1)
 import ninetynine.rl.openspiel  # noqa: F401  (registers python_ninetynine)
 from ninetynine import load_rules, presets
 from ninetynine.rl.pettingzoo import env
@@ -52,7 +52,7 @@ def test_pettingzoo_api_at_other_table_sizes(preset: str, players: int) -> None:
     ],
 )
 def test_gymnasium_check_env(preset: str, players: int, opponents: str) -> None:
-    made = gymnasium.make("NinetyNine-v0", rules=preset, players=players, opponents=opponents)
+    made = gymnasium.make("NinetyNine-v1", rules=preset, players=players, opponents=opponents)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         check_env(made.unwrapped, skip_render_check=True)

@@ -10,13 +10,14 @@ import numpy as np
 import pyspiel
 import pytest
 
-import ninetynine.rl  # noqa: F401  (registers NinetyNine-v0)
+import ninetynine.rl  # noqa: F401  (registers NinetyNine-v1)
 import ninetynine.rl.openspiel  # noqa: F401  (registers python_ninetynine)
 from ninetynine import IllegalActionError, NinetyNineError, load_rules, presets
 from ninetynine.engine.game import new_game
 from ninetynine.engine.state import CHANCE, OVER, PASS, State
 from ninetynine.errors import RecordError, RulesError
-from ninetynine.rl.encoding import SPECIAL, Encoding
+from ninetynine.rl.encoding import SPECIAL, VERSIONS, Encoding
+from ninetynine.rl.episode import Episode
 from ninetynine.rl.pettingzoo import env
 from ninetynine.rules.settings import Rules
 
@@ -38,6 +39,18 @@ def decisions(preset: str | Rules, players: int, seed: int, limit: int = 400):
             return
         yield state
         state.apply_code(rng.choice(state.legal_codes()))
+
+
+def episode_decisions(preset: str | Rules, players: int, seed: int, limit: int = 400):
+    """The decisions of a random game as the environments play it (an :class:`Episode`,
+    which keeps the public log and the cards played: version 2 reads them), shared."""
+    rng = random.Random(seed)
+    episode = Episode(Encoding(preset, players), random.Random(seed), log=True)
+    for _ in range(limit):
+        if episode.state.phase == OVER:
+            return
+        yield episode
+        episode.play_code(rng.choice(episode.state.legal_codes()))
 
 
 @pytest.mark.parametrize("preset", presets())
@@ -96,22 +109,25 @@ def reshuffled_hidden(state: State, seat: int, rng: random.Random) -> State:
 )
 def test_observations_hold_nothing_a_seat_may_not_see(preset: str) -> None:
     players = typical(preset)
-    enc = Encoding(preset, players)
     rng = random.Random(7)
     changed = 0
-    for seed in range(3):
-        for state in decisions(preset, players, seed, limit=150):
-            for seat in range(players):
-                other = reshuffled_hidden(state, seat, rng)
-                changed += other.hands != state.hands
-                assert np.array_equal(enc.observe(state, seat), enc.observe(other, seat))
-                assert np.array_equal(enc.mask(state, seat), enc.mask(other, seat))
-    assert changed > 100, "the hidden cards were reshuffled"
+    for version in VERSIONS:
+        enc = Encoding(preset, players, version)
+        for seed in range(3):
+            for episode in episode_decisions(preset, players, seed, limit=150):
+                state, played = episode.state, episode.played  # the cards played are public
+                for seat in range(players):
+                    other = reshuffled_hidden(state, seat, rng)
+                    changed += other.hands != state.hands
+                    seen = enc.observe(state, seat, played)
+                    assert np.array_equal(seen, enc.observe(other, seat, played))
+                    assert np.array_equal(enc.mask(state, seat), enc.mask(other, seat))
+    assert changed > 200, "the hidden cards were reshuffled"
 
 
 def test_observations_show_what_a_seat_sees() -> None:
     """The own hand, the total and the lives are in the observation: a change shows."""
-    enc = Encoding("P", 4)
+    enc = Encoding("P", 4, 1)
     state = next(decisions("P", 4, 1))
     seat = state.current_seat
     before = enc.observe(state, seat)
@@ -158,7 +174,7 @@ def test_pettingzoo_games_reproduce_from_their_seed(preset: str) -> None:
 
 
 def test_gymnasium_episodes_reproduce_from_their_seed() -> None:
-    made = gymnasium.make("NinetyNine-v0", rules="K", players=3, opponents="heuristic")
+    made = gymnasium.make("NinetyNine-v1", rules="K", players=3, opponents="heuristic")
     runs = []
     for _ in range(2):
         obs, info = made.reset(seed=5)
@@ -208,11 +224,11 @@ def test_bad_input_gets_one_clear_error() -> None:
         env("K", 7)
     assert "2 to 6" in one_line(e.value)
     with pytest.raises(RecordError):
-        gymnasium.make("NinetyNine-v0", rules="G", players=2)
+        gymnasium.make("NinetyNine-v1", rules="G", players=2)
     with pytest.raises(RulesError):
         pyspiel.load_game("python_ninetynine", {"rules": "nope", "players": 4})
     with pytest.raises(NinetyNineError) as e:
-        gymnasium.make("NinetyNine-v0", rules="P", players=4, opponents="wizard")
+        gymnasium.make("NinetyNine-v1", rules="P", players=4, opponents="wizard")
     assert "wizard" in one_line(e.value)
     table = env("P", 4)
     table.reset(seed=1)
@@ -229,13 +245,13 @@ def test_bad_input_gets_one_clear_error() -> None:
 
 
 def test_gymnasium_actions_outside_the_mask_lose_or_raise() -> None:
-    made = gymnasium.make("NinetyNine-v0", rules="P", players=3, opponents="random")
+    made = gymnasium.make("NinetyNine-v1", rules="P", players=3, opponents="random")
     obs, info = made.reset(seed=2)
     outside = int(np.flatnonzero(info["action_mask"] == 0)[0])
     obs, reward, terminated, _, info = made.step(outside)
     assert terminated and reward == -1.0 and "not legal now" in info["illegal_action"]
     strict = gymnasium.make(
-        "NinetyNine-v0", rules="P", players=3, opponents="random", illegal_action="raise"
+        "NinetyNine-v1", rules="P", players=3, opponents="random", illegal_action="raise"
     )
     obs, info = strict.reset(seed=2)
     with pytest.raises(IllegalActionError):

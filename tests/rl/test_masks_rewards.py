@@ -7,7 +7,7 @@ import gymnasium
 import numpy as np
 import pytest
 
-import ninetynine.rl  # noqa: F401  (registers NinetyNine-v0)
+import ninetynine.rl  # noqa: F401  (registers NinetyNine-v1)
 from ninetynine import NinetyNineError
 from ninetynine.engine.events import HandEnded, LifeGained
 from ninetynine.rl.gymnasium import NinetyNineGymEnv
@@ -47,7 +47,7 @@ def test_action_masks_is_the_info_s_mask_and_all_one_once_over() -> None:
 
 
 def test_a_vector_env_never_hands_a_learner_an_all_zero_mask() -> None:
-    vec = gymnasium.make_vec("NinetyNine-v0", num_envs=3, rules="P", players=3, opponents="random")
+    vec = gymnasium.make_vec("NinetyNine-v1", num_envs=3, rules="P", players=3, opponents="random")
     _, info = vec.reset(seed=7)
     rng = np.random.default_rng(7)
     ended = 0
@@ -116,3 +116,16 @@ def test_an_unknown_reward_is_one_clear_error() -> None:
         NinetyNineGymEnv("P", 4, reward="turn")
     with pytest.raises(NinetyNineError, match="expected one of"):
         aec_env("P", 4, reward="")
+
+
+def test_each_environment_id_keeps_its_encoding() -> None:
+    """A new layout comes with new ids (docs/api.md): v0 still observes version 1."""
+    from ninetynine.rl import Encoding
+
+    old = gymnasium.make("NinetyNine-v0", rules="P", players=4, opponents="random")
+    new = gymnasium.make("NinetyNine-v1", rules="P", players=4, opponents="random")
+    assert old.observation_space.shape == (Encoding("P", 4, 1).size,)
+    assert new.observation_space.shape == (Encoding("P", 4, 2).size,)
+    assert Encoding("P", 4, 1).size < Encoding("P", 4, 2).size
+    assert aec_env("P", 4).metadata["name"] == "ninetynine_v1"
+    assert aec_env("P", 4, version=1).metadata["name"] == "ninetynine_v0"

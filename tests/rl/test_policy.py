@@ -13,10 +13,10 @@ from ninetynine import IllegalActionError, NinetyNineError, presets
 from ninetynine.arena.runner import ArenaConfig, run_games
 from ninetynine.bots import make_bot
 from ninetynine.engine.view import observe
-from ninetynine.rl.encoding import encode, encoding_for
+from ninetynine.rl.encoding import Encoding, encode, encoding_for
 from ninetynine.rl.gymnasium import NinetyNineGymEnv
 from ninetynine.rl.policy import PolicyBot
-from tests.rl.test_environments import decisions, typical
+from tests.rl.test_environments import decisions, episode_decisions, typical
 
 
 def lowest(obs: np.ndarray, mask: np.ndarray) -> int:
@@ -41,16 +41,42 @@ def linear(obs: np.ndarray, mask: np.ndarray) -> int:
 def test_a_view_gives_the_environment_s_observation_and_mask(preset: str) -> None:
     players = typical(preset)
     seen = 0
-    for seed in range(2):
-        for state in decisions(preset, players, seed, limit=120):
-            for seat in range(players):
-                view = observe(state, seat)
-                assert np.array_equal(encode(view), encode(state, seat)), (preset, seat)
+    for seed in range(3):
+        for episode in episode_decisions(preset, players, seed, limit=100):
+            state = episode.state
+            for seat in range(players):  # version 2: the view's log says who played what
+                view = episode.view(seat)
+                assert np.array_equal(encode(view), episode.observe(seat)), (preset, seat)
+                v1 = encoding_for(state.rules, players, 1)
+                assert np.array_equal(
+                    v1.observe_view(observe(state, seat)), v1.observe(state, seat)
+                )
             enc = encoding_for(state.rules, players)
             view = observe(state, state.current_seat)
             assert np.array_equal(enc.view_mask(view), enc.mask(state))
             seen += 1
     assert seen > 20
+
+
+def test_version_2_counts_who_played_what_and_needs_to_know_it() -> None:
+    episodes = episode_decisions("P", 4, 5, limit=30)
+    for episode in episodes:
+        played = episode.played
+    assert len(played) >= 4
+    seat = episode.state.current_seat
+    enc = encoding_for(episode.state.rules, 4)
+    block = enc.blocks["played"]
+    obs = episode.observe(seat)[block.start : block.start + block.size].reshape(4, 13)
+    expected = np.zeros((4, 13), np.float32)
+    for who, card in played:
+        expected[(who - seat) % 4, card >> 2] += 0.25  # one deck: four of each rank
+    assert np.allclose(obs, expected)
+    with pytest.raises(NinetyNineError, match="version 2 observes who played what"):
+        enc.observe(episode.state, seat)
+    with pytest.raises(NinetyNineError, match="this view has none"):
+        encode(observe(episode.state, seat))
+    with pytest.raises(NinetyNineError, match="encoding version 3: expected one of 1, 2"):
+        Encoding("P", 4, 3)
 
 
 def test_policy_bot_plays_the_index_the_policy_gives() -> None:
@@ -59,12 +85,14 @@ def test_policy_bot_plays_the_index_the_policy_gives() -> None:
         enc = encoding_for(state.rules, 3)
         legal = enc.legal_indexes(state)
         wanted = rng.choice(legal)
-        bot = PolicyBot(lambda obs, mask, wanted=wanted: wanted)
+        bot = PolicyBot(lambda obs, mask, wanted=wanted: wanted, version=1)  # views, no log
         action = bot.choose(observe(state, state.current_seat), rng)
         assert enc.index_of(state.code_of(action)) == wanted
     outside = next(i for i in range(enc.actions) if i not in legal)
     with pytest.raises(IllegalActionError, match="is not legal now: the legal actions are"):
-        PolicyBot(lambda obs, mask: outside).choose(observe(state, state.current_seat), rng)
+        PolicyBot(lambda obs, mask: outside, version=1).choose(
+            observe(state, state.current_seat), rng
+        )
 
 
 def test_a_policy_plays_in_the_arena_by_its_spec_and_as_an_opponent() -> None:

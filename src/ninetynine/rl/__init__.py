@@ -4,7 +4,8 @@
   and observations;
 * :mod:`ninetynine.rl.pettingzoo`: a PettingZoo AEC environment;
 * :mod:`ninetynine.rl.gymnasium`: a single-agent Gymnasium environment, registered as
-  ``NinetyNine-v0`` when this package is imported (the other seats are bots);
+  ``NinetyNine-v1`` (the encoding's version 2) and ``NinetyNine-v0`` (version 1) when
+  this package is imported (the other seats are bots);
 * :mod:`ninetynine.rl.openspiel`: the game for OpenSpiel, with chance nodes;
 * :mod:`ninetynine.rl.batch`: a NumPy engine that steps thousands of games at once.
 
@@ -22,11 +23,16 @@ except ModuleNotFoundError as e:  # said once here, not by each module's first i
         name=e.name,
     ) from e
 
-from ninetynine.rl.encoding import VERSION, Encoding, encode, legal_mask
+from ninetynine.rl.encoding import VERSION, VERSIONS, Encoding, encode, legal_mask
 
-ENV_ID = "NinetyNine-v0"
+ENV_ID = "NinetyNine-v1"  # the encoding's version 2; NinetyNine-v0 keeps version 1
 
-if ENV_ID not in gymnasium.registry:
-    gymnasium.register(id=ENV_ID, entry_point="ninetynine.rl.gymnasium:NinetyNineGymEnv")
+for _id, _version in (("NinetyNine-v0", 1), (ENV_ID, 2)):
+    if _id not in gymnasium.registry:
+        gymnasium.register(
+            id=_id,
+            entry_point="ninetynine.rl.gymnasium:NinetyNineGymEnv",
+            kwargs={"version": _version},
+        )
 
-__all__ = ["ENV_ID", "VERSION", "Encoding", "encode", "legal_mask"]
+__all__ = ["ENV_ID", "VERSION", "VERSIONS", "Encoding", "encode", "legal_mask"]

@@ -10,7 +10,8 @@ One :class:`Encoding` per rule set and table size gives
   engine's fast path (no :class:`~ninetynine.engine.view.View`), holding only what that seat may
   know: its own hand, the face-up cards, how many of each rank it has not seen, the total,
   the direction, each seat's lives, hand size and standing in seat order from its own, the
-  cards last played, and where the turn is.
+  cards last played, where the turn is and (version 2) which ranks each seat has played
+  this hand (since the stock was last reshuffled).
 
 The layout is documented in ``docs/ai.md``; any change to it raises :data:`VERSION`.
 """
@@ -25,6 +26,7 @@ from typing import Any, overload
 import numpy as np
 
 from ninetynine.engine.actions import Action
+from ninetynine.engine.events import CardPlayed, HandStarted, StockReshuffled
 from ninetynine.engine.game import new_game
 from ninetynine.engine.state import (
     DOWN,
@@ -39,13 +41,14 @@ from ninetynine.engine.state import (
 )
 from ninetynine.engine.tables import PARAM, card_of, choice_of, compiled, number_of, param_code
 from ninetynine.engine.view import View
-from ninetynine.errors import IllegalActionError, RecordError
+from ninetynine.errors import IllegalActionError, NinetyNineError, RecordError
 from ninetynine.rules.cards import format_card, rank_of
 from ninetynine.rules.effects import Kind
 from ninetynine.rules.presets import load_rules
 from ninetynine.rules.settings import Rules, Scoring
 
-VERSION = 1
+VERSION = 2  # the default; VERSIONS are all still made
+VERSIONS = (1, 2)
 
 PLAYS = 52 * 4  # card * 4 + choice: the engine's own code for a play
 SPECIAL = {DOWN: PLAYS, PASS: PLAYS + 1, DRAW: PLAYS + 2, NODRAW: PLAYS + 3}
@@ -69,24 +72,30 @@ def rules_for(rules: str | Rules, players: int) -> Rules:
 
 
 @cache
-def encoding_for(rules: Rules, players: int) -> Encoding:
+def encoding_for(rules: Rules, players: int, version: int = VERSION) -> Encoding:
     """The encoding of a rule set and table size, made once."""
-    return Encoding(rules, players)
+    return Encoding(rules, players, version)
+
+
+# (seat, card) of each card played this hand since the last reshuffle of the stock, in
+# order: while a hand goes on, the played cards can come back to be played again
+Played = Sequence[tuple[int, int]]
 
 
 @overload
 def encode(game: View) -> np.ndarray: ...
 @overload
-def encode(game: State, seat: int) -> np.ndarray: ...
-def encode(game: State | View, seat: int | None = None) -> np.ndarray:
-    """The observation of a seat: from its :class:`~ninetynine.engine.view.View` alone
-    (:meth:`Encoding.observe_view`), or of ``seat`` in a state (:meth:`Encoding.observe`);
-    the two are equal."""
+def encode(game: State, seat: int, played: Played | None = None) -> np.ndarray: ...
+def encode(game: State | View, seat: int | None = None, played: Played | None = None) -> np.ndarray:
+    """The observation of a seat (version :data:`VERSION`): from its
+    :class:`~ninetynine.engine.view.View` alone (:meth:`Encoding.observe_view`), or of
+    ``seat`` in a state with the cards ``played`` this hand (:meth:`Encoding.observe`); the
+    two are equal."""
     if isinstance(game, View):
         return encoding_for(game.rules, game.players).observe_view(game)
     if seat is None:
         raise TypeError("encode(state, seat): a state needs the seat to observe")
-    return encoding_for(game.rules, game.n).observe(game, seat)
+    return encoding_for(game.rules, game.n).observe(game, seat, played)
 
 
 def legal_mask(state: State) -> np.ndarray:
@@ -104,16 +113,28 @@ class Block:
 
 
 class Encoding:
-    """Action indexes, masks and observations for one rule set at one table size."""
+    """Action indexes, masks and observations for one rule set at one table size, in
+    layout ``version`` (1 or 2, see ``docs/ai.md``; the action index is the same)."""
 
-    def __init__(self, rules: str | Rules, players: int) -> None:
+    def __init__(self, rules: str | Rules, players: int, version: int = VERSION) -> None:
+        if version not in VERSIONS:
+            raise NinetyNineError(
+                f"encoding version {version!r}: expected one of {', '.join(map(str, VERSIONS))}"
+            )
+        self.version = version
         self.rules = rules_for(rules, players)
         self.players = n = players
         c = self.c = compiled(self.rules)
         self.limit = limit = self.rules.limit
-        self.decks = max(
-            self.rules.decks_for(k)
-            for k in range(self.rules.players_min, self.rules.players_max + 1)
+        # the counts' scale: version 1, the most decks at any table size of the rules (one
+        # scale for every size); version 2, this table's own
+        self.decks = (
+            max(
+                self.rules.decks_for(k)
+                for k in range(self.rules.players_min, self.rules.players_max + 1)
+            )
+            if version == 1
+            else self.rules.decks_for(players)
         )
         # Actions --------------------------------------------------------------------
         self.naming = sorted(c.naming)
@@ -139,6 +160,8 @@ class Encoding:
             ("seats", n * 7),
             ("table", 8),
         ]
+        if version >= 2:  # who played what this hand, per seat from the observer's
+            sizes.append(("played", n * 13))
         self.blocks: dict[str, Block] = {}
         start = 0
         for name, size in sizes:
@@ -210,8 +233,10 @@ class Encoding:
 
     # Observations -------------------------------------------------------------------
 
-    def observe(self, state: State, seat: int) -> np.ndarray:
-        """The observation of ``seat``: only what it may know (see the module docs)."""
+    def observe(self, state: State, seat: int, played: Played | None = None) -> np.ndarray:
+        """The observation of ``seat``: only what it may know (see the module docs).
+        Version 2 needs the cards ``played`` this hand (the environments keep them: the
+        state does not know who played which card)."""
         return self._observation(
             _Facts(
                 seat,
@@ -234,6 +259,7 @@ class Encoding:
                 [state.seat_lives(s) for s in range(state.n)],
                 state.points,
                 state.scores,
+                played,
             )
         )
 
@@ -263,6 +289,7 @@ class Encoding:
                 view.lives,
                 view.points,
                 view.scores,
+                _played_in(view) if self.version >= 2 else None,
             )
         )
 
@@ -335,6 +362,16 @@ class Encoding:
         out[base + 5] = min(f.plays_left, n) / n
         out[base + 6] = min(f.owed, 4) / 4
         out[base + 7] = f.turn == f.seat
+        if self.version >= 2:
+            if f.played is None:
+                raise NinetyNineError(
+                    "encoding version 2 observes who played what this hand: give the cards "
+                    "played (the environments keep them), a view with its history, or use "
+                    "version 1"
+                )
+            base, copies = b["played"].start, 4 * decks
+            for seat, card in f.played:
+                out[base + 13 * ((seat - f.seat) % n) + rank_of(card)] += 1.0 / copies
         return out
 
     def _seats(self, f: _Facts, out: np.ndarray, base: int) -> None:
@@ -383,3 +420,19 @@ class _Facts:
     lives: Sequence[int]  # each seat's to spend (a team's pool for each partner)
     points: Sequence[int]
     scores: Sequence[int]
+    played: Played | None  # this hand's cards played by seat (version 2), in order
+
+
+def _played_in(view: View) -> Played:
+    """The cards played this hand since the stock was last reshuffled, by seat, from a
+    view's public history; one clear error for a view without it."""
+    played: list[tuple[int, int]] = []
+    for event in reversed(view.history):
+        if isinstance(event, HandStarted | StockReshuffled):
+            return played[::-1]
+        if isinstance(event, CardPlayed):
+            played.append((event.seat, event.card))
+    raise NinetyNineError(
+        "encoding version 2 reads who played what this hand from the view's history, and "
+        "this view has none: observe a view with the public log (a match's), or use version 1"
+    )

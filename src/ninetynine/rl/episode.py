@@ -11,11 +11,15 @@ from typing import Any
 import numpy as np
 
 from ninetynine.engine.events import BorderCrossed, Event, HandEnded, LifeLost
+from ninetynine.engine.fields import ChanceKind
 from ninetynine.engine.game import new_game
-from ninetynine.engine.state import CHANCE, State
+from ninetynine.engine.state import CHANCE, DOWN, State
+from ninetynine.engine.tables import PARAM, card_of
 from ninetynine.engine.view import View, observe
 from ninetynine.errors import NinetyNineError
 from ninetynine.rl.encoding import Encoding
+
+_SHUFFLES = frozenset({ChanceKind.DEAL, ChanceKind.RESTOCK, ChanceKind.TOPUP})
 
 
 class Reward(StrEnum):
@@ -58,16 +62,24 @@ class Episode:
         first = rng.randrange(encoding.players)
         self.state: State = new_game(encoding.rules, encoding.players, first=first)
         self.log: list[Event] | None = [] if log else None
+        # the cards played this hand since the last shuffle, by seat (the encoding's
+        # version 2 reads them): the state does not know who played which card
+        self.played: list[tuple[int, int]] = []
+        self._hand = 0  # the hand they were played in
         self.run_chance()
 
     def run_chance(self) -> None:
         """Draw every pending chance outcome (deals, reshuffles) from the generator."""
         state, rng, log = self.state, self.rng, self.log
         while state.phase == CHANCE:
+            if state.chance in _SHUFFLES:  # the cards played go back: counted afresh
+                self.played = []
             if log is None:
                 state.play_chance(rng)
             else:
                 log += state.apply(state.sample_chance(rng))
+        if state.hand_no != self._hand:  # a new hand (some rules deal on without a shuffle)
+            self.played, self._hand = [], state.hand_no
 
     def play(self, index: int | np.integer[Any]) -> None:
         """Play a legal action index (one clear error for any other), then chance."""
@@ -76,11 +88,19 @@ class Episode:
 
     def play_code(self, code: int) -> None:
         """Play a legal engine code (unchecked), then chance."""
+        state = self.state
+        if code < DOWN or code >= PARAM:  # a card
+            assert state.current_seat is not None
+            self.played.append((state.current_seat, card_of(code)))
         if self.log is None:
             self.state.apply_code(code)
         else:
             self.log += self.state.apply(self.state.action_of(code))
         self.run_chance()
+
+    def observe(self, seat: int) -> np.ndarray:
+        """The encoding's observation of ``seat`` now."""
+        return self.encoding.observe(self.state, seat, self.played)
 
     def view(self, seat: int) -> View:
         """What a bot in ``seat`` sees, with the public log."""

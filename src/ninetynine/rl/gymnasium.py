@@ -3,7 +3,7 @@ bots (``random``, ``heuristic``, ``ismcts``... any spec of :func:`ninetynine.bot
 
 >>> import gymnasium
 >>> import ninetynine.rl
->>> env = gymnasium.make("NinetyNine-v0", rules="K", players=3, opponents="random")
+>>> env = gymnasium.make("NinetyNine-v1", rules="K", players=3, opponents="random")
 >>> obs, info = env.reset(seed=1)
 >>> obs.shape == env.observation_space.shape, int(info["action_mask"].sum()) > 0
 (True, True)
@@ -33,7 +33,7 @@ from gymnasium import spaces
 
 from ninetynine.bots import Bot, ask, make_bot
 from ninetynine.errors import IllegalActionError, NinetyNineError
-from ninetynine.rl.encoding import Encoding
+from ninetynine.rl.encoding import VERSION, Encoding
 from ninetynine.rl.episode import Episode, reward_kind, terminal_mask
 from ninetynine.rl.render import RENDER_MODES, RenderMode, table_text
 from ninetynine.rules.settings import Rules
@@ -42,10 +42,11 @@ ILLEGAL = ("lose", "raise")
 
 
 class NinetyNineGymEnv(gymnasium.Env[np.ndarray, np.int64]):
-    """The ``NinetyNine-v0`` environment: the agent plays ``seat`` (0-based) and bots made from
-    ``opponents`` (one spec or bot for all, or one per other seat in seat order) play the
-    rest; a bot given made (a :class:`~ninetynine.rl.policy.PolicyBot`) is used as it is.
-    Bad arguments raise :class:`~ninetynine.errors.NinetyNineError`."""
+    """The ``NinetyNine-v1`` environment (``NinetyNine-v0`` with ``version=1``): the agent
+    plays ``seat`` (0-based) and bots made from ``opponents`` (one spec or bot for all, or
+    one per other seat in seat order) play the rest; a bot given made (a
+    :class:`~ninetynine.rl.policy.PolicyBot`) is used as it is. Bad arguments raise
+    :class:`~ninetynine.errors.NinetyNineError`."""
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}
 
@@ -58,8 +59,9 @@ class NinetyNineGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         illegal_action: str = "lose",
         render_mode: str | None = None,
         reward: str = "game",
+        version: int = VERSION,
     ) -> None:
-        self.encoding = enc = Encoding(rules, players)
+        self.encoding = enc = Encoding(rules, players, version)
         self.reward = reward_kind(reward)
         specs = (
             [opponents] * (players - 1)
@@ -150,7 +152,7 @@ class NinetyNineGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         return -1.0 if not state.alive[self.seat] else 0.0
 
     def _observation(self) -> np.ndarray:
-        return self.encoding.observe(self._started().state, self.seat)
+        return self._started().observe(self.seat)
 
     def action_masks(self) -> np.ndarray:
         """The agent's legal actions as 0/1 (int8); all 1 once the episode is over."""

@@ -36,6 +36,7 @@ import pyspiel
 from ninetynine.bots import Bot, ask, make_bot
 from ninetynine.bots.determinize import Determinizer
 from ninetynine.engine.actions import Lead, Reinsert, Shuffle
+from ninetynine.engine.events import Event
 from ninetynine.engine.game import new_game
 from ninetynine.engine.state import CHANCE, DOWN, FIELDS, LEAD, UPCARD, State
 from ninetynine.engine.tables import PARAM, card_of
@@ -76,7 +77,7 @@ class NinetyNineGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no ty
         rules = rules_for(str(params.get("rules", "P")), int(params.get("players", 4)))
         players = int(params.get("players", 4))
         self.max_moves = int(params.get("max_moves", MAX_MOVES))
-        self.encoding = encoding_for(rules, players)
+        self.encoding = encoding_for(rules, players, 1)
         self.start = new_game(rules, players)  # each initial state is a copy of this
         deck = 52 * self.encoding.decks
         info = pyspiel.GameInfo(
@@ -126,6 +127,7 @@ class Table:
         "hands",
         "played",
         "moves",
+        "log",
     )
 
     def __init__(self, encoding: Encoding, state: State) -> None:
@@ -139,6 +141,7 @@ class Table:
         self.hands: list[tuple[int, ...]] = [() for _ in range(encoding.players)]
         self.played: list[tuple[int, int]] = []  # (seat, card) since the last shuffle
         self.moves = 0  # decisions so far
+        self.log: list[Event] = []  # the public events, as a match keeps them (bots' views)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Table:
         new = Table.__new__(Table)
@@ -147,6 +150,7 @@ class Table:
         new.left = None if self.left is None else self.left.copy()
         new.private = [p[:] for p in self.private]
         new.hands, new.played, new.moves = self.hands[:], self.played[:], self.moves
+        new.log = self.log[:]
         return new
 
     def __reduce__(self) -> tuple[Callable[..., Table], tuple[Any, ...]]:
@@ -160,6 +164,7 @@ class Table:
             self.hands,
             self.played,
             self.moves,
+            self.log,
         )
 
     def shuffle_left(self, cards: tuple[int, ...]) -> Counter[int]:
@@ -187,11 +192,12 @@ def _restore(
     hands: list[tuple[int, ...]],
     played: list[tuple[int, int]],
     moves: int,
+    log: list[Event],
 ) -> Table:
-    table = Table(encoding_for(rules, players), parse_position(position))
+    table = Table(encoding_for(rules, players, 1), parse_position(position))
     table.pending, table.public, table.private = pending, public, private
     table.left = None
-    table.hands, table.played, table.moves = hands, played, moves
+    table.hands, table.played, table.moves, table.log = hands, played, moves, log
     return table
 
 
@@ -259,10 +265,10 @@ class NinetyNineState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no 
             req = state.chance_request()
             assert req is not None
             if req.kind == UPCARD:
-                state.apply_chance(Reinsert(action))
+                t.log += state.apply(Reinsert(action))
                 t.public.append("up-card returned")
             elif req.kind == LEAD:
-                state.apply_chance(Lead(action))
+                t.log += state.apply(Lead(action))
                 t.public.append(f"lead {action + 1}")
             else:
                 left = t.shuffle_left(req.cards)
@@ -273,7 +279,7 @@ class NinetyNineState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no 
                 if len(t.pending) < len(req.cards):
                     return
                 t.left = None
-                state.apply_chance(Shuffle(tuple(t.pending)))
+                t.log += state.apply(Shuffle(tuple(t.pending)))
                 t.pending, t.played = [], []  # the cards played are back in the stock
                 t.public.append(req.kind)
         else:
@@ -282,7 +288,7 @@ class NinetyNineState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no 
             t.public.append(f"P{seat + 1} {t.encoding.text(action)}")
             if code < DOWN or code >= PARAM:
                 t.played.append((seat, card_of(code)))
-            state.apply_code(code)
+            t.log += state.apply(state.action_of(code))
             t.moves += 1
         t.note_hands()
 
@@ -396,7 +402,7 @@ class SpielBot(pyspiel.Bot):  # type: ignore[misc]  # pyspiel ships no types
         table = state._t
         if table.state.current_seat != self.player:
             raise pyspiel.SpielError(f"seat {self.player} asked to move out of turn")
-        action = ask(self.bot, observe(table.state, self.player), self.rng)
+        action = ask(self.bot, observe(table.state, self.player, tuple(table.log)), self.rng)
         return table.encoding.index_of(table.state.code_of(action))
 
     def restart_at(self, state: NinetyNineState) -> None:

@@ -30,7 +30,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ninetynine.rl.encoding import Encoding
+from ninetynine.rl.encoding import VERSION, Encoding
 from ninetynine.rl.episode import Episode, Reward, reward_kind, terminal_mask
 from ninetynine.rl.render import RENDER_MODES, RenderMode, table_text
 from ninetynine.rules.settings import Rules
@@ -41,17 +41,19 @@ def env(
     players: int = 4,
     render_mode: str | None = None,
     reward: str = "game",
+    version: int = VERSION,
 ) -> NinetyNineEnv:
     """A new environment (PettingZoo's usual constructor name)."""
-    return NinetyNineEnv(rules, players, render_mode=render_mode, reward=reward)
+    return NinetyNineEnv(rules, players, render_mode=render_mode, reward=reward, version=version)
 
 
 class NinetyNineEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]  # untyped
-    """The ``ninetynine_v0`` AEC environment: one agent per seat, ``player_0`` first; ``rules``
-    is a preset id or alias, or a :class:`~ninetynine.rules.settings.Rules`."""
+    """The ``ninetynine_v1`` AEC environment (``ninetynine_v0`` with ``version=1``): one
+    agent per seat, ``player_0`` first; ``rules`` is a preset id or alias, or a
+    :class:`~ninetynine.rules.settings.Rules`."""
 
     metadata = {
-        "name": "ninetynine_v0",
+        "name": "ninetynine_v1",  # per instance: its encoding's version less one
         "render_modes": list(RENDER_MODES),
         "is_parallelizable": False,
     }
@@ -62,12 +64,15 @@ class NinetyNineEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mi
         players: int = 4,
         render_mode: str | None = None,
         reward: str = "game",
+        version: int = VERSION,
     ) -> None:
         super().__init__()
         self.reward = reward_kind(reward)
         if render_mode not in (None, *RENDER_MODES):
             raise ValueError(f"render_mode {render_mode!r}: expected None, 'ansi' or 'human'")
-        self.encoding = enc = Encoding(rules, players)
+        self.encoding = enc = Encoding(rules, players, version)
+        # the environment's name goes with its encoding's layout (docs/api.md)
+        self.metadata = {**self.metadata, "name": f"ninetynine_v{version - 1}"}
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self._observation_space = spaces.Dict(
@@ -113,7 +118,7 @@ class NinetyNineEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mi
         seat = self.possible_agents.index(agent)
         done = self.terminations.get(agent) or self.truncations.get(agent)
         return {
-            "observation": self.encoding.observe(episode.state, seat),
+            "observation": episode.observe(seat),
             "action_mask": terminal_mask(self.encoding.actions)
             if done
             else self.encoding.mask(episode.state, seat),

@@ -22,7 +22,7 @@ import numpy as np
 from ninetynine.engine.actions import Action
 from ninetynine.engine.view import View
 from ninetynine.errors import NinetyNineError
-from ninetynine.rl.encoding import encoding_for
+from ninetynine.rl.encoding import VERSION, encoding_for
 
 # observation (float32, the canonical encoding), mask (int8) -> an action index
 Policy = Callable[[np.ndarray, np.ndarray], int | np.integer[Any]]
@@ -30,14 +30,15 @@ Policy = Callable[[np.ndarray, np.ndarray], int | np.integer[Any]]
 
 class PolicyBot:
     """A bot that plays ``policy``'s action index, from the seat's view alone
-    (:meth:`~ninetynine.rl.encoding.Encoding.observe_view`); an index outside the mask is
+    (:meth:`~ninetynine.rl.encoding.Encoding.observe_view`, in the encoding's ``version``
+    the policy was trained on); an index outside the mask is
     :class:`~ninetynine.errors.IllegalActionError` naming the legal ones."""
 
-    def __init__(self, policy: Policy, name: str = "policy") -> None:
-        self.policy, self.name = policy, name
+    def __init__(self, policy: Policy, name: str = "policy", version: int = VERSION) -> None:
+        self.policy, self.name, self.version = policy, name, version
 
     def choose(self, view: View, rng: random.Random) -> Action:
-        encoding = encoding_for(view.rules, view.players)
+        encoding = encoding_for(view.rules, view.players, self.version)
         index = self.policy(encoding.observe_view(view), encoding.view_mask(view))
         return encoding.action_for(view, index)
 
