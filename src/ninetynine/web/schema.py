@@ -773,6 +773,17 @@ def _text(
     }
 
 
+def _shared_page() -> dict[str, Any]:
+    """A share link's page: the client's page, with a 404 (the same page, which then says
+    the link opens nothing) for a token that is no shared game's."""
+    spec = _text("text/html", "the client's page", FileResponse, 400)
+    spec["responses"][404] = {
+        "description": "no shared game at this link: the client's page, which says so",
+        "content": {"text/html": {"schema": {"type": "string"}}},
+    }
+    return spec
+
+
 # Each route's decorator arguments, by method and path.
 ROUTES: dict[str, dict[str, Any]] = {
     "GET /api/presets": _json(list[Preset], 400),
@@ -861,7 +872,7 @@ ROUTES: dict[str, dict[str, Any]] = {
     "GET /t/{table_id}": _text("text/html", "the client's page", FileResponse, 400),
     "GET /c/{invite}": _text("text/html", "the client's page", FileResponse, 400),
     "GET /club/{club_id}": _text("text/html", "the client's page", FileResponse, 400),
-    "GET /s/{token}": _text("text/html", "the client's page", FileResponse, 400, 404),
+    "GET /s/{token}": _shared_page(),
     "GET /": _text("text/html", "the client's page", FileResponse, 400),
 }
 
