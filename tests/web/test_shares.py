@@ -153,3 +153,21 @@ def test_a_spectator_and_an_account_without_a_seat_may_not_share(
     refused(share(server, created["table"], {}), 403, "not_player")
     bob = people("Bob")  # signed in, from this server's page, but he holds no seat
     refused(bob.http.post(f"/api/tables/{created['table']}/share", json={}), 403, "not_player")
+
+
+def test_a_share_is_one_link_for_every_process_on_postgresql(
+    database: str,  # first: dropped after the servers have stopped
+    make_server: Callable[..., ServerThread],
+) -> None:
+    one, two = (make_server(database=database, secure_cookies=False) for _ in range(2))
+    created = one.create(name="Ann", players=2, bots={"2": "easy"})
+    finish(one, created["table"], created["token"])
+    body = {"token": created["token"]}
+    here = share(one, created["table"], body)
+    there = share(two, created["table"], body)  # the other process reads the table and the link
+    assert here.status_code == there.status_code == 200, (here.text, there.text)
+    assert here.json() == there.json()
+    token = here.json()["token"]
+    for server in (one, two):
+        replay = httpx.get(f"{server.url}/api/shared/{token}/replay", timeout=10)
+        assert replay.status_code == 200 and replay.json()["names"][0] == "Ann"
