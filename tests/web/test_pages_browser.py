@@ -271,6 +271,8 @@ def test_a_finished_game_is_shared_and_its_link_shows_the_replay_signed_out(
     shared.get_by_role("button", name="To the end").click()
     expect(shared.locator("#replay-end")).to_have_text(winner)
     shared.get_by_label("Seen from").select_option(label="Ann's view")
+    expect(shared.locator("#seats")).to_contain_text("Ann")
+    expect(shared.locator("#seats")).not_to_contain_text("(you)")  # the reader is no player
     expect(
         shared.get_by_role("button", name="Review Ann's decisions with the coach")
     ).to_be_visible()

@@ -102,7 +102,7 @@ function go(i) {
   const seats = data.names.map((name, k) => ({ seat: k + 1, name, kind: "human", connected: true }));
   const me = data.seat;
   $("rules-name").textContent = `Replay \u00b7 ${data.rules.name}`;
-  renderSeats({ view: v, seats, me, hands: v.hands });
+  renderSeats({ view: v, seats, me, hands: v.hands, you: !source.shared });  // a shared game's viewer is no player
   renderCenter({ view: v });
   const shown = me ? v.hand : null;
   $("hand-section").hidden = !shown;
