@@ -102,9 +102,14 @@ class ServerThread:
 class Client:
     """A WebSocket client that keeps every frame it received (raw text) for leak scans."""
 
-    def __init__(self, url: str, token: str | None, hello: bool = True) -> None:
+    def __init__(
+        self, url: str, token: str | None, hello: bool = True, cookie: str | None = None
+    ) -> None:
         # entered as a context manager: the form every websockets version accepts
-        self.ws: ClientConnection = connect(url, open_timeout=5).__enter__()
+        headers = {"Cookie": f"nn_session={cookie}"} if cookie else None
+        self.ws: ClientConnection = connect(
+            url, open_timeout=5, additional_headers=headers
+        ).__enter__()
         self.frames: list[str] = []
         self.last: dict[str, Any] | None = None  # the latest sync/update
         if hello:

@@ -62,6 +62,8 @@ class ErrorCode(StrEnum):
     BAD_INVITE = "bad_invite"  # an invite token that is no club's (mistyped, or rotated)
     TOO_MANY_CLUBS = "too_many_clubs"
     CLUB_FULL = "club_full"
+    NOT_PLAYER = "not_player"  # only a player of the table may do that (share its game)
+    NO_SHARE = "no_share"  # a share link's token that opens no shared game
     WORK_TIMEOUT = "work_timeout"
     WORK_MEMORY = "work_memory"
 
@@ -97,6 +99,8 @@ STATUS = {
     ErrorCode.BAD_INVITE: 404,
     ErrorCode.TOO_MANY_CLUBS: 429,
     ErrorCode.CLUB_FULL: 409,
+    ErrorCode.NOT_PLAYER: 403,
+    ErrorCode.NO_SHARE: 404,
     ErrorCode.WORK_TIMEOUT: 503,
     ErrorCode.WORK_MEMORY: 503,
 }

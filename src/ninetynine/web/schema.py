@@ -226,6 +226,22 @@ class RemoveMember(Model):
     account: str = Field(max_length=100, description="the member's account id")
 
 
+class ShareTable(Model):
+    """``POST /api/tables/{id}/share``: who asks (a seat's token; none: the signed-in
+    account that holds a seat)."""
+
+    token: str | None = Field(
+        default=None, max_length=100, description="the seat's secret token, as the table gave it"
+    )
+
+
+class Shared(Model):
+    """``POST /api/tables/{id}/share``'s answer: the game's share token and its page's path."""
+
+    token: str = Field(description="22 characters, random")
+    link: str = Field(description="the page's path, ``/s/{token}``")
+
+
 class NoFields(Model):
     """A request whose body is an empty JSON object."""
 
@@ -757,6 +773,17 @@ def _text(
     }
 
 
+def _shared_page() -> dict[str, Any]:
+    """A share link's page: the client's page, with a 404 (the same page, which then says
+    the link opens nothing) for a token that is no shared game's."""
+    spec = _text("text/html", "the client's page", FileResponse, 400)
+    spec["responses"][404] = {
+        "description": "no shared game at this link: the client's page, which says so",
+        "content": {"text/html": {"schema": {"type": "string"}}},
+    }
+    return spec
+
+
 # Each route's decorator arguments, by method and path.
 ROUTES: dict[str, dict[str, Any]] = {
     "GET /api/presets": _json(list[Preset], 400),
@@ -779,6 +806,21 @@ ROUTES: dict[str, dict[str, Any]] = {
     ),
     "GET /api/tables/{table_id}/review": _json(
         Review, *READ, 404, 409, 429, seat=("the seat whose decisions to review (from 1)", True)
+    ),
+    "POST /api/tables/{table_id}/share": _json(
+        Shared, *WRITE, 404, 409, body=(ShareTable, "the player who shares the game")
+    ),
+    "GET /api/shared/{token}/replay": _json(
+        Replay,
+        *READ,
+        404,
+        seat=("the seat whose view to show (from 1); none: every hand open", False),
+    ),
+    "GET /api/shared/{token}/review": _json(
+        Review, *READ, 404, 429, seat=("the seat whose decisions to review (from 1)", True)
+    ),
+    "GET /api/shared/{token}/record": _text(
+        "application/toml", "a shared game's record", Response, *READ, 404
     ),
     "POST /api/review": _json(
         Review, *WRITE, body=(RecordToReview, "the record and the seat to review")
@@ -829,6 +871,8 @@ ROUTES: dict[str, dict[str, Any]] = {
     "POST /api/clubs/{club_id}/delete": _json(Done, *WRITE, 401, 404, body=(NoFields, "nothing")),
     "GET /t/{table_id}": _text("text/html", "the client's page", FileResponse, 400),
     "GET /c/{invite}": _text("text/html", "the client's page", FileResponse, 400),
+    "GET /club/{club_id}": _text("text/html", "the client's page", FileResponse, 400),
+    "GET /s/{token}": _shared_page(),
     "GET /": _text("text/html", "the client's page", FileResponse, 400),
 }
 

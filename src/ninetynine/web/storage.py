@@ -93,6 +93,10 @@ _SCHEMA = (
     "CREATE INDEX IF NOT EXISTS nn_club_members_account ON nn_club_members (account)",
     "CREATE TABLE IF NOT EXISTS nn_club_tables (club TEXT NOT NULL, table_id TEXT NOT NULL, "
     "created DOUBLE PRECISION NOT NULL, PRIMARY KEY (club, table_id))",
+    # shares (ninetynine.web.shares): a finished table's public read-only link, one a table;
+    # the token is stored as itself, so every player of the table is shown the same link
+    "CREATE TABLE IF NOT EXISTS nn_shares (token TEXT PRIMARY KEY, "
+    "table_id TEXT NOT NULL UNIQUE, created DOUBLE PRECISION NOT NULL)",
 )
 
 

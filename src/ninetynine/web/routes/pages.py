@@ -1,5 +1,6 @@
 """The client: one page (the lobby at ``/``, a table at ``/t/{id}``, the lobby offering to
-join a club at ``/c/{invite}``; the script tells them apart) and its static files."""
+join a club at ``/c/{invite}``, a club's page at ``/club/{id}``, a shared game at ``/s/{token}``
+(:mod:`.shares`); the script tells them apart) and its static files."""
 
 from __future__ import annotations
 
@@ -25,6 +26,13 @@ async def table_page(table_id: str) -> FileResponse:
 async def club_invite_page(invite: str) -> FileResponse:
     """The client's page at a club's invite link: the lobby, offering to join the club (the
     script reads the token from the path; joining is a POST from the page)."""
+    return FileResponse(str(STATIC / "index.html"))
+
+
+@schema.route(router, "GET /club/{club_id}")
+async def club_page(club_id: str) -> FileResponse:
+    """The client's page of one club, for its members (the script reads the club from the
+    path and asks ``GET /api/clubs/{id}``, which refuses anyone else)."""
     return FileResponse(str(STATIC / "index.html"))
 
 

@@ -26,6 +26,7 @@ from ninetynine.web.limits import admit, check_record
 from ninetynine.web.lobby import Lobby
 from ninetynine.web.routes.clubs import club_table
 from ninetynine.web.routes.deps import LobbyDep, address, json_body
+from ninetynine.web.table.room import Table
 from ninetynine.web.wire import replay_json, review_replay_json
 
 router = APIRouter()
@@ -46,12 +47,7 @@ async def table_replay(
     seat: int | None = Query(None, include_in_schema=False),
 ) -> dict[str, Any]:
     """A finished game step by step: from one seat's view, or every hand open."""
-    table = await club_table(request, lobby, table_id)
-    if not table.finished:
-        raise ProtocolError(ErrorCode.NOT_FINISHED, "a game can be replayed when it is over")
-    return await asyncio.to_thread(
-        replay_json, table.match.record(), _replay_seat(seat, len(table.seats))
-    )
+    return await finished_replay(await club_table(request, lobby, table_id), seat)
 
 
 @schema.route(router, "GET /api/tables/{table_id}/review")
@@ -62,7 +58,22 @@ async def table_review(
     seat: int | None = Query(None, include_in_schema=False),
 ) -> dict[str, Any]:
     """A finished game's decisions of one seat beside the coach's moves."""
-    table = await club_table(request, lobby, table_id)
+    return await finished_review(request, lobby, await club_table(request, lobby, table_id), seat)
+
+
+async def finished_replay(table: Table, seat: object) -> dict[str, Any]:
+    """A finished table's game step by step (a table's replay, a shared game's)."""
+    if not table.finished:
+        raise ProtocolError(ErrorCode.NOT_FINISHED, "a game can be replayed when it is over")
+    return await asyncio.to_thread(
+        replay_json, table.match.record(), _replay_seat(seat, len(table.seats))
+    )
+
+
+async def finished_review(
+    request: Request, lobby: Lobby, table: Table, seat: object
+) -> dict[str, Any]:
+    """A finished table's decisions of one seat beside the coach's (kept: it never changes)."""
     if not table.finished:
         raise ProtocolError(ErrorCode.NOT_FINISHED, "a game can be reviewed when it is over")
     who = _review_seat(seat, len(table.seats))

@@ -1,9 +1,10 @@
-// The lobby's account area: sign up, sign in and recover with passkeys (WebAuthn), sign out,
-// delete. Accounts are optional: a guest sees a few buttons and plays as before. The server
+// The lobby's account area: sign up, sign in and recover with passkeys (WebAuthn), add a
+// passkey, sign another device in by a one-time link (#link=TOKEN, a fragment no server
+// sees), sign out, delete. Accounts are optional: a guest sees a few buttons and plays as before. The server
 // (/api/account, docs/server.md) keeps the session in an HttpOnly cookie, so this page only
 // asks who is signed in and never holds a secret, except the recovery code it shows once.
 import { renderClubs } from "./clubs.js";
-import { $, api } from "./dom.js";
+import { $, api, plural } from "./dom.js";
 
 // base64url (WebAuthn's JSON) <-> bytes, by hand: not every browser has
 // PublicKeyCredential.parseCreationOptionsFromJSON or a credential's toJSON.
@@ -56,6 +57,14 @@ export async function showAccount() {
   });
   $("recover").addEventListener("click", () => openForm("recover-form", "recovery-input"));
   $("delete-account").addEventListener("click", () => openForm("delete-form", "delete-confirm"));
+  $("add-passkey").addEventListener("click", () => act(addPasskey));
+  $("link-form").addEventListener("submit", (ev) => ev.preventDefault());
+  $("link-device").addEventListener("click", () => act(makeLink));
+  $("link-copy").addEventListener("click", () => {
+    $("link-url").select();
+    navigator.clipboard?.writeText($("link-url").value).catch(() => {});  // selected, to copy by hand too
+    $("link-hint").textContent = "Copied. " + $("link-hint").textContent.replace(/^Copied\. /, "");
+  });
   $("sign-in").addEventListener("click", () => act(signIn));
   $("sign-out").addEventListener("click", () => act(signOut));
   $("sign-up-form").addEventListener("submit", (ev) => { ev.preventDefault(); act(signUp); });
@@ -71,8 +80,42 @@ export async function showAccount() {
     render();
     $("sign-out").focus();  // a code is shown only on signing in
   });
+  const link = /^#link=([A-Za-z0-9_-]{20,100})$/.exec(location.hash);
+  if (link) {  // opened at another device's link: it signs this one in, once
+    history.replaceState(null, "", location.pathname + location.search);  // the token leaves the address bar
+    await act(() => useLink(link[1]));
+    if (account) return;
+  }
   try { account = (await api("/api/account/me")).account; } catch { account = null; }
   render();
+}
+
+async function useLink(token) {
+  const focus = signedIn(await api("/api/account/link/use", { token }));
+  $("account-note").textContent = hasPasskeys()
+    ? `This device is signed in as ${account.name} by a link. Add a passkey to sign in here without one.`
+    : `This device is signed in as ${account.name} by a link.`;
+  return focus;
+}
+
+async function addPasskey() {
+  closeForms();
+  const { publicKey } = await api("/api/account/register/options", {});
+  const cred = await navigator.credentials.create({ publicKey: creationOptions(publicKey) });
+  account = (await api("/api/account/register/verify", { credential: credentialJSON(cred) })).account;
+  render();
+  $("account-note").textContent = `Passkey added: this account has ${plural(account.passkeys, "passkey", "passkeys")}.`;
+  return "add-passkey";
+}
+
+async function makeLink() {
+  closeForms();
+  const { token, seconds } = await api("/api/account/link", {});
+  $("link-url").value = `${location.origin}/#link=${token}`;
+  $("link-hint").textContent = `It signs one device in to ${account.name}, once, within ${Math.round(seconds / 60)} minutes. Keep it to yourself: whoever opens it is signed in.`;
+  $("link-form").hidden = false;
+  $("link-url").select();
+  return "link-url";
 }
 
 function render() {
@@ -83,6 +126,10 @@ function render() {
   $("sign-up").hidden = $("sign-in").hidden = !hasPasskeys();
   $("account-nopasskey").hidden = !guest || hasPasskeys();
   $("account-member").hidden = guest;
+  $("account-passkeys").textContent = guest ? "" : `This account has ${plural(account.passkeys, "passkey", "passkeys")}.`;
+  if (guest) $("account-more").open = false;
+  $("add-passkey").hidden = guest || !hasPasskeys();
+  if (guest) $("account-note").textContent = "";
   $("delete-label").textContent = guest ? "" : `Type the account's name, ${account.name}, to delete it`;
   renderClubs(account);
 }
@@ -97,12 +144,13 @@ function openForm(form, field) {
 function cancel() {
   const form = [...document.querySelectorAll("#account form")].find((f) => !f.hidden);
   closeForms();
-  const opener = { "sign-up-form": "sign-up", "recover-form": "recover", "delete-form": "delete-account" }[form?.id];
+  const opener = { "sign-up-form": "sign-up", "recover-form": "recover", "delete-form": "delete-account",
+                   "link-form": "link-device" }[form?.id];
   if (opener) $(opener).focus();
 }
 
 function closeForms() {
-  for (const id of ["sign-up-form", "recover-form", "delete-form"]) $(id).hidden = true;
+  for (const id of ["sign-up-form", "recover-form", "delete-form", "link-form"]) $(id).hidden = true;
   $("account-error").textContent = "";
 }
 

@@ -55,7 +55,7 @@ function seatItem(li, s, scene) {
   const avatar = el("span", { class: `avatar a${i % 8}`, "aria-hidden": "true" },
                     s.kind === "open" ? "?" : (s.name.trim()[0] || "?").toUpperCase());
   const ring = el("span", { class: "ring", "aria-hidden": "true" });
-  const name = el("strong", {}, `${s.name}${mine ? " (you)" : ""}`);
+  const name = el("strong", {}, `${s.name}${mine && scene.you !== false ? " (you)" : ""}`);  // you: false, a shared game's seat
   const held = el("span", { class: "held", role: "img", "aria-label": plural(v.hand_sizes[i], "card", "cards") });
   const open = scene.hands?.[i];
   if (open) {  // every hand open (a replay): each card as it reads, "A\u2666 10\u2663", not a tiny face

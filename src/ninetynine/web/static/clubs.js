@@ -1,7 +1,9 @@
-// The lobby's clubs area, for a signed-in account: my clubs (each with its invite link to
-// copy), a form to create one, and, opened at an invite link (/c/TOKEN), a button to join.
+// The lobby's clubs area, for a signed-in account: my clubs (each a link to its page, with
+// its invite link to copy), a form to create one, and, opened at an invite link (/c/TOKEN),
+// a button to join. And a club's own page (/club/ID): its members, its tables, its invite
+// link, and what its owner (or a member) may do there.
 // The server (/api/clubs, docs/server.md) decides who may do what; this page only asks.
-import { $, api, el, plural } from "./dom.js";
+import { $, api, el, plural, saveName, savedName, tokenKey } from "./dom.js";
 
 const INVITE = /^\/c\/([A-Za-z0-9_-]{16,64})$/;
 let invite = INVITE.exec(location.pathname)?.[1] ?? null;  // the token this page was opened at
@@ -46,7 +48,7 @@ async function list() {
 function item(club) {
   const show = el("button", { type: "button", class: "quiet" }, "Invite link");
   const li = el("li", { class: "club" },
-    el("span", { class: "club-name" }, el("strong", {}, club.name), " ",
+    el("span", { class: "club-name" }, el("a", { href: `/club/${encodeURIComponent(club.id)}` }, el("strong", {}, club.name)), " ",
        el("span", { class: "hint" }, plural(club.members, "member", "members"), club.owner ? ", yours" : "")),
     show);
   show.addEventListener("click", () => act(async () => {
@@ -75,4 +77,147 @@ async function join() {
   $("club-join").hidden = true;
   await list();
   $("club-joined").textContent = `You joined ${club.name}.`;
+}
+
+// A club's page ---------------------------------------------------------------------------
+
+let club = null;  // the page as the server last sent it
+
+export async function showClub(id) {
+  $("club-page").hidden = false;
+  wirePage(id);
+  try {
+    const presets = await api("/api/presets");
+    $("club-table-rules").replaceChildren(...presets.map((p) => el("option", { value: p.id }, `${p.name} (${p.id})`)));
+  } catch { /* the form says why when it is used */ }
+  await load(id);
+}
+
+async function load(id) {
+  try {
+    show(await api(`/api/clubs/${encodeURIComponent(id)}`));
+  } catch (e) {
+    missingClub(e);
+  }
+}
+
+// Not a member (never was, removed, the club deleted) or not signed in: one page that says so.
+function missingClub(e) {
+  $("club-main").hidden = true;
+  $("club-missing").hidden = false;
+  $("club-missing-h").textContent = e.status === 401 ? "Sign in to see this club" : "You are not a member of this club";
+  $("club-missing-text").textContent = e.status === 401
+    ? "Clubs are for signed-in members: sign in on the lobby, then open this page again."
+    : `The owner may have removed you, or the club is gone (the server says: ${e.message}). Ask a member for its invite link.`;
+  document.title = "Ninety-Nine";
+}
+
+function show(page) {
+  club = page;
+  const owner = page.owner === page.you;
+  document.title = `${page.name} · Ninety-Nine`;
+  $("club-missing").hidden = true;
+  $("club-main").hidden = false;
+  $("club-title").textContent = page.name;
+  $("club-role").textContent = `${plural(page.members.length, "member", "members")} · ${owner ? "you are its owner" : "you are a member"}`;
+  $("club-rename-form").hidden = !owner;
+  $("club-rename").value = page.name;
+  $("club-rotate").hidden = !owner;
+  $("club-delete").hidden = !owner;
+  $("club-leave").hidden = owner;
+  $("club-end-h").textContent = owner ? "Delete" : "Leave";
+  $("club-invite").value = `${location.origin}/c/${page.invite}`;
+  $("club-members").replaceChildren(...page.members.map((m) => member(m, owner)));
+  const live = page.tables.filter((t) => t.status === "waiting" || t.status === "playing");
+  $("club-tables-state").textContent = live.length ? "" : "No tables going: start one for the club.";
+  $("club-tables").replaceChildren(...live.map(tableItem));
+}
+
+function member(m, owner) {
+  const you = m.id === club.you;
+  const li = el("li", { class: "club-member" },
+    el("span", { class: "member-name" }, el("strong", {}, m.name),
+       m.owner ? el("span", { class: "badge" }, "owner") : null, you ? el("span", { class: "hint" }, " (you)") : null));
+  if (owner && !m.owner) {
+    const b = el("button", { type: "button", class: "quiet", "aria-label": `Remove ${m.name}` }, "Remove");
+    b.addEventListener("click", () => confirmThen(`Remove ${m.name} from ${club.name}? They lose access to its tables at once.`,
+      `Remove ${m.name}`, async () => {
+        await api(`/api/clubs/${encodeURIComponent(club.id)}/remove`, { account: m.id });
+        await load(club.id);
+      }));
+    li.append(b);
+  }
+  return li;
+}
+
+function tableItem(t) {
+  const waiting = t.status === "waiting";
+  const mine = localStorage.getItem(tokenKey(t.id));
+  const open = t.seats.filter((s) => s.kind === "open").length;
+  const who = t.seats.filter((s) => s.kind !== "open").map((s) => s.name).join(", ");
+  const [href, label] = mine ? [`/t/${t.id}`, "Back to it"] : waiting ? [`/t/${t.id}`, "Join"] : [`/t/${t.id}?watch=1`, "Watch"];
+  return el("li", { class: "listing" },
+    el("div", { class: "what" }, el("strong", {}, t.rules.name),
+       el("span", { class: `badge ${t.status}` }, waiting ? plural(open, "open seat", "open seats") : "playing")),
+    el("p", { class: "who" }, who),
+    el("a", { class: "button", href }, label, el("span", { class: "visually-hidden" }, ` ${t.rules.name} with ${who}`)));
+}
+
+// A step that cannot be undone asks first, in a dialog; the server's refusal is shown on the page.
+function confirmThen(text, yes, step) {
+  const box = $("club-confirm");
+  $("club-confirm-text").textContent = text;
+  $("club-confirm-yes").textContent = yes;
+  box.onclose = null;
+  $("club-confirm-yes").onclick = () => { box.close(); pageAct(step); };
+  box.showModal();
+  $("club-confirm-no").focus();
+}
+
+async function pageAct(step) {
+  $("club-page-error").textContent = "";
+  try {
+    await step();
+  } catch (e) {
+    $("club-page-error").textContent = e.message;
+  }
+}
+
+let pageWired = false;
+function wirePage(id) {
+  if (pageWired) return;
+  pageWired = true;
+  const path = () => `/api/clubs/${encodeURIComponent(id)}`;
+  $("club-confirm-no").addEventListener("click", () => $("club-confirm").close());
+  $("club-rename-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    pageAct(async () => show(await api(`${path()}/rename`, { name: $("club-rename").value.trim() })));
+  });
+  $("club-invite-copy").addEventListener("click", () => {
+    $("club-invite").select();
+    navigator.clipboard?.writeText($("club-invite").value).catch(() => {});
+    $("club-invite-state").textContent = "Copied.";
+  });
+  $("club-rotate").addEventListener("click", () => pageAct(async () => {
+    const { invite: fresh } = await api(`${path()}/invite`, {});
+    club.invite = fresh;
+    $("club-invite").value = `${location.origin}/c/${fresh}`;
+    $("club-invite-state").textContent = "A new invite link: the old one opens nothing from now on.";
+  }));
+  $("club-leave").addEventListener("click", () => confirmThen(`Leave ${club.name}? You need a new invite to come back.`,
+    "Leave the club", async () => { await api(`${path()}/leave`, {}); location.href = "/"; }));
+  $("club-delete").addEventListener("click", () => confirmThen(`Delete ${club.name} for everyone? Its tables close, and this cannot be undone.`,
+    "Delete the club", async () => { await api(`${path()}/delete`, {}); location.href = "/"; }));
+  $("club-table-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    pageAct(async () => {
+      const me = (await api("/api/account/me")).account;
+      const name = savedName() || me?.name || null;
+      const res = await api("/api/tables", { name, rules: $("club-table-rules").value || "P",
+        players: Number($("club-table-players").value), club: id, public: false, bots: {} });
+      if (name) saveName(name);
+      localStorage.setItem(tokenKey(res.table), res.token);
+      location.href = res.invite;
+    });
+  });
 }

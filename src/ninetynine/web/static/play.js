@@ -379,10 +379,25 @@ function renderSummary(msg) {
   $("record-link").href = `/api/tables/${t.id}/record`;
   $("replay-link").href = `/t/${t.id}?replay=1${v.seat ? `&seat=${v.seat}` : ""}`;
   $("rematch").hidden = v.seat === null;
+  $("share").hidden = v.seat === null;  // a player's to share (the server checks it)
+  if (appearing) { $("share-box").hidden = true; $("share-error").textContent = ""; }
   const idle = document.activeElement === document.body || document.activeElement?.closest(".hand-area, #hand-summary");
   if (appearing && idle) ($("rematch").hidden ? $("replay-link") : $("rematch")).focus({ preventScroll: true });
   if (appearing) bringIntoView($("summary"));
 }
+// One public, read-only link to this game's replay and review (the same link each time).
+async function shareGame() {
+  $("share-error").textContent = "";
+  try {
+    const id = last.table.id;
+    const res = await api(`/api/tables/${id}/share`, { token: localStorage.getItem(tokenKey(id)) });
+    $("share-link").value = `${location.origin}${res.link}`;
+    $("share-box").hidden = false;
+    $("share-link").focus();
+    $("share-link").select();
+  } catch (e) { $("share-error").textContent = e.message; }
+}
+
 // The result in view, the page scrolled no further than it needs (the header stays when it can).
 function bringIntoView(box) {
   if (getComputedStyle(box).position === "fixed") { scrollTo(0, 0); return; }  // a phone's: under the header
@@ -426,6 +441,11 @@ function setupControls() {
     navigator.clipboard?.writeText($("invite").value).then(() => announce("Invite link copied."), () => {});
   });
   $("rematch").addEventListener("click", () => send({ type: "rematch" }));
+  $("share").addEventListener("click", shareGame);
+  $("share-copy").addEventListener("click", () => {
+    $("share-link").select();
+    navigator.clipboard?.writeText($("share-link").value).then(() => announce("Share link copied."), () => {});
+  });
   $("leave").addEventListener("click", () => { send({ type: "leave" }); location.href = "/"; });
   $("chat-name").value = savedName();
   $("chat-form").addEventListener("submit", (e) => {

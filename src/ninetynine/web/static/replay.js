@@ -6,7 +6,8 @@ import { cardNotes, describeCard, renderCenter, renderHand, renderSeats, showBub
 
 let data = null, step = 0, source = null;
 
-// source: {table: id} for a finished table, or {record: text} for an uploaded record.
+// source: {table: id} for a finished table, {shared: token} for a shared game (/s/TOKEN),
+// or {record: text} for an uploaded record.
 // The first load's error is thrown to the caller (the page it was asked from says why).
 export async function showReplay(src, seat = null) {
   source = src;
@@ -21,8 +22,8 @@ export async function showReplay(src, seat = null) {
   showData(0);
 }
 
-const fetchReview = (seat) => source.table
-  ? api(`/api/tables/${source.table}/review?seat=${seat}`)
+const fetchReview = (seat) => source.table ? api(`/api/tables/${source.table}/review?seat=${seat}`)
+  : source.shared ? api(`/api/shared/${source.shared}/review?seat=${seat}`)
   : api("/api/review", { record: source.record, seat });
 
 const FLAGS = { "?!": "inaccuracy", "?": "mistake", "??": "blunder" };
@@ -69,8 +70,8 @@ async function runReview() {
 }
 const figures = (d, action) => d.advice.moves.find((m) => m.actions.includes(action));
 
-const fetchReplay = (seat) => source.table
-  ? api(`/api/tables/${source.table}/replay${seat ? `?seat=${seat}` : ""}`)
+const fetchReplay = (seat) => source.table ? api(`/api/tables/${source.table}/replay${seat ? `?seat=${seat}` : ""}`)
+  : source.shared ? api(`/api/shared/${source.shared}/replay${seat ? `?seat=${seat}` : ""}`)
   : api("/api/replay", { record: source.record, seat });
 
 async function load(seat) {
@@ -101,7 +102,7 @@ function go(i) {
   const seats = data.names.map((name, k) => ({ seat: k + 1, name, kind: "human", connected: true }));
   const me = data.seat;
   $("rules-name").textContent = `Replay \u00b7 ${data.rules.name}`;
-  renderSeats({ view: v, seats, me, hands: v.hands });
+  renderSeats({ view: v, seats, me, hands: v.hands, you: !source.shared });  // a shared game's viewer is no player
   renderCenter({ view: v });
   const shown = me ? v.hand : null;
   $("hand-section").hidden = !shown;
