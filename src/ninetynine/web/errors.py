@@ -62,6 +62,7 @@ class ErrorCode(StrEnum):
     BAD_INVITE = "bad_invite"  # an invite token that is no club's (mistyped, or rotated)
     TOO_MANY_CLUBS = "too_many_clubs"
     CLUB_FULL = "club_full"
+    NO_PLAYER = "no_player"  # no such account, or one the caller shares no club with
     WORK_TIMEOUT = "work_timeout"
     WORK_MEMORY = "work_memory"
 
@@ -97,6 +98,7 @@ STATUS = {
     ErrorCode.BAD_INVITE: 404,
     ErrorCode.TOO_MANY_CLUBS: 429,
     ErrorCode.CLUB_FULL: 409,
+    ErrorCode.NO_PLAYER: 404,
     ErrorCode.WORK_TIMEOUT: 503,
     ErrorCode.WORK_MEMORY: 503,
 }
