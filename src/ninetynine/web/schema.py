@@ -124,16 +124,16 @@ class NewTable(Model):
         description="a club of the signed-in account's: the table is the club's, for its "
         "members only (not public)",
     )
-    rated: bool = Field(
-        False,
-        description="the game moves its signed-in players' ratings (the creator signed in, "
-        "a preset's rules, not house rules)",
-    )
     bots: dict[str, str] = Field(
         default_factory=dict,
         description="seat (from 2) -> a bot level the server offers "
         '(GET /api/config), e.g. {"2": "easy"}',
         json_schema_extra={"propertyNames": {"pattern": r"^[0-9]{1,3}$"}},
+    )
+    rated: bool = Field(
+        False,
+        description="the game moves its signed-in players' ratings (the creator signed in, "
+        "a preset's rules, not house rules)",
     )
 
 

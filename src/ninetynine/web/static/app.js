@@ -1,5 +1,6 @@
 // The browser client: plain modules, no build step. The address says which page this is:
-// / the lobby, /t/ID a table (?watch=1 to watch it, ?replay=1[&seat=N] its replay), /c/TOKEN
+// / the lobby, /t/ID a table (?watch=1 to watch it, ?replay=1[&seat=N] its replay, &review=1
+// with the coach's review of that seat started), /c/TOKEN
 // the lobby offering to join a club (clubs.js reads the token).
 import { $ } from "./dom.js";
 import { installSprite } from "./cards.js";
@@ -13,7 +14,7 @@ const query = new URLSearchParams(location.search);
 if (!m) {
   showLobby();
 } else if (query.has("replay")) {
-  showReplay({ table: m[1] }, Number(query.get("seat")) || null).catch((e) => {
+  showReplay({ table: m[1] }, Number(query.get("seat")) || null, query.has("review")).catch((e) => {
     $("conn").textContent = e.message;
   });
 } else {
