@@ -42,17 +42,18 @@ def test_my_games_claims_a_guests_game_lists_a_rated_one_and_draws_the_rating(
     expect(games.locator("#games-note")).to_have_text("1 game you played as a guest is now yours.")
     expect(games.locator(".game")).to_have_count(1)
     expect(games.locator(".game").first).to_contain_text("with Ben (easy)")
-    # a rated game of the account's, made with its session (as its own page would)
-    session = next(c["value"] for c in page.context.cookies() if c["name"] == "nn_session")
-    headers = {"Origin": url, "Cookie": f"nn_session={session}"}
-    rated = httpx.post(
-        url + "/api/tables",
-        json={"players": 2, "name": "Ann", "bots": {"2": "hard"}, "rated": True},
-        headers=headers,
-    )
-    assert rated.status_code == 200, rated.text
-    played(web.port, rated.json()["table"], rated.json()["token"], 2)
-    page.reload()
+    # a rated table made from the lobby's form (offered to the signed-in only), played here
+    page.locator("#name").fill("Ann")
+    page.get_by_label("Seats").fill("2")
+    page.get_by_label("Seat 2").select_option("hard")
+    page.get_by_label("Rated: the game moves", exact=False).check()
+    page.get_by_role("button", name="Create table").click()
+    page.wait_for_url("**/t/*")
+    rated = page.url.rsplit("/", 1)[1]
+    token = page.evaluate("(t) => localStorage.getItem(`nn-token-${t}`)", rated)
+    assert httpx.get(f"{url}/api/tables/{rated}").json()["rated"] is True
+    played(web.port, rated, token, 2)
+    page.goto(url)
     expect(games.locator(".game")).to_have_count(2)
     newest = games.locator(".game").first
     expect(newest).to_contain_text("rated")

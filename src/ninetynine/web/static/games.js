@@ -24,6 +24,7 @@ export function renderGames(who) {
   }
   account = who;
   $("games").hidden = !who;
+  $("rated-field").hidden = !who;  // the lobby's form: a rated table needs a signed-in creator
   if (who) act(() => list(true));
 }
 
