@@ -12,11 +12,14 @@ import random
 import time
 import zipfile
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
 
+from ninetynine.web.history.store import HistoryStore, Rating, RatingChange
+from ninetynine.web.storage import SQLiteStorage
 from tests.web.conftest import ROOMY
 from tests.web.helpers import Client, ServerThread, play_game
 from tests.web.passkey import Authenticator, refused
@@ -296,3 +299,28 @@ def test_results_and_ratings_are_written_once_when_two_processes_see_the_end(
                     assert db.execute(sql, (table,)).fetchone() == (expected,), sql
                 games_ = db.execute("SELECT games FROM nn_ratings ORDER BY account").fetchall()
                 assert games_ == [(1,), (1,)]
+
+
+def test_a_rating_is_moved_once_and_a_stale_update_is_refused(tmp_path: Path) -> None:
+    """The store's side of "once": a game's second rating (its marker) and an update computed
+    from a rating another game moved meanwhile (its game number taken) are refused whole."""
+    storage = SQLiteStorage(tmp_path / "db.sqlite3")
+    store = HistoryStore(storage)
+    start = Rating(25.0, 25.0 / 3)
+    first = [RatingChange("ann", start, Rating(27.0, 7.0, 1))]
+    assert store.rate("t1", "Pagat-style", first, 1.0)
+    assert not store.rate("t1", "Pagat-style", first, 2.0)  # the same game again
+    stale = [
+        RatingChange("bob", start, Rating(24.0, 7.0, 1)),
+        RatingChange("ann", start, Rating(23.0, 7.0, 1)),  # from before t1 moved it
+    ]
+    assert not store.rate("t2", "Pagat-style", stale, 3.0)
+    assert store.ratings(["ann", "bob"], "Pagat-style") == {"ann": Rating(27.0, 7.0, 1)}
+    assert not store.is_rated("t2")  # nothing of the refused update was kept
+    fresh = [
+        RatingChange("bob", start, Rating(24.0, 7.0, 1)),
+        RatingChange("ann", Rating(27.0, 7.0, 1), Rating(26.0, 6.5, 2)),
+    ]
+    assert store.rate("t2", "Pagat-style", fresh, 4.0)
+    assert [p.games for _, p in store.points("ann", "Pagat-style", 10)] == [1, 2]
+    storage.close()
