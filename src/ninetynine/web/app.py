@@ -6,8 +6,9 @@ HTTP:  GET /api/presets, GET /api/config (the bots offered, the limits a client 
        GET /api/tables/{id}/record (finished games only: it shows every hand),
        the replays and reviews (:mod:`ninetynine.web.routes.records`), the accounts
        under /api/account (:mod:`ninetynine.web.routes.accounts`), the clubs under
-       /api/clubs (:mod:`ninetynine.web.routes.clubs`), a finished game's share link
-       and what it opens (:mod:`ninetynine.web.routes.shares`).
+       /api/clubs (:mod:`ninetynine.web.routes.clubs`), finished games, profiles and
+       leaderboards (:mod:`ninetynine.web.routes.history`), a finished game's share
+       link and what it opens (:mod:`ninetynine.web.routes.shares`).
 WebSocket /ws/{id} and /ws/lobby: :mod:`ninetynine.web.routes.sockets`.
 
 Both are described in :mod:`ninetynine.web.schema` (the OpenAPI document at
@@ -36,8 +37,18 @@ from ninetynine.web.accounts.service import Accounts
 from ninetynine.web.clubs.service import Clubs
 from ninetynine.web.errors import ErrorCode, ProtocolError
 from ninetynine.web.guard import Guard
+from ninetynine.web.history.service import History
 from ninetynine.web.lobby import Lobby
-from ninetynine.web.routes import accounts, clubs, pages, records, shares, sockets, tables
+from ninetynine.web.routes import (
+    accounts,
+    clubs,
+    history,
+    pages,
+    records,
+    shares,
+    sockets,
+    tables,
+)
 from ninetynine.web.settings import Settings
 from ninetynine.web.shares import Shares
 from ninetynine.web.storage import Storage, open_storage
@@ -53,6 +64,8 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
         app.state.accounts = accounts_ = Accounts(store, settings)
         app.state.clubs = clubs_ = Clubs(store, settings, accounts_)
         lobby.is_member = clubs_.is_member
+        app.state.history = history_ = History(store, settings, accounts_, clubs_, lobby)
+        lobby.game_over = history_.game_over
         app.state.reviewing = records.Reviewing()
         app.state.shares = Shares(store)
         lobby.start()
@@ -85,7 +98,7 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
     app.exception_handler(RequestValidationError)(_bad_parameter)
     app.exception_handler(HTTPException)(_http_error)
     app.exception_handler(NinetyNineError)(_server_error)
-    for module in (tables, records, shares, accounts, clubs, sockets, pages):
+    for module in (tables, records, shares, accounts, clubs, history, sockets, pages):
         app.include_router(module.router)
     app.mount("/static", pages.static_files(), name="static")
     return app

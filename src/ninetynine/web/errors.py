@@ -64,6 +64,7 @@ class ErrorCode(StrEnum):
     CLUB_FULL = "club_full"
     NOT_PLAYER = "not_player"  # only a player of the table may do that (share its game)
     NO_SHARE = "no_share"  # a share link's token that opens no shared game
+    NO_PLAYER = "no_player"  # no such account, or one the caller shares no club with
     WORK_TIMEOUT = "work_timeout"
     WORK_MEMORY = "work_memory"
 
@@ -101,6 +102,7 @@ STATUS = {
     ErrorCode.CLUB_FULL: 409,
     ErrorCode.NOT_PLAYER: 403,
     ErrorCode.NO_SHARE: 404,
+    ErrorCode.NO_PLAYER: 404,
     ErrorCode.WORK_TIMEOUT: 503,
     ErrorCode.WORK_MEMORY: 503,
 }

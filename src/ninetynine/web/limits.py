@@ -94,6 +94,14 @@ class Limits:
     # clubs
     clubs_per_account: int = _limit(20, "clubs one account may belong to (its own among them)")
     members_per_club: int = _limit(100, "members one club may have (its owner among them)")
+    # finished games (ninetynine.web.history)
+    games_per_page: int = _limit(20, "finished games in one page of an account's history")
+    records_per_download: int = _limit(
+        500, "game records in an account's download (its newest games)"
+    )
+    claims_at_once: int = _limit(50, "seats a guest-turned-member may claim in one request")
+    leaderboard_size: int = _limit(50, "players shown on a leaderboard, per rules family")
+    rating_points: int = _limit(200, "rating history points a profile shows, per family")
     spectators_per_table: int = _limit(100, "spectators watching one table")
     send_queue: int = _limit(
         256, "frames queued for a client that does not read them before it is dropped"

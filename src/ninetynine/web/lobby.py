@@ -101,6 +101,8 @@ class Lobby:
         self.watchers: set[Conn] = set()  # lobby pages that follow the listing
         # whether a session cookie is a club's member's (the clubs' own check, given by the app)
         self.is_member: Callable[[str | None, str], Awaitable[bool]] | None = None
+        # stores a finished game's results (ninetynine.web.history, given by the app)
+        self.game_over: Callable[[Table], Awaitable[None]] | None = None
         self.share_now = asyncio.Event()  # wake the sharing round (a table wants a driver)
         self._tasks: list[asyncio.Task[None]] = []
         self._feed = ""  # the listing they were sent last
@@ -127,6 +129,7 @@ class Lobby:
             return None
         table.bots.pool, table.sharing.wake = self.bot_pool, self.share_now.set
         table.coaching.workers = self.workers
+        table.over = self.game_over
         self.tables[stored.id] = table
         return table
 
@@ -158,6 +161,9 @@ class Lobby:
                 table.seating.meta_changed = False
             except StorageError as e:
                 logger.warning("table %s: could not store its rebuilt seats: %s", table_id, e)
+        if table.state.is_over and self.game_over is not None:
+            # where the process that saw the end stopped before its results were stored
+            later(table_id, self.game_over(table), "storing the results")
         return table
 
     def live_count(self, creator: Creator) -> tuple[int, int]:
@@ -192,12 +198,14 @@ class Lobby:
         seats: list[Seat] | None = None,
         club: str | None = None,
         account: str | None = None,
+        rated: bool = False,
     ) -> tuple[Table, str]:
         """A new table; the creator takes seat 1. Returns the table and the creator's token.
         With ``seats`` given (a rematch keeps the old table's), those are the seats, and the
         token returned opens none of them. A ``club``'s table (never public) is listed as the
         club's, and only its members may join or watch it (:mod:`ninetynine.web.clubs`).
-        ``account``: the signed-in creator's account id, kept with seat 1."""
+        ``account``: the signed-in creator's account id, kept with seat 1. A ``rated`` table's
+        game moves its accounts' ratings (:mod:`ninetynine.web.history`)."""
         limits = self.settings.limits
         if not rules.players_min <= players <= rules.players_max:
             raise ProtocolError(
@@ -255,6 +263,7 @@ class Lobby:
             "finished": False,
             "public": public and club is None,
             "club": club,
+            "rated": rated,
             "creator": None
             if creator is None
             else {"client": creator.client, "address": creator.address},
@@ -333,6 +342,7 @@ class Lobby:
                 first=(table.meta.get("first", 0) + 1) % n,
                 seats=seats,
                 club=table.meta.get("club"),
+                rated=bool(table.meta.get("rated")),
             )
             new.meta["creator"] = table.meta.get("creator")
             linked = await table.seating.change_meta(

@@ -63,7 +63,8 @@ ERROR_TEXT = {
     401: "Not signed in, or a sign-in (passkey, recovery code) that was refused",
     403: "A browser page of another site (forbidden_origin), or a club's member asking for "
     "what only its owner may do (not_owner)",
-    404: "No such table (no_table), club (no_club: or none of yours), member or invite",
+    404: "No such table (no_table), club (no_club: or none of yours), member or invite, or "
+    "player (no_player: or none you share a club with)",
     409: "The table or club is full, the game is not over yet, the account name is taken, "
     "or the owner asked to leave its own club",
     413: "A request body over the server's limit (too_large)",
@@ -128,6 +129,11 @@ class NewTable(Model):
         description="seat (from 2) -> a bot level the server offers "
         '(GET /api/config), e.g. {"2": "easy"}',
         json_schema_extra={"propertyNames": {"pattern": r"^[0-9]{1,3}$"}},
+    )
+    rated: bool = Field(
+        False,
+        description="the game moves its signed-in players' ratings (the creator signed in, "
+        "a preset's rules, not house rules)",
     )
 
 
@@ -330,6 +336,7 @@ class TableSummary(Model):
     clock: float | None
     clock_left: float | None
     public: bool
+    rated: bool = Field(description="its game moves its signed-in players' ratings")
     next: str | None = Field(description="the rematch's table, once there is one")
     seats: list[SeatSummary]
 
@@ -369,6 +376,150 @@ class ClubPage(Model):
     members: list[ClubMember]
     invite: str
     tables: list[TableSummary]
+
+
+class SeatToken(Model):
+    """A seat a guest played: the table's id and the seat's secret token."""
+
+    table: str = Field(max_length=40)
+    token: str = Field(max_length=100)
+
+
+class ClaimSeats(Model):
+    """``POST /api/account/claim``: the seat tokens this browser kept (at most the server's
+    ``claims_at_once``)."""
+
+    seats: list[SeatToken]
+
+
+class Claimed(Model):
+    """A seat claimed: its table, the seat (from 1), and whether its game was over (then its
+    result is stored, never rated)."""
+
+    table: str
+    seat: int
+    finished: bool
+
+
+class ClaimRefused(Model):
+    """A seat not claimed, and why (no such table, a token that opens no seat, another
+    account's seat)."""
+
+    table: str
+    reason: str
+
+
+class Claims(Model):
+    """``POST /api/account/claim``'s answer: each seat claimed or refused."""
+
+    claimed: list[Claimed]
+    refused: list[ClaimRefused]
+
+
+class RatingView(Model):
+    """An OpenSkill rating: mu, sigma and the ordinal (mu - 3 sigma) leaderboards sort by."""
+
+    mu: float
+    sigma: float
+    ordinal: float
+
+
+class RatingMove(Model):
+    """What a rated game did to the account's rating: before, after, the ordinal's change."""
+
+    before: RatingView
+    after: RatingView
+    ordinal: float
+
+
+class GameLinks(Model):
+    """Where to see a finished game: its replay from the account's seat, the same with the
+    coach's review started, and its record (.toml)."""
+
+    replay: str
+    review: str
+    record: str
+
+
+class FinishedGame(Model):
+    """One of the account's finished games."""
+
+    table: str
+    finished: float = Field(description="when it ended (seconds since 1970)")
+    rules: RulesName
+    family: str
+    players: list[str] = Field(description="every seat's name, by seat")
+    seat: int = Field(description="the account's seat (from 1)")
+    place: int = Field(description="1 for the winners")
+    won: bool
+    rated: bool
+    rating: RatingMove | None = Field(description="a rated game's change, else null")
+    club: str | None
+    links: GameLinks
+
+
+class MyGames(Model):
+    """``GET /api/account/games``: a page of finished games, newest first; ``next`` is the
+    ``before`` of the next page (null: none)."""
+
+    games: list[FinishedGame]
+    next: str | None
+
+
+class RulesPlayed(Model):
+    """Games and wins at one rule set."""
+
+    id: str
+    name: str
+    games: int
+    wins: int
+
+
+class RatingPoint(RatingView):
+    """A rating after one rated game, and when."""
+
+    at: float
+
+
+class FamilyRating(RatingView):
+    """A rating in one rules family, after ``games`` rated games, with its history (oldest
+    first)."""
+
+    family: str
+    games: int
+    points: list[RatingPoint]
+
+
+class Profile(Model):
+    """``GET /api/players/{id}``: a player's games and wins per rule set and ratings per
+    family."""
+
+    id: str
+    name: str
+    rules: list[RulesPlayed]
+    ratings: list[FamilyRating]
+
+
+class Leader(RatingView):
+    """A player on a leaderboard; a club's also has the account's id (for its profile) and
+    its rated games."""
+
+    name: str
+    id: str | None = None
+    games: int | None = None
+
+
+class FamilyBoard(Model):
+    """One family's best players, best first (by ordinal)."""
+
+    family: str
+    players: list[Leader]
+
+
+class Leaderboard(Model):
+    """``GET /api/leaderboard`` and ``GET /api/clubs/{id}/leaderboard``: per rules family."""
+
+    families: list[FamilyBoard]
 
 
 class Invite(Model):
@@ -869,6 +1020,16 @@ ROUTES: dict[str, dict[str, Any]] = {
         Done, *WRITE, 401, 404, 409, body=(RemoveMember, "the member to remove")
     ),
     "POST /api/clubs/{club_id}/delete": _json(Done, *WRITE, 401, 404, body=(NoFields, "nothing")),
+    "GET /api/account/games": _json(MyGames, *READ, 401),
+    "GET /api/account/records": _text(
+        "application/zip", "every finished game's record, one .toml each", Response, *READ, 401
+    ),
+    "POST /api/account/claim": _json(
+        Claims, *WRITE, 401, body=(ClaimSeats, "the seat tokens this browser kept")
+    ),
+    "GET /api/players/{account_id}": _json(Profile, *READ, 401, 404),
+    "GET /api/clubs/{club_id}/leaderboard": _json(Leaderboard, *READ, 401, 404),
+    "GET /api/leaderboard": _json(Leaderboard, *READ),
     "GET /t/{table_id}": _text("text/html", "the client's page", FileResponse, 400),
     "GET /c/{invite}": _text("text/html", "the client's page", FileResponse, 400),
     "GET /club/{club_id}": _text("text/html", "the client's page", FileResponse, 400),

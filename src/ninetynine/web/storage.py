@@ -97,6 +97,27 @@ _SCHEMA = (
     # the token is stored as itself, so every player of the table is shown the same link
     "CREATE TABLE IF NOT EXISTS nn_shares (token TEXT PRIMARY KEY, "
     "table_id TEXT NOT NULL UNIQUE, created DOUBLE PRECISION NOT NULL)",
+    # finished games (ninetynine.web.history): one row per seat an account held at the end;
+    # a rated game's marker (its ratings were updated, once), each account's rating per
+    # rules family, and one history row per rated game and account (seq: its number, the
+    # key that makes two processes' updates of one rating at once conflict)
+    "CREATE TABLE IF NOT EXISTS nn_results (table_id TEXT NOT NULL, seat INTEGER NOT NULL, "
+    "account TEXT NOT NULL, place INTEGER NOT NULL, won INTEGER NOT NULL, "
+    "rules_id TEXT NOT NULL, rules_name TEXT NOT NULL, family TEXT NOT NULL, "
+    "players INTEGER NOT NULL, names TEXT NOT NULL, club TEXT, rated INTEGER NOT NULL, "
+    "finished DOUBLE PRECISION NOT NULL, PRIMARY KEY (table_id, seat))",
+    "CREATE INDEX IF NOT EXISTS nn_results_account ON nn_results (account, finished)",
+    "CREATE TABLE IF NOT EXISTS nn_rated_games (table_id TEXT PRIMARY KEY, "
+    "rated DOUBLE PRECISION NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS nn_ratings (account TEXT NOT NULL, family TEXT NOT NULL, "
+    "mu DOUBLE PRECISION NOT NULL, sigma DOUBLE PRECISION NOT NULL, games INTEGER NOT NULL, "
+    "PRIMARY KEY (account, family))",
+    "CREATE TABLE IF NOT EXISTS nn_rating_history (account TEXT NOT NULL, "
+    "family TEXT NOT NULL, seq INTEGER NOT NULL, table_id TEXT NOT NULL, "
+    "mu_before DOUBLE PRECISION NOT NULL, sigma_before DOUBLE PRECISION NOT NULL, "
+    "mu DOUBLE PRECISION NOT NULL, sigma DOUBLE PRECISION NOT NULL, "
+    "at DOUBLE PRECISION NOT NULL, PRIMARY KEY (account, family, seq))",
+    "CREATE INDEX IF NOT EXISTS nn_rating_history_table ON nn_rating_history (account, table_id)",
 )
 
 

@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from ninetynine.web.clubs.store import ClubStore
+from ninetynine.web.history.store import HistoryStore
 from ninetynine.web.storage import Storage
 
 
@@ -149,11 +150,12 @@ class AccountStore:
 
     def delete(self, account_id: str) -> None:
         """Deletes an account and everything of it (passkeys, sessions, the clubs it owns,
-        its memberships), all or nothing."""
+        its memberships, its results and ratings), all or nothing."""
         self.storage.atomic(
             [
                 *ClubStore.delete_statements("owner = ?", account_id),
                 ("DELETE FROM nn_club_members WHERE account = ?", (account_id,)),
+                *HistoryStore.delete_statements(account_id),
                 ("DELETE FROM nn_passkeys WHERE account = ?", (account_id,)),
                 ("DELETE FROM nn_sessions WHERE account = ?", (account_id,)),
                 ("DELETE FROM nn_accounts WHERE id = ?", (account_id,)),

@@ -203,7 +203,8 @@ async def sign_out(
 async def delete(
     request: Request, response: Response, lobby: LobbyDep, accounts: AccountsDep
 ) -> dict[str, Any]:
-    """Deletes the signed-in account and everything of it: its passkeys and sessions."""
+    """Deletes the signed-in account and everything of it: its passkeys, sessions, clubs it
+    owns, memberships, finished games' results and ratings."""
     body = await posted(request, lobby, schema.DeleteAccount)
     await accounts.delete(session_cookie(request), body.get("confirm"))
     await lobby.club_changed(None)  # its memberships are gone: its club seats close

@@ -73,8 +73,10 @@ async def open_tables(lobby: LobbyDep) -> list[dict[str, Any]]:
 @schema.route(router, "POST /api/tables")
 async def create_table(request: Request, response: Response, lobby: LobbyDep) -> dict[str, Any]:
     """Creates a table from a preset or a house-rules file, with a bot at each seat ``bots`` names
-    (seats from 2); the creator takes seat 1. Answers the table's id, the seat, its secret token and
-    the invite path, and sets the ``nn_client`` cookie that counts a browser's tables."""
+    (seats from 2); the creator takes seat 1. A ``rated`` table (a signed-in creator, a preset's
+    rules) moves its players' ratings when its game ends. Answers the table's id, the seat, its
+    secret token and the invite path, and sets the ``nn_client`` cookie that counts a browser's
+    tables."""
     limits = lobby.settings.limits
     where = address(request)
     lobby.throttle(where)
@@ -106,6 +108,23 @@ async def create_table(request: Request, response: Response, lobby: LobbyDep) ->
             )
         party(request)  # the session cookie decides: this server's own Origin only
         await clubs(request).member(request.cookies.get(SESSION_COOKIE), club)
+    rated = body.get("rated", False)
+    if not isinstance(rated, bool):
+        raise ProtocolError(
+            ErrorCode.BAD_TABLE, "rated: expected true (the game moves ratings) or false"
+        )
+    account = await player_account(request)
+    if rated and body.get("house_rules") not in (None, ""):
+        raise ProtocolError(
+            ErrorCode.BAD_TABLE,
+            "rated: a rated table plays a preset's rules, not house rules (leave rated out)",
+        )
+    if rated and account is None:
+        raise ProtocolError(
+            ErrorCode.NOT_SIGNED_IN,
+            "rated: only a signed-in player may create a rated table, from this server's "
+            "page; sign in first, or leave rated out",
+        )
     client = request.cookies.get(CLIENT_COOKIE)
     if not client or len(client) > 64:
         client = secrets.token_urlsafe(16)
@@ -121,7 +140,8 @@ async def create_table(request: Request, response: Response, lobby: LobbyDep) ->
         bots=_bots_of(body.get("bots", {})),
         creator=Creator.of(client, where),
         club=club,
-        account=await player_account(request),
+        account=account,
+        rated=rated,
     )
     return {"table": table.id, "seat": 1, "token": token, "invite": f"/t/{table.id}"}
 

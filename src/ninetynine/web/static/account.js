@@ -5,6 +5,7 @@
 // asks who is signed in and never holds a secret, except the recovery code it shows once.
 import { renderClubs } from "./clubs.js";
 import { $, api, plural } from "./dom.js";
+import { claimSeats, renderGames } from "./games.js";
 
 // base64url (WebAuthn's JSON) <-> bytes, by hand: not every browser has
 // PublicKeyCredential.parseCreationOptionsFromJSON or a credential's toJSON.
@@ -132,6 +133,7 @@ function render() {
   if (guest) $("account-note").textContent = "";
   $("delete-label").textContent = guest ? "" : `Type the account's name, ${account.name}, to delete it`;
   renderClubs(account);
+  renderGames(account);
 }
 
 function openForm(form, field) {
@@ -197,14 +199,18 @@ async function signUp() {
   if (!name) { $("account-name").focus(); throw new Error("Type a name for the account first."); }
   const { publicKey } = await api("/api/account/register/options", { name });
   const cred = await navigator.credentials.create({ publicKey: creationOptions(publicKey) });
-  return signedIn(await api("/api/account/register/verify", { credential: credentialJSON(cred) }));
+  const focus = signedIn(await api("/api/account/register/verify", { credential: credentialJSON(cred) }));
+  await claimSeats();  // the seats this browser played as a guest are the new account's
+  return focus;
 }
 
 async function signIn() {
   closeForms();
   const { publicKey } = await api("/api/account/signin/options", {});
   const cred = await navigator.credentials.get({ publicKey: requestOptions(publicKey) });
-  return signedIn(await api("/api/account/signin/verify", { credential: credentialJSON(cred) }));
+  const focus = signedIn(await api("/api/account/signin/verify", { credential: credentialJSON(cred) }));
+  await claimSeats();
+  return focus;
 }
 
 async function recover() {

@@ -1,7 +1,7 @@
 // The browser client: plain modules, no build step. The address says which page this is:
-// / the lobby, /t/ID a table (?watch=1 to watch it, ?replay=1[&seat=N] its replay), /c/TOKEN
-// the lobby offering to join a club (clubs.js reads the token), /club/ID a club's page,
-// /s/TOKEN a shared game's replay.
+// / the lobby, /t/ID a table (?watch=1 to watch it, ?replay=1[&seat=N] its replay, &review=1
+// with the coach's review of that seat started), /c/TOKEN the lobby offering to join a club
+// (clubs.js reads the token), /club/ID a club's page, /s/TOKEN a shared game's replay.
 import { $ } from "./dom.js";
 import { installSprite } from "./cards.js";
 import { showClub } from "./clubs.js";
@@ -28,7 +28,7 @@ if (shared) {
 } else if (!m) {
   showLobby();
 } else if (query.has("replay")) {
-  showReplay({ table: m[1] }, Number(query.get("seat")) || null).catch((e) => {
+  showReplay({ table: m[1] }, Number(query.get("seat")) || null, query.has("review")).catch((e) => {
     $("conn").textContent = e.message;
   });
 } else {

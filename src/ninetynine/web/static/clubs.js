@@ -47,10 +47,20 @@ async function list() {
 
 function item(club) {
   const show = el("button", { type: "button", class: "quiet" }, "Invite link");
+  const board = el("button", { type: "button", class: "quiet" }, "Leaderboard");
   const li = el("li", { class: "club" },
     el("span", { class: "club-name" }, el("a", { href: `/club/${encodeURIComponent(club.id)}` }, el("strong", {}, club.name)), " ",
        el("span", { class: "hint" }, plural(club.members, "member", "members"), club.owner ? ", yours" : "")),
-    show);
+    show, board);
+  board.addEventListener("click", () => act(async () => {
+    const { families } = await api(`/api/clubs/${encodeURIComponent(club.id)}/leaderboard`);
+    const shown = families.length ? families.flatMap((f) => [
+      el("strong", {}, f.family),
+      el("ol", { class: "leaderboard", "aria-label": `${club.name} leaderboard, ${f.family}` },
+         ...f.players.map((p) => el("li", {}, `${p.name} ${p.ordinal.toFixed(1)} (${plural(p.games, "rated game", "rated games")})`)))])
+      : [el("span", { class: "hint" }, "No rated games in this club yet.")];
+    board.replaceWith(el("div", { class: "club-board" }, ...shown));
+  }));
   show.addEventListener("click", () => act(async () => {
     const page = await api(`/api/clubs/${encodeURIComponent(club.id)}`);
     const link = el("input", { readonly: "", class: "club-link", "aria-label": `Invite link to ${club.name}`,

@@ -72,6 +72,7 @@ async function createTable(ev) {
   for (let i = 2; i <= n; i++) { const v = $(`seat-${i}`)?.value; if (v) bots[i] = v; }
   const body = { name: $("name").value.trim() || null, rules: $("rules").value, players: n, bots,
                  clock: $("clock").value ? Number($("clock").value) : null, public: $("public").checked };
+  if (!$("rated-field").hidden && $("rated").checked) body.rated = true;  // signed in only
   const file = $("house").files[0];
   if (file) body.house_rules = await file.text();
   startTable(body, $("create-error"));

@@ -9,7 +9,7 @@ let data = null, step = 0, source = null;
 // source: {table: id} for a finished table, {shared: token} for a shared game (/s/TOKEN),
 // or {record: text} for an uploaded record.
 // The first load's error is thrown to the caller (the page it was asked from says why).
-export async function showReplay(src, seat = null) {
+export async function showReplay(src, seat = null, review = false) {
   source = src;
   data = await fetchReplay(seat);
   $("table").hidden = false;
@@ -20,6 +20,7 @@ export async function showReplay(src, seat = null) {
   $("back-link").textContent = src.table ? "Back to the table" : "Back to the lobby";
   setup();
   showData(0);
+  if (review && data.seat) runReview();  // asked for from a link ("Review" in My games)
 }
 
 const fetchReview = (seat) => source.table ? api(`/api/tables/${source.table}/review?seat=${seat}`)

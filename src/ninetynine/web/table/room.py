@@ -11,6 +11,7 @@ a while).
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ninetynine.engine.state import State
@@ -23,6 +24,7 @@ from ninetynine.web.errors import ErrorCode, LimitError, ProtocolError
 from ninetynine.web.settings import Settings
 from ninetynine.web.storage import Storage, StoredTable
 from ninetynine.web.table.authority import Authority
+from ninetynine.web.table.background import later
 from ninetynine.web.table.bots import TableBots
 from ninetynine.web.table.clock import TurnClock
 from ninetynine.web.table.coaching import Coaching
@@ -63,8 +65,10 @@ class Table:
         self.fanout = Fanout(self.seating, rules, settings, storage, self.summary)
         self.clock = TurnClock(self.seating, self.fanout, settings)
         self.authority = Authority(
-            self.seating, self.fanout, self.clock, storage, kick=self.kick, ended=self.close_bots
+            self.seating, self.fanout, self.clock, storage, kick=self.kick, ended=self._ended
         )
+        # told when the game is played to its end here (the lobby stores the results)
+        self.over: Callable[[Table], Awaitable[None]] | None = None
         self.sharing = Sharing(
             self.seating, self.fanout, self.clock, self.authority, storage, kick=self.kick
         )
@@ -185,6 +189,7 @@ class Table:
             "clock": self.meta.get("clock"),
             "clock_left": self.clock.left(),
             "public": bool(self.meta.get("public")),
+            "rated": bool(self.meta.get("rated")),
             "next": self.meta.get("next"),
             "seats": [
                 {
@@ -274,6 +279,13 @@ class Table:
     def close_bots(self) -> None:
         """Stop the seats' process bots: the game is over or the server is stopping."""
         self.bots.close()
+
+    def _ended(self) -> None:
+        """The game is over (a move made here or another process's): stop the bots, and
+        have the results stored (every process that sees the end asks; they are stored once)."""
+        self.close_bots()
+        if self.over is not None and self.state.is_over:
+            later(self.id, self.over(self), "storing the results")
 
     def _adopted(self, changed: set[int]) -> None:
         """Another process's metadata was adopted: bots follow the seats, clients see it."""
