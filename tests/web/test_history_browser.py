@@ -44,10 +44,11 @@ def test_my_games_claims_a_guests_game_lists_a_rated_one_and_draws_the_rating(
     expect(games.locator(".game").first).to_contain_text("with Ben (easy)")
     # a rated table made from the lobby's form (offered to the signed-in only), played here
     page.locator("#name").fill("Ann")
-    page.get_by_label("Seats").fill("2")
-    page.get_by_label("Seat 2").select_option("hard")
-    page.get_by_label("Rated: the game moves", exact=False).check()
-    page.get_by_role("button", name="Create table").click()
+    form = page.get_by_role("region", name="Set up a table")
+    form.get_by_label("Seats").fill("2")
+    form.get_by_label("Seat 2").select_option("hard")
+    form.get_by_label("Rated: the game moves", exact=False).check()
+    form.get_by_role("button", name="Create table").click()
     page.wait_for_url("**/t/*")
     rated = page.url.rsplit("/", 1)[1]
     token = page.evaluate("(t) => localStorage.getItem(`nn-token-${t}`)", rated)
