@@ -6,7 +6,8 @@ HTTP:  GET /api/presets, GET /api/config (the bots offered, the limits a client 
        GET /api/tables/{id}/record (finished games only: it shows every hand),
        the replays and reviews (:mod:`ninetynine.web.routes.records`), the accounts
        under /api/account (:mod:`ninetynine.web.routes.accounts`), the clubs under
-       /api/clubs (:mod:`ninetynine.web.routes.clubs`).
+       /api/clubs (:mod:`ninetynine.web.routes.clubs`), the turn-based tables' "my games",
+       contacts, webhooks and unsubscribe links (:mod:`ninetynine.web.routes.turns`).
 WebSocket /ws/{id} and /ws/lobby: :mod:`ninetynine.web.routes.sockets`.
 
 Both are described in :mod:`ninetynine.web.schema` (the OpenAPI document at
@@ -36,7 +37,7 @@ from ninetynine.web.clubs.service import Clubs
 from ninetynine.web.errors import ErrorCode, ProtocolError
 from ninetynine.web.guard import Guard
 from ninetynine.web.lobby import Lobby
-from ninetynine.web.routes import accounts, clubs, pages, records, sockets, tables
+from ninetynine.web.routes import accounts, clubs, pages, records, sockets, tables, turns
 from ninetynine.web.settings import Settings
 from ninetynine.web.storage import Storage, open_storage
 
@@ -82,7 +83,7 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
     app.exception_handler(RequestValidationError)(_bad_parameter)
     app.exception_handler(HTTPException)(_http_error)
     app.exception_handler(NinetyNineError)(_server_error)
-    for module in (tables, records, accounts, clubs, sockets, pages):
+    for module in (tables, records, accounts, clubs, turns, sockets, pages):
         app.include_router(module.router)
     app.mount("/static", pages.static_files(), name="static")
     return app

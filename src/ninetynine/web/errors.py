@@ -62,6 +62,10 @@ class ErrorCode(StrEnum):
     BAD_INVITE = "bad_invite"  # an invite token that is no club's (mistyped, or rotated)
     TOO_MANY_CLUBS = "too_many_clubs"
     CLUB_FULL = "club_full"
+    NO_SEAT = "no_seat"  # the signed-in account holds no seat at that table
+    BAD_EMAIL = "bad_email"
+    BAD_WEBHOOK = "bad_webhook"  # not http(s), or an address the server may not post to
+    BAD_UNSUBSCRIBE = "bad_unsubscribe"  # an unsubscribe link that is no account's
     WORK_TIMEOUT = "work_timeout"
     WORK_MEMORY = "work_memory"
 
@@ -97,6 +101,8 @@ STATUS = {
     ErrorCode.BAD_INVITE: 404,
     ErrorCode.TOO_MANY_CLUBS: 429,
     ErrorCode.CLUB_FULL: 409,
+    ErrorCode.NO_SEAT: 404,
+    ErrorCode.BAD_UNSUBSCRIBE: 404,
     ErrorCode.WORK_TIMEOUT: 503,
     ErrorCode.WORK_MEMORY: 503,
 }

@@ -156,6 +156,7 @@ class AccountStore:
                 ("DELETE FROM nn_club_members WHERE account = ?", (account_id,)),
                 ("DELETE FROM nn_passkeys WHERE account = ?", (account_id,)),
                 ("DELETE FROM nn_sessions WHERE account = ?", (account_id,)),
+                ("DELETE FROM nn_contacts WHERE account = ?", (account_id,)),
                 ("DELETE FROM nn_accounts WHERE id = ?", (account_id,)),
             ]
         )
