@@ -173,7 +173,7 @@ def test_bad_turn_based_tables_are_refused_with_one_line(
     server = turn_server(make_server, clock)
     for body, code, words in [
         ({"turn_based": True}, "bad_table", "turn clock None: a turn-based table needs"),
-        ({"turn_based": True, "clock": 30}, "bad_table", "600 to 2.592e+06 seconds"),
+        ({"turn_based": True, "clock": 30}, "bad_table", "600 to 2592000 seconds"),
         ({"turn_based": True, "clock": 90 * DAY}, "bad_table", "10 minutes to 30 days"),
         ({"clock": DAY}, "bad_table", '"turn_based": true'),
         ({"turn_based": "yes", "clock": DAY}, "bad_table", "turn_based: expected true"),

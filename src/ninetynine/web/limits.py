@@ -99,11 +99,11 @@ class Limits:
         256, "frames queued for a client that does not read them before it is dropped"
     )
     # turn-based tables (their turn clock is hours or days)
-    turn_clock_max: float = _limit(
-        30 * 86400.0, "seconds a turn-based table's turn clock may be (30 days)"
+    turn_clock_max: int = _limit(
+        30 * 86400, "seconds a turn-based table's turn clock may be (30 days)"
     )
-    turn_clock_min: float = _limit(
-        600.0, "seconds a turn-based table's turn clock must be at least (10 minutes)"
+    turn_clock_min: int = _limit(
+        600, "seconds a turn-based table's turn clock must be at least (10 minutes)"
     )
     my_tables_shown: int = _limit(50, "unfinished tables an account's 'my games' list shows")
     notices_at_once: int = _limit(8, "'your turn' e-mails and webhooks a process sends at once")

@@ -223,8 +223,8 @@ class Lobby:
             if clock is None or not low <= clock <= high:
                 raise LimitError(
                     "turn_clock_max",
-                    f"turn clock {clock}: a turn-based table needs a clock of {low:g} to "
-                    f"{high:g} seconds ({low / 60:g} minutes to {high / 86400:g} days)",
+                    f"turn clock {clock}: a turn-based table needs a clock of {low} to "
+                    f"{high} seconds ({low / 60:g} minutes to {high / 86400:g} days)",
                     code=ErrorCode.BAD_TABLE,
                 )
         elif clock is not None and not 1 <= clock <= 3600:

@@ -405,7 +405,8 @@ class MyGame(Model):
     """One of the signed-in account's unfinished games: the table and the link that opens it
     (``POST /api/tables/{id}/seat`` gives this device the seat), its rules, status, my seat
     (from 1), the players, whose turn it is (a seat from 1, null: nobody's), whether it is
-    mine, the clock and a turn-based table's deadline (Unix seconds), its club."""
+    mine, the clock and a turn-based table's deadline (Unix seconds) with the seconds left of
+    it, its club."""
 
     table: str
     link: str
@@ -418,6 +419,7 @@ class MyGame(Model):
     turn_based: bool
     clock: float | None
     deadline: float | None
+    clock_left: float | None = Field(description="seconds left of the current turn, or null")
     club: str | None
 
 

@@ -59,6 +59,7 @@ def _my_game(table: Table, seat: int) -> dict[str, Any]:
         "turn_based": table.clock.turn_based,
         "clock": table.meta.get("clock"),
         "deadline": table.deadline(),
+        "clock_left": table.clock.left() if table.deadline() is not None else None,
         "club": table.meta.get("club"),
     }
 

@@ -3,6 +3,7 @@
 // (/api/account, docs/server.md) keeps the session in an HttpOnly cookie, so this page only
 // asks who is signed in and never holds a secret, except the recovery code it shows once.
 import { renderClubs } from "./clubs.js";
+import { renderTurns } from "./turns.js";
 import { $, api } from "./dom.js";
 
 // base64url (WebAuthn's JSON) <-> bytes, by hand: not every browser has
@@ -85,6 +86,7 @@ function render() {
   $("account-member").hidden = guest;
   $("delete-label").textContent = guest ? "" : `Type the account's name, ${account.name}, to delete it`;
   renderClubs(account);
+  renderTurns(account);
 }
 
 function openForm(form, field) {
