@@ -175,9 +175,14 @@ class Limits:
     def describe(self) -> list[tuple[str, str, str]]:
         """Each limit's name, value and meaning, for ``serve --limits``."""
         return [
-            (f.name, f"{getattr(self, f.name):g}", f.metadata["help"])
+            (f.name, _shown(getattr(self, f.name)), f.metadata["help"])
             for f in dataclasses.fields(self)
         ]
+
+
+def _shown(value: float) -> str:
+    """A limit as ``--limits`` prints it: a whole number in full, any other as short as it reads."""
+    return str(value) if isinstance(value, int) else f"{value:g}"
 
 
 def check_json_depth(text: str, max_depth: int) -> None:
