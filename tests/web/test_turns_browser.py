@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.web.helpers import FakeClock, ServerThread
-from tests.web.test_account_browser import sign_up, with_passkeys
+from tests.web.pages import assert_accessible, assert_no_sideways_scroll, assert_screen
+from tests.web.test_account_browser import SIZES, sign_up, with_passkeys
 
 
 @pytest.fixture
@@ -86,4 +88,36 @@ def test_a_turn_based_game_is_set_up_listed_in_my_games_and_reopened(
     hook.fill("http://127.0.0.1:9/hook")
     clubs.get_by_role("button", name="Save webhook").click()
     expect(clubs.locator(".webhook-form [role=status]")).to_have_text("Saved.")
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_my_games_fit_read_and_look_as_they_should(
+    size: str, browser: Browser, url: str, tmp_path: Path
+) -> None:
+    page = with_passkeys(browser, size)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    sign_up(page, url, "Ann")
+    for bots in ({"2": "easy"}, {}):  # my turn at the first, waiting for a friend at the other
+        page.evaluate(
+            """(bots) => fetch("/api/tables", {method: "POST",
+                 headers: {"Content-Type": "application/json"},
+                 body: JSON.stringify({name: "Ann", players: 2, bots, turn_based: true,
+                                       clock: 86400})}).then((r) => r.json())""",
+            bots,
+        )
+    page.reload()
+    games = page.get_by_role("region", name="My games")
+    expect(games.locator("li")).to_have_count(2)
+    expect(games.locator("li").first).to_contain_text("your turn \u00b7 1 day left")
+    expect(games.locator("li").last).to_contain_text("waiting for players")
+    expect(games.locator("li").last).to_contain_text("with 1 open seat")
+    expect(page.locator("#rules option")).not_to_have_count(0)
+    expect(page.locator("#feed-state")).to_contain_text("No public tables")
+    page.evaluate("document.activeElement.blur()")  # no focus ring in the picture
+    page.mouse.move(0, 0)
+    assert_screen(page, f"my-games-{size}", tmp_path)
+    assert_no_sideways_scroll(page, "my games")
+    assert_accessible(page, "my games")
     assert not errors, errors

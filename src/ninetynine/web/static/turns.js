@@ -2,7 +2,7 @@
 // my seat on this device), the e-mail for "your turn", and the browser's own notification
 // when a tab is open and it becomes my turn. The server (/api/account/tables,
 // /api/account/contact, docs/server.md) decides; this page only asks.
-import { $, api, el, tokenKey } from "./dom.js";
+import { $, api, el, plural, tokenKey } from "./dom.js";
 
 let wired = false;
 
@@ -38,7 +38,9 @@ async function listGames() {
 }
 
 function game(g) {
-  const others = g.players.filter((p) => p.seat !== g.seat).map((p) => p.name).join(", ");
+  const open = g.players.filter((p) => p.kind === "open").length;
+  const others = [...g.players.filter((p) => p.seat !== g.seat && p.kind !== "open").map((p) => p.name),
+                  ...(open ? [plural(open, "open seat", "open seats")] : [])].join(", ");
   const turn = g.status === "waiting" ? "waiting for players"
     : g.my_turn ? "your turn" : g.turn ? `${g.players[g.turn - 1].name} to play` : "dealing";
   const left = g.my_turn && g.clock_left !== null ? ` \u00b7 ${duration(g.clock_left)} left` : "";
