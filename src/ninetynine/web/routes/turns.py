@@ -171,13 +171,14 @@ _PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 @schema.route(router, "GET /u/{token}")
 async def unsubscribe(token: str, lobby: LobbyDep) -> HTMLResponse:
     """An unsubscribe link of a "your turn" message: that channel is turned off for that
-    account, without signing in, and the page says so (404 for a link that is no account's)."""
+    account, without signing in, and the page says so (``bad_unsubscribe``, 404, for a link
+    this server did not make)."""
     found = read_token(await lobby.turns.key(), token)
     if found is None:
-        page = _PAGE.format(
-            title="Unknown link", text="This unsubscribe link is not one this server made."
+        raise ProtocolError(
+            ErrorCode.BAD_UNSUBSCRIBE,
+            "this unsubscribe link is not one this server made (mistyped, or cut short)",
         )
-        return HTMLResponse(page, status_code=404)
     account, channel = found
     await lobby.storage.call(lobby.turns.store.unsubscribe, account, channel)
     what = "e-mails" if channel is Channel.EMAIL else "messages to your club's webhook"
