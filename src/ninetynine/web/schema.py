@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
 from fastapi import APIRouter, FastAPI, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
-from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
 
 from ninetynine.engine import events
@@ -916,7 +916,7 @@ ROUTES: dict[str, dict[str, Any]] = {
     "POST /api/clubs/{club_id}/webhook": _json(
         Webhook, *WRITE, 401, 404, body=(WebhookChange, "the club's webhook")
     ),
-    "GET /u/{token}": _text("text/html", "the unsubscribe page", HTMLResponse, 404),
+    "GET /u/{token}": _text("text/html", "the unsubscribe page", Response, 404),
     "GET /t/{table_id}": _text("text/html", "the client's page", FileResponse, 400),
     "GET /c/{invite}": _text("text/html", "the client's page", FileResponse, 400),
     "GET /": _text("text/html", "the client's page", FileResponse, 400),
