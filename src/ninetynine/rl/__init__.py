@@ -7,7 +7,9 @@
   ``NinetyNine-v1`` (the encoding's version 2) and ``NinetyNine-v0`` (version 1) when
   this package is imported (the other seats are bots);
 * :mod:`ninetynine.rl.openspiel`: the game for OpenSpiel, with chance nodes;
-* :mod:`ninetynine.rl.batch`: a NumPy engine that steps thousands of games at once.
+* :mod:`ninetynine.rl.batch`: a NumPy engine that steps thousands of games at once;
+* :mod:`ninetynine.rl.policy`: a trained policy in a seat (:class:`PolicyBot`, the bot spec
+  ``policy:MODULE:NAME``).
 
 This is a front end: it imports the rules core and the bots, never the other way round.
 """
