@@ -8,12 +8,13 @@ from enum import StrEnum
 import pytest
 
 from ninetynine.bots import make_bot
-from ninetynine.bots.base import BUILTIN, bot_options
+from ninetynine.bots.base import _RAW, BUILTIN, bot_options
 from ninetynine.bots.spec import BotOption
 from ninetynine.errors import NinetyNineError
 
-# Every built-in bot that reads key=value options (cmd/proc take a command line).
-OPTIONED = sorted(name for name in BUILTIN if name not in ("cmd", "proc"))
+# Every built-in bot that reads key=value options (cmd/proc take a command line, policy a
+# MODULE:NAME).
+OPTIONED = sorted(name for name in BUILTIN if name not in _RAW)
 
 
 def options(bot: str) -> dict[str, BotOption]:

@@ -174,8 +174,8 @@ def test_a_body_field_the_api_does_not_know_is_refused(seeded: Seeded) -> None:
     # found: an unknown field was ignored, so a misspelt option silently had no effect
     server = seeded.server
     assert refusal(server.post("/api/tables", {"player": 2}), 400, "malformed") == (
-        "unknown field 'player': expected rules, house_rules, players, name, clock, public, "
-        "club, bots, rated"
+        "unknown field 'player': expected rules, house_rules, players, name, clock, turn_based, "
+        "public, club, bots, rated"
     )
     assert refusal(
         server.post(f"/api/tables/{seeded.tables['waiting']}/join", {"name": "Bo", "seat": 2}),

@@ -1,4 +1,4 @@
-"""The lobby's "My games" area in a real browser (Debian's Chromium, its virtual
+"""The lobby's "Finished games" area in a real browser (Debian's Chromium, its virtual
 authenticator as in tests/web/test_account_browser.py): a guest's game claimed on signing up,
 a rated game listed with its rating change, the profile's rating graph, a game's replay one
 click away, and a club's leaderboard."""
@@ -38,7 +38,7 @@ def test_my_games_claims_a_guests_game_lists_a_rated_one_and_draws_the_rating(
     page.goto(url)
     page.evaluate("([t, k]) => localStorage.setItem(`nn-token-${t}`, k)", [table, token])
     sign_up(page, url, "Ann")
-    games = page.get_by_role("region", name="My games")
+    games = page.get_by_role("region", name="Finished games")
     expect(games.locator("#games-note")).to_have_text("1 game you played as a guest is now yours.")
     expect(games.locator(".game")).to_have_count(1)
     expect(games.locator(".game").first).to_contain_text("with Ben (easy)")

@@ -87,6 +87,40 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "https); by default it is Secure, which browsers keep for https and localhost only",
     )
     parser.add_argument(
+        "--public-url",
+        default="",
+        metavar="URL",
+        help="the address players reach this server at, which the 'your turn' messages link "
+        "to (default http://HOST:PORT)",
+    )
+    parser.add_argument(
+        "--smtp-host",
+        metavar="HOST",
+        help="the SMTP server that sends the 'your turn' e-mails of turn-based tables "
+        "(default: none, no e-mail is sent)",
+    )
+    parser.add_argument("--smtp-port", type=int, default=25, help="its port (default 25)")
+    parser.add_argument(
+        "--smtp-from",
+        default="ninetynine@localhost",
+        metavar="ADDRESS",
+        help="the e-mails' sender (default ninetynine@localhost)",
+    )
+    parser.add_argument(
+        "--smtp-starttls", action="store_true", help="switch to TLS (STARTTLS) before sending"
+    )
+    parser.add_argument(
+        "--smtp-user",
+        metavar="NAME",
+        help="log in to the SMTP server as NAME, with the password in $NINETYNINE_SMTP_PASSWORD",
+    )
+    parser.add_argument(
+        "--allow-private-webhooks",
+        action="store_true",
+        help="let a club's webhook post to loopback and private addresses (a LAN); by "
+        "default only public addresses are accepted",
+    )
+    parser.add_argument(
         "--limit",
         action="append",
         default=[],
@@ -129,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
     from ninetynine.launch import home
     from ninetynine.web.guard import HostPolicy
     from ninetynine.web.limits import Limits
-    from ninetynine.web.settings import Settings, parse_allowed_bots
+    from ninetynine.web.settings import Settings, Smtp, parse_allowed_bots
 
     limits = Limits().replace(args.limit)
     database = args.database or str(home() / "web.sqlite3")
@@ -141,6 +175,21 @@ def run(args: argparse.Namespace) -> int:
         raise NinetyNineError(f"--port {args.port}: expected 1 to 65535")
     if args.grace < 0 or args.bot_delay < 0:
         raise NinetyNineError("--grace and --bot-delay must be 0 or more seconds")
+    if not 0 < args.smtp_port < 65536:
+        raise NinetyNineError(f"--smtp-port {args.smtp_port}: expected 1 to 65535")
+    public_url = args.public_url or f"http://{args.host}:{args.port}"
+    if not public_url.startswith(("http://", "https://")):
+        raise NinetyNineError(f"--public-url {public_url!r}: expected http://... or https://...")
+    smtp = None
+    if args.smtp_host:
+        smtp = Smtp(
+            args.smtp_host,
+            args.smtp_port,
+            args.smtp_from,
+            starttls=args.smtp_starttls,
+            user=args.smtp_user,
+            password=os.environ.get("NINETYNINE_SMTP_PASSWORD"),
+        )
     settings = Settings(
         database=database,
         grace=args.grace,
@@ -151,6 +200,9 @@ def run(args: argparse.Namespace) -> int:
         hosts=HostPolicy.serving(args.host, args.allowed_host),
         origins=tuple(args.allowed_origin),
         secure_cookies=not args.insecure_cookies,
+        public_url=public_url,
+        smtp=smtp,
+        private_webhooks=args.allow_private_webhooks,
     )
     settings.check()  # a bad bot or level is a one-line error before anything starts
     check_listen(args.host, args.port)  # (uvicorn's own report is a log and exit 3)

@@ -8,7 +8,9 @@ HTTP:  GET /api/presets, GET /api/config (the bots offered, the limits a client 
        under /api/account (:mod:`ninetynine.web.routes.accounts`), the clubs under
        /api/clubs (:mod:`ninetynine.web.routes.clubs`), finished games, profiles and
        leaderboards (:mod:`ninetynine.web.routes.history`), a finished game's share
-       link and what it opens (:mod:`ninetynine.web.routes.shares`).
+       link and what it opens (:mod:`ninetynine.web.routes.shares`), the turn-based
+       tables' "my games", contacts, webhooks and unsubscribe links
+       (:mod:`ninetynine.web.routes.turns`).
 WebSocket /ws/{id} and /ws/lobby: :mod:`ninetynine.web.routes.sockets`.
 
 Both are described in :mod:`ninetynine.web.schema` (the OpenAPI document at
@@ -48,6 +50,7 @@ from ninetynine.web.routes import (
     shares,
     sockets,
     tables,
+    turns,
 )
 from ninetynine.web.settings import Settings
 from ninetynine.web.shares import Shares
@@ -98,7 +101,7 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
     app.exception_handler(RequestValidationError)(_bad_parameter)
     app.exception_handler(HTTPException)(_http_error)
     app.exception_handler(NinetyNineError)(_server_error)
-    for module in (tables, records, shares, accounts, clubs, history, sockets, pages):
+    for module in (tables, records, shares, accounts, clubs, history, turns, sockets, pages):
         app.include_router(module.router)
     app.mount("/static", pages.static_files(), name="static")
     return app

@@ -65,6 +65,10 @@ class ErrorCode(StrEnum):
     NOT_PLAYER = "not_player"  # only a player of the table may do that (share its game)
     NO_SHARE = "no_share"  # a share link's token that opens no shared game
     NO_PLAYER = "no_player"  # no such account, or one the caller shares no club with
+    NO_SEAT = "no_seat"  # the signed-in account holds no seat at that table
+    BAD_EMAIL = "bad_email"
+    BAD_WEBHOOK = "bad_webhook"  # not http(s), or an address the server may not post to
+    BAD_UNSUBSCRIBE = "bad_unsubscribe"  # an unsubscribe link that is no account's
     WORK_TIMEOUT = "work_timeout"
     WORK_MEMORY = "work_memory"
 
@@ -103,6 +107,8 @@ STATUS = {
     ErrorCode.NOT_PLAYER: 403,
     ErrorCode.NO_SHARE: 404,
     ErrorCode.NO_PLAYER: 404,
+    ErrorCode.NO_SEAT: 404,
+    ErrorCode.BAD_UNSUBSCRIBE: 404,
     ErrorCode.WORK_TIMEOUT: 503,
     ErrorCode.WORK_MEMORY: 503,
 }

@@ -106,6 +106,15 @@ class Limits:
     send_queue: int = _limit(
         256, "frames queued for a client that does not read them before it is dropped"
     )
+    # turn-based tables (their turn clock is hours or days)
+    turn_clock_max: int = _limit(
+        30 * 86400, "seconds a turn-based table's turn clock may be (30 days)"
+    )
+    turn_clock_min: int = _limit(
+        600, "seconds a turn-based table's turn clock must be at least (10 minutes)"
+    )
+    my_tables_shown: int = _limit(50, "unfinished tables an account's 'my games' list shows")
+    notices_at_once: int = _limit(8, "'your turn' e-mails and webhooks a process sends at once")
     # time
     bot_seconds: float = _limit(5.0, "seconds a bot may think about one move")
     review_playouts: int = _limit(
@@ -174,9 +183,14 @@ class Limits:
     def describe(self) -> list[tuple[str, str, str]]:
         """Each limit's name, value and meaning, for ``serve --limits``."""
         return [
-            (f.name, f"{getattr(self, f.name):g}", f.metadata["help"])
+            (f.name, _shown(getattr(self, f.name)), f.metadata["help"])
             for f in dataclasses.fields(self)
         ]
+
+
+def _shown(value: float) -> str:
+    """A limit as ``--limits`` prints it: a whole number in full, any other as short as it reads."""
+    return str(value) if isinstance(value, int) else f"{value:g}"
 
 
 def check_json_depth(text: str, max_depth: int) -> None:

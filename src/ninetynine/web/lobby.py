@@ -6,7 +6,9 @@ rebuilt by replaying its moves when somebody comes to it (nobody is at any table
 restart, so no bot or clock of a table still unvisited has anything to do). A finished
 table stays while somebody watches it, then for ``linger_seconds``, and is read back from
 the database when asked for again (to watch its end, or download its record). A table that
-nobody has been at for ``idle_seconds`` is ended as abandoned, rebuilt or not. Tables are
+nobody has been at for ``idle_seconds`` is ended as abandoned, rebuilt or not, except a
+turn-based one (:mod:`ninetynine.web.turns`): its players come and go, its bots play at
+once and its clock runs on, and the turn keeper loads it when its turn is due. Tables are
 private (reached by their invite link) unless created public; only public tables are listed.
 """
 
@@ -41,6 +43,7 @@ from ninetynine.web.storage import MetaConflict, Storage, StorageError, StoredTa
 from ninetynine.web.table.background import later
 from ninetynine.web.table.room import Table
 from ninetynine.web.table.seating import Seat, TableStatus, clean_name, hash_token
+from ninetynine.web.turns.keeper import TurnKeeper
 from ninetynine.web.work import Workers
 
 logger = logging.getLogger("ninetynine.web")
@@ -71,6 +74,7 @@ class Dormant:
 
     creator: dict[str, str]  # for the creators' limits
     seen: float  # the last sign of use: the start, or news of it from another process
+    turn_based: bool = False  # never ended for want of visitors
 
 
 class Lobby:
@@ -113,9 +117,11 @@ class Lobby:
         self._seeded_ids = None if settings.seed is None else random.Random(f"{settings.seed}/ids")
         now = settings.clock()
         self.dormant = {  # start-up: one blocking read is fine here
-            table_id: Dormant(meta.get("creator") or {}, now)
+            table_id: Dormant(meta.get("creator") or {}, now, bool(meta.get("turn_based")))
             for table_id, meta in storage.live_metas().items()
         }
+        self.turns = TurnKeeper(storage, settings, self.get)
+        self.turns.loaded = lambda table_id: table_id in self.tables
         self._ending_dormant: dict[str, asyncio.Task[None]] = {}
 
     def _rebuild(self, stored: StoredTable) -> Table | None:
@@ -130,6 +136,7 @@ class Lobby:
         table.bots.pool, table.sharing.wake = self.bot_pool, self.share_now.set
         table.coaching.workers = self.workers
         table.over = self.game_over
+        table.turn_hook = self.turns.moved
         self.tables[stored.id] = table
         return table
 
@@ -164,6 +171,8 @@ class Lobby:
         if table.state.is_over and self.game_over is not None:
             # where the process that saw the end stopped before its results were stored
             later(table_id, self.game_over(table), "storing the results")
+        if table.clock.turn_based and not table.finished:
+            await self.turns.restored(table)
         return table
 
     def live_count(self, creator: Creator) -> tuple[int, int]:
@@ -192,6 +201,7 @@ class Lobby:
         name: object,
         bots: dict[int, str],
         clock: float | None = None,
+        turn_based: bool = False,
         public: bool = False,
         creator: Creator | None = None,
         first: int = 0,
@@ -205,7 +215,9 @@ class Lobby:
         token returned opens none of them. A ``club``'s table (never public) is listed as the
         club's, and only its members may join or watch it (:mod:`ninetynine.web.clubs`).
         ``account``: the signed-in creator's account id, kept with seat 1. A ``rated`` table's
-        game moves its accounts' ratings (:mod:`ninetynine.web.history`)."""
+        game moves its accounts' ratings (:mod:`ninetynine.web.history`). A ``turn_based``
+        table's ``clock`` (required) is hours or days (``turn_clock_min`` to
+        ``turn_clock_max`` seconds)."""
         limits = self.settings.limits
         if not rules.players_min <= players <= rules.players_max:
             raise ProtocolError(
@@ -214,9 +226,20 @@ class Lobby:
                 f"{rules.players_max} players, not {players}",
             )
         check_rules(rules, players, limits)
-        if clock is not None and not 1 <= clock <= 3600:
+        if turn_based:
+            low, high = limits.turn_clock_min, limits.turn_clock_max
+            if clock is None or not low <= clock <= high:
+                raise LimitError(
+                    "turn_clock_max",
+                    f"turn clock {clock}: a turn-based table needs a clock of {low} to "
+                    f"{high} seconds ({low / 60:g} minutes to {high / 86400:g} days)",
+                    code=ErrorCode.BAD_TABLE,
+                )
+        elif clock is not None and not 1 <= clock <= 3600:
             raise ProtocolError(
-                ErrorCode.BAD_TABLE, f"turn clock {clock}: expected 1 to 3600 seconds"
+                ErrorCode.BAD_TABLE,
+                f"turn clock {clock}: expected 1 to 3600 seconds (a longer clock is for a "
+                'turn-based table: "turn_based": true)',
             )
         if creator is not None:
             by_client, by_address = self.live_count(creator)
@@ -258,6 +281,7 @@ class Lobby:
             "first": first,
             "seats": [s.stored() for s in seats],
             "clock": clock,
+            "turn_based": turn_based,
             "created": time.time(),
             "next": None,
             "finished": False,
@@ -319,6 +343,39 @@ class Lobby:
         table.kick()
         return seat, token
 
+    async def reopen(self, table: Table, account: str) -> tuple[int, str]:
+        """A new token for the seat the signed-in ``account`` holds at the table (its first,
+        where it holds several): returned once, its hash in place of the old one's, so the
+        old token opens nothing and the connections holding it are closed (at every
+        process). ``no_seat`` where the account holds none (or the table is finished)."""
+        token = secrets.token_urlsafe(24)
+        chosen: list[int] = []
+
+        def rekey() -> dict[str, Any]:
+            seat = next(
+                (i for i, s in enumerate(table.seats) if s.account == account and s.bot is None),
+                None,
+            )
+            if seat is None or table.finished:
+                raise ProtocolError(
+                    ErrorCode.NO_SEAT,
+                    f"your account holds no seat at table {table.id!r} that is still playing",
+                )
+            seats = list(table.seats)
+            old = seats[seat]
+            seats[seat] = Seat(
+                old.name, hash_token(token), takeover=old.takeover, account=old.account
+            )
+            chosen[:] = [seat]
+            return table.seating.meta_with(seats)
+
+        async with table.authority.lock:
+            await table.seating.change_meta(rekey)
+            seat = chosen[0]
+            table.seats[seat].token_hash = hash_token(token)
+        table.drop_seats({seat})
+        return seat, token
+
     async def rematch(self, table: Table) -> tuple[Table, bool]:
         """The same players and rules again, the next seat starting; linked from the old
         table. Returns the new table and whether this call created it."""
@@ -338,6 +395,7 @@ class Lobby:
                 name="",
                 bots={},
                 clock=table.meta.get("clock"),
+                turn_based=bool(table.meta.get("turn_based")),
                 public=bool(table.meta.get("public")),
                 first=(table.meta.get("first", 0) + 1) % n,
                 seats=seats,
@@ -377,10 +435,11 @@ class Lobby:
         """Starts the lobby's background work on the running event loop: warms the workers' fork
         server, and where other processes share the database, listens to them (:meth:`heard`) and
         runs :meth:`run_sharing`. The app's lifespan runs the ticker."""
-        asyncio.get_running_loop().run_in_executor(None, self.workers.warm)
+        loop = asyncio.get_running_loop()
+        loop.run_in_executor(None, self.workers.warm)
+        self._tasks = [loop.create_task(self.turns.run_sweeps())]
         if self.storage.shared:
-            loop = asyncio.get_running_loop()
-            self._tasks = [
+            self._tasks += [
                 loop.create_task(self.storage.listen(self.heard)),
                 loop.create_task(self.run_sharing()),
             ]
@@ -460,7 +519,11 @@ class Lobby:
                 elsewhere = await store.call(store.presence, [t.id for t in tables])
                 for table in tables:
                     table.sharing.presence_changed(elsewhere.get(table.id, {}))
-                wanted = [t.id for t in tables if t.attended and t.started and not t.finished]
+                wanted = [
+                    t.id
+                    for t in tables
+                    if (t.attended or t.clock.turn_based) and t.started and not t.finished
+                ]
                 held = await store.call(store.hold_leases, wanted)
                 await store.call(store.release_leases, sorted(driven - set(wanted)))
                 driven = held
@@ -502,6 +565,8 @@ class Lobby:
             table.tick(now)
             if table.fanout.conns or table.id in self._ending:
                 continue
+            if table.clock.turn_based and not table.finished:
+                continue  # its players come and go: never abandoned
             idle = now - table.clock.last_seen
             if table.finished:
                 if idle >= limits.linger_seconds:
@@ -512,6 +577,7 @@ class Lobby:
         for table_id, dormant in self.dormant.items():
             if (
                 now - dormant.seen >= limits.idle_seconds
+                and not dormant.turn_based
                 and table_id not in self._ending_dormant
                 and table_id not in self._loading
             ):

@@ -115,7 +115,16 @@ class NewTable(Model):
     )
     name: str | None = Field(None, max_length=MAX_NAME, description="the creator's name")
     clock: float | None = Field(
-        None, ge=1, le=3600, description="seconds per turn, or null for no clock"
+        None,
+        ge=1,
+        le=30 * 86400,
+        description="seconds per turn (1 to 3600; a turn-based table's: the server's "
+        "turn_clock_min to turn_clock_max, hours or days), or null for no clock",
+    )
+    turn_based: bool = Field(
+        False,
+        description="a turn-based table: its clock runs while nobody is here, it is never "
+        "abandoned, and its players are told when it is their turn",
     )
     public: bool = Field(False, description="listed in the lobby (else invite only)")
     club: str | None = Field(
@@ -335,6 +344,10 @@ class TableSummary(Model):
     players: int
     clock: float | None
     clock_left: float | None
+    turn_based: bool = Field(False, description="the clock runs while nobody is here")
+    deadline: float | None = Field(
+        None, description="a turn-based table's current turn runs out then (Unix seconds)"
+    )
     public: bool
     rated: bool = Field(description="its game moves its signed-in players' ratings")
     next: str | None = Field(description="the rematch's table, once there is one")
@@ -545,6 +558,72 @@ class Joined(Model):
     table: str
     seat: int
     token: str
+
+
+class MyPlayer(Model):
+    """A seat of one of my games (``seat`` from 1)."""
+
+    seat: int
+    name: str
+    kind: Literal["bot", "open", "human"]
+
+
+class MyGame(Model):
+    """One of the signed-in account's unfinished games: the table and the link that opens it
+    (``POST /api/tables/{id}/seat`` gives this device the seat), its rules, status, my seat
+    (from 1), the players, whose turn it is (a seat from 1, null: nobody's), whether it is
+    mine, the clock and a turn-based table's deadline (Unix seconds) with the seconds left of
+    it, its club."""
+
+    table: str
+    link: str
+    rules: RulesName
+    status: TableStatus
+    seat: int
+    players: list[MyPlayer]
+    turn: int | None
+    my_turn: bool
+    turn_based: bool
+    clock: float | None
+    deadline: float | None
+    clock_left: float | None = Field(description="seconds left of the current turn, or null")
+    club: str | None
+
+
+class MyTables(Model):
+    """``GET /api/account/tables``: my unfinished games, those where it is my turn first."""
+
+    tables: list[MyGame]
+
+
+class ContactView(Model):
+    """The signed-in account's e-mail address (shown to it alone), whether it gets "your
+    turn" e-mails and its clubs' webhook messages, and whether this server sends e-mails."""
+
+    email: str | None
+    email_on: bool
+    webhook_on: bool
+    email_sent: bool
+
+
+class ContactChange(Model):
+    """``POST /api/account/contact``: what to change (a field left out stays)."""
+
+    email: str | None = Field(None, max_length=254, description='an address, or "" for none')
+    email_on: bool | None = Field(None, description='"your turn" e-mails')
+    webhook_on: bool | None = Field(None, description="my turns in my clubs' webhooks")
+
+
+class Webhook(Model):
+    """A club's webhook URL (null: none), as its owner sees it."""
+
+    url: str | None
+
+
+class WebhookChange(Model):
+    """``POST /api/clubs/{id}/webhook``: the URL (a public http(s) address), or ``""``."""
+
+    url: str = Field(max_length=500, description='an http(s) URL, or "" for none')
 
 
 class Counter(Model):
@@ -1030,6 +1109,17 @@ ROUTES: dict[str, dict[str, Any]] = {
     "GET /api/players/{account_id}": _json(Profile, *READ, 401, 404),
     "GET /api/clubs/{club_id}/leaderboard": _json(Leaderboard, *READ, 401, 404),
     "GET /api/leaderboard": _json(Leaderboard, *READ),
+    "GET /api/account/tables": _json(MyTables, *READ, 401),
+    "POST /api/tables/{table_id}/seat": _json(Joined, *WRITE, 401, 404, body=(NoFields, "nothing")),
+    "GET /api/account/contact": _json(ContactView, *READ, 401),
+    "POST /api/account/contact": _json(
+        ContactView, *WRITE, 401, body=(ContactChange, "what to change")
+    ),
+    "GET /api/clubs/{club_id}/webhook": _json(Webhook, *READ, 401, 403, 404),
+    "POST /api/clubs/{club_id}/webhook": _json(
+        Webhook, *WRITE, 401, 404, body=(WebhookChange, "the club's webhook")
+    ),
+    "GET /u/{token}": _text("text/html", "the unsubscribe page", Response, 404),
     "GET /t/{table_id}": _text("text/html", "the client's page", FileResponse, 400),
     "GET /c/{invite}": _text("text/html", "the client's page", FileResponse, 400),
     "GET /club/{club_id}": _text("text/html", "the client's page", FileResponse, 400),

@@ -21,6 +21,20 @@ from ninetynine.web.limits import Limits
 BOT_NAME = re.compile(r"^[a-z][a-z0-9-]{0,19}$")
 
 
+@dataclass(frozen=True)
+class Smtp:
+    """The operator's mail server for "your turn" e-mails (``serve --smtp-host`` and the
+    options after it): where, the sender's address, STARTTLS, and an optional login."""
+
+    host: str
+    port: int = 25
+    sender: str = "ninetynine@localhost"
+    starttls: bool = False
+    user: str | None = None
+    password: str | None = None
+    timeout: float = 10.0  # seconds one message may take to hand over
+
+
 @dataclass
 class Settings:
     """How one server runs, as ``ninetynine serve``'s flags set it: the database, the grace period,
@@ -41,6 +55,12 @@ class Settings:
     # for localhost alone; serve --insecure-cookies turns it off for a server on plain http
     # (a LAN, tests on 127.0.0.1), where a session may then be read on the way.
     secure_cookies: bool = True
+    # "your turn" at turn-based tables (ninetynine.web.turns): the address their links
+    # start with, the SMTP server that sends the e-mails (none: no e-mail is sent), and
+    # whether a club's webhook may post to a loopback or private address (tests, a LAN)
+    public_url: str = ""  # e.g. https://cards.example.org (serve --public-url)
+    smtp: Smtp | None = None
+    private_webhooks: bool = False
     clock: Callable[[], float] = time.monotonic  # injectable for tests
     wall: Callable[[], float] = time.time  # expiries stored for every process; for tests
     seed: int | None = None  # tests only: reproducible chance; never sent to anyone

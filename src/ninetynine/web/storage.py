@@ -118,6 +118,20 @@ _SCHEMA = (
     "mu DOUBLE PRECISION NOT NULL, sigma DOUBLE PRECISION NOT NULL, "
     "at DOUBLE PRECISION NOT NULL, PRIMARY KEY (account, family, seq))",
     "CREATE INDEX IF NOT EXISTS nn_rating_history_table ON nn_rating_history (account, table_id)",
+    # turn-based tables (ninetynine.web.turns): each one's current turn with its deadline
+    # (wall-clock seconds; a bot's or a shuffle's is due at once), the turns whose "your
+    # turn" was sent (one row per table and state id: exactly once, whichever process),
+    # each account's e-mail address and what it unsubscribed from, each club's webhook,
+    # and the key that signs the unsubscribe links
+    "CREATE TABLE IF NOT EXISTS nn_turns (table_id TEXT PRIMARY KEY, version INTEGER NOT NULL, "
+    "seat INTEGER, deadline DOUBLE PRECISION NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS nn_turns_deadline ON nn_turns (deadline)",
+    "CREATE TABLE IF NOT EXISTS nn_turn_notices (table_id TEXT NOT NULL, version INTEGER NOT NULL, "
+    "PRIMARY KEY (table_id, version))",
+    "CREATE TABLE IF NOT EXISTS nn_contacts (account TEXT PRIMARY KEY, email TEXT, "
+    "email_off INTEGER NOT NULL DEFAULT 0, webhook_off INTEGER NOT NULL DEFAULT 0)",
+    "CREATE TABLE IF NOT EXISTS nn_club_hooks (club TEXT PRIMARY KEY, url TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS nn_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
 )
 
 

@@ -158,6 +158,7 @@ class AccountStore:
                 *HistoryStore.delete_statements(account_id),
                 ("DELETE FROM nn_passkeys WHERE account = ?", (account_id,)),
                 ("DELETE FROM nn_sessions WHERE account = ?", (account_id,)),
+                ("DELETE FROM nn_contacts WHERE account = ?", (account_id,)),
                 ("DELETE FROM nn_accounts WHERE id = ?", (account_id,)),
             ]
         )

@@ -154,6 +154,7 @@ class ClubStore:
         return [
             (f"DELETE FROM nn_club_members WHERE club IN ({picked})", (param,)),
             (f"DELETE FROM nn_club_tables WHERE club IN ({picked})", (param,)),
+            (f"DELETE FROM nn_club_hooks WHERE club IN ({picked})", (param,)),
             (f"DELETE FROM nn_clubs WHERE {where}", (param,)),
         ]
 

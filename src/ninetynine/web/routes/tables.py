@@ -92,6 +92,13 @@ async def create_table(request: Request, response: Response, lobby: LobbyDep) ->
         raise ProtocolError(
             ErrorCode.BAD_TABLE, f"clock {str(clock)[:20]!r}: expected seconds or null"
         )
+    turn_based = body.get("turn_based", False)
+    if not isinstance(turn_based, bool):
+        raise ProtocolError(
+            ErrorCode.BAD_TABLE,
+            "turn_based: expected true (a turn clock of hours or days, the game goes on "
+            "while nobody is here) or false",
+        )
     public = body.get("public", False)
     if not isinstance(public, bool):
         raise ProtocolError(
@@ -136,6 +143,7 @@ async def create_table(request: Request, response: Response, lobby: LobbyDep) ->
         players=players,
         name=body.get("name"),
         clock=clock,
+        turn_based=turn_based,
         public=public,
         bots=_bots_of(body.get("bots", {})),
         creator=Creator.of(client, where),

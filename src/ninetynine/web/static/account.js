@@ -6,6 +6,7 @@
 import { renderClubs } from "./clubs.js";
 import { $, api, plural } from "./dom.js";
 import { claimSeats, renderGames } from "./games.js";
+import { renderTurns } from "./turns.js";
 
 // base64url (WebAuthn's JSON) <-> bytes, by hand: not every browser has
 // PublicKeyCredential.parseCreationOptionsFromJSON or a credential's toJSON.
@@ -134,6 +135,7 @@ function render() {
   $("delete-label").textContent = guest ? "" : `Type the account's name, ${account.name}, to delete it`;
   renderClubs(account);
   renderGames(account);
+  renderTurns(account);
 }
 
 function openForm(form, field) {

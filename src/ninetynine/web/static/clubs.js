@@ -61,6 +61,7 @@ function item(club) {
       : [el("span", { class: "hint" }, "No rated games in this club yet.")];
     board.replaceWith(el("div", { class: "club-board" }, ...shown));
   }));
+  if (club.owner) li.append(webhookButton(club));
   show.addEventListener("click", () => act(async () => {
     const page = await api(`/api/clubs/${encodeURIComponent(club.id)}`);
     const link = el("input", { readonly: "", class: "club-link", "aria-label": `Invite link to ${club.name}`,
@@ -230,4 +231,30 @@ function wirePage(id) {
       location.href = res.invite;
     });
   });
+}
+
+// The owner's webhook (a Discord or Slack channel's URL): "your turn" at the club's
+// turn-based tables is posted there.
+function webhookButton(club) {
+  const open = el("button", { type: "button", class: "quiet" }, "Webhook");
+  open.addEventListener("click", () => act(async () => {
+    const { url } = await api(`/api/clubs/${encodeURIComponent(club.id)}/webhook`);
+    const id = `webhook-${club.id}`;
+    const input = el("input", { id, type: "url", maxlength: "500", class: "club-link", placeholder: "https://discord.com/api/webhooks/...", value: url || "" });
+    const saved = el("span", { class: "hint", role: "status" });
+    const form = el("form", { class: "club-form webhook-form" },
+      el("div", { class: "field" }, el("label", { for: id }, `Webhook for "your turn" in ${club.name}`), input),
+      el("button", { type: "submit" }, "Save webhook"), saved);
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      act(async () => {
+        saved.textContent = "";
+        const res = await api(`/api/clubs/${encodeURIComponent(club.id)}/webhook`, { url: input.value.trim() });
+        saved.textContent = res.url ? "Saved." : "Removed.";
+      });
+    });
+    open.replaceWith(form);
+    input.focus();
+  }));
+  return open;
 }

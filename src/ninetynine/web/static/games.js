@@ -1,4 +1,4 @@
-// The lobby's "My games" area, for a signed-in account: its finished games, newest first,
+// The lobby's "Finished games" area, for a signed-in account: its finished games, newest first,
 // each with its replay, the coach's review and its record one click away; a download of every
 // record; its profile (games and wins per rule set, ratings with a graph drawn here as inline
 // SVG); and, on signing up or in, the seats this browser played as a guest claimed for it.

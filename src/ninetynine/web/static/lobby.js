@@ -14,6 +14,10 @@ export async function showLobby() {
   $("name").addEventListener("change", () => saveName($("name").value));
   $("play-now").addEventListener("click", playNow);
   $("create-form").addEventListener("submit", createTable);
+  $("turn-based").addEventListener("change", () => {  // hours or days instead of seconds
+    $("turn-clock-field").hidden = !$("turn-based").checked;
+    $("clock").closest(".field").hidden = $("turn-based").checked;
+  });
   $("record-file").addEventListener("change", replayFile);
   follow();
   showAccount();  // optional: a guest's play does not wait for it
@@ -73,6 +77,10 @@ async function createTable(ev) {
   const body = { name: $("name").value.trim() || null, rules: $("rules").value, players: n, bots,
                  clock: $("clock").value ? Number($("clock").value) : null, public: $("public").checked };
   if (!$("rated-field").hidden && $("rated").checked) body.rated = true;  // signed in only
+  if ($("turn-based").checked) {
+    body.turn_based = true;
+    body.clock = Number($("turn-clock").value) * Number($("turn-unit").value);
+  }
   const file = $("house").files[0];
   if (file) body.house_rules = await file.text();
   startTable(body, $("create-error"));

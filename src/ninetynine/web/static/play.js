@@ -10,6 +10,7 @@ import {
 } from "./board.js";
 import { announce, speak, turnCue } from "./cues.js";
 import { coachFrame, initCoach, showCoach } from "./coach.js";
+import { duration, notifyButton, turnNotice } from "./turns.js";
 
 let tableId = null, ws = null, retry = 0, watching = false;
 let last = null, rules = null;  // the frame on screen and the table's card labels
@@ -209,7 +210,12 @@ function render(msg) {
   renderPrompt(v, t, msg.stuck);
   renderSummary(msg);
   clock(t, v);
+  if (t.turn_based && !watching) {
+    if (!notifyWired) { notifyWired = true; notifyButton($("notify")); }
+    turnNotice(myTurn(v), t);
+  }
 }
+let notifyWired = false;
 
 function renderPrompt(v, t, stuck) {  // stuck: why no card may be played, from the engine
   const open = t.seats.filter((s) => s.kind === "open").length;
@@ -336,8 +342,9 @@ function act(action) {
 function showError(text) { $("error").textContent = text; }
 
 // The turn clock on the acting seat: a ring that empties, and the seconds left.
-let deadline = null, clockSeconds = null;
+let deadline = null, clockSeconds = null, longClock = false;
 function clock(t, v) {
+  longClock = !!t.turn_based;
   deadline = t.clock_left === null || t.clock_left === undefined ? null : Date.now() + t.clock_left * 1000;
   clockSeconds = t.clock;
   tick();
@@ -349,7 +356,7 @@ function tick() {
   if (deadline === null) { label?.remove(); seat.style.removeProperty("--left"); return; }
   const left = Math.max(0, (deadline - Date.now()) / 1000);
   label ||= seat.appendChild(el("span", { class: "clock" }));
-  label.textContent = `${Math.ceil(left)} s`;
+  label.textContent = longClock ? duration(left) : `${Math.ceil(left)} s`;
   seat.style.setProperty("--left", String(clockSeconds ? left / clockSeconds : 1));
   seat.classList.add("timed");
 }

@@ -40,11 +40,13 @@ class Authority:
         *,
         kick: Callable[[], None],
         ended: Callable[[], None],
+        turned: Callable[[], None] = lambda: None,
     ) -> None:
         self.seating, self.fanout, self.clock, self.storage = seating, fanout, clock, storage
         self.match = seating.match
         self.kick = kick  # let the bots move (they sit above the authority)
         self.ended = ended  # the game is over: stop the bots
+        self.turned = turned  # this process stored a move: a new turn starts (turn-based)
         self.lock = asyncio.Lock()  # one move (check, store, apply) at a time
         self.last_accepted: dict[int, tuple[int, str]] = {}
 
@@ -140,6 +142,7 @@ class Authority:
                 await seating.change_meta(lambda: seating.meta_with(finished=True))
             except StorageError as e:  # the move stands; a restart marks the table finished
                 logger.warning("table %s: could not mark the game finished: %s", seating.id, e)
+        self.turned()
 
     async def catch_up(self) -> None:
         """Play the moves other processes stored since this table's state (under lock)."""

@@ -7,7 +7,8 @@ A bot that runs out of time is asked again with a quarter of the time, and if th
 out too the takeover level plays that one move: being slow, which a busy server can cause,
 never costs a seat its bot. A bot seat's bot that fails (crashes, answers garbage) is
 replaced by the takeover level for good; a failing stand-in is started afresh on the next
-try. The pump runs only at the driving process, while anybody is here.
+try. The pump runs only at the driving process, while anybody is here (at a turn-based
+table, whoever is here).
 """
 
 from __future__ import annotations
@@ -70,23 +71,21 @@ class TableBots:
 
     # The pump -----------------------------------------------------------------------
 
+    @property
+    def awake(self) -> bool:
+        """The bots may move: somebody is at the table, or it is turn-based (its bots play
+        at once, whoever is here)."""
+        return self.fanout.attended or self.clock.turn_based
+
     def kick(self) -> None:
-        """Let chance and bots move until a person is to play (while anybody is here)."""
-        if (
-            self.sharing.driving
-            and self.fanout.attended
-            and (self._pump is None or self._pump.done())
-        ):
+        """Let chance and bots move until a person is to play (while anybody is here, or at
+        once at a turn-based table)."""
+        if self.sharing.driving and self.awake and (self._pump is None or self._pump.done()):
             self._pump = asyncio.get_running_loop().create_task(self._run_pump())
 
     async def _run_pump(self) -> None:
         seating, authority = self.seating, self.authority
-        while (
-            seating.started
-            and not seating.finished
-            and self.fanout.attended
-            and self.sharing.driving
-        ):
+        while seating.started and not seating.finished and self.awake and self.sharing.driving:
             if authority.state.is_chance:
                 async with authority.lock:
                     if authority.state.is_chance:

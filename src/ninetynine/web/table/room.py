@@ -6,7 +6,7 @@ Everything here runs on the server's event loop; the database and the bots' thin
 on threads. Chance outcomes are drawn from the operating system's generator
 (:mod:`secrets`) and stored, never sent. A table whose every connection is gone pauses:
 its bots and clocks wait for somebody to come back (the lobby ends it as abandoned after
-a while).
+a while), except at a turn-based table, whose bots and clock go on.
 """
 
 from __future__ import annotations
@@ -65,10 +65,18 @@ class Table:
         self.fanout = Fanout(self.seating, rules, settings, storage, self.summary)
         self.clock = TurnClock(self.seating, self.fanout, settings)
         self.authority = Authority(
-            self.seating, self.fanout, self.clock, storage, kick=self.kick, ended=self._ended
+            self.seating,
+            self.fanout,
+            self.clock,
+            storage,
+            kick=self.kick,
+            ended=self._ended,
+            turned=self._turned,
         )
         # told when the game is played to its end here (the lobby stores the results)
         self.over: Callable[[Table], Awaitable[None]] | None = None
+        # a turn-based table's new turn, to store and announce (the lobby's turn keeper)
+        self.turn_hook: Callable[[Table], None] = lambda table: None
         self.sharing = Sharing(
             self.seating, self.fanout, self.clock, self.authority, storage, kick=self.kick
         )
@@ -79,6 +87,7 @@ class Table:
             self.bots.seed = f"{settings.seed}/{table_id}"
         self.coaching = Coaching(self.authority, settings)
         self.seating.adopted = self._adopted
+        self.seating.rekeyed = self.drop_seats
 
     @classmethod
     def restore(cls, stored: StoredTable, storage: Storage, settings: Settings) -> Table:
@@ -188,6 +197,8 @@ class Table:
             "players": len(self.seats),
             "clock": self.meta.get("clock"),
             "clock_left": self.clock.left(),
+            "turn_based": self.clock.turn_based,
+            "deadline": self.deadline(),
             "public": bool(self.meta.get("public")),
             "rated": bool(self.meta.get("rated")),
             "next": self.meta.get("next"),
@@ -203,6 +214,13 @@ class Table:
                 for i, s in enumerate(self.seats)
             ],
         }
+
+    def deadline(self) -> float | None:
+        """A turn-based table's current deadline (wall-clock seconds) while a person is to
+        play, else None."""
+        if not self.clock.turn_based or self.clock.left() is None:
+            return None
+        return self.clock.deadline
 
     def record_text(self) -> str:
         """The game's record as ``.toml`` text, with its final state; refused (``not_finished``)
@@ -237,6 +255,9 @@ class Table:
                 self.bots.release_stand_in(conn.seat)
                 fanout.note(conn.seat, "Returned", f"{s.name} is back.")
                 self.seating.persist_seats()
+                if self.clock.turn_based and self.state.current_seat == conn.seat:
+                    self.clock.deadline = self.clock.next_deadline()  # theirs again: a full turn
+                    self._turned()
             fanout.broadcast([])  # the seat shows as connected
         clock.last_seen = self.settings.clock()
         if not fanout.attended:
@@ -275,6 +296,19 @@ class Table:
     def kick(self) -> None:
         """Let chance and bots move until a person is to play (while anybody is here)."""
         self.bots.kick()
+
+    def drop_seats(self, seats: set[int]) -> None:
+        """Closes this process's connections to these seats (their token was replaced: the
+        browsers holding the old one must not play on)."""
+        for conn in list(self.fanout.conns):
+            if conn.seat in seats:
+                conn.dropped.set()
+
+    def _turned(self) -> None:
+        """A move stored here (or a return) starts a new turn: at a turn-based table, the
+        turn keeper stores it and tells the player."""
+        if self.clock.turn_based:
+            self.turn_hook(self)
 
     def close_bots(self) -> None:
         """Stop the seats' process bots: the game is over or the server is stopping."""

@@ -103,6 +103,9 @@ class Seating:
         self.elsewhere: dict[tuple[str, int], int] = {}  # (process, seat or -1) -> connections
         # told which seats' bot levels changed when another process's metadata is adopted
         self.adopted: Callable[[set[int]], None] = lambda changed: None
+        # told which seats got a new token (reopened by their account): their old
+        # connections are closed
+        self.rekeyed: Callable[[set[int]], None] = lambda seats: None
 
     # Queries ------------------------------------------------------------------------
 
@@ -189,8 +192,10 @@ class Seating:
         """Metadata another process stored: who sits where, the bots, takeovers, the end."""
         if version <= self.meta_version:
             return
-        changed = set()
+        changed, rekeyed = set(), set()
         for i, (s, new) in enumerate(zip(self.seats, meta["seats"], strict=True)):
+            if s.token_hash is not None and new.get("token_hash") != s.token_hash:
+                rekeyed.add(i)
             s.name, s.token_hash = new["name"], new.get("token_hash")
             if new.get("bot") != s.bot:
                 s.bot = new.get("bot")
@@ -199,6 +204,8 @@ class Seating:
             self.match.given_names[i] = s.name
         self.meta, self.meta_version = meta, version
         self.adopted(changed)
+        if rekeyed:
+            self.rekeyed(rekeyed)
 
     def persist_seats(self) -> None:
         """Store who is being played for by a bot (others serving the table follow it)."""
