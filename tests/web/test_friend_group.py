@@ -1,36 +1,40 @@
 """A friends' evening, end to end in a real browser (Debian's Chromium with its virtual
 authenticator, as in tests/web/test_account_browser.py), one test per chapter: Ann and Ben sign
 up with passkeys in two browsers, Ann makes a club and Ben joins it by its invite link, they play
-a rated club table with a bot to the end by clicking, and each sees the game in "My games", the
-rating change, and the club's leaderboard in rating order; the game's share link opens the replay
-in a third, signed-out browser; the profile, the club's page and "My games" look as their
-baselines at a phone's size and a laptop's.
+a rated club table with a bot to the end by clicking, and each sees the game in "Finished
+games", the rating change, and the club's leaderboard in rating order; the game's share link
+opens the replay in a third, signed-out browser; the profile, the club's page and the games
+lists look as their baselines at a phone's size and a laptop's; a turn-based club table goes on
+across a server restart, Ben's "your turn" reaching a real SMTP server on loopback and the
+club's webhook a local HTTP receiver, and Ben follows the e-mail's link back to his seat.
 
-The club's page makes unrated tables of members only (no bot seats, no "Rated" box) and the
-lobby's form has no club field, so the rated club table with a bot is made by the page's own
-``POST /api/tables`` with Ann's cookies (``club`` and ``rated`` together), as the API allows."""
+The club's page makes live, unrated tables of members only (no bot seats, no "Rated" box, no
+turn-based option) and the lobby's form has no club field, so the club's tables here are made
+by the page's own ``POST /api/tables`` with Ann's cookies, as the API allows."""
 
 from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from ninetynine.web.settings import Settings
+from ninetynine.web.settings import Settings, Smtp
 from tests.web.conftest import ROOMY
 from tests.web.helpers import FakeClock, ServerThread
 from tests.web.pages import READY, assert_screen, take_turn
 from tests.web.test_account_browser import SIZES, sign_up, with_passkeys
 from tests.web.test_pages_browser import club_of, join, open_club, watch_errors
+from tests.web.test_turns import DAY, Hooks, Inbox, eventually, hooks, inbox, turn_server
 
 CLUB = "Friday cards"
+_FIXTURES = (hooks, inbox)  # the turns tests' SMTP server and webhook receiver, used here
 # The accounts' and games' wall clock stands at noon UTC on a Friday (2026-11-27), so the day a
-# game shows in "My games" is the same in every run and nearly every time zone.
+# game shows in "Finished games" is the same in every run and nearly every time zone.
 FRIDAY = 1_795_780_800.0
 
 # The page's own call, with its cookies and Origin: a club's table, rated, with a bot at seat 3.
@@ -143,7 +147,7 @@ def evening(browser: Browser, web: ServerThread, friday: FakeClock) -> Evening:
 
 def games_of(page: Page, url: str) -> Any:
     page.goto(url)
-    games = page.get_by_role("region", name="My games")
+    games = page.get_by_role("region", name="Finished games")
     expect(games.locator(".game")).to_have_count(1)
     return games.locator(".game").first
 
@@ -151,7 +155,7 @@ def games_of(page: Page, url: str) -> Any:
 def test_the_rated_club_game_is_in_both_histories_and_moves_the_leaderboard(
     evening: Evening,
 ) -> None:
-    # "My games" on each side: the game, its place, and the rating change it made
+    # "Finished games" on each side: the game, its place, and the rating change it made
     change: dict[str, float] = {}
     for page, me, other in ((evening.ann, "Ann", "Ben"), (evening.ben, "Ben", "Ann")):
         game = games_of(page, evening.url)
@@ -214,7 +218,7 @@ def test_the_profile_club_and_my_games_look_as_their_baselines(
     errors: list[str] = []
     page = watch_errors(context.new_page(), errors)
     page.goto(evening.url)
-    games = page.get_by_role("region", name="My games")
+    games = page.get_by_role("region", name="Finished games")
     expect(games.locator(".game")).to_have_count(1)
     page.mouse.move(0, 0)
     # the seeded game on a fixed day: nothing varies but the clubs' invite links (not shown)
@@ -230,4 +234,110 @@ def test_the_profile_club_and_my_games_look_as_their_baselines(
     page.mouse.move(0, 0)
     assert_screen(page, f"evening-club-{size}", tmp_path, mask=[page.locator("#club-invite")])
     context.close()
+    assert not errors, errors
+
+
+# The page's own call again: the club's turn-based table for two, a day for each turn (the
+# club's page makes live tables only, and the lobby's turn-based form has no club field).
+TURN_BASED_CLUB_TABLE = """async ([club, clock]) => {
+  const res = await fetch("/api/tables", {method: "POST",
+    headers: {"Content-Type": "application/json"},
+    body: JSON.stringify({name: "Ann", players: 2, bots: {}, club, public: false,
+                          turn_based: true, clock})});
+  const body = await res.json();
+  if (!res.ok) throw new Error(body.message);
+  localStorage.setItem(`nn-token-${body.table}`, body.token);
+  return body;
+}"""
+
+
+def my_turn(page: Page) -> bool:
+    return bool(page.locator("#hand button.legal").count())
+
+
+def test_a_turn_based_club_table_goes_on_across_a_restart_with_email_and_webhook(
+    browser: Browser,
+    make_server: Callable[..., ServerThread],
+    clock: FakeClock,
+    inbox: tuple[Inbox, int],
+    hooks: Hooks,
+    tmp_path: Path,
+) -> None:
+    box, port = inbox
+    database = str(tmp_path / "turns.sqlite3")
+    smtp = Smtp("127.0.0.1", port, "nn@example.org")
+    first = turn_server(make_server, clock, database=database, smtp=smtp, seed=99)
+    url = f"http://localhost:{first.port}"
+    first.settings.public_url = url  # the links in the e-mails, where the passkeys are
+    errors: list[str] = []
+    ann = watch_errors(with_passkeys(browser), errors)
+    sign_up(ann, url, "Ann")
+    invite = club_of(ann, url, CLUB)
+    ben = watch_errors(with_passkeys(browser), errors)
+    join(ben, url, "Ben", invite)
+    # Ann, the owner, points the club's webhook at the receiver; Ben wants his e-mail
+    clubs = ann.get_by_role("region", name="Your clubs")
+    clubs.get_by_role("button", name="Webhook").click()
+    clubs.get_by_label(f'Webhook for "your turn" in {CLUB}').fill(hooks.url)
+    clubs.get_by_role("button", name="Save webhook").click()
+    expect(clubs.locator(".webhook-form [role=status]")).to_have_text("Saved.")
+    ben.get_by_text("When it is my turn", exact=True).click()
+    ben.get_by_label("E-mail me at").fill("ben@example.org")
+    ben.get_by_label("E-mail me when it is my turn at a turn-based table").check()
+    ben.get_by_label("Name me in my clubs' chat (their webhook) when it is my turn").check()
+    ben.get_by_role("button", name="Save", exact=True).click()
+    expect(ben.locator("#contact-saved")).to_have_text("Saved.")
+
+    open_club(ann, CLUB)
+    club = ann.url.rsplit("/", 1)[1]
+    made: dict[str, Any] = ann.evaluate(TURN_BASED_CLUB_TABLE, [club, DAY])
+    table = made["table"]
+    ann.goto(url + made["invite"])
+    open_club(ben, CLUB)
+    ben.locator("#club-tables").get_by_role("link", name=re.compile("^Join")).click()
+    ben.wait_for_url(re.compile(f"/t/{table}$"))
+    ben.locator("#join-panel").get_by_label("Your name").fill("Ben")
+    ben.get_by_role("button", name="Take a seat").click()
+    expect(ben.locator("#seats")).to_contain_text("Ben (you)")
+    # to Ann's turn (Ben plays first if the deal says so), then the server goes down
+    ann.wait_for_function(READY)
+    if not my_turn(ann):
+        take_turn(ben)
+        ann.wait_for_function(READY)
+    assert my_turn(ann)
+    home = ben.context
+    ben.close()  # Ben goes home: "your turn" is for a seat nobody has open
+    sent = len(box.messages)
+    posted = len(hooks.posts)
+    first.stop()
+    second = ServerThread(dataclasses.replace(first.settings), port=first.port).start()
+    try:
+        # Ann's page finds the new server by itself (the table read back from the database)
+        # and her move goes through there; Ben is told by e-mail and in the club's chat
+        expect(ann.locator("#conn")).to_be_empty(timeout=15_000)
+        assert table in second.lobby.tables
+        expect(ann.locator("#prompt")).to_contain_text("Your turn")
+        take_turn(ann)
+        expect(ann.locator("#prompt")).to_contain_text("Ben to play")
+        mail = eventually(lambda: box.messages[sent:])
+        assert [to for to, _ in mail] == [["ben@example.org"]], mail
+        body = mail[0][1].get_payload(decode=True).decode()
+        link = re.search(rf"{re.escape(url)}/t/{table}\b", body)
+        assert link, body
+        post = eventually(lambda: hooks.posts[posted:])
+        assert len(post) == 1 and post[0]["content"].startswith("Your turn, Ben:"), post
+        assert f"/t/{table}" in post[0]["content"]
+        # Ben follows the e-mail's link to his seat and plays on the restarted server
+        ben = watch_errors(home.new_page(), errors)
+        ben.goto(link[0])
+        expect(ben.locator("#seats")).to_contain_text("Ben (you)")
+        expect(ben.locator("#prompt")).to_contain_text("Your turn")
+        assert take_turn(ben)
+        expect(ann.locator("#prompt")).to_contain_text("Your turn", timeout=15_000)
+        # "My games" lists it with the turn where it is
+        ben.goto(url)
+        games = ben.get_by_role("region", name="My games")
+        expect(games).to_contain_text("Ann to play")
+    finally:
+        second.stop()
     assert not errors, errors
