@@ -43,9 +43,11 @@ def free_port() -> int:
 class ServerThread:
     """``ninetynine.web`` served by uvicorn on 127.0.0.1 in a background thread."""
 
-    def __init__(self, settings: Settings, storage: Storage | None = None) -> None:
+    def __init__(
+        self, settings: Settings, storage: Storage | None = None, port: int | None = None
+    ) -> None:
         self.settings = settings
-        self.port = free_port()
+        self.port = free_port() if port is None else port  # a restart: the same origin
         self.app = create_app(settings, storage)
         config = uvicorn.Config(
             self.app,
