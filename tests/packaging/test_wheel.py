@@ -218,6 +218,10 @@ def extra_venv(wheel: Path, extras: str, where: Path) -> Path:
     try:
         return fresh_venv(where / "venv", requirement, *offline)
     except AssertionError:  # not all in the wheelhouse yet
+        # pip download saves the project's own wheel too, and would then take that old
+        # copy (and its old requirements) over the one just built
+        for old in WHEELHOUSE.glob("ninetynine-*.whl"):
+            old.unlink()
         run([*PIP, "download", "--quiet", "--dest", WHEELHOUSE, requirement])
         return fresh_venv(where / "venv-2", requirement, *offline)
 

@@ -164,7 +164,7 @@ def test_the_rated_club_game_is_in_both_histories_and_moves_the_leaderboard(
         won = f"{me} and " in evening.winner or evening.winner.startswith(f"{me} wins")
         assert (place == "Won") == won, (place, evening.winner)
         rating = game.locator(".game-rating").inner_text()
-        found = re.fullmatch(r"\s*rating ([+\u2212])(\d+\.\d)", rating)
+        found = re.fullmatch(r"\s*·\s*rating ([+\u2212])(\d+\.\d)", rating)
         assert found and found[2] != "0.0", f"{me}'s rating did not move: {rating!r}"
         change[me] = float(found[2]) * (1 if found[1] == "+" else -1)
         assert (change[me] > 0) == won, (me, rating, evening.winner)  # a win raises it

@@ -59,7 +59,7 @@ from ninetynine.rules.settings import Scoring
 
 # ninetynine.rl.encoding.VERSION, which this layer may not import (it needs NumPy); a
 # test checks that the two agree
-ENCODING_VERSION = 1
+ENCODING_VERSION = 2
 # bots that choose from their view without its log: their cells can take the fast path
 HISTORY_FREE: tuple[type, ...] = (RandomBot, BeginnerBot, GreedyBot, HeuristicBot)
 

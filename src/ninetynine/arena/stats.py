@@ -94,10 +94,12 @@ class SeatStats:
 
     @property
     def win_rate(self) -> float:
+        """The share of the games won from this seat, 0 to 1 (0 before any)."""
         return self.wins / self.games if self.games else 0.0
 
     @property
     def interval(self) -> tuple[float, float]:
+        """The 95% (Wilson) interval of the win rate."""
         return wilson(self.wins, self.games)
 
 

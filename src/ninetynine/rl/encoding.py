@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, overload
+from typing import Any
 
 import numpy as np
 
@@ -82,10 +82,6 @@ def encoding_for(rules: Rules, players: int, version: int = VERSION) -> Encoding
 Played = Sequence[tuple[int, int]]
 
 
-@overload
-def encode(game: View) -> np.ndarray: ...
-@overload
-def encode(game: State, seat: int, played: Played | None = None) -> np.ndarray: ...
 def encode(game: State | View, seat: int | None = None, played: Played | None = None) -> np.ndarray:
     """The observation of a seat (version :data:`VERSION`): from its
     :class:`~ninetynine.engine.view.View` alone (:meth:`Encoding.observe_view`), or of

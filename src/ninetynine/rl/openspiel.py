@@ -414,7 +414,9 @@ class SpielBot(pyspiel.Bot):  # type: ignore[misc]  # pyspiel ships no types
         """Another seat's move: the bot reads the table from each view it is given."""
 
     def provides_force_action(self) -> bool:
+        """No: OpenSpiel cannot make it play a move of its choosing."""
         return False
 
     def provides_policy(self) -> bool:
+        """No: it gives one move, not a distribution over them."""
         return False

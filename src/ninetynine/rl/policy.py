@@ -38,6 +38,8 @@ class PolicyBot:
         self.policy, self.name, self.version = policy, name, version
 
     def choose(self, view: View, rng: random.Random) -> Action:
+        """The action of the index the policy gives for this view (``rng`` unused: the
+        policy is the bot's only choice)."""
         encoding = encoding_for(view.rules, view.players, self.version)
         index = self.policy(encoding.observe_view(view), encoding.view_mask(view))
         return encoding.action_for(view, index)

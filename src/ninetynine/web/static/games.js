@@ -72,7 +72,7 @@ async function list(reset) {
 function item(g) {
   const when = new Date(g.finished * 1000).toLocaleDateString();
   const others = g.players.filter((_, i) => i !== g.seat - 1).join(", ");
-  const rating = g.rating ? el("span", { class: "game-rating" }, ` rating ${signed(g.rating.ordinal)}`) : null;
+  const rating = g.rating ? el("span", { class: "game-rating" }, ` · rating ${signed(g.rating.ordinal)}`) : null;
   return el("li", { class: "game" },
     el("span", { class: "game-what" },
       el("strong", {}, g.won ? "Won" : `${ordinal(g.place)} of ${g.players.length}`), ` ${g.rules.name}`,
