@@ -121,13 +121,23 @@ def test_the_club_page_for_its_owner_and_for_a_member(browser: Browser, url: str
     bob.reload()
     expect(bob.locator("#club-title")).to_have_text("Friday night")
 
-    # a table for the club: on its page for the members, to join
+    # a table for the club, rated and turn-based with a bot: on its page for the members
+    ann.get_by_label("Bots", exact=True).fill("4")  # as many as the seats: the page's one line
+    ann.get_by_role("button", name="New table for this club").click()
+    expect(ann.locator("#club-page-error")).to_have_text(
+        "Bots: expected 0 to 3, as you take a seat of the 4."
+    )
+    ann.get_by_label("Bots", exact=True).fill("1")
+    ann.get_by_label("Rated: the game moves its players' ratings").check()
+    ann.get_by_label("Turn-based: a day for each turn").check()
     ann.get_by_role("button", name="New table for this club").click()
     ann.wait_for_url(re.compile(r"/t/[\w-]+$"))
     expect(ann.locator("#seats")).to_contain_text("Ann (you)")
     bob.reload()
     expect(bob.locator("#club-tables li")).to_have_count(1)
-    expect(bob.locator("#club-tables")).to_contain_text("3 open seats")
+    expect(bob.locator("#club-tables")).to_contain_text("2 open seats")
+    expect(bob.locator("#club-tables")).to_contain_text("rated")
+    expect(bob.locator("#club-tables")).to_contain_text("turn-based")
     expect(
         bob.locator("#club-tables").get_by_role("link", name=re.compile("^Join"))
     ).to_be_visible()

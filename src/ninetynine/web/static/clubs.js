@@ -169,7 +169,9 @@ function tableItem(t) {
   const [href, label] = mine ? [`/t/${t.id}`, "Back to it"] : waiting ? [`/t/${t.id}`, "Join"] : [`/t/${t.id}?watch=1`, "Watch"];
   return el("li", { class: "listing" },
     el("div", { class: "what" }, el("strong", {}, t.rules.name),
-       el("span", { class: `badge ${t.status}` }, waiting ? plural(open, "open seat", "open seats") : "playing")),
+       el("span", { class: `badge ${t.status}` }, waiting ? plural(open, "open seat", "open seats") : "playing"),
+       ...(t.rated ? [el("span", { class: "badge" }, "rated")] : []),
+       ...(t.turn_based ? [el("span", { class: "badge" }, "turn-based")] : [])),
     el("p", { class: "who" }, who),
     el("a", { class: "button", href }, label, el("span", { class: "visually-hidden" }, ` ${t.rules.name} with ${who}`)));
 }
@@ -224,8 +226,16 @@ function wirePage(id) {
     pageAct(async () => {
       const me = (await api("/api/account/me")).account;
       const name = savedName() || me?.name || null;
-      const res = await api("/api/tables", { name, rules: $("club-table-rules").value || "P",
-        players: Number($("club-table-players").value), club: id, public: false, bots: {} });
+      const players = Number($("club-table-players").value), count = Number($("club-table-bots").value);
+      if (!(count >= 0 && count < players)) throw new Error(`Bots: expected 0 to ${players - 1}, as you take a seat of the ${players}.`);
+      const { bots: levels } = await api("/api/config");
+      const level = levels.includes("medium") ? "medium" : levels[0];
+      const bots = {};
+      for (let seat = players - count + 1; seat <= players; seat++) bots[seat] = level;
+      const body = { name, rules: $("club-table-rules").value || "P", players, club: id, public: false, bots };
+      if ($("club-table-rated").checked) body.rated = true;
+      if ($("club-table-turns").checked) Object.assign(body, { turn_based: true, clock: 86400 });
+      const res = await api("/api/tables", body);
       if (name) saveName(name);
       localStorage.setItem(tokenKey(res.table), res.token);
       location.href = res.invite;
