@@ -3,7 +3,7 @@
 // a button to join. And a club's own page (/club/ID): its members, its tables, its invite
 // link, and what its owner (or a member) may do there.
 // The server (/api/clubs, docs/server.md) decides who may do what; this page only asks.
-import { $, api, el, plural, saveName, savedName, tokenKey } from "./dom.js";
+import { $, api, defaultLevel, el, plural, saveName, savedName, tokenKey } from "./dom.js";
 
 const INVITE = /^\/c\/([A-Za-z0-9_-]{16,64})$/;
 let invite = INVITE.exec(location.pathname)?.[1] ?? null;  // the token this page was opened at
@@ -228,8 +228,7 @@ function wirePage(id) {
       const name = savedName() || me?.name || null;
       const players = Number($("club-table-players").value), count = Number($("club-table-bots").value);
       if (!(count >= 0 && count < players)) throw new Error(`Bots: expected 0 to ${players - 1}, as you take a seat of the ${players}.`);
-      const { bots: levels } = await api("/api/config");
-      const level = levels.includes("medium") ? "medium" : levels[0];
+      const level = defaultLevel((await api("/api/config")).bots);
       const bots = {};
       for (let seat = players - count + 1; seat <= players; seat++) bots[seat] = level;
       const body = { name, rules: $("club-table-rules").value || "P", players, club: id, public: false, bots };

@@ -46,6 +46,8 @@ export const prefs = {
 export const savedName = () => localStorage.getItem("nn-name") || "";
 export const saveName = (name) => localStorage.setItem("nn-name", name);
 export const tokenKey = (id) => `nn-token-${id}`;
+// The bot level a table gets unless its creator picks one: the middle one, where offered.
+export const defaultLevel = (levels) => (levels.includes("medium") ? "medium" : levels[0]);
 
 // A toggle button (aria-pressed) bound to a remembered preference.
 export function bindToggle(button, key, fallback, onChange = () => {}) {

@@ -1,6 +1,6 @@
 // The lobby: play against bots in one click, the public tables as they come and go (a
 // live feed, no Refresh button), a table set up by hand, and a record to replay.
-import { $, api, el, plural, saveName, savedName, tokenKey } from "./dom.js";
+import { $, api, defaultLevel, el, plural, saveName, savedName, tokenKey } from "./dom.js";
 import { cardFace } from "./cards.js";
 import { showReplay } from "./replay.js";
 import { showAccount } from "./account.js";
@@ -60,7 +60,7 @@ async function startTable(body, errorBox) {
   } catch (e) { errorBox.textContent = e.message; }
 }
 
-const defaultBot = () => (botLevels.includes("medium") ? "medium" : botLevels[0]);
+const defaultBot = () => defaultLevel(botLevels);
 
 // You and three bots of the middle level, the standard rules.
 function playNow() {
