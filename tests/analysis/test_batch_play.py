@@ -165,6 +165,15 @@ def test_a_batch_cell_plays_in_wider_chunks() -> None:
     assert [c["engine"] for c in run.manifest["cells"]] == ["batch", "fast"]
 
 
+def test_random_bots_on_the_fast_path_play_in_wider_chunks() -> None:
+    """Where random bots hold every seat a chunk is 1000 games on the fast path too (a
+    second or so: a part file costs as much to write whatever its size); 200 elsewhere."""
+    plan = plan_of("P", 3, ["random", "heuristic"], 1200, engine="fast")
+    run = _Run(plan, None, resume=False)
+    assert [c["chunks"] for c in run.manifest["cells"]] == [[1000, 200], [200] * 6]
+    assert [c["engine"] for c in run.manifest["cells"]] == ["fast", "fast"]
+
+
 def notes(capsys: pytest.CaptureFixture[str], *args: object, **options: object) -> list[str]:
     simulate(*args, games=3, progress=True, **options)  # type: ignore[arg-type]
     return [line for line in capsys.readouterr().err.splitlines() if "engine:" in line]

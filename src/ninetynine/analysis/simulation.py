@@ -46,7 +46,10 @@ from ninetynine.errors import NinetyNineError
 from ninetynine.rules.presets import load_rules, rules_spec
 from ninetynine.rules.settings import Rules
 
-CHUNK = 200  # games a chunk, about: a second or so of random games, long enough for Ray
+CHUNK = 200  # games a chunk, about: long enough for Ray (20 s or so with heuristic bots)
+# ... where random bots hold every seat: about a second of the fast path's games, since each
+# chunk's part files cost about as much as 20 games to write, whatever its size
+RANDOM_CHUNK = 1000
 # ... on the batch engine, whose chunk is one batch: a wider one steps more games at once
 BATCH_CHUNK = 1000
 # the first games of a cell whose decisions get each seat's win chances (about half a second
@@ -64,7 +67,7 @@ class Plan:
     lineups: tuple[tuple[str, ...], ...]
     games: int
     seed: int = 0
-    chunk: int | None = None  # None: CHUNK, or BATCH_CHUNK for a cell on the batch engine
+    chunk: int | None = None  # None: CHUNK, RANDOM_CHUNK or BATCH_CHUNK, by the cell
     decisions: bool = False
     chance_games: int = CHANCE_GAMES
     engine: EngineChoice = EngineChoice.AUTO
@@ -255,7 +258,8 @@ def simulate(
     fast path's for the same seed), ``fast`` never, ``batch`` every cell or fails. With
     ``progress``, the engine of each cell and a progress bar go to standard error.
     ``chunk``: games a chunk (the unit of work and of ``resume``), by default
-    :data:`CHUNK`, or :data:`BATCH_CHUNK` on the batch engine."""
+    :data:`CHUNK`, :data:`RANDOM_CHUNK` where random bots hold every seat, or
+    :data:`BATCH_CHUNK` on the batch engine."""
     plan = plan_of(
         rules,
         players,
@@ -307,7 +311,7 @@ class _Run:
             for cell, (_, note) in zip(self.cells, chosen, strict=True)
         ]
         self.chunks = [
-            chunks_of(i, c.block_size, plan.games, plan.chunk or _chunk_for(engine))
+            chunks_of(i, c.block_size, plan.games, plan.chunk or _chunk_for(c, engine))
             for i, (c, engine) in enumerate(zip(self.cells, self.engines, strict=True))
         ]
         self.total = plan.games * len(self.cells)
@@ -428,8 +432,10 @@ class _Run:
             self.writer.close()
 
 
-def _chunk_for(engine: Engine) -> int:
-    return BATCH_CHUNK if engine is Engine.BATCH else CHUNK
+def _chunk_for(cell: Cell, engine: Engine) -> int:
+    if engine is Engine.BATCH:
+        return BATCH_CHUNK
+    return RANDOM_CHUNK if set(cell.lineup) == {"random"} else CHUNK
 
 
 def games_of(n: int) -> str:

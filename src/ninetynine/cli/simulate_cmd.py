@@ -58,7 +58,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--resume", action="store_true", help="go on with the run in --out")
     parser.add_argument("--decisions", action="store_true", help="also a row per decision")
     parser.add_argument(
-        "--chunk", type=int, help="games a chunk (default: 200, or 1000 on the batch engine)"
+        "--chunk",
+        type=int,
+        help="games a chunk (default: 200; 1000 where random bots hold every seat, and on the batch engine)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar and no notes")
 
