@@ -60,7 +60,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--chunk",
         type=int,
-        help="games a chunk (default: 200; 1000 where random bots hold every seat, and on the batch engine)",
+        help="games a chunk (default: 200; 1000 where random bots hold every seat, "
+        "and on the batch engine)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar and no notes")
 
