@@ -331,7 +331,7 @@ def test_the_replay_reviews_a_seats_decisions_with_the_coach(
 ) -> None:
     """Issue 16: the browser's replay lists a seat's decisions beside the coach's moves,
     flagged as the review flags them, each a link to the position it was made in."""
-    web = make_server(bot_delay=0.0, limits=dataclasses.replace(ROOMY, review_playouts=150))
+    web = make_server(bot_delay=0.0, limits=dataclasses.replace(ROOMY, review_playouts=50))
     table_id = finished_game(web)
     record = web.lobby.tables[table_id].match.record()
     expected = review_replay_json(record, 0, web.settings.limits.review_playouts)
