@@ -265,9 +265,17 @@ def test_your_turn_emails_are_received_once_per_turn_and_unsubscribed_by_their_l
         assert f"{server.url}/t/{table}" in body and "Play by" in body
         link = re.search(r"No more of these e-mails: (\S+)", body)
         assert link is not None and message["List-Unsubscribe"] == f"<{link[1]}>"
-        page = httpx.get(link[1], timeout=5)
-        assert page.status_code == 200 and "no more" in page.text and "e-mails" in page.text
+        assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"  # RFC 8058
+        # opening the link (as a mail scanner does) only asks; its button POSTs the link
         who = [ann, bea][seat]
+        page = httpx.get(link[1], timeout=5)
+        assert page.status_code == 200 and "Stop the" in page.text and "e-mails?" in page.text
+        path = link[1].removeprefix(server.url)
+        assert f'<form method="post" action="{path}">' in page.text
+        assert who.http.get("/api/account/contact").json()["email_on"] is True
+        # the button, or a mail reader's one-click unsubscribe (no Origin, a form body)
+        done = httpx.post(link[1], data={"List-Unsubscribe": "One-Click"}, timeout=5)
+        assert done.status_code == 200 and "no more" in done.text and "e-mails" in done.text
         assert who.http.get("/api/account/contact").json()["email_on"] is False
         # the first player misses the clock: a bot plays, the other one is told
         clock.advance(DAY + 1)
@@ -285,6 +293,7 @@ def test_your_turn_emails_are_received_once_per_turn_and_unsubscribed_by_their_l
         assert len(box.messages) == 2
         # a forged or mistyped link changes nothing
         refused(httpx.get(link[1][:-3] + "AAA", timeout=5), 404, "bad_unsubscribe")
+        refused(httpx.post(link[1][:-3] + "AAA", timeout=5), 404, "bad_unsubscribe")
 
 
 def test_the_clubs_webhook_gets_your_turn_and_its_unsubscribe_works(
@@ -321,7 +330,8 @@ def test_the_clubs_webhook_gets_your_turn_and_its_unsubscribe_works(
         assert post["content"].startswith(f"Your turn, {['Ann', 'Bea'][seat]}:")
         stop = re.search(r"(http://\S+/u/\S+)\)", post["content"])
         assert stop is not None
-        assert "Unsubscribed" in httpx.get(stop[1], timeout=5).text
+        assert "Unsubscribed" not in httpx.get(stop[1], timeout=5).text  # it asks first
+        assert "Unsubscribed" in httpx.post(stop[1], timeout=5).text
         clock.advance(DAY + 1)  # the other player's turn: posted
         eventually(lambda: len(hooks.posts) == 2)
         clock.advance(DAY + 1)  # the unsubscribed player's turn again: not posted
