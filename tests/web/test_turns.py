@@ -155,13 +155,19 @@ def whose_turn(server: ServerThread, table: str) -> int:
     return int(eventually(person)) - 1
 
 
-def log_texts(server: ServerThread, table: str, token: str | None) -> list[str]:
+def log_of(server: ServerThread, table: str, token: str | None) -> list[dict[str, Any]]:
+    """The table's whole log, as a (re)connecting client gets it."""
     c = Client(f"ws://127.0.0.1:{server.port}/ws/{table}", token)
     try:
         sync = c.wait(lambda m: m["type"] == "sync")
     finally:
         c.close()
-    return [e.get("text", "") for e in sync["events"] if e.get("kind") == "TimedOut"]
+    return sync["events"]  # type: ignore[no-any-return]
+
+
+def log_texts(server: ServerThread, table: str, token: str | None) -> list[str]:
+    events = log_of(server, table, token)
+    return [e.get("text", "") for e in events if e.get("kind") == "TimedOut"]
 
 
 # The turn clock -------------------------------------------------------------------------
@@ -222,6 +228,43 @@ def test_a_turn_based_game_goes_on_across_a_restart_and_a_missed_clock_is_taken_
     moved = ann.wait(lambda m: m["type"] == "error" or m["type"] == "update" and m["state"] > state)
     assert moved["type"] == "update"
     ann.close()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_missed_clock_stays_in_the_log_across_a_restart(
+    backend: str,
+    make_server: MakeServer,
+    clock: FakeClock,
+    tmp_path: Any,
+    request: pytest.FixtureRequest,
+) -> None:
+    database = (
+        request.getfixturevalue("database")
+        if backend == "postgresql"
+        else str(tmp_path / "log.sqlite3")
+    )
+    first = turn_server(make_server, clock, database=database)
+    made = first.create(turn_based=True, clock=DAY, players=2, bots={"2": "easy"}, name="Ann")
+    table = made["table"]
+    whose_turn(first, table)
+    version = first.lobby.tables[table].version
+    clock.advance(DAY + 1)  # Ann misses her turn while the server runs: a bot plays it
+    eventually(
+        lambda: (
+            first.lobby.tables[table].version > version
+            and first.lobby.tables[table].deadline() == pytest.approx(clock.now + DAY)
+        )
+    )
+    before = log_of(first, table, None)
+    assert [e["text"] for e in before if e.get("kind") == "TimedOut"] == [
+        "Ann did not play within the turn clock (1 day): a bot plays this turn."
+    ]
+    first.stop()
+    second = turn_server(make_server, clock, database=database)
+    # the restarted server's log is the same, the line where it was (before the bot's move)
+    assert log_of(second, table, None) == before
+    assert whose_turn(second, table) == 0
+    assert summary(second, table)["deadline"] == pytest.approx(clock.now + DAY)
 
 
 def test_a_restarted_server_keeps_the_deadline(
