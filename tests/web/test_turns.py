@@ -316,6 +316,9 @@ def test_your_turn_emails_are_received_once_per_turn_and_unsubscribed_by_their_l
         path = link[1].removeprefix(server.url)
         assert f'<form method="post" action="{path}">' in page.text
         assert who.http.get("/api/account/contact").json()["email_on"] is True
+        forged = httpx.post(link[1], headers={"Origin": "https://evil.example"}, timeout=5)
+        refused(forged, 403, "forbidden_origin")  # another site's page posting it
+        assert who.http.get("/api/account/contact").json()["email_on"] is True
         # the button, or a mail reader's one-click unsubscribe (no Origin, a form body)
         done = httpx.post(link[1], data={"List-Unsubscribe": "One-Click"}, timeout=5)
         assert done.status_code == 200 and "no more" in done.text and "e-mails" in done.text
