@@ -21,6 +21,7 @@ from fastapi.responses import HTMLResponse
 
 from ninetynine.web import schema
 from ninetynine.web.errors import ErrorCode, ProtocolError
+from ninetynine.web.lobby import Lobby
 from ninetynine.web.routes.accounts import accounts, posted, session_cookie
 from ninetynine.web.routes.clubs import club_table, clubs
 from ninetynine.web.routes.deps import LobbyDep, address
@@ -170,7 +171,7 @@ _PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 </main></body></html>"""
 
 
-async def _unsubscribing(token: str, lobby: LobbyDep) -> tuple[str, Channel]:
+async def _unsubscribing(token: str, lobby: Lobby) -> tuple[str, Channel]:
     """The account and channel of an unsubscribe link; ``bad_unsubscribe`` (404) for a
     link this server did not make."""
     found = read_token(await lobby.turns.key(), token)
