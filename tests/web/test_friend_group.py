@@ -8,9 +8,8 @@ lists look as their baselines at a phone's size and a laptop's; a turn-based clu
 across a server restart, Ben's "your turn" reaching a real SMTP server on loopback and the
 club's webhook a local HTTP receiver, and Ben follows the e-mail's link back to his seat.
 
-The club's page makes live, unrated tables of members only (no bot seats, no "Rated" box, no
-turn-based option) and the lobby's form has no club field, so the club's tables here are made
-by the page's own ``POST /api/tables`` with Ann's cookies, as the API allows."""
+Ann sets up both club tables with the club page's form (its Bots, Rated and Turn-based
+fields), whose bots play at the server's default level (medium)."""
 
 from __future__ import annotations
 
@@ -29,25 +28,13 @@ from tests.web.helpers import FakeClock, ServerThread
 from tests.web.pages import READY, assert_screen, take_turn
 from tests.web.test_account_browser import SIZES, sign_up, with_passkeys
 from tests.web.test_pages_browser import club_of, join, open_club, watch_errors
-from tests.web.test_turns import DAY, Hooks, Inbox, eventually, hooks, inbox, turn_server
+from tests.web.test_turns import Hooks, Inbox, eventually, hooks, inbox, turn_server
 
 CLUB = "Friday cards"
 _FIXTURES = (hooks, inbox)  # the turns tests' SMTP server and webhook receiver, used here
 # The accounts' and games' wall clock stands at noon UTC on a Friday (2026-11-27), so the day a
 # game shows in "Finished games" is the same in every run and nearly every time zone.
 FRIDAY = 1_795_780_800.0
-
-# The page's own call, with its cookies and Origin: a club's table, rated, with a bot at seat 3.
-RATED_CLUB_TABLE = """async (club) => {
-  const res = await fetch("/api/tables", {method: "POST",
-    headers: {"Content-Type": "application/json"},
-    body: JSON.stringify({name: "Ann", rules: "98", players: 3, bots: {"3": "easy"},
-                          club, public: false, rated: true})});
-  const body = await res.json();
-  if (!res.ok) throw new Error(body.message);
-  localStorage.setItem(`nn-token-${body.table}`, body.token);
-  return body;
-}"""
 
 
 @dataclasses.dataclass
@@ -89,6 +76,32 @@ def web(tmp_path_factory: pytest.TempPathFactory, friday: FakeClock) -> Iterator
     server.stop()
 
 
+def club_table(
+    page: Page,
+    players: int,
+    bots: int,
+    *,
+    rules: str = "",
+    rated: bool = False,
+    turns: bool = False,
+) -> str:
+    """Ann, on the club's page, sets up a table with its form (she takes seat 1, the bots
+    the last ones, the others wait for members); returns the table's id."""
+    form = page.locator("#club-table-form")
+    if rules:
+        form.get_by_label("Rules", exact=True).select_option(rules)
+    form.get_by_label("Seats", exact=True).fill(str(players))
+    form.get_by_label("Bots", exact=True).fill(str(bots))
+    if rated:
+        form.get_by_label("Rated: the game moves its players' ratings").check()
+    if turns:
+        form.get_by_label("Turn-based: a day for each turn").check()
+    form.get_by_role("button", name="New table for this club").click()
+    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    expect(page.locator("#seats")).to_contain_text("Ann (you)")
+    return page.url.rsplit("/", 1)[1]
+
+
 def play_together(*pages: Page) -> None:
     """Each page takes its turn whenever it has one, until the game is over on all of them."""
     for _ in range(2000):
@@ -119,14 +132,13 @@ def evening(browser: Browser, web: ServerThread, friday: FakeClock) -> Evening:
     join(ben, url, "Ben", invite)
     open_club(ann, CLUB)
     club = ann.url.rsplit("/", 1)[1]
-    made: dict[str, Any] = ann.evaluate(RATED_CLUB_TABLE, club)
-    ann.goto(url + made["invite"])
-    expect(ann.locator("#seats")).to_contain_text("Ann (you)")
+    table = club_table(ann, 3, 1, rules="98", rated=True)  # a bot at seat 3
 
     # Ben finds it on the club's page and takes the open seat
     ben.goto(f"{url}/club/{club}")
     tables = ben.locator("#club-tables")
     expect(tables.locator("li")).to_have_count(1)
+    expect(tables).to_contain_text("rated")
     tables.get_by_role("link", name=re.compile("^Join")).click()
     ben.wait_for_url(re.compile(r"/t/[\w-]+$"))
     ben.locator("#join-panel").get_by_label("Your name").fill("Ben")
@@ -142,7 +154,7 @@ def evening(browser: Browser, web: ServerThread, friday: FakeClock) -> Evening:
     field = ann.get_by_label("Anyone with this link sees the game's replay and review")
     expect(field).to_have_value(re.compile(re.escape(url) + r"/s/[A-Za-z0-9_-]{22}$"))
     share = field.input_value()
-    return Evening(url, ann, ben, club, made["table"], share, winner, errors)
+    return Evening(url, ann, ben, club, table, share, winner, errors)
 
 
 def games_of(page: Page, url: str) -> Any:
@@ -159,7 +171,7 @@ def test_the_rated_club_game_is_in_both_histories_and_moves_the_leaderboard(
     change: dict[str, float] = {}
     for page, me, other in ((evening.ann, "Ann", "Ben"), (evening.ben, "Ben", "Ann")):
         game = games_of(page, evening.url)
-        expect(game).to_contain_text(re.compile(rf"with {other}, \w+ \(easy\), .*, rated"))
+        expect(game).to_contain_text(re.compile(rf"with {other}, \w+ \(medium\), .*, rated"))
         place = game.locator("strong").inner_text()
         won = f"{me} and " in evening.winner or evening.winner.startswith(f"{me} wins")
         assert (place == "Won") == won, (place, evening.winner)
@@ -237,20 +249,6 @@ def test_the_profile_club_and_my_games_look_as_their_baselines(
     assert not errors, errors
 
 
-# The page's own call again: the club's turn-based table for two, a day for each turn (the
-# club's page makes live tables only, and the lobby's turn-based form has no club field).
-TURN_BASED_CLUB_TABLE = """async ([club, clock]) => {
-  const res = await fetch("/api/tables", {method: "POST",
-    headers: {"Content-Type": "application/json"},
-    body: JSON.stringify({name: "Ann", players: 2, bots: {}, club, public: false,
-                          turn_based: true, clock})});
-  const body = await res.json();
-  if (!res.ok) throw new Error(body.message);
-  localStorage.setItem(`nn-token-${body.table}`, body.token);
-  return body;
-}"""
-
-
 def my_turn(page: Page) -> bool:
     return bool(page.locator("#hand button.legal").count())
 
@@ -289,11 +287,9 @@ def test_a_turn_based_club_table_goes_on_across_a_restart_with_email_and_webhook
     expect(ben.locator("#contact-saved")).to_have_text("Saved.")
 
     open_club(ann, CLUB)
-    club = ann.url.rsplit("/", 1)[1]
-    made: dict[str, Any] = ann.evaluate(TURN_BASED_CLUB_TABLE, [club, DAY])
-    table = made["table"]
-    ann.goto(url + made["invite"])
+    table = club_table(ann, 2, 0, turns=True)  # a day for each turn
     open_club(ben, CLUB)
+    expect(ben.locator("#club-tables")).to_contain_text("turn-based")
     ben.locator("#club-tables").get_by_role("link", name=re.compile("^Join")).click()
     ben.wait_for_url(re.compile(f"/t/{table}$"))
     ben.locator("#join-panel").get_by_label("Your name").fill("Ben")

@@ -155,13 +155,19 @@ def whose_turn(server: ServerThread, table: str) -> int:
     return int(eventually(person)) - 1
 
 
-def log_texts(server: ServerThread, table: str, token: str | None) -> list[str]:
+def log_of(server: ServerThread, table: str, token: str | None) -> list[dict[str, Any]]:
+    """The table's whole log, as a (re)connecting client gets it."""
     c = Client(f"ws://127.0.0.1:{server.port}/ws/{table}", token)
     try:
         sync = c.wait(lambda m: m["type"] == "sync")
     finally:
         c.close()
-    return [e.get("text", "") for e in sync["events"] if e.get("kind") == "TimedOut"]
+    return sync["events"]  # type: ignore[no-any-return]
+
+
+def log_texts(server: ServerThread, table: str, token: str | None) -> list[str]:
+    events = log_of(server, table, token)
+    return [e.get("text", "") for e in events if e.get("kind") == "TimedOut"]
 
 
 # The turn clock -------------------------------------------------------------------------
@@ -224,6 +230,43 @@ def test_a_turn_based_game_goes_on_across_a_restart_and_a_missed_clock_is_taken_
     ann.close()
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_missed_clock_stays_in_the_log_across_a_restart(
+    backend: str,
+    make_server: MakeServer,
+    clock: FakeClock,
+    tmp_path: Any,
+    request: pytest.FixtureRequest,
+) -> None:
+    database = (
+        request.getfixturevalue("database")
+        if backend == "postgresql"
+        else str(tmp_path / "log.sqlite3")
+    )
+    first = turn_server(make_server, clock, database=database)
+    made = first.create(turn_based=True, clock=DAY, players=2, bots={"2": "easy"}, name="Ann")
+    table = made["table"]
+    whose_turn(first, table)
+    version = first.lobby.tables[table].version
+    clock.advance(DAY + 1)  # Ann misses her turn while the server runs: a bot plays it
+    eventually(
+        lambda: (
+            first.lobby.tables[table].version > version
+            and first.lobby.tables[table].deadline() == pytest.approx(clock.now + DAY)
+        )
+    )
+    before = log_of(first, table, None)
+    assert [e["text"] for e in before if e.get("kind") == "TimedOut"] == [
+        "Ann did not play within the turn clock (1 day): a bot plays this turn."
+    ]
+    first.stop()
+    second = turn_server(make_server, clock, database=database)
+    # the restarted server's log is the same, the line where it was (before the bot's move)
+    assert log_of(second, table, None) == before
+    assert whose_turn(second, table) == 0
+    assert summary(second, table)["deadline"] == pytest.approx(clock.now + DAY)
+
+
 def test_a_restarted_server_keeps_the_deadline(
     make_server: MakeServer, clock: FakeClock, tmp_path: Any
 ) -> None:
@@ -265,9 +308,20 @@ def test_your_turn_emails_are_received_once_per_turn_and_unsubscribed_by_their_l
         assert f"{server.url}/t/{table}" in body and "Play by" in body
         link = re.search(r"No more of these e-mails: (\S+)", body)
         assert link is not None and message["List-Unsubscribe"] == f"<{link[1]}>"
-        page = httpx.get(link[1], timeout=5)
-        assert page.status_code == 200 and "no more" in page.text and "e-mails" in page.text
+        assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"  # RFC 8058
+        # opening the link (as a mail scanner does) only asks; its button POSTs the link
         who = [ann, bea][seat]
+        page = httpx.get(link[1], timeout=5)
+        assert page.status_code == 200 and "Stop the" in page.text and "e-mails?" in page.text
+        path = link[1].removeprefix(server.url)
+        assert f'<form method="post" action="{path}">' in page.text
+        assert who.http.get("/api/account/contact").json()["email_on"] is True
+        forged = httpx.post(link[1], headers={"Origin": "https://evil.example"}, timeout=5)
+        refused(forged, 403, "forbidden_origin")  # another site's page posting it
+        assert who.http.get("/api/account/contact").json()["email_on"] is True
+        # the button, or a mail reader's one-click unsubscribe (no Origin, a form body)
+        done = httpx.post(link[1], data={"List-Unsubscribe": "One-Click"}, timeout=5)
+        assert done.status_code == 200 and "no more" in done.text and "e-mails" in done.text
         assert who.http.get("/api/account/contact").json()["email_on"] is False
         # the first player misses the clock: a bot plays, the other one is told
         clock.advance(DAY + 1)
@@ -285,6 +339,7 @@ def test_your_turn_emails_are_received_once_per_turn_and_unsubscribed_by_their_l
         assert len(box.messages) == 2
         # a forged or mistyped link changes nothing
         refused(httpx.get(link[1][:-3] + "AAA", timeout=5), 404, "bad_unsubscribe")
+        refused(httpx.post(link[1][:-3] + "AAA", timeout=5), 404, "bad_unsubscribe")
 
 
 def test_the_clubs_webhook_gets_your_turn_and_its_unsubscribe_works(
@@ -321,7 +376,8 @@ def test_the_clubs_webhook_gets_your_turn_and_its_unsubscribe_works(
         assert post["content"].startswith(f"Your turn, {['Ann', 'Bea'][seat]}:")
         stop = re.search(r"(http://\S+/u/\S+)\)", post["content"])
         assert stop is not None
-        assert "Unsubscribed" in httpx.get(stop[1], timeout=5).text
+        assert "Unsubscribed" not in httpx.get(stop[1], timeout=5).text  # it asks first
+        assert "Unsubscribed" in httpx.post(stop[1], timeout=5).text
         clock.advance(DAY + 1)  # the other player's turn: posted
         eventually(lambda: len(hooks.posts) == 2)
         clock.advance(DAY + 1)  # the unsubscribed player's turn again: not posted

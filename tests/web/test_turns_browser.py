@@ -14,7 +14,12 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.web.helpers import FakeClock, ServerThread
-from tests.web.pages import assert_accessible, assert_no_sideways_scroll, assert_screen
+from tests.web.pages import (
+    assert_accessible,
+    assert_no_sideways_scroll,
+    assert_screen,
+    take_turn,
+)
 from tests.web.test_account_browser import SIZES, sign_up, with_passkeys
 
 
@@ -88,6 +93,72 @@ def test_a_turn_based_game_is_set_up_listed_in_my_games_and_reopened(
     hook.fill("http://127.0.0.1:9/hook")
     clubs.get_by_role("button", name="Save webhook").click()
     expect(clubs.locator(".webhook-form [role=status]")).to_have_text("Saved.")
+    assert not errors, errors
+
+
+# The page's own call: a turn-based table for two, Ann at seat 1, a bot at seat 2.
+TURN_BASED_TABLE = """() => fetch("/api/tables", {method: "POST",
+    headers: {"Content-Type": "application/json"},
+    body: JSON.stringify({name: "Ann", players: 2, bots: {"2": "easy"}, turn_based: true,
+                          clock: 86400})}).then((r) => r.json())"""
+
+
+def test_the_tables_own_link_opens_a_signed_in_players_seat_on_another_device(
+    browser: Browser, url: str
+) -> None:
+    errors: list[str] = []
+    laptop = with_passkeys(browser)
+    laptop.on("pageerror", lambda e: errors.append(str(e)))
+    sign_up(laptop, url, "Ann")
+    laptop.get_by_text("Passkeys and devices").click()
+    laptop.get_by_role("button", name="Sign in another device").click()
+    link = laptop.get_by_label("Open this link on the other device").input_value()
+    made = laptop.evaluate(TURN_BASED_TABLE)
+    laptop.evaluate(
+        "([id, token]) => localStorage.setItem(`nn-token-${id}`, token)",
+        [made["table"], made["token"]],
+    )
+    plain = f"{url}/t/{made['table']}"  # the table's link as anyone has it: no token in it
+    laptop.goto(plain)
+    expect(laptop.locator("#seats")).to_contain_text("Ann (you)")
+    expect(laptop.locator("#prompt")).to_contain_text("Your turn")
+
+    # the phone, signed in to Ann's account by the link, opens the table's plain link: its
+    # browser has no token for it, and the account's seat is opened there
+    phone = with_passkeys(browser, "phone")
+    phone.on("pageerror", lambda e: errors.append(str(e)))
+    phone.goto(link)
+    expect(phone.locator("#account-state")).to_have_text("Signed in as Ann.")
+    phone.goto(plain)
+    expect(phone.locator("#seats")).to_contain_text("Ann (you)")
+    expect(phone.locator("#prompt")).to_contain_text("Your turn")
+    expect(phone.locator("#hand button.legal").first).to_be_visible()
+    expect(phone.locator("#join-panel")).to_be_hidden()
+    assert take_turn(phone)
+    expect(phone.locator("#log")).to_contain_text("Ann plays ")
+    expect(phone.locator("#prompt")).to_contain_text("Your turn")  # after the bot's move
+
+    # the laptop's token opens nothing now: it says where the seat went, and does not take
+    # it back by itself (the two devices would take it from each other in turn)
+    expect(laptop.locator("#join-error")).to_have_text(
+        "Your seat was opened on another device: reload this page to play here."
+    )
+    expect(laptop.locator("#hand button")).to_have_count(0)
+    assert take_turn(phone)  # the phone plays on
+    # a reload, as the laptop's page says, takes the seat back there
+    laptop.reload()
+    expect(laptop.locator("#seats")).to_contain_text("Ann (you)")
+    expect(laptop.locator("#prompt")).to_contain_text("Your turn")
+    expect(phone.locator("#join-error")).to_have_text(
+        "Your seat was opened on another device: reload this page to play here."
+    )
+
+    # a guest who opens the link is offered to watch, as before
+    guest = browser.new_context().new_page()
+    guest.goto(plain)
+    expect(guest.get_by_role("heading", name="This game has started")).to_be_visible()
+    expect(guest.get_by_role("button", name="Just watch")).to_be_visible()
+    guest.context.close()
     assert not errors, errors
 
 

@@ -1119,7 +1119,10 @@ ROUTES: dict[str, dict[str, Any]] = {
     "POST /api/clubs/{club_id}/webhook": _json(
         Webhook, *WRITE, 401, 404, body=(WebhookChange, "the club's webhook")
     ),
-    "GET /u/{token}": _text("text/html", "the unsubscribe page", Response, 404),
+    "GET /u/{token}": _text("text/html", "the page asking to confirm", Response, 404),
+    "POST /u/{token}": _text(
+        "text/html", "the page saying it is done", Response, 403, 404, 413, 429, 503
+    ),
     "GET /t/{table_id}": _text("text/html", "the client's page", FileResponse, 400),
     "GET /c/{invite}": _text("text/html", "the client's page", FileResponse, 400),
     "GET /club/{club_id}": _text("text/html", "the client's page", FileResponse, 400),

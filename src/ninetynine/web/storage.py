@@ -1,9 +1,11 @@
 """Where tables live between restarts: one interface, SQLite (default) or PostgreSQL.
 
-A table is its metadata (rules spec, seats, clock, links; JSON) and the ordered list of
-its moves as record text (``"2: KS"``, ``"shuffle ..."``). Every move is appended in its
-own committed transaction before the server acknowledges it, so a killed server loses
-nothing: a live table is rebuilt by replaying its moves when it is first asked for.
+A table is its metadata (rules spec, seats, clock, links; JSON), the ordered list of
+its moves as record text (``"2: KS"``, ``"shuffle ..."``) and the few notes of the
+server's that belong to the game's log (a missed turn clock), each at its state id.
+Every move is appended in its own committed transaction before the server acknowledges
+it, so a killed server loses nothing: a live table is rebuilt by replaying its moves when
+it is first asked for.
 
 The server calls the database through :meth:`Storage.call`, on threads of the storage's
 own, so a slow disk or network never stalls the event loop. PostgreSQL is reached
@@ -64,6 +66,7 @@ class StoredTable:
     meta: dict[str, Any]
     moves: list[str] = field(default_factory=list)
     meta_version: int = 0  # bumped by every metadata write (compare-and-set)
+    notes: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # (state id, line)
 
 
 _SCHEMA = (
@@ -71,6 +74,11 @@ _SCHEMA = (
     "finished INTEGER NOT NULL DEFAULT 0, meta_version INTEGER NOT NULL DEFAULT 0)",
     "CREATE TABLE IF NOT EXISTS nn_moves (table_id TEXT NOT NULL, idx INTEGER NOT NULL, "
     "move TEXT NOT NULL, PRIMARY KEY (table_id, idx))",
+    # the server's notes kept in a table's log (a missed turn clock), at the state id they
+    # were made at: one of a kind per seat and state, however often a restart makes it again
+    "CREATE TABLE IF NOT EXISTS nn_notes (table_id TEXT NOT NULL, version INTEGER NOT NULL, "
+    "kind TEXT NOT NULL, seat INTEGER NOT NULL, line TEXT NOT NULL, "
+    "PRIMARY KEY (table_id, version, kind, seat))",
     # accounts (ninetynine.web.accounts): a name, its passkeys, its sessions; a recovery
     # code, a session's id and a challenge are stored as their SHA-256 only
     "CREATE TABLE IF NOT EXISTS nn_accounts (id TEXT PRIMARY KEY, name TEXT NOT NULL, "
@@ -294,7 +302,11 @@ class Storage(ABC):
         if not rows:
             return None
         return StoredTable(
-            table_id, json.loads(rows[0][0]), self.moves_since(table_id, 0), int(rows[0][1])
+            table_id,
+            json.loads(rows[0][0]),
+            self.moves_since(table_id, 0),
+            int(rows[0][1]),
+            self.notes(table_id),
         )
 
     def moves_since(self, table_id: str, index: int) -> list[str]:
@@ -304,6 +316,30 @@ class Storage(ABC):
             for (m,) in self._execute(
                 self._sql("SELECT move FROM nn_moves WHERE table_id = ? AND idx >= ? ORDER BY idx"),
                 (table_id, index),
+            )
+        ]
+
+    def add_note(self, table_id: str, version: int, line: dict[str, Any]) -> None:
+        """Keeps a note of the server's (``{"kind", "seat", "text"}``) in the table's log at
+        state id ``version``; the same kind for the same seat and state is kept once."""
+        self._execute(
+            self._sql(
+                "INSERT INTO nn_notes (table_id, version, kind, seat, line) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT DO NOTHING"
+            ),
+            (table_id, version, line["kind"], line["seat"], json.dumps(line)),
+        )
+
+    def notes(self, table_id: str) -> list[tuple[int, dict[str, Any]]]:
+        """A table's kept notes with their state ids, in the order they were made."""
+        return [
+            (int(version), json.loads(line))
+            for version, line in self._execute(
+                self._sql(
+                    "SELECT version, line FROM nn_notes WHERE table_id = ? "
+                    "ORDER BY version, kind, seat"
+                ),
+                (table_id,),
             )
         ]
 

@@ -2,7 +2,9 @@
 games, its turn first (``GET /api/account/tables``); a signed-in account (re)opening its
 own seat on any device (``POST /api/tables/{id}/seat``); its e-mail address and which
 "your turn" it gets (``/api/account/contact``); a club's webhook, for its owner
-(``/api/clubs/{id}/webhook``); and the unsubscribe links (``GET /u/{token}``).
+(``/api/clubs/{id}/webhook``); and the unsubscribe links (``/u/{token}``: a GET only asks
+to confirm, so a mail scanner that follows every link turns nothing off; the POST, from
+that page's button or a mail reader's one-click unsubscribe of RFC 8058, does it).
 
 Each POST carries this server's own ``Origin`` (:func:`~.accounts.posted`); each answer
 reads the account and its memberships from the database. An account's e-mail address is
@@ -19,9 +21,10 @@ from fastapi.responses import HTMLResponse
 
 from ninetynine.web import schema
 from ninetynine.web.errors import ErrorCode, ProtocolError
+from ninetynine.web.lobby import Lobby
 from ninetynine.web.routes.accounts import accounts, posted, session_cookie
 from ninetynine.web.routes.clubs import club_table, clubs
-from ninetynine.web.routes.deps import LobbyDep
+from ninetynine.web.routes.deps import LobbyDep, address
 from ninetynine.web.table.room import Table
 from ninetynine.web.turns.links import read_token
 from ninetynine.web.turns.send import check_webhook, clean_email
@@ -164,26 +167,49 @@ async def set_club_webhook(club_id: str, request: Request, lobby: LobbyDep) -> d
 _PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>ninetynine</title><link rel="stylesheet" href="/static/style.css"></head>
-<body><main class="notice"><h1>{title}</h1><p>{text}</p><p><a href="/">To the lobby</a></p>
+<body><main class="notice"><h1>{title}</h1><p>{text}</p>{form}<p><a href="/">To the lobby</a></p>
 </main></body></html>"""
 
 
-@schema.route(router, "GET /u/{token}")
-async def unsubscribe(token: str, lobby: LobbyDep) -> HTMLResponse:
-    """An unsubscribe link of a "your turn" message: that channel is turned off for that
-    account, without signing in, and the page says so (``bad_unsubscribe``, 404, for a link
-    this server did not make)."""
+async def _unsubscribing(token: str, lobby: Lobby) -> tuple[str, Channel]:
+    """The account and channel of an unsubscribe link; ``bad_unsubscribe`` (404) for a
+    link this server did not make."""
     found = read_token(await lobby.turns.key(), token)
     if found is None:
         raise ProtocolError(
             ErrorCode.BAD_UNSUBSCRIBE,
             "this unsubscribe link is not one this server made (mistyped, or cut short)",
         )
-    account, channel = found
+    return found
+
+
+def _what(channel: Channel) -> str:
+    return "e-mails" if channel is Channel.EMAIL else "messages to your club's webhook"
+
+
+@schema.route(router, "GET /u/{token}")
+async def confirm_unsubscribe(token: str, lobby: LobbyDep) -> HTMLResponse:
+    """An unsubscribe link of a "your turn" message: a page that asks to confirm, with a
+    button that POSTs the same link. Nothing changes here: mail scanners open links."""
+    _, channel = await _unsubscribing(token, lobby)
+    text = f"Stop the &ldquo;your turn&rdquo; {html.escape(_what(channel))}?"
+    form = (
+        f'<form method="post" action="/u/{html.escape(token)}">'
+        '<button type="submit" class="primary">Unsubscribe</button></form>'
+    )
+    return HTMLResponse(_PAGE.format(title="Unsubscribe", text=text, form=form))
+
+
+@schema.route(router, "POST /u/{token}")
+async def unsubscribe(token: str, request: Request, lobby: LobbyDep) -> HTMLResponse:
+    """Turns the link's channel off for its account, without signing in (the confirming
+    page's button, or a mail reader's one-click ``List-Unsubscribe=One-Click`` POST, whose
+    body is not needed), and the page says so."""
+    lobby.throttle(address(request))
+    account, channel = await _unsubscribing(token, lobby)
     await lobby.storage.call(lobby.turns.store.unsubscribe, account, channel)
-    what = "e-mails" if channel is Channel.EMAIL else "messages to your club's webhook"
     text = (
-        f"You will get no more &ldquo;your turn&rdquo; {html.escape(what)}. "
+        f"You will get no more &ldquo;your turn&rdquo; {html.escape(_what(channel))}. "
         "You can turn them on again in your account's settings."
     )
-    return HTMLResponse(_PAGE.format(title="Unsubscribed", text=text))
+    return HTMLResponse(_PAGE.format(title="Unsubscribed", text=text, form=""))

@@ -29,7 +29,36 @@ export function showTable(id, { watch = false } = {}) {
   setupControls();
   const token = localStorage.getItem(tokenKey(id));
   if (token || watching) return connect();
+  seatOrJoin(id);
+}
+
+// This page's token was replaced at another device (it reopened the seat): remembered for
+// the reload, so that this page does not take the seat back and the two do not take it
+// from each other in turn. A reload after that takes it back, as the player asks.
+const movedKey = (id) => `nn-seat-moved-${id}`;
+
+// No token for this table here (a new device, a cleared browser): a signed-in player who
+// holds a seat gets it back from the account (a fresh token; the old one's connections
+// are closed); anybody else may take an open seat or watch.
+async function seatOrJoin(id) {
+  const moved = sessionStorage.getItem(movedKey(id));
+  sessionStorage.removeItem(movedKey(id));
+  const signedIn = await api("/api/account/me").then((r) => !!r.account, () => false);
+  if (!signedIn) return offerSeat(id);
+  if (moved) return offerSeat(id, "Your seat was opened on another device: reload this page to play here.");
+  try {
+    const res = await api(`/api/tables/${encodeURIComponent(id)}/seat`, {});
+    localStorage.setItem(tokenKey(id), res.token);
+  } catch {
+    return offerSeat(id);  // the account holds no seat here (no_seat)
+  }
+  connect();
+}
+
+// No seat of this browser's: take an open one, or watch.
+function offerSeat(id, note = "") {
   $("join-panel").hidden = false;
+  $("join-error").textContent = note;
   $("join-name").value = savedName();
   api(`/api/tables/${id}`).then((t) => {
     if (t.status !== "waiting") { $("join").hidden = true; $("join-h").textContent = "This game has started"; }
@@ -81,7 +110,11 @@ function onMessage(msg) {
   switch (msg.type) {
     case "error":
       showError(msg.message);
-      if (msg.code === "bad_token") { localStorage.removeItem(tokenKey(tableId)); location.reload(); }
+      if (msg.code === "bad_token") {
+        localStorage.removeItem(tokenKey(tableId));
+        sessionStorage.setItem(movedKey(tableId), "1");
+        location.reload();
+      }
       if (msg.code === "no_table") { ws.onclose = null; missing(); }
       return;
     case "rematch": {

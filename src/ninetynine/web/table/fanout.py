@@ -25,6 +25,9 @@ from ninetynine.web.table.seating import Seating, clean_name
 from ninetynine.web.wire import options_json, rules_json, standings_json, view_json
 
 CHAT_KEPT = 50  # chat lines a client gets when it (re)connects
+# the notes that are part of the game's story, stored so that a restart keeps them in the
+# log (the others say who came and went, which a restart starts afresh anyway)
+KEPT_NOTES = frozenset({"TimedOut"})
 
 
 class Fanout:
@@ -123,6 +126,13 @@ class Fanout:
         """A server-side line in the log (not an engine event): takeover, time-out, return,
         told to the clients of every process."""
         line = {"kind": kind, "seat": seat + 1, "text": text}
+        if kind in KEPT_NOTES:
+            table_id, version = self.seating.id, self.seating.match.version
+            later(
+                table_id,
+                self.storage.call(self.storage.add_note, table_id, version, line),
+                "keeping a note in its log",
+            )
         self.broadcast([line])
         self.publish("note", line)
 

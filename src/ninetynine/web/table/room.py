@@ -111,9 +111,19 @@ class Table:
         table = cls(stored.id, meta, rules, seats, storage, settings)
         seating, log = table.seating, table.fanout.log
         seating.meta_version = stored.meta_version
+        notes = sorted(stored.notes, key=lambda n: n[0])
+
+        def noted() -> None:  # the kept notes made at the state reached, before its move
+            while notes and notes[0][0] <= table.version:
+                log.append(notes.pop(0)[1])
+
         for text in stored.moves:
+            noted()
             who, move = parse_move(text, len(seats))
             log += [event_json(e, seating.names, rules) for e in table.match.play(move, who)]
+        noted()
+        if any(v == table.version and n["kind"] == "TimedOut" for v, n in stored.notes):
+            table.clock.expired = table.version  # it ran out before the restart: a bot plays
         for i, s in enumerate(seats):
             if s.bot is not None and s.bot not in settings.bots:
                 s.bot = settings.takeover_bot

@@ -91,7 +91,8 @@ def send_email(smtp: Smtp, to: str, subject: str, body: str, unsubscribe: str) -
     """Hands one e-mail to the operator's SMTP server (blocking: run it on a thread)."""
     message = EmailMessage(policy=SMTP.clone(max_line_length=998))  # a link unfolded
     message["From"], message["To"], message["Subject"] = smtp.sender, to, subject
-    message["List-Unsubscribe"] = f"<{unsubscribe}>"
+    message["List-Unsubscribe"] = f"<{unsubscribe}>"  # a POST there unsubscribes (RFC 8058)
+    message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message.set_content(body)
     with smtplib.SMTP(smtp.host, smtp.port, timeout=smtp.timeout) as server:
         if smtp.starttls:
