@@ -28,11 +28,15 @@ def _row(total: int) -> list[tuple[tuple[int, int], ...]]:
     return row
 
 
+# the plays at each total, built once a process: the ceiling is measured in its steady state
+_ROWS: dict[int, list[tuple[tuple[int, int], ...]]] = {}
+
+
 def minimal_p_matches(matches: int, seed: int, players: int = 4) -> int:
     """Play ``matches`` random matches of P; returns the decisions made."""
     rng = random.Random(seed)
     rnd, choice = rng.random, rng.choice
-    rows: dict[int, list[tuple[tuple[int, int], ...]]] = {}
+    rows = _ROWS
     decisions = 0
     for _ in range(matches):
         lives, alive, left = [5] * players, [True] * players, players

@@ -112,7 +112,9 @@ def test_the_tables_own_link_opens_a_signed_in_players_seat_on_another_device(
     sign_up(laptop, url, "Ann")
     laptop.get_by_text("Passkeys and devices").click()
     laptop.get_by_role("button", name="Sign in another device").click()
-    link = laptop.get_by_label("Open this link on the other device").input_value()
+    field = laptop.get_by_label("Open this link on the other device")
+    expect(field).to_have_value(re.compile(r"/#link="))  # filled when the server answers
+    link = field.input_value()
     made = laptop.evaluate(TURN_BASED_TABLE)
     laptop.evaluate(
         "([id, token]) => localStorage.setItem(`nn-token-${id}`, token)",
