@@ -1,12 +1,16 @@
 """Game-AI speed: decisions per second of the fast path, the checked path, the canonical
-encoding, the three environments and the batch engine, each beside the minimal hard-coded
-P engine (``minimal_engine.py``) in the same run, on one core (the process is pinned to one
-CPU and NumPy to one thread), random legal choices, CPU time, best of a few rounds.
+encoding, the three environments and the batch engine, each beside the ceiling, a minimal
+hard-coded P engine (``minimal_engine.py``) in its steady state, on one core (each
+measurement a fresh process pinned to one CPU, NumPy on one thread), random legal choices,
+CPU time. As in ``engine_speed.py``, each measurement warms up untimed first, the contenders
+take turns round by round in an order turned by one each round, ratios are taken within a
+round, and each figure is the median of the rounds with its spread (never the best).
 
 Targets: the batch engine at least 4.5 million decisions a second at batch 16,384 for each
-base game; the fast path at least 0.6 of the minimal engine under P.
+base game; the fast path at least 0.65 of the ceiling under P.
 
-Run: python benchmarks/rl_speed.py [--players 4] [--batch 16384] [--rounds 3]
+Run: python benchmarks/rl_speed.py [--players 4] [--batch 16384] [--rounds 5]
+[--seconds 2]
 """
 
 from __future__ import annotations
@@ -17,36 +21,42 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")  # before NumPy loads: one thread
 
 import argparse  # noqa: E402
+import json  # noqa: E402
 import random  # noqa: E402
+import statistics  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
+from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
-from engine_speed import checked_matches, fast_matches  # noqa: E402
+from engine_speed import CEILING, checked_matches, fast_matches, spread  # noqa: E402
 from minimal_engine import minimal_p_matches  # noqa: E402
 
 from ninetynine import load_rules  # noqa: E402
-from ninetynine.engine.game import new_game  # noqa: E402
-from ninetynine.engine.state import CHANCE, OVER  # noqa: E402
+from ninetynine.engine.state import OVER  # noqa: E402
 from ninetynine.rl.batch import Batch  # noqa: E402
 from ninetynine.rl.encoding import Encoding  # noqa: E402
+from ninetynine.rl.episode import Episode  # noqa: E402
 
 BATCH_TARGET = 4_500_000
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def encoded_matches(players: int, matches: int, seed: int) -> int:
-    """The fast path with every decision's observation and mask encoded."""
+    """The fast path as an environment plays it (:class:`Episode`, which keeps the cards
+    each seat played this hand) with every decision's observation and mask encoded."""
     enc, rng = Encoding("P", players), random.Random(seed)
     decisions = 0
     for _ in range(matches):
-        state = new_game(enc.rules, players)
+        episode = Episode(enc, rng)
+        state = episode.state
         while state.phase != OVER:
-            if state.phase == CHANCE:
-                state.play_chance(rng)
-                continue
-            enc.observe(state, state.turn)
+            episode.observe(state.turn)
             enc.mask(state)
-            state.apply_code(rng.choice(state.legal_codes()))
+            episode.play_code(rng.choice(state.legal_codes()))
+            state = episode.state
             decisions += 1
     return decisions
 
@@ -123,43 +133,85 @@ def timed(run: Callable[[], int]) -> float:
     return done / (time.process_time() - start)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--batch", type=int, default=16_384)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--seconds", type=float, default=2.0, help="per environment round")
-    args = parser.parse_args()
+def contenders(players: int, batch: int) -> dict[str, str]:
+    """Each contender's name: its kind (what a child measures)."""
+    return {
+        CEILING: "minimal",
+        "fast path (P)": "fast",
+        "checked API (P)": "checked",
+        "fast path + encoding (P)": "encoded",
+        "PettingZoo AEC env (P)": "pettingzoo",
+        "Gymnasium env (P, agent steps)": "gymnasium",
+        "OpenSpiel game (P, random)": "openspiel",
+        **{f"batch engine ({p}, {batch:,})": f"batch-{p}" for p in ("P", "K", "G", "J")},
+    }
+
+
+def child(kind: str, players: int, batch: int, seconds: float, seed: int) -> float:
+    """One measurement in this fresh process: decisions per CPU second after a warm-up."""
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-    n, seconds = args.players, args.seconds
+    n = players
+    if kind.startswith("batch-"):
+        games = Batch(kind.removeprefix("batch-"), n, batch, seed=seed)  # tables built untimed
+        batch_rate(games, 5)
+        return batch_rate(games, 40)
     rules = load_rules("P")
     runs: dict[str, Callable[[int], int]] = {
-        "minimal P-only engine": lambda r: minimal_p_matches(100, r, n),
-        "fast path (P)": lambda r: fast_matches(rules, n, 100, r),
-        "checked API (P)": lambda r: checked_matches(rules, n, 25, r),
-        "fast path + encoding (P)": lambda r: encoded_matches(n, 25, r),
-        "PettingZoo AEC env (P)": lambda r: pettingzoo_steps(n, seconds, r),
-        "Gymnasium env (P, agent steps)": lambda r: gymnasium_steps(n, seconds, r),
-        "OpenSpiel game (P, random)": lambda r: openspiel_steps(n, seconds, r),
+        "minimal": lambda r: minimal_p_matches(100, r, n),
+        "fast": lambda r: fast_matches(rules, n, 100, r),
+        "checked": lambda r: checked_matches(rules, n, 25, r),
+        "encoded": lambda r: encoded_matches(n, 25, r),
+        "pettingzoo": lambda r: pettingzoo_steps(n, seconds, r),
+        "gymnasium": lambda r: gymnasium_steps(n, seconds, r),
+        "openspiel": lambda r: openspiel_steps(n, seconds, r),
     }
-    batches = {
-        f"batch engine ({p}, {args.batch:,})": Batch(p, n, args.batch, seed=1)
-        for p in ("P", "K", "G", "J")
-    }  # the tables are built once, untimed
-    best = dict.fromkeys([*runs, *batches], 0.0)
+    run = runs[kind]
+    run(10_000 + seed)  # the steady state: caches and tables built, imports done
+    return timed(lambda: run(seed))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--batch", type=int, default=16_384)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--seconds", type=float, default=2.0, help="per environment measurement")
+    parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    n = args.players
+    if args.child:
+        kind, seed = args.child
+        print(json.dumps(child(kind, n, args.batch, args.seconds, int(seed))))
+        return
+    runs = contenders(n, args.batch)
+    names = list(runs)
+    rates: dict[str, list[float]] = {name: [] for name in names}
+    options = ["--players", str(n), "--batch", str(args.batch), "--seconds", str(args.seconds)]
+    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}{os.pathsep}{ROOT / 'benchmarks'}"}
     for r in range(args.rounds):
-        for name, run in runs.items():
-            best[name] = max(best[name], timed(lambda run=run, r=r: run(r)))
-        for name, batch in batches.items():
-            best[name] = max(best[name], batch_rate(batch, 40))
-    base = best["minimal P-only engine"]
-    print(f"decisions per CPU second on one core, {n} players, best of {args.rounds} rounds")
-    for name, rate in best.items():
+        for name in names[r % len(names) :] + names[: r % len(names)]:
+            done = subprocess.run(
+                [sys.executable, __file__, *options, "--child", runs[name], str(r)],
+                capture_output=True,
+                text=True,
+                env=env,
+            )
+            if done.returncode:
+                raise SystemExit(done.stderr[-2000:])
+            rates[name].append(float(done.stdout.strip().splitlines()[-1]))
+        print(f"round {r + 1} of {args.rounds} done", file=sys.stderr)
+    print(
+        f"decisions per CPU second on one core, {n} players, {args.rounds} rounds of fresh "
+        "processes interleaved; median (spread)"
+    )
+    for name in names:
+        ratio = [a / b for a, b in zip(rates[name], rates[CEILING], strict=True)]
         note = ""
         if name.startswith("batch"):
+            rate = statistics.median(rates[name])
             note = "  ok" if rate >= BATCH_TARGET else f"  BELOW the {BATCH_TARGET:,} target"
-        print(f"{name:34} {rate:13,.0f}  {rate / base:8.2f} x minimal{note}")
+        print(f"{name:34}{spread(rates[name]):>38}{spread(ratio, 2):>26} x ceiling{note}")
 
 
 if __name__ == "__main__":
