@@ -1,0 +1,34 @@
+"""The speed benchmarks still run: each on a tiny sample, so that a change in the API they
+measure breaks the suite, not the next person's measurement (their figures are not checked:
+speed lives in the benchmarks, not in timed tests)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def run(script: str, *args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / script), *args], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+def test_engine_speed_prints_every_contender_against_the_ceiling() -> None:
+    out = run("engine_speed.py", "--rounds", "1", "--matches", "3", "--rules", "P,K")
+    for name in ("minimal P engine (ceiling)", "fast path, K, 4 players", "checked API, P"):
+        assert name in out
+    assert "fast path, P, 4 players / ceiling:" in out
+    assert "rule sets below 0.8 of P's fast path:" in out
+
+
+def test_rl_speed_prints_every_contender_against_the_ceiling() -> None:
+    out = run("rl_speed.py", "--rounds", "1", "--seconds", "0.05", "--batch", "64")
+    for name in ("fast path + encoding (P)", "Gymnasium env", "OpenSpiel", "batch engine (J, 64)"):
+        assert name in out
+    assert out.count("x ceiling") == 11
