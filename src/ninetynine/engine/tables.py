@@ -208,6 +208,25 @@ class RuleTables:
 
 
 @cache
-def compiled(rules: Rules) -> RuleTables:
-    """The lookup tables of a rules value, built once and cached for the process."""
+def _compiled(rules: Rules) -> RuleTables:
     return RuleTables(rules)
+
+
+# the tables by the rules object itself, so that a new game of rules already seen does not
+# hash them again (a Rules value hashes its hundred fields: half of new_game's time); each
+# entry holds its rules, so an id is not reused while it is here, and the dict is bounded
+_BY_ID: dict[int, tuple[Rules, RuleTables]] = {}
+_BY_ID_MAX = 256
+
+
+def compiled(rules: Rules) -> RuleTables:
+    """The lookup tables of a rules value, built once and cached for the process (equal
+    rules share them)."""
+    found = _BY_ID.get(id(rules))
+    if found is not None and found[0] is rules:
+        return found[1]
+    tables = _compiled(rules)
+    if len(_BY_ID) >= _BY_ID_MAX:
+        _BY_ID.clear()
+    _BY_ID[id(rules)] = (rules, tables)
+    return tables
