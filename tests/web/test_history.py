@@ -243,8 +243,10 @@ def test_the_records_download_and_deletion(
     ann, bob = people("Ann"), people("Bob")
     table = rated_game(ann, bob, server.url, server.url, seed=5)
     wait_games(bob, 1, rated=True)
+    done = server.lobby.workers.stats.done
     res = ann.http.get("/api/account/records")
     assert res.status_code == 200 and res.headers["content-type"] == "application/zip"
+    assert server.lobby.workers.stats.done == done + 1  # replayed in a worker, not the server
     archive = zipfile.ZipFile(io.BytesIO(res.content))
     assert archive.namelist() == [f"ninetynine-{table}.toml"]
     record = ann.http.get(f"/api/tables/{table}/record").text

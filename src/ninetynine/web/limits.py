@@ -99,6 +99,9 @@ class Limits:
     records_per_download: int = _limit(
         500, "game records in an account's download (its newest games)"
     )
+    records_seconds: float = _limit(
+        60.0, "seconds the replays of an account's download may run before its worker is killed"
+    )
     claims_at_once: int = _limit(50, "seats a guest-turned-member may claim in one request")
     leaderboard_size: int = _limit(50, "players shown on a leaderboard, per rules family")
     rating_points: int = _limit(200, "rating history points a profile shows, per family")

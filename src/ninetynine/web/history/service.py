@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 import zipfile
@@ -77,6 +76,15 @@ def results_of(table: Table, now: float, seats: set[int] | None = None) -> list[
         for i, seat in enumerate(table.seats)
         if seat.account is not None and (seats is None or i in seats)
     ]
+
+
+def records_zip(stored: list[StoredTable]) -> bytes:
+    """A zip of finished games' records, one ``ninetynine-ID.toml`` each (run in a worker)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for table in stored:
+            archive.writestr(f"ninetynine-{table.id}.toml", record_text(table))
+    return buffer.getvalue()
 
 
 def record_text(stored: StoredTable) -> str:
@@ -227,15 +235,16 @@ class History:
         ids = await self.storage.call(
             self.store.table_ids, account.id, self.limits.records_per_download
         )
-        buffer = io.BytesIO()
-        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-            for table_id in ids:
-                stored = await self.storage.call(self.storage.load, table_id)
-                if stored is None:
-                    continue
-                text = await asyncio.to_thread(record_text, stored)
-                archive.writestr(f"ninetynine-{table_id}.toml", text)
-        return account.name, buffer.getvalue()
+        stored = [await self.storage.call(self.storage.load, table_id) for table_id in ids]
+        # replaying hundreds of games is heavy: a killable worker's, never the tables' CPU
+        data = await self.lobby.workers.run(
+            records_zip,
+            [s for s in stored if s is not None],
+            seconds=self.limits.records_seconds,
+            limit="records_seconds",
+            what="the download",
+        )
+        return account.name, data
 
     async def claim(self, cookie: str | None, seats: object) -> dict[str, Any]:
         """The signed-in account takes the seats it played as a guest (each a table's id and

@@ -18,7 +18,7 @@ from starlette.requests import HTTPConnection
 from ninetynine.web import schema
 from ninetynine.web.history.service import History
 from ninetynine.web.routes.accounts import posted, session_cookie
-from ninetynine.web.routes.deps import LobbyDep
+from ninetynine.web.routes.deps import LobbyDep, address
 
 router = APIRouter()
 
@@ -46,7 +46,10 @@ async def my_games(
 @schema.route(router, "GET /api/account/records")
 async def my_records(request: Request, history: HistoryDep) -> Response:
     """A zip of the records of the signed-in account's finished games (its newest
-    ``records_per_download``), one ``.toml`` each, as ``GET /api/tables/{id}/record`` has it."""
+    ``records_per_download``), one ``.toml`` each, as ``GET /api/tables/{id}/record`` has it;
+    built in a worker process (``records_seconds``), and counted against the sender's request
+    rate."""
+    history.lobby.throttle(address(request))
     _, data = await history.records(session_cookie(request))
     return Response(
         data,
