@@ -9,6 +9,7 @@ import random
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -273,8 +274,8 @@ def test_the_lobby_follows_new_tables_without_a_reload(browser: Browser, web: Se
     expect(lobby.locator("#hand-section")).to_be_hidden()
 
 
-def finished_game(web: ServerThread) -> str:
-    created = web.create(name="Ann", players=2)
+def finished_game(web: ServerThread, **options: Any) -> str:
+    created = web.create(name="Ann", players=2, **options)
     bob = web.join(created["table"], "Bob")
     clients = [
         web.client(created["table"], created["token"]),
@@ -332,7 +333,7 @@ def test_the_replay_reviews_a_seats_decisions_with_the_coach(
     """Issue 16: the browser's replay lists a seat's decisions beside the coach's moves,
     flagged as the review flags them, each a link to the position it was made in."""
     web = make_server(bot_delay=0.0, limits=dataclasses.replace(ROOMY, review_playouts=50))
-    table_id = finished_game(web)
+    table_id = finished_game(web, house_rules="[rules]\nlives = 2\n")  # short: quick reviews
     record = web.lobby.tables[table_id].match.record()
     expected = review_replay_json(record, 0, web.settings.limits.review_playouts)
     differ = [d for d in expected["decisions"] if not d["agrees"]]  # another suit agrees
