@@ -121,6 +121,12 @@ CALLS = (
 )
 
 
+def said(template: str) -> str:
+    """A call's template (``"pass to you {total}"``) in the current language; one of
+    :data:`CALLS` is translated, any other left as it is."""
+    return translated(template) if template in CALLS else template
+
+
 def spoken(text: str, total: int) -> str:
     """A call as it is said in the current language: ``text`` is the call made at ``total``
     (``"pass to you 99"``); one of :data:`CALLS` is translated, any other left as it is."""
