@@ -29,3 +29,10 @@ def bot_processes(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[subprocess.P
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+@pytest.fixture(autouse=True)
+def english(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tests read English whatever the machine's locale: ``LANGUAGE`` is the first
+    place ``ninetynine.language.choose`` looks (a test of another language sets its own)."""
+    monkeypatch.setenv("LANGUAGE", "en")

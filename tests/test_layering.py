@@ -10,7 +10,7 @@ import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "ninetynine"
 # the core: what the shared modules at the root, the rules, the engine and the records hold
-SHARED = {"errors", "files", "launch"}
+SHARED = {"errors", "files", "language", "launch"}
 CORE_PACKAGES = ("rules", "engine", "records")
 CORE = sorted(
     [f"{m}.py" for m in SHARED]

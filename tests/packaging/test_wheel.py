@@ -99,11 +99,12 @@ def test_the_wheel_holds_the_presets_static_files_and_metadata(wheel: Path) -> N
     names = set(zipfile.ZipFile(wheel).namelist())
     data = {
         str(p.relative_to(PACKAGE.parent))
-        for sub in ("data", "web/static")
+        for sub in ("data", "web/static", "locale")
         for p in (PACKAGE / sub).rglob("*")
-        if p.is_file() and "__pycache__" not in p.parts
+        if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pot"  # the template
     }
     assert any(n.endswith("presets/P.toml") for n in data)
+    assert "ninetynine/locale/th/LC_MESSAGES/ninetynine.mo" in data
     assert data <= names, sorted(data - names)
     assert "ninetynine/py.typed" in names
     assert not any(n.startswith("tests/") for n in names)
@@ -136,6 +137,7 @@ def test_the_bare_install_plays_replays_and_describes_with_the_standard_library_
     assert Path(where.stdout.strip()).is_relative_to(bare)  # the installed package, not the tree
     assert blocked(bare, tmp_path, "--version") == f"ninetynine {ninetynine.__version__}\n"
     assert blocked(bare, tmp_path, "rules", "K") == describe(load_rules("K"))  # 80 columns
+    assert "ที่มา: " in blocked(bare, tmp_path, "rules", "K", "--lang", "th")  # the catalogs
     record = tmp_path / "game.toml"
     blocked(bare, tmp_path, "random-game", "--seed", "7", "-o", str(record))
     assert "Rules P, 4 players" in blocked(bare, tmp_path, "replay", str(record))

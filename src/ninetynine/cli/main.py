@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from ninetynine import __version__
 from ninetynine.cli.extras import MissingExtraError
 from ninetynine.errors import NinetyNineError
+from ninetynine.language import Language, choose, using
 
 # name -> (module, one-line help). Front ends import their heavy libraries inside run().
 COMMANDS = {
@@ -36,6 +37,20 @@ COMMANDS = {
         "report a simulation's statistics: tables, and an HTML page of plots",
     ),
 }
+
+
+# the commands that write for a person at a terminal take --lang (LANG otherwise); serve's
+# browser tables choose their own language, and records stay in English
+SPOKEN = ("play", "rules", "replay", "review")
+
+
+def add_lang(parser: argparse.ArgumentParser) -> None:
+    """Adds ``--lang`` to ``parser`` (a command of :data:`SPOKEN`)."""
+    parser.add_argument(
+        "--lang",
+        metavar="LANG",
+        help=f"the language to write in: {', '.join(Language)} (default: from LANG, or en)",
+    )
 
 
 def plain_text(doc: str | None) -> str | None:
@@ -81,6 +96,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
             formatter_class=HelpFormatter,
         )
         module.add_arguments(cmd)
+        if name in SPOKEN:
+            add_lang(cmd)
         cmd.set_defaults(run=module.run)
     return parser
 
@@ -90,16 +107,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     only, ``play``). Returns the exit status: 0, 2 after an error printed as one line, 130
     when interrupted."""
     args_list = list(sys.argv[1:] if argv is None else argv)
+    lead: list[str] = []  # --lang before the command is the command's (--lang th rules K)
+    while args_list and (args_list[0] == "--lang" or args_list[0].startswith("--lang=")):
+        n = 2 if args_list[0] == "--lang" else 1
+        lead, args_list = lead + args_list[:n], args_list[n:]
     if (
         not args_list
         or args_list[0].startswith("-")
         and args_list[0] not in ("-h", "--help", "--version")
     ):
         args_list.insert(0, "play")
+    args_list[1:1] = lead
     parser = build_parser(args_list[0] if args_list[0] in COMMANDS else None)
     args = parser.parse_args(args_list)
     try:
-        return int(args.run(args) or 0)
+        lang = choose(args.lang) if args.command in SPOKEN else None
+        with using(lang):
+            return int(args.run(args) or 0)
     except MissingExtraError as e:  # its message names the command and the extra
         print(e, file=sys.stderr)
         return 2

@@ -10,6 +10,7 @@ import json
 import shutil
 import textwrap
 
+from ninetynine.language import _
 from ninetynine.launch import command
 from ninetynine.rules.describe import rules_text
 from ninetynine.rules.presets import open_rules, preset_rules, presets
@@ -99,11 +100,8 @@ def describe(rules: Rules, width: int = 79) -> str:
     preset's aliases (the documentation site's rule-set pages show the same text, at the
     width of a terminal of 80 columns)."""
     aliases = presets()[rules.id].aliases if rules.id in presets() else ()
-    return (
-        wrap(rules_text(rules), width)
-        + "\n"
-        + (f"\nAliases: {', '.join(aliases)}\n" if aliases else "")
-    )
+    also = _("Aliases: {aliases}").format(aliases=", ".join(aliases)) if aliases else ""
+    return wrap(rules_text(rules), width) + "\n" + (f"\n{also}\n" if also else "")
 
 
 def settings_text(rules: Rules) -> str:

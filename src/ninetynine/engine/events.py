@@ -3,18 +3,22 @@
 Events carry only public information (a drawn card is not named, a shuffle gives no
 order), so a seat's history can be the same list for everyone. Seats are 0-based here;
 :func:`event_to_json` and :func:`narrate` number them from 1, as people do; given the
-rules, :func:`narrate` counts in their words (a penny, a token from the team's pool).
+rules, :func:`narrate` counts in their words (a penny, a token from the team's pool), in
+the current language or the one it is given (:mod:`ninetynine.language`); the events
+themselves, and their JSON, stay in English, as records and the protocols do.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from typing import Any
 
+from ninetynine.language import N_, Language, _, ngettext, translated, using
 from ninetynine.rules.cards import format_card, show_card
 from ninetynine.rules.settings import Elimination, Pot, Rules
-from ninetynine.rules.words import GAME_POINT, Noun, counter, ending, plural
+from ninetynine.rules.words import Noun, counter, ending, spoken
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,116 +334,217 @@ def event_to_json(event: Event) -> dict[str, Any]:
 # a payment whose cause the line before it already told (the bust, the lay-down)
 _TOLD = frozenset({"over the limit", "cannot play"})
 
+# The words events carry (their JSON keeps them in English, as the protocols do), for the
+# catalogs: narrate says them in the current language.
+REASONS = (
+    N_("the stock is empty"),  # DrawSkipped
+    N_("no cards to reshuffle"),
+    N_("did not draw"),
+    N_("a penny from the pool for 69"),  # LifeGained
+    N_("three sixes"),  # InstantHand, the rulebook's instant hands
+    N_("three kings"),
+    N_("reset to zero"),  # SixtyNine: settings.Rule69's values, in words
+    N_("penny from pool"),
+    N_("extra point"),
+    N_("others drink"),
+    N_("none"),
+)
+_PAID_FOR = re.compile(r"(made exactly|crossed) (\d+)")
 
-def narrate(event: Event, names: list[str] | None = None, rules: Rules | None = None) -> str | None:
+
+def _reason(reason: str) -> str:
+    """An event's reason in the current language: ``"made exactly 33"``, ``"crossed 55"``,
+    one of :data:`REASONS`, or (a reason no catalog knows) as it is."""
+    if m := _PAID_FOR.fullmatch(reason):
+        made = m[1] == "made exactly"
+        text = _("made exactly {total}") if made else _("crossed {total}")
+        return text.format(total=int(m[2]))
+    return translated(reason)
+
+
+def narrate(
+    event: Event,
+    names: list[str] | None = None,
+    rules: Rules | None = None,
+    lang: Language | None = None,
+) -> str | None:
     """One line of table talk for an event, or None for bookkeeping events. With the
     rules, what a player loses is counted in their words ("a penny", "2 tokens from the
-    team's pool") and a game with no dealer names only who opens."""
+    team's pool") and a game with no dealer names only who opens. The line is in ``lang``,
+    or the current language (:mod:`ninetynine.language`)."""
+    with using(lang):
+        return _narrate(event, names, rules)
 
+
+def _narrate(event: Event, names: list[str] | None, rules: Rules | None) -> str | None:
     def who(seat: int) -> str:
         return names[seat] if names else f"P{seat + 1}"
 
+    def from_pool(amount: str) -> str:
+        if rules is not None and rules.teams:
+            return _("{amount} from the team's pool").format(amount=amount)
+        return amount
+
     noun = counter(rules) if rules is not None else Noun("life", "lives")
-    pool = " from the team's pool" if rules is not None and rules.teams else ""
     match event:
         case HandStarted(hand, dealer, starter):
             if rules is not None and not rules.dealer:
-                return f"Hand {hand}: {who(starter)} opens."
-            return f"Hand {hand}: {who(dealer)} deals, {who(starter)} starts."
+                return _("Hand {hand}: {who} opens.").format(hand=hand, who=who(starter))
+            return _("Hand {hand}: {dealer} deals, {starter} starts.").format(
+                hand=hand, dealer=who(dealer), starter=who(starter)
+            )
         case UpCardTurned(card, total):
-            return f"Up-card {show_card(card)}: the count starts at {total}."
+            return _("Up-card {card}: the count starts at {total}.").format(
+                card=show_card(card), total=total
+            )
         case UpCardReturned(card):
-            return f"Up-card {show_card(card)} is special: back into the deck."
+            return _("Up-card {card} is special: back into the deck.").format(card=show_card(card))
         case CardPlayed(seat, card, value, _, _):
-            chosen = f" as {value:+d}" if value is not None else ""
-            return f"{who(seat)} plays {show_card(card)}{chosen}."
-        case TotalCalled(seat, _, text):
-            return f'{who(seat)}: "{text}"'
+            if value is not None:
+                return _("{who} plays {card} as {value}.").format(
+                    who=who(seat), card=show_card(card), value=f"{value:+d}"
+                )
+            return _("{who} plays {card}.").format(who=who(seat), card=show_card(card))
+        case TotalCalled(seat, total, text):
+            return _('{who}: "{call}"').format(who=who(seat), call=spoken(text, total))
         case Reversed(_, direction):
             if names is not None and len(names) == 2:
                 return None  # with two at the table there is no direction to tell
-            return f"Play now goes {'clockwise' if direction == 'cw' else 'counter-clockwise'}."
+            if direction == "cw":
+                return _("Play now goes clockwise.")
+            return _("Play now goes counter-clockwise.")
         case Skipped(seat):
-            return f"{who(seat)} is skipped."
+            return _("{who} is skipped.").format(who=who(seat))
         case PlaysAgain(seat):
-            return f"{who(seat)} plays again."
+            return _("{who} plays again.").format(who=who(seat))
         case MayPlayAgain(seat):
-            return f"{who(seat)} may play again, or decline."
+            return _("{who} may play again, or decline.").format(who=who(seat))
         case Declined(seat):
-            return f"{who(seat)} declines the extra turn."
+            return _("{who} declines the extra turn.").format(who=who(seat))
         case Named(seat, target):
-            return f"{who(seat)} names {who(target)} to play next."
+            return _("{who} names {target} to play next.").format(who=who(seat), target=who(target))
         case ChainFaced(seat, count):
-            cards = "a card" if count == 1 else f"{count} cards"
-            return (
-                f"{who(seat)} must play {cards} without drawing, or answer with another "
-                "no-draw card."
-            )
+            return ngettext(
+                "{who} must play a card without drawing, or answer with another no-draw card.",
+                "{who} must play {count} cards without drawing, or answer with another "
+                "no-draw card.",
+                count,
+            ).format(who=who(seat), count=count)
         case MustPlay(seat, count):
-            return f"{who(seat)} plays {plural(count, 'more card', 'more cards')} without drawing."
+            return ngettext(
+                "{who} plays {count} more card without drawing.",
+                "{who} plays {count} more cards without drawing.",
+                count,
+            ).format(who=who(seat), count=count)
         case LeaderDrawn(seat):
-            return f"{who(seat)} is drawn to lead the next hand."
+            return _("{who} is drawn to lead the next hand.").format(who=who(seat))
         case DrawSkipped(seat, reason):
-            return f"{who(seat)} cannot draw ({reason})."
+            return _("{who} cannot draw ({reason}).").format(who=who(seat), reason=_reason(reason))
         case StockReshuffled(cards, kept_top):
-            top = ", the top card stays" if kept_top else ""
-            played = "1 played card is" if cards == 1 else f"{cards} played cards are"
-            return f"The stock ran out: {played} shuffled into a new stock{top}."
+            if kept_top:
+                text = ngettext(
+                    "The stock ran out: {count} played card is shuffled into a new stock, "
+                    "the top card stays.",
+                    "The stock ran out: {count} played cards are shuffled into a new stock, "
+                    "the top card stays.",
+                    cards,
+                )
+            else:
+                text = ngettext(
+                    "The stock ran out: {count} played card is shuffled into a new stock.",
+                    "The stock ran out: {count} played cards are shuffled into a new stock.",
+                    cards,
+                )
+            return text.format(count=cards)
         case LaidDown(seat):
-            return f"{who(seat)} cannot play and lays down."
+            return _("{who} cannot play and lays down.").format(who=who(seat))
         case Passed(seat):
-            return f"{who(seat)} cannot play and passes."
+            return _("{who} cannot play and passes.").format(who=who(seat))
         case Busted(seat, total) if total is not None:  # laying down is told by LaidDown
-            return f"{who(seat)} goes over with {total}."
+            return _("{who} goes over with {total}.").format(who=who(seat), total=total)
         case LifeLost(seat, amount, left, reason, unpaid, by):
             why = (
                 ""
                 if reason in _TOLD
-                else f" ({who(by)} {reason})"
+                else " " + _("({who} {reason})").format(who=who(by), reason=_reason(reason))
                 if by is not None
-                else f" ({reason})"
+                else " " + _("({reason})").format(reason=_reason(reason))
             )
             paid = amount - unpaid
             if unpaid and (rules is None or rules.elimination is Elimination.CANNOT_PAY):
-                has = f"only {paid}" if paid else "none"
-                return (
-                    f"{who(seat)} owes {noun.some(amount)}{pool}{why} but has {has}: "
-                    f"{noun(unpaid)} unpaid."
+                has = _("only {paid}").format(paid=paid) if paid else _("none")
+                return _("{who} owes {amount}{why} but has {has}: {unpaid} unpaid.").format(
+                    who=who(seat),
+                    amount=from_pool(noun.some(amount)),
+                    why=why,
+                    has=has,
+                    unpaid=noun(unpaid),
                 )
             if unpaid:  # out at 0: what was left is all there is to take
-                last = f"the last {noun.one}" if paid == 1 else f"all {noun(paid)} left"
-                return f"{who(seat)} loses {last}{pool}{why} (owing {amount})."
-            return f"{who(seat)} loses {noun.some(amount)}{pool}{why}; {left} left."
-        case LifeGained(seat, amount, left, reason):
-            return f"{who(seat)} gains {noun.some(amount)}{pool} ({reason}); {left} left."
-        case PlayerOut(seat):
-            return f"{who(seat)} is out of the game."
-        case SatOut(seat):
-            return f"{who(seat)} is out of this hand."
-        case TotalReset(total, cleared):
-            return f"The total goes back to {total}" + (
-                " and the pile is taken away." if cleared else "."
+                last = noun.last if paid == 1 else _("all {count} left").format(count=noun(paid))
+                return _("{who} loses {last}{why} (owing {amount}).").format(
+                    who=who(seat), last=from_pool(last), why=why, amount=amount
+                )
+            return _("{who} loses {amount}{why}; {left} left.").format(
+                who=who(seat), amount=from_pool(noun.some(amount)), why=why, left=left
             )
+        case LifeGained(seat, amount, left, reason):
+            return _("{who} gains {amount} ({reason}); {left} left.").format(
+                who=who(seat),
+                amount=from_pool(noun.some(amount)),
+                reason=_reason(reason),
+                left=left,
+            )
+        case PlayerOut(seat):
+            return _("{who} is out of the game.").format(who=who(seat))
+        case SatOut(seat):
+            return _("{who} is out of this hand.").format(who=who(seat))
+        case TotalReset(total, cleared):
+            if cleared:
+                return _("The total goes back to {total} and the pile is taken away.").format(
+                    total=total
+                )
+            return _("The total goes back to {total}.").format(total=total)
         case BorderCrossed(seat, border, points):
-            how = "laying down" if border is None else f"crossing {border}:{border + 1}"
-            return f"{who(seat)} loses {GAME_POINT.a} for {how}; {points} left."
+            if border is None:
+                return _("{who} loses a game point for laying down; {points} left.").format(
+                    who=who(seat), points=points
+                )
+            return _(
+                "{who} loses a game point for crossing {border}:{next}; {points} left."
+            ).format(who=who(seat), border=border, next=border + 1, points=points)
         case SixtyNine(seat, effect):
             made = rules.rule_69_total if rules is not None else 69
-            return f"{who(seat)} makes {made}: {effect.replace('_', ' ')}."
+            return _("{who} makes {total}: {effect}.").format(
+                who=who(seat), total=made, effect=_reason(effect.replace("_", " "))
+            )
         case HandEnded(hand, _):
-            return f"Hand {hand} is over."
+            return _("Hand {hand} is over.").format(hand=hand)
         case HandScored(_, scores):
-            return "Scores: " + ", ".join(f"{who(i)} {s}" for i, s in enumerate(scores)) + "."
+            return _("Scores: {scores}.").format(
+                scores=", ".join(f"{who(i)} {s}" for i, s in enumerate(scores))
+            )
         case InstantHand(seat, what, _):
-            return f"{who(seat)} holds {what}!"
+            return _("{who} holds {what}!").format(who=who(seat), what=_reason(what))
         case GameOver(winners, reason, collects):
             if not winners:
-                return f"Game over: nobody wins ({ending(reason)})."
-            takes = f" and collects {_collected(collects, noun, rules, names)}" if collects else ""
-            return (
-                f"{' and '.join(who(w) for w in winners)} win{'s' * (len(winners) == 1)}"
-                f"{takes} ({ending(reason)})."
-            )
+                return _("Game over: nobody wins ({why}).").format(why=ending(reason))
+            together = who(winners[0])
+            for w in winners[1:]:
+                together = _("{first} and {second}").format(first=together, second=who(w))
+            if collects:
+                return ngettext(
+                    "{winners} wins and collects {what} ({why}).",
+                    "{winners} win and collect {what} ({why}).",
+                    len(winners),
+                ).format(
+                    winners=together,
+                    what=_collected(collects, noun, rules, names),
+                    why=ending(reason),
+                )
+            return ngettext(
+                "{winners} wins ({why}).", "{winners} win ({why}).", len(winners)
+            ).format(winners=together, why=ending(reason))
     return None
 
 
@@ -450,8 +555,8 @@ def _collected(amount: int, noun: Noun, rules: Rules | None, names: list[str] | 
     if not rules.stake:
         return noun(amount)  # the pot: what the others lost
     if rules.pot is not Pot.WINNER_TAKES_ALL:
-        return f"{amount} in stakes"
+        return _("{amount} in stakes").format(amount=amount)
     if names is None:
-        return f"{amount} in stakes and the pot"
+        return _("{amount} in stakes and the pot").format(amount=amount)
     stakes = rules.stake * len(names)
-    return f"{stakes} in stakes and {noun(amount - stakes)}"
+    return _("{stakes} in stakes and {pot}").format(stakes=stakes, pot=noun(amount - stakes))

@@ -22,6 +22,7 @@ from ninetynine.engine.actions import Action, ActionKind
 from ninetynine.engine.events import Busted
 from ninetynine.engine.state import State
 from ninetynine.errors import IllegalActionError, Refusal
+from ninetynine.language import Language, _, ngettext, using
 from ninetynine.rules.cards import show_card
 from ninetynine.rules.settings import Elimination, Scoring
 from ninetynine.rules.words import GAME_POINT, counter, listed
@@ -77,17 +78,23 @@ def _refusals(state: State) -> str:
                 state.check(Action.play(card, value))
             except IllegalActionError as e:
                 why.add(e.reason)
-        words = (
-            f"would take the total over {rules.limit}"
-            if Refusal.OVER_LIMIT in why
-            else "would take the total below 0"
-            if Refusal.BELOW_ZERO in why
-            else f"may not make {rules.limit} in your first {rules.king_ban_turns} turns"
-            if Refusal.OPENING_BAN in why
-            else "may not be played now"
-        )
+        if Refusal.OVER_LIMIT in why:
+            words = _("would take the total over {limit}").format(limit=rules.limit)
+        elif Refusal.BELOW_ZERO in why:
+            words = _("would take the total below 0")
+        elif Refusal.OPENING_BAN in why:
+            words = ngettext(
+                "may not make {limit} in your first {turns} turn",
+                "may not make {limit} in your first {turns} turns",
+                rules.king_ban_turns,
+            ).format(limit=rules.limit, turns=rules.king_ban_turns)
+        else:
+            words = _("may not be played now")
         reasons.setdefault(words, []).append(show_card(card))
-    return "; ".join(f"{listed(cards)} {words}" for words, cards in reasons.items())
+    return "; ".join(
+        _("{cards} {why}").format(cards=listed(cards), why=words)
+        for words, cards in reasons.items()
+    )
 
 
 def loss_cost(state: State, seat: int) -> str:
@@ -97,21 +104,58 @@ def loss_cost(state: State, seat: int) -> str:
     if rules.scoring is Scoring.GAME_POINTS:
         return GAME_POINT.a
     noun, due, have = counter(rules), rules.bust_penalty, state.seat_lives(seat)
-    cost = noun.some(due) + (" from your team's pool" if rules.teams else "")
-    who = "your team is" if rules.teams else "you are"
+    cost = noun.some(due)
+    if rules.teams:
+        cost = _("{amount} from your team's pool").format(amount=cost)
     if rules.elimination is Elimination.CANNOT_PAY and have < due:
-        has = f"only {noun(have)}" if have else "none left (on honour)"
-        return f"{cost}: {'your team has' if rules.teams else 'you have'} {has}, so {who} out"
+        has = _("only {count}").format(count=noun(have)) if have else _("none left (on honour)")
+        if rules.teams:
+            return _("{cost}: your team has {has}, so your team is out").format(cost=cost, has=has)
+        return _("{cost}: you have {has}, so you are out").format(cost=cost, has=has)
     if rules.elimination is Elimination.AT_ZERO and have <= due:
-        return f"{cost}, and {who} out"
+        if rules.teams:
+            return _("{cost}, and your team is out").format(cost=cost)
+        return _("{cost}, and you are out").format(cost=cost)
     return cost
 
 
-def stuck_explanation(state: State) -> str | None:
-    """Why the seat to act has no safe card and what the rules make of it, or None."""
+def stuck_explanation(state: State, lang: Language | None = None) -> str | None:
+    """Why the seat to act has no safe card and what the rules make of it, or None; in
+    ``lang``, or the current language (:mod:`ninetynine.language`)."""
+    with using(lang):
+        return _stuck(state)
+
+
+def _stuck(state: State) -> str | None:
     rules, legal = state.rules, state.legal_actions()
     if not legal:
         return None
+    kinds = {a.kind for a in legal}
+    why = _refusals(state) if state.hands[state.turn] else _("you have no cards")
+    if kinds == {ActionKind.DOWN}:
+        return _("You cannot play: {why}. You lay down your hand and lose {cost}.").format(
+            why=why, cost=loss_cost(state, state.turn)
+        )
+    if kinds == {ActionKind.PASS} and state.may_decline:
+        return _("No card you hold is safe on this extra turn: you decline it, with no penalty.")
+    if kinds == {ActionKind.PASS}:
+        return _("You have no card you may play ({why}): you pass, with no penalty.").format(
+            why=why
+        )
+    if kinds == {ActionKind.PLAY} and not rules.may_bust:
+        trial = state.clone()
+        if any(isinstance(e, Busted) for e in trial.apply(legal[0])):
+            how = _("the lowest card is played for you") if len(legal) == 1 else _("choose one")
+            cost = (
+                _("a game point for each border you cross")
+                if rules.scoring is Scoring.GAME_POINTS
+                else loss_cost(state, state.turn)
+            )
+            return _(
+                "Every card you hold would take the total over {limit}: you must still play "
+                "one ({how}) and lose {cost}."
+            ).format(limit=rules.limit, how=how, cost=cost)
+    return None
     kinds = {a.kind for a in legal}
     why = _refusals(state) if state.hands[state.turn] else "you have no cards"
     if kinds == {ActionKind.DOWN}:

@@ -17,25 +17,27 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ninetynine.errors import NotationError
+from ninetynine.language import N_, _, translated
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
+# in words, in English; rank_name and card_name say them in the current language
 RANK_NAMES = (
-    "Ace",
-    "Two",
-    "Three",
-    "Four",
-    "Five",
-    "Six",
-    "Seven",
-    "Eight",
-    "Nine",
-    "Ten",
-    "Jack",
-    "Queen",
-    "King",
+    N_("Ace"),
+    N_("Two"),
+    N_("Three"),
+    N_("Four"),
+    N_("Five"),
+    N_("Six"),
+    N_("Seven"),
+    N_("Eight"),
+    N_("Nine"),
+    N_("Ten"),
+    N_("Jack"),
+    N_("Queen"),
+    N_("King"),
 )
-SUIT_NAMES = ("Spades", "Hearts", "Diamonds", "Clubs")
+SUIT_NAMES = (N_("Spades"), N_("Hearts"), N_("Diamonds"), N_("Clubs"))
 SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
 ACE, TWO, FOUR, SIX, SEVEN, NINE, TEN, JACK, QUEEN, KING = 0, 1, 3, 5, 6, 8, 9, 10, 11, 12
 
@@ -85,9 +87,16 @@ def show_cards(cards: Iterable[int]) -> str:
     return " ".join(show_card(c) for c in cards)
 
 
+def rank_name(rank: int) -> str:
+    """A rank in words, in the current language: ``rank_name(12) == 'King'``."""
+    return translated(RANK_NAMES[rank])
+
+
 def card_name(card: int) -> str:
-    """A card in words, e.g. ``'Ace of Spades'``."""
-    return f"{RANK_NAMES[card >> 2]} of {SUIT_NAMES[card & 3]}"
+    """A card in words, in the current language, e.g. ``'Ace of Spades'``."""
+    return _("{rank} of {suit}").format(
+        rank=translated(RANK_NAMES[card >> 2]), suit=translated(SUIT_NAMES[card & 3])
+    )
 
 
 def parse_cards(text: str) -> list[int]:

@@ -13,7 +13,16 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from ninetynine.rules.cards import RANK_NAMES, RANKS, card_name, parse_card, rank_of, show_card
+from ninetynine.language import _
+from ninetynine.rules.cards import (
+    RANK_NAMES,
+    RANKS,
+    card_name,
+    parse_card,
+    rank_name,
+    rank_of,
+    show_card,
+)
 from ninetynine.rules.effects import Effect, Kind, describe_effect
 from ninetynine.rules.presets import base_rules
 from ninetynine.rules.settings import (
@@ -51,7 +60,7 @@ from ninetynine.rules.settings import (
     TwoPlayerReverse,
     rules_to_mapping,
 )
-from ninetynine.rules.words import Noun, counter, listed, plural
+from ninetynine.rules.words import Noun, counter, listed, plural, said
 
 
 def card_table(rules: Rules) -> list[tuple[str, str, str]]:
@@ -61,7 +70,7 @@ def card_table(rules: Rules) -> list[tuple[str, str, str]]:
         (
             RANKS[i],
             describe_effect(eff, rules.limit, rules.halve_over),
-            rules.calls[i].replace("{total}", "#"),
+            said(rules.calls[i]).replace("{total}", "#"),
         )
         for i, eff in enumerate(rules.cards)
     ]
@@ -69,7 +78,7 @@ def card_table(rules: Rules) -> list[tuple[str, str, str]]:
         (
             show_card(card),
             describe_effect(eff, rules.limit, rules.halve_over),
-            rules.calls[rank_of(card)].replace("{total}", "#"),
+            said(rules.calls[rank_of(card)]).replace("{total}", "#"),
         )
         for card, eff in rules.suit_cards
     ]
@@ -77,7 +86,7 @@ def card_table(rules: Rules) -> list[tuple[str, str, str]]:
 
 def _name(which: str) -> str:
     """A rank or card of :func:`card_table` in words: ``"King"``, ``"Ace of Spades"``."""
-    return RANK_NAMES[RANKS.index(which)] if which in RANKS else card_name(parse_card(which))
+    return rank_name(RANKS.index(which)) if which in RANKS else card_name(parse_card(which))
 
 
 def _cards_that(rules: Rules, test: Callable[[Effect], bool]) -> str:
@@ -554,15 +563,16 @@ def describe_rules(rules: Rules) -> list[tuple[str, list[str]]]:
     """Sections of (heading, lines) describing how a game under these rules goes."""
     r, noun, single = rules, counter(rules), one_deal(rules)
     cards = [
-        f"{_name(which):>5}: {effect}" + (f'   (say "{call}")' if call != "#" else "")
+        f"{_name(which):>5}: {effect}"
+        + ("   " + _('(say "{call}")').format(call=call) if call != "#" else "")
         for which, effect, call in card_table(r)
     ]
     return [
-        ("Table", _table(r, noun, single)),
-        ("Cards", cards),
-        ("Playing", _playing(r)),
-        ("Losing", _losing(r, noun, single)),
-        ("Winning", [_winning(r, noun)]),
+        (_("Table"), _table(r, noun, single)),
+        (_("Cards"), cards),
+        (_("Playing"), _playing(r)),
+        (_("Losing"), _losing(r, noun, single)),
+        (_("Winning"), [_winning(r, noun)]),
     ]
 
 
@@ -593,13 +603,14 @@ def rules_text(rules: Rules) -> str:
             f"{base.name} ({base.id}) with house rules for {listed(changed)}; "
             "this is how the game goes with them."
         )
-    lines = [f"{rules.id}: {rules.name}", about, f"Source: {rules.source}", ""]
+    source = _("Source: {source}").format(source=rules.source)
+    lines = [f"{rules.id}: {rules.name}", about, source, ""]
     for heading, body in describe_rules(rules):
         lines += [heading, *("  " + line for line in body), ""]
     idle = idle_settings(rules)
     if idle:
         lines += [
-            "No effect with these rules",
+            _("No effect with these rules"),
             *(f"  {key} = {json.dumps(value)}" for key, value in idle.items()),
             "",
         ]

@@ -2,6 +2,8 @@
 
 What a player's lives are called comes from the rules (``counter``, or game points where
 the rules score them), so the rules text, the log, the table and the browser say the same.
+Counted things, endings and the rule sets' calls are said in the current language
+(:mod:`ninetynine.language`); :func:`plural` stays English, for the rules description.
 
 >>> plural(1, "player"), plural(3, "player"), listed(["JS", "QH", "KD"])
 ('1 player', '3 players', 'JS, QH and KD')
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ninetynine.language import N_, Nn_, _, ntranslated, translated
 from ninetynine.rules.settings import Rules, Scoring
 
 
@@ -24,24 +27,39 @@ def plural(n: int, one: str, many: str | None = None) -> str:
 
 
 def listed(items: list[str], conj: str = "and") -> str:
-    """``"JS, QH and KD"``: items as a sentence lists them."""
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {conj} {items[-1]}"
+    """``"JS, QH and KD"``: items as a sentence lists them ("and" and "or" in the current
+    language)."""
+    if len(items) == 1:
+        return items[0]
+    first, last = ", ".join(items[:-1]), items[-1]
+    if conj == "and":
+        return _("{first} and {last}").format(first=first, last=last)
+    if conj == "or":
+        return _("{first} or {last}").format(first=first, last=last)
+    return f"{first} {conj} {last}"
 
 
 @dataclass(frozen=True, slots=True)
 class Noun:
-    """A countable thing, singular and plural: ``Noun("penny", "pennies")``."""
+    """A countable thing, singular and plural: ``Noun("penny", "pennies")``. Counted, it
+    is said in the current language (its messages are in :data:`COUNTED`); ``one`` and
+    ``many`` are its English words."""
 
     one: str
     many: str
 
     def __call__(self, n: int) -> str:
-        return plural(n, self.one, self.many)
+        return ntranslated(f"{{n}} {self.one}", f"{{n}} {self.many}", n).format(n=n)
 
     @property
     def a(self) -> str:
         """One of them, with its article: ``"a penny"``."""
-        return f"{'an' if self.one[0] in 'aeiou' else 'a'} {self.one}"
+        return translated(f"{'an' if self.one[0] in 'aeiou' else 'a'} {self.one}")
+
+    @property
+    def last(self) -> str:
+        """The last one a player has: ``"the last penny"``."""
+        return translated(f"the last {self.one}")
 
     def some(self, n: int) -> str:
         """``"a penny"`` for one, else ``"2 pennies"``."""
@@ -49,6 +67,19 @@ class Noun:
 
 
 GAME_POINT = Noun("game point", "game points")
+
+# What each counter (settings.CounterName) and a game point are called, for the catalogs:
+# the messages that Noun's methods make from its words.
+COUNTED = (
+    (Nn_("{n} life", "{n} lives"), N_("a life"), N_("the last life")),
+    (Nn_("{n} penny", "{n} pennies"), N_("a penny"), N_("the last penny")),
+    (Nn_("{n} nickel", "{n} nickels"), N_("a nickel"), N_("the last nickel")),
+    (Nn_("{n} coin", "{n} coins"), N_("a coin"), N_("the last coin")),
+    (Nn_("{n} chip", "{n} chips"), N_("a chip"), N_("the last chip")),
+    (Nn_("{n} token", "{n} tokens"), N_("a token"), N_("the last token")),
+    (Nn_("{n} corner", "{n} corners"), N_("a corner"), N_("the last corner")),
+    (Nn_("{n} game point", "{n} game points"), N_("a game point"), N_("the last game point")),
+)
 
 
 def counter(rules: Rules) -> Noun:
@@ -61,19 +92,45 @@ def counter(rules: Rules) -> Noun:
 # Why a game ended, as the end of "Ann wins (...)"; keyed by ``statebase.EndReason``'s
 # values (that module imports this one through the events).
 ENDINGS = {
-    "last_survivor": "the last player left",
-    "last_team": "the last team left",
-    "no_survivor": "the last players went out together",
-    "first_out": "a player went out, which ends the game",
-    "points": "the game-point target was reached",
-    "three_sixes": "three Sixes dealt: everyone loses",
-    "three_kings": "three Kings dealt",
-    "instant_win": "an instant hand",
-    "instant_loss": "an instant hand: everyone loses",
-    "given": "the position was written as over",
+    "last_survivor": N_("the last player left"),
+    "last_team": N_("the last team left"),
+    "no_survivor": N_("the last players went out together"),
+    "first_out": N_("a player went out, which ends the game"),
+    "points": N_("the game-point target was reached"),
+    "three_sixes": N_("three Sixes dealt: everyone loses"),
+    "three_kings": N_("three Kings dealt"),
+    "instant_win": N_("an instant hand"),
+    "instant_loss": N_("an instant hand: everyone loses"),
+    "given": N_("the position was written as over"),
 }
 
 
 def ending(reason: str) -> str:
     """Why a game ended, in words: ``ending("last_survivor") == "the last player left"``."""
-    return ENDINGS[reason]
+    return translated(ENDINGS[reason])
+
+
+# The calls the rule sets make (settings.Rules.calls and bust_call): said in the current
+# language. A house rule's own call is said as it is written.
+CALLS = (
+    N_("{total} — bust"),
+    N_("back on you {total}"),
+    N_("pass to you {total}"),
+    N_("nine is mine"),
+    N_("pass me by"),
+)
+
+
+def said(template: str) -> str:
+    """A call's template (``"pass to you {total}"``) in the current language; one of
+    :data:`CALLS` is translated, any other left as it is."""
+    return translated(template) if template in CALLS else template
+
+
+def spoken(text: str, total: int) -> str:
+    """A call as it is said in the current language: ``text`` is the call made at ``total``
+    (``"pass to you 99"``); one of :data:`CALLS` is translated, any other left as it is."""
+    for template in CALLS:
+        if template.format(total=total) == text:
+            return translated(template).format(total=total)
+    return text
