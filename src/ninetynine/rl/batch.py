@@ -367,6 +367,11 @@ class Batch:
 
     # Game and hand ------------------------------------------------------------------
 
+    def restart(self, slots: np.ndarray) -> None:
+        """Start a new game in each of ``slots`` (its first leader drawn), whatever the old
+        one was at."""
+        self._new_games(slots)
+
     def _new_games(self, slots: np.ndarray, first: np.ndarray | None = None) -> None:
         n = self.n
         if first is None:

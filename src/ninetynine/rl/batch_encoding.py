@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ninetynine.engine.ledger import OVER_
 from ninetynine.engine.state import DOWN
 from ninetynine.rl.batch import EMPTY, Batch
 from ninetynine.rl.encoding import PLAYS, Encoding
@@ -53,6 +54,8 @@ class BatchEncoding:
         out[:, base : base + 13] = (4 * bt.decks - known) / np.float32(4 * enc.decks)
         limit = enc.limit
         total = bt.total[slots]
+        if over:  # the reference engine leaves a game lost over the limit at that total
+            total = np.where(bt.cause[slots] == OVER_, limit + 1, total)
         up, below = np.clip(total, 0, limit), np.clip(-total, 0, limit)
         out[rows[:, 0], b["total"].start + up] = 1.0
         base = b["total_scalar"].start
