@@ -34,7 +34,7 @@ def test_batch_observations_and_masks_are_the_encodings(
     preset: str, players: int, version: int
 ) -> None:
     slots = 6
-    batch = Batch(preset, players, slots, seed=7)
+    batch = Batch(preset, players, slots, seed=7, observed=True)
     enc = Encoding(preset, players, version)
     coded = BatchEncoding(enc, batch)
     rec = Recorder(batch)

@@ -130,7 +130,8 @@ class Batch:
     none). ``hand_no[b]`` counts the hands of each game from 1; a game that ended leaves
     its last lives and hand count in ``final_lives[b]`` and ``final_hands[b]``.
 
-    What an observation reads besides (:mod:`ninetynine.rl.batch_encoding`):
+    What an observation reads besides (:mod:`ninetynine.rl.batch_encoding`), kept up
+    only when ``observed`` (a cost to the step that a simulation does without):
     ``played[b, s, r]`` counts the cards of rank ``r`` seat ``s`` played this hand since
     the stock was last reshuffled, ``face_up[b, card]`` the cards face up on the pile and
     ``recent[b, k]`` its ``players`` top cards, newest first (``EMPTY`` for none). A
@@ -147,8 +148,10 @@ class Batch:
         seed: int | None = None,
         shuffler: Shuffler | None = None,
         first: np.ndarray | None = None,
+        observed: bool = False,
     ) -> None:
         self.rules = r = rules_for(rules, players)
+        self.observed = observed
         check_supported(r)
         n = self.n = players
         self.size = batch
@@ -424,7 +427,7 @@ class Batch:
         """Per slot (all, or ``slots``) of the seat to act: the bits of its safe choices
         and of those allowed at all (bit ``2 * k + choice`` for hand slot ``k``)."""
         h = self.hand_size
-        at = self._slots if slots is None else slots
+        at: slice | np.ndarray = slice(None) if slots is None else slots
         base = (np.minimum(np.maximum(self.total[at], -1), self.limit) + 1) * 53
         held = self.hands.reshape(-1, h)[self._first_row[at] + self.turn[at]]  # (b, h)
         pattern = self.slot_bits[0][base + held[:, 0]]
@@ -484,21 +487,23 @@ class Batch:
             new = np.where((new < 0) & (new < total), 0, new)
         lost = (new > self.limit) | down
         direction = self.direction[at] * self.flip[card]
-        self.direction[at] = direction
-        self.top[at] = np.where(down, self.top[at], card)
-        self.total[at] = np.where(lost, total, new)
+        self._set("direction", at, direction)
+        self._set("top", at, np.where(down, self.top[at], card))
+        self._set("total", at, np.where(lost, total, new))
         self.loser.fill(-1)
         self.paid.fill(0)
         self.cause.fill(-1)
         self.over.fill(False)
-        # what the observations read: the card played, by whom, face up on the pile
-        rank = card >> 2
-        self._played[np.where(down, len(self._played) - 1, (where * n + turn) * 13 + rank)] += 1
-        self._face_up[np.where(down, len(self._face_up) - 1, where * 52 + card)] += 1
-        recent = self.recent[at]
-        self.recent[at] = np.where(
-            down[:, None], recent, np.concatenate([card[:, None], recent[:, :-1]], 1)
-        )
+        if self.observed:  # what the observations read: the card played, by whom, face up
+            scratch = len(self._played) - 1
+            self._played[np.where(down, scratch, (where * n + turn) * 13 + (card >> 2))] += 1
+            self._face_up[np.where(down, len(self._face_up) - 1, where * 52 + card)] += 1
+            recent = self.recent[at]
+            self._set(
+                "recent",
+                at,
+                np.where(down[:, None], recent, np.concatenate([card[:, None], recent[:, :-1]], 1)),
+            )
         # the card leaves the hand, and a play that is not lost draws into its slot
         fine = ~lost
         stock_len = self.stock_len[at]
@@ -506,15 +511,22 @@ class Batch:
         draws = fine & stocked
         drawn = self._stock[self._first_card[at] + np.maximum(stock_len - 1, 0)]
         self._hands[np.where(down, self._scratch, flat)] = np.where(draws, drawn, EMPTY)
-        self.stock_len[at] = stock_len - draws
+        self._set("stock_len", at, stock_len - draws)
         dry = np.nonzero(fine & ~stocked)[0]
         if len(dry):  # the stock is empty: restock (or play on a card short)
             self._draw(where[dry], slot[dry])
         way = direction > 0
-        self.turn[at] = np.where(fine, self._next(self.in_hand[at], turn, way), turn)
+        self._set("turn", at, np.where(fine, self._next(self.in_hand[at], turn, way), turn))
         bad = np.nonzero(lost)[0]
         if len(bad):
             self._lose(where[bad], ~down[bad], slot[bad])
+
+    def _set(self, name: str, at: slice | np.ndarray, value: np.ndarray) -> None:
+        """Write a stepped array: all of it is replaced (no copy), or its ``at`` rows."""
+        if isinstance(at, slice):
+            setattr(self, name, value)
+        else:
+            getattr(self, name)[at] = value
 
     def _lose(self, slots: np.ndarray, played: np.ndarray, slot: np.ndarray) -> None:
         """The seat to act went over (``played``) or laid down: a life, then the rules'

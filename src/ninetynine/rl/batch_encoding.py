@@ -26,6 +26,8 @@ class BatchEncoding:
     def __init__(self, encoding: Encoding, batch: Batch) -> None:
         if encoding.rules != batch.rules or encoding.players != batch.n:
             raise ValueError("the encoding and the batch are of other rules or table sizes")
+        if not batch.observed:
+            raise ValueError("the batch keeps what observations read only when made observed")
         self.enc, self.batch = encoding, batch
         self.down = encoding.index[DOWN]
         self.actions = encoding.actions

@@ -90,7 +90,9 @@ class NinetyNineVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
                 + ", ".join(repr(m) for m in ILLEGAL)
             )
         self.reward = reward_kind(reward)
-        self.batch = Batch(enc.rules, players, num_envs, seed=seed)  # checks the rules
+        self.batch = Batch(
+            enc.rules, players, num_envs, seed=seed, observed=True
+        )  # checks the rules
         self.coded = BatchEncoding(enc, self.batch)
         self.opponent: BatchBot = (
             batch_bot(opponents) if isinstance(opponents, str) else self._policy(opponents)
