@@ -67,8 +67,11 @@ class Replay(Episode):
     """An episode of the reference engine whose chance is the recorded shuffles (the rest is
     :class:`Episode`'s: the cards played by seat are kept as the environments keep them)."""
 
-    def __init__(self, encoding: Encoding, first: int, shuffles: list[tuple[int, ...]]) -> None:
-        self.encoding, self.log = encoding, None
+    def __init__(
+        self, encoding: Encoding, first: int, shuffles: list[tuple[int, ...]], log: bool = False
+    ) -> None:
+        self.encoding = encoding
+        self.log = [] if log else None
         self.shuffles = list(shuffles)
         self.state = new_game(encoding.rules, encoding.players, first=first)
         self.played, self._hand = [], 0

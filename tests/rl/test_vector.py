@@ -18,6 +18,7 @@ from ninetynine.bots.greedy import GreedyBot, GreedyKeepBot
 from ninetynine.engine.state import OVER
 from ninetynine.errors import IllegalActionError, NinetyNineError
 from ninetynine.rl.encoding import Encoding
+from ninetynine.rl.episode import Reward
 from ninetynine.rl.vector import NinetyNineVectorEnv
 
 from .replay import Recorder, Replay
@@ -92,6 +93,8 @@ def lowest_legal(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         ("P", 3, "greedy-keep", "rotate", "game"),
         ("K", 4, "greedy-keep", 2, "life"),
         ("G", 5, "greedy", "rotate", "life"),
+        ("P", 4, "greedy-keep", "rotate", "hand"),
+        ("K", 3, "random", 1, "hand"),
         ("J", 2, "greedy-keep", 1, "game"),
         ("BGA", 3, "greedy-keep", 0, "game"),
         ("P-TEN-MINUS", 4, "greedy-keep", "rotate", "game"),
@@ -123,13 +126,12 @@ def test_the_vector_env_plays_as_the_reference_engine(
         for s in np.flatnonzero(terminated):
             finals[s].append(info["final_obs"][s])
     enc, bot = envs.encoding, {"greedy": GreedyBot(), "greedy-keep": GreedyKeepBot()}
-    start = enc.rules.lives_for(players)
     checked = opponent_moves = 0
     for s in range(slots):
         games, outcome = rec.games(s), 0.0
         assert len(games) == len(finals[s]) + 1
         for g, (first, shuffles, records) in enumerate(games):
-            game, learner = Replay(enc, first, shuffles), None
+            game, learner = Replay(enc, first, shuffles, log=True), None
             for record in records:
                 state = game.state
                 if record[0] == "obs":
@@ -154,8 +156,7 @@ def test_the_vector_env_plays_as_the_reference_engine(
             state = game.state
             if learner is None:
                 continue
-            if reward == "life":
-                outcome -= start - state.seat_lives(learner)
+            outcome += game.paid(0, Reward(reward))[learner]  # as NinetyNine-v1 counts
             if g < len(finals[s]):  # ended: the game over, or the learner knocked out
                 assert state.phase == OVER or not state.alive[learner]
                 won = state.outcome is not None and learner in state.outcome.winners
@@ -199,3 +200,22 @@ def test_the_vector_env_names_what_it_does_not_take() -> None:
         assert "\n" not in str(e.value)
     with pytest.raises(NinetyNineError, match="reset"):
         NinetyNineVectorEnv(num_envs=2).step(np.zeros(2, np.int64))
+
+
+def test_the_learners_observation_does_not_see_hidden_cards() -> None:
+    """Swapping an opponent's card with one in the stock (both hidden from the learner)
+    leaves every learner observation as it was; its own cards do not."""
+    envs = NinetyNineVectorEnv("P", 4, 64, opponents="random")
+    envs.reset(seed=4)
+    batch, every = envs.batch, np.arange(64)
+    before = envs.coded.observe(every, envs.seats)
+    depth = batch.stock_len - 1
+    theirs = batch.hands[every, 1, 0].copy()
+    batch.hands[every, 1, 0] = batch.stock[every, depth]
+    batch.stock[every, depth] = theirs
+    np.testing.assert_array_equal(envs.coded.observe(every, envs.seats), before)
+    mine = batch.hands[every, 0, 0].copy()
+    batch.hands[every, 0, 0] = batch.stock[every, depth]
+    batch.stock[every, depth] = mine
+    changed = (envs.coded.observe(every, envs.seats) != before).any(axis=1)
+    assert changed.sum() > 50  # where the two cards differ in rank or suit
