@@ -15,6 +15,7 @@ from gymnasium.vector import AutoresetMode
 
 import ninetynine.rl
 from ninetynine.bots.greedy import GreedyBot, GreedyKeepBot
+from ninetynine.bots.heuristic import HeuristicBot
 from ninetynine.engine.state import OVER
 from ninetynine.errors import IllegalActionError, NinetyNineError
 from ninetynine.rl.encoding import Encoding
@@ -99,6 +100,13 @@ def lowest_legal(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         ("BGA", 3, "greedy-keep", 0, "game"),
         ("P-TEN-MINUS", 4, "greedy-keep", "rotate", "game"),
         ("BICYCLE", 4, "policy", 0, "life"),
+        ("P", 4, "heuristic-v1", "rotate", "game"),
+        ("K", 4, "heuristic-v1", 0, "life"),
+        ("G", 3, "heuristic-v1", "rotate", "game"),
+        ("J", 5, "heuristic-v1", 2, "hand"),
+        ("BGA", 3, "heuristic-v1", 0, "game"),
+        ("P-TEN-MINUS", 4, "heuristic-v1", "rotate", "game"),
+        ("BICYCLE", 4, "heuristic-v1", 1, "game"),
     ],
 )
 def test_the_vector_env_plays_as_the_reference_engine(
@@ -125,7 +133,8 @@ def test_the_vector_env_plays_as_the_reference_engine(
         rewards += r
         for s in np.flatnonzero(terminated):
             finals[s].append(info["final_obs"][s])
-    enc, bot = envs.encoding, {"greedy": GreedyBot(), "greedy-keep": GreedyKeepBot()}
+    enc = envs.encoding
+    bot = {"greedy": GreedyBot(), "greedy-keep": GreedyKeepBot(), "heuristic-v1": HeuristicBot()}
     checked = opponent_moves = 0
     for s in range(slots):
         games, outcome = rec.games(s), 0.0

@@ -4,7 +4,9 @@ A batch bot takes the batch, the slots where it is to act and their legal bits
 (:meth:`Batch.legal`) and returns one batch action per slot. ``random`` chooses uniformly
 among the legal batch actions (as among the legal actions, but where a hand holds two
 equal cards); ``greedy`` and ``greedy-keep`` choose what
-:mod:`ninetynine.bots.greedy` does, move for move (a test plays them side by side).
+:mod:`ninetynine.bots.greedy` does, and ``heuristic-v1`` what
+:mod:`ninetynine.bots.heuristic` does, move for move (a test plays them side by side: the
+heuristic's scores are summed in its own order, so that its ties break alike).
 """
 
 from __future__ import annotations
@@ -15,10 +17,12 @@ from functools import cache
 
 import numpy as np
 
+from ninetynine.bots.heuristic import KEEP, LIFE, PUSH, keep_value_v1
 from ninetynine.bots.knowledge import escape_cards
+from ninetynine.engine.tables import compiled
 from ninetynine.errors import NinetyNineError
 from ninetynine.rl.batch import EMPTY, Batch
-from ninetynine.rules.settings import Rules
+from ninetynine.rules.settings import AfterBust, Rules, StockEmpty
 
 BatchBot = Callable[[Batch, np.ndarray, np.ndarray], np.ndarray]
 
@@ -31,6 +35,7 @@ class BatchBotName(StrEnum):
     RANDOM = "random"
     GREEDY = "greedy"
     GREEDY_KEEP = "greedy-keep"
+    HEURISTIC = "heuristic-v1"
 
 
 def random_bot(batch: Batch, slots: np.ndarray, legal: np.ndarray) -> np.ndarray:
@@ -74,6 +79,103 @@ def greedy_bot(
     return found
 
 
+def heuristic_bot(batch: Batch, slots: np.ndarray, legal: np.ndarray) -> np.ndarray:
+    """:class:`~ninetynine.bots.heuristic.HeuristicBot` (``heuristic-v1``, its default
+    weights) in each slot, bit for bit: each legal play scored by the lives it costs (and
+    -100 where it loses the game), the danger it passes to the next seat and the keep value
+    of the hand left, in the scalar bot's order of operations; ties to the higher action
+    code; down where nothing else is legal. Needs an ``observed`` batch (the face-up cards
+    it counts)."""
+    if not batch.observed:
+        raise NinetyNineError("the heuristic batch bot reads an observed batch")
+    rules, h, limit = batch.rules, batch.hand_size, batch.limit
+    keep, unsafe = _heuristic_tables(rules)
+    k, rows = len(slots), np.arange(len(slots))
+    me = batch.turn[slots]
+    held = batch.hands[slots, me]  # (k, h)
+    card = np.repeat(held, 2, axis=1)  # (k, 2h): batch action j plays slot j >> 1
+    choice = np.tile(np.arange(2), h)[None, :]
+    on = (legal[:, None] >> np.arange(2 * h)[None, :] & 1).astype(bool) & (card != EMPTY)
+    code = np.where(on, card * 4 + choice, -1)
+    total = batch.total[slots][:, None]
+    set_to = batch.set_to[card]
+    new = np.where(set_to >= 0, set_to, total + batch.add[card * 2 + choice])
+    if batch.clamp:
+        new = np.where((new < 0) & (new < total), 0, new)
+    lost = new > limit
+    # the lives it costs, and whether that ends the game (the others' lives never move)
+    lives = batch.lives[slots, me][:, None]
+    paid = np.where(lost, np.minimum(lives, rules.bust_penalty), 0)
+    bit = np.int64(1) << me
+    out = lost & (lives - rules.bust_penalty <= 0)
+    alive = batch.alive[slots][:, None]
+    ended = out & (batch.popcount[alive & ~bit[:, None]] <= 1)
+    score = LIFE * -paid.astype(np.float64)
+    # who acts next, at what total, in the same hand (else no danger is counted)
+    direction = batch.direction[slots][:, None] * batch.flip[card]
+    in_hand = np.broadcast_to(batch.in_hand[slots][:, None], card.shape)
+    after_total = np.where(lost, total, new)
+    same_hand = ~lost
+    if rules.after_bust is AfterBust.SIT_OUT:  # the others go on while two are left
+        in_hand = np.where(lost, in_hand & ~bit[:, None], in_hand)
+        same_hand = ~lost | (batch.popcount[in_hand] >= 2)
+    elif rules.after_bust is AfterBust.RESET_ALL:  # all go on from 0 (but a seat knocked out)
+        in_hand = np.where(out, in_hand & ~bit[:, None], in_hand)
+        same_hand = np.ones_like(lost)
+        after_total = np.where(lost, 0, after_total)
+    nxt = batch._next(
+        in_hand, np.broadcast_to(me[:, None], card.shape), (direction > 0).astype(np.int64)
+    )
+    # a draw from an empty stock that reshuffles the pile leaves chance to act next
+    held_total = (batch.hands[slots] != EMPTY).sum(axis=(1, 2))
+    chance = np.zeros(k, bool)
+    if rules.stock_empty is StockEmpty.RESHUFFLE_KEEP_TOP:
+        chance = (batch.stock_len[slots] == 0) & (len(batch.deck) - held_total >= 1)
+    draws = ~lost | (rules.after_bust is AfterBust.RESET_ALL and rules.draw_after_bust)
+    counted = same_hand & ~(draws & chance[:, None]) & (nxt != me[:, None]) & ~ended
+    # the chance that the next seat's hand (of unseen cards) has no safe play
+    counts = np.zeros((k, 53), np.int64)
+    for j in range(h):
+        counts[rows, held[:, j]] += 1
+    unseen = batch.decks - counts[:, :52] - batch.face_up[slots]  # (k, 52)
+    bad = unsafe[np.clip(after_total, -1, limit) + 1]  # (k, 2h, 52)
+    unsafe_count = (bad * unseen[:, None, :]).sum(axis=2)
+    count = unseen.sum(axis=1)[:, None]
+    sizes = (batch.hands[slots] != EMPTY).sum(axis=2)  # before the play
+    size = sizes[rows[:, None], nxt]
+    ratio = unsafe_count / np.maximum(count, 1)
+    danger = np.where((count > 0) & (size > 0), ratio ** size.astype(np.float64), 0.0)
+    score = np.where(counted, score + PUSH * danger, score)
+    # the keep value of the hand left, summed in card order as the bot's view holds it
+    ordered = np.sort(held, axis=1)  # (k, h), EMPTY last
+    first = (ordered[:, None, :] == card[:, :, None]).argmax(axis=2)  # (k, 2h)
+    worth = keep[ordered]
+    kept = np.zeros(card.shape)
+    for q in range(h):
+        kept = kept + np.where(first == q, 0.0, worth[:, q][:, None])
+    score = np.where(ended, score + -100.0, score + KEEP * kept)
+    # the best score, ties to the higher code (the later of the legal actions)
+    score = np.where(on, score, -np.inf)
+    best = score.max(axis=1)[:, None]
+    pick = np.where(on & (score == best), code, -1).argmax(axis=1)
+    found: np.ndarray = np.where(on.any(axis=1), pick, batch.down)
+    return found
+
+
+@cache
+def _heuristic_tables(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    """``heuristic-v1``'s keep value of each card (0 for ``EMPTY``) and, per total from
+    -1 (where every total below 0 plays) to the limit, which cards have no safe play."""
+    c, limit = compiled(rules), rules.limit
+    keep = np.zeros(53)
+    keep[:52] = keep_value_v1(rules)
+    unsafe = np.zeros((limit + 2, 52), np.int64)
+    for t in range(-1, limit + 1):
+        for card in range(52):
+            unsafe[t + 1, card] = all(busts for _, _, busts in c.options(card, t))
+    return keep, unsafe
+
+
 def greedy_keep_bot(batch: Batch, slots: np.ndarray, legal: np.ndarray) -> np.ndarray:
     """``greedy-keep`` (:func:`greedy_bot` with ``keep``)."""
     return greedy_bot(batch, slots, legal, keep=True)
@@ -91,6 +193,7 @@ BATCH_BOTS: dict[BatchBotName, BatchBot] = {
     BatchBotName.RANDOM: random_bot,
     BatchBotName.GREEDY: greedy_bot,
     BatchBotName.GREEDY_KEEP: greedy_keep_bot,
+    BatchBotName.HEURISTIC: heuristic_bot,
 }
 
 
