@@ -89,7 +89,7 @@ def heuristic_bot(batch: Batch, slots: np.ndarray, legal: np.ndarray) -> np.ndar
     if not batch.observed:
         raise NinetyNineError("the heuristic batch bot reads an observed batch")
     rules, h, limit = batch.rules, batch.hand_size, batch.limit
-    keep, unsafe = _heuristic_tables(rules)
+    keep, kinds, unsafe = _heuristic_tables(rules)
     k, rows = len(slots), np.arange(len(slots))
     me = batch.turn[slots]
     held = batch.hands[slots, me]  # (k, h)
@@ -138,8 +138,10 @@ def heuristic_bot(batch: Batch, slots: np.ndarray, legal: np.ndarray) -> np.ndar
     for j in range(h):
         counts[rows, held[:, j]] += 1
     unseen = batch.decks - counts[:, :52] - batch.face_up[slots]  # (k, 52)
-    bad = unsafe[np.clip(after_total, -1, limit) + 1]  # (k, 2h, 52)
-    unsafe_count = (bad * unseen[:, None, :]).sum(axis=2)
+    # the unseen cards with no safe play at every total (by classes of cards alike), exact
+    # in float64, then at each play's total
+    by_total = (unseen @ kinds) @ unsafe  # (k, totals)
+    unsafe_count = by_total[rows[:, None], np.clip(after_total, -1, limit) + 1]
     count = unseen.sum(axis=1)[:, None]
     sizes = (batch.hands[slots] != EMPTY).sum(axis=2)  # before the play
     size = sizes[rows[:, None], nxt]
@@ -163,17 +165,24 @@ def heuristic_bot(batch: Batch, slots: np.ndarray, legal: np.ndarray) -> np.ndar
 
 
 @cache
-def _heuristic_tables(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
-    """``heuristic-v1``'s keep value of each card (0 for ``EMPTY``) and, per total from
-    -1 (where every total below 0 plays) to the limit, which cards have no safe play."""
+def _heuristic_tables(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``heuristic-v1``'s keep value of each card (0 for ``EMPTY``); the cards' classes
+    (cards alike in safety: a 0/1 matrix, card by class); and, per class and total from -1
+    (where every total below 0 plays) to the limit, whether it has no safe play."""
     c, limit = compiled(rules), rules.limit
     keep = np.zeros(53)
     keep[:52] = keep_value_v1(rules)
-    unsafe = np.zeros((limit + 2, 52), np.int64)
-    for t in range(-1, limit + 1):
-        for card in range(52):
-            unsafe[t + 1, card] = all(busts for _, _, busts in c.options(card, t))
-    return keep, unsafe
+    unsafe = np.array(
+        [
+            [all(busts for _, _, busts in c.options(card, t)) for t in range(-1, limit + 1)]
+            for card in range(52)
+        ],
+        np.float64,
+    )  # (card, total)
+    rows, kind = np.unique(unsafe, axis=0, return_inverse=True)
+    kinds = np.zeros((52, len(rows)))
+    kinds[np.arange(52), kind.ravel()] = 1.0
+    return keep, kinds, rows
 
 
 def greedy_keep_bot(batch: Batch, slots: np.ndarray, legal: np.ndarray) -> np.ndarray:
