@@ -1,6 +1,7 @@
 """Ninety-Nine as a Gymnasium vector environment on the batch engine: ``num_envs`` games
 stepped at once in NumPy, one learner seat in each, the other seats played by batch bots
-between its turns (``random``, ``greedy``, ``greedy-keep``) or by a batched policy.
+between its turns (``random``, ``greedy``, ``greedy-keep``, ``heuristic-v1``) or by a
+batched policy.
 
 >>> import gymnasium
 >>> import ninetynine.rl
