@@ -142,10 +142,10 @@ def heuristic_bot(batch: Batch, slots: np.ndarray, legal: np.ndarray) -> np.ndar
         in_hand, np.broadcast_to(me[:, None], card.shape), (direction > 0).astype(np.int64)
     )
     # a draw from an empty stock that reshuffles the pile leaves chance to act next
-    held_total = (batch.hands[slots] != EMPTY).sum(axis=(1, 2))
+    sizes = (batch.hands[slots] != EMPTY).sum(axis=2)  # each seat's, before the play
     chance = np.zeros(k, bool)
     if rules.stock_empty is StockEmpty.RESHUFFLE_KEEP_TOP:
-        chance = (batch.stock_len[slots] == 0) & (len(batch.deck) - held_total >= 1)
+        chance = (batch.stock_len[slots] == 0) & (len(batch.deck) - sizes.sum(axis=1) >= 1)
     draws = ~lost | (rules.after_bust is AfterBust.RESET_ALL and rules.draw_after_bust)
     counted = same_hand & ~(draws & chance[:, None]) & (nxt != me[:, None]) & ~ended
     # the chance that the next seat's hand (of unseen cards) has no safe play
@@ -158,7 +158,6 @@ def heuristic_bot(batch: Batch, slots: np.ndarray, legal: np.ndarray) -> np.ndar
     by_total = (unseen @ kinds) @ unsafe  # (k, totals)
     unsafe_count = by_total[rows[:, None], np.clip(after_total, -1, limit) + 1]
     count = unseen.sum(axis=1)[:, None]
-    sizes = (batch.hands[slots] != EMPTY).sum(axis=2)  # before the play
     size = sizes[rows[:, None], nxt]
     ratio = unsafe_count / np.maximum(count, 1)
     danger = np.where((count > 0) & (size > 0), ratio ** size.astype(np.float64), 0.0)
