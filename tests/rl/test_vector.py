@@ -228,3 +228,17 @@ def test_the_learners_observation_does_not_see_hidden_cards() -> None:
     batch.stock[every, depth] = mine
     changed = (envs.coded.observe(every, envs.seats) != before).any(axis=1)
     assert changed.sum() > 50  # where the two cards differ in rank or suit
+
+
+def test_the_vector_env_does_not_reuse_what_it_returned() -> None:
+    """As Gymnasium's checker asks of an env: a step's arrays are not written over by the
+    next step."""
+    envs = NinetyNineVectorEnv("P", 4, 32, opponents="greedy-keep")
+    obs, info = envs.reset(seed=0)
+    rng = np.random.default_rng(0)
+    kept = [obs.copy(), info["action_mask"].copy()]
+    for _ in range(5):
+        step = envs.step(legal_choices(envs.action_masks(), rng))
+        assert np.array_equal(obs, kept[0]) and np.array_equal(info["action_mask"], kept[1])
+        obs, info = step[0], step[4]
+        kept = [obs.copy(), info["action_mask"].copy()]
