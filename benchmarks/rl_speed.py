@@ -6,11 +6,17 @@ CPU time. As in ``engine_speed.py``, each measurement warms up untimed first, th
 take turns round by round in an order turned by one each round, ratios are taken within a
 round, and each figure is the median of the rounds with its spread (never the best).
 
-Targets: the batch engine at least 4.5 million decisions a second at batch 16,384 for each
-base game; the fast path at least 0.65 of the ceiling under P.
+The vector env (``NinetyNineVector-v1``) is measured in the learner's steps a second (the
+learner choosing uniformly among its legal actions, the batched opponents' moves between
+in the time) against batched ``random``, ``greedy-keep`` and ``heuristic-v1``, beside the
+scalar Gymnasium env's agent steps against ``random``.
 
-Run: python benchmarks/rl_speed.py [--players 4] [--batch 16384] [--rounds 5]
-[--seconds 2]
+Targets: the batch engine at least 4.5 million decisions a second at batch 16,384 for each
+base game; the fast path at least 0.65 of the ceiling under P; the vector env at least
+100,000 learner steps a second against batched heuristic-v1 (shown for every opponent).
+
+Run: python benchmarks/rl_speed.py [--players 4] [--batch 16384] [--envs 1024]
+[--rounds 5] [--seconds 2]
 """
 
 from __future__ import annotations
@@ -41,6 +47,8 @@ from ninetynine.rl.encoding import Encoding  # noqa: E402
 from ninetynine.rl.episode import Episode  # noqa: E402
 
 BATCH_TARGET = 4_500_000
+VECTOR_TARGET = 100_000
+OPPONENTS = ("random", "greedy-keep", "heuristic-v1")  # the vector env's, batched
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -98,6 +106,21 @@ def gymnasium_steps(players: int, seconds: float, seed: int) -> int:
     return steps
 
 
+def vector_steps(players: int, envs: int, opponents: str, seconds: float, seed: int) -> int:
+    """The learner's steps (one per game of the vector env per step) in the time."""
+    from ninetynine.rl.vector import NinetyNineVectorEnv
+
+    vec = NinetyNineVectorEnv("P", players, envs, opponents=opponents)
+    chooser = np.random.default_rng(seed)
+    vec.reset(seed=seed)
+    start, steps = time.process_time(), 0
+    while time.process_time() - start < seconds:
+        mask = vec.action_masks()
+        vec.step((chooser.random(mask.shape) * mask).argmax(axis=1))
+        steps += envs
+    return steps
+
+
 def openspiel_steps(players: int, seconds: float, seed: int) -> int:
     """Player decisions of random OpenSpiel games per second (chance nodes not counted)."""
     import pyspiel
@@ -133,7 +156,7 @@ def timed(run: Callable[[], int]) -> float:
     return done / (time.process_time() - start)
 
 
-def contenders(players: int, batch: int) -> dict[str, str]:
+def contenders(players: int, batch: int, envs: int) -> dict[str, str]:
     """Each contender's name: its kind (what a child measures)."""
     return {
         CEILING: "minimal",
@@ -144,10 +167,11 @@ def contenders(players: int, batch: int) -> dict[str, str]:
         "Gymnasium env (P, agent steps)": "gymnasium",
         "OpenSpiel game (P, random)": "openspiel",
         **{f"batch engine ({p}, {batch:,})": f"batch-{p}" for p in ("P", "K", "G", "J")},
+        **{f"vector env (P, {envs:,}, {o})": f"vector-{o}" for o in OPPONENTS},
     }
 
 
-def child(kind: str, players: int, batch: int, seconds: float, seed: int) -> float:
+def child(kind: str, players: int, batch: int, envs: int, seconds: float, seed: int) -> float:
     """One measurement in this fresh process: decisions per CPU second after a warm-up."""
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
@@ -165,6 +189,7 @@ def child(kind: str, players: int, batch: int, seconds: float, seed: int) -> flo
         "pettingzoo": lambda r: pettingzoo_steps(n, seconds, r),
         "gymnasium": lambda r: gymnasium_steps(n, seconds, r),
         "openspiel": lambda r: openspiel_steps(n, seconds, r),
+        **{f"vector-{o}": lambda r, o=o: vector_steps(n, envs, o, seconds, r) for o in OPPONENTS},
     }
     run = runs[kind]
     run(10_000 + seed)  # the steady state: caches and tables built, imports done
@@ -175,6 +200,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--batch", type=int, default=16_384)
+    parser.add_argument("--envs", type=int, default=1024, help="the vector env's games")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=2.0, help="per environment measurement")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
@@ -182,12 +208,13 @@ def main() -> None:
     n = args.players
     if args.child:
         kind, seed = args.child
-        print(json.dumps(child(kind, n, args.batch, args.seconds, int(seed))))
+        print(json.dumps(child(kind, n, args.batch, args.envs, args.seconds, int(seed))))
         return
-    runs = contenders(n, args.batch)
+    runs = contenders(n, args.batch, args.envs)
     names = list(runs)
     rates: dict[str, list[float]] = {name: [] for name in names}
-    options = ["--players", str(n), "--batch", str(args.batch), "--seconds", str(args.seconds)]
+    options = ["--players", str(n), "--batch", str(args.batch), "--envs", str(args.envs)]
+    options += ["--seconds", str(args.seconds)]
     env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}{os.pathsep}{ROOT / 'benchmarks'}"}
     for r in range(args.rounds):
         for name in names[r % len(names) :] + names[: r % len(names)]:
@@ -211,6 +238,9 @@ def main() -> None:
         if name.startswith("batch"):
             rate = statistics.median(rates[name])
             note = "  ok" if rate >= BATCH_TARGET else f"  BELOW the {BATCH_TARGET:,} target"
+        if name.startswith("vector"):
+            rate = statistics.median(rates[name])
+            note = "  ok" if rate >= VECTOR_TARGET else f"  BELOW the {VECTOR_TARGET:,} target"
         print(f"{name:34}{spread(rates[name]):>38}{spread(ratio, 2):>26} x ceiling{note}")
 
 

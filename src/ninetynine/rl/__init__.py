@@ -8,6 +8,9 @@
   this package is imported (the other seats are bots);
 * :mod:`ninetynine.rl.openspiel`: the game for OpenSpiel, with chance nodes;
 * :mod:`ninetynine.rl.batch`: a NumPy engine that steps thousands of games at once;
+* :mod:`ninetynine.rl.vector`: a Gymnasium vector environment on it, registered as
+  ``NinetyNineVector-v1`` (``gymnasium.make_vec``), with batch bots
+  (:mod:`ninetynine.rl.batch_bots`) or a batched policy in the other seats;
 * :mod:`ninetynine.rl.policy`: a trained policy in a seat (:class:`PolicyBot`, the bot spec
   ``policy:MODULE:NAME``).
 
@@ -36,5 +39,10 @@ for _id, _version in (("NinetyNine-v0", 1), (ENV_ID, 2)):
             entry_point="ninetynine.rl.gymnasium:NinetyNineGymEnv",
             kwargs={"version": _version},
         )
+VECTOR_ENV_ID = "NinetyNineVector-v1"  # the encoding's version 2, on the batch engine
+if VECTOR_ENV_ID not in gymnasium.registry:
+    gymnasium.register(
+        id=VECTOR_ENV_ID, vector_entry_point="ninetynine.rl.vector:NinetyNineVectorEnv"
+    )
 
-__all__ = ["ENV_ID", "VERSION", "VERSIONS", "Encoding", "encode", "legal_mask"]
+__all__ = ["ENV_ID", "VECTOR_ENV_ID", "VERSION", "VERSIONS", "Encoding", "encode", "legal_mask"]

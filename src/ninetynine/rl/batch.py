@@ -129,6 +129,14 @@ class Batch:
     :data:`~ninetynine.engine.ledger.CAUSES`: over the limit or could not play; -1 for
     none). ``hand_no[b]`` counts the hands of each game from 1; a game that ended leaves
     its last lives and hand count in ``final_lives[b]`` and ``final_hands[b]``.
+
+    What an observation reads besides (:mod:`ninetynine.rl.batch_encoding`), kept up
+    only when ``observed`` (a cost to the step that a simulation does without):
+    ``played[b, s, r]`` counts the cards of rank ``r`` seat ``s`` played this hand since
+    the stock was last reshuffled, ``face_up[b, card]`` the cards face up on the pile and
+    ``recent[b, k]`` its ``players`` top cards, newest first (``EMPTY`` for none). A
+    callable ``on_over``, when set, is given the slots whose games just ended before new
+    games start in them (their final state).
     """
 
     def __init__(
@@ -140,8 +148,10 @@ class Batch:
         seed: int | None = None,
         shuffler: Shuffler | None = None,
         first: np.ndarray | None = None,
+        observed: bool = False,
     ) -> None:
         self.rules = r = rules_for(rules, players)
+        self.observed = observed
         check_supported(r)
         n = self.n = players
         self.size = batch
@@ -182,6 +192,13 @@ class Batch:
         self.hand_no = np.ones(b, np.int64)
         self.final_lives = np.zeros((b, n), np.int64)
         self.final_hands = np.zeros(b, np.int64)
+        # flat, with one scratch cell at the end for the writes of a laid-down hand
+        self._played = np.zeros(b * n * 13 + 1, np.int64)
+        self.played = self._played[:-1].reshape(b, n, 13)
+        self._face_up = np.zeros(b * 52 + 1, np.int64)
+        self.face_up = self._face_up[:-1].reshape(b, 52)
+        self.recent = np.full((b, n), EMPTY, np.int64)
+        self.on_over: Callable[[np.ndarray], None] | None = None
         self._slots = np.arange(b)
         self._new_games(self._slots, first)
 
@@ -277,6 +294,8 @@ class Batch:
         self.stock[slots] = order[:, ::-1]  # top card last
         self.stock_len[slots] = size
         self.top[slots] = EMPTY
+        self.face_up[slots] = 0
+        self.recent[slots] = EMPTY
         self._deal(slots)
 
     def _deal(self, slots: np.ndarray) -> None:
@@ -294,6 +313,7 @@ class Batch:
         self.total[slots] = 0
         self.turn[slots] = starter
         self.in_hand[slots] = alive
+        self.played[slots] = 0  # a new hand
         if self.rules.direction is Direction.RESET:
             self.direction[slots] = 1
 
@@ -326,6 +346,13 @@ class Batch:
         stock = np.take_along_axis(order, back, axis=1)
         self.stock[slots, :width] = stock
         self.stock_len[slots] = counts
+        # the pile is its top card alone, and the cards played are counted afresh
+        top = self.top[slots]
+        self.face_up[slots] = 0
+        self.face_up[slots, top] = 1
+        self.recent[slots] = EMPTY
+        self.recent[slots, 0] = top
+        self.played[slots] = 0
         return slots
 
     def _draw(self, slots: np.ndarray, into: np.ndarray) -> None:
@@ -342,6 +369,11 @@ class Batch:
         self.stock_len[slots] -= 1
 
     # Game and hand ------------------------------------------------------------------
+
+    def restart(self, slots: np.ndarray) -> None:
+        """Start a new game in each of ``slots`` (its first leader drawn), whatever the old
+        one was at."""
+        self._new_games(slots)
 
     def _new_games(self, slots: np.ndarray, first: np.ndarray | None = None) -> None:
         n = self.n
@@ -391,16 +423,22 @@ class Batch:
 
     # Moves --------------------------------------------------------------------------
 
-    def legal(self) -> np.ndarray:
-        """The legal actions of each slot's seat to act, one bit per action (int64)."""
+    def _patterns(self, slots: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Per slot (all, or ``slots``) of the seat to act: the bits of its safe choices
+        and of those allowed at all (bit ``2 * k + choice`` for hand slot ``k``)."""
         h = self.hand_size
-        base = (np.minimum(np.maximum(self.total, -1), self.limit) + 1) * 53
-        held = self.hands.reshape(-1, h)[self._first_row + self.turn]  # (b, h)
+        at: slice | np.ndarray = slice(None) if slots is None else slots
+        base = (np.minimum(np.maximum(self.total[at], -1), self.limit) + 1) * 53
+        held = self.hands.reshape(-1, h)[self._first_row[at] + self.turn[at]]  # (b, h)
         pattern = self.slot_bits[0][base + held[:, 0]]
         for k in range(1, h):
             pattern |= self.slot_bits[k][base + held[:, k]]
-        safe = pattern & self.low
-        allowed = pattern >> self.field
+        return pattern & self.low, pattern >> self.field
+
+    def legal(self, slots: np.ndarray | None = None) -> np.ndarray:
+        """The legal actions of each slot's (or each of ``slots``') seat to act, one bit per
+        action (int64)."""
+        safe, allowed = self._patterns(slots)
         rules = self.rules
         if rules.may_bust:
             legal = allowed
@@ -413,27 +451,34 @@ class Batch:
         return found
 
     def random_actions(self, legal: np.ndarray) -> np.ndarray:
-        """One legal action per slot, uniformly at random."""
-        k = (self.rng.random(self.size) * self.count[legal]).astype(np.int64)
+        """One legal action per row of ``legal``, uniformly at random."""
+        k = (self.rng.random(len(legal)) * self.count[legal]).astype(np.int64)
         picked: np.ndarray = self.pick[legal * self.actions + k]
         return picked
 
-    def codes(self, actions: np.ndarray) -> np.ndarray:
-        """The engine's action codes (``card * 4 + choice``, or ``DOWN``) of actions."""
+    def codes(self, actions: np.ndarray, slots: np.ndarray | None = None) -> np.ndarray:
+        """The engine's action codes (``card * 4 + choice``, or ``DOWN``) of actions (one
+        per slot, or per slot of ``slots``)."""
         from ninetynine.engine.state import DOWN
 
+        at = self._slots if slots is None else slots
         slot = np.minimum(actions >> 1, self.hand_size - 1)
-        card = self.hands[self._slots, self.turn, slot]
+        card = self.hands[at, self.turn[at], slot]
         return np.where(actions == self.down, DOWN, card * 4 + (actions & 1))
 
-    def step(self, actions: np.ndarray) -> None:
-        """Play one action in every slot (legal ones: see :meth:`legal`)."""
-        h = self.hand_size
-        self.decisions += self.size
-        turn, total = self.turn, self.total
+    def step(self, actions: np.ndarray, slots: np.ndarray | None = None) -> None:
+        """Play one action in every slot, or in each of ``slots`` (distinct; the others
+        wait): legal ones, see :meth:`legal`."""
+        h, n = self.hand_size, self.n
+        # ``at`` reads and writes the slots stepped (a slice, a view, for all of them);
+        # ``where`` names them, for the rare paths that take slot numbers
+        at: slice | np.ndarray = slice(None) if slots is None else slots
+        where = self._slots if slots is None else slots
+        self.decisions += len(where)
+        turn, total = self.turn[at], self.total[at]
         down = actions == self.down
         slot = np.minimum(actions >> 1, h - 1)
-        flat = (self._first_row + turn) * h + slot
+        flat = (self._first_row[at] + turn) * h + slot
         card = self._hands[flat]
         card[down] = EMPTY
         set_to = self.set_to[card]
@@ -441,28 +486,47 @@ class Batch:
         if self.clamp:
             new = np.where((new < 0) & (new < total), 0, new)
         lost = (new > self.limit) | down
-        self.direction *= self.flip[card]
-        self.top = np.where(down, self.top, card)
-        self.total = np.where(lost, total, new)
+        direction = self.direction[at] * self.flip[card]
+        self._set("direction", at, direction)
+        self._set("top", at, np.where(down, self.top[at], card))
+        self._set("total", at, np.where(lost, total, new))
         self.loser.fill(-1)
         self.paid.fill(0)
         self.cause.fill(-1)
         self.over.fill(False)
+        if self.observed:  # what the observations read: the card played, by whom, face up
+            scratch = len(self._played) - 1
+            self._played[np.where(down, scratch, (where * n + turn) * 13 + (card >> 2))] += 1
+            self._face_up[np.where(down, len(self._face_up) - 1, where * 52 + card)] += 1
+            recent = self.recent[at]
+            self._set(
+                "recent",
+                at,
+                np.where(down[:, None], recent, np.concatenate([card[:, None], recent[:, :-1]], 1)),
+            )
         # the card leaves the hand, and a play that is not lost draws into its slot
         fine = ~lost
-        stocked = self.stock_len > 0
+        stock_len = self.stock_len[at]
+        stocked = stock_len > 0
         draws = fine & stocked
-        drawn = self._stock[self._first_card + np.maximum(self.stock_len - 1, 0)]
+        drawn = self._stock[self._first_card[at] + np.maximum(stock_len - 1, 0)]
         self._hands[np.where(down, self._scratch, flat)] = np.where(draws, drawn, EMPTY)
-        self.stock_len -= draws
+        self._set("stock_len", at, stock_len - draws)
         dry = np.nonzero(fine & ~stocked)[0]
         if len(dry):  # the stock is empty: restock (or play on a card short)
-            self._draw(dry, slot[dry])
-        way = self.direction > 0
-        self.turn = np.where(fine, self._next(self.in_hand, turn, way), turn)
+            self._draw(where[dry], slot[dry])
+        way = direction > 0
+        self._set("turn", at, np.where(fine, self._next(self.in_hand[at], turn, way), turn))
         bad = np.nonzero(lost)[0]
         if len(bad):
-            self._lose(bad, ~down[bad], slot[bad])
+            self._lose(where[bad], ~down[bad], slot[bad])
+
+    def _set(self, name: str, at: slice | np.ndarray, value: np.ndarray) -> None:
+        """Write a stepped array: all of it is replaced (no copy), or its ``at`` rows."""
+        if isinstance(at, slice):
+            setattr(self, name, value)
+        else:
+            getattr(self, name)[at] = value
 
     def _lose(self, slots: np.ndarray, played: np.ndarray, slot: np.ndarray) -> None:
         """The seat to act went over (``played``) or laid down: a life, then the rules'
@@ -486,6 +550,8 @@ class Batch:
             self.winners[done] = self.alive[done]
             self.final_lives[done] = self.lives[done]
             self.final_hands[done] = self.hand_no[done]
+            if self.on_over is not None:
+                self.on_over(done)
             self._new_games(done)
             keep = ~ended
             slots, played, slot, seat, bit = (

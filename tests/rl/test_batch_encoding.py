@@ -1,0 +1,69 @@
+"""The batch's canonical encoding against the reference: random games of the batch engine
+replayed on the reference engine, shuffle for shuffle and move for move, give every seat to
+act the same observation, mask and action indexes as :class:`Encoding` does."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ninetynine.engine.state import OVER
+from ninetynine.rl.batch import Batch
+from ninetynine.rl.batch_encoding import BatchEncoding
+from ninetynine.rl.encoding import Encoding
+
+from .replay import Recorder, Replay
+
+
+@pytest.mark.parametrize(
+    ("preset", "players", "version"),
+    [
+        ("P", 4, 2),
+        ("P", 2, 2),
+        ("P", 6, 1),
+        ("K", 4, 2),
+        ("K", 6, 2),
+        ("G", 3, 2),
+        ("J", 5, 2),
+        ("BGA", 3, 2),
+        ("P-TEN-MINUS", 4, 2),
+        ("BICYCLE", 4, 2),
+    ],
+)
+def test_batch_observations_and_masks_are_the_encodings(
+    preset: str, players: int, version: int
+) -> None:
+    slots = 6
+    batch = Batch(preset, players, slots, seed=7, observed=True)
+    enc = Encoding(preset, players, version)
+    coded = BatchEncoding(enc, batch)
+    rec = Recorder(batch)
+    every = np.arange(slots)
+    batch._new_games(every)  # recorded from here
+    for _ in range(250):
+        legal = batch.legal()
+        obs = coded.observe(every, batch.turn)
+        mask = coded.mask(every, legal)
+        actions = batch.random_actions(legal)
+        indexes = np.array([enc.index[c] for c in batch.codes(actions).tolist()], np.int64)
+        back, ok = coded.slot_actions(every, indexes, legal)
+        assert ok.all()
+        assert (batch.codes(back) == batch.codes(actions)).all()
+        for s in range(slots):
+            rec.note(s, "obs", int(batch.turn[s]), obs[s], mask[s])
+        batch.step(actions)
+    compared = 0
+    for s in range(slots):
+        for first, shuffles, records in rec.games(s):
+            game = Replay(enc, first, shuffles)
+            for record in records:
+                if record[0] == "move":
+                    game.play_code(record[1])
+                    continue
+                _, seat, obs, mask = record
+                state = game.state
+                assert state.phase != OVER and state.current_seat == seat
+                np.testing.assert_array_equal(obs, game.observe(seat))
+                np.testing.assert_array_equal(mask, enc.mask(state))
+                compared += 1
+    assert compared == 250 * slots
