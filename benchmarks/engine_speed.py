@@ -20,7 +20,7 @@ Targets (issue 30): the fast path at >= 0.65 of the ceiling in 4-player P, and e
 set at >= 0.8 of P's rate.
 
 Run: python benchmarks/engine_speed.py [--rules P,K,G,J,TW,IS,QC] [--rounds 7]
-[--matches 100]
+[--matches 1000]
 """
 
 from __future__ import annotations
@@ -137,7 +137,7 @@ def main() -> int:
     parser.add_argument("--rules", default=DEFAULT_RULES, help="comma-separated rule sets")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--rounds", type=int, default=7)
-    parser.add_argument("--matches", type=int, default=100, help="matches a measurement")
+    parser.add_argument("--matches", type=int, default=1000, help="matches a measurement")
     parser.add_argument("--child", nargs=5, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
