@@ -30,6 +30,7 @@ from ninetynine.engine.ledger import CANNOT_PLAY, OVER_
 from ninetynine.engine.tables import compiled
 from ninetynine.errors import RulesError
 from ninetynine.rl.encoding import rules_for
+from ninetynine.rules.cards import rank_of
 from ninetynine.rules.effects import Kind
 from ninetynine.rules.settings import (
     AfterBust,
@@ -57,6 +58,9 @@ from ninetynine.rules.settings import (
 )
 
 EMPTY = 52  # an empty hand slot (and no pile top)
+# each card's rank (EMPTY's: 13), the engine's rank_of as a NumPy lookup: the bit layout is
+# written in rules/cards.py and engine/tables.py alone
+RANK_OF = np.array([rank_of(card) for card in range(EMPTY)] + [13], np.int64)
 
 # (key, the values the batch engine plays): the first setting outside them is named
 SUPPORTED: tuple[tuple[str, tuple[Any, ...]], ...] = (
@@ -496,7 +500,7 @@ class Batch:
         self.over.fill(False)
         if self.observed:  # what the observations read: the card played, by whom, face up
             scratch = len(self._played) - 1
-            self._played[np.where(down, scratch, (where * n + turn) * 13 + (card >> 2))] += 1
+            self._played[np.where(down, scratch, (where * n + turn) * 13 + RANK_OF[card])] += 1
             self._face_up[np.where(down, len(self._face_up) - 1, where * 52 + card)] += 1
             recent = self.recent[at]
             self._set(

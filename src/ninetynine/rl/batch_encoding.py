@@ -15,8 +15,13 @@ import numpy as np
 
 from ninetynine.engine.ledger import OVER_
 from ninetynine.engine.state import DOWN
-from ninetynine.rl.batch import EMPTY, Batch
+from ninetynine.engine.tables import card_of, choice_of
+from ninetynine.rl.batch import EMPTY, RANK_OF, Batch
 from ninetynine.rl.encoding import PLAYS, Encoding
+
+# a play's canonical index (the engine's code, below PLAYS): its card and its value's choice
+CARD_OF = np.array([card_of(i) for i in range(PLAYS)], np.int64)
+CHOICE_OF = np.array([choice_of(i) for i in range(PLAYS)], np.int64)
 
 
 class BatchEncoding:
@@ -67,7 +72,7 @@ class BatchEncoding:
         recent = bt.recent[slots]
         for j in range(enc.recent):
             card = recent[:, j]
-            out[rows[:, 0], np.where(card == EMPTY, size, base + 13 * j + (card >> 2))] = 1.0
+            out[rows[:, 0], np.where(card == EMPTY, size, base + 13 * j + RANK_OF[card])] = 1.0
         turn = np.full(k, -1, np.int64) if over else bt.turn[slots]
         self._seats(out, slots, seats, turn)
         base = b["table"].start
@@ -128,7 +133,8 @@ class BatchEncoding:
         bt = self.batch
         indexes = np.asarray(indexes, np.int64)
         held = bt.hands[slots, bt.turn[slots]]
-        card, choice = indexes >> 2, indexes & 3
+        safe = np.clip(indexes, 0, PLAYS - 1)  # the others are not plays: refused below
+        card, choice = CARD_OF[safe], CHOICE_OF[safe]
         match = held == card[:, None]
         slot = match.argmax(axis=1)
         play = (indexes >= 0) & (indexes < PLAYS) & (choice < 2) & match.any(axis=1)
