@@ -10,7 +10,9 @@ that carries a number (the seat a card names, or the total a ``set-any`` card se
 
 from __future__ import annotations
 
-from functools import cache
+from collections.abc import Callable
+from functools import cache, wraps
+from typing import TypeVar
 
 from ninetynine.engine.actions import Action
 from ninetynine.rules.effects import Effect, Kind, resolve
@@ -207,26 +209,39 @@ class RuleTables:
         return found
 
 
+T = TypeVar("T")
+
+
+def by_rules_object(build: Callable[[Rules], T]) -> Callable[[Rules], T]:
+    """``build`` made once per rules object and found by the object itself, not by
+    hashing its hundred fields (half of ``new_game``'s time, if hashed each call). Each
+    entry holds its rules, so an id is not reused while it is kept; the store is bounded."""
+    made: dict[int, tuple[Rules, T]] = {}
+
+    @wraps(build)
+    def lookup(rules: Rules) -> T:
+        found = made.get(id(rules))
+        if found is not None and found[0] is rules:
+            return found[1]
+        if len(made) >= _BY_OBJECT_MAX:
+            made.clear()
+        value = build(rules)
+        made[id(rules)] = (rules, value)
+        return value
+
+    return lookup
+
+
+_BY_OBJECT_MAX = 256
+
+
 @cache
 def _compiled(rules: Rules) -> RuleTables:
     return RuleTables(rules)
 
 
-# the tables by the rules object itself, so that a new game of rules already seen does not
-# hash them again (a Rules value hashes its hundred fields: half of new_game's time); each
-# entry holds its rules, so an id is not reused while it is here, and the dict is bounded
-_BY_ID: dict[int, tuple[Rules, RuleTables]] = {}
-_BY_ID_MAX = 256
-
-
+@by_rules_object
 def compiled(rules: Rules) -> RuleTables:
     """The lookup tables of a rules value, built once and cached for the process (equal
     rules share them)."""
-    found = _BY_ID.get(id(rules))
-    if found is not None and found[0] is rules:
-        return found[1]
-    tables = _compiled(rules)
-    if len(_BY_ID) >= _BY_ID_MAX:
-        _BY_ID.clear()
-    _BY_ID[id(rules)] = (rules, tables)
-    return tables
+    return _compiled(rules)

@@ -13,20 +13,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import StrEnum
-from typing import TypeVar
 
 import numpy as np
 
 from ninetynine.bots.heuristic import KEEP, LIFE, PUSH, keep_value_v1
 from ninetynine.bots.knowledge import escape_cards
-from ninetynine.engine.tables import compiled
+from ninetynine.engine.tables import by_rules_object, compiled
 from ninetynine.errors import NinetyNineError
 from ninetynine.rl.batch import EMPTY, Batch
 from ninetynine.rules.settings import AfterBust, Rules, StockEmpty
 
 BatchBot = Callable[[Batch, np.ndarray, np.ndarray], np.ndarray]
 
-T = TypeVar("T")
 _NONE = np.iinfo(np.int64).min  # the score of a choice that is not a candidate
 
 
@@ -37,20 +35,6 @@ class BatchBotName(StrEnum):
     GREEDY = "greedy"
     GREEDY_KEEP = "greedy-keep"
     HEURISTIC = "heuristic-v1"
-
-
-def _by_rules(build: Callable[[Rules], T]) -> Callable[[Rules], T]:
-    """``build`` made once per rules object, found by the object (not by hashing its
-    hundred fields, which every call of a batch bot would pay)."""
-    made: dict[int, tuple[Rules, T]] = {}
-
-    def lookup(rules: Rules) -> T:
-        found = made.get(id(rules))
-        if found is None or found[0] is not rules:
-            found = made[id(rules)] = (rules, build(rules))
-        return found[1]
-
-    return lookup
 
 
 def random_bot(batch: Batch, slots: np.ndarray, legal: np.ndarray) -> np.ndarray:
@@ -178,7 +162,7 @@ def heuristic_bot(batch: Batch, slots: np.ndarray, legal: np.ndarray) -> np.ndar
     return found
 
 
-@_by_rules
+@by_rules_object
 def _heuristic_tables(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``heuristic-v1``'s keep value of each card (0 for ``EMPTY``); the cards' classes
     (cards alike in safety: a 0/1 matrix, card by class); and, per class and total from -1
@@ -204,7 +188,7 @@ def greedy_keep_bot(batch: Batch, slots: np.ndarray, legal: np.ndarray) -> np.nd
     return greedy_bot(batch, slots, legal, keep=True)
 
 
-@_by_rules
+@by_rules_object
 def _escapes(rules: Rules) -> np.ndarray:
     """Per card (and ``EMPTY``), whether it is an escape card of the rules."""
     table = np.zeros(53, bool)
