@@ -55,7 +55,7 @@ from ninetynine.engine.tables import card_of, play_code
 from ninetynine.engine.view import observe
 from ninetynine.records.match import hand_seed
 from ninetynine.rules.cards import rank_of
-from ninetynine.rules.settings import Scoring
+from ninetynine.rules.settings import NewRoundDeal, Scoring
 
 # ninetynine.rl.encoding.VERSION, which this layer may not import (it needs NumPy); a
 # test checks that the two agree
@@ -343,9 +343,15 @@ def _play(
     moves, hand, last = 0, 0, -1
     m0 = p0 = b0 = 0  # the moves, payments and busts before the hand under way
     chance_hand, k = state.hand_no, drawn  # chance events drawn so far in hand chance_hand
+    # where every new hand is shuffled for (and the game starts at a shuffle), a hand can
+    # only begin at a chance event: the hand is then looked at after chance alone, not
+    # after every move
+    every_move = (
+        state.rules.new_round_deal is not NewRoundDeal.FULL_RESHUFFLE or state.phase is PLAY
+    )
     while True:
         phase = state.phase
-        if phase is not PLAY or state.hand_no != hand:  # (two tests for the usual move)
+        if phase is not PLAY or (every_move and state.hand_no != hand):
             if phase is CHANCE:
                 h = state.hand_no
                 if h != chance_hand:
@@ -356,7 +362,9 @@ def _play(
                     state.play_chance(chance)
                 else:
                     log += state.apply(state.sample_chance(chance))
-                continue
+                phase = state.phase
+                if every_move or phase is CHANCE or (phase is PLAY and state.hand_no == hand):
+                    continue  # (else a hand was dealt, or the game ended: see to its rows)
             if phase is OVER or state.hand_no != hand:  # (else a draw to decide)
                 if hand:  # the hand under way has ended: the rest of its row
                     if last < 0:
