@@ -14,6 +14,7 @@ from ninetynine.engine.game import play_out
 from ninetynine.engine.view import observe
 from ninetynine.errors import ChoiceRequiredError, IllegalActionError, RecordError, RulesError
 from ninetynine.records.position import position_fields, position_from_mapping
+from ninetynine.rules.cards import parse_card
 
 
 def test_kc_two_cards_one_deck_two_to_ten_players() -> None:
@@ -70,7 +71,7 @@ def test_kc_play_one_card_then_draw_one() -> None:
     deck.»"""
     s = pos("KC", ["5S 6S", "7C 8C", "9C 9D"], top="2H")
     play(s, "5S")
-    assert sorted(s.hands[0]) == sorted([parse_action("6S").card, parse_action("2H").card])  # type: ignore[list-item]
+    assert sorted(s.hands[0]) == sorted([parse_card("6S"), parse_card("2H")])
     assert s.turn == 1
 
 
@@ -108,7 +109,7 @@ def test_kc_defence_is_a_choice_of_king_or_four_or_accept() -> None:
     assert legal(s) == {"4H", "KH", "accept"}
     with pytest.raises(IllegalActionError, match="played alone, as KH"):
         s.check(parse_action("KH>3"))
-    s.hands[1].append(parse_action("5H").card)  # type: ignore[arg-type]
+    s.hands[1].append(parse_card("5H"))
     with pytest.raises(IllegalActionError, match="challenged by P1 and answers with 4 or K"):
         s.check(parse_action("5H"))
     view = observe(s, 1)
@@ -136,7 +137,9 @@ def test_kc_defending_four_cancels() -> None:
     s = pos("KC", ["KS 5C", "KH 4H", "7D 9D"], total=60)
     play(s, "KS>2")
     events = play(s, "4H")
-    assert of(events, E.ChallengeAnswered) == [E.ChallengeAnswered(1, parse_action("4H").card, None)]  # type: ignore[arg-type]
+    assert of(events, E.ChallengeAnswered) == [
+        E.ChallengeAnswered(1, parse_action("4H").card, None)
+    ]  # type: ignore[arg-type]
     assert all(s.alive) and s.total == 60 and len(s.hands[1]) == 2 and s.turn == 1
 
 

@@ -61,7 +61,6 @@ from ninetynine.engine.tables import (
     PARAM,
     RuleTables,
     answer_code,
-    answered_card,
     card_of,
     choice_of,
     compiled,
@@ -481,7 +480,7 @@ class State(Penalties):
         if code in SPECIAL_KINDS:
             return Action(SPECIAL_KINDS[code])
         if code >= ANSWER:
-            return Action.play(answered_card(code))
+            return Action.play(card_of(code))
         if code >= PARAM:
             card, number = card_of(code), number_of(code)
             if self.c.effects[card].names_seat:
@@ -737,7 +736,7 @@ class State(Penalties):
                 self._special(code)
                 return
             if code >= ANSWER:
-                self._answer(answered_card(code))
+                self._answer(card_of(code))
                 return
         card = card_of(code)
         c, ev, seat = self.c, self._ev, self.turn

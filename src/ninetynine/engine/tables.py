@@ -56,19 +56,16 @@ def answer_code(card: int) -> int:
     return ANSWER + card
 
 
-def answered_card(code: int) -> int:
-    """The card of an answer's action code."""
-    return code - ANSWER
-
-
 def number_of(code: int) -> int:
     """The seat or total a play's code at or above ``PARAM`` carries."""
     return code & 1023
 
 
 def card_of(code: int) -> int:
-    """The card of a play's action code (not an answer's: :func:`answered_card`)."""
-    return code >> 2 if code < PARAM else (code - PARAM) >> 10
+    """The card of a play's action code (an answer's too)."""
+    if code < PARAM:  # (one comparison for the plain plays)
+        return code >> 2
+    return (code - PARAM) >> 10 if code < ANSWER else code - ANSWER
 
 
 def choice_of(code: int) -> int:
@@ -188,7 +185,9 @@ class RuleTables:
         key = total * AFTER_KEY + code
         found = self.after.get(key)
         if found is None:
-            if code < PARAM:
+            if code >= ANSWER:  # an answer to a challenge counts nothing
+                found = total
+            elif code < PARAM:
                 found = self.new_total(card_of(code), choice_of(code), total)
             else:  # a seat named (a card with one value), or the total set
                 card = card_of(code)
