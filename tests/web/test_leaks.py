@@ -60,9 +60,8 @@ def allowed_cards(
     snapshot()
     for seat, move in record.moves:
         for e in state.apply(move, seat):
-            if isinstance(e, (CardPlayed, UpCardTurned, UpCardReturned)):
-                shown = {format_card(e.card)}
-            elif isinstance(e, ChallengeAnswered):  # the answer goes face up on the pile
+            # (a challenge's answer goes face up on the pile: KC)
+            if isinstance(e, (CardPlayed, UpCardTurned, UpCardReturned, ChallengeAnswered)):
                 shown = {format_card(e.card)}
             elif isinstance(e, InstantHand):
                 shown = {format_card(c) for c in e.cards}
