@@ -454,3 +454,20 @@ def test_a_challenged_player_is_told_and_answers() -> None:
     assert "Ann answers with 4♥: the challenge is off." in text
     text = plain_at(position, "kh\nquit\n")
     assert "Ann answers with K♥: Bo is out instead." in text
+
+
+def test_the_app_asks_whom_a_king_challenges() -> None:
+    """The full-screen table's question (its dialog reads the same function)."""
+    from ninetynine.records.position import position_from_mapping
+    from ninetynine.tui.text import choice_question
+
+    state = position_from_mapping(KC)
+    king = state.hands[0][1] if state.hands[0][1] >= 48 else state.hands[0][0]
+    choices = state.plays_of(king)
+    assert (
+        choice_question(king, choices, 50, state.rules)
+        == "The King of Spades: whom do you challenge?"
+    )
+    tw = position_from_mapping(TW)
+    five = next(c for c in tw.hands[0] if c // 4 == 4)
+    assert choice_question(five, tw.plays_of(five), 30, tw.rules).endswith("who plays next?")
