@@ -204,3 +204,23 @@ def test_kc_whole_games_end_with_one_winner(players: int) -> None:
         s = new_game(preset_rules("KC"), players)
         play_out(s, random.Random(seed), fast=seed % 2 == 0)
         assert s.outcome is not None and len(s.outcome.winners) == 1
+
+
+def test_kc_notation_and_the_bot_protocol_carry_the_challenge() -> None:
+    """``KS>3`` challenges, ``accept`` declines to answer; the protocol's view names the
+    challenger (from 1) only while an answer is due."""
+    from ninetynine.bots.protocol import view_to_json
+    from ninetynine.engine.actions import Action, ActionKind
+
+    assert (
+        parse_action("accept") == Action(ActionKind.ACCEPT)
+        and str(Action(ActionKind.ACCEPT)) == "accept"
+    )
+    assert str(parse_action("ks>3")) == "KS>3"
+    s = pos("KC", ["KS 5C", "KH 4H", "7D 9D"], total=60)
+    assert "challenger" not in view_to_json(observe(s, 1))
+    play(s, "KS>2")
+    shown = view_to_json(observe(s, 1))
+    assert shown["challenger"] == 1 and shown["turn"] == 2
+    assert "challenger" in view_to_json(observe(s, 2))  # public: who challenged whom
+    assert view_to_json(observe(s, 2))["hand"] == ["7D", "9D"]
