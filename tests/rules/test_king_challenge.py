@@ -224,3 +224,14 @@ def test_kc_notation_and_the_bot_protocol_carry_the_challenge() -> None:
     assert shown["challenger"] == 1 and shown["turn"] == 2
     assert "challenger" in view_to_json(observe(s, 2))  # public: who challenged whom
     assert view_to_json(observe(s, 2))["hand"] == ["7D", "9D"]
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_a_challenge_card_in_house_rules_of_another_family(players: int) -> None:
+    """The effect is data: Taiwanese 99 with a challenging Jack plays whole games."""
+    rules = load_rules({"preset": "TW", "cards": {"J": "hold challenge"}})
+    assert rules.cards[10].challenge and rules.challenge_cancel == (3,)
+    for seed in range(20):
+        s = new_game(rules, players)
+        play_out(s, random.Random(seed), fast=False)
+        assert s.outcome is not None and len(s.outcome.winners) == 1
