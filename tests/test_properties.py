@@ -14,10 +14,19 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+)
 
 from ninetynine import RulesError, load_rules, new_game, presets, step
 from ninetynine.engine import events as E
+from ninetynine.engine.actions import ActionKind
 from ninetynine.engine.state import State
+from ninetynine.engine.view import observe
 from ninetynine.records.position import format_position
 from ninetynine.rules.settings import Rules
 from tests.test_conformance import check_invariants
@@ -77,6 +86,8 @@ EFFECTS = [
     "pass",
     "set-any",
     "hold name no-draw",
+    # FAMILIES.md §12
+    "hold challenge",
 ]
 CARDS = ["AS", "AC", "2S", "5H", "10H", "10D", "QH", "QC", "KS", "KC"]
 
@@ -222,3 +233,80 @@ def test_a_pile_cleared_at_a_reset_is_never_left_out_after_a_reshuffle(preset: s
                 cleared = False
             check_invariants(state)
     assert met >= 3  # the case arose: a reset cleared the pile before a reshuffle
+
+
+# The King Challenge (KC, FAMILIES §12.2): a state machine that seeks challenges out ----------
+
+
+class ChallengeMachine(RuleBasedStateMachine):
+    """KC and house rules on it at any table size: challenges made, answered, cancelled and
+    accepted in any order; the game stays sound, the challenged may only answer, and each
+    seat's view holds its own hand alone."""
+
+    state: State
+
+    @initialize(
+        extra=st.integers(0, 8),
+        seed=st.integers(0, 2**31),
+        cancel=st.sampled_from([["4"], ["4", "5"], []]),
+        lives=st.integers(1, 2),
+    )
+    def start(self, extra: int, seed: int, cancel: list[str], lives: int) -> None:
+        rules = load_rules({"preset": "KC", "rules": {"challenge_cancel": cancel, "lives": lives}})
+        players = 2 + extra % 9
+        self.state = new_game(rules, players, first=seed % players)
+        self.rng = random.Random(seed)
+        self._settle()
+
+    def _settle(self) -> None:
+        while self.state.is_chance:
+            self.state.apply(self.state.sample_chance(self.rng))
+
+    @precondition(lambda self: not self.state.is_over)
+    @rule(pick=st.integers(0, 2**16), challenge=st.booleans())
+    def move(self, pick: int, challenge: bool) -> None:
+        legal = self.state.legal_actions()
+        kings = [a for a in legal if a.target is not None]
+        options = kings if challenge and kings else legal
+        action = options[pick % len(options)]
+        was = self.state.challenger
+        before = self.state.clone()
+        events = self.state.apply(action)
+        if was >= 0:  # an answer or an acceptance ends the challenge
+            assert self.state.challenger == -1
+            assert action.kind is ActionKind.ACCEPT or action.card in before.c.answers
+            assert any(isinstance(e, (E.ChallengeAnswered, E.Conceded)) for e in events)
+        if action.target is not None and action.card in before.c.challenging:
+            assert any(isinstance(e, E.Challenged) for e in events)
+            assert self.state.total == before.total
+        self._settle()
+
+    @precondition(lambda self: self.state.is_over)
+    @rule(seed=st.integers(0, 2**31))
+    def next_game(self, seed: int) -> None:
+        s = self.state
+        self.state = new_game(s.rules, s.n, first=seed % s.n)
+        self._settle()
+
+    @invariant()
+    def sound(self) -> None:
+        s = self.state
+        check_invariants(s)
+        if s.challenger >= 0 and not s.is_over:
+            assert s.current_seat is not None and s.challenger != s.turn
+            kinds = {a.kind for a in s.legal_actions()}
+            assert ActionKind.ACCEPT in kinds
+            assert all(a.card is None or a.card in s.c.answers for a in s.legal_actions())
+        for seat in range(s.n):
+            view = observe(s, seat)
+            assert sorted(view.hand) == sorted(s.hands[seat])
+            assert view.challenger == (s.challenger if s.challenger >= 0 else None)
+
+
+TestChallengeMachine = ChallengeMachine.TestCase
+TestChallengeMachine.settings = settings(
+    max_examples=40,
+    stateful_step_count=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)

@@ -91,7 +91,7 @@ def one_change(draw: st.DrawFn, base: Rules) -> tuple[str, Rules]:
         value = tuple(dict(value).items())
     elif key in ("threshold_values", "border_values"):
         value = tuple(draw(st.lists(st.integers(1, 98), min_size=1, max_size=3, unique=True)))
-    elif key == "upcard_special":
+    elif key in ("upcard_special", "challenge_cancel"):
         value = tuple(sorted(draw(st.sets(st.integers(0, 12), max_size=6))))
     elif key == "decks_by_players":
         value = tuple(

@@ -39,6 +39,7 @@ class Refusal(StrEnum):
     OPENING_BAN = "opening_ban"  # the limit-setting card in a player's first turns
     CHAIN = "chain"  # a card the no-draw chain does not allow now
     BAD_TARGET = "bad_target"  # naming yourself, or a player out of the hand
+    CHALLENGE = "challenge"  # a challenged player may only answer it or accept
     NOT_ALLOWED = "not_allowed"  # any other move the rules do not offer now
     BAD_CHANCE = "bad_chance"  # a chance outcome that does not fit what is due
 

@@ -21,6 +21,9 @@ from ninetynine.rl.episode import Episode
 from ninetynine.rl.pettingzoo import env
 from ninetynine.rules.settings import Rules
 
+# the presets the encoding encodes: not a challenge card's answers (KC refuses, below)
+ENCODED = [p for p in presets() if not any(e.challenge for e in load_rules(p).effects())]
+
 
 def typical(preset: str) -> int:
     rules = load_rules(preset)
@@ -53,7 +56,7 @@ def episode_decisions(preset: str | Rules, players: int, seed: int, limit: int =
         episode.play_code(rng.choice(episode.state.legal_codes()))
 
 
-@pytest.mark.parametrize("preset", presets())
+@pytest.mark.parametrize("preset", ENCODED)
 def test_the_mask_is_the_legal_actions_and_never_empty_at_a_decision(preset: str) -> None:
     players = typical(preset)
     enc = Encoding(preset, players)
@@ -299,3 +302,11 @@ def test_openspiel_ismcts_plays_the_game() -> None:
             action = bot.step(state)
             assert action in state.legal_actions()
             state.apply_action(action)
+
+
+def test_the_encoding_refuses_a_challenge_card_in_one_line() -> None:
+    """KC's King is answered out of turn (FAMILIES §12.2): the encoding has no index for the
+    answers, so it refuses, naming the card and what it encodes."""
+    with pytest.raises(RulesError, match=r"^rules KC: the encoding does not encode a challenge"):
+        Encoding("KC", 3)
+    assert "KC" not in ENCODED and len(ENCODED) == len(presets()) - 1

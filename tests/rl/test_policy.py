@@ -9,7 +9,7 @@ import random
 import numpy as np
 import pytest
 
-from ninetynine import IllegalActionError, NinetyNineError, presets
+from ninetynine import IllegalActionError, NinetyNineError, load_rules, presets
 from ninetynine.arena.runner import ArenaConfig, run_games
 from ninetynine.bots import make_bot
 from ninetynine.engine.view import observe
@@ -17,6 +17,9 @@ from ninetynine.rl.encoding import Encoding, encode, encoding_for
 from ninetynine.rl.gymnasium import NinetyNineGymEnv
 from ninetynine.rl.policy import PolicyBot
 from tests.rl.test_environments import decisions, episode_decisions, typical
+
+# the presets the encoding encodes: not a challenge card's answers (KC refuses, below)
+ENCODED = [p for p in presets() if not any(e.challenge for e in load_rules(p).effects())]
 
 
 def lowest(obs: np.ndarray, mask: np.ndarray) -> int:
@@ -37,7 +40,7 @@ def linear(obs: np.ndarray, mask: np.ndarray) -> int:
     return int(np.flatnonzero(mask)[np.argmax(scores[mask == 1])])
 
 
-@pytest.mark.parametrize("preset", presets())
+@pytest.mark.parametrize("preset", ENCODED)
 def test_a_view_gives_the_environment_s_observation_and_mask(preset: str) -> None:
     players = typical(preset)
     seen = 0

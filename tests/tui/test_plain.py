@@ -432,3 +432,42 @@ def test_the_bots_and_the_coach_see_the_match_view_with_its_log() -> None:
     assert mine.history == tuple(table.match.log)
     expected = coach_line(advise(mine, playouts=60, seed=table.match.version), str)
     assert expected in out.getvalue()
+
+
+KC = {"rules": "KC", "total": 50, "turn": 1, "hands": ["KS 4S", "5C 6C", "7D 8D"]}
+
+
+def test_a_king_typed_alone_asks_whom_it_challenges() -> None:
+    """KC (FAMILIES §12.2): the King names another player to be out."""
+    text = plain_at(KC, "ks\n3\nquit\n")
+    assert "KS>2 (challenge Bo)" in text and "KS>3 (challenge Cy)" in text
+    assert "K♠: whom do you challenge? 2) Bo  3) Cy " in text
+    assert "Ann challenges Cy: out, unless they answer." in text
+    assert "Cy does not answer the challenge." in text and "Cy is out of the game." in text
+
+
+def test_a_challenged_player_is_told_and_answers() -> None:
+    position = {**KC, "hands": ["KH 4H", "5C 6C", "7D 8D"], "challenger": 2}
+    text = plain_at(position, "4h\nquit\n")
+    assert "P2 challenges you: answer with 4♥ or K♥, or accept (you are out)." in text
+    assert "accept (you are out)" in text
+    assert "Ann answers with 4♥: the challenge is off." in text
+    text = plain_at(position, "kh\nquit\n")
+    assert "Ann answers with K♥: Bo is out instead." in text
+
+
+def test_the_app_asks_whom_a_king_challenges() -> None:
+    """The full-screen table's question (its dialog reads the same function)."""
+    from ninetynine.records.position import position_from_mapping
+    from ninetynine.tui.text import choice_question
+
+    state = position_from_mapping(KC)
+    king = state.hands[0][1] if state.hands[0][1] >= 48 else state.hands[0][0]
+    choices = state.plays_of(king)
+    assert (
+        choice_question(king, choices, 50, state.rules)
+        == "The King of Spades: whom do you challenge?"
+    )
+    tw = position_from_mapping(TW)
+    five = next(c for c in tw.hands[0] if c // 4 == 4)
+    assert choice_question(five, tw.plays_of(five), 30, tw.rules).endswith("who plays next?")

@@ -22,7 +22,13 @@ import httpx
 import pytest
 import websockets
 
-from ninetynine.engine.events import CardPlayed, InstantHand, UpCardReturned, UpCardTurned
+from ninetynine.engine.events import (
+    CardPlayed,
+    ChallengeAnswered,
+    InstantHand,
+    UpCardReturned,
+    UpCardTurned,
+)
 from ninetynine.records.record import parse_record
 from ninetynine.rules.cards import format_card
 from ninetynine.rules.presets import load_rules, presets
@@ -54,7 +60,8 @@ def allowed_cards(
     snapshot()
     for seat, move in record.moves:
         for e in state.apply(move, seat):
-            if isinstance(e, (CardPlayed, UpCardTurned, UpCardReturned)):
+            # (a challenge's answer goes face up on the pile: KC)
+            if isinstance(e, (CardPlayed, UpCardTurned, UpCardReturned, ChallengeAnswered)):
                 shown = {format_card(e.card)}
             elif isinstance(e, InstantHand):
                 shown = {format_card(c) for c in e.cards}
@@ -118,6 +125,7 @@ def check_frames(
         ("P-UPCARD-INSTANT", 3, {}),
         ("G", 3, {"2": "easy"}),
         ("P-ONLINE", 2, {}),
+        ("KC", 4, {"3": "easy"}),  # challenges, answered or not (FAMILIES §12.2)
     ],
 )
 def test_no_frame_leaks_a_hidden_card(

@@ -97,8 +97,13 @@ class Cell:
 
 def unplayable(cell: Cell) -> str | None:
     """Why a cell of the grid cannot be played (a simulation skips it and says so): a
-    player count outside the rules' range, or more entrants than seats."""
+    player count outside the rules' range, more entrants than seats, or a challenge card."""
     rules, n = cell.rules, cell.players
+    if any(e.challenge for e in rules.effects()):
+        return (
+            f"{rules.id}: the analysis does not play challenge cards (KC's King): its "
+            "ledger has no cause for a player a challenge puts out"
+        )
     if not rules.players_min <= n <= rules.players_max:
         return f"{rules.id} is for {rules.players_min} to {rules.players_max} players, not {n}"
     if len(cell.lineup) > n:

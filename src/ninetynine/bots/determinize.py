@@ -149,6 +149,7 @@ def _public_state(view: View) -> State:
     s.scores, s.pot = list(view.scores), view.pot
     s.passes, s.owed = view.passes, view.owed
     s.chain, s.plays_left, s.may_decline = view.chain, view.plays_left, view.may_decline
+    s.challenger = -1 if view.challenger is None else view.challenger
     s.drawer, s.held, s.loser = -1, -1, -1
     s.next_turn = -1 if view.next_turn is None else view.next_turn
     s.outcome, s._ev, s._before = None, None, list(view.in_hand)

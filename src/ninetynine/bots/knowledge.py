@@ -12,7 +12,7 @@ from functools import cache
 
 from ninetynine.engine.actions import Action, ActionKind
 from ninetynine.engine.game import new_game
-from ninetynine.engine.state import CHANCE, DOWN, DRAW, OVER, compiled
+from ninetynine.engine.state import ACCEPT, CHANCE, DOWN, DRAW, OVER, compiled
 from ninetynine.engine.tables import PARAM, card_of
 from ninetynine.rules.cards import rank_of
 from ninetynine.rules.settings import Rules
@@ -104,8 +104,9 @@ class RolloutPolicy:
         key = total * TOTAL_KEY + code * 16 + size
         found = self.scores.get(key)
         if found is None:
-            if DOWN <= code < PARAM:
-                found = 1.0 if code == DRAW else 0.0
+            if DOWN <= code < PARAM:  # accepting a challenge while holding an answer: out,
+                # which answering never is (KC, O57)
+                found = 1.0 if code == DRAW else -500.0 if code == ACCEPT else 0.0
             else:
                 new = self.c.result(code, total)
                 if new > self.c.limit:

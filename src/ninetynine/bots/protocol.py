@@ -43,7 +43,7 @@ _TIMEOUT_PREFIX = re.compile(r"^timeout=([0-9]*\.?[0-9]+):")
 def view_to_json(view: View, events_from: int = 0) -> dict[str, Any]:
     """The JSON form of a view (seats 1-based, cards as text); events from an index on."""
     rules = view.rules
-    return {
+    out = {
         "seat": view.seat + 1,
         "players": view.players,
         "rules": rules.id,
@@ -78,6 +78,9 @@ def view_to_json(view: View, events_from: int = 0) -> dict[str, Any]:
         "unseen": format_cards(view.unseen()).split(),
         "events": [event_to_json(e) for e in view.history[events_from:]],
     }
+    if view.challenger is not None:  # only while a challenge waits for its answer (KC)
+        out["challenger"] = view.challenger + 1
+    return out
 
 
 class ProtocolBot:

@@ -4,12 +4,14 @@
 ``KS``           play the King of Spades
 ``AS+11``        play the Ace of Spades as 11 (cards with a choice need one)
 ``10H-10``       play the Ten of Hearts as minus ten
-``5S>3``         play the Five of Spades and name seat 3 to play next
+``5S>3``         play the Five of Spades and name seat 3 to play next (or, a challenge
+                 card, challenge seat 3; the challenged answers with a plain ``KH``)
 ``AS=57``        play the Ace of Spades and set the total to 57 (a ``set-any`` card)
 ``down``         cannot play: lay down the hand (or go out of this hand)
 ``pass``         cannot play under a rule that lets you pass
 ``draw``         draw after playing (only where drawing is a separate step)
 ``nodraw``       end the turn without drawing
+``accept``       a challenged player does not answer: out of the game
 ``shuffle ...``  chance: the new stock order, top card first
 ``insert N``     chance: a returned up-card goes back with N cards above it
 ``lead N``       chance: seat N leads the new hand (where the leader is drawn)
@@ -37,6 +39,7 @@ class ActionKind(StrEnum):
     PASS = "pass"
     DRAW = "draw"
     NODRAW = "nodraw"
+    ACCEPT = "accept"  # a challenged player does not answer the challenge
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -124,7 +127,7 @@ Move = Action | ChanceOutcome  # what a record holds: a player's action or chanc
 ACCEPTED = (
     "a card such as KS or 10H, a card with a value such as AS+11 or 10H-10, a card "
     "naming the next seat such as 5S>3, a card setting a chosen total such as "
-    "AS=57, down, pass, draw, nodraw, 'shuffle <cards>', 'insert <n>' or 'lead <seat>'"
+    "AS=57, down, pass, draw, nodraw, accept, 'shuffle <cards>', 'insert <n>' or 'lead <seat>'"
 )
 _SUFFIX = {
     "+": "a signed number such as +11 or -10",

@@ -166,7 +166,7 @@ class Dealing(StateBase):
             self.turns_played = [0] * n
         self.points = [rules.points_per_hand] * n
         self.owed = self.passes = self.chain = self.plays_left = 0
-        self.may_decline = False
+        self.may_decline, self.challenger = False, -1
         decks = (
             rules.decks_for(sum(alive)) if rules.deck_count is DeckCount.EACH_HAND else self.decks
         )

@@ -139,6 +139,32 @@ class Named(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Challenged(Event):
+    """``seat``'s challenge card names ``target`` to be out of the game; the target may
+    answer (the King Challenge)."""
+
+    seat: int
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeAnswered(Event):
+    """The challenged ``seat`` answered with ``card``: ``out`` is the challenger, now out
+    instead, or None when the answer cancelled the challenge."""
+
+    seat: int
+    card: int
+    out: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Conceded(Event):
+    """The challenged ``seat`` did not answer (could not, or chose not to): it is out."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class ChainFaced(Event):
     """The seat must play ``count`` cards without drawing, or answer with a no-draw card."""
 
@@ -309,7 +335,7 @@ class GameOver(Event):
     collects: int  # what the winner takes (pot and stakes), 0 if nothing
 
 
-_SEAT_FIELDS = {"seat", "dealer", "starter", "loser", "target", "by"}
+_SEAT_FIELDS = {"seat", "dealer", "starter", "loser", "target", "by", "out"}
 
 
 def event_to_json(event: Event) -> dict[str, Any]:
@@ -332,7 +358,7 @@ def event_to_json(event: Event) -> dict[str, Any]:
 
 
 # a payment whose cause the line before it already told (the bust, the lay-down)
-_TOLD = frozenset({"over the limit", "cannot play"})
+_TOLD = frozenset({"over the limit", "cannot play", "challenge"})
 
 # The words events carry (their JSON keeps them in English, as the protocols do), for the
 # catalogs: narrate says them in the current language.
@@ -423,6 +449,20 @@ def _narrate(event: Event, names: list[str] | None, rules: Rules | None) -> str 
             return _("{who} declines the extra turn.").format(who=who(seat))
         case Named(seat, target):
             return _("{who} names {target} to play next.").format(who=who(seat), target=who(target))
+        case Challenged(seat, target):
+            return _("{who} challenges {target}: out, unless they answer.").format(
+                who=who(seat), target=who(target)
+            )
+        case ChallengeAnswered(seat, card, out) if out is not None:
+            return _("{who} answers with {card}: {out} is out instead.").format(
+                who=who(seat), card=show_card(card), out=who(out)
+            )
+        case ChallengeAnswered(seat, card, _):
+            return _("{who} answers with {card}: the challenge is off.").format(
+                who=who(seat), card=show_card(card)
+            )
+        case Conceded(seat):
+            return _("{who} does not answer the challenge.").format(who=who(seat))
         case ChainFaced(seat, count):
             return ngettext(
                 "{who} must play a card without drawing, or answer with another no-draw card.",

@@ -101,6 +101,7 @@ class StateBase:
         "chain",
         "plays_left",
         "may_decline",
+        "challenger",
         "outcome",
         "_ev",
         "_before",
@@ -139,6 +140,7 @@ class StateBase:
     chain: int  # no-draw cards in a row that the seat to act faces
     plays_left: int  # cards the seat to act must still play in this run, without drawing
     may_decline: bool  # the seat to act may decline the turn a two-player reverse gave it
+    challenger: int  # the seat whose challenge card the seat to act must answer (-1: none)
     outcome: Outcome | None
     _ev: list[E.Event] | None
     _before: list[bool]  # who was in the hand before the play's penalties (for skips)
@@ -182,7 +184,7 @@ class StateBase:
 
     def _game_over(self, winners: tuple[int, ...], reason: EndReason) -> None:
         self.phase, self.outcome = OVER, Outcome(winners, reason)
-        self.may_decline = False
+        self.may_decline, self.challenger = False, -1
         rules = self.rules
         collects = 0
         if winners:

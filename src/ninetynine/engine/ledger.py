@@ -60,11 +60,11 @@ class LedgerState(State):
     # the engine's methods are called by name, not through super(): these run once a
     # hand, on a simulation's hot path
 
-    def _bust(self, seat: int, played: bool) -> None:
+    def _bust(self, seat: int, played: bool, before: int = 0) -> None:
         self.busts.append(seat)
         self._due = OVER_ if played else CANNOT_PLAY
         try:
-            _bust(self, seat, played)
+            _bust(self, seat, played, before)
         finally:
             self._due = -1
 

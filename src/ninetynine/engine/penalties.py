@@ -40,7 +40,7 @@ class Penalties(Dealing):
         if eff.reverse:
             self._reverse(seat)
         if bust:
-            self._bust(seat, played=True)
+            self._bust(seat, played=True, before=old)
             return True
         target = rules.rule_69_total
         if (
@@ -55,8 +55,9 @@ class Penalties(Dealing):
             return True
         return False
 
-    def _bust(self, seat: int, played: bool) -> None:
-        """``seat`` went over by playing a card (``played``) or could not play."""
+    def _bust(self, seat: int, played: bool, before: int = 0) -> None:
+        """``seat`` went over by playing a card (``played``, from the total ``before``) or
+        could not play."""
         rules, ev = self.rules, self._ev
         self.chain = self.plays_left = 0  # a bust ends any no-draw chain
         if ev is not None:
@@ -89,6 +90,10 @@ class Penalties(Dealing):
             return
         if after is AfterBust.RESET_OTHERS:
             self._reset_total()
+        elif after is AfterBust.REVERT and played:  # as if the card had not counted (O61)
+            self.total = before
+            if ev is not None:
+                ev.append(E.TotalReset(before, False))
         self.turn = self._next_seat(seat, 1)
 
     def _reset_total(self) -> None:

@@ -14,7 +14,8 @@ comments (Q18, Q40...) are in ``docs/rules.md``.
 An action code (:mod:`ninetynine.engine.tables` makes and reads them) is
 :func:`~ninetynine.engine.tables.play_code` of a card and its value's index for a play, one
 of :data:`DOWN`, :data:`PASS`, :data:`DRAW`, :data:`NODRAW`, or ``PARAM + card * 1024 +
-number`` for a play that names a seat or sets a chosen total. Sorted, the codes list the
+number`` for a play that names a seat or sets a chosen total, ``ANSWER + card`` for a card
+that answers a challenge, :data:`ACCEPT` for not answering it. Sorted, the codes list the
 plays by card (rank, then suit), then the special moves, then the plays with a number:
 the order of :meth:`State.legal_actions` (not the order of sorted :class:`Action` values).
 """
@@ -56,8 +57,10 @@ from ninetynine.engine.fields import (
 from ninetynine.engine.penalties import Penalties
 from ninetynine.engine.tables import (
     AFTER_KEY,
+    ANSWER,
     PARAM,
     RuleTables,
+    answer_code,
     card_of,
     choice_of,
     compiled,
@@ -91,6 +94,8 @@ from ninetynine.rules.effects import Effect, Kind, display_order
 from ninetynine.rules.settings import ForcedCard, NoLegalPlay, SkipCounts, Stuck, TwoPlayerReverse
 
 __all__ = [
+    "ACCEPT",
+    "ANSWER",
     "CHANCE",
     "DEAL",
     "DOWN",
@@ -120,7 +125,7 @@ __all__ = [
     "compiled",
 ]
 
-DOWN, PASS, DRAW, NODRAW = 1000, 1001, 1002, 1003
+DOWN, PASS, DRAW, NODRAW, ACCEPT = 1000, 1001, 1002, 1003, 1004
 FIELDS = StateBase.__slots__  # every field of a state
 # the fields that hold lists (``hands`` a list of lists): a copy must copy them too
 LIST_FIELDS = (
@@ -142,6 +147,7 @@ SPECIAL_KINDS = {  # the code of each move that plays no card
     PASS: ActionKind.PASS,
     DRAW: ActionKind.DRAW,
     NODRAW: ActionKind.NODRAW,
+    ACCEPT: ActionKind.ACCEPT,
 }
 _CODE_OF_KIND = {kind: code for code, kind in SPECIAL_KINDS.items()}
 
@@ -197,7 +203,7 @@ class State(Penalties):
         new.drawer, new.owed, new.next_turn = self.drawer, self.owed, self.next_turn
         new.held, new.loser, new.passes, new.pot = self.held, self.loser, self.passes, self.pot
         new.face_down, new.chain, new.plays_left = self.face_down, self.chain, self.plays_left
-        new.may_decline = self.may_decline
+        new.may_decline, new.challenger = self.may_decline, self.challenger
         new._ev = None
         new.hands = [h[:] for h in self.hands]
         new.stock, new.pile, new.out = self.stock[:], self.pile[:], self.out[:]
@@ -360,6 +366,8 @@ class State(Penalties):
                 return safe
             if c.down_if_none_safe:
                 return [DOWN]
+        if self.challenger >= 0:  # (rules with challenge cards are never on the rows)
+            return self._answer_codes(hand)
         codes = self._all_legal_codes(hand)
         if self.may_decline:  # the offered turn: playing on, or a pass that declines it,
             # which stands in for laying down or passing stuck (rows_suffice is off)
@@ -403,6 +411,11 @@ class State(Penalties):
             return busting[:1] if self.rules.forced_card is ForcedCard.AUTO else busting
         return [PASS] if self.rules.stuck is Stuck.PASS else [DOWN]
 
+    def _answer_codes(self, hand: list[int]) -> list[int]:
+        """A challenged player's moves: each card that answers, or accepting."""
+        answers = self.c.answers
+        return sorted({answer_code(card) for card in hand if card in answers} | {ACCEPT})
+
     def _extra_codes(self, codes: list[int]) -> list[int]:
         """``codes`` with a naming card's play once per seat it may name, and in the run
         of a no-draw chain without the chain cards; sorted."""
@@ -416,7 +429,7 @@ class State(Penalties):
                 continue  # a run that cannot be finished is not started
             if code < PARAM and card in c.naming:
                 base = param_code(card, 0)
-                out += [base + s for s in self.name_targets()]
+                out += [base + s for s in self.name_targets(card)]
             else:
                 out.append(code)
         out.sort()
@@ -428,17 +441,21 @@ class State(Penalties):
         chain, chain_cards = self.chain, self.c.chain_cards
         return chain > 0 and chain > sum(card not in chain_cards for card in self.hands[self.turn])
 
-    def name_targets(self) -> list[int]:
-        """The seats the player to act may name to play next."""
+    def name_targets(self, card: int | None = None) -> list[int]:
+        """The seats the player to act may name to play next (or, with a challenge
+        ``card``, challenge: any other player in the hand)."""
         seat, in_hand = self.turn, self.in_hand
-        return [s for s in range(self.n) if in_hand[s] and (s != seat or self.rules.name_self)]
+        own = self.rules.name_self and (card is None or card not in self.c.challenging)
+        return [s for s in range(self.n) if in_hand[s] and (s != seat or own)]
 
     def plays_of(self, card: int) -> list[Action]:
         """Every well-formed play of ``card``, legal now or not: each value of a choice,
         each seat a naming card could name, each total a ``set-any`` card could set."""
         eff = self.c.effects[card]
-        if eff.name:  # the seats it may name first
-            targets = self.name_targets() if self.phase == PLAY else []
+        if self.challenger >= 0:  # answering a challenge: the card alone
+            return [Action.play(card)]
+        if eff.names_seat:  # the seats it may name first
+            targets = self.name_targets(card) if self.phase == PLAY else []
             return [
                 Action.play(card, target=s)
                 for s in sorted(range(self.n), key=lambda s: s not in targets)
@@ -462,9 +479,11 @@ class State(Penalties):
     def _make_action(self, code: int) -> Action:
         if code in SPECIAL_KINDS:
             return Action(SPECIAL_KINDS[code])
+        if code >= ANSWER:
+            return Action.play(card_of(code))
         if code >= PARAM:
             card, number = card_of(code), number_of(code)
-            if self.c.effects[card].name:
+            if self.c.effects[card].names_seat:
                 return Action.play(card, target=number)
             return Action.play(card, to=number)
         card, choice = card_of(code), choice_of(code)
@@ -479,6 +498,14 @@ class State(Penalties):
         card = action.card
         eff = self.c.effects[card]
         name, typed = show_card(card), format_card(card)  # a card named; a move as typed
+        if self.challenger >= 0:
+            if action.value is not None or action.to is not None or action.target is not None:
+                raise IllegalActionError(
+                    f"{action.shown()}: a card that answers a challenge is played alone, "
+                    f"as {typed}",
+                    reason=Refusal.BAD_VALUE,
+                )
+            return answer_code(card)
         if action.target is not None or action.to is not None or card in self.c.param_cards:
             return self._param_code(action, eff, name)
         if eff.has_choice:
@@ -505,6 +532,23 @@ class State(Penalties):
         assert action.card is not None
         base, limit = param_code(action.card, 0), self.c.limit
         typed = format_card(action.card)  # the moves it suggests, as they are typed
+        if eff.challenge:
+            if action.target is None:
+                raise ChoiceRequiredError(
+                    f"{name} challenges a player to be out: "
+                    + " or ".join(f"{typed}>{s + 1}" for s in self.name_targets(action.card))
+                )
+            if action.value is not None or action.to is not None:
+                raise IllegalActionError(
+                    f"{name} has no choice of value: play it as {typed}>N, "
+                    "naming the seat N it challenges"
+                )
+            if not 0 <= action.target < self.n:
+                raise IllegalActionError(
+                    f"{action.shown()} names seat {action.target + 1}, "
+                    f"but the table has seats 1 to {self.n}"
+                )
+            return base + action.target
         if eff.name:
             if action.target is None:
                 raise ChoiceRequiredError(
@@ -594,6 +638,14 @@ class State(Penalties):
             raise type(e)(e.why, legal=shown, reason=e.reason) from None
         if code in legal:
             return code
+        if self.challenger >= 0:
+            answers = sorted({RANKS[rank_of(c)] for c in self.c.answers})
+            raise IllegalActionError(
+                f"{_said(action)} cannot be played now: P{self.turn + 1} is challenged by "
+                f"P{self.challenger + 1} and answers with {' or '.join(answers)}, or 'accept'",
+                legal=shown,
+                reason=Refusal.CHALLENGE,
+            )
         if action.kind is not ActionKind.PLAY:
             why = f"{_said(action)} is not allowed now"
             if action.kind is ActionKind.PASS and self.c.optional_again:
@@ -621,7 +673,7 @@ class State(Penalties):
                 legal=shown,
                 reason=Refusal.CHAIN,
             )
-        if action.target is not None and action.target not in self.name_targets():
+        if action.target is not None and action.target not in self.name_targets(action.card):
             who = (
                 "yourself"
                 if action.target == self.turn
@@ -664,6 +716,8 @@ class State(Penalties):
                 self._end_hand(None)
             else:
                 self.turn = self._next_seat(seat, 1)
+        elif code == ACCEPT:
+            self._concede(seat)
         elif code == DRAW:  # (next_turn is cleared: a position only has it while drawing)
             self.phase, self.turn, self.next_turn = PLAY, self.next_turn, -1
             owed, self.owed = self.owed, 0  # before drawing: a restock records what is owed
@@ -677,9 +731,13 @@ class State(Penalties):
         """Apply a legal action code without checking it (the fast path): the seat to act
         plays the card of a play's code (which holds its value's choice, or the seat it
         names or the total it sets), or makes a special move (:meth:`_special`)."""
-        if DOWN <= code < PARAM:
-            self._special(code)
-            return
+        if code >= DOWN:  # (one comparison for the plain plays, as before)
+            if code < PARAM:
+                self._special(code)
+                return
+            if code >= ANSWER:
+                self._answer(card_of(code))
+                return
         card = card_of(code)
         c, ev, seat = self.c, self._ev, self.turn
         hand = self.hands[seat]
@@ -718,7 +776,7 @@ class State(Penalties):
             if eff.reverse:
                 self._reverse(seat)
             if bust:
-                self._bust(seat, played=True)
+                self._bust(seat, played=True, before=old)
                 return
         if (
             eff.reverse
@@ -760,6 +818,9 @@ class State(Penalties):
         Icelandic Queen): the named seat plays next; a player facing a chain of n plays a
         chain card (and draws) or n cards in a row without drawing, and the turn then
         passes by the last card."""
+        if eff.challenge:
+            self._challenge(seat, number_of(code), nxt)
+            return
         if eff.name:
             nxt = self._named(seat, number_of(code))
         if not self.c.chain_cards:
@@ -786,6 +847,56 @@ class State(Penalties):
             if self._ev is not None:
                 self._ev.append(E.ChainFaced(nxt, self.chain))
         self._end_turn(seat, nxt)
+
+    # The King Challenge (KC, FAMILIES §12.2) -------------------------------------------
+
+    def _challenge(self, seat: int, target: int, nxt: int) -> None:
+        """``seat`` played a challenge card naming ``target``: it draws, and the target
+        answers; a target with no card that answers is out at once (O58: not asked)."""
+        if self._ev is not None:
+            self._ev.append(E.Challenged(seat, target))
+        if not any(card in self.c.answers for card in self.hands[target]):
+            self._concede(target, seat)
+            if self.phase != OVER and self.in_hand[seat]:
+                self._end_turn(seat, self.turn)
+            return
+        self.challenger = seat
+        self._end_turn(seat, target)
+
+    def _concede(self, target: int, attacker: int = -1) -> None:
+        """The challenged ``target`` does not answer: it is out of the game; the seat after
+        the challenger's plays next (O60)."""
+        attacker = self.challenger if attacker < 0 else attacker
+        self.challenger = -1
+        if self._ev is not None:
+            self._ev.append(E.Conceded(target))
+        self._knock_out(target)
+        if self.phase != OVER:
+            self.turn = self._next_seat(attacker, 1)
+
+    def _answer(self, card: int) -> None:
+        """The challenged seat answers with ``card``: a challenge card puts the challenger
+        out instead, any other answer cancels the challenge. The card goes on the pile
+        without counting, the answerer draws back at once, and the seat after the
+        challenger's plays next (O56, O60)."""
+        seat, attacker = self.turn, self.challenger
+        self.hands[seat].remove(card)
+        self.pile.append(card)
+        self.challenger = -1
+        reflected = card in self.c.challenging
+        if self._ev is not None:
+            self._ev.append(E.ChallengeAnswered(seat, card, attacker if reflected else None))
+        if reflected:
+            self._knock_out(attacker)
+            if self.phase == OVER:
+                return
+        self.turn = self._next_seat(attacker, 1)
+        self._draw(seat, 1)
+
+    def _knock_out(self, seat: int) -> None:
+        """A challenge puts ``seat`` out of the game: it pays every life it has left."""
+        self._pay(seat, self.seat_lives(seat), "challenge")
+        self.in_hand[seat] = False
 
     def _skip_from(self, seat: int, before: list[bool]) -> int:
         """The seat after skipping one; ``before`` is who was in the hand before the play."""
@@ -829,6 +940,17 @@ def check_state(state: State) -> None:
         raise RecordError(
             "may_decline = true needs two_player_reverse = 'play_again_optional', "
             "two players in the hand and a turn under way"
+        )
+    if state.challenger >= 0 and not (
+        state.c.challenging
+        and state.challenger < n
+        and state.challenger != state.turn
+        and state.in_hand[state.challenger]
+        and state.phase in (PLAY, DRAWING, CHANCE)
+    ):
+        raise RecordError(
+            f"challenger = {state.challenger + 1}: needs a rules' challenge card, a turn under "
+            "way and another seat still in the hand than the one to answer"
         )
     for s in range(n):
         if state.in_hand[s] and not state.alive[s]:

@@ -5,7 +5,8 @@ they are computed once per rules value and looked up afterwards.
 
 A play's action code is ``card * 4 + choice`` (choice indexes the card's values). A play
 that carries a number (the seat a card names, or the total a ``set-any`` card sets) is
-``PARAM + card * 1024 + number``, above the special codes (``DOWN``...).
+``PARAM + card * 1024 + number``, above the special codes (``DOWN``...). A card played to
+answer a challenge is ``ANSWER + card``, above those.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from functools import cache, wraps
 from typing import TypeVar
 
 from ninetynine.engine.actions import Action
+from ninetynine.rules.cards import rank_of
 from ninetynine.rules.effects import Effect, Kind, resolve
 from ninetynine.rules.settings import (
     BelowZero,
@@ -32,6 +34,7 @@ from ninetynine.rules.settings import (
 )
 
 PARAM = 1 << 16
+ANSWER = PARAM + (52 << 10)  # + card: a card that answers a challenge
 # The totals after plays are cached under total * AFTER_KEY + code: above every code, with
 # low bits set so that the low bits of a key (which pick its dict slot) mix in the total.
 AFTER_KEY = (1 << 17) + (1 << 8) + 1
@@ -48,14 +51,21 @@ def param_code(card: int, number: int) -> int:
     return PARAM + (card << 10) + number
 
 
+def answer_code(card: int) -> int:
+    """The action code of answering a challenge with ``card``."""
+    return ANSWER + card
+
+
 def number_of(code: int) -> int:
     """The seat or total a play's code at or above ``PARAM`` carries."""
     return code & 1023
 
 
 def card_of(code: int) -> int:
-    """The card of a play's action code."""
-    return code >> 2 if code < PARAM else (code - PARAM) >> 10
+    """The card of a play's action code (an answer's too)."""
+    if code < PARAM:  # (one comparison for the plain plays)
+        return code >> 2
+    return (code - PARAM) >> 10 if code < ANSWER else code - ANSWER
 
 
 def choice_of(code: int) -> int:
@@ -89,8 +99,18 @@ class RuleTables:
         self.plain_draw = not (
             self.explicit_draw or self.draw_later or self.eager or self.instant_on_draw
         )
-        # cards that name the next player (their codes get a seat each) and no-draw cards
-        self.naming = frozenset(c for c in range(52) if self.effects[c].name)
+        # cards whose play names a seat (their codes get a seat each): who plays next, or
+        # whom a challenge card challenges; and no-draw cards
+        self.naming = frozenset(c for c in range(52) if self.effects[c].names_seat)
+        self.challenging = frozenset(c for c in range(52) if self.effects[c].challenge)
+        # the cards that answer a challenge: a challenge card (the challenger is out) or a
+        # rank that cancels it
+        cancel = set(rules.challenge_cancel)
+        self.answers = (
+            self.challenging | frozenset(c for c in range(52) if rank_of(c) in cancel)
+            if self.challenging
+            else frozenset()
+        )
         self.chain_cards = frozenset(c for c in range(52) if self.effects[c].no_draw)
         # the legal plays and turns need more than the tables (State._extra_codes): seats
         # to name, chains, and set-any codes out of the card order
@@ -165,7 +185,9 @@ class RuleTables:
         key = total * AFTER_KEY + code
         found = self.after.get(key)
         if found is None:
-            if code < PARAM:
+            if code >= ANSWER:  # an answer to a challenge counts nothing
+                found = total
+            elif code < PARAM:
                 found = self.new_total(card_of(code), choice_of(code), total)
             else:  # a seat named (a card with one value), or the total set
                 card = card_of(code)

@@ -53,6 +53,7 @@ class View:
     legal: tuple[Action, ...]  # this seat's legal actions when it is to act
     outcome: Outcome | None
     history: tuple[Event, ...] = ()
+    challenger: int | None = None  # whose challenge the seat to act must answer (KC)
 
     @property
     def my_turn(self) -> bool:
@@ -107,4 +108,5 @@ def observe(state: State, seat: int, history: tuple[Event, ...] = ()) -> View:
         legal=tuple(state.legal_actions()) if state.current_seat == seat else (),
         outcome=state.outcome,
         history=history,
+        challenger=state.challenger if state.challenger >= 0 else None,
     )

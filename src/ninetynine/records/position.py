@@ -75,6 +75,7 @@ POSITION_KEYS = {
     "chain",
     "plays_left",
     "may_decline",
+    "challenger",
     "winners",
     "reason",
 }
@@ -158,6 +159,8 @@ def position_fields(state: State) -> dict[str, Any]:
         fields["plays_left"] = state.plays_left
     if state.may_decline:
         fields["may_decline"] = True
+    if state.challenger >= 0:
+        fields["challenger"] = state.challenger + 1
     if state.outcome is not None:
         fields["winners"] = [w + 1 for w in state.outcome.winners]
         fields["reason"] = state.outcome.reason
@@ -328,6 +331,7 @@ def position_from_mapping(data: Mapping[str, Any], admit: Admit | None = None) -
     state.chain = _get(data, "chain", int, 0)
     state.plays_left = _get(data, "plays_left", int, 0)
     state.may_decline = _get(data, "may_decline", bool, False)
+    state.challenger = _get(data, "challenger", int, 0) - 1
     if state.chain < 0 or state.plays_left < 0 or state.chain and state.plays_left:
         raise RecordError(
             f"chain = {state.chain}, plays_left = {state.plays_left}: expected "

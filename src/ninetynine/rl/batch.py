@@ -109,7 +109,7 @@ def check_supported(rules: Rules) -> None:
         if (
             eff.kind not in (Kind.ADD, Kind.SET)
             or eff.skip
-            or eff.name
+            or eff.names_seat
             or eff.no_draw
             or len(eff.values) > 2
         ):

@@ -41,7 +41,7 @@ from ninetynine.engine.state import (
 )
 from ninetynine.engine.tables import PARAM, card_of, choice_of, compiled, number_of, param_code
 from ninetynine.engine.view import View
-from ninetynine.errors import IllegalActionError, NinetyNineError, RecordError
+from ninetynine.errors import IllegalActionError, NinetyNineError, RecordError, RulesError
 from ninetynine.rules.cards import format_card, rank_of
 from ninetynine.rules.effects import Kind
 from ninetynine.rules.presets import load_rules
@@ -67,6 +67,11 @@ def rules_for(rules: str | Rules, players: int) -> Rules:
         raise RecordError(
             f"players = {players!r}: {loaded.id} is for {loaded.players_min} to "
             f"{loaded.players_max} players"
+        )
+    if any(e.challenge for e in loaded.effects()):
+        raise RulesError(
+            f"rules {loaded.id}: the encoding does not encode a challenge card's answers "
+            "(KC's King): it encodes plays, seats named to play next and set totals"
         )
     return loaded
 

@@ -311,6 +311,17 @@ def _playing(r: Rules) -> list[str]:
             + ("may name yourself" if r.name_self else "may not name yourself")
             + "; play goes on from the named player in the same direction."
         )
+    if any(e.challenge for e in effects):
+        kings = _cards_that(r, lambda e: e.challenge)
+        cancel = " or ".join(f"the {RANK_NAMES[i]}" for i in r.challenge_cancel) or "nothing"
+        play.append(
+            f"A challenge card ({kings}) names another player to be out of the game. That "
+            f"player may answer at once with {kings}: then the challenger is out instead; or "
+            f"with {cancel}: then nobody is. An answer does not count, goes on the pile and "
+            "its player draws back at once. A player with no answer is out at once (and has "
+            "shown it held none); one with an answer may still accept. Play goes on from the "
+            "player after the challenger."
+        )
     if any(e.skip for e in effects):
         play.append(
             "With two players a skip "
@@ -416,6 +427,8 @@ def _losing(r: Rules, noun: Noun, single: bool) -> list[str]:
         AfterBust.RESET_ALL: f"the total goes back to 0{pile} and everyone plays on (no new deal)",
         AfterBust.RESET_OTHERS: f"you are out of this hand; the total goes back to 0{pile}, "
         "and the others play on with their cards until one is left",
+        AfterBust.REVERT: "you are out of this hand; the total goes back to what it was "
+        "before your card and the next player goes on until one player is left",
     }[r.after_bust]
     if r.after_bust is AfterBust.RESET_ALL and can_go_over:
         after += (
@@ -426,6 +439,11 @@ def _losing(r: Rules, noun: Noun, single: bool) -> list[str]:
     sudden_death = every_loss_puts_out(r) and not r.teams
     if single and r.after_bust is AfterBust.SIT_OUT:
         after = "the next player goes on at the same total (no new deal)"
+    elif single and r.after_bust is AfterBust.REVERT:
+        after = (
+            "the total goes back to what it was before your card and the next player "
+            "goes on (no new deal)"
+        )
     elif single and r.after_bust is not AfterBust.RESET_ALL:
         after = "the game ends"
     if sudden_death and r.game_end is GameEnd.FIRST_OUT:  # 98's one loser, no new deal

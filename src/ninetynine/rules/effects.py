@@ -18,6 +18,9 @@ each rank maps to a short spec:
                       unless the rules' ``name_self``)
 ``... no-draw``       the next player plays without drawing, or answers with another
                       such card; facing a chain of n, they play n cards (Icelandic Queen)
+``... challenge``     the player names another player to eliminate, who may answer with
+                      a card of this effect (the challenger is out instead) or with a
+                      rank of the rules' ``challenge_cancel`` (nobody is): the King Challenge
 ====================  =========================================================
 
 >>> e = parse_effect("+1/+11")
@@ -49,7 +52,7 @@ class Kind(StrEnum):
     HALVE_EVEN = "halve-even"
 
 
-MODIFIERS = ("reverse", "skip", "name", "no-draw")
+MODIFIERS = ("reverse", "skip", "name", "no-draw", "challenge")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -64,6 +67,7 @@ class Effect:
     to: int | None = None
     name: bool = False  # the player names the next player
     no_draw: bool = False  # the next player plays without drawing (a chain)
+    challenge: bool = False  # the player names another to eliminate (KC's King)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "values", tuple(sorted(self.values)))
@@ -76,7 +80,17 @@ class Effect:
     @property
     def has_param(self) -> bool:
         """The action carries a number beyond the card: a named seat or a chosen total."""
-        return self.name or self.kind is Kind.SET_ANY
+        return self.names_seat or self.kind is Kind.SET_ANY
+
+    @property
+    def names_seat(self) -> bool:
+        """The play names a seat: who plays next, or whom it challenges."""
+        return self.name or self.challenge
+
+    @property
+    def has_param_value(self) -> bool:
+        """A choice the player makes about the total: several values, or ``set-any``."""
+        return self.has_choice or self.kind is Kind.SET_ANY
 
     @property
     def is_hold(self) -> bool:
@@ -87,7 +101,7 @@ class Effect:
 ACCEPTED = (
     '"+N" or "-N" (add), "+1/+11" (a choice), "hold" (or "pass"), "set", "set N", '
     '"set-any", "double", "halve-or-double", "halve-even", each optionally followed by '
-    '"reverse", "skip", "name" and/or "no-draw"'
+    '"reverse", "skip", "name", "no-draw" and/or "challenge"'
 )
 
 
@@ -108,6 +122,7 @@ def parse_effect(spec: str) -> Effect:
         skip="skip" in mods,
         name="name" in mods,
         no_draw="no-draw" in mods,
+        challenge="challenge" in mods,
     )
     if head in ("hold", "pass"):
         effect = flags
@@ -130,6 +145,14 @@ def parse_effect(spec: str) -> Effect:
         raise RulesError(
             f"bad card effect {spec!r}: a card that names the next player "
             "cannot also have a choice of value"
+        )
+    if effect.challenge and (
+        effect.name or effect.reverse or effect.skip or effect.no_draw or effect.has_param_value
+    ):
+        raise RulesError(
+            f"bad card effect {spec!r}: a challenge card names whom it challenges, so it "
+            "cannot also name the next player, reverse, skip, start a chain or have a "
+            "choice of value"
         )
     return effect
 
@@ -161,6 +184,7 @@ def format_effect(effect: Effect) -> str:
         + ["skip"] * effect.skip
         + ["name"] * effect.name
         + ["no-draw"] * effect.no_draw
+        + ["challenge"] * effect.challenge
     )
 
 
@@ -209,6 +233,11 @@ def describe_effect(effect: Effect, limit: int, halve_over: int = 49) -> str:
             "; the next player plays without drawing, or answers with another such "
             "card (facing n in a row, they play n cards)"
         )
+    if effect.challenge:
+        text += (
+            "; name another player to eliminate: they are out unless they answer with "
+            "the same card (then you are out) or a card that cancels the challenge"
+        )
     return text
 
 
@@ -224,7 +253,8 @@ def effect_label(effect: Effect, limit: int) -> str:
     elif kind in (Kind.HALVE_OR_DOUBLE, Kind.HALVE_EVEN):
         head = "halves or doubles"
     elif effect.is_hold:
-        head = "" if effect.reverse or effect.name or effect.no_draw else "holds"
+        quiet = effect.reverse or effect.name or effect.no_draw or effect.challenge
+        head = "" if quiet else "holds"
     elif sorted(effect.values) == [-10, 10]:
         head = "±10"
     else:
@@ -232,4 +262,5 @@ def effect_label(effect: Effect, limit: int) -> str:
     words = [head] if head else []
     words += ["reverses"] * effect.reverse + ["skips"] * effect.skip
     words += ["names next"] * effect.name + ["no draw"] * effect.no_draw
+    words += ["challenges"] * effect.challenge
     return ", ".join(words)

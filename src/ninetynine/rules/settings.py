@@ -148,6 +148,9 @@ class AfterBust(StrEnum):
     SIT_OUT = "sit_out"  # the buster is out of the hand; the same total continues
     RESET_ALL = "reset_all"  # the total goes to 0 and everyone continues
     RESET_OTHERS = "reset_others"  # the total goes to 0, the buster sits out the hand
+    # the total goes back to its value before the busting card, the buster sits out the
+    # hand and the next seat plays (KC, O61: "as not having played")
+    REVERT = "revert"
 
 
 class StockEmpty(StrEnum):
@@ -387,6 +390,8 @@ class Rules:
     skip_with_two_players: bool = True  # False: with two players in the hand a skip card
     # does not skip (the other player is next); True: the player plays again
     name_self: bool = False  # a card that names the next player may name its player
+    challenge_cancel: tuple[int, ...] = (3,)  # ranks that cancel a challenge card's
+    # challenge (KC's Four); a challenge card itself answers it by putting the challenger out
     choice_filter: ChoiceFilter = ChoiceFilter.NONE
     # C. legality, bust and hands
     may_bust: bool = False  # a card over the limit is legal even with a safe card in hand
@@ -533,13 +538,16 @@ MEANINGS: dict[str, str] = {
     "skip_counts": "a skip passes the next player still in, or an eliminated seat absorbs it",
     "skip_with_two_players": "with two players a skip gives another turn (true) or does not skip",
     "name_self": "a card that names the next player may name its own player",
+    "challenge_cancel": "ranks with which a challenged player cancels the challenge "
+    "(a 'challenge' card)",
     "choice_filter": "drop_busting: a card's values that would go over are not offered",
     "may_bust": "a card over the limit may be played even with a safe card in hand",
     "no_legal_play": "with no safe card: lay down the hand, or play a card and go over",
     "stuck": "no legal play for another reason (an empty hand, the floor): lose a life, or pass",
     "forced_card": "a forced losing card is the player's choice, or the lowest",
     "bust_penalty": "lives lost on going over",
-    "after_bust": "after a bust: a new hand, the buster sits out, or the total resets",
+    "after_bust": "after a bust: a new hand, the buster sits out, the total resets, or "
+    "(revert) it goes back to before the busting card and the buster sits out",
     "clear_pile_on_reset": "a reset after a bust also clears the pile away",
     "draw_after_bust": "the player who went over draws back to a full hand",
     "eliminated_hand": "the cards of a player put out mid-hand: kept out, or under the pile",
@@ -669,6 +677,7 @@ def _validate(r: Rules) -> None:
         ("threshold_values", r.threshold_values),
         ("border_values", r.border_values),
         ("upcard_special", r.upcard_special),
+        ("challenge_cancel", r.challenge_cancel),
     ):
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
             fail(key, values, "expected a list of whole numbers")
@@ -701,6 +710,25 @@ def _validate(r: Rules) -> None:
             False,
             "it only changes the border crossings of thresholds = 'borders'",
         )
+    if any(e.challenge for e in r.effects()):
+        if r.scoring is not Scoring.LIVES or r.elimination is not Elimination.AT_ZERO:
+            fail(
+                "cards",
+                "challenge",
+                "a challenge eliminates a player: needs scoring = 'lives' and "
+                "elimination = 'at_zero'",
+            )
+        if r.teams:
+            fail("teams", True, "a challenge names one player to eliminate: needs teams = false")
+        if not all(isinstance(v, int) and 0 <= v < 13 for v in r.challenge_cancel):
+            fail("challenge_cancel", r.challenge_cancel, 'expected a list of ranks such as ["4"]')
+        if any(r.cards[v].challenge for v in r.challenge_cancel):
+            fail(
+                "challenge_cancel",
+                [RANKS[v] for v in r.challenge_cancel],
+                "a challenge card answers a challenge by putting the challenger out; it "
+                "cannot also cancel it",
+            )
     if r.limit > 1023 and any(e.kind is Kind.SET_ANY for e in r.effects()):
         fail("limit", r.limit, "a 'set-any' card needs a limit of at most 1023")
 
@@ -739,7 +767,7 @@ def _convert(key: str, value: Any) -> Any:
     elif hint is str:
         if isinstance(value, str):
             return value
-    elif key == "upcard_special":
+    elif key in ("upcard_special", "challenge_cancel"):
         if isinstance(value, list) and all(isinstance(v, str) for v in value):
             try:
                 return tuple(sorted({parse_rank(v) for v in value}))
@@ -886,7 +914,7 @@ def rules_to_mapping(rules: Rules, base: Rules | None = None) -> dict[str, Any]:
             out[name] = {str(n): d for n, d in value}
         elif name == "instant_hands":
             out[name] = True if value == RULEBOOK_INSTANT else [str(h) for h in value] or False
-        elif name == "upcard_special":
+        elif name in ("upcard_special", "challenge_cancel"):
             out[name] = [RANKS[v] for v in value]
         elif isinstance(value, tuple):
             out[name] = list(value)
@@ -919,7 +947,7 @@ def keys_help(start: Rules) -> list[KeyHelp]:
                 if name == "cards"
                 else 'a table rank = call, e.g. 9 = "pass to you {total}"'
             )
-        elif name == "upcard_special":
+        elif name in ("upcard_special", "challenge_cancel"):
             text = "a list of ranks"
         elif name == "suit_cards":
             text = 'a table card = effect where a suit differs, e.g. AS = "set 0"'

@@ -231,6 +231,7 @@ class PlayApp(App[None]):
                     self.table.state.total,
                     tuple(self.table.names),
                     totals,
+                    self.table.rules,
                 ),
                 self._chosen,
             )

@@ -117,9 +117,11 @@ class ChoiceScreen(ModalScreen[Action | None]):
         total: int,
         names: tuple[str, ...] = (),
         totals: Mapping[Action, int] | None = None,
+        rules: Rules | None = None,
     ) -> None:
         super().__init__()
         self.card, self.choices, self.total, self.names = card, choices, total, names
+        self.rules = rules  # (a challenge card asks whom it challenges)
         self.totals = totals  # the total each choice makes, shown on its button
         self.typed = choices[0].to is not None  # a total to type, not a button to press
 
@@ -127,7 +129,9 @@ class ChoiceScreen(ModalScreen[Action | None]):
         """The question, then one numbered button per choice (with the total it makes), or a field
         to type the total in where the card sets one."""
         with Vertical(id="dialog"):
-            yield Static(choice_question(self.card, self.choices, self.total), markup=False)
+            yield Static(
+                choice_question(self.card, self.choices, self.total, self.rules), markup=False
+            )
             if self.typed:
                 yield Input(placeholder="a number", type="integer", id="number")
                 yield Static("", id="problem")

@@ -266,11 +266,19 @@ class PlainGame:
 
     def label(self, action: Action) -> str:
         """An action as typed, with the name of the player it names."""
+        if action.target is not None and self._challenges(action):
+            return f"{action} (challenge {self.table.names[action.target]})"
         if action.target is not None:
             return f"{action} ({self.table.names[action.target]} next)"
+        if action.kind is ActionKind.ACCEPT:
+            return f"{action} (you are out)"
         if action.kind is ActionKind.PASS and self.table.state.may_decline:
             return f"{action} ({DECLINE_LABEL} the extra turn)"
         return str(action)
+
+    def _challenges(self, action: Action) -> bool:
+        """Whether the seat an action names is challenged (not named to play next)."""
+        return action.card is not None and self.table.rules.effect_of(action.card).challenge
 
     def ask_choice(self, action: Action, choices: list[Action]) -> Action | None:
         """The value, the player named or the total set, for a card typed without it."""
@@ -278,8 +286,9 @@ class PlainGame:
         card, names = show_card(action.card), self.table.names
         first = choices[0]
         if first.target is not None:
+            question = "whom do you challenge?" if self._challenges(first) else "who plays next?"
             prompt = (
-                f"{card}: who plays next? "
+                f"{card}: {question} "
                 + "  ".join(f"{(c.target or 0) + 1}) {names[c.target or 0]}" for c in choices)
                 + " "
             )

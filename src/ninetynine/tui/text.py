@@ -24,6 +24,7 @@ SPECIAL_LABELS = {
     ActionKind.PASS: "pass",
     ActionKind.DRAW: "draw",
     ActionKind.NODRAW: "no draw",
+    ActionKind.ACCEPT: "accept",
 }
 DECLINE_LABEL = "decline"  # a pass on the extra turn a two-player reverse offers
 
@@ -160,9 +161,13 @@ def said_at(rules: Rules, total: int) -> dict[str, str]:
     return said
 
 
-def choice_question(card: int, choices: Sequence[Action], total: int) -> str:
+def choice_question(
+    card: int, choices: Sequence[Action], total: int, rules: Rules | None = None
+) -> str:
     """The question a card with several plays asks (the choices come from the data)."""
     first = choices[0]
+    if first.target is not None and rules is not None and rules.effect_of(card).challenge:
+        return f"The {card_name(card)}: whom do you challenge?"
     if first.target is not None:
         return f"The {card_name(card)}: who plays next?"
     if first.to is not None:
@@ -171,7 +176,13 @@ def choice_question(card: int, choices: Sequence[Action], total: int) -> str:
 
 
 def turn_note(view: View) -> str | None:
-    """What a no-draw chain asks of the seat to act, or None."""
+    """What a no-draw chain or a challenge asks of the seat to act, or None."""
+    if view.challenger is not None and view.phase is Phase.PLAY:
+        return (
+            f"P{view.challenger + 1} challenges you: answer with "
+            f"{' or '.join(challenge_answers(view)) or 'nothing you hold'}, or accept "
+            "(you are out)."
+        )
     if view.plays_left:
         more = "1 more card" if view.plays_left == 1 else f"{view.plays_left} more cards"
         return f"play {more} without drawing."
@@ -181,6 +192,11 @@ def turn_note(view: View) -> str | None:
     if view.may_decline and view.phase is Phase.PLAY:  # (not while drawing first)
         return "the reverse gives you another turn: play a card, or decline it."
     return None
+
+
+def challenge_answers(view: View) -> list[str]:
+    """The cards in the view's hand that answer a challenge, as people read them."""
+    return [card_label(a.card) for a in view.legal if a.card is not None]
 
 
 def coach_moves(advice: Advice, label: Callable[[Action], str] = str) -> list[str]:

@@ -669,6 +669,7 @@ class View(Model):
     chain: int
     plays_left: int
     may_decline: bool
+    challenger: int | None = None  # whose challenge the seat to act must answer (KC), from 1
     legal: list[str]
     outcome: Outcome | None
     hands: list[list[str]] = Field(

@@ -52,6 +52,7 @@ def view_json(view: View, *, spectator: bool = False) -> dict[str, Any]:
         "chain": view.chain,
         "plays_left": view.plays_left,
         "may_decline": view.may_decline,
+        "challenger": None if view.challenger is None else view.challenger + 1,
         "legal": [] if spectator else [str(a) for a in view.legal],
         "outcome": None
         if outcome is None
@@ -71,7 +72,7 @@ def rules_json(rules: Rules) -> dict[str, Any]:
         plain = (
             eff.kind is Kind.ADD
             and eff.values == (_FACE_VALUES[rank],)
-            and not (eff.reverse or eff.skip or eff.name or eff.no_draw)
+            and not (eff.reverse or eff.skip or eff.names_seat or eff.no_draw)
         )
         return {"label": effect_label(eff, rules.limit), "special": not plain}
 
