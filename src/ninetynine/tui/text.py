@@ -14,6 +14,7 @@ from ninetynine.coach.advice import Advice
 from ninetynine.engine.actions import Action, ActionKind
 from ninetynine.engine.state import Phase
 from ninetynine.engine.view import View
+from ninetynine.language import _, ngettext
 from ninetynine.rules.cards import card_name, show_card
 from ninetynine.rules.effects import Effect, Kind
 from ninetynine.rules.settings import Rules, Scoring
@@ -46,7 +47,7 @@ def card_markup(card: int) -> str:
 def direction_text(direction: int) -> str:
     """The direction of play as the table shows it: ``'→ clockwise'`` for 1,
     ``'← counter-clockwise'`` otherwise."""
-    return "→ clockwise" if direction == 1 else "← counter-clockwise"
+    return "→ " + _("clockwise") if direction == 1 else "← " + _("counter-clockwise")
 
 
 def lives_text(rules: Rules, view: View, seat: int) -> str:
@@ -54,8 +55,10 @@ def lives_text(rules: Rules, view: View, seat: int) -> str:
     counter (``'5 pennies'``; in team play ``' (team N)'`` after it, N from 1, partners sharing one
     pool), or with game points ``'pts P score S'``."""
     if rules.scoring is Scoring.GAME_POINTS:
-        return f"pts {view.points[seat]} score {view.scores[seat]}"
-    team = f" (team {seat % 2 + 1})" if rules.teams else ""  # partners share one pool
+        return _("pts {points} score {score}").format(
+            points=view.points[seat], score=view.scores[seat]
+        )
+    team = _(" (team {n})").format(n=seat % 2 + 1) if rules.teams else ""  # one shared pool
     return counter(rules)(view.lives[seat]) + team  # "5 pennies", "1 token"
 
 
@@ -63,9 +66,9 @@ def seat_status(view: View, seat: int) -> str:
     """``'out'`` for a seat out of the game, ``'sits out'`` for one sitting this hand out, else
     ``''``."""
     if not view.alive[seat]:
-        return "out"
+        return _("out")
     if not view.in_hand[seat]:
-        return "sits out"
+        return _("sits out")
     return ""
 
 
@@ -173,13 +176,19 @@ def choice_question(card: int, choices: Sequence[Action], total: int) -> str:
 def turn_note(view: View) -> str | None:
     """What a no-draw chain asks of the seat to act, or None."""
     if view.plays_left:
-        more = "1 more card" if view.plays_left == 1 else f"{view.plays_left} more cards"
-        return f"play {more} without drawing."
+        n = view.plays_left
+        return ngettext(
+            "play {n} more card without drawing.", "play {n} more cards without drawing.", n
+        ).format(n=n)
     if view.chain:
-        cards = "a card" if view.chain == 1 else f"{view.chain} cards"
-        return f"play {cards} without drawing, or another no-draw card."
+        n = view.chain
+        return ngettext(
+            "play a card without drawing, or another no-draw card.",
+            "play {n} cards without drawing, or another no-draw card.",
+            n,
+        ).format(n=n)
     if view.may_decline and view.phase is Phase.PLAY:  # (not while drawing first)
-        return "the reverse gives you another turn: play a card, or decline it."
+        return _("the reverse gives you another turn: play a card, or decline it.")
     return None
 
 
@@ -207,10 +216,14 @@ def action_label(action: Action, declining: bool = False) -> str:
 def coach_line(advice: Advice, label: Callable[[Action], str] = action_label) -> str:
     """The coach's figures on one line: ``'Coach (chance of losing the hand/game): ...'``,
     ending ``'  tied: A, B'`` where the best moves are within the noise of each other."""
-    key = "hand" if advice.moves[0].lose_game is None else "hand/game"
-    line = f"Coach (chance of losing the {key}): " + "  ".join(coach_moves(advice, label))
+    head = (
+        _("Coach (chance of losing the hand):")
+        if advice.moves[0].lose_game is None
+        else _("Coach (chance of losing the hand/game):")
+    )
+    line = head + " " + "  ".join(coach_moves(advice, label))
     if len(advice.tied) > 1:
-        line += "  tied: " + ", ".join(label(a) for a in advice.tied)
+        line += "  " + _("tied: {moves}").format(moves=", ".join(label(a) for a in advice.tied))
     if advice.note:
         line += f" ({advice.note})"
     return line
