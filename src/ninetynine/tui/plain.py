@@ -14,7 +14,7 @@ from ninetynine.coach.advice import PLAYOUTS, advise
 from ninetynine.engine.actions import Action, ActionKind, parse_action
 from ninetynine.engine.events import Event
 from ninetynine.engine.options import stuck_explanation
-from ninetynine.errors import NinetyNineError
+from ninetynine.errors import IllegalActionError, NinetyNineError
 from ninetynine.language import _, ngettext
 from ninetynine.launch import command
 from ninetynine.rules.cards import show_card, show_cards
@@ -215,8 +215,9 @@ class PlainGame:
                 continue
             try:
                 events = t.play(action)
-            except NinetyNineError as e:
-                self.say(_("Not allowed: {why}").format(why=e))
+            except NinetyNineError as e:  # the moves allowed are listed above: the reason alone
+                why = e.why if isinstance(e, IllegalActionError) else str(e)
+                self.say(_("Not allowed: {why}").format(why=why))
                 continue
             self.show(events)
             return
