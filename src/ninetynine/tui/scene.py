@@ -13,6 +13,7 @@ from ninetynine.engine.actions import Action
 from ninetynine.engine.options import stuck_explanation
 from ninetynine.engine.state import DRAWING, State
 from ninetynine.engine.view import View, observe
+from ninetynine.language import _
 from ninetynine.session.table import Table, Waiting
 from ninetynine.tui.text import hand_items, turn_note
 
@@ -40,22 +41,25 @@ def play_scene(table: Table) -> Scene:
     legal: tuple[Action, ...] = ()
     if p.kind is Waiting.HUMAN and p.seat == viewer:
         legal = view.legal
-        keys = f"press 1-{len(hand_items(view.hand, legal))} or click"
+        n = len(hand_items(view.hand, legal))
         why = stuck_explanation(state)
+        name = names[seat]
         if why:
-            prompt = f"{why} ({keys})"
+            prompt = _("{why} (press 1-{n} or click)").format(why=why, n=n)
         elif view.phase == DRAWING:
-            prompt = f"{names[seat]}, draw your card now? ({keys})"
-        elif turn_note(view):  # (the footer shows the keys)
-            prompt = f"Your turn, {names[seat]}: {turn_note(view)}"
+            prompt = _("{name}, draw your card now? (press 1-{n} or click)").format(name=name, n=n)
+        elif note := turn_note(view):  # (the footer shows the keys)
+            prompt = _("Your turn, {name}: {note}").format(name=name, note=note)
         else:
-            prompt = f"Your turn, {names[seat]}: {keys} a card"
+            prompt = _("Your turn, {name}: press 1-{n} or click a card").format(name=name, n=n)
     elif p.kind is Waiting.HUMAN:
-        prompt = f"Hands are hidden: {names[p.seat or 0]} takes the device next."
+        prompt = _("Hands are hidden: {name} takes the device next.").format(
+            name=names[p.seat or 0]
+        )
     elif p.kind is Waiting.BOT:
-        prompt = f"{names[p.seat or 0]} is thinking…"
+        prompt = _("{name} is thinking…").format(name=names[p.seat or 0])
     else:
-        prompt = "Game over."
+        prompt = _("Game over.")
     return Scene(view=view, names=names, show_hand=viewer is not None, legal=legal, prompt=prompt)
 
 
@@ -68,6 +72,8 @@ def replay_scene(state: State, names: Sequence[str], step: int, steps: int) -> S
         names=tuple(names),
         show_hand=False,
         legal=(),
-        prompt=f"Move {step} of {steps}: → next, ← back, Home/End, q to quit",
+        prompt=_("Move {step} of {steps}: → next, ← back, Home/End, q to quit").format(
+            step=step, steps=steps
+        ),
         face_up=tuple(tuple(sorted(h)) for h in state.hands),
     )

@@ -166,11 +166,16 @@ def said_at(rules: Rules, total: int) -> dict[str, str]:
 def choice_question(card: int, choices: Sequence[Action], total: int) -> str:
     """The question a card with several plays asks (the choices come from the data)."""
     first = choices[0]
+    name = card_name(card)
     if first.target is not None:
-        return f"The {card_name(card)}: who plays next?"
+        return _("The {card}: who plays next?").format(card=name)
     if first.to is not None:
-        return f"The {card_name(card)}: new total, 0 to {choices[-1].to}? (now {total})"
-    return f"The {card_name(card)}: how much does it count? (the total is {total})"
+        return _("The {card}: new total, 0 to {high}? (now {total})").format(
+            card=name, high=choices[-1].to, total=total
+        )
+    return _("The {card}: how much does it count? (the total is {total})").format(
+        card=name, total=total
+    )
 
 
 def turn_note(view: View) -> str | None:
