@@ -14,25 +14,27 @@ from ninetynine.coach.advice import Advice
 from ninetynine.engine.actions import Action, ActionKind
 from ninetynine.engine.state import Phase
 from ninetynine.engine.view import View
-from ninetynine.language import _, ngettext
+from ninetynine.language import N_, _, ngettext, translated
 from ninetynine.rules.cards import card_name, show_card
 from ninetynine.rules.effects import Effect, Kind
 from ninetynine.rules.settings import Rules, Scoring
 from ninetynine.rules.words import counter
 
 SPECIAL_LABELS = {
-    ActionKind.DOWN: "lay down",
-    ActionKind.PASS: "pass",
-    ActionKind.DRAW: "draw",
-    ActionKind.NODRAW: "no draw",
+    ActionKind.DOWN: N_("lay down"),
+    ActionKind.PASS: N_("pass"),
+    ActionKind.DRAW: N_("draw"),
+    ActionKind.NODRAW: N_("no draw"),
 }
-DECLINE_LABEL = "decline"  # a pass on the extra turn a two-player reverse offers
+# a pass on the extra turn a two-player reverse offers; typed as it is at the plain table
+DECLINE_LABEL = N_("decline")
 
 
 def special_label(kind: ActionKind, declining: bool = False) -> str:
-    """A move that plays no card; ``declining``: the seat may decline an extra turn (its
-    pass declines it)."""
-    return DECLINE_LABEL if declining and kind is ActionKind.PASS else SPECIAL_LABELS[kind]
+    """A move that plays no card, as shown in the current language; ``declining``: the seat
+    may decline an extra turn (its pass declines it)."""
+    label = DECLINE_LABEL if declining and kind is ActionKind.PASS else SPECIAL_LABELS[kind]
+    return translated(label)
 
 
 card_label = show_card  # a card with its suit symbol, e.g. ``'10♥'``
