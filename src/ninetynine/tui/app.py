@@ -26,7 +26,7 @@ from ninetynine.session.table import Pending, Table, Waiting
 from ninetynine.tui.dialogs import ChoiceScreen, GameOverScreen, HandoffScreen, HelpScreen
 from ninetynine.tui.game_screen import GameScreen
 from ninetynine.tui.scene import play_scene
-from ninetynine.tui.text import action_label, coach_line
+from ninetynine.tui.text import Deck, action_label, coach_line
 from ninetynine.tui.widgets import localize_bindings
 
 Finisher = Callable[[Table], str | None]  # files a finished game; returns where
@@ -52,9 +52,15 @@ class PlayApp(App[None]):
     ]
 
     def __init__(
-        self, table: Table, *, finish: Finisher | None = None, coach: bool = False
+        self,
+        table: Table,
+        *,
+        finish: Finisher | None = None,
+        coach: bool = False,
+        deck: Deck = Deck.TWO,
     ) -> None:
         super().__init__()
+        self.deck = deck  # how the suits are coloured
         self.table = table
         self.finish = finish
         if coach:
@@ -91,7 +97,7 @@ class PlayApp(App[None]):
     def advance(self) -> None:
         """Show the table, then start whatever must happen next."""
         table = self.table
-        self.game.show(play_scene(table))
+        self.game.show(play_scene(table, self.deck))
         self._coach()
         p = table.pending()
         if p.kind is Waiting.OVER:

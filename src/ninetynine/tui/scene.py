@@ -15,7 +15,7 @@ from ninetynine.engine.state import DRAWING, State
 from ninetynine.engine.view import View, observe
 from ninetynine.language import _
 from ninetynine.session.table import Table, Waiting
-from ninetynine.tui.text import hand_items, turn_note
+from ninetynine.tui.text import Deck, hand_items, turn_note
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,9 +30,10 @@ class Scene:
     legal: tuple[Action, ...]  # what the person at the screen may play now
     prompt: str
     face_up: tuple[tuple[int, ...], ...] | None = None  # replays only: every hand
+    deck: Deck = Deck.TWO  # how the suits are coloured
 
 
-def play_scene(table: Table) -> Scene:
+def play_scene(table: Table, deck: Deck = Deck.TWO) -> Scene:
     """The screen for the person at the keyboard: their hand only, and only when theirs."""
     state, names, p = table.state, tuple(table.names), table.pending()
     viewer = table.viewer
@@ -60,7 +61,8 @@ def play_scene(table: Table) -> Scene:
         prompt = _("{name} is thinking…").format(name=names[p.seat or 0])
     else:
         prompt = _("Game over.")
-    return Scene(view=view, names=names, show_hand=viewer is not None, legal=legal, prompt=prompt)
+    shown = viewer is not None
+    return Scene(view=view, names=names, show_hand=shown, legal=legal, prompt=prompt, deck=deck)
 
 
 def replay_scene(state: State, names: Sequence[str], step: int, steps: int) -> Scene:

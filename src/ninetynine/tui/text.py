@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 
 from ninetynine.coach.advice import Advice
@@ -40,10 +41,25 @@ def special_label(kind: ActionKind, declining: bool = False) -> str:
 card_label = show_card  # a card with its suit symbol, e.g. ``'10♥'``
 
 
-def card_markup(card: int) -> str:
-    """Rich markup for a card: hearts and diamonds in red (readable on dark and light)."""
-    label = card_label(card)
-    return f"[bold red]{label}[/]" if card & 3 in (1, 2) else f"[bold]{label}[/]"
+class Deck(StrEnum):
+    """How the suits are coloured: the usual two colours, or four (♠ plain, ♥ red, ♦ blue,
+    ♣ green), which tells every suit apart at a glance."""
+
+    TWO = "two-colour"
+    FOUR = "four-colour"
+
+
+# the style of each suit (S, H, D, C) in each deck
+_SUIT_STYLES = {
+    Deck.TWO: ("bold", "bold red", "bold red", "bold"),
+    Deck.FOUR: ("bold", "bold red", "bold blue", "bold green"),
+}
+
+
+def card_markup(card: int, deck: Deck = Deck.TWO) -> str:
+    """Rich markup for a card: hearts and diamonds in red (readable on dark and light), or
+    with the four-colour ``deck`` diamonds blue and clubs green too."""
+    return f"[{_SUIT_STYLES[deck][card & 3]}]{card_label(card)}[/]"
 
 
 def direction_text(direction: int) -> str:

@@ -19,6 +19,7 @@ from ninetynine.language import N_, _, cells, ngettext, pad_left, pad_right
 from ninetynine.rules.settings import Scoring
 from ninetynine.tui.scene import Scene
 from ninetynine.tui.text import (
+    Deck,
     HandItem,
     card_markup,
     direction_text,
@@ -46,7 +47,7 @@ class TotalPanel(Vertical):
             if v.turn is not None
             else "—"
         )
-        top = card_markup(v.pile_top) if v.pile_top is not None else _("none")
+        top = card_markup(v.pile_top, scene.deck) if v.pile_top is not None else _("none")
         pile = _("Pile {card}   Stock {n}").format(card=top, n=v.stock_size)
         hand = _("Hand {n} · {rules}, limit {limit}").format(
             n=v.hand_no, rules=v.rules.id, limit=v.rules.limit
@@ -84,7 +85,8 @@ class SeatsPanel(Static):
                 Text(seat_status(v, s) or _cards(v.hand_sizes[s])),
             ]
             if scene.face_up is not None:
-                row.append(Text.from_markup(" ".join(card_markup(c) for c in scene.face_up[s])))
+                faces = " ".join(card_markup(c, scene.deck) for c in scene.face_up[s])
+                row.append(Text.from_markup(faces))
             table.add_row(*row)
         self.update(table)
 
@@ -157,8 +159,8 @@ class CardItem(Static, can_focus=True):
             super().__init__()
             self.item = item
 
-    def __init__(self, index: int, item: HandItem, active: bool) -> None:
-        label = card_markup(item.card) if item.card is not None else item.label
+    def __init__(self, index: int, item: HandItem, active: bool, deck: Deck = Deck.TWO) -> None:
+        label = card_markup(item.card, deck) if item.card is not None else item.label
         # a mark besides the colour, for terminals without colour
         key = ("✗" if active else " ") if not item.playable else f"{index % 10}"
         label = label if item.card is not None else escape(label)
@@ -199,5 +201,7 @@ class HandBar(Vertical):
         if not scene.show_hand:
             return []
         items = hand_items(scene.view.hand, scene.legal, scene.view.may_decline)
-        row.mount_all(CardItem(i, item, bool(scene.legal)) for i, item in enumerate(items, 1))
+        row.mount_all(
+            CardItem(i, item, bool(scene.legal), scene.deck) for i, item in enumerate(items, 1)
+        )
         return items
