@@ -217,7 +217,7 @@ def test_replay_from_a_hand_written_position(
         (
             'rules = "IS"\nhands = ["QS 2C 3C 4C 6C", "QH 10D 3D 4D 6D"]\nplays_left = 1\n'
             'actions = ["1: QS"]\n',
-            "must play 1 more card(s) without drawing",
+            "must play 1 more card without drawing",
         ),
         (
             'rules = "IS"\nhands = ["QS 2C 3C 4C 6C", "QH 10D 3D 4D 6D"]\n'

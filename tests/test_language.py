@@ -10,6 +10,7 @@ import gettext
 import importlib.util
 import io
 import random
+import re
 import string
 from pathlib import Path
 
@@ -17,6 +18,7 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from rich.cells import cell_len
 
 from ninetynine import load_rules, new_game
 from ninetynine.cli.main import main
@@ -26,11 +28,13 @@ from ninetynine.language import (
     LOCALE_DIR,
     Language,
     LanguageError,
+    _,
     choose,
     current,
     using,
 )
 from ninetynine.rules.cards import card_name
+from ninetynine.rules.describe import describe_rules, rules_text
 from ninetynine.rules.presets import presets
 from ninetynine.rules.words import counter
 
@@ -255,6 +259,49 @@ def test_rules_in_thai(capsys: pytest.CaptureFixture[str]) -> None:
     assert "ที่มา: " in out and "ไพ่" in out and "ส่งต่อให้คุณ #" in out
     assert main(["--lang", "th", "rules", "P"]) == 0
     assert capsys.readouterr().out == out
+
+
+def _has_words(line: str) -> bool:
+    return re.search("[A-Za-z]{3}", line) is not None
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_preset_s_rules_are_described_in_the_language_with_no_english_left(
+    lang: Language,
+) -> None:
+    for pid in presets():
+        rules = load_rules(pid)
+        english = describe_rules(rules)
+        with using(lang):
+            told = describe_rules(rules)
+        assert [len(body) for _h, body in told] == [len(body) for _h, body in english]
+        for (_heading, body), (en_heading, en_body) in zip(told, english, strict=True):
+            for line, en_line in zip(body, en_body, strict=True):
+                if en_heading == "Cards":  # "Six: +6" is French too: the effect is compared
+                    line, en_line = line.partition(":")[2], en_line.partition(":")[2]
+                assert not _has_words(en_line) or line != en_line, (pid, lang, line)
+                if lang in (Language.TH, Language.ZH_TW):  # no Latin word left at all
+                    assert not _has_words(line), (pid, lang, line)
+
+
+@pytest.mark.parametrize("lang", [Language.TH, Language.ZH_TW])
+def test_the_card_list_is_aligned_by_terminal_cells_in_wide_and_combining_scripts(
+    lang: Language,
+) -> None:
+    with using(lang):
+        cards = dict(describe_rules(load_rules("TW")))[_("Cards")]
+    names = [line.partition(":")[0] for line in cards]
+    # each name right-aligned in 5 cells, a longer one (黑桃A, Ace of Spades) unpadded
+    assert all(cell_len(n) == max(5, cell_len(n.strip())) for n in names), cards
+    assert any(len(n) != cell_len(n) for n in names)  # padding by len() would not do
+
+
+def test_house_rules_are_introduced_in_the_language() -> None:
+    rules = load_rules("P").replace(hand_size=4)
+    with using(Language.DE):
+        text = rules_text(rules)
+    assert "mit Hausregeln für hand_size; so läuft das Spiel mit ihnen." in text
+    assert "Spiele eine Karte, sage die neue Summe an und ziehe dann wieder auf 4 auf." in text
 
 
 def test_lang_in_the_environment_picks_german(

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import gettext
 import os
+import unicodedata
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -178,3 +179,25 @@ def translated(message: str) -> str:
 def ntranslated(singular: str, plural: str, n: int) -> str:
     """:func:`ngettext` for a message made at run time (marked with :func:`Nn_`)."""
     return ngettext(singular, plural, n)
+
+
+def cells(text: str) -> int:
+    """How many terminal cells ``text`` takes: 2 for a wide (East Asian) character, 0 for
+    a combining mark (Thai's vowels and tones above and below), else 1. The standard
+    library's reckoning of what Rich's ``cell_len`` measures, for the core's own padding."""
+    return sum(
+        0 if unicodedata.combining(c) or unicodedata.category(c) in ("Mn", "Me", "Cf")
+        else 2 if unicodedata.east_asian_width(c) in "WF"
+        else 1
+        for c in text
+    )  # fmt: skip
+
+
+def pad_left(text: str, width: int) -> str:
+    """``text`` right-aligned in ``width`` cells (as ``f"{text:>{width}}"`` in English)."""
+    return " " * max(width - cells(text), 0) + text
+
+
+def pad_right(text: str, width: int) -> str:
+    """``text`` left-aligned in ``width`` cells (as ``f"{text:<{width}}"`` in English)."""
+    return text + " " * max(width - cells(text), 0)

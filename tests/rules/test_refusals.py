@@ -10,7 +10,8 @@ from tests.rules.helpers import pos
 from ninetynine import new_game, parse_action
 from ninetynine.engine.actions import Action, Reinsert, Shuffle
 from ninetynine.engine.state import State
-from ninetynine.errors import IllegalActionError, Refusal
+from ninetynine.errors import IllegalActionError, OverLimitError, Refusal
+from ninetynine.language import Language, using
 from ninetynine.rules.presets import load_rules
 
 
@@ -139,3 +140,20 @@ def test_the_message_keeps_the_legal_moves_for_logs() -> None:
     err = refusal(pos("P", ["KS 8D 2C", "9H 10D 3C"], total=95), "8D")
     assert str(err) == "8♦ would make 103, over 99; legal: 2C, KS"  # people read 8♦
     assert err.why == "8♦ would make 103, over 99"
+
+
+def test_a_refusal_is_told_in_the_language_with_the_same_type_reason_and_moves() -> None:
+    state = pos("P", ["KS 8D 2C", "9H 10D 3C"], total=95)
+    english = refusal(state, "8D")
+    told = {}
+    for lang in (Language.TH, Language.ZH_TW, Language.DE):
+        with using(lang):
+            told[lang] = refusal(state, "8D")
+        assert type(told[lang]) is OverLimitError and told[lang].reason is english.reason
+        assert told[lang].legal == english.legal  # the moves stay as typed: 2C, KS
+    assert told[Language.DE].why == "8♦ ergäbe 103, über 99"
+    assert told[Language.TH].why == "8♦ จะทำให้เป็น 103 เกิน 99"
+    assert told[Language.ZH_TW].why == "8♦ 會變成 103，超過 99"
+    with using(Language.FR):
+        assert refusal(state, "5S").why == "5♠ n'est pas dans la main de P1 (K♠ 8♦ 2♣)"
+        assert refusal(state, "KS", seat=1).why == "c'est au tour de P1, pas de P2"

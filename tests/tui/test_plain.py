@@ -471,3 +471,38 @@ def test_the_app_asks_whom_a_king_challenges() -> None:
     tw = position_from_mapping(TW)
     five = next(c for c in tw.hands[0] if c // 4 == 4)
     assert choice_question(five, tw.plays_of(five), 30, tw.rules).endswith("who plays next?")
+
+
+@pytest.mark.parametrize("lang", ["th", "zh_TW", "de"])
+def test_a_whole_game_in_another_language_has_no_english_line_left(
+    lang: str, home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same game, seed and keys in English and in ``lang``: every line that has words
+    differs, but for the rule set's own data (its name and description) and the table talk
+    that is only a name and a number; the words typed (help, 1, KS) stay as they are."""
+    args = ["--rules", "K", "--players", "3", "--bots", "random", "--seed", "4"]
+    keys = "help\nxyz\n9\n" + "1\n" * 400 + "n\n"
+    _, english, _ = run_cli(args, keys, monkeypatch, capsys)
+    _, told, _ = run_cli([*args, "--lang", lang], keys, monkeypatch, capsys)
+    en_lines, lines = english.splitlines(), told.splitlines()
+    assert len(lines) == len(en_lines)
+    rules = load_rules("K")
+    same = [
+        en
+        for en, line in zip(en_lines, lines, strict=True)
+        if en == line and re.search("[A-Za-z]{3}", re.sub(r"Player|Ben|Cleo|random", "", en))
+    ]
+    assert all(rules.name in en or rules.description in en for en in same), same
+    assert "Game over." in english and "Game over." not in told
+
+
+def test_the_replay_summary_is_in_the_language(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    record = tmp_path / "game.toml"
+    main(["random-game", "--rules", "K", "--players", "3", "--seed", "4", "-o", str(record)])
+    capsys.readouterr()
+    assert main(["replay", str(record), "--lang", "de"]) == 0
+    out = capsys.readouterr().out
+    assert "Regeln K, 3 Spieler, Runde " in out and "Spiel vorbei: " in out
+    assert "Stapel " in out and "Game over" not in out and "Stock" not in out

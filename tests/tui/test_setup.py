@@ -79,3 +79,29 @@ def test_a_bad_field_is_shown_on_the_form(screen_text: Callable[[App[Table]], st
     table, text = run_form(SetupApp(build, defaults), {"players": "9"}, screen_text)
     assert table is None
     assert "9 players: K is for 2 to 6" in text
+
+
+def test_the_form_in_german_with_its_error(screen_text: Callable[[App[Table]], str]) -> None:
+    from ninetynine.language import Language, using
+
+    defaults = Choices(rules="K", players=4, name="Me", bots="easy", people=(), pace=0.0)
+    with using(Language.DE):  # as `play --setup --lang de` runs it
+        app = SetupApp(lambda c: None, defaults)  # type: ignore[arg-type,return-value]
+        table, text = run_form(app, {"pace": "bald"}, screen_text)
+    assert table is None
+    for words in ("Tisch einrichten", "Regelwerk", "Spieler (mit dir)", "Dein Name"):
+        assert words in text, text
+    assert "Spiel starten" in text and "Abbrechen" in text  # the button and the footer
+    assert "pace: 'bald' ist keine Zahl" in text
+
+
+def test_every_label_of_the_form_fits_its_column_in_every_language() -> None:
+    from rich.cells import cell_len
+
+    from ninetynine.language import Language, _, using
+
+    labels = ["Rule set", "Players (you included)", "Your name", "Other people here", "Bots"]
+    labels.append("Seconds per bot move")
+    for lang in Language:
+        with using(lang):
+            assert all(cell_len(_(label)) <= 26 for label in labels), lang  # .row Label width

@@ -82,6 +82,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--plain, turns it on and off)",
     )
     parser.add_argument(
+        "--deck",
+        choices=("two-colour", "four-colour"),
+        default="two-colour",
+        help="colour the suits two ways (red and black) or four (♦ blue, ♣ green too); "
+        "the full-screen table",
+    )
+    parser.add_argument(
         "--setup", action="store_true", help="choose the rules, seats and your name on a form first"
     )
     parser.add_argument(
@@ -276,8 +283,11 @@ def run(args: argparse.Namespace) -> int:
             table, sys.stdin, sys.stdout, finish=lambda t: str(saves.finish(t)), coach=args.coach
         )
     from ninetynine.tui.app import PlayApp
+    from ninetynine.tui.text import Deck
 
-    app = PlayApp(table, finish=lambda t: str(saves.finish(t)), coach=args.coach)
+    app = PlayApp(
+        table, finish=lambda t: str(saves.finish(t)), coach=args.coach, deck=Deck(args.deck)
+    )
     app.run()
     if app.message:
         print(app.message, file=sys.stderr if app.return_code else sys.stdout)

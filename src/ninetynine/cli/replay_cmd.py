@@ -13,12 +13,13 @@ from ninetynine.cli.extras import require
 from ninetynine.engine.events import event_to_json, narrate
 from ninetynine.engine.state import State
 from ninetynine.files import read_text
+from ninetynine.language import _, ngettext
 from ninetynine.records.match import Match
 from ninetynine.records.position import format_position
 from ninetynine.records.record import parse_record
 from ninetynine.rules.cards import format_card, format_cards
 from ninetynine.rules.settings import Scoring
-from ninetynine.rules.words import counter, plural
+from ninetynine.rules.words import counter, ending, listed
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -86,26 +87,45 @@ def run(args: argparse.Namespace) -> int:
             print(line)
     print()
     info = state_json(state)
-    print(f"Rules {info['rules']}, {state.n} players, hand {state.hand_no}, phase {info['phase']}")
     print(
-        f"Total {state.total}, direction {info['direction']}, "
-        f"turn {info['turn'] if info['turn'] else '-'}"
+        _("Rules {rules}, {players}, hand {hand}, phase {phase}").format(
+            rules=info["rules"],
+            players=ngettext("{n} player", "{n} players", state.n).format(n=state.n),
+            hand=state.hand_no,
+            phase=info["phase"],  # the engine's own word, as the JSON has it
+        )
+    )
+    print(
+        _("Total {total}, direction {direction}, turn {turn}").format(
+            total=state.total,
+            direction=_("clockwise") if state.direction == 1 else _("counter-clockwise"),
+            turn=info["turn"] if info["turn"] else "-",
+        )
     )
     noun, points = counter(state.rules), state.rules.scoring is Scoring.GAME_POINTS
     for s in range(state.n):
         status = (
-            "out of the game"
+            _("out of the game")
             if not state.alive[s]
-            else "out of this hand"
+            else _("out of this hand")
             if not state.in_hand[s]
             else ""
         )
         has = noun(state.points[s] if points else state.seat_lives(s))
-        print(f"  {names[s]}: {has}  hand {format_cards(state.hands[s]) or '-'}  {status}".rstrip())
-    print(f"Stock {plural(len(state.stock), 'card')}, pile top {info['pile_top'] or '-'}")
+        hand = format_cards(state.hands[s]) or "-"
+        line = _("{name}: {has}  hand {cards}").format(name=names[s], has=has, cards=hand)
+        print(f"  {line}  {status}".rstrip())
+    stock = len(state.stock)
+    print(
+        _("Stock {cards}, pile top {card}").format(
+            cards=ngettext("{n} card", "{n} cards", stock).format(n=stock),
+            card=info["pile_top"] or "-",
+        )
+    )
     if info["legal"]:
-        print("Legal: " + " ".join(info["legal"]))  # type: ignore[arg-type]
+        print(_("Legal: {moves}").format(moves=" ".join(info["legal"])))  # type: ignore[arg-type]
     if state.outcome is not None:
-        winners = ", ".join(names[w] for w in state.outcome.winners) or "nobody"
-        print(f"Game over: {winners} ({state.outcome.reason})")
+        winners = listed([names[w] for w in state.outcome.winners]) or _("nobody")
+        reason = ending(state.outcome.reason)
+        print(_("Game over: {winners} ({reason})").format(winners=winners, reason=reason))
     return 0

@@ -80,12 +80,13 @@ from ninetynine.errors import (
     RecordError,
     Refusal,
 )
+from ninetynine.language import _, ngettext
 from ninetynine.rules.cards import (
-    RANK_NAMES,
     RANKS,
     format_card,
     format_cards,
     new_deck,
+    rank_name,
     rank_of,
     show_card,
     show_cards,
@@ -501,8 +502,9 @@ class State(Penalties):
         if self.challenger >= 0:
             if action.value is not None or action.to is not None or action.target is not None:
                 raise IllegalActionError(
-                    f"{action.shown()}: a card that answers a challenge is played alone, "
-                    f"as {typed}",
+                    _("{move}: a card that answers a challenge is played alone, as {typed}").format(
+                        move=action.shown(), typed=typed
+                    ),
                     reason=Refusal.BAD_VALUE,
                 )
             return answer_code(card)
@@ -511,19 +513,25 @@ class State(Penalties):
         if eff.has_choice:
             if action.value is None:
                 raise ChoiceRequiredError(
-                    f"{name} needs a value: "
-                    + " or ".join(f"{typed}{v:+d}" for v in display_order(eff.values))
+                    _("{card} needs a value: {moves}").format(
+                        card=name,
+                        moves=_(" or ").join(f"{typed}{v:+d}" for v in display_order(eff.values)),
+                    )
                 )
             if action.value not in eff.values:
                 raise IllegalActionError(
-                    f"{name} cannot count {action.value:+d}: choose "
-                    + " or ".join(f"{v:+d}" for v in display_order(eff.values)),
+                    _("{card} cannot count {value}: choose {values}").format(
+                        card=name,
+                        value=f"{action.value:+d}",
+                        values=_(" or ").join(f"{v:+d}" for v in display_order(eff.values)),
+                    ),
                     reason=Refusal.BAD_VALUE,
                 )
             return play_code(action.card, eff.values.index(action.value))
         if action.value is not None and (eff.kind is not Kind.ADD or action.value != eff.values[0]):
             raise IllegalActionError(
-                f"{name} has no choice of value: play it as {typed}", reason=Refusal.BAD_VALUE
+                _("{card} has no choice of value: play it as {move}").format(card=name, move=typed),
+                reason=Refusal.BAD_VALUE,
             )
         return action.card * 4
 
@@ -535,13 +543,19 @@ class State(Penalties):
         if eff.challenge:
             if action.target is None:
                 raise ChoiceRequiredError(
-                    f"{name} challenges a player to be out: "
-                    + " or ".join(f"{typed}>{s + 1}" for s in self.name_targets(action.card))
+                    _("{card} challenges a player to be out: {moves}").format(
+                        card=name,
+                        moves=_(" or ").join(
+                            f"{typed}>{s + 1}" for s in self.name_targets(action.card)
+                        ),
+                    )
                 )
             if action.value is not None or action.to is not None:
                 raise IllegalActionError(
-                    f"{name} has no choice of value: play it as {typed}>N, "
-                    "naming the seat N it challenges"
+                    _(
+                        "{card} has no choice of value: play it as {typed}>N, naming the seat N "
+                        "it challenges"
+                    ).format(card=name, typed=typed)
                 )
             if not 0 <= action.target < self.n:
                 raise IllegalActionError(
@@ -552,37 +566,50 @@ class State(Penalties):
         if eff.name:
             if action.target is None:
                 raise ChoiceRequiredError(
-                    f"{name} names who plays next: "
-                    + " or ".join(f"{typed}>{s + 1}" for s in self.name_targets())
+                    _("{card} names who plays next: {moves}").format(
+                        card=name,
+                        moves=_(" or ").join(f"{typed}>{s + 1}" for s in self.name_targets()),
+                    )
                 )
             if action.value is not None or action.to is not None:
                 raise IllegalActionError(
-                    f"{name} has no choice of value: play it as "
-                    f"{typed}>N, naming the seat N that plays next"
+                    _(
+                        "{card} has no choice of value: play it as {move}>N, naming the seat N "
+                        "that plays next"
+                    ).format(card=name, move=typed)
                 )
             if not 0 <= action.target < self.n:
                 raise IllegalActionError(
-                    f"{action.shown()} names seat {action.target + 1}, "
-                    f"but the table has seats 1 to {self.n}"
+                    _("{move} names seat {seat}, but the table has seats 1 to {n}").format(
+                        move=action.shown(), seat=action.target + 1, n=self.n
+                    )
                 )
             return base + action.target
         if action.target is not None:
             raise IllegalActionError(
-                f"{name} does not name the next player: drop the '>{action.target + 1}'"
+                _("{card} does not name the next player: drop the '{part}'").format(
+                    card=name, part=f">{action.target + 1}"
+                )
             )
         if eff.kind is Kind.SET_ANY:
             if action.to is None:
                 raise ChoiceRequiredError(
-                    f"{name} sets the total to a number of your choice: "
-                    f"{typed}=0 to {typed}={limit}"
+                    _("{card} sets the total to a number of your choice: {low} to {high}").format(
+                        card=name, low=f"{typed}=0", high=f"{typed}={limit}"
+                    )
                 )
             if action.value is not None or not 0 <= action.to <= limit:
                 raise IllegalActionError(
-                    f"{action.shown()}: choose a total from 0 to {limit}, "
-                    f"e.g. {typed}={min(limit, 50)}"
+                    _("{move}: choose a total from 0 to {limit}, e.g. {example}").format(
+                        move=action.shown(), limit=limit, example=f"{typed}={min(limit, 50)}"
+                    )
                 )
             return base + action.to
-        raise IllegalActionError(f"{name} does not set a chosen total: drop the '={action.to}'")
+        raise IllegalActionError(
+            _("{card} does not set a chosen total: drop the '{part}'").format(
+                card=name, part=f"={action.to}"
+            )
+        )
 
     # Applying actions --------------------------------------------------------------
 
@@ -614,22 +641,30 @@ class State(Penalties):
         """The code of a legal action, or the typed error that says why it is refused
         (``.reason``, ``.why``, ``.legal``). ``seat``, when given, must be the seat to act."""
         if self.phase == OVER:
-            raise GameOverError(f"the game is over; {_said(action)} cannot be played")
+            raise GameOverError(
+                _("the game is over; {move} cannot be played").format(move=_said(action))
+            )
         if self.phase == CHANCE:
             raise NotYourTurnError(
-                f"{_said(action)} cannot be played now: the {self.chance} "
-                "shuffle must be decided first",
+                _("{move} cannot be played now: the {what} shuffle must be decided first").format(
+                    move=_said(action), what=self.chance
+                ),
                 reason=Refusal.CHANCE_PENDING,
             )
         if seat is not None and seat != self.turn:
-            raise NotYourTurnError(f"it is P{self.turn + 1}'s turn, not P{seat + 1}'s")
+            raise NotYourTurnError(
+                _("it is P{turn}'s turn, not P{seat}'s").format(turn=self.turn + 1, seat=seat + 1)
+            )
         legal = self.legal_codes()
         shown = [self.action_of(c) for c in legal]
         if action.kind is ActionKind.PLAY and action.card not in self.hands[self.turn]:
             assert action.card is not None
             raise CardNotInHandError(
-                f"{show_card(action.card)} is not in P{self.turn + 1}'s "
-                f"hand ({show_cards(self.hands[self.turn])})",
+                _("{card} is not in P{seat}'s hand ({cards})").format(
+                    card=show_card(action.card),
+                    seat=self.turn + 1,
+                    cards=show_cards(self.hands[self.turn]),
+                ),
                 legal=shown,
             )
         try:
@@ -641,57 +676,88 @@ class State(Penalties):
         if self.challenger >= 0:
             answers = sorted({RANKS[rank_of(c)] for c in self.c.answers})
             raise IllegalActionError(
-                f"{_said(action)} cannot be played now: P{self.turn + 1} is challenged by "
-                f"P{self.challenger + 1} and answers with {' or '.join(answers)}, or 'accept'",
+                _(
+                    "{move} cannot be played now: P{seat} is challenged by P{challenger} and "
+                    "answers with {answers}, or 'accept'"
+                ).format(
+                    move=_said(action),
+                    seat=self.turn + 1,
+                    challenger=self.challenger + 1,
+                    answers=_(" or ").join(answers),
+                ),
                 legal=shown,
                 reason=Refusal.CHALLENGE,
             )
         if action.kind is not ActionKind.PLAY:
-            why = f"{_said(action)} is not allowed now"
-            if action.kind is ActionKind.PASS and self.c.optional_again:
-                why += ": a pass only declines the extra turn a reverse card gives with two players"
-            raise IllegalActionError(why, legal=shown)
+            why = (
+                _(
+                    "{move} is not allowed now: a pass only declines the extra turn a reverse "
+                    "card gives with two players"
+                )
+                if action.kind is ActionKind.PASS and self.c.optional_again
+                else _("{move} is not allowed now")
+            )
+            raise IllegalActionError(why.format(move=_said(action)), legal=shown)
         assert action.card is not None
         if action.card in self.c.ban_cards and self.turns_played[self.turn] < self.c.opening_ban:
             raise OpeningBanError(
-                f"no {RANK_NAMES[rank_of(action.card)]} to {self.c.limit} in "
-                f"your first {self.c.opening_ban} turns",
+                ngettext(
+                    "no {rank} to {total} in your first {n} turn",
+                    "no {rank} to {total} in your first {n} turns",
+                    self.c.opening_ban,
+                ).format(
+                    rank=rank_name(rank_of(action.card)), total=self.c.limit, n=self.c.opening_ban
+                ),
                 legal=shown,
             )
         if self.plays_left and action.card in self.c.chain_cards:
             raise IllegalActionError(
-                f"P{self.turn + 1} must play {self.plays_left} more "
-                f"card(s) without drawing, none of them a "
-                f"{RANKS[rank_of(action.card)]}",
+                ngettext(
+                    "P{seat} must play {n} more card without drawing, none of them a {rank}",
+                    "P{seat} must play {n} more cards without drawing, none of them a {rank}",
+                    self.plays_left,
+                ).format(seat=self.turn + 1, n=self.plays_left, rank=RANKS[rank_of(action.card)]),
                 legal=shown,
                 reason=Refusal.CHAIN,
             )
         if action.card not in self.c.chain_cards and self._short_of_run():
             raise IllegalActionError(
-                f"P{self.turn + 1} faces {self.chain} no-draw cards with "
-                "fewer other cards: only another no-draw card answers",
+                _(
+                    "P{seat} faces {n} no-draw cards with fewer other cards: only another "
+                    "no-draw card answers"
+                ).format(seat=self.turn + 1, n=self.chain),
                 legal=shown,
                 reason=Refusal.CHAIN,
             )
         if action.target is not None and action.target not in self.name_targets(action.card):
-            who = (
-                "yourself"
+            why = (
+                _("{move} names yourself; name another player still in the hand")
                 if action.target == self.turn
-                else f"P{action.target + 1}, who is not in the hand"
+                else _(
+                    "{move} names P{seat}, who is not in the hand; name another player still in "
+                    "the hand"
+                )
             )
             raise IllegalActionError(
-                f"{action.shown()} names {who}; name another player still in the hand",
+                why.format(move=action.shown(), seat=action.target + 1),
                 legal=shown,
                 reason=Refusal.BAD_TARGET,
             )
         new = self.c.result(code, self.total)
         if new > self.c.limit:
             raise OverLimitError(
-                f"{action.shown()} would make {new}, over {self.c.limit}", legal=shown
+                _("{move} would make {total}, over {limit}").format(
+                    move=action.shown(), total=new, limit=self.c.limit
+                ),
+                legal=shown,
             )
         if new < 0:
-            raise BelowZeroError(f"{action.shown()} would take the total below 0", legal=shown)
-        raise IllegalActionError(f"{action.shown()} is not allowed now", legal=shown)
+            raise BelowZeroError(
+                _("{move} would take the total below 0").format(move=action.shown()), legal=shown
+            )
+        raise IllegalActionError(
+            _("{move} is not allowed now").format(move=action.shown()), legal=shown
+        )
 
     # Transitions -------------------------------------------------------------------
 

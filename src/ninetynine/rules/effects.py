@@ -35,10 +35,12 @@ each rank maps to a short spec:
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
 from ninetynine.errors import RulesError
+from ninetynine.language import _
 
 
 class Kind(StrEnum):
@@ -207,38 +209,44 @@ def resolve(effect: Effect, total: int, choice: int, limit: int, halve_over: int
 
 
 def describe_effect(effect: Effect, limit: int, halve_over: int = 49) -> str:
-    """A short English phrase for an effect, e.g. ``'+1 or +11'``, ``'set to 99'``."""
+    """A short phrase for an effect in the current language, e.g. ``'+1 or +11'``,
+    ``'set to 99'``."""
     if effect.kind is Kind.SET:
-        text = f"set to {limit if effect.to is None else effect.to}"
+        text = _("set to {total}").format(total=limit if effect.to is None else effect.to)
     elif effect.kind is Kind.SET_ANY:
-        text = f"set to any total from 0 to {limit}, your choice"
+        text = _("set to any total from 0 to {limit}, your choice").format(limit=limit)
     elif effect.kind is Kind.DOUBLE:
-        text = "double"
+        text = _("double")
     elif effect.kind is Kind.HALVE_OR_DOUBLE:
-        text = f"halve if even and over {halve_over}, else double"
+        text = _("halve if even and over {n}, else double").format(n=halve_over)
     elif effect.kind is Kind.HALVE_EVEN:
-        text = "halve if even, double if odd"
+        text = _("halve if even, double if odd")
     elif effect.is_hold:
-        text = "hold (+0)"
+        text = _("hold (+0)")
     else:
-        text = " or ".join(f"{v:+d}" for v in display_order(effect.values))
+        text = _or(f"{v:+d}" for v in display_order(effect.values))
     if effect.reverse:
-        text += ", reverse direction"
+        text += _(", reverse direction")
     if effect.skip:
-        text += ", skip the next player"
+        text += _(", skip the next player")
     if effect.name:
-        text += ", name who plays next"
+        text += _(", name who plays next")
     if effect.no_draw:
-        text += (
+        text += _(
             "; the next player plays without drawing, or answers with another such "
             "card (facing n in a row, they play n cards)"
         )
     if effect.challenge:
-        text += (
+        text += _(
             "; name another player to eliminate: they are out unless they answer with "
             "the same card (then you are out) or a card that cancels the challenge"
         )
     return text
+
+
+def _or(items: Iterable[str]) -> str:
+    """``"+1 or +11"``: alternatives joined with the current language's "or"."""
+    return _(" or ").join(items)
 
 
 def effect_label(effect: Effect, limit: int) -> str:

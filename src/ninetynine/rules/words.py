@@ -65,6 +65,16 @@ class Noun:
         """``"a penny"`` for one, else ``"2 pennies"``."""
         return self.a if n == 1 else self(n)
 
+    @property
+    def word(self) -> str:
+        """The singular alone, in the current language: ``"penny"`` (:data:`WORDS`)."""
+        return translated(self.one)
+
+    @property
+    def words(self) -> str:
+        """The plural alone, in the current language: ``"pennies"`` (:data:`WORDS`)."""
+        return translated(self.many)
+
 
 GAME_POINT = Noun("game point", "game points")
 
@@ -79,6 +89,19 @@ COUNTED = (
     (Nn_("{n} token", "{n} tokens"), N_("a token"), N_("the last token")),
     (Nn_("{n} corner", "{n} corners"), N_("a corner"), N_("the last corner")),
     (Nn_("{n} game point", "{n} game points"), N_("a game point"), N_("the last game point")),
+)
+
+
+# Each counter's own words, uncounted ("Lost pennies go to the centre"): Noun.word, .words
+WORDS = (
+    (N_("life"), N_("lives")),
+    (N_("penny"), N_("pennies")),
+    (N_("nickel"), N_("nickels")),
+    (N_("coin"), N_("coins")),
+    (N_("chip"), N_("chips")),
+    (N_("token"), N_("tokens")),
+    (N_("corner"), N_("corners")),
+    (N_("game point"), N_("game points")),
 )
 
 

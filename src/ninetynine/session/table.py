@@ -32,10 +32,11 @@ from ninetynine.engine.events import Event, narrate
 from ninetynine.engine.state import State
 from ninetynine.engine.view import View
 from ninetynine.errors import NinetyNineError
+from ninetynine.language import _
 from ninetynine.records.match import Chance, Match
 from ninetynine.records.record import Record
 from ninetynine.rules.settings import Rules, Scoring
-from ninetynine.rules.words import counter, ending
+from ninetynine.rules.words import counter, ending, listed
 
 __all__ = ["Pending", "Seat", "SeatKind", "Summary", "Table", "Waiting", "parse_seats"]
 
@@ -310,16 +311,31 @@ class Table:
         if s is None:
             return []
         names = self.names
-        won = " and ".join(names[w] for w in s.winners) or "Nobody"
+        won = " and ".join(names[w] for w in s.winners)
+        why = ending(s.reason)
         lines = [
-            f"{won} win{'s' * (len(s.winners) == 1)} ({ending(s.reason)}).",
-            f"Hands played: {s.hands}.",
+            (
+                _("Nobody wins ({why}).").format(why=why)
+                if not s.winners
+                else _("{who} wins ({why}).").format(who=won, why=why)
+                if len(s.winners) == 1
+                else _("{who} win ({why}).").format(
+                    who=listed([names[w] for w in s.winners]), why=why
+                )
+            ),
+            _("Hands played: {n}.").format(n=s.hands),
         ]
         if self.rules.scoring is Scoring.GAME_POINTS:
-            lines += [f"  {names[i]}: score {s.scores[i]}" for i in range(len(names))]
+            score = _("{name}: score {score}")
+            lines += [
+                "  " + score.format(name=names[i], score=s.scores[i]) for i in range(len(names))
+            ]
         else:
-            noun = counter(self.rules)
-            lines += [f"  {names[i]}: lost {noun(s.lives_lost[i])}" for i in range(len(names))]
+            noun, lost = counter(self.rules), _("{name}: lost {amount}")
+            lines += [
+                "  " + lost.format(name=names[i], amount=noun(s.lives_lost[i]))
+                for i in range(len(names))
+            ]
         return lines
 
 

@@ -5,6 +5,7 @@ their moves, and covers the screen between two people's turns."""
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import threading
 from collections.abc import Callable
 from functools import partial
@@ -19,12 +20,14 @@ from ninetynine.engine.events import Event
 from ninetynine.engine.options import card_options
 from ninetynine.engine.view import View
 from ninetynine.errors import IllegalActionError, NinetyNineError
+from ninetynine.language import N_, _
 from ninetynine.launch import command
 from ninetynine.session.table import Pending, Table, Waiting
 from ninetynine.tui.dialogs import ChoiceScreen, GameOverScreen, HandoffScreen, HelpScreen
 from ninetynine.tui.game_screen import GameScreen
 from ninetynine.tui.scene import play_scene
-from ninetynine.tui.text import action_label, coach_line
+from ninetynine.tui.text import Deck, action_label, coach_line
+from ninetynine.tui.widgets import localize_bindings
 
 Finisher = Callable[[Table], str | None]  # files a finished game; returns where
 
@@ -37,21 +40,27 @@ class PlayApp(App[None]):
     TITLE = "Ninety-Nine"
     BINDINGS = [
         *(
-            Binding(str(k % 10), f"pick({k})", "Play a card", show=k == 1, key_display="1-9")
+            Binding(str(k % 10), f"pick({k})", N_("Play a card"), show=k == 1, key_display="1-9")
             for k in range(1, 11)
         ),
-        Binding("left", "focus_previous", "Previous", show=False),
-        Binding("right", "focus_next", "Next", show=False),
-        Binding("question_mark,f1", "help", "Rules"),
-        Binding("q", "quit_game", "Save & quit"),
-        Binding("f", "faster", "Bots faster"),
-        Binding("c", "coach", "Coach"),
+        Binding("left", "focus_previous", N_("Previous"), show=False),
+        Binding("right", "focus_next", N_("Next"), show=False),
+        Binding("question_mark,f1", "help", N_("Rules")),
+        Binding("q", "quit_game", N_("Save & quit")),
+        Binding("f", "faster", N_("Bots faster")),
+        Binding("c", "coach", N_("Coach")),
     ]
 
     def __init__(
-        self, table: Table, *, finish: Finisher | None = None, coach: bool = False
+        self,
+        table: Table,
+        *,
+        finish: Finisher | None = None,
+        coach: bool = False,
+        deck: Deck = Deck.TWO,
     ) -> None:
         super().__init__()
+        self.deck = deck  # how the suits are coloured
         self.table = table
         self.finish = finish
         if coach:
@@ -62,11 +71,14 @@ class PlayApp(App[None]):
         self._bot_timer: Timer | None = None
         self._over_shown = False
         self.fast = False  # the person asked the bots to stop pausing
+        localize_bindings(self)
         self.game = GameScreen(self._title())
 
     def _title(self) -> str:
         r = self.table.rules
-        return f"Ninety-Nine · {r.id}: {r.name} · ? rules · q save & quit"
+        return _("Ninety-Nine · {id}: {name} · ? rules · q save & quit").format(
+            id=r.id, name=r.name
+        )
 
     async def on_mount(self) -> None:
         """Shows the table screen with the log so far and starts the game's flow."""
@@ -85,7 +97,7 @@ class PlayApp(App[None]):
     def advance(self) -> None:
         """Show the table, then start whatever must happen next."""
         table = self.table
-        self.game.show(play_scene(table))
+        self.game.show(play_scene(table, self.deck))
         self._coach()
         p = table.pending()
         if p.kind is Waiting.OVER:
@@ -172,16 +184,18 @@ class PlayApp(App[None]):
             or p.seat is None
         ):
             self._coached = None
-            self.game.coach("Coach: on (it speaks on your turn)" if table.coach else None)
+            self.game.coach(_("Coach: on (it speaks on your turn)") if table.coach else None)
             return
         key = (p.seat, table.match.version)
         if key == self._coached:
             return
         self._coached = key
-        self.game.coach("Coach: thinking…")
+        self.game.coach(_("Coach: thinking…"))
         view = table.view(p.seat)
         seed = table.match.version
-        threading.Thread(target=self._advise, args=(table, key, view, seed), daemon=True).start()
+        run = contextvars.copy_context().run  # the coach's line in the table's language
+        args = (self._advise, table, key, view, seed)
+        threading.Thread(target=run, args=args, daemon=True).start()
 
     def _advise(self, table: Table, key: tuple[int, int], view: View, seed: int) -> None:
         """In a thread: the coach reads the view it was given; the main thread shows it."""
@@ -191,7 +205,7 @@ class PlayApp(App[None]):
                 partial(action_label, declining=view.may_decline),
             )
         except NinetyNineError as e:
-            text = f"Coach: {e}"
+            text = _("Coach: {why}").format(why=e)
         self._deliver(self._advised, table, key, text)
 
     def _advised(self, table: Table, key: tuple[int, int], text: str) -> None:
@@ -215,7 +229,7 @@ class PlayApp(App[None]):
         now."""
         p = self.table.pending()
         if p.kind is not Waiting.HUMAN or p.seat != self.table.viewer:
-            self.game.tell("Not your turn yet.")
+            self.game.tell(_("Not your turn yet."))
             return
         choice = message.item
         if not choice.playable:
@@ -242,12 +256,12 @@ class PlayApp(App[None]):
         """The engine's own reason, without its list of legal moves (the hand shows them)."""
         state = self.table.state
         if card is None:
-            return "that is not a move now"
+            return _("that is not a move now")
         try:
             state.check(state.plays_of(card)[0])
         except IllegalActionError as e:
             return e.why
-        return "the rules do not allow it here"
+        return _("the rules do not allow it here")
 
     def _chosen(self, action: Action | None) -> None:
         if action is not None:
@@ -306,7 +320,9 @@ class PlayApp(App[None]):
         """Key q: closes the app; while the game goes on, :attr:`message` is the command that
         resumes it (the table's ``on_move`` has saved it already)."""
         if not self.table.state.is_over:
-            self.message = f"Game saved. Resume it with: {command('play --resume')}"
+            self.message = _("Game saved. Resume it with: {command}").format(
+                command=command("play --resume")
+            )
         self.exit()
 
     def on_unmount(self) -> None:

@@ -14,9 +14,11 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Static
 
 from ninetynine.engine.actions import Action
+from ninetynine.language import N_, _
 from ninetynine.rules.describe import card_table, rules_text
 from ninetynine.rules.settings import Rules
 from ninetynine.tui.text import choice_question, choice_text, said_at, short_path
+from ninetynine.tui.widgets import localize_bindings
 
 DIALOG_CSS = """
     #dialog { width: 64; height: auto; max-height: 22; border: thick $accent;
@@ -34,10 +36,14 @@ class HandoffScreen(Screen[int]):
     #pass { width: 60; height: auto; border: thick $accent; padding: 1 2;
             text-align: center; }
     """
-    BINDINGS = [Binding("enter", "ready", "Ready"), Binding("q", "app.quit_game", "Save & quit")]
+    BINDINGS = [
+        Binding("enter", "ready", N_("Ready")),
+        Binding("q", "app.quit_game", N_("Save & quit")),
+    ]
 
     def __init__(self, seat: int, name: str) -> None:
         super().__init__()
+        localize_bindings(self)
         self.seat, self.name_ = seat, name
 
     def compose(self) -> ComposeResult:
@@ -46,11 +52,13 @@ class HandoffScreen(Screen[int]):
         with Vertical(id="pass"):
             name = escape(self.name_)
             yield Static(
-                f"Pass the device to [b]{name}[/b].\n\n"
-                f"{name}: press Enter (or click) when nobody else can see "
-                "the screen."
+                _("Pass the device to {name}.").format(name=f"[b]{name}[/b]")
+                + "\n\n"
+                + _("{name}: press Enter (or click) when nobody else can see the screen.").format(
+                    name=name
+                )
             )
-            yield Button(f"I am {self.name_}", id="ready", variant="primary")
+            yield Button(_("I am {name}").format(name=self.name_), id="ready", variant="primary")
 
     def action_ready(self) -> None:
         """Enter: closes the screen with the seat (0-based) of the person who took the device."""
@@ -69,31 +77,32 @@ class HelpScreen(ModalScreen[None]):
     #help { width: 78; height: 22; border: thick $accent; background: $surface;
             padding: 0 1; }
     """
-    BINDINGS = [Binding("escape,q,question_mark,f1", "close", "Close")]
+    BINDINGS = [Binding("escape,q,question_mark,f1", "close", N_("Close"))]
 
     def __init__(self, rules: Rules, total: int = 0) -> None:
         super().__init__()
+        localize_bindings(self)
         self.rules = rules
         self.said = said_at(rules, total)  # the calls as said now: "back on you 57"
 
     def compose(self) -> ComposeResult:
         """The cards at a glance (each rank's effect and what is said, with the total of now in the
         calls), then the rules text, scrolling."""
-        cards = RichTable(title="The cards at a glance", expand=False, show_edge=False)
-        for col in ("Card", "Effect", "Say"):
+        cards = RichTable(title=_("The cards at a glance"), expand=False, show_edge=False)
+        for col in (_("Card"), _("Effect"), _("Say")):
             cards.add_column(col)
         for rank, effect, call in card_table(self.rules):
             # a call that is only the total ("#") says nothing more
             cards.add_row(rank, effect, "" if call == "#" else self.said.get(call, call))
         with VerticalScroll(id="help") as scroll:
-            scroll.border_title = "Rules · Esc, q or ? closes this help"
-            yield Static("[dim]Esc, q or ? closes this help; ↑/↓ scroll.[/]")
+            scroll.border_title = _("Rules · Esc, q or ? closes this help")
+            yield Static("[dim]" + _("Esc, q or ? closes this help; ↑/↓ scroll.") + "[/]")
             yield Static(cards)
             text = rules_text(self.rules)
             for call, said in self.said.items():
                 text = text.replace(f'"{call}"', f'"{said}"')
             yield Static("\n" + text, markup=False)
-            yield Static("[dim]Esc or ? closes this help; ↑/↓ scroll.[/]")
+            yield Static("[dim]" + _("Esc or ? closes this help; ↑/↓ scroll.") + "[/]")
 
     def action_close(self) -> None:
         """Esc, q, ? or F1: closes the help."""
@@ -106,7 +115,7 @@ class ChoiceScreen(ModalScreen[Action | None]):
 
     CSS = "ChoiceScreen { align: center middle; }" + DIALOG_CSS
     BINDINGS = [
-        Binding("escape", "cancel", "Back"),
+        Binding("escape", "cancel", N_("Back")),
         *(Binding(str(k), f"pick({k})", show=False) for k in range(1, 10)),
     ]
 
@@ -120,6 +129,7 @@ class ChoiceScreen(ModalScreen[Action | None]):
         rules: Rules | None = None,
     ) -> None:
         super().__init__()
+        localize_bindings(self)
         self.card, self.choices, self.total, self.names = card, choices, total, names
         self.rules = rules  # (a challenge card asks whom it challenges)
         self.totals = totals  # the total each choice makes, shown on its button
@@ -133,10 +143,12 @@ class ChoiceScreen(ModalScreen[Action | None]):
                 choice_question(self.card, self.choices, self.total, self.rules), markup=False
             )
             if self.typed:
-                yield Input(placeholder="a number", type="integer", id="number")
+                yield Input(placeholder=_("a number"), type="integer", id="number")
                 yield Static("", id="problem")
                 yield Static(
-                    "[dim]Type the total and press Enter, or Esc to choose another card.[/]"
+                    "[dim]"
+                    + _("Type the total and press Enter, or Esc to choose another card.")
+                    + "[/]"
                 )
                 return
             with Horizontal():
@@ -144,7 +156,7 @@ class ChoiceScreen(ModalScreen[Action | None]):
                     yield Button(
                         f"{i}: {choice_text(action, self.names, self.totals)}", id=f"choice-{i}"
                     )
-            yield Static("[dim]Press a number, or Esc to choose another card.[/]")
+            yield Static("[dim]" + _("Press a number, or Esc to choose another card.") + "[/]")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """A typed total: closes with the action that sets it, or says which totals may be set and
@@ -155,8 +167,11 @@ class ChoiceScreen(ModalScreen[Action | None]):
                 self.dismiss(action)
                 return
         self.query_one("#problem", Static).update(
-            f"{text or 'Nothing'} is not a total you may set: type a number from "
-            f"{min(a.to or 0 for a in self.choices)} to {max(a.to or 0 for a in self.choices)}."
+            _("{text} is not a total you may set: type a number from {low} to {high}.").format(
+                text=text or _("Nothing"),
+                low=min(a.to or 0 for a in self.choices),
+                high=max(a.to or 0 for a in self.choices),
+            )
         )
 
     def action_pick(self, number: int) -> None:
@@ -179,25 +194,27 @@ class GameOverScreen(ModalScreen[str]):
 
     CSS = "GameOverScreen { align: center middle; }" + DIALOG_CSS
     BINDINGS = [
-        Binding("r", "choose('rematch')", "Rematch"),
-        Binding("q,escape", "choose('quit')", "Quit"),
+        Binding("r", "choose('rematch')", N_("Rematch")),
+        Binding("q,escape", "choose('quit')", N_("Quit")),
     ]
 
     def __init__(self, lines: list[str], saved: str | None) -> None:
         super().__init__()
+        localize_bindings(self)
         self.lines, self.saved = lines, saved
 
     def compose(self) -> ComposeResult:
         """The title "Game over", the summary lines, where the record was saved, the Rematch and
         Quit buttons, and this dialog's keys."""
         with Vertical(id="dialog"):
-            yield Static("[b]Game over[/b]\n")
+            yield Static("[b]" + _("Game over") + "[/b]\n")
             yield Static("\n".join(self.lines), markup=False)
             if self.saved:
-                yield Static(f"\nThe record is saved in {short_path(self.saved)}", markup=False)
+                saved = _("The record is saved in {path}").format(path=short_path(self.saved))
+                yield Static("\n" + saved, markup=False)
             with Horizontal():
-                yield Button("r: Rematch", id="rematch", variant="primary")
-                yield Button("q: Quit", id="quit")
+                yield Button("r: " + _("Rematch"), id="rematch", variant="primary")
+                yield Button("q: " + _("Quit"), id="quit")
         yield Footer()  # this dialog's keys, not the table's under it
 
     def action_choose(self, what: str) -> None:

@@ -16,6 +16,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, RichLog, Static
 
+from ninetynine.language import _
 from ninetynine.tui.scene import Scene
 from ninetynine.tui.text import HandItem
 from ninetynine.tui.widgets import CardItem, HandBar, SeatsPanel, TotalPanel
@@ -71,11 +72,11 @@ class GameScreen(Screen[None]):
         (hidden until :meth:`coach` shows it), the hand bar and the footer."""
         yield Static(self.title_text, id="title")
         with Horizontal(id="top"):
-            yield _titled(TotalPanel(), "Total")
-            yield _titled(SeatsPanel(), "Seats")
+            yield _titled(TotalPanel(), _("Total"))
+            yield _titled(SeatsPanel(), _("Seats"))
         log = RichLog(id="log", wrap=True, markup=False, auto_scroll=True)
         log.can_focus = False  # the arrow keys belong to the cards (and the replay steps)
-        yield _titled(log, "Calls")
+        yield _titled(log, _("Calls"))
         yield Static(id="coach")
         yield HandBar()
         yield Footer()

@@ -14,11 +14,11 @@ from ninetynine.coach.advice import PLAYOUTS, advise
 from ninetynine.engine.actions import Action, ActionKind, parse_action
 from ninetynine.engine.events import Event
 from ninetynine.engine.options import stuck_explanation
-from ninetynine.errors import NinetyNineError
+from ninetynine.errors import IllegalActionError, NinetyNineError
+from ninetynine.language import _, ngettext
 from ninetynine.launch import command
 from ninetynine.rules.cards import show_card, show_cards
 from ninetynine.rules.describe import rules_text
-from ninetynine.rules.words import plural
 from ninetynine.session.table import Table, Waiting
 from ninetynine.tui.text import (
     DECLINE_LABEL,
@@ -33,6 +33,10 @@ Saver = Callable[[Table], str | None]  # files a finished game; returns where, f
 
 
 CLEAR = "\033[H\033[2J\033[3J"  # home, clear the screen and the scrollback
+
+
+def _cards(n: int) -> str:
+    return ngettext("{n} card", "{n} cards", n).format(n=n)
 
 
 class _Quit(Exception):
@@ -84,13 +88,19 @@ class PlainGame:
         """Play until the game ends (and no rematch is wanted) or the player quits."""
         t = self.table
         self.say(
-            f"Ninety-Nine: {t.rules.id}, {t.rules.name}. {t.state.n} players: "
-            + ", ".join(t.names)
-            + "."
+            _("Ninety-Nine: {id}, {name}. {players}: {names}.").format(
+                id=t.rules.id,
+                name=t.rules.name,
+                players=ngettext("{n} player", "{n} players", t.state.n).format(n=t.state.n),
+                names=", ".join(t.names),
+            )
         )
+        # the words typed stay English, as the card notation does
         self.say(
-            "Type a card (KS, AS+11) or a number from the list; 'help' for the rules, "
-            "'coach' for the coach's figures, 'quit' to save and stop."
+            _(
+                "Type a card (KS, AS+11) or a number from the list; 'help' for the rules, "
+                "'coach' for the coach's figures, 'quit' to save and stop."
+            )
         )
         for line in t.lines(t.log):
             self.say(line)
@@ -108,7 +118,11 @@ class PlainGame:
                     self.human_turn()
         except _Quit:
             if not self.table.state.is_over:
-                self.say(f"Game saved. Resume it with: {command('play --resume')}")
+                self.say(
+                    _("Game saved. Resume it with: {command}").format(
+                        command=command("play --resume")
+                    )
+                )
             return 0
         finally:  # also when a bot fails: its error goes on to the one-line report
             self.table.close()
@@ -122,18 +136,19 @@ class PlainGame:
         """Report the end; returns True for a rematch."""
         t = self.table
         self.say()
-        self.say("Game over. " + " ".join(t.summary_lines()[:1]))
+        self.say(_("Game over. {result}").format(result=" ".join(t.summary_lines()[:1])))
         for line in t.summary_lines()[1:]:
             self.say(line)
         where = self.finish(t) if self.finish else None
         if where:
-            self.say(f"The record is saved in {where}")
-        answer = self.ask("Rematch? (y/n) ").lower()
-        if answer not in ("y", "yes"):
+            self.say(_("The record is saved in {path}").format(path=where))
+        answer = self.ask(_("Rematch? (y/n) ")).lower()
+        if answer not in ("y", "yes", _("y"), _("yes")):
             return False
         self.table = t.rematch()
         t.close()
-        self.say(f"New game: {self.table.names[self.table.state.starter]} starts.")
+        who = self.table.names[self.table.state.starter]
+        self.say(_("New game: {name} starts.").format(name=who))
         self.show(self.table.log)
         return True
 
@@ -143,20 +158,27 @@ class PlainGame:
         chain asks of it."""
         t = self.table
         v = t.view(seat)
-        top = show_card(v.pile_top) if v.pile_top is not None else "none"
+        top = show_card(v.pile_top) if v.pile_top is not None else _("none")
         self.say()
         self.say(
-            f"Total {v.total}, play goes {direction_text(v.direction)[2:]}. "
-            f"Pile top {top}, stock {plural(v.stock_size, 'card')}. Hand {v.hand_no}."
+            _(
+                "Total {total}, play goes {direction}. Pile top {card}, stock {cards}. Hand {n}."
+            ).format(
+                total=v.total,
+                direction=direction_text(v.direction)[2:],
+                card=top,
+                cards=_cards(v.stock_size),
+                n=v.hand_no,
+            )
         )
         for s in range(v.players):
             status = seat_status(v, s)
             self.say(
                 f"  {'>' if s == seat else ' '} {t.names[s]}: "
-                f"{lives_text(t.rules, v, s)}, {plural(v.hand_sizes[s], 'card')}"
+                f"{lives_text(t.rules, v, s)}, {_cards(v.hand_sizes[s])}"
                 + (f", {status}" if status else "")
             )
-        self.say(f"Your hand: {show_cards(v.hand) or 'no cards'}")
+        self.say(_("Your hand: {cards}").format(cards=show_cards(v.hand) or _("no cards")))
         note = turn_note(v)
         if note and v.my_turn:
             self.say(note[0].upper() + note[1:])
@@ -172,7 +194,7 @@ class PlainGame:
         if t.needs_handoff():
             if self.clear:  # the last person's hand must not stay on the screen
                 self.out.write(CLEAR)
-            self.ask(f"Pass the device to {name}, then press Enter. ")
+            self.ask(_("Pass the device to {name}, then press Enter. ").format(name=name))
             t.reveal(seat)
         self.describe(seat)
         legal = t.view(seat).legal
@@ -180,19 +202,22 @@ class PlainGame:
         if why:
             self.say(why)
         self.say(
-            "You may play: " + "  ".join(f"{i}) {self.label(a)}" for i, a in enumerate(legal, 1))
+            _("You may play: {moves}").format(
+                moves="  ".join(f"{i}) {self.label(a)}" for i, a in enumerate(legal, 1))
+            )
         )
         if self.table.coach:
             self.coach(seat)
         while True:
-            text = self.ask(f"{name}, your move> ")
+            text = self.ask(_("{name}, your move> ").format(name=name))
             action = self.read_move(text, legal)
             if action is None:
                 continue
             try:
                 events = t.play(action)
-            except NinetyNineError as e:
-                self.say(f"Not allowed: {e}")
+            except NinetyNineError as e:  # the moves allowed are listed above: the reason alone
+                why = e.why if isinstance(e, IllegalActionError) else str(e)
+                self.say(_("Not allowed: {why}").format(why=why))
                 continue
             self.show(events)
             return
@@ -214,7 +239,7 @@ class PlainGame:
             if self.table.coach:
                 self.coach(seat)
             else:
-                self.say("Coach off.")
+                self.say(_("Coach off."))
             return None
         if word == DECLINE_LABEL:  # the pass that declines an extra turn, by its name
             return Action(ActionKind.PASS)
@@ -227,7 +252,11 @@ class PlainGame:
             i = int(word)
             if 1 <= i <= len(legal):
                 return legal[i - 1]
-            self.say(f"No move {i}: choose 1 to {len(legal)}, or type a card such as {legal[0]}")
+            self.say(
+                _("No move {i}: choose 1 to {n}, or type a card such as {card}").format(
+                    i=i, n=len(legal), card=legal[0]
+                )
+            )
             return None
         try:
             action = parse_action(text)
@@ -251,29 +280,36 @@ class PlainGame:
         words = "help, hand, coach, quit"
         if any(a.kind is ActionKind.PASS for a in legal) and self.table.state.may_decline:
             words = f"{DECLINE_LABEL}, " + words
-        return (
-            f"{text!r} is not a move: type a number from 1 to {len(legal)}, "
-            f"or one of {moves}; or {words}"
-        )
+        return _(
+            "{text} is not a move: type a number from 1 to {n}, or one of {moves}; or {words}"
+        ).format(text=repr(text), n=len(legal), moves=moves, words=words)
 
     def coach(self, seat: int) -> None:
         """The coach's figures for each legal move, from the seat's own view."""
         advice = advise(
             self.table.view(seat), playouts=self.coach_playouts, seed=self.table.match.version
         )
-        pick = "★ the coach's pick; " if len(advice.tied) == 1 else ""
-        self.say(coach_line(advice, str) + f"  ({pick}'coach' turns it off)")
+        off = (
+            _("(★ the coach's pick; 'coach' turns it off)")
+            if len(advice.tied) == 1
+            else _("('coach' turns it off)")
+        )
+        self.say(coach_line(advice, str) + "  " + off)
 
     def label(self, action: Action) -> str:
         """An action as typed, with the name of the player it names."""
         if action.target is not None and self._challenges(action):
-            return f"{action} (challenge {self.table.names[action.target]})"
+            return _("{move} (challenge {name})").format(
+                move=action, name=self.table.names[action.target]
+            )
         if action.target is not None:
-            return f"{action} ({self.table.names[action.target]} next)"
+            return _("{move} ({name} next)").format(
+                move=action, name=self.table.names[action.target]
+            )
         if action.kind is ActionKind.ACCEPT:
-            return f"{action} (you are out)"
+            return _("{move} (you are out)").format(move=action)
         if action.kind is ActionKind.PASS and self.table.state.may_decline:
-            return f"{action} ({DECLINE_LABEL} the extra turn)"
+            return _("{move} ({decline} the extra turn)").format(move=action, decline=DECLINE_LABEL)
         return str(action)
 
     def _challenges(self, action: Action) -> bool:
@@ -286,19 +322,20 @@ class PlainGame:
         card, names = show_card(action.card), self.table.names
         first = choices[0]
         if first.target is not None:
-            question = "whom do you challenge?" if self._challenges(first) else "who plays next?"
-            prompt = (
-                f"{card}: {question} "
-                + "  ".join(f"{(c.target or 0) + 1}) {names[c.target or 0]}" for c in choices)
-                + " "
+            who = "  ".join(f"{(c.target or 0) + 1}) {names[c.target or 0]}" for c in choices)
+            question = (
+                _("{card}: whom do you challenge? {choices} ")
+                if self._challenges(first)
+                else _("{card}: who plays next? {choices} ")
             )
-            options = "a seat number or name"
+            prompt = question.format(card=card, choices=who)
+            options = _("a seat number or name")
         elif first.to is not None:
-            options = f"a number from {first.to} to {choices[-1].to}"
-            prompt = f"{card} sets the total to ({options})? "
+            options = _("a number from {low} to {high}").format(low=first.to, high=choices[-1].to)
+            prompt = _("{card} sets the total to ({options})? ").format(card=card, options=options)
         else:
-            options = " or ".join(f"{c.value:+d}" for c in choices)
-            prompt = f"{card} counts {options}? "
+            options = _(" or ").join(f"{c.value:+d}" for c in choices)
+            prompt = _("{card} counts {options}? ").format(card=card, options=options)
         while True:
             text = self.ask(prompt).strip()
             for c in choices:
@@ -312,7 +349,7 @@ class PlainGame:
                     return c
             if text.lower() in ("cancel", "back"):
                 return None
-            self.say(f"Type {options} (or 'back')")
+            self.say(_("Type {options} (or 'back')").format(options=options))
 
     def help(self) -> None:
         """Writes the rules text (its Cards part lists every card's effect)."""

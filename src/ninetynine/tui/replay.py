@@ -10,11 +10,13 @@ from textual.app import App
 from textual.binding import Binding
 
 from ninetynine.engine.events import narrate
+from ninetynine.language import N_, _
 from ninetynine.records.match import steps
 from ninetynine.records.record import Record
 from ninetynine.tui.dialogs import HelpScreen
 from ninetynine.tui.game_screen import GameScreen
 from ninetynine.tui.scene import replay_scene
+from ninetynine.tui.widgets import localize_bindings
 
 LOG_LINES = 300  # the log shows the latest calls only, to keep stepping quick
 
@@ -25,12 +27,12 @@ class ReplayApp(App[None]):
 
     TITLE = "Ninety-Nine replay"
     BINDINGS = [
-        Binding("right,space,n", "go(1)", "Next"),
-        Binding("left,p", "go(-1)", "Back"),
-        Binding("home", "go_to(0)", "Start", show=False),
-        Binding("end", "go_to(-1)", "End", show=False),
-        Binding("question_mark,f1", "help", "Rules"),
-        Binding("q,escape", "quit", "Quit"),
+        Binding("right,space,n", "go(1)", N_("Next")),
+        Binding("left,p", "go(-1)", N_("Back")),
+        Binding("home", "go_to(0)", N_("Start"), show=False),
+        Binding("end", "go_to(-1)", N_("End"), show=False),
+        Binding("question_mark,f1", "help", N_("Rules")),
+        Binding("q,escape", "quit", N_("Quit")),
     ]
 
     def __init__(self, record: Record, names: list[str] | None = None) -> None:
@@ -40,7 +42,10 @@ class ReplayApp(App[None]):
         self.shots, self.events = steps(record)
         self.index = 0
         rules = record.start.rules
-        self.game = GameScreen(f"Replay · {rules.id}: {rules.name} · ←/→ step · q quit")
+        localize_bindings(self)
+        self.game = GameScreen(
+            _("Replay · {id}: {name} · ←/→ step · q quit").format(id=rules.id, name=rules.name)
+        )
 
     async def on_mount(self) -> None:
         """Shows the table screen at the first step."""

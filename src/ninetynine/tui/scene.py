@@ -13,8 +13,9 @@ from ninetynine.engine.actions import Action
 from ninetynine.engine.options import stuck_explanation
 from ninetynine.engine.state import DRAWING, State
 from ninetynine.engine.view import View, observe
+from ninetynine.language import _
 from ninetynine.session.table import Table, Waiting
-from ninetynine.tui.text import hand_items, turn_note
+from ninetynine.tui.text import Deck, hand_items, turn_note
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,9 +30,10 @@ class Scene:
     legal: tuple[Action, ...]  # what the person at the screen may play now
     prompt: str
     face_up: tuple[tuple[int, ...], ...] | None = None  # replays only: every hand
+    deck: Deck = Deck.TWO  # how the suits are coloured
 
 
-def play_scene(table: Table) -> Scene:
+def play_scene(table: Table, deck: Deck = Deck.TWO) -> Scene:
     """The screen for the person at the keyboard: their hand only, and only when theirs."""
     state, names, p = table.state, tuple(table.names), table.pending()
     viewer = table.viewer
@@ -40,23 +42,27 @@ def play_scene(table: Table) -> Scene:
     legal: tuple[Action, ...] = ()
     if p.kind is Waiting.HUMAN and p.seat == viewer:
         legal = view.legal
-        keys = f"press 1-{len(hand_items(view.hand, legal))} or click"
+        n = len(hand_items(view.hand, legal))
         why = stuck_explanation(state)
+        name = names[seat]
         if why:
-            prompt = f"{why} ({keys})"
+            prompt = _("{why} (press 1-{n} or click)").format(why=why, n=n)
         elif view.phase == DRAWING:
-            prompt = f"{names[seat]}, draw your card now? ({keys})"
-        elif turn_note(view):  # (the footer shows the keys)
-            prompt = f"Your turn, {names[seat]}: {turn_note(view)}"
+            prompt = _("{name}, draw your card now? (press 1-{n} or click)").format(name=name, n=n)
+        elif note := turn_note(view):  # (the footer shows the keys)
+            prompt = _("Your turn, {name}: {note}").format(name=name, note=note)
         else:
-            prompt = f"Your turn, {names[seat]}: {keys} a card"
+            prompt = _("Your turn, {name}: press 1-{n} or click a card").format(name=name, n=n)
     elif p.kind is Waiting.HUMAN:
-        prompt = f"Hands are hidden: {names[p.seat or 0]} takes the device next."
+        prompt = _("Hands are hidden: {name} takes the device next.").format(
+            name=names[p.seat or 0]
+        )
     elif p.kind is Waiting.BOT:
-        prompt = f"{names[p.seat or 0]} is thinking…"
+        prompt = _("{name} is thinking…").format(name=names[p.seat or 0])
     else:
-        prompt = "Game over."
-    return Scene(view=view, names=names, show_hand=viewer is not None, legal=legal, prompt=prompt)
+        prompt = _("Game over.")
+    shown = viewer is not None
+    return Scene(view=view, names=names, show_hand=shown, legal=legal, prompt=prompt, deck=deck)
 
 
 def replay_scene(state: State, names: Sequence[str], step: int, steps: int) -> Scene:
@@ -68,6 +74,8 @@ def replay_scene(state: State, names: Sequence[str], step: int, steps: int) -> S
         names=tuple(names),
         show_hand=False,
         legal=(),
-        prompt=f"Move {step} of {steps}: → next, ← back, Home/End, q to quit",
+        prompt=_("Move {step} of {steps}: → next, ← back, Home/End, q to quit").format(
+            step=step, steps=steps
+        ),
         face_up=tuple(tuple(sorted(h)) for h in state.hands),
     )

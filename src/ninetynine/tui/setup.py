@@ -16,8 +16,10 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from ninetynine.errors import NinetyNineError
+from ninetynine.language import N_, _
 from ninetynine.rules.presets import presets
 from ninetynine.session.table import Table
+from ninetynine.tui.widgets import localize_bindings
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,10 +54,15 @@ class SetupApp(App[Table]):
     .row Input, .row Select { width: 1fr; }
     #error { height: 2; color: $error; }
     """
-    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "start", "Start")]
+    BINDINGS = [
+        Binding("escape", "cancel", N_("Cancel")),
+        Binding("ctrl+s", "start", N_("Start the game")),
+    ]
 
     def __init__(self, build: Callable[[Choices], Table], defaults: Choices) -> None:
         super().__init__()
+        localize_bindings(self)
+        self.title = _("Ninety-Nine: set up a table")
         self.build, self.defaults = build, defaults
 
     def compose(self) -> ComposeResult:
@@ -64,32 +71,38 @@ class SetupApp(App[Table]):
         d = self.defaults
         options = [(f"{p.id}: {p.name}", p.id) for p in presets().values()]
         with Vertical(id="form"):
-            yield Static("[b]Set up a table[/b]  (Tab moves, Enter starts, Esc cancels)\n")
+            yield Static(
+                "[b]"
+                + _("Set up a table")
+                + "[/b]  "
+                + _("(Tab moves, Enter starts, Esc cancels)")
+                + "\n"
+            )
             yield from self._row(
-                "Rule set",
+                _("Rule set"),
                 Select(options, value=d.rules, allow_blank=False, id="rules", compact=True),
             )
             yield from self._row(
-                "Players (you included)",
+                _("Players (you included)"),
                 Input(str(d.players), id="players", type="integer", compact=True),
             )
-            yield from self._row("Your name", Input(d.name, id="name", compact=True))
+            yield from self._row(_("Your name"), Input(d.name, id="name", compact=True))
             yield from self._row(
-                "Other people here",
+                _("Other people here"),
                 Input(
                     ", ".join(d.people),
                     id="people",
                     compact=True,
-                    placeholder="names, comma-separated (hot-seat)",
+                    placeholder=_("names, comma-separated (hot-seat)"),
                 ),
             )
             yield from self._row(
-                "Bots",
+                _("Bots"),
                 Select(
                     [
-                        ("easy (beginner)", "easy"),
-                        ("medium (heuristic)", "medium"),
-                        ("hard (search)", "hard"),
+                        (_("easy (beginner)"), "easy"),
+                        (_("medium (heuristic)"), "medium"),
+                        (_("hard (search)"), "hard"),
                     ],
                     value=d.bots if d.bots in ("easy", "medium", "hard") else "medium",
                     allow_blank=False,
@@ -98,10 +111,11 @@ class SetupApp(App[Table]):
                 ),
             )
             yield from self._row(
-                "Seconds per bot move", Input(str(d.pace), id="pace", type="number", compact=True)
+                _("Seconds per bot move"),
+                Input(str(d.pace), id="pace", type="number", compact=True),
             )
             yield Static(id="error")
-            yield Button("Start the game", id="start", variant="primary")
+            yield Button(_("Start the game"), id="start", variant="primary")
         yield Footer()
 
     @staticmethod
@@ -118,7 +132,9 @@ class SetupApp(App[Table]):
             try:
                 return kind(text)
             except ValueError:
-                raise NinetyNineError(f"{field}: {text!r} is not a number") from None
+                raise NinetyNineError(
+                    _("{field}: {text} is not a number").format(field=field, text=repr(text))
+                ) from None
 
         rules = self.query_one("#rules", Select).value
         bots = self.query_one("#bots", Select).value

@@ -8,46 +8,65 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 
 from ninetynine.coach.advice import Advice
 from ninetynine.engine.actions import Action, ActionKind
 from ninetynine.engine.state import Phase
 from ninetynine.engine.view import View
+from ninetynine.language import N_, _, ngettext, translated
 from ninetynine.rules.cards import card_name, show_card
 from ninetynine.rules.effects import Effect, Kind
 from ninetynine.rules.settings import Rules, Scoring
 from ninetynine.rules.words import counter
 
 SPECIAL_LABELS = {
-    ActionKind.DOWN: "lay down",
-    ActionKind.PASS: "pass",
-    ActionKind.DRAW: "draw",
-    ActionKind.NODRAW: "no draw",
-    ActionKind.ACCEPT: "accept",
+    ActionKind.DOWN: N_("lay down"),
+    ActionKind.PASS: N_("pass"),
+    ActionKind.DRAW: N_("draw"),
+    ActionKind.NODRAW: N_("no draw"),
+    ActionKind.ACCEPT: N_("accept"),
 }
-DECLINE_LABEL = "decline"  # a pass on the extra turn a two-player reverse offers
+# a pass on the extra turn a two-player reverse offers; typed as it is at the plain table
+DECLINE_LABEL = N_("decline")
 
 
 def special_label(kind: ActionKind, declining: bool = False) -> str:
-    """A move that plays no card; ``declining``: the seat may decline an extra turn (its
-    pass declines it)."""
-    return DECLINE_LABEL if declining and kind is ActionKind.PASS else SPECIAL_LABELS[kind]
+    """A move that plays no card, as shown in the current language; ``declining``: the seat
+    may decline an extra turn (its pass declines it)."""
+    label = DECLINE_LABEL if declining and kind is ActionKind.PASS else SPECIAL_LABELS[kind]
+    return translated(label)
 
 
 card_label = show_card  # a card with its suit symbol, e.g. ``'10♥'``
 
 
-def card_markup(card: int) -> str:
-    """Rich markup for a card: hearts and diamonds in red (readable on dark and light)."""
-    label = card_label(card)
-    return f"[bold red]{label}[/]" if card & 3 in (1, 2) else f"[bold]{label}[/]"
+class Deck(StrEnum):
+    """How the suits are coloured: the usual two colours, or four (♠ plain, ♥ red, ♦ blue,
+    ♣ green), which tells every suit apart at a glance."""
+
+    TWO = "two-colour"
+    FOUR = "four-colour"
+
+
+# the style of each suit (S, H, D, C) in each deck
+_SUIT_STYLES = {
+    Deck.TWO: ("bold", "bold red", "bold red", "bold"),
+    Deck.FOUR: ("bold", "bold red", "bold blue", "bold green"),
+}
+
+
+def card_markup(card: int, deck: Deck = Deck.TWO) -> str:
+    """Rich markup for a card: hearts and diamonds in red (readable on dark and light), or
+    with the four-colour ``deck`` diamonds blue and clubs green too."""
+    return f"[{_SUIT_STYLES[deck][card & 3]}]{card_label(card)}[/]"
 
 
 def direction_text(direction: int) -> str:
     """The direction of play as the table shows it: ``'→ clockwise'`` for 1,
     ``'← counter-clockwise'`` otherwise."""
-    return "→ clockwise" if direction == 1 else "← counter-clockwise"
+    return "→ " + _("clockwise") if direction == 1 else "← " + _("counter-clockwise")
 
 
 def lives_text(rules: Rules, view: View, seat: int) -> str:
@@ -55,8 +74,10 @@ def lives_text(rules: Rules, view: View, seat: int) -> str:
     counter (``'5 pennies'``; in team play ``' (team N)'`` after it, N from 1, partners sharing one
     pool), or with game points ``'pts P score S'``."""
     if rules.scoring is Scoring.GAME_POINTS:
-        return f"pts {view.points[seat]} score {view.scores[seat]}"
-    team = f" (team {seat % 2 + 1})" if rules.teams else ""  # partners share one pool
+        return _("pts {points} score {score}").format(
+            points=view.points[seat], score=view.scores[seat]
+        )
+    team = _(" (team {n})").format(n=seat % 2 + 1) if rules.teams else ""  # one shared pool
     return counter(rules)(view.lives[seat]) + team  # "5 pennies", "1 token"
 
 
@@ -64,9 +85,9 @@ def seat_status(view: View, seat: int) -> str:
     """``'out'`` for a seat out of the game, ``'sits out'`` for one sitting this hand out, else
     ``''``."""
     if not view.alive[seat]:
-        return "out"
+        return _("out")
     if not view.in_hand[seat]:
-        return "sits out"
+        return _("sits out")
     return ""
 
 
@@ -166,31 +187,41 @@ def choice_question(
 ) -> str:
     """The question a card with several plays asks (the choices come from the data)."""
     first = choices[0]
+    name = card_name(card)
     if first.target is not None and rules is not None and rules.effect_of(card).challenge:
-        return f"The {card_name(card)}: whom do you challenge?"
+        return _("The {card}: whom do you challenge?").format(card=name)
     if first.target is not None:
-        return f"The {card_name(card)}: who plays next?"
+        return _("The {card}: who plays next?").format(card=name)
     if first.to is not None:
-        return f"The {card_name(card)}: new total, 0 to {choices[-1].to}? (now {total})"
-    return f"The {card_name(card)}: how much does it count? (the total is {total})"
+        return _("The {card}: new total, 0 to {high}? (now {total})").format(
+            card=name, high=choices[-1].to, total=total
+        )
+    return _("The {card}: how much does it count? (the total is {total})").format(
+        card=name, total=total
+    )
 
 
 def turn_note(view: View) -> str | None:
     """What a no-draw chain or a challenge asks of the seat to act, or None."""
     if view.challenger is not None and view.phase is Phase.PLAY:
-        return (
-            f"P{view.challenger + 1} challenges you: answer with "
-            f"{' or '.join(challenge_answers(view)) or 'nothing you hold'}, or accept "
-            "(you are out)."
+        answers = _(" or ").join(challenge_answers(view)) or _("nothing you hold")
+        return _("P{seat} challenges you: answer with {answers}, or accept (you are out).").format(
+            seat=view.challenger + 1, answers=answers
         )
     if view.plays_left:
-        more = "1 more card" if view.plays_left == 1 else f"{view.plays_left} more cards"
-        return f"play {more} without drawing."
+        n = view.plays_left
+        return ngettext(
+            "play {n} more card without drawing.", "play {n} more cards without drawing.", n
+        ).format(n=n)
     if view.chain:
-        cards = "a card" if view.chain == 1 else f"{view.chain} cards"
-        return f"play {cards} without drawing, or another no-draw card."
+        n = view.chain
+        return ngettext(
+            "play a card without drawing, or another no-draw card.",
+            "play {n} cards without drawing, or another no-draw card.",
+            n,
+        ).format(n=n)
     if view.may_decline and view.phase is Phase.PLAY:  # (not while drawing first)
-        return "the reverse gives you another turn: play a card, or decline it."
+        return _("the reverse gives you another turn: play a card, or decline it.")
     return None
 
 
@@ -223,10 +254,14 @@ def action_label(action: Action, declining: bool = False) -> str:
 def coach_line(advice: Advice, label: Callable[[Action], str] = action_label) -> str:
     """The coach's figures on one line: ``'Coach (chance of losing the hand/game): ...'``,
     ending ``'  tied: A, B'`` where the best moves are within the noise of each other."""
-    key = "hand" if advice.moves[0].lose_game is None else "hand/game"
-    line = f"Coach (chance of losing the {key}): " + "  ".join(coach_moves(advice, label))
+    head = (
+        _("Coach (chance of losing the hand):")
+        if advice.moves[0].lose_game is None
+        else _("Coach (chance of losing the hand/game):")
+    )
+    line = head + " " + "  ".join(coach_moves(advice, label))
     if len(advice.tied) > 1:
-        line += "  tied: " + ", ".join(label(a) for a in advice.tied)
+        line += "  " + _("tied: {moves}").format(moves=", ".join(label(a) for a in advice.tied))
     if advice.note:
         line += f" ({advice.note})"
     return line
