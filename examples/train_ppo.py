@@ -91,11 +91,12 @@ class SB3VecEnv(VecEnv):
 
 
 class Budget(BaseCallback):
-    """Stops training after ``minutes`` of CPU time and prints the learning curve."""
+    """Stops training after ``minutes`` of CPU time and prints the learning curve, saving
+    the policy at each line of it when given a ``save`` path (a run cut short keeps it)."""
 
-    def __init__(self, env: SB3VecEnv, minutes: float, every: int) -> None:
+    def __init__(self, env: SB3VecEnv, minutes: float, every: int, save: str | None) -> None:
         super().__init__()
-        self.env, self.minutes, self.every = env, minutes, every
+        self.env, self.minutes, self.every, self.save = env, minutes, every, save
         self.start = time.process_time()
         self.next = every
         self.curve: list[tuple[int, float, float]] = []  # steps, CPU minutes, win rate
@@ -113,6 +114,8 @@ class Budget(BaseCallback):
                 flush=True,
             )
             env.games = env.wins = 0
+            if self.save:
+                NumpyPolicy.of(self.model).save(self.save)
         return spent < self.minutes
 
 
@@ -194,7 +197,7 @@ def train(args: argparse.Namespace) -> NumpyPolicy:
         device="cpu",
         verbose=0,
     )
-    budget = Budget(env, args.minutes, args.report)
+    budget = Budget(env, args.minutes, args.report, args.save)
     start = time.process_time()
     model.learn(total_timesteps=args.steps, callback=budget)
     spent = time.process_time() - start
