@@ -33,7 +33,8 @@ from ninetynine.engine.view import observe
 
 def play(rules: str, deal: int, ours_seat: int, iterations: int) -> tuple[bool, float, float]:
     """One game: (whether our bot won, our seconds, OpenSpiel's seconds)."""
-    game = pyspiel.load_game("python_ninetynine", {"rules": rules, "players": 2})
+    # the deal is replayed card by card from the engine's own shuffle
+    game = pyspiel.load_game("python_ninetynine", {"rules": rules, "players": 2, "chance": "card"})
     state = game.new_initial_state()
     engine = state._t.state  # the game's own engine state, read for our bot's views
     shadow = engine.clone()  # the same moves with events: the public log our bot reads

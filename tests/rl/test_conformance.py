@@ -84,3 +84,10 @@ def openspiel_tables() -> list[tuple[str, int]]:
 def test_openspiel_random_sim_test(preset: str, players: int) -> None:
     game = pyspiel.load_game("python_ninetynine", {"rules": preset, "players": players})
     pyspiel.random_sim_test(game, num_sims=1, serialize=players == 3, verbose=False)
+
+
+@pytest.mark.parametrize(("preset", "players"), [("P", 4), ("P-UPCARD", 3), ("J", 3)])
+def test_openspiel_random_sim_test_with_a_chance_node_a_card(preset: str, players: int) -> None:
+    params = {"rules": preset, "players": players, "chance": "card"}
+    game = pyspiel.load_game("python_ninetynine", params)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=players == 3, verbose=False)

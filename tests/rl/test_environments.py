@@ -283,6 +283,63 @@ def test_openspiel_resampling_keeps_what_the_player_knows() -> None:
     assert differs > 0, "the hidden cards are dealt anew"
 
 
+def chance_nodes_and_decisions(chance: str, seed: int) -> tuple[int, int, tuple[int, ...]]:
+    game = pyspiel.load_game("python_ninetynine", {"rules": "P", "players": 4, "chance": chance})
+    state, rng = game.new_initial_state(), random.Random(seed)
+    nodes = moves = 0
+    first_hand: tuple[int, ...] = ()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            assert sum(probs) == pytest.approx(1.0)
+            state.apply_action(rng.choices(actions, probs)[0])
+            nodes += 1
+        else:
+            first_hand = first_hand or tuple(sorted(state._t.state.hands[0]))
+            state.apply_action(rng.choice(state.legal_actions()))
+            moves += 1
+    return nodes, moves, first_hand
+
+
+def test_openspiel_shuffles_in_a_few_chance_nodes_and_deals_every_hand() -> None:
+    seeded = [chance_nodes_and_decisions("shuffle", seed) for seed in range(3)]
+    by_card = [chance_nodes_and_decisions("card", seed) for seed in range(3)]
+    per_move = sum(n for n, _, _ in seeded) / sum(m for _, m, _ in seeded)
+    assert per_move < 0.5  # measured 0.30 (936 chance nodes a game by card: 3.8 per move)
+    assert sum(n for n, _, _ in by_card) / sum(m for _, m, _ in by_card) > 5 * per_move
+    hands = {hand for _, _, hand in seeded}
+    assert len(hands) == 3, "each seed deals its own cards"
+    game = pyspiel.load_game("python_ninetynine", {"rules": "P", "players": 4})
+    state = game.new_initial_state()
+    assert [a for a, _ in state.chance_outcomes()] == list(range(256))
+    with pytest.raises(pyspiel.SpielError, match="seed byte is 0-255; got 256"):
+        state.apply_action(256)
+
+
+def test_openspiel_chance_mode_is_checked() -> None:
+    message = "unknown chance mode 'dice'; expected one of shuffle, card"
+    with pytest.raises(ValueError, match=message):
+        pyspiel.load_game("python_ninetynine", {"rules": "P", "players": 4, "chance": "dice"})
+
+
+def test_openspiel_s_evaluate_bots_seats_its_ismcts_beside_ours() -> None:
+    from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
+
+    from ninetynine.rl.openspiel import SpielBot
+
+    game = pyspiel.load_game("python_ninetynine", {"rules": "K", "players": 2})
+    rng = np.random.RandomState(3)
+    bot = ismcts.ISMCTSBot(
+        game, mcts.RandomRolloutEvaluator(1, rng), uct_c=2.0, max_simulations=5, random_state=rng
+    )
+    ours = SpielBot("heuristic", 1, seed=2)
+    assert sorted(pyspiel.evaluate_bots(game.new_initial_state(), [bot, ours], 5)) == [-1.0, 1.0]
+    # the Python evaluate_bots restarts every bot at the state, which OpenSpiel's ISMCTS
+    # cannot; ours can, against OpenSpiel's uniform random bot
+    bots = [pyspiel.make_uniform_random_bot(0, 1), ours]
+    assert sorted(evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)) == [-1.0, 1.0]
+
+
 def test_openspiel_ismcts_plays_the_game() -> None:
     from open_spiel.python.algorithms import ismcts, mcts
 

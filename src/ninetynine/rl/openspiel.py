@@ -5,12 +5,20 @@ imported.
 >>> import ninetynine.rl.openspiel
 >>> game = pyspiel.load_game("python_ninetynine", {"rules": "K", "players": 3})
 >>> state = game.new_initial_state()
->>> state.is_chance_node()                  # the deck is shuffled card by card
+>>> state.is_chance_node()                  # the deck is shuffled: a 32-bit seed, byte by byte
 True
+>>> len(state.chance_outcomes())
+256
 
-* **Chance nodes**: a shuffle (the deal, a restock) is one chance node per card, each
-  outcome a card (0-51, ``rank * 4 + suit``) with its share of the cards left; a returned
-  up-card's depth and a drawn leader are one chance node each.
+* **Chance nodes** (game parameter ``chance``): with ``"shuffle"`` (the default) a shuffle
+  (the deal, a restock) is :data:`SEED_BYTES` chance nodes of 256 equally likely outcomes,
+  the bytes of a seed that orders the cards (:func:`shuffled`). A game has a twelfth of the
+  chance nodes of ``"card"`` (P, 4 seats: 73 against 936, measured in the docs), so
+  ``evaluate_bots`` and MCTS rollouts spend less per game. The 2**32 orders a shuffle can
+  take are a sample of all orders, each equally likely, too many for a hand to tell which
+  was dealt. With ``"card"`` a shuffle is one chance node per card, each outcome a card
+  (0-51, ``rank * 4 + suit``) with its share of the cards left: every order, exactly. A
+  returned up-card's depth and a drawn leader are one chance node each either way.
 * **Actions**: the canonical action index of :mod:`ninetynine.rl.encoding`.
 * **Observations**: the canonical observation tensor of a seat; the information-state
   tensor adds, per seat from the observer's, the cards it has played since the last
@@ -49,6 +57,10 @@ from ninetynine.rules.settings import Rules
 NAME = "python_ninetynine"
 MAX_MOVES = 20_000  # decisions before a game is cut off (the longest random game of any
 # preset at any table size in the tests took a few thousand)
+SEED_BYTES = 4  # chance nodes of a shuffle with chance="shuffle": a 32-bit seed, so no hand
+# can tell which order was dealt, in nodes of 256 outcomes, which pyspiel lists cheaply (one
+# node of 2**32 could not be listed; one of 2**16 cost more per game than 52 nodes of a card)
+CHANCE_MODES = ("shuffle", "card")
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=NAME,
@@ -64,25 +76,36 @@ _GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"rules": "P", "players": 4, "max_moves": MAX_MOVES},
+    parameter_specification={
+        "rules": "P",
+        "players": 4,
+        "max_moves": MAX_MOVES,
+        "chance": CHANCE_MODES[0],
+    },
 )
 
 
 class NinetyNineGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no types
     """The ``python_ninetynine`` game. Parameters: ``rules`` (a preset id or alias),
-    ``players`` and ``max_moves`` (the decisions before a game is cut off)."""
+    ``players``, ``max_moves`` (the decisions before a game is cut off) and ``chance``
+    (``"shuffle"``: one chance node a shuffle; ``"card"``: one a card shuffled)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
         rules = rules_for(str(params.get("rules", "P")), int(params.get("players", 4)))
         players = int(params.get("players", 4))
         self.max_moves = int(params.get("max_moves", MAX_MOVES))
+        self.chance = str(params.get("chance", CHANCE_MODES[0]))
+        if self.chance not in CHANCE_MODES:
+            raise ValueError(
+                f"unknown chance mode {self.chance!r}; expected one of {', '.join(CHANCE_MODES)}"
+            )
         self.encoding = encoding_for(rules, players, 1)
         self.start = new_game(rules, players)  # each initial state is a copy of this
         deck = 52 * self.encoding.decks
         info = pyspiel.GameInfo(
             num_distinct_actions=self.encoding.actions,
-            max_chance_outcomes=max(deck + 1, players),
+            max_chance_outcomes=max(deck + 1, players, 256 if self.chance == "shuffle" else 0),
             num_players=players,
             min_utility=-1.0,
             max_utility=1.0,
@@ -128,12 +151,14 @@ class Table:
         "played",
         "moves",
         "log",
+        "seeded",
     )
 
     def __init__(self, encoding: Encoding, state: State) -> None:
         self.encoding = encoding
         self.state = state
-        self.pending: list[int] = []  # the order of a shuffle being drawn, card by card
+        # the order of a shuffle being drawn, card by card, or (seeded) its seed's bytes
+        self.pending: list[int] = []
         self.left: Counter[int] | None = None  # its cards not drawn yet (when known)
         self.public: list[str] = []  # every public event, in order
         # per seat: its hand each time it changed, with the public events seen by then
@@ -142,6 +167,7 @@ class Table:
         self.played: list[tuple[int, int]] = []  # (seat, card) since the last shuffle
         self.moves = 0  # decisions so far
         self.log: list[Event] = []  # the public events, as a match keeps them (bots' views)
+        self.seeded = False  # chance="shuffle": a shuffle is a seed drawn byte by byte
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Table:
         new = Table.__new__(Table)
@@ -150,7 +176,7 @@ class Table:
         new.left = None if self.left is None else self.left.copy()
         new.private = [p[:] for p in self.private]
         new.hands, new.played, new.moves = self.hands[:], self.played[:], self.moves
-        new.log = self.log[:]
+        new.log, new.seeded = self.log[:], self.seeded
         return new
 
     def __reduce__(self) -> tuple[Callable[..., Table], tuple[Any, ...]]:
@@ -165,6 +191,7 @@ class Table:
             self.played,
             self.moves,
             self.log,
+            self.seeded,
         )
 
     def shuffle_left(self, cards: tuple[int, ...]) -> Counter[int]:
@@ -193,12 +220,22 @@ def _restore(
     played: list[tuple[int, int]],
     moves: int,
     log: list[Event],
+    seeded: bool,
 ) -> Table:
     table = Table(encoding_for(rules, players, 1), parse_position(position))
     table.pending, table.public, table.private = pending, public, private
     table.left = None
     table.hands, table.played, table.moves, table.log = hands, played, moves, log
+    table.seeded = seeded
     return table
+
+
+def shuffled(cards: tuple[int, ...], seed: bytes) -> tuple[int, ...]:
+    """The order of ``cards`` that a shuffle's ``seed`` stands for: a function of its
+    arguments alone, so replaying a history (OpenSpiel's serialization) deals the same."""
+    order = sorted(cards)
+    random.Random(int.from_bytes(seed, "big")).shuffle(order)
+    return tuple(order)
 
 
 class NinetyNineState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no types
@@ -210,6 +247,7 @@ class NinetyNineState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no 
         enc = game.encoding
         self._max_moves = game.max_moves
         self._t = Table(enc, game.start.clone())
+        self._t.seeded = game.chance == "shuffle"
 
     # Whose move ---------------------------------------------------------------------
 
@@ -254,6 +292,8 @@ class NinetyNineState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no 
             return [(d, 1.0 / len(req.depths)) for d in req.depths]
         if req.kind == LEAD:
             return [(s, 1.0 / len(req.seats)) for s in req.seats]
+        if self._t.seeded:
+            return _SEED_BYTE_OUTCOMES
         left = self._t.shuffle_left(req.cards)
         count = len(req.cards) - len(self._t.pending)
         return [(card, k / count) for card, k in sorted(left.items())]
@@ -270,6 +310,15 @@ class NinetyNineState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no 
             elif req.kind == LEAD:
                 t.log += state.apply(Lead(action))
                 t.public.append(f"lead {action + 1}")
+            elif t.seeded:
+                if not 0 <= action < 256:
+                    raise pyspiel.SpielError(f"a shuffle's seed byte is 0-255; got {action}")
+                t.pending.append(action)
+                if len(t.pending) < SEED_BYTES:
+                    return
+                t.log += state.apply(Shuffle(shuffled(req.cards, bytes(t.pending))))
+                t.pending, t.played = [], []
+                t.public.append(req.kind)
             else:
                 left = t.shuffle_left(req.cards)
                 left[action] -= 1
@@ -299,6 +348,8 @@ class NinetyNineState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no 
                 return f"insert {action}"
             if kind == LEAD:
                 return f"lead {action + 1}"
+            if self._t.seeded:
+                return f"shuffle seed byte {action}"
             return f"shuffle: {format_card(action)}"
         return self._t.encoding.text(action)
 
@@ -381,6 +432,8 @@ class Observer:
             return state.information_state_string(player)
         return state.observation_string(player)
 
+
+_SEED_BYTE_OUTCOMES = [(byte, 1.0 / 256) for byte in range(256)]
 
 pyspiel.register_game(_GAME_TYPE, NinetyNineGame)
 
