@@ -15,7 +15,7 @@ from babel import Locale
 from ninetynine.language import Language, using
 from ninetynine.language import ngettext as py_ngettext
 from ninetynine.web.catalogs import PLURAL_CATEGORIES, accepted, catalog_json
-from tests.web.helpers import ServerThread
+from tests.web.helpers import Client, ServerThread
 
 
 @pytest.mark.parametrize("lang", list(Language))
@@ -80,3 +80,38 @@ def test_the_server_sends_the_catalog_asked_for(
     assert bad.status_code == 400
     assert bad.json()["code"] == "malformed"
     assert "klingon" in bad.json()["message"] and "zh_TW" in bad.json()["message"]
+
+
+def test_each_connection_reads_the_table_talk_in_its_language(
+    make_server: Callable[..., ServerThread],
+) -> None:
+    # one table, three clients: the same events, each line in the client's language, and
+    # no other language's lines in any frame
+    web = make_server(bot_delay=0.0)
+    created = web.create(name="Ann", players=2, bots={"2": "easy"})
+    table, token = created["table"], created["token"]
+    base = f"ws://127.0.0.1:{web.port}/ws/{table}"
+    ann = Client(f"{base}?lang=de", token)
+    thai = Client(f"{base}?lang=th", None)
+    english = Client(base, None)
+    for client in (ann, thai, english):
+        client.wait(lambda m: m["type"] == "sync")
+    ann.wait(lambda m: m["type"] in ("sync", "update") and m["view"]["turn"] == 1)
+    action = ann.view["legal"][0]
+    ann.send({"type": "act", "state": ann.state, "action": action})
+    said: dict[str, list[str]] = {}
+    for name, client in (("de", ann), ("th", thai), ("en", english)):
+        frame = client.wait(
+            lambda m: m["type"] == "update" and any(e.get("text") for e in m["events"])
+        )
+        said[name] = [e["text"] for e in frame["events"] if e.get("text")]
+        assert all("translations" not in e for e in frame["events"])
+    assert len(said["de"]) == len(said["th"]) == len(said["en"])
+    assert said["en"][0].startswith("Ann plays ")
+    assert said["de"][0].startswith("Ann spielt ")
+    assert any("\u0e00" <= ch <= "\u0e7f" for ch in said["th"][0])  # Thai letters
+    stuck = Client(f"{base}?lang=klingon", None)
+    refusal = stuck.recv()
+    assert refusal["type"] == "error" and "klingon" in refusal["message"]
+    for client in (ann, thai, english, stuck):
+        client.close()

@@ -1146,6 +1146,7 @@ ROUTES: dict[str, dict[str, Any]] = {
     "GET /club/{club_id}": _text("text/html", "the client's page", FileResponse, 400),
     "GET /s/{token}": _shared_page(),
     "GET /": _text("text/html", "the client's page", FileResponse, 400),
+    "GET /sw.js": _text("text/javascript", "the client's service worker", FileResponse, 400),
     "GET /api/language": {
         **_json(LanguageCatalog, *READ),
         "openapi_extra": {

@@ -45,6 +45,15 @@ async def index() -> FileResponse:
     return FileResponse(str(STATIC / "index.html"))
 
 
+@schema.route(router, "GET /sw.js")
+async def service_worker() -> FileResponse:
+    """The service worker, at the root so that it serves every page of the site (it keeps
+    the client in the browser's cache: the table installs and opens offline)."""
+    return FileResponse(
+        str(STATIC / "sw.js"), media_type="text/javascript", headers={"Cache-Control": "no-cache"}
+    )
+
+
 def static_files() -> StaticFiles:
     """The client's scripts, styles and images, mounted at ``/static``."""
     return StaticFiles(directory=str(STATIC))

@@ -5,12 +5,14 @@
 import { $ } from "./dom.js";
 import { installSprite } from "./cards.js";
 import { _, loadLanguage } from "./i18n.js";
+import { installOffline, unreachable } from "./offline.js";
 import { showClub } from "./clubs.js";
 import { showLobby } from "./lobby.js";
 import { showTable } from "./play.js";
 import { showReplay } from "./replay.js";
 
-await loadLanguage();  // before anything is drawn: every page speaks the chosen language
+installOffline();
+if (!(await loadLanguage())) unreachable();  // first: every page speaks the chosen language
 installSprite();
 const path = location.pathname;
 const m = /^\/t\/([A-Za-z0-9_-]+)$/.exec(path);

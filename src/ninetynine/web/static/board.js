@@ -50,11 +50,11 @@ function seatItem(li, s, scene) {
   li.classList.toggle("out", !v.alive[i]);
   li.classList.toggle("sat-out", v.alive[i] && !v.in_hand[i]);
   const marks = [];
-  if (v.turn === s.seat && v.phase !== "over") marks.push("to play");
-  if (!v.alive[i]) marks.push("out"); else if (!v.in_hand[i]) marks.push("out of this hand");
-  if (s.kind === "open") marks.push("open seat");
-  if (s.kind === "human" && !s.connected) marks.push("away");
-  if (s.bot_playing) marks.push("a bot plays");
+  if (v.turn === s.seat && v.phase !== "over") marks.push(_("to play"));
+  if (!v.alive[i]) marks.push(_("out")); else if (!v.in_hand[i]) marks.push(_("out of this hand"));
+  if (s.kind === "open") marks.push(_("open seat"));
+  if (s.kind === "human" && !s.connected) marks.push(_("away"));
+  if (s.bot_playing) marks.push(_("a bot plays"));
   const avatar = el("span", { class: `avatar a${i % 8}`, "aria-hidden": "true" },
                     s.kind === "open" ? "?" : (s.name.trim()[0] || "?").toUpperCase());
   const ring = el("span", { class: "ring", "aria-hidden": "true" });
@@ -69,8 +69,8 @@ function seatItem(li, s, scene) {
     for (let k = 0; k < Math.min(v.hand_sizes[i], 7); k++) held.append(el("span", { class: "mini" }, cardBack()));
   }
   const parts = [ring, avatar, el("span", { class: "who" }, name, livesIcons(v, i)), held];
-  if (v.dealer === s.seat) parts.push(el("span", { class: "dealer", role: "img", "aria-label": "Dealer" }, "D"));
-  if (marks.length) parts.push(el("em", { class: "marks" }, marks.join(", ")));
+  if (v.dealer === s.seat) parts.push(el("span", { class: "dealer", role: "img", "aria-label": _("Dealer") }, "D"));
+  if (marks.length) parts.push(el("em", { class: "marks" }, marks.join(_(", "))));
   const bubble = li.querySelector(".bubble") || el("p", { class: "bubble", hidden: "" });
   li.replaceChildren(...parts, bubble);
 }
@@ -109,7 +109,7 @@ export const hideBubbles = () => { for (const b of document.querySelectorAll("#s
 export function renderCenter(scene) {
   const v = scene.view;
   $("total").textContent = String(v.total);
-  $("limit").textContent = `of ${v.limit}`;
+  $("limit").textContent = _("of {limit}", { limit: v.limit });
   const ratio = Math.max(0, Math.min(1, v.total / v.limit));
   const arc = $("gauge-arc");
   arc.setAttribute("stroke-dasharray", `${(ratio * 100).toFixed(1)} 100`);

@@ -30,7 +30,8 @@ export function ngettext(one, many, n, params = {}) {
 export const ntranslated = (one, many, n, params = {}) => ngettext(one, many, n, params);
 
 // The chosen language (remembered in this browser), else the server's pick from
-// Accept-Language; then the page's marked sentences and the selector.
+// Accept-Language; then the page's marked sentences and the selector. False when no
+// catalog came (offline, the server down): the page stays in English.
 export async function loadLanguage() {
   const chosen = prefs.get("lang", null);
   const ask = (tag) => fetch(`/api/language${tag ? `?lang=${encodeURIComponent(tag)}` : ""}`)
@@ -39,7 +40,7 @@ export async function loadLanguage() {
   try {
     data = await ask(chosen).catch(() => ask(null));
   } catch {
-    return;  // no catalog (offline, server down): the page stays in English
+    return false;
   }
   messages = data.messages;
   categories = data.plural;
@@ -48,6 +49,7 @@ export async function loadLanguage() {
   document.documentElement.lang = lang;
   translatePage();
   offerLanguages(data.languages);
+  return true;
 }
 
 function translatePage() {

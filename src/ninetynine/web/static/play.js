@@ -92,7 +92,7 @@ function missing() {
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  ws = new WebSocket(`${proto}://${location.host}/ws/${tableId}`);
+  ws = new WebSocket(`${proto}://${location.host}/ws/${tableId}?lang=${encodeURIComponent(lang)}`);  // its talk in it
   $("conn").textContent = _("Connecting…");
   ws.onopen = () => {
     retry = 0;
