@@ -171,6 +171,6 @@ def assert_no_overflow(page: Page, screen: str) -> None:
             .filter((e) => e.offsetParent !== null && e.clientWidth > 1  // not visually hidden
                            && [...e.childNodes].some((c) => c.nodeType === 3 && c.data.trim())
                            && e.scrollWidth > e.clientWidth + 1)
-            .map((e) => `${e.tagName.toLowerCase()}#${e.id}: ${e.textContent.trim().slice(0, 40)}`)"""
+            .map((e) => `${e.tagName.toLowerCase()}#${e.id}: ${e.textContent.slice(0, 40)}`)"""
     )
     assert not spill, f"{screen}: text overflows its box: {spill}"
