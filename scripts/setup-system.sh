@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # System packages the web tests need: Debian's postgresql (storage tests start their own
-# cluster) and chromium (Playwright browser tests). Installs only what is missing; needs root
+# cluster), chromium (Playwright browser tests) and the fonts the game's languages are
+# drawn in (Traditional Chinese: Noto CJK; Thai: TLWG; the others: DejaVu). Installs only what is missing; needs root
 # (or sudo) to install, and is a no-op when both are present.
 set -euo pipefail
 need=()
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need+=(postgresql)
 [ -x /usr/bin/chromium ] || need+=(chromium)
+[ -n "$(fc-list :lang=zh-tw 2>/dev/null)" ] || need+=(fonts-noto-cjk)
+[ -n "$(fc-list :lang=th 2>/dev/null)" ] || need+=(fonts-thai-tlwg)
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -eq 0 ]; then sudo=(); else sudo=(sudo); fi
 echo "Installing system packages for the tests: ${need[*]}" >&2

@@ -160,3 +160,17 @@ def assert_screen(page: Page, name: str, tmp: Path, mask: list[Locator] | None =
             f"{shot} and its -diff.png); if the change is meant, run with "
             f"{UPDATE_ENV}=1"
         )
+
+
+def assert_no_overflow(page: Page, screen: str) -> None:
+    """No visible text sticks out of its box (a longer translation, a wider script): the
+    elements holding text of their own, and wider than a screen reader's 1px text."""
+    spill = page.evaluate(
+        """() => [...document.querySelectorAll(
+              'button, a.button, label, h1, h2, h3, p, th, td, li, summary, legend')]
+            .filter((e) => e.offsetParent !== null && e.clientWidth > 1  // not visually hidden
+                           && [...e.childNodes].some((c) => c.nodeType === 3 && c.data.trim())
+                           && e.scrollWidth > e.clientWidth + 1)
+            .map((e) => `${e.tagName.toLowerCase()}#${e.id}: ${e.textContent.slice(0, 40)}`)"""
+    )
+    assert not spill, f"{screen}: text overflows its box: {spill}"

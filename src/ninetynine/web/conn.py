@@ -12,6 +12,7 @@ import asyncio
 import json
 from typing import Any
 
+from ninetynine.language import Language
 from ninetynine.web.limits import Bucket
 
 
@@ -27,6 +28,7 @@ class Conn:
         self.bucket = bucket  # messages this client may still send (None: unlimited)
         self.session: str | None = None  # at a club's table: the session cookie it came with
         self.shut = False  # closed because it is no longer a member of the table's club
+        self.lang = Language.EN  # the language its table talk and explanations are sent in
 
     def shut_out(self) -> None:
         """Closes the connection: the browser is no longer signed in to a member of the

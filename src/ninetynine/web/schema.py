@@ -289,6 +289,24 @@ class PasskeyOptions(Model):
     publicKey: dict[str, Any]
 
 
+class LanguageName(Model):
+    """A language the client offers: its BCP 47 tag and its name in itself."""
+
+    tag: str
+    native: str
+
+
+class LanguageCatalog(Model):
+    """A language's messages for the browser (:func:`ninetynine.web.catalogs.catalog_json`):
+    each English message id's text, or a plural message's forms in the order of
+    ``plural``'s CLDR categories (as ``Intl.PluralRules`` names them)."""
+
+    lang: str
+    plural: list[str]
+    messages: dict[str, str | list[str]]
+    languages: list[LanguageName]
+
+
 class Done(Model):
     """A sign-out or a deletion that was done."""
 
@@ -1129,6 +1147,22 @@ ROUTES: dict[str, dict[str, Any]] = {
     "GET /club/{club_id}": _text("text/html", "the client's page", FileResponse, 400),
     "GET /s/{token}": _shared_page(),
     "GET /": _text("text/html", "the client's page", FileResponse, 400),
+    "GET /sw.js": _text("text/javascript", "the client's service worker", FileResponse, 400),
+    "GET /api/language": {
+        **_json(LanguageCatalog, *READ),
+        "openapi_extra": {
+            "parameters": [
+                {
+                    "name": "lang",
+                    "in": "query",
+                    "required": False,
+                    "description": "the language (a tag or locale name: th, zh-TW, de_DE);"
+                    " none: the first of ours that Accept-Language asks for, else English",
+                    "schema": {"type": "string"},
+                }
+            ]
+        },
+    },
 }
 
 

@@ -13,6 +13,7 @@ from ninetynine.coach import advice_json, advise, costliest, review, review_json
 from ninetynine.engine.events import Event, TotalCalled, event_to_json, narrate
 from ninetynine.engine.options import CardOption
 from ninetynine.engine.view import View, observe
+from ninetynine.language import Language
 from ninetynine.records.match import Standing, standings
 from ninetynine.records.match import steps as match_steps
 from ninetynine.records.record import Record
@@ -156,11 +157,49 @@ def review_replay_json(record: Record, seat: int, playouts: int) -> dict[str, An
     }
 
 
+# an event's table talk in the other languages, kept beside its English ``text`` for the
+# connections that read another (:func:`in_language`); never sent as it is
+TRANSLATIONS = "translations"
+
+
+class Narration:
+    """An event's line of table talk in any language, each made the first time a
+    connection in that language is sent it (most tables are read in one language only)."""
+
+    def __init__(self, event: Event, names: list[str], rules: Rules) -> None:
+        self.event, self.names, self.rules = event, list(names), rules
+        self.said: dict[Language, str | None] = {}
+
+    def __getitem__(self, lang: Language) -> str | None:
+        if lang not in self.said:
+            self.said[lang] = narrate(self.event, self.names, self.rules, lang)
+        return self.said[lang]
+
+
 def event_json(event: Event, names: list[str], rules: Rules) -> dict[str, Any]:
-    """A public event with its line of table talk under ``text``; a call keeps what was
-    said under ``call`` (its speech bubble)."""
+    """A public event with its line of table talk under ``text`` (English; the other
+    languages' from the :class:`Narration` under :data:`TRANSLATIONS`); a call keeps what
+    was said under ``call`` (its speech bubble)."""
     out = event_to_json(event)
     if isinstance(event, TotalCalled):
         out["call"] = event.text
-    out["text"] = narrate(event, names, rules)
+    out["text"] = narrate(event, names, rules, Language.EN)
+    if out["text"] is not None:
+        out[TRANSLATIONS] = Narration(event, names, rules)
+    return out
+
+
+def in_language(events: list[dict[str, Any]], lang: Language) -> list[dict[str, Any]]:
+    """The log's lines as a connection in ``lang`` is sent them: each event's talk in its
+    language (the server's own notes stay as written)."""
+    out = []
+    for e in events:
+        said = e.get(TRANSLATIONS)
+        if said is None:
+            out.append(e)
+            continue
+        line = {k: v for k, v in e.items() if k != TRANSLATIONS}
+        if lang is not Language.EN:
+            line["text"] = said[lang]
+        out.append(line)
     return out

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from importlib import resources
 
-from fastapi import APIRouter
-from fastapi.responses import FileResponse
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from ninetynine.language import Language, LanguageError
 from ninetynine.web import schema
+from ninetynine.web.catalogs import accepted, catalog_json
+from ninetynine.web.errors import ErrorCode, ProtocolError
 
 STATIC = resources.files("ninetynine.web") / "static"
 router = APIRouter()
@@ -42,6 +45,28 @@ async def index() -> FileResponse:
     return FileResponse(str(STATIC / "index.html"))
 
 
+@schema.route(router, "GET /sw.js")
+async def service_worker() -> FileResponse:
+    """The service worker, at the root so that it serves every page of the site (it keeps
+    the client in the browser's cache: the table installs and opens offline)."""
+    return FileResponse(
+        str(STATIC / "sw.js"), media_type="text/javascript", headers={"Cache-Control": "no-cache"}
+    )
+
+
 def static_files() -> StaticFiles:
     """The client's scripts, styles and images, mounted at ``/static``."""
     return StaticFiles(directory=str(STATIC))
+
+
+@schema.route(router, "GET /api/language")
+async def language(request: Request) -> JSONResponse:
+    """A language's messages for the client: ``?lang=`` names it, else the request's
+    ``Accept-Language`` chooses (English when it asks for none of ours)."""
+    asked = request.query_params.get("lang")
+    try:
+        lang = Language.parse(asked) if asked else accepted(request.headers.get("accept-language"))
+    except LanguageError as e:
+        raise ProtocolError(ErrorCode.MALFORMED, f"lang: {e}") from None
+    headers = {"Cache-Control": "no-cache", "Vary": "Accept-Language"}
+    return JSONResponse(catalog_json(lang), headers=headers)

@@ -3,8 +3,10 @@
 
 A table client's first message is ``{"type": "hello", "token": ...}`` (no token: a
 spectator). The server answers ``sync`` (own view and the public log), then ``update``
-after every change. Client messages: ``act`` {state, action}, ``coach``, ``chat``,
-``leave``, ``rematch``, ``ping``. A refused message gets ``error`` {code, message[, limit]}
+after every change; the talk and explanations are in the language of ``/ws/{id}?lang=th``,
+else of the handshake's ``Accept-Language`` (the events' fields stay language-neutral).
+Client messages: ``act`` {state, action}, ``coach``, ``chat``, ``leave``, ``rematch``,
+``ping``. A refused message gets ``error`` {code, message[, limit]}
 and changes nothing. Each WebSocket holds one of its address's connection slots.
 """
 
@@ -20,7 +22,9 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from ninetynine.errors import NinetyNineError
+from ninetynine.language import Language, LanguageError
 from ninetynine.web.accounts.service import SESSION_COOKIE
+from ninetynine.web.catalogs import accepted
 from ninetynine.web.conn import Conn
 from ninetynine.web.errors import ErrorCode, LimitError, ProtocolError
 from ninetynine.web.limits import Bucket, Limits, json_object
@@ -115,10 +119,12 @@ async def _serve(ws: WebSocket, lobby: Lobby, table_id: str, limits: Limits) -> 
             seat = table.seating.seat_of(token) if isinstance(token, str) else None
             if seat is None:
                 raise ProtocolError(ErrorCode.BAD_TOKEN, "this token holds no seat at this table")
+        lang = _language(ws)
         with _unseated(ws, lobby) if seat is None else contextlib.nullcontext():
             conn = Conn(
                 seat, limits.send_queue, Bucket(limits.messages_per_second, limits.messages_burst)
             )
+            conn.lang = lang
             if table.meta.get("club"):  # its membership is checked again when the club changes
                 conn.session = ws.cookies.get(SESSION_COOKIE)
             table.connect(conn)
@@ -128,6 +134,16 @@ async def _serve(ws: WebSocket, lobby: Lobby, table_id: str, limits: Limits) -> 
     except (TimeoutError, WebSocketDisconnect):
         with contextlib.suppress(Exception):
             await ws.close(code=4001)
+
+
+def _language(ws: WebSocket) -> Language:
+    """The language a client reads the table in: ``?lang=`` on the socket's address (the
+    page's choice), else its ``Accept-Language``; a language we lack is refused."""
+    asked = ws.query_params.get("lang")
+    try:
+        return Language.parse(asked) if asked else accepted(ws.headers.get("accept-language"))
+    except LanguageError as e:
+        raise ProtocolError(ErrorCode.MALFORMED, f"lang: {e}") from None
 
 
 async def _connected(ws: WebSocket, lobby: Lobby, table: Table, conn: Conn, limits: Limits) -> None:

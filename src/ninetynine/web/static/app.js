@@ -4,11 +4,15 @@
 // (clubs.js reads the token), /club/ID a club's page, /s/TOKEN a shared game's replay.
 import { $ } from "./dom.js";
 import { installSprite } from "./cards.js";
+import { _, loadLanguage } from "./i18n.js";
+import { installOffline, unreachable } from "./offline.js";
 import { showClub } from "./clubs.js";
 import { showLobby } from "./lobby.js";
 import { showTable } from "./play.js";
 import { showReplay } from "./replay.js";
 
+installOffline();
+if (!(await loadLanguage())) unreachable();  // first: every page speaks the chosen language
 installSprite();
 const path = location.pathname;
 const m = /^\/t\/([A-Za-z0-9_-]+)$/.exec(path);
@@ -19,7 +23,7 @@ if (shared) {
   showReplay({ shared: shared[1] }).catch((e) => {
     // a link that opens nothing: say so, with the way to the lobby
     $("table").hidden = false;
-    $("missing-h").textContent = "This shared game does not exist";
+    $("missing-h").textContent = _("This shared game does not exist");
     $("missing-text").textContent = e.message;
     $("missing-panel").hidden = false;
   });

@@ -1,17 +1,20 @@
 // The table as people see it: seats around the felt (the viewer at the bottom), the total,
 // the pile and the stock in the middle, the direction of play, and a hand of cards.
 // Live play and replays both draw through here; neither keeps game logic of its own.
-import { $, el, plural, reducedMotion } from "./dom.js";
+import { $, el, reducedMotion } from "./dom.js";
+import { _, ngettext, ntranslated } from "./i18n.js";
 import { cardBack, cardFace, cardLabel, cardName, cardParts, cardText, counterIcon, isRed } from "./cards.js";
 
 // What a life is called at this table: {one, many} from the view, "life" otherwise.
 export function counterOf(view) {
   return view.counter || { one: "life", many: "lives" };
 }
+// A count of the table's counter in words: the core's catalogs hold each counter's forms
+// ("{n} penny", "{n} pennies"), looked up by the English the view names it with.
+export const counted = (n, c) => ntranslated(`{n} ${c.one}`, `{n} ${c.many}`, n);
 export function livesText(view, i) {
-  if (view.scoring === "game_points") return plural(view.scores[i], "point", "points");
-  const c = counterOf(view);
-  return plural(view.lives[i], c.one, c.many);
+  if (view.scoring === "game_points") return ngettext("{n} point", "{n} points", view.scores[i]);
+  return counted(view.lives[i], counterOf(view));
 }
 
 // Lives as icons: one per life up to five, then one icon and the count.
@@ -35,7 +38,7 @@ function place(k, n) {
   return { x: -Math.sin(a), y: Math.cos(a) };
 }
 
-export const seatNameOf = (seats) => (n) => seats?.[n - 1]?.name || `Seat ${n}`;
+export const seatNameOf = (seats) => (n) => seats?.[n - 1]?.name || _("Seat {n}", { n });
 
 // One seat: name, lives, cards held, dealer button, turn ring, speech bubble.
 function seatItem(li, s, scene) {
@@ -47,16 +50,16 @@ function seatItem(li, s, scene) {
   li.classList.toggle("out", !v.alive[i]);
   li.classList.toggle("sat-out", v.alive[i] && !v.in_hand[i]);
   const marks = [];
-  if (v.turn === s.seat && v.phase !== "over") marks.push("to play");
-  if (!v.alive[i]) marks.push("out"); else if (!v.in_hand[i]) marks.push("out of this hand");
-  if (s.kind === "open") marks.push("open seat");
-  if (s.kind === "human" && !s.connected) marks.push("away");
-  if (s.bot_playing) marks.push("a bot plays");
+  if (v.turn === s.seat && v.phase !== "over") marks.push(_("to play"));
+  if (!v.alive[i]) marks.push(_("out")); else if (!v.in_hand[i]) marks.push(_("out of this hand"));
+  if (s.kind === "open") marks.push(_("open seat"));
+  if (s.kind === "human" && !s.connected) marks.push(_("away"));
+  if (s.bot_playing) marks.push(_("a bot plays"));
   const avatar = el("span", { class: `avatar a${i % 8}`, "aria-hidden": "true" },
                     s.kind === "open" ? "?" : (s.name.trim()[0] || "?").toUpperCase());
   const ring = el("span", { class: "ring", "aria-hidden": "true" });
-  const name = el("strong", {}, `${s.name}${mine && scene.you !== false ? " (you)" : ""}`);  // you: false, a shared game's seat
-  const held = el("span", { class: "held", role: "img", "aria-label": plural(v.hand_sizes[i], "card", "cards") });
+  const name = el("strong", {}, `${s.name}${mine && scene.you !== false ? _(" (you)") : ""}`);  // you: false, a shared game's seat
+  const held = el("span", { class: "held", role: "img", "aria-label": ngettext("{n} card", "{n} cards", v.hand_sizes[i]) });
   const open = scene.hands?.[i];
   if (open) {  // every hand open (a replay): each card as it reads, "A\u2666 10\u2663", not a tiny face
     held.classList.add("open");
@@ -66,8 +69,8 @@ function seatItem(li, s, scene) {
     for (let k = 0; k < Math.min(v.hand_sizes[i], 7); k++) held.append(el("span", { class: "mini" }, cardBack()));
   }
   const parts = [ring, avatar, el("span", { class: "who" }, name, livesIcons(v, i)), held];
-  if (v.dealer === s.seat) parts.push(el("span", { class: "dealer", role: "img", "aria-label": "Dealer" }, "D"));
-  if (marks.length) parts.push(el("em", { class: "marks" }, marks.join(", ")));
+  if (v.dealer === s.seat) parts.push(el("span", { class: "dealer", role: "img", "aria-label": _("Dealer") }, "D"));
+  if (marks.length) parts.push(el("em", { class: "marks" }, marks.join(_(", "))));
   const bubble = li.querySelector(".bubble") || el("p", { class: "bubble", hidden: "" });
   li.replaceChildren(...parts, bubble);
 }
@@ -106,14 +109,14 @@ export const hideBubbles = () => { for (const b of document.querySelectorAll("#s
 export function renderCenter(scene) {
   const v = scene.view;
   $("total").textContent = String(v.total);
-  $("limit").textContent = `of ${v.limit}`;
+  $("limit").textContent = _("of {limit}", { limit: v.limit });
   const ratio = Math.max(0, Math.min(1, v.total / v.limit));
   const arc = $("gauge-arc");
   arc.setAttribute("stroke-dasharray", `${(ratio * 100).toFixed(1)} 100`);
   arc.setAttribute("class", ratio >= 0.9 ? "hot" : ratio >= 0.7 ? "warm" : "cool");
   const ccw = v.direction === "ccw";
   $("direction").classList.toggle("ccw", ccw);
-  $("direction-text").textContent = ccw ? "Play goes counter-clockwise" : "Play goes clockwise";
+  $("direction-text").textContent = ccw ? _("Play goes counter-clockwise") : _("Play goes clockwise");
   // the pile: the last cards fanned, each at its own small angle
   const pile = $("pile"), start = v.pile_size - v.pile.length;
   const cards = v.pile.map((c, k) => {
@@ -124,15 +127,16 @@ export function renderCenter(scene) {
     return span;
   });
   pile.replaceChildren(...cards);
-  pile.setAttribute("aria-label", v.pile.length ? `Pile, top card ${cardName(v.pile.at(-1))}` : "Pile, empty");
+  pile.setAttribute("aria-label", v.pile.length ? _("Pile, top card {card}", { card: cardName(v.pile.at(-1)) })
+                                                : _("Pile, empty"));
   const stack = $("stock").querySelector(".stack");
   if (!stack.firstChild) stack.append(cardBack(), cardBack());
   $("stock-count").textContent = String(v.stock_size);
-  $("stock").setAttribute("aria-label", `Stock: ${plural(v.stock_size, "card", "cards")}`);
+  $("stock").setAttribute("aria-label", ngettext("Stock: {n} card", "Stock: {n} cards", v.stock_size));
   $("stock").classList.toggle("empty", v.stock_size === 0);
   const pot = $("pot");
   pot.hidden = !v.pot;
-  if (v.pot) pot.textContent = `Pot: ${plural(v.pot, counterOf(v).one, counterOf(v).many)}`;
+  if (v.pot) pot.textContent = _("Pot: {amount}", { amount: counted(v.pot, counterOf(v)) });
 }
 
 // A card laid on the pile glides there from where it was (a hand card or a seat).
@@ -178,7 +182,7 @@ export function cardNotes(button, rules, card, totals, limit) {
   if (totals?.length) {
     after ||= button.appendChild(el("span", { class: "after" }));
     const unique = [...new Set(totals)];
-    after.textContent = unique.length > 3 ? "any" : unique.join(" / ");
+    after.textContent = unique.length > 3 ? _("any") : unique.join(" / ");
     after.classList.toggle("over", unique.every((t) => t > limit));
   } else after?.remove();
   return label;
@@ -189,8 +193,10 @@ export function describeCard(card, label, totals, limit) {
   if (label?.special) parts[0] += `, ${label.label}`;
   if (totals?.length) {
     const unique = [...new Set(totals)];
-    parts.push(unique.length > 3 ? "sets any total" :
-      `makes ${unique.join(" or ")}${unique.every((t) => t > limit) ? ", over the limit" : ""}`);
+    const said = unique.join(_(" or "));
+    parts.push(unique.length > 3 ? _("sets any total")
+      : unique.every((t) => t > limit) ? _("makes {totals}, over the limit", { totals: said })
+      : _("makes {totals}", { totals: said }));
   }
   return parts.join(": ");
 }

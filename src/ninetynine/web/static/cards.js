@@ -1,15 +1,19 @@
 // Cards: reading the server's notation, naming cards in words, and drawing faces, backs
 // and the counters players hold (pennies, tokens, corners...) as SVG, from code.
 import { svg } from "./dom.js";
+import { _ } from "./i18n.js";
 
-const RANK_WORDS = { A: "Ace", J: "Jack", Q: "Queen", K: "King" };
-const SUITS = { S: "Spades", H: "Hearts", D: "Diamonds", C: "Clubs" };
-export const ACTIONS = { down: "Lay down", pass: "Pass", draw: "Draw a card", nodraw: "Do not draw" };
+// the words, translated where they are shown (the catalogs hold the core's card names)
+const RANK_WORDS = { A: () => _("Ace"), J: () => _("Jack"), Q: () => _("Queen"), K: () => _("King") };
+const SUITS = { S: () => _("Spades"), H: () => _("Hearts"), D: () => _("Diamonds"), C: () => _("Clubs") };
+const ACTION_WORDS = { down: () => _("Lay down"), pass: () => _("Pass"), draw: () => _("Draw a card"),
+                       nodraw: () => _("Do not draw") };
+export const actionName = (a) => ACTION_WORDS[a]?.() ?? a;
 
 // A move in words in the position ``v`` it is made in (a pass there may decline an extra turn).
 export function moveName(v, text, seatName) {
   if (cardParts(text)) return cardName(text, seatName);
-  return text === "pass" && v.may_decline ? "Decline the extra turn" : ACTIONS[text] || text;
+  return text === "pass" && v.may_decline ? _("Decline the extra turn") : actionName(text);
 }
 
 // A card, then what tells its plays apart: a value (AS+11), a total it sets (AS=57) or
@@ -28,11 +32,13 @@ export function cardText(card) {
 }
 export const minus = (text) => text.replace("-", "\u2212");  // a real minus sign
 
-export function cardName(text, seatName = (n) => `Seat ${n}`) {
+export function cardName(text, seatName = (n) => _("Seat {n}", { n })) {
   const p = cardParts(text);
-  if (!p) return ACTIONS[text] || text;
-  return `${RANK_WORDS[p.rank] || p.rank} of ${SUITS[p.suit]}` + (p.value ? ` as ${minus(p.value)}` : "") +
-    (p.to ? `, setting the total to ${p.to}` : "") + (p.target ? `, ${seatName(Number(p.target))} plays next` : "");
+  if (!p) return actionName(text);
+  return _("{rank} of {suit}", { rank: RANK_WORDS[p.rank]?.() ?? p.rank, suit: SUITS[p.suit]() }) +
+    (p.value ? _(" as {value}", { value: minus(p.value) }) : "") +
+    (p.to ? _(", setting the total to {total}", { total: p.to }) : "") +
+    (p.target ? _(", {name} plays next", { name: seatName(Number(p.target)) }) : "");
 }
 
 // What a card does under the table's rules ({label, special}), from the sync's `rules`.

@@ -1,8 +1,8 @@
 // Cues that reach a player who is not looking: a chime and the tab title on their turn,
 // calls spoken aloud (off until asked for), and a live region for screen readers.
 import { $, prefs } from "./dom.js";
+import { _ } from "./i18n.js";
 
-const TITLE = "Ninety-Nine";
 let audio = null;
 
 // Browsers let a page make sound only after a click or a key: the context starts then.
@@ -32,9 +32,9 @@ function chime() {
 
 let myTurn = false;
 export function turnCue(isMine, quiet = false) {
-  if (isMine && !myTurn && !quiet) { chime(); announce("Your turn."); }
+  if (isMine && !myTurn && !quiet) { chime(); announce(_("Your turn.")); }
   myTurn = isMine;
-  document.title = isMine ? `Your turn \u00b7 ${TITLE}` : TITLE;
+  document.title = isMine ? _("Your turn · {game}", { game: _("Ninety-Nine") }) : _("Ninety-Nine");
 }
 
 export function speak(text) {

@@ -2,13 +2,14 @@
 // pause at the end of a hand), the player's moves, chat, and the end of the game.
 // The server is authoritative: this page shows the view it is sent and sends actions with
 // the state id it saw.
-import { $, api, bindToggle, el, icon, plural, prefs, saveName, savedName, tokenKey } from "./dom.js";
+import { $, api, bindToggle, el, icon, prefs, saveName, savedName, tokenKey } from "./dom.js";
 import { cardName, cardParts, minus, moveName } from "./cards.js";
 import {
   cardNotes, counterOf, describeCard, hideBubbles, livesIcons, livesText, renderCenter, renderHand,
   renderSeats, seatNameOf, seatRect, showBubble, slideToPile,
 } from "./board.js";
 import { announce, speak, turnCue } from "./cues.js";
+import { _, lang, ngettext } from "./i18n.js";
 import { coachFrame, initCoach, showCoach } from "./coach.js";
 import { duration, notifyButton, turnNotice } from "./turns.js";
 
@@ -45,7 +46,7 @@ async function seatOrJoin(id) {
   sessionStorage.removeItem(movedKey(id));
   const signedIn = await api("/api/account/me").then((r) => !!r.account, () => false);
   if (!signedIn) return offerSeat(id);
-  if (moved) return offerSeat(id, "Your seat was opened on another device: reload this page to play here.");
+  if (moved) return offerSeat(id, _("Your seat was opened on another device: reload this page to play here."));
   try {
     const res = await api(`/api/tables/${encodeURIComponent(id)}/seat`, {});
     localStorage.setItem(tokenKey(id), res.token);
@@ -61,7 +62,7 @@ function offerSeat(id, note = "") {
   $("join-error").textContent = note;
   $("join-name").value = savedName();
   api(`/api/tables/${id}`).then((t) => {
-    if (t.status !== "waiting") { $("join").hidden = true; $("join-h").textContent = "This game has started"; }
+    if (t.status !== "waiting") { $("join").hidden = true; $("join-h").textContent = _("This game has started"); }
     $("join-rules").textContent = `${t.rules.name} \u00b7 ${t.seats.map((s) => s.name).join(", ")}`;
   }).catch((e) => { if (e.status === 404) missing(); else $("join-error").textContent = e.message; });
   $("join").addEventListener("click", async () => {
@@ -91,8 +92,8 @@ function missing() {
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  ws = new WebSocket(`${proto}://${location.host}/ws/${tableId}`);
-  $("conn").textContent = "Connecting\u2026";
+  ws = new WebSocket(`${proto}://${location.host}/ws/${tableId}?lang=${encodeURIComponent(lang)}`);  // its talk in it
+  $("conn").textContent = _("Connecting…");
   ws.onopen = () => {
     retry = 0;
     ws.send(JSON.stringify({ type: "hello", token: watching ? null : localStorage.getItem(tokenKey(tableId)) }));
@@ -100,7 +101,7 @@ function connect() {
   ws.onmessage = (m) => onMessage(JSON.parse(m.data));
   ws.onclose = (ev) => {
     if (ev.code === 4000) return;  // refused for good: the message says why
-    $("conn").textContent = "Connection lost: reconnecting\u2026";
+    $("conn").textContent = _("Connection lost: reconnecting…");
     setTimeout(connect, Math.min(5000, 300 * 2 ** retry++));
   };
 }
@@ -205,7 +206,7 @@ function handEnd(events, v, before) {
     el("span", { class: "name" }, s.name), livesIcons(v, s.seat - 1),
     cost[s.seat] ? el("span", { class: "cost" }, `\u2212${cost[s.seat]}`) : null)));
   hideBubbles();
-  $("prompt").textContent = "End of the hand.";
+  $("prompt").textContent = _("End of the hand.");
   box.hidden = false;
   holding = true;
   announce(endLines(events).join(" "));
@@ -226,7 +227,8 @@ function release(go) {
 // Drawing the frame ----------------------------------------------------------------------
 // the rules and where the table is: while a hand's end is on screen, that hand's number
 function showTitle(t, handNo) {
-  const status = { waiting: "waiting for players", playing: `hand ${handNo}`, over: "game over", abandoned: "abandoned" };
+  const status = { waiting: _("waiting for players"), playing: _("hand {n}", { n: handNo }), over: _("game over"),
+                   abandoned: _("abandoned") };
   $("rules-name").textContent = `${t.rules.name} \u00b7 ${status[t.status] || t.status}`;
 }
 function render(msg) {
@@ -253,21 +255,25 @@ let notifyWired = false;
 function renderPrompt(v, t, stuck) {  // stuck: why no card may be played, from the engine
   const open = t.seats.filter((s) => s.kind === "open").length;
   let text;
-  if (t.status === "waiting") text = `Waiting for ${plural(open, "more player", "more players")}: send them the invite link.`;
-  else if (v.phase === "over") text = "The game is over.";
+  if (t.status === "waiting") text = ngettext("Waiting for {n} more player: send them the invite link.",
+                                                    "Waiting for {n} more players: send them the invite link.", open);
+  else if (v.phase === "over") text = _("The game is over.");
   else if (v.seat !== null && v.turn === v.seat) {  // what this turn asks, where it is more than a card
     const note = stuck || turnNote(v);
-    text = note ? `Your turn. ${note}` : "Your turn: play a card.";
+    text = note ? _("Your turn. {note}", { note }) : _("Your turn: play a card.");
   }
-  else if (v.turn) text = `${seatName(v.turn)} to play.`;
-  else text = "Dealing\u2026";
-  if (v.seat === null && t.status !== "waiting") text = `You are watching. ${text}`;
+  else if (v.turn) text = _("{name} to play.", { name: seatName(v.turn) });
+  else text = _("Dealing…");
+  if (v.seat === null && t.status !== "waiting") text = _("You are watching. {text}", { text });
   $("prompt").textContent = text;
 }
 function turnNote(v) {  // what a no-draw chain, or an extra turn, asks of the player to act
-  if (v.plays_left) return `Play ${v.plays_left} more card${v.plays_left === 1 ? "" : "s"} without drawing.`;
-  if (v.chain) return `Play ${v.chain === 1 ? "a card" : `${v.chain} cards in a row`} without drawing, or answer with another no-draw card.`;
-  if (v.may_decline && v.phase === "play") return "The reverse gives you another turn: play a card, or decline it.";
+  if (v.plays_left) return ngettext("Play {n} more card without drawing.", "Play {n} more cards without drawing.", v.plays_left);
+  if (v.chain) {
+    return ngettext("Play a card without drawing, or answer with another no-draw card.",
+                    "Play {n} cards in a row without drawing, or answer with another no-draw card.", v.chain);
+  }
+  if (v.may_decline && v.phase === "play") return _("The reverse gives you another turn: play a card, or decline it.");
   return "";
 }
 function playsOf(v, card) {
@@ -286,7 +292,7 @@ function renderMyHand(msg) {
     const label = cardNotes(b, rules, c, totals, v.limit);
     b.classList.toggle("legal", legal);
     b.classList.toggle("refused", mine && !legal);
-    b.setAttribute("aria-label", describeCard(c, label, totals, v.limit) + (mine && !legal ? ": cannot be played now" : ""));
+    b.setAttribute("aria-label", describeCard(c, label, totals, v.limit) + (mine && !legal ? _(": cannot be played now") : ""));
     if (i < 9) b.setAttribute("aria-keyshortcuts", String(i + 1)); else b.removeAttribute("aria-keyshortcuts");
   });
   const extras = mine ? v.legal.filter((a) => !cardParts(a)) : [];
@@ -302,12 +308,13 @@ function tapCard(card) {
   const v = last?.view;
   if (!v) return;
   if (!myTurn(v)) {
-    showError(v.phase === "over" ? "The game is over." : v.turn ? `It is ${seatName(v.turn)}'s turn.` : "Wait for the deal.");
+    showError(v.phase === "over" ? _("The game is over.")
+      : v.turn ? _("It is {name}'s turn.", { name: seatName(v.turn) }) : _("Wait for the deal."));
     return;
   }
   const plays = playsOf(v, card);
   if (!plays.length) {
-    showError(last.options?.[card]?.refused?.why || `${cardName(card)} cannot be played now.`);
+    showError(last.options?.[card]?.refused?.why || _("{card} cannot be played now.", { card: cardName(card) }));
     const b = $("hand").querySelector(`button[data-card="${card}"]`);
     b?.classList.remove("shake");
     requestAnimationFrame(() => b?.classList.add("shake"));
@@ -322,21 +329,21 @@ function openChoice(card, plays) {
   choiceFor = card;
   const box = $("choice"), first = cardParts(plays[0]);
   const totalOf = (a) => last.options?.[card]?.plays.find((p) => p.action === a)?.total;
-  const question = first.target ? "who plays next?" : first.to ? "set the total to" : "play as";
-  const makes = first.target && totalOf(plays[0]) !== undefined ? ` (total ${totalOf(plays[0])})` : "";
+  const question = first.target ? _("who plays next?") : first.to ? _("set the total to") : _("play as");
+  const makes = first.target && totalOf(plays[0]) !== undefined ? _(" (total {total})", { total: totalOf(plays[0]) }) : "";
   box.setAttribute("aria-label", `${cardName(card)}: ${question}`);
-  const cancel = el("button", { type: "button", class: "cancel", "aria-label": "Cancel" },
+  const cancel = el("button", { type: "button", class: "cancel", "aria-label": _("Cancel") },
                     icon("M6 4.6 12 10.6 18 4.6 19.4 6 13.4 12 19.4 18 18 19.4 12 13.4 6 19.4 4.6 18 10.6 12 4.6 6Z"));
   cancel.addEventListener("click", closeChoice);
   box.replaceChildren(el("p", { class: "question" }, `${cardName(card)}${makes}: ${question}`));
   if (first.to) {  // any total from 0 to the limit: typed, not a row of buttons
     const top = Math.max(...plays.map((a) => Number(cardParts(a).to)));
     const input = el("input", { type: "number", min: "0", max: String(top), inputmode: "numeric",
-                                "aria-label": `New total, 0 to ${top}` });
-    const go = el("button", { type: "button", class: "primary" }, "Play");
+                                "aria-label": _("New total, 0 to {top}", { top }) });
+    const go = el("button", { type: "button", class: "primary" }, _("Play"));
     const submit = () => {
       const a = plays.find((o) => cardParts(o).to === String(Number(input.value)));
-      if (a && input.value !== "") act(a); else showError(`Type a total from 0 to ${top}.`);
+      if (a && input.value !== "") act(a); else showError(_("Type a total from 0 to {top}.", { top }));
     };
     go.addEventListener("click", submit);
     input.addEventListener("keydown", (e) => { if (e.key === "Enter") submit(); });
@@ -402,17 +409,18 @@ function renderSummary(msg) {
   if (!over) return;
   const names = (v.outcome?.winners || []).map((w) => seatName(w));
   $("summary-text").textContent = names.length
-    ? `${names.join(" and ")} win${names.length === 1 ? "s" : ""} (${v.outcome.why}).`
-    : "Nobody wins.";
+    ? ngettext("{names} wins ({why}).", "{names} win ({why}).", names.length,
+               { names: names.join(_(" and ")), why: v.outcome.why })
+    : _("Nobody wins.");
   const st = msg.standings;
-  const lostHead = v.scoring === "game_points" ? "Points lost" : `${counterOf(v).many[0].toUpperCase()}${counterOf(v).many.slice(1)} lost`;
+  const lostHead = v.scoring === "game_points" ? _("Points lost") : _("Lost");
   $("standings-lost").textContent = lostHead;
   const ranked = [...(st?.seats || [])].sort((a, b) => a.place - b.place || a.lost - b.lost || a.seat - b.seat);
   $("standings-body").replaceChildren(...ranked.map((s) => el("tr", { class: s.won ? "won" : "" },
-    el("td", {}, ordinal(s.place)), el("th", { scope: "row" }, seatName(s.seat) + (s.seat === v.seat ? " (you)" : "")),
+    el("td", {}, ordinal(s.place)), el("th", { scope: "row" }, seatName(s.seat) + (s.seat === v.seat ? _(" (you)") : "")),
     el("td", {}, livesIcons(v, s.seat - 1)),
     el("td", {}, String(s.lost)))));
-  $("standings-hands").textContent = st ? `${plural(st.hands, "hand", "hands")} played.` : "";
+  $("standings-hands").textContent = st ? ngettext("{n} hand played.", "{n} hands played.", st.hands) : "";
   const started = msg.events.findLastIndex((e) => e.kind === "HandStarted");
   const lines = endLines(msg.events.slice(started + 1));  // a sync's events are the whole game
   $("summary-last").replaceChildren(...lines.map((x) => el("li", {}, x)));
@@ -444,7 +452,9 @@ function bringIntoView(box) {
   const r = box.getBoundingClientRect();
   if (r.top < 0 || r.bottom > innerHeight) box.scrollIntoView({ block: r.height > innerHeight ? "start" : "nearest" });
 }
-const ordinal = (n) => `${n}${["th", "st", "nd", "rd"][(n % 100 > 10 && n % 100 < 14) || n % 10 > 3 ? 0 : n % 10]}`;
+// a place in English words ("1st"); in the others, as the catalog writes "{n}." (1., 第1名)
+const ordinal = (n) => (lang === "en" ? `${n}${["th", "st", "nd", "rd"][(n % 100 > 10 && n % 100 < 14) || n % 10 > 3 ? 0 : n % 10]}`
+  : _("{n}.", { n }));
 
 // The talk: the game's events and what people write --------------------------------------
 function addLog(text, kind) {
@@ -457,7 +467,7 @@ function addChat(line) {
   const mine = last?.view && line.seat !== null && line.seat === last.view.seat;
   log.append(el("li", { class: `chat${mine ? " mine" : ""}` }, el("b", {}, `${line.name}: `), line.text));
   trim(log);
-  if (!mine && !prefs.get("mute-chat", false)) announce(`${line.name} writes: ${line.text}`);
+  if (!mine && !prefs.get("mute-chat", false)) announce(_("{name} writes: {text}", { name: line.name, text: line.text }));
 }
 function trim(log) {
   while (log.children.length > 300) log.firstChild.remove();
@@ -478,13 +488,13 @@ function setupControls() {
   });
   $("next-hand").addEventListener("click", () => release(true));
   $("copy").addEventListener("click", () => {
-    navigator.clipboard?.writeText($("invite").value).then(() => announce("Invite link copied."), () => {});
+    navigator.clipboard?.writeText($("invite").value).then(() => announce(_("Invite link copied.")), () => {});
   });
   $("rematch").addEventListener("click", () => send({ type: "rematch" }));
   $("share").addEventListener("click", shareGame);
   $("share-copy").addEventListener("click", () => {
     $("share-link").select();
-    navigator.clipboard?.writeText($("share-link").value).then(() => announce("Share link copied."), () => {});
+    navigator.clipboard?.writeText($("share-link").value).then(() => announce(_("Share link copied.")), () => {});
   });
   $("leave").addEventListener("click", () => { send({ type: "leave" }); location.href = "/"; });
   $("chat-name").value = savedName();

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ninetynine.engine.options import card_options, stuck_explanation
+from ninetynine.language import Language, using
 from ninetynine.rules.settings import Rules
 from ninetynine.web.conn import Conn
 from ninetynine.web.errors import ErrorCode, LimitError, ProtocolError
@@ -22,7 +23,7 @@ from ninetynine.web.settings import Settings
 from ninetynine.web.storage import Storage
 from ninetynine.web.table.background import later
 from ninetynine.web.table.seating import Seating, clean_name
-from ninetynine.web.wire import options_json, rules_json, standings_json, view_json
+from ninetynine.web.wire import in_language, options_json, rules_json, standings_json, view_json
 
 CHAT_KEPT = 50  # chat lines a client gets when it (re)connects
 # the notes that are part of the game's story, stored so that a restart keeps them in the
@@ -54,11 +55,23 @@ class Fanout:
         return bool(self.conns) or any(self.seating.elsewhere.values())
 
     def frame(
-        self, seat: int | None, kind: str, events: list[dict[str, Any]], summary: dict[str, Any]
+        self,
+        seat: int | None,
+        kind: str,
+        events: list[dict[str, Any]],
+        summary: dict[str, Any],
+        lang: Language = Language.EN,
     ) -> str:
         """One message for one seat (or the spectators), as text fixed at this state id:
         its view, what each of its cards would do when it is to play, the standings at the
-        end, and on a ``sync`` the rules' card labels and the recent chat."""
+        end, and on a ``sync`` the rules' card labels and the recent chat; the table talk
+        and the explanations in ``lang``."""
+        with using(lang):
+            return self._frame(seat, kind, in_language(events, lang), summary)
+
+    def _frame(
+        self, seat: int | None, kind: str, events: list[dict[str, Any]], summary: dict[str, Any]
+    ) -> str:
         match = self.seating.match
         state = match.state
         view = match.view(0 if seat is None else seat)
@@ -83,11 +96,12 @@ class Fanout:
         """Log the events and send each client its own view: one frame text per seat."""
         self.log += events
         summary = self.summary()
-        texts: dict[int | None, str] = {}
+        texts: dict[tuple[int | None, Language], str] = {}
         for conn in self.conns:
-            text = texts.get(conn.seat)
+            text = texts.get((conn.seat, conn.lang))
             if text is None:
-                text = texts[conn.seat] = self.frame(conn.seat, kind, events, summary)
+                text = self.frame(conn.seat, kind, events, summary, conn.lang)
+                texts[conn.seat, conn.lang] = text
             conn.send(text)
 
     def say(self, conn: Conn, text: object, name: object = None) -> None:

@@ -274,7 +274,7 @@ class Table:
             clock.turn_started = clock.last_seen  # the clock waited while nobody was here
         fanout.conns.add(conn)
         self.sharing.publish_presence(conn.seat)
-        conn.send(fanout.frame(conn.seat, "sync", fanout.log, self.summary()))
+        conn.send(fanout.frame(conn.seat, "sync", fanout.log, self.summary(), conn.lang))
         self.kick()
 
     def disconnect(self, conn: Conn, *, leave: bool = False) -> None:

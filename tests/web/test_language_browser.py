@@ -1,0 +1,104 @@
+"""The browser table in the language the browser asks for (Accept-Language), changed with
+the selector and remembered: the page's own sentences, the client's prompts and card
+names, and the core's counters, all from the game's catalogs; what a person sees."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from tests.web.helpers import ServerThread
+from tests.web.pages import (
+    assert_accessible,
+    assert_no_overflow,
+    assert_no_sideways_scroll,
+    assert_screen,
+    take_turn,
+)
+
+
+def test_the_table_speaks_the_browser_s_language_and_the_chosen_one_is_remembered(
+    browser: Browser, make_server: Callable[..., ServerThread]
+) -> None:
+    web = make_server(bot_delay=0.0, seed=99)
+    context = browser.new_context(locale="th-TH", reduced_motion="reduce")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(web.url)
+
+    expect(page.locator("html")).to_have_attribute("lang", "th")
+    expect(page.locator("#hero-h")).to_have_text("รักษายอดรวมไว้ไม่เกิน 99")
+    selector = page.get_by_label("ภาษา")
+    expect(selector).to_have_value("th")
+    expect(selector.locator("option")).to_have_text(
+        ["English", "繁體中文（台灣）", "ไทย", "Íslenska", "Español", "Deutsch", "Français"]
+    )
+    page.locator("#lobby").get_by_label("ชื่อของคุณ").fill("Ann")
+    page.get_by_role("button", name="เล่นกับบอทเลย").click()
+    page.wait_for_url("**/t/**")
+    page.wait_for_function("() => document.querySelector('#hand button.legal')")
+    expect(page.locator("#prompt")).to_have_text(re.compile(r"^ตาคุณแล้ว"))
+    # the cards named in Thai (the core's words), and the seats' counters in Thai plurals
+    suit = re.compile("โพดำ|โพแดง|ข้าวหลามตัด|ดอกจิก")
+    expect(page.locator("#hand button").first).to_have_attribute("aria-label", suit)
+    expect(page.locator("#seats .lives").first).to_have_attribute("aria-label", "5 เพนนี")
+    expect(page.get_by_role("button", name="ออกจากโต๊ะ")).to_be_visible()
+    take_turn(page)
+    # the table talk, narrated by the server for this connection, in Thai too
+    expect(page.locator("#log li").first).to_have_text(re.compile("[\u0e00-\u0e7f]"))
+
+    # the choice is kept in this browser, over the Accept-Language the browser sends
+    page.get_by_label("ภาษา").select_option("de")
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    expect(page.get_by_role("button", name="Tisch verlassen")).to_be_visible()
+    page.wait_for_function("() => document.querySelector('#hand button.legal')")
+    expect(page.locator("#prompt")).to_have_text(re.compile(r"^Du bist dran"))
+    expect(page.locator("#log")).to_contain_text("spielt")
+    page.goto(web.url)
+    expect(page.get_by_role("button", name="Jetzt gegen Bots spielen")).to_be_visible()
+    expect(page.get_by_label("Sprache")).to_have_value("de")
+    assert not errors, errors
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["th", "zh-TW"])
+def test_the_wide_scripts_fit_the_phone_and_read_well(
+    lang: str, browser: Browser, make_server: Callable[..., ServerThread], tmp_path: Path
+) -> None:
+    # Thai and Traditional Chinese at a phone's size: the lobby and a table mid-hand as
+    # their baselines (looked at: the fonts setup-system.sh installs, no missing glyph),
+    # no text out of its box, no sideways scrolling, nothing serious for axe-core
+    web = make_server(bot_delay=0.0, seed=99)
+    context = browser.new_context(
+        locale=lang,
+        viewport={"width": 390, "height": 844},
+        reduced_motion="reduce",
+        is_mobile=True,
+        has_touch=True,
+    )
+    page = context.new_page()
+    page.goto(web.url)
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    expect(page.locator("#rules option")).not_to_have_count(0)
+
+    def check(screen: str) -> None:
+        page.mouse.move(0, 0)
+        assert_screen(page, f"{screen}-{lang}-phone", tmp_path)
+        assert_no_overflow(page, screen)
+        assert_no_sideways_scroll(page, screen)
+        assert_accessible(page, screen)
+
+    check("lobby")
+    page.locator("#lobby").get_by_label(re.compile("ชื่อของคุณ|你的名字")).fill("Ann")
+    page.locator("#play-now").click()
+    page.wait_for_url("**/t/**")
+    for _ in range(2):
+        take_turn(page)
+    page.wait_for_function("() => document.querySelector('#hand button.legal')")
+    check("table")
+    context.close()
