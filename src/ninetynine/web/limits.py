@@ -257,6 +257,7 @@ RULE_BOUNDS: dict[str, str] = {
     "big_table_over": "max_setting",
     "king_ban_turns": "max_setting",
     "upcard_special": "max_setting",
+    "challenge_cancel": "max_setting",  # ranks (below 13): bounded like any setting
     "instant_hands": "max_hand_size",
     "decks": "max_decks",
     "big_table_decks": "max_decks",
