@@ -540,42 +540,28 @@ class State(Penalties):
         assert action.card is not None
         base, limit = param_code(action.card, 0), self.c.limit
         typed = format_card(action.card)  # the moves it suggests, as they are typed
-        if eff.challenge:
+        if eff.names_seat:  # whom it names plays next, or is challenged
             if action.target is None:
+                moves = _(" or ").join(f"{typed}>{s + 1}" for s in self.name_targets(action.card))
                 raise ChoiceRequiredError(
-                    _("{card} challenges a player to be out: {moves}").format(
-                        card=name,
-                        moves=_(" or ").join(
-                            f"{typed}>{s + 1}" for s in self.name_targets(action.card)
-                        ),
-                    )
+                    (
+                        _("{card} challenges a player to be out: {moves}")
+                        if eff.challenge
+                        else _("{card} names who plays next: {moves}")
+                    ).format(card=name, moves=moves)
                 )
             if action.value is not None or action.to is not None:
                 raise IllegalActionError(
-                    _(
-                        "{card} has no choice of value: play it as {typed}>N, naming the seat N "
-                        "it challenges"
-                    ).format(card=name, typed=typed)
-                )
-            if not 0 <= action.target < self.n:
-                raise IllegalActionError(
-                    f"{action.shown()} names seat {action.target + 1}, "
-                    f"but the table has seats 1 to {self.n}"
-                )
-            return base + action.target
-        if eff.name:
-            if action.target is None:
-                raise ChoiceRequiredError(
-                    _("{card} names who plays next: {moves}").format(
-                        card=name,
-                        moves=_(" or ").join(f"{typed}>{s + 1}" for s in self.name_targets()),
-                    )
-                )
-            if action.value is not None or action.to is not None:
-                raise IllegalActionError(
-                    _(
-                        "{card} has no choice of value: play it as {move}>N, naming the seat N "
-                        "that plays next"
+                    (
+                        _(
+                            "{card} has no choice of value: play it as {move}>N, naming the "
+                            "seat N it challenges"
+                        )
+                        if eff.challenge
+                        else _(
+                            "{card} has no choice of value: play it as {move}>N, naming the "
+                            "seat N that plays next"
+                        )
                     ).format(card=name, move=typed)
                 )
             if not 0 <= action.target < self.n:
