@@ -114,3 +114,31 @@ def test_pettingzoo_self_play_trains_one_policy_for_every_seat(
     assert "arena: the policy against 3 random, 8 games: wins" in out
     assert 0.0 <= win_rate <= 1.0
     assert all(torch.isfinite(p).all() for p in policy.parameters())
+
+
+def test_rllib_ppo_trains_with_its_masking_module_and_its_policy_plays_in_the_arena(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    rllib_ppo = example("rllib_ppo")
+    argv = ["--iterations", "2", "--batch", "512", "--minibatch", "128", "--epochs", "1"]
+    rllib_ppo.main([*argv, "--width", "16", "--games", "4"])
+    out = capsys.readouterr().out
+    assert out.count("CPU min  mean return") == 2  # a line an iteration
+    assert "trained: 1,024 learner steps" in out
+    assert "arena: rllib against 3 heuristic-v1, 4 games of P, seats rotated: rllib wins" in out
+
+
+def test_the_rllib_env_puts_the_legal_actions_in_each_observation_and_rotates_the_seat() -> None:
+    rllib_ppo = example("rllib_ppo")
+    env = rllib_ppo.MaskedNinetyNine({"players": 3, "opponents": "random", "seat": 1})
+    seats = []
+    for game in range(3):
+        obs, _ = env.reset() if game else env.reset(seed=4)
+        assert env.observation_space.contains(obs)
+        seats.append(env.env.seat)
+        done = False
+        while not done:
+            mask = obs["action_mask"]
+            assert mask.any() and np.array_equal(mask, env.env.action_masks())
+            obs, _, done, _, _ = env.step(int(np.flatnonzero(mask)[0]))
+    assert seats == [1, 2, 0]
