@@ -10,7 +10,12 @@ against three ``heuristic-v1`` with the seats rotated over the same cards, for t
 with its 95% interval (an even share is 1/players).
 
 Run: python examples/train_ppo.py [--minutes 30] [--steps N] [--games 2000]
-     [--save policy.npz] [--load policy.npz]
+     [--imitate N] [--save policy.npz] [--load policy.npz]
+
+``--imitate N`` starts the network from a teacher (a batch bot, ``--teacher``,
+``heuristic-v1`` by default): N learner decisions played by the teacher, the policy trained
+toward its moves and the value toward what each decision's player went on to receive, then
+PPO from there; the CPU minutes it takes count in ``--minutes``.
 
 Every ``--report`` learner steps it prints the learning curve: the steps, the CPU minutes
 and the win rate of the games finished since the last line.
@@ -32,7 +37,9 @@ from stable_baselines3.common.vec_env import VecEnv
 from ninetynine.arena import ArenaConfig, run_games, summarize
 from ninetynine.bots import register
 from ninetynine.engine.actions import Action
+from ninetynine.engine.state import DOWN
 from ninetynine.engine.view import View
+from ninetynine.rl.batch_bots import batch_bot
 from ninetynine.rl.policy import PolicyBot
 from ninetynine.rl.vector import NinetyNineVectorEnv
 
@@ -171,6 +178,57 @@ class TrainedBot:
         return self.bot.choose(view, rng)
 
 
+def imitate(model: MaskablePPO, envs: NinetyNineVectorEnv, args: argparse.Namespace) -> None:
+    """Start the network from a teacher: ``--imitate`` learner decisions played by the
+    batch bot ``--teacher`` in the learner's seat, then ``--imitate-epochs`` of supervised
+    steps: the policy toward the teacher's moves (cross-entropy over the legal actions),
+    the value toward what each decision's player went on to receive (gamma 1)."""
+    start = time.process_time()
+    teacher, batch, every = batch_bot(args.teacher), envs.batch, np.arange(envs.num_envs)
+    index = np.zeros(DOWN + 1, np.int64)  # engine code -> action index
+    for code in range(DOWN + 1):
+        index[code] = envs.encoding.index.get(code, 0)
+    observations, masks, moves, rewards, done = [], [], [], [], []
+    obs, _ = envs.reset(seed=args.seed)
+    for _ in range(max(1, args.imitate // envs.num_envs)):
+        chosen = index[batch.codes(teacher(batch, every, batch.legal()))]
+        observations.append(obs)
+        masks.append(envs.action_masks())
+        moves.append(chosen)
+        obs, reward, terminated, _, _ = envs.step(chosen)
+        rewards.append(reward)
+        done.append(terminated)
+    returns = np.zeros_like(np.array(rewards))
+    following = np.zeros(envs.num_envs)
+    for t in range(len(rewards) - 1, -1, -1):  # what came after each decision, to its game's end
+        following = rewards[t] + np.where(done[t], 0.0, following)
+        returns[t] = following
+    x = torch.as_tensor(np.concatenate(observations))
+    m = torch.as_tensor(np.concatenate(masks).astype(bool))
+    y = torch.as_tensor(np.concatenate(moves))
+    g = torch.as_tensor(returns.reshape(-1), dtype=torch.float32)
+    policy = model.policy
+    for epoch in range(args.imitate_epochs):
+        order, agree, seen = torch.randperm(len(y)), 0, 0
+        for lo in range(0, len(y), args.batch_size):
+            at = order[lo : lo + args.batch_size]
+            values, log_prob, _ = policy.evaluate_actions(x[at], y[at], action_masks=m[at])
+            loss = -log_prob.mean() + 0.5 * ((values.flatten() - g[at]) ** 2).mean()
+            policy.optimizer.zero_grad()
+            loss.backward()
+            policy.optimizer.step()
+            with torch.no_grad():
+                best = policy.get_distribution(x[at], action_masks=m[at].numpy()).mode()
+            agree += int((best == y[at]).sum())
+            seen += len(at)
+        print(
+            f"  imitation epoch {epoch + 1}: {len(y):,} decisions of {args.teacher}, "
+            f"the policy picks the teacher's move in {agree / seen:.1%}",
+            flush=True,
+        )
+    print(f"imitated in {(time.process_time() - start) / 60:.1f} CPU minutes")
+
+
 def train(args: argparse.Namespace) -> NumpyPolicy:
     torch.set_num_threads(1)  # one core, as the benchmark's figures
     envs = NinetyNineVectorEnv(
@@ -197,8 +255,11 @@ def train(args: argparse.Namespace) -> NumpyPolicy:
         device="cpu",
         verbose=0,
     )
-    budget = Budget(env, args.minutes, args.report, args.save)
     start = time.process_time()
+    if args.imitate:
+        imitate(model, envs, args)
+        env.seed(args.seed + 1)
+    budget = Budget(env, args.minutes - (time.process_time() - start) / 60, args.report, args.save)
     model.learn(total_timesteps=args.steps, callback=budget)
     spent = time.process_time() - start
     print(
@@ -225,6 +286,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rate", type=float, default=3e-4)
     parser.add_argument("--width", type=int, default=128, help="hidden units per layer")
     parser.add_argument("--report", type=int, default=250_000, help="steps a curve line")
+    parser.add_argument(
+        "--imitate", type=int, default=0, help="learner decisions of --teacher to start from"
+    )
+    parser.add_argument("--teacher", default="heuristic-v1", help="a batch bot")
+    parser.add_argument("--imitate-epochs", type=int, default=3)
     parser.add_argument("--games", type=int, default=2000, help="arena games (0: none)")
     parser.add_argument("--workers", type=int, default=1, help="arena processes (0: all)")
     parser.add_argument("--seed", type=int, default=1)

@@ -45,6 +45,38 @@ def test_maskable_ppo_trains_on_the_vector_env_and_its_policy_plays_in_the_arena
     assert "4 games of P" in capsys.readouterr().out
 
 
+def test_imitation_starts_the_policy_from_the_teacher_s_moves(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--imitate``: the network learns the batched heuristic-v1's moves before PPO."""
+    from argparse import Namespace
+
+    from sb3_contrib import MaskablePPO
+
+    from ninetynine.engine.state import DOWN
+    from ninetynine.rl.batch_bots import batch_bot
+
+    train_ppo = example("train_ppo")
+    envs = NinetyNineVectorEnv("P", 4, 64, opponents="heuristic-v1", seat="rotate")
+    env = train_ppo.SB3VecEnv(envs)
+    model = MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=64, seed=2, device="cpu")
+    args = Namespace(teacher="heuristic-v1", imitate=4096, imitate_epochs=4, batch_size=128, seed=5)
+    train_ppo.imitate(model, envs, args)
+    assert "of heuristic-v1, the policy picks the teacher's move in" in capsys.readouterr().out
+    # on games it has not seen, the trained policy mostly plays the teacher's move
+    teacher, batch, every = batch_bot("heuristic-v1"), envs.batch, np.arange(64)
+    index = np.array([envs.encoding.index.get(code, 0) for code in range(DOWN + 1)])
+    policy, agree = train_ppo.NumpyPolicy.of(model), 0
+    obs, _ = envs.reset(seed=99)
+    for _ in range(10):
+        wanted = index[batch.codes(teacher(batch, every, batch.legal()))]
+        masks = envs.action_masks()
+        mine = np.array([policy(o, m) for o, m in zip(obs, masks, strict=True)])
+        agree += int((mine == wanted).sum())
+        obs, *_ = envs.step(wanted)
+    assert agree / 640 > 0.8
+
+
 def test_the_numpy_policy_is_the_torch_policy_s_greedy_masked_action() -> None:
     from sb3_contrib import MaskablePPO
 
