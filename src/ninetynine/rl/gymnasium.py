@@ -168,7 +168,8 @@ class NinetyNineGymEnv(gymnasium.Env[np.ndarray, np.int64]):
             raise NinetyNineError("call reset() before step()")
         return self.episode
 
-    def render(self) -> str | None:
+    # Gymnasium types render with a method-level TypeVar no override can name
+    def render(self) -> str | None:  # type: ignore[override]
         """The table as text from the agent's seat: returned in ``'ansi'`` mode, printed in
         ``'human'`` mode (then None); None with no render mode."""
         if self.render_mode is None:

@@ -81,7 +81,7 @@ class NinetyNineEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mi
                 "action_mask": spaces.Box(0, 1, (enc.actions,), np.int8),
             }
         )
-        self._action_space = spaces.Discrete(enc.actions)
+        self._action_space: spaces.Space[Any] = spaces.Discrete(enc.actions)
         self.observation_spaces = dict.fromkeys(self.possible_agents, self._observation_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, self._action_space)
         self._rng = random.Random()
