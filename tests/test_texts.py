@@ -91,8 +91,13 @@ def one_change(draw: st.DrawFn, base: Rules) -> tuple[str, Rules]:
         value = tuple(dict(value).items())
     elif key in ("threshold_values", "border_values"):
         value = tuple(draw(st.lists(st.integers(1, 98), min_size=1, max_size=3, unique=True)))
-    elif key in ("upcard_special", "challenge_cancel"):
+    elif key in ("upcard_special", "challenge_cancel", "no_draw_after"):
         value = tuple(sorted(draw(st.sets(st.integers(0, 12), max_size=6))))
+    elif key == "joker_cards":  # (they play, and are described, only with jokers)
+        assume(base.jokers)
+        which = draw(st.integers(0, 1))
+        new = parse_effect(draw(st.sampled_from(EFFECTS)))
+        value = old[:which] + (new,) + old[which + 1 :]
     elif key == "decks_by_players":
         value = tuple(
             sorted(draw(st.dictionaries(st.integers(2, 10), st.integers(1, 3), max_size=2)).items())

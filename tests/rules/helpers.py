@@ -49,7 +49,7 @@ def pos(
         used = parse_cards(
             " ".join(hands + [top] + [keys.get(k, "") for k in ("pile", "out", "held")])
         )
-        left = Counter(new_deck(probe.decks)) - Counter(used)
+        left = Counter(new_deck(probe.decks, probe.rules.jokers)) - Counter(used)
         spare = format_cards(sorted(left.elements()))
         if rest == "stock":
             data["stock"] = f"{top} {spare}"

@@ -30,7 +30,7 @@ from urllib.parse import quote
 
 from ninetynine.bots.base import make_bot
 from ninetynine.errors import NinetyNineError
-from ninetynine.rules.settings import Rules, rules_to_mapping
+from ninetynine.rules.settings import EmptyHand, Rules, rules_to_mapping
 
 # the Rules fields that name a rule set rather than say how it plays
 _NAMING = ("id", "name", "description")
@@ -103,6 +103,11 @@ def unplayable(cell: Cell) -> str | None:
         return (
             f"{rules.id}: the analysis does not play challenge cards (KC's King): its "
             "ledger has no cause for a player a challenge puts out"
+        )
+    if rules.jokers or rules.no_draw_after or rules.empty_hand is not EmptyHand.STUCK:
+        return (
+            f"{rules.id}: the analysis does not play jokers, cards with no draw after them "
+            "nor empty hands that put a player out (CN99): its fast path deals 52-card packs"
         )
     if not rules.players_min <= n <= rules.players_max:
         return f"{rules.id} is for {rules.players_min} to {rules.players_max} players, not {n}"

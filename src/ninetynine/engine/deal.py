@@ -172,7 +172,7 @@ class Dealing(StateBase):
         )
         if rules.new_round_deal is NewRoundDeal.FULL_RESHUFFLE or decks != self.decks:
             self.decks = decks
-            self._gather(new_deck(decks))
+            self._gather(new_deck(decks, rules.jokers))
             return
         need = rules.hand_size * sum(alive) + (rules.start_total is StartTotal.UPCARD)
         old_hands = [c for hand in self.hands for c in hand]

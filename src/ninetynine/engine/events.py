@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ninetynine.language import N_, Language, _, ngettext, translated, using
-from ninetynine.rules.cards import format_card, show_card
+from ninetynine.rules.cards import format_card, show_card, show_cards
 from ninetynine.rules.settings import Elimination, Pot, Rules
 from ninetynine.rules.words import Noun, counter, ending, spoken
 
@@ -266,6 +266,14 @@ class PlayerOut(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class HandShown(Event):
+    """``seat``, put out, laid ``cards`` face up onto the discards (CN99, O44)."""
+
+    seat: int
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class SatOut(Event):
     """Out of this hand only."""
 
@@ -374,6 +382,7 @@ REASONS = (
     N_("extra point"),
     N_("others drink"),
     N_("none"),
+    N_("empty hand"),  # LifeLost: an empty hand puts its player out (CN99, O47)
 )
 _PAID_FOR = re.compile(r"(made exactly|crossed) (\d+)")
 
@@ -537,6 +546,10 @@ def _narrate(event: Event, names: list[str] | None, rules: Rules | None) -> str 
             )
         case PlayerOut(seat):
             return _("{who} is out of the game.").format(who=who(seat))
+        case HandShown(seat, cards):
+            return _("{who} lays their cards face up on the discards: {cards}.").format(
+                who=who(seat), cards=show_cards(cards)
+            )
         case SatOut(seat):
             return _("{who} is out of this hand.").format(who=who(seat))
         case TotalReset(total, cleared):

@@ -70,7 +70,16 @@ class LedgerState(State):
 
     def _pay(self, seat: int, amount: int, reason: str, by: int | None = None) -> None:
         due, held = self._due, sum(self.lives)
-        cause = due if due >= 0 else MADE if by is not None else CROSSED
+        # (an empty hand that puts a player out, CN99's O47: no card could be played)
+        cause = (
+            due
+            if due >= 0
+            else MADE
+            if by is not None
+            else CANNOT_PLAY
+            if reason == "empty hand"
+            else CROSSED
+        )
         self._due = -1  # a bust pays once; a later payment of the play has its own cause
         _pay(self, seat, amount, reason, by)
         paid = held - sum(self.lives)  # what _pay took: no more than the side held

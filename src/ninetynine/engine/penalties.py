@@ -127,10 +127,15 @@ class Penalties(Dealing):
                 self.alive[seat] = self.in_hand[seat] = False
                 if self._ev is not None:
                     self._ev.append(E.PlayerOut(seat))
+                hand = self.hands[seat]
                 if rules.eliminated_hand is EliminatedHand.UNDER_PILE:
-                    hand = self.hands[seat]
                     self.pile[:0] = hand  # face down: nobody sees them
                     self.face_down += len(hand)
+                    hand.clear()
+                elif rules.eliminated_hand is EliminatedHand.FACE_UP:
+                    if self._ev is not None:
+                        self._ev.append(E.HandShown(seat, tuple(hand)))
+                    self.pile += hand  # on top, face up: every seat has seen them (O44)
                     hand.clear()
         sides = {self.side(s) for s in range(self.n) if self.alive[s]}
         if rules.game_end is GameEnd.FIRST_OUT:  # the rest are ranked by lives

@@ -819,7 +819,8 @@ class State(Penalties):
         if ev is not None:
             value = eff.values[choice_of(code)] if eff.has_choice else None
             ev.append(E.CardPlayed(seat, card, value, old, new))
-            text = (rules.bust_call if bust else rules.calls[rank_of(card)]).format(total=new)
+            call = rules.calls[rank_of(card)] if card < 52 else "{total}"  # (a joker: the total)
+            text = (rules.bust_call if bust else call).format(total=new)
             ev.append(E.TotalCalled(seat, new, text))
         if c.scoring_on_play:  # reverses after the play's penalties (Q18, Q47)
             if self._score_play(seat, eff, old, new, bust):
@@ -853,10 +854,12 @@ class State(Penalties):
             self._extra_turn(seat, eff, code, nxt)
             if self.plays_left:  # the turn goes on as a run of no-draw answers: no choice
                 self.may_decline = False
-        elif self.in_hand[seat]:
+        elif self.in_hand[seat] and card not in c.no_draw_cards:
             self._end_turn(seat, nxt)
-        else:  # paid out of the game by a threshold penalty: no draw
+        else:  # paid out of the game by a threshold penalty, or no draw after this card
             self.turn = nxt
+        if c.empty_out and not hand and self.alive[seat] and self.phase != OVER:
+            self._knock_out(seat, "empty hand")
 
     def _named(self, seat: int, target: int) -> int:
         """The seat a naming card names plays next (or, if this play put it out, the one
@@ -876,7 +879,7 @@ class State(Penalties):
         if eff.name:
             nxt = self._named(seat, number_of(code))
         if not self.c.chain_cards:
-            if self.in_hand[seat]:
+            if self.in_hand[seat] and card_of(code) not in self.c.no_draw_cards:
                 self._end_turn(seat, nxt)
             else:
                 self.turn = nxt
@@ -945,10 +948,13 @@ class State(Penalties):
         self.turn = self._next_seat(attacker, 1)
         self._draw(seat, 1)
 
-    def _knock_out(self, seat: int) -> None:
-        """A challenge puts ``seat`` out of the game: it pays every life it has left."""
-        self._pay(seat, self.seat_lives(seat), "challenge")
+    def _knock_out(self, seat: int, reason: str = "challenge") -> None:
+        """A challenge (or an empty hand, O47) puts ``seat`` out of the game: it pays every
+        life it has left; if it was to play, the next seat in the hand plays."""
+        self._pay(seat, self.seat_lives(seat), reason)
         self.in_hand[seat] = False
+        if self.turn == seat and self.phase == PLAY:
+            self.turn = self._next_seat(seat, 1)
 
     def _skip_from(self, seat: int, before: list[bool]) -> int:
         """The seat after skipping one; ``before`` is who was in the hand before the play."""
@@ -972,7 +978,7 @@ def check_state(state: State) -> None:
         raise RecordError(
             f"{n} players: {rules.id} is for {rules.players_min} to {rules.players_max}"
         )
-    deck = sorted(new_deck(state.decks))
+    deck = sorted(new_deck(state.decks, rules.jokers))
     have = sorted(state.all_cards())
     if have != deck:
         extra, missing = Counter(have) - Counter(deck), Counter(deck) - Counter(have)

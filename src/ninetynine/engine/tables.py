@@ -16,12 +16,13 @@ from functools import cache, wraps
 from typing import TypeVar
 
 from ninetynine.engine.actions import Action
-from ninetynine.rules.cards import rank_of
+from ninetynine.rules.cards import CODES, rank_of
 from ninetynine.rules.effects import Effect, Kind, resolve
 from ninetynine.rules.settings import (
     BelowZero,
     ChoiceFilter,
     Draw,
+    EmptyHand,
     InstantCheck,
     NoLegalPlay,
     Restock,
@@ -34,7 +35,7 @@ from ninetynine.rules.settings import (
 )
 
 PARAM = 1 << 16
-ANSWER = PARAM + (52 << 10)  # + card: a card that answers a challenge
+ANSWER = PARAM + (64 << 10)  # + card: a card that answers a challenge (above a joker's)
 # The totals after plays are cached under total * AFTER_KEY + code: above every code, with
 # low bits set so that the low bits of a key (which pick its dict slot) mix in the total.
 AFTER_KEY = (1 << 17) + (1 << 8) + 1
@@ -78,7 +79,7 @@ class RuleTables:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self.effects: tuple[Effect, ...] = tuple(rules.effect_of(c) for c in range(52))
+        self.effects: tuple[Effect, ...] = tuple(rules.effect_of(c) for c in range(CODES))
         self.limit = rules.limit
         self.moves: dict[tuple[int, int], tuple[tuple[int, int, bool], ...]] = {}
         self.ban_cards = rules.opening_ban_cards()  # the limit-setting cards' opening ban
@@ -101,17 +102,17 @@ class RuleTables:
         )
         # cards whose play names a seat (their codes get a seat each): who plays next, or
         # whom a challenge card challenges; and no-draw cards
-        self.naming = frozenset(c for c in range(52) if self.effects[c].names_seat)
-        self.challenging = frozenset(c for c in range(52) if self.effects[c].challenge)
+        self.naming = frozenset(c for c in range(CODES) if self.effects[c].names_seat)
+        self.challenging = frozenset(c for c in range(CODES) if self.effects[c].challenge)
         # the cards that answer a challenge: a challenge card (the challenger is out) or a
         # rank that cancels it
         cancel = set(rules.challenge_cancel)
         self.answers = (
-            self.challenging | frozenset(c for c in range(52) if rank_of(c) in cancel)
+            self.challenging | frozenset(c for c in range(CODES) if rank_of(c) in cancel)
             if self.challenging
             else frozenset()
         )
-        self.chain_cards = frozenset(c for c in range(52) if self.effects[c].no_draw)
+        self.chain_cards = frozenset(c for c in range(CODES) if self.effects[c].no_draw)
         # the legal plays and turns need more than the tables (State._extra_codes): seats
         # to name, chains, and set-any codes out of the card order
         self.extras = bool(self.naming or self.chain_cards) or any(
@@ -125,25 +126,32 @@ class RuleTables:
         self.down_if_none_safe = (
             rules.no_legal_play is NoLegalPlay.LAY_DOWN and rules.stuck is Stuck.BUST
         )
+        # cards after which their player draws nothing (CN99's 7 and J, O42), and whether a
+        # play that empties a hand puts its player out at once (O47): both off the fast lane
+        self.no_draw_cards = frozenset(c for c in range(CODES) if rank_of(c) in rules.no_draw_after)
+        self.empty_out = rules.empty_hand is EmptyHand.OUT
         # card -> the direction's factor, for the cards whose play, short of a bust, only
         # passes the turn on (reversing or not) and draws a card: the fast lane of
         # State.apply_code; none where plays score or turns are unusual
-        plain = self.plain_draw and not (self.scoring_on_play or self.extras)
+        plain = self.plain_draw and not (self.scoring_on_play or self.extras or self.empty_out)
         plain_reverse = (
             rules.reverse_with_two_players and rules.two_player_reverse is TwoPlayerReverse.HOLD
         )
         self.plain_turns = {
             c: -1 if self.effects[c].reverse else 1
-            for c in range(52)
-            if plain and not self.effects[c].skip and (plain_reverse or not self.effects[c].reverse)
+            for c in range(CODES)
+            if plain
+            and not self.effects[c].skip
+            and (plain_reverse or not self.effects[c].reverse)
+            and c not in self.no_draw_cards
         }
         # cards whose action carries a number: a seat to name or a total to set
-        self.param_cards = frozenset(c for c in range(52) if self.effects[c].has_param)
+        self.param_cards = frozenset(c for c in range(CODES) if self.effects[c].has_param)
         # per card, the lowest card with the same rank and effect: cards a player cannot
         # tell apart in play (bots merge their moves)
         self.same = tuple(
             next(d for d in range(c & ~3, c + 1) if self.effects[d] == self.effects[c])
-            for c in range(52)
+            for c in range(CODES)
         )
         # (total * 64 + card) -> (safe codes, busting codes);
         # (total * AFTER_KEY + code) -> the total after the play
@@ -176,7 +184,7 @@ class RuleTables:
         found = self.safe_rows.get(total)
         if found is None:
             found = self.safe_rows[total] = tuple(
-                self.moves_of(card, total)[0] for card in range(52)
+                self.moves_of(card, total)[0] for card in range(CODES)
             )
         return found
 

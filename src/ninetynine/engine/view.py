@@ -68,7 +68,7 @@ class View:
     def unseen(self) -> list[int]:
         """Cards this seat has not seen: in other hands, the stock, or face down."""
         seen = Counter(self.hand) + Counter(self.pile) + Counter(self.out)
-        left = Counter(new_deck(self.decks)) - seen
+        left = Counter(new_deck(self.decks, self.rules.jokers)) - seen
         return sorted(left.elements())
 
 

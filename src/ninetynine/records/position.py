@@ -341,7 +341,7 @@ def position_from_mapping(data: Mapping[str, Any], admit: Admit | None = None) -
         state.stock = list(reversed(_cards(data, "stock")))
     else:
         state.stock = []
-        rest = Counter(new_deck(state.decks)) - Counter(state.all_cards())
+        rest = Counter(new_deck(state.decks, state.rules.jokers)) - Counter(state.all_cards())
         state.stock = sorted(rest.elements(), reverse=True)
     state.phase, state.chance = PLAY, NO_CHANCE
     if phase == DRAWING:

@@ -41,6 +41,7 @@ from ninetynine.rules.settings import (
     EliminatedHand,
     Elimination,
     EmptyDraw,
+    EmptyHand,
     ForcedCard,
     GameEnd,
     NewRoundDeal,
@@ -87,6 +88,9 @@ SUPPORTED: tuple[tuple[str, tuple[Any, ...]], ...] = (
     ("empty_draw", (EmptyDraw.SKIP,)),
     ("new_round_deal", (NewRoundDeal.FULL_RESHUFFLE, NewRoundDeal.FROM_STOCK)),
     ("deck_count", (DeckCount.AT_START,)),
+    ("jokers", (False,)),
+    ("empty_hand", (EmptyHand.STUCK,)),
+    ("no_draw_after", ((),)),
 )
 
 # A shuffler takes the slots to shuffle for and, per slot, the cards (sorted; padded with

@@ -73,6 +73,11 @@ def rules_for(rules: str | Rules, players: int) -> Rules:
             f"rules {loaded.id}: the encoding does not encode a challenge card's answers "
             "(KC's King): it encodes plays, seats named to play next and set totals"
         )
+    if loaded.jokers:
+        raise RulesError(
+            f"rules {loaded.id}: the encoding does not encode jokers (CN99's 54-card "
+            "packs): it encodes the 52 cards of a standard pack"
+        )
     return loaded
 
 

@@ -15,6 +15,8 @@ from collections.abc import Callable
 
 from ninetynine.language import N_, Nn_, _, ntranslated, pad_left, translated
 from ninetynine.rules.cards import (
+    ALL_RANKS,
+    JOKER_RANKS,
     RANKS,
     card_name,
     parse_card,
@@ -35,6 +37,7 @@ from ninetynine.rules.settings import (
     EliminatedHand,
     Elimination,
     EmptyDraw,
+    EmptyHand,
     ForcedCard,
     GameEnd,
     InstantCheck,
@@ -73,19 +76,30 @@ def card_table(rules: Rules) -> list[tuple[str, str, str]]:
         )
         for i, eff in enumerate(rules.cards)
     ]
-    return ranks + [
-        (
-            show_card(card),
-            describe_effect(eff, rules.limit, rules.halve_over),
-            said(rules.calls[rank_of(card)]).replace("{total}", "#"),
-        )
-        for card, eff in rules.suit_cards
+    jokers = [  # a joker is called by the total alone
+        (JOKER_RANKS[i], describe_effect(eff, rules.limit, rules.halve_over), "#")
+        for i, eff in enumerate(rules.joker_cards)
+        if rules.jokers
     ]
+    return (
+        ranks
+        + jokers
+        + [
+            (
+                show_card(card),
+                describe_effect(eff, rules.limit, rules.halve_over),
+                said(rules.calls[rank_of(card)]).replace("{total}", "#") if card < 52 else "#",
+            )
+            for card, eff in rules.suit_cards
+        ]
+    )
 
 
 def _name(which: str) -> str:
     """A rank or card of :func:`card_table` in words: ``"King"``, ``"Ace of Spades"``."""
-    return rank_name(RANKS.index(which)) if which in RANKS else card_name(parse_card(which))
+    if which in ALL_RANKS:
+        return rank_name(ALL_RANKS.index(which))
+    return card_name(parse_card(which))
 
 
 def _either(items: list[str]) -> str:
@@ -97,6 +111,9 @@ def _cards_that(rules: Rules, test: Callable[[Effect], bool]) -> str:
     """The ranks (and suit exceptions) whose effect passes ``test``, in words:
     ``"the Four"``, ``"the Four or the Seven"``."""
     names = [rank_name(i) for i, eff in enumerate(rules.cards) if test(eff)]
+    names += [
+        rank_name(13 + i) for i, eff in enumerate(rules.joker_cards) if rules.jokers and test(eff)
+    ]
     names += [card_name(card) for card, eff in rules.suit_cards if test(eff)]
     return _either([_("the {card}").format(card=n) for n in names])
 
@@ -159,6 +176,7 @@ PLAYERS = Nn_("{n} player", "{n} players")
 CARDS = Nn_("{n} card", "{n} cards")
 DECKS = Nn_("{n} deck", "{n} decks")
 FULL_DECKS = Nn_("{n} 52-card deck", "{n} 52-card decks")
+JOKER_DECKS = Nn_("{n} 54-card deck (with both jokers)", "{n} 54-card decks (with both jokers)")
 
 
 def _table(r: Rules, noun: Noun, single: bool) -> list[str]:
@@ -179,7 +197,13 @@ def _table(r: Rules, noun: Noun, single: bool) -> list[str]:
     decks = _by_players(
         r,
         r.decks_for,
-        lambda d: _("one 52-card deck") if d == 1 else _count(d, *FULL_DECKS),
+        lambda d: (
+            (_("one 54-card deck (with both jokers)") if d == 1 else _count(d, *JOKER_DECKS))
+            if r.jokers
+            else _("one 52-card deck")
+            if d == 1
+            else _count(d, *FULL_DECKS)
+        ),
         lambda d: _count(d, *DECKS),
         counted,
     )
@@ -307,7 +331,15 @@ def _playing(r: Rules) -> list[str]:
     else:
         play = [
             _("Play one card, call the new total, then draw back to {n}.").format(n=r.hand_size)
+            if not r.no_draw_after and r.empty_hand is EmptyHand.STUCK
+            else _("Play one card, call the new total, then draw one card.")
         ]
+    if r.no_draw_after:
+        play.append(
+            _("After {cards} you draw no card.").format(
+                cards=_either([_("the {card}").format(card=rank_name(k)) for k in r.no_draw_after])
+            )
+        )
     can_go_over = r.may_bust or r.no_legal_play is NoLegalPlay.PLAY_AND_BUST
     if r.may_bust:
         play.append(_("Any card may be played; going over {limit} is a bust.").format(limit=limit))
@@ -572,8 +604,12 @@ def _losing(r: Rules, noun: Noun, single: bool) -> list[str]:
         losing[0] = _("{loss}; {after}.").format(loss=losing[0], after=after)
     if r.scoring is Scoring.LIVES and not sudden_death:  # (else said above)
         losing.append(_elimination(r, noun))
+    if r.empty_hand is EmptyHand.OUT:
+        losing.append(_("A player whose play leaves them no card is out of the game at once."))
     if r.eliminated_hand is EliminatedHand.UNDER_PILE:
         losing.append(_("A player put out puts their cards face down under the discards."))
+    elif r.eliminated_hand is EliminatedHand.FACE_UP:
+        losing.append(_("A player put out lays their cards face up on the discards."))
     elif r.scoring is Scoring.LIVES and (
         r.after_bust is not AfterBust.END_HAND or r.thresholds is Thresholds.ONLINE
     ):

@@ -19,7 +19,17 @@ from typing import Any, NamedTuple, Union, get_args, get_origin, get_type_hints
 
 from ninetynine.errors import RulesError
 from ninetynine.launch import command
-from ninetynine.rules.cards import KING, RANKS, SIX, format_card, parse_card, parse_rank, rank_of
+from ninetynine.rules.cards import (
+    ALL_RANKS,
+    CODES,
+    KING,
+    RANKS,
+    SIX,
+    format_card,
+    parse_card,
+    parse_rank,
+    rank_of,
+)
 from ninetynine.rules.effects import Effect, Kind, format_effect, parse_effect
 
 
@@ -91,6 +101,14 @@ class EliminatedHand(StrEnum):
 
     KEEP = "keep"  # out of play until the next deal
     UNDER_PILE = "under_pile"  # face down under the discards: back at the next reshuffle
+    FACE_UP = "face_up"  # face up onto the discards, for every seat to see (CN99, O44)
+
+
+class EmptyHand(StrEnum):
+    """What a player left with no card does (``Rules.empty_hand``)."""
+
+    STUCK = "stuck"  # plays on, and at its turn has no legal play (``Rules.stuck``)
+    OUT = "out"  # is out of the game at once, after the play that emptied it (CN99, O47)
 
 
 class StartTotal(StrEnum):
@@ -354,6 +372,7 @@ class Rules:
     players_min: int = 2
     players_max: int = 10
     decks: int = 1
+    jokers: bool = False  # each pack holds a small and a big joker too: 54 cards (CN99)
     decks_by_players: tuple[tuple[int, int], ...] = ()  # (from this many players, decks)
     big_table_over: int = 0  # more players than this: big_table_decks and _lives (0 = off)
     big_table_decks: int = 2
@@ -376,6 +395,7 @@ class Rules:
     halve_over: int = 49  # halve-or-double halves an even total above this, else doubles
     # B. card effects
     cards: tuple[Effect, ...] = field(default_factory=_default_cards)
+    joker_cards: tuple[Effect, Effect] = (Effect(), Effect())  # SJ, BJ (with ``jokers``)
     suit_cards: tuple[tuple[int, Effect], ...] = ()  # (card, effect) where a suit differs
     calls: tuple[str, ...] = ("{total}",) * 13
     bust_call: str = "{total} — bust"  # said on going over (Q05); e.g. "0" to call the reset
@@ -403,6 +423,8 @@ class Rules:
     clear_pile_on_reset: bool = False
     draw_after_bust: bool = True
     eliminated_hand: EliminatedHand = EliminatedHand.KEEP
+    empty_hand: EmptyHand = EmptyHand.STUCK
+    no_draw_after: tuple[int, ...] = ()  # ranks whose player draws nothing after them (O42)
     # D. card flow
     stock_empty: StockEmpty = StockEmpty.RESHUFFLE_KEEP_TOP
     restock: Restock = Restock.LAZY
@@ -446,7 +468,7 @@ class Rules:
                 sorted(
                     (card, eff)
                     for card, eff in dict(self.suit_cards).items()
-                    if eff != self.cards[rank_of(card)]
+                    if eff != self._rank_effect(card)
                 )
             ),
         )
@@ -459,14 +481,24 @@ class Rules:
         for c, eff in self.suit_cards:
             if c == card:
                 return eff
-        return self.cards[rank_of(card)]
+        return self._rank_effect(card)
+
+    def _rank_effect(self, card: int) -> Effect:
+        rank = rank_of(card)
+        return self.cards[rank] if rank < 13 else self.joker_cards[rank > 13]
 
     def effects(self) -> tuple[Effect, ...]:
-        """Every distinct effect of these rules (ranks and suit exceptions)."""
-        return tuple(dict.fromkeys(self.cards + tuple(e for _, e in self.suit_cards)))
+        """Every distinct effect of these rules (ranks, jokers in play and suit exceptions)."""
+        jokers = self.joker_cards if self.jokers else ()
+        return tuple(dict.fromkeys(self.cards + jokers + tuple(e for _, e in self.suit_cards)))
+
+    @property
+    def pack(self) -> int:
+        """The cards of one pack: 52, or 54 with the jokers."""
+        return 54 if self.jokers else 52
 
     def decks_for(self, players: int) -> int:
-        """How many 52-card decks a table of this many players uses."""
+        """How many packs (of 52, or 54 with jokers) a table of this many players uses."""
         if self.decks_by_players:
             return max((d for n, d in self.decks_by_players if players >= n), default=self.decks)
         big = self.big_table_over and players > self.big_table_over
@@ -486,7 +518,7 @@ class Rules:
             return frozenset()
         return frozenset(
             card
-            for card in range(52)
+            for card in range(CODES)
             if (eff := self.effect_of(card)).kind is Kind.SET and eff.to in (None, self.limit)
         )
 
@@ -504,7 +536,9 @@ class Rules:
 MEANINGS: dict[str, str] = {
     "players_min": "the fewest players the rule set is for",
     "players_max": "the most players the rule set is for",
-    "decks": "52-card decks shuffled together",
+    "decks": "packs shuffled together (52 cards, or 54 with jokers)",
+    "jokers": "each pack holds a small and a big joker too (54 cards): set what they do "
+    "with cards.SJ and cards.BJ",
     "decks_by_players": "decks by table size, overriding decks (Québec: 2 decks from 3 players)",
     "big_table_over": "above this many players, big_table_decks and big_table_lives apply (0: off)",
     "big_table_decks": "decks at a big table",
@@ -524,7 +558,8 @@ MEANINGS: dict[str, str] = {
     "upcard_special": "ranks that, turned up, go back into the stock (with start_total = upcard)",
     "limit": "the total nobody may go over (99)",
     "halve_over": "halve-or-double halves an even total above this, else doubles",
-    "cards": "what each rank does",
+    "cards": "what each rank does (SJ and BJ: the jokers, with jokers = true)",
+    "joker_cards": "what the small and the big joker do (written as cards.SJ, cards.BJ)",
     "suit_cards": "single cards whose suit makes them differ from their rank",
     "calls": "what a player says on playing each rank",
     "bust_call": "what is said on going over the limit",
@@ -550,7 +585,11 @@ MEANINGS: dict[str, str] = {
     "(revert) it goes back to before the busting card and the buster sits out",
     "clear_pile_on_reset": "a reset after a bust also clears the pile away",
     "draw_after_bust": "the player who went over draws back to a full hand",
-    "eliminated_hand": "the cards of a player put out mid-hand: kept out, or under the pile",
+    "eliminated_hand": "the cards of a player put out mid-hand: kept out, face down under "
+    "the pile, or face up onto it",
+    "empty_hand": "a player whose play leaves no card: plays on (stuck at its turn), or is "
+    "out at once",
+    "no_draw_after": "ranks after which the player draws no card (CN99: 7 and J)",
     "stock_empty": "when the stock runs out: reshuffle the pile (keeping its top), all of "
     "it, or stop drawing",
     "restock": "rebuild the stock when a draw needs it, or as soon as it is empty",
@@ -621,7 +660,7 @@ def _validate(r: Rules) -> None:
         fail("cards", len(r.cards), "every rank A..K needs an effect")
     for n in (r.players_min, r.players_max):
         need = n * r.hand_size + (1 if r.start_total is StartTotal.UPCARD else 0)
-        have = 52 * r.decks_for(n)
+        have = r.pack * r.decks_for(n)
         if need > have:
             fail(
                 "hand_size",
@@ -678,6 +717,7 @@ def _validate(r: Rules) -> None:
         ("border_values", r.border_values),
         ("upcard_special", r.upcard_special),
         ("challenge_cancel", r.challenge_cancel),
+        ("no_draw_after", r.no_draw_after),
     ):
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
             fail(key, values, "expected a list of whole numbers")
@@ -767,7 +807,7 @@ def _convert(key: str, value: Any) -> Any:
     elif hint is str:
         if isinstance(value, str):
             return value
-    elif key in ("upcard_special", "challenge_cancel"):
+    elif key in ("upcard_special", "challenge_cancel", "no_draw_after"):
         if isinstance(value, list) and all(isinstance(v, str) for v in value):
             try:
                 return tuple(sorted({parse_rank(v) for v in value}))
@@ -827,7 +867,7 @@ def _rank_table(key: str, table: Any) -> dict[int, str]:
             accepted = (
                 "not a card; expected a rank and a suit such as AS, 10H or KC"
                 if by_card
-                else f"unknown rank; expected one of {' '.join(RANKS)}"
+                else f"unknown rank; expected one of {' '.join(ALL_RANKS)}"
             )
             raise RulesError(f"rules key '{key}.{text}': {accepted}") from None
         if not isinstance(spec, str):
@@ -844,7 +884,7 @@ def _effects(key: str, table: Any, current: dict[int, Effect]) -> dict[int, Effe
         try:
             out[index] = parse_effect(spec)
         except RulesError as e:
-            name = format_card(index) if key == "suit_cards" else RANKS[index]
+            name = format_card(index) if key == "suit_cards" else ALL_RANKS[index]
             raise RulesError(f"rules key '{key}.{name}': {e}") from None
     return out
 
@@ -858,15 +898,23 @@ def apply_overrides(base: Rules, overrides: Mapping[str, Any], *, where: str = "
     prefix = f"{where}: " if where else ""
     try:
         for key, value in overrides.items():
-            if key == "cards":
-                ranks = dict(enumerate(changes.get("cards", base.cards)))
-                changes["cards"] = tuple(_effects(key, value, ranks).values())
+            if key == "cards":  # the jokers' effects (ranks 13, 14) too
+                old = changes.get("cards", base.cards) + changes.get(
+                    "joker_cards", base.joker_cards
+                )
+                new = tuple(_effects(key, value, dict(enumerate(old))).values())
+                changes["cards"], changes["joker_cards"] = new[:13], new[13:]
             elif key == "suit_cards":
                 cards = dict(changes.get("suit_cards", base.suit_cards))
                 changes["suit_cards"] = tuple(_effects(key, value, cards).items())
             elif key == "calls":
                 calls = list(changes.get("calls", base.calls))
                 for rank, template in _rank_table(key, value).items():
+                    if rank >= 13:
+                        raise RulesError(
+                            f"rules key 'calls.{ALL_RANKS[rank]}': a joker is called like "
+                            "any play ({total}); expected a rank A..K"
+                        )
                     if "{" in template.replace("{total}", ""):
                         raise RulesError(
                             f"rules key 'calls.{RANKS[rank]}' = {template!r}: the "
@@ -874,6 +922,11 @@ def apply_overrides(base: Rules, overrides: Mapping[str, Any], *, where: str = "
                         )
                     calls[rank] = template
                 changes["calls"] = tuple(calls)
+            elif key == "joker_cards":
+                raise RulesError(
+                    "rules key 'joker_cards': write the jokers' effects in the cards "
+                    'table, e.g. SJ = "hold", BJ = "hold"'
+                )
             elif key in _HINTS:
                 changes[key] = _convert(key, value)
             else:
@@ -895,15 +948,16 @@ def rules_to_mapping(rules: Rules, base: Rules | None = None) -> dict[str, Any]:
         value = getattr(rules, name)
         if base is not None and value == getattr(base, name):
             continue
-        if name in ("cards", "calls"):
+        if name in ("cards", "calls", "joker_cards"):  # the jokers' written as cards.SJ, .BJ
             old = getattr(base, name) if base is not None else (None,) * 13
+            first = 13 if name == "joker_cards" else 0
             table = {
-                RANKS[i]: (format_effect(v) if name == "cards" else v)
+                ALL_RANKS[first + i]: (format_effect(v) if name != "calls" else v)
                 for i, v in enumerate(value)
                 if v != old[i]
             }
             if table:
-                out[name] = table
+                out.setdefault("calls" if name == "calls" else "cards", {}).update(table)
         elif name == "suit_cards":  # the base's exceptions too, so that a dropped one goes
             old = dict(base.suit_cards) if base is not None else {}
             out[name] = {
@@ -914,8 +968,8 @@ def rules_to_mapping(rules: Rules, base: Rules | None = None) -> dict[str, Any]:
             out[name] = {str(n): d for n, d in value}
         elif name == "instant_hands":
             out[name] = True if value == RULEBOOK_INSTANT else [str(h) for h in value] or False
-        elif name in ("upcard_special", "challenge_cancel"):
-            out[name] = [RANKS[v] for v in value]
+        elif name in ("upcard_special", "challenge_cancel", "no_draw_after"):
+            out[name] = [ALL_RANKS[v] for v in value]
         elif isinstance(value, tuple):
             out[name] = list(value)
         else:
@@ -938,7 +992,7 @@ def keys_help(start: Rules) -> list[KeyHelp]:
     values = rules_to_mapping(start)
     rows = []
     for name in FIELDS:
-        if name in META:
+        if name in META or name == "joker_cards":  # (written in the cards table)
             continue
         hint = _HINTS[name]
         if name in ("cards", "calls"):
@@ -947,7 +1001,7 @@ def keys_help(start: Rules) -> list[KeyHelp]:
                 if name == "cards"
                 else 'a table rank = call, e.g. 9 = "pass to you {total}"'
             )
-        elif name in ("upcard_special", "challenge_cancel"):
+        elif name in ("upcard_special", "challenge_cancel", "no_draw_after"):
             text = "a list of ranks"
         elif name == "suit_cards":
             text = 'a table card = effect where a suit differs, e.g. AS = "set 0"'

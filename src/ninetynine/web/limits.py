@@ -258,6 +258,7 @@ RULE_BOUNDS: dict[str, str] = {
     "king_ban_turns": "max_setting",
     "upcard_special": "max_setting",
     "challenge_cancel": "max_setting",  # ranks (below 13): bounded like any setting
+    "no_draw_after": "max_setting",  # ranks too
     "instant_hands": "max_hand_size",
     "decks": "max_decks",
     "big_table_decks": "max_decks",
@@ -277,6 +278,7 @@ RULE_BOUNDS: dict[str, str] = {
     "border_values": "max_total_limit",
     "cards": "max_total_limit",
     "suit_cards": "max_total_limit",
+    "joker_cards": "max_total_limit",
 }
 
 
@@ -287,8 +289,8 @@ def rule_numbers(rules: Rules, players: int) -> Iterator[tuple[str, int]]:
     yield "lives", rules.lives_for(players)
     for key in RULE_BOUNDS:
         value = getattr(rules, key)
-        if key == "cards" or key == "suit_cards":
-            for effect in value if key == "cards" else (e for _, e in value):
+        if key in ("cards", "suit_cards", "joker_cards"):
+            for effect in value if key != "suit_cards" else (e for _, e in value):
                 yield from ((key, abs(v)) for v in effect.values)
                 if effect.to is not None:
                     yield key, abs(effect.to)

@@ -1,0 +1,285 @@
+"""CN99, the Chinese "99分" (FAMILIES.md §12.1, F7): each quotation of [CN1]/[CN2] and each
+REC for its gaps (O42-O55) that the engine plays so far, at two seats and more.
+
+The cards that move cards between hands (7, J, the jokers) are not played yet: here they
+hold, and the rule set below is CN99's plain part, written as a house-rules mapping.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from tests.rules.helpers import legal, of, play, pos
+
+from ninetynine import new_game
+from ninetynine.engine import events as E
+from ninetynine.engine.game import play_out
+from ninetynine.errors import NotationError, RecordError, RulesError
+from ninetynine.records.position import position_fields, position_from_mapping
+from ninetynine.rules.cards import (
+    BIG_JOKER,
+    SMALL_JOKER,
+    card_name,
+    format_card,
+    new_deck,
+    parse_card,
+    parse_rank,
+    rank_of,
+    show_card,
+)
+from ninetynine.rules.describe import rules_text
+from ninetynine.rules.presets import rules_from_spec
+from ninetynine.rules.settings import Rules, Starter, apply_overrides, rules_to_mapping
+
+# CN99's plain part: score cards 2 3 5 6 8 9, A names, 4 reverses, 10 +-10, Q +-20, K 99
+PLAIN = {
+    "preset": "P",
+    "rules": {
+        "hand_size": 5,
+        "lives": 1,
+        "pot": "none",
+        "big_table_over": 0,
+        "jokers": True,
+        "decks_by_players": {"6": 2},
+        "starter": "random",
+        "after_bust": "sit_out",
+        "eliminated_hand": "face_up",
+        "empty_hand": "out",
+        "no_draw_after": ["7", "J"],
+        "below_zero": "illegal",
+        "choice_filter": "drop_busting",
+        "cards": {
+            "A": "hold name",
+            "2": "+2",
+            "3": "+3",
+            "4": "hold reverse",
+            "5": "+5",
+            "6": "+6",
+            "7": "hold",
+            "8": "+8",
+            "9": "+9",
+            "10": "+10/-10",
+            "J": "hold",
+            "Q": "+20/-20",
+            "K": "set",
+        },
+    },
+}
+
+
+def rules() -> Rules:
+    return rules_from_spec(PLAIN)
+
+
+# Jokers in the deck ------------------------------------------------------------------
+
+
+def test_jokers_are_cards_of_their_own_ranks_with_a_notation() -> None:
+    """«4/7/10/J/Q/K/A/小王/大王是"功能牌"»: the small and the big joker are cards of two
+    distinct ranks, written SJ and BJ, with no suit."""
+    assert (parse_card("sj"), parse_card("BJ")) == (SMALL_JOKER, BIG_JOKER)
+    assert rank_of(SMALL_JOKER) != rank_of(BIG_JOKER)
+    assert (parse_rank("SJ"), parse_rank("BJ")) == (13, 14)
+    assert [format_card(c) for c in (SMALL_JOKER, BIG_JOKER)] == ["SJ", "BJ"]
+    assert show_card(BIG_JOKER) == "BJ" and card_name(SMALL_JOKER) == "Small Joker"
+    with pytest.raises(NotationError, match="SJ, BJ"):
+        parse_card("XJ")
+
+
+def test_a_pack_of_54_holds_both_jokers_and_other_rules_are_unchanged() -> None:
+    """«根据人数多少使用一到两副扑克牌» with jokers: 54 cards a pack; without ``jokers``
+    every rule set keeps its 52."""
+    assert new_deck() == list(range(52))
+    assert Counter(new_deck(2, jokers=True))[BIG_JOKER] == 2
+    s = new_game(rules(), 3)
+    assert len(s.all_cards()) == 54
+    assert sorted(c for c in s.all_cards() if c >= 52) == [SMALL_JOKER, BIG_JOKER]
+    assert len(new_game(rules_from_spec({"preset": "P"}), 3).all_cards()) == 52
+
+
+@pytest.mark.parametrize("players,cards", [(2, 54), (5, 54), (6, 108), (10, 108)])
+def test_decks_by_players(players: int, cards: int) -> None:
+    """O52: 1x54 (both jokers) for 2-5 players, 2x54 for 6-10."""
+    assert len(new_game(rules(), players).all_cards()) == cards
+
+
+def test_jokers_effects_are_written_in_the_cards_table() -> None:
+    """A house-rules file sets the jokers' effects as cards.SJ and cards.BJ, and reads back
+    what it wrote; a call for a joker or a bad effect fails with one line."""
+    r = apply_overrides(rules(), {"cards": {"SJ": "+1", "BJ": "set"}})
+    assert str(r.effect_of(SMALL_JOKER).values) == "(1,)"
+    mapping = rules_to_mapping(r, rules())
+    assert mapping == {"cards": {"SJ": "+1", "BJ": "set"}}
+    assert apply_overrides(rules(), mapping) == r
+    with pytest.raises(RulesError, match="'calls.SJ'.*expected a rank A..K"):
+        apply_overrides(rules(), {"calls": {"SJ": "joker {total}"}})
+    with pytest.raises(RulesError, match="'cards.BJ'"):
+        apply_overrides(rules(), {"cards": {"BJ": "fly"}})
+    with pytest.raises(RulesError, match="cards table"):
+        apply_overrides(rules(), {"joker_cards": ["hold", "hold"]})
+
+
+def test_a_position_with_jokers_reads_back() -> None:
+    s = pos(PLAIN, ["SJ 2S 3S 5S 6S", "BJ 2H 3H 5H 6H"], total=40)
+    fields = {"rules": PLAIN, **position_fields(s)}
+    assert "SJ" in fields["hands"][0].split()
+    assert position_from_mapping(fields) == s
+    with pytest.raises(RecordError, match="missing SJ"):
+        position_from_mapping({**fields, "hands": ["2S 3S 5S 6S", "BJ 2H 3H 5H 6H"]})
+
+
+# The plain cards ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("card", ["2S", "3S", "5S", "6S", "8S", "9S"])
+def test_score_cards_add_their_face_value(card: str) -> None:
+    """«其他的牌都是"分数牌"，牌面数值即代表分值。» 2, 3, 5, 6, 8, 9 add their face value."""
+    s = pos(PLAIN, [f"{card} 4C 4D 4H 7C", "KC KD KH 7D 7H"], total=50)
+    play(s, card)
+    assert s.total == 50 + int(card[0])
+
+
+def test_four_reverses_and_adds_nothing() -> None:
+    """«4： 转换出牌方向» (+0), and its player draws (O42)."""
+    s = pos(PLAIN, ["4S 2C 2D 2H 3C", "KC KD KH 7D 7H", "KS 3D 3H 5D 5H"], total=50)
+    play(s, "4S")
+    assert (s.total, s.direction, s.turn, len(s.hands[0])) == (50, -1, 2, 5)
+
+
+def test_ten_and_queen_offer_only_the_sign_that_stays_in_range() -> None:
+    """«10：可以选择让分数池分值减10分或加10分», «Q：…减20分或加20分»; O45: a reading that
+    leaves 0-99 is not offered (at 5 a Q is +20 only, at 95 a 10 is -10 only)."""
+    s = pos(PLAIN, ["10S QS 2C 2D 2H", "KC KD KH 7D 7H"], total=50)
+    assert {"10S+10", "10S-10", "QS+20", "QS-20"} <= legal(s)
+    s = pos(PLAIN, ["10S QS 2C 2D 2H", "KC KD KH 7D 7H"], total=5)
+    assert "QS-20" not in legal(s) and "10S-10" not in legal(s)
+    assert {"QS+20", "10S+10"} <= legal(s)
+    s = pos(PLAIN, ["10S QS 2C 2D 2H", "KC KD KH 7D 7H"], total=95)
+    assert {"10S-10", "QS-20"} <= legal(s) and not {"10S+10", "QS+20"} & legal(s)
+
+
+def test_king_sets_99_and_is_legal_at_99() -> None:
+    """«K： 分数池加至99分，如果分数池本来就是99分则不作用»; O53: legal at 99, no effect."""
+    s = pos(PLAIN, ["KS 2C 2D 2H 3C", "KC KD KH 7D 7H"], total=99)
+    assert "KS" in legal(s)
+    play(s, "KS")
+    assert (s.total, s.turn) == (99, 1)
+
+
+def test_ace_names_the_next_player_never_self_nor_an_out_player() -> None:
+    """«A： 指定某玩家出牌»; O50: any other player still in; play goes on from them."""
+    s = pos(
+        PLAIN,
+        ["AS 2C 2D 2H 3C", "KC KD KH 7D 7H", "KS 3D 3H 5D 5H", "QS QD QH 9D 9H"],
+        total=50,
+    )
+    s.in_hand[2] = s.alive[2] = False
+    assert {a for a in legal(s) if a.startswith("AS")} == {"AS>2", "AS>4"}
+    play(s, "AS>4")
+    assert s.turn == 3
+    play(s, "9D")
+    assert s.turn == 0  # from the named player, in the current direction
+
+
+def test_no_draw_after_seven_and_jack_but_after_the_others() -> None:
+    """«7：…操作结束不补牌», «J：…操作结束不补牌»; O42: no draw after 7 and J, one after
+    every other card (O43: draw one, not up to 5)."""
+    s = pos(PLAIN, ["7S JS 2C 2D 2H", "7C JC 3D 3H 5H"], top="9C 9D 9H")
+    play(s, "7S")
+    assert len(s.hands[0]) == 4
+    play(s, "JC")
+    assert len(s.hands[1]) == 4
+    play(s, "2C")
+    assert len(s.hands[0]) == 4 and format_card(s.hands[0][-1]) == "9C"
+
+
+def test_no_legal_play_puts_the_player_out_hand_face_up_total_kept() -> None:
+    """«如果某玩家出牌后使分数池分值大于99分，则该人丢弃手中全部牌并出局。»; O44: a player
+    whose turn comes with only busting cards is out, the hand goes face up to the discards,
+    the total is kept, and the next seat plays (and is checked the same way)."""
+    s = pos(
+        PLAIN,
+        ["9S 9C 8S 8C 6S", "KC KD KH 7D 7H", "2D 3D 5D 6D 9D"],
+        total=95,
+    )
+    assert legal(s) == {"down"}
+    events = play(s, "down")
+    assert of(events, E.PlayerOut) == [E.PlayerOut(0)]
+    shown = of(events, E.HandShown)
+    assert shown and shown[0].seat == 0 and len(shown[0].cards) == 5
+    assert s.hands[0] == [] and s.pile[-5:] == list(shown[0].cards)
+    assert (s.total, s.turn, s.face_down) == (95, 1, 0)
+    assert not s.is_over
+
+
+def test_the_last_player_standing_wins() -> None:
+    """«如果不分组，则剩下最后一人为赢家。»"""
+    s = pos(PLAIN, ["9S 9C 8S 8C 6S", "KC KD KH 7D 7H"], total=95)
+    play(s, "down")
+    assert s.is_over and s.outcome is not None and s.outcome.winners == (1,)
+
+
+def test_a_play_that_empties_the_hand_puts_its_player_out() -> None:
+    """«如果某玩家出牌后手上无牌，则出局。» (O47, O54: with the stock and the discards both
+    empty the draw is skipped, and the empty hand is out at once)."""
+    s = pos(PLAIN, ["2S", "KC KD KH 7D 7H", "3D 5D"], total=10)
+    s.stock.clear()  # (every other card out of the game: nothing to draw)
+    events = play(s, "2S")
+    assert of(events, E.PlayerOut) == [E.PlayerOut(0)]
+    assert not s.alive[0] and s.turn == 1 and not s.is_over
+
+
+def test_stock_refills_from_the_discards() -> None:
+    """O54: the discards but their top card are shuffled into a new stock; total kept."""
+    s = pos(PLAIN, ["2S 3S 5S 6S 8S", "KC KD KH 7D 7H"], total=10, top="", rest="pile")
+    assert not s.stock
+    play(s, "2S")
+    assert s.is_chance
+    s.play_chance(random.Random(1))
+    assert s.total == 12 and len(s.hands[0]) == 5
+
+
+def test_first_player_is_random() -> None:
+    """O55: a random seat leads (the table draws the first seat; each game may start at any)."""
+    assert rules().starter is Starter.RANDOM
+    s = new_game(rules(), 4, first=2)
+    s.play_chance(random.Random(0))
+    assert s.turn == 2
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_whole_games_end_with_one_winner(players: int) -> None:
+    for seed in range(30):
+        s = play_out(new_game(rules(), players), random.Random(seed))
+        assert s.is_over and s.outcome is not None and len(s.outcome.winners) == 1
+
+
+def test_the_rules_text_says_every_new_setting() -> None:
+    """The generated rules text names the jokers, the 54-card decks, the cards after which
+    nobody draws, the empty hand and the face-up hand of a player put out."""
+    text = rules_text(rules())
+    assert "one 54-card deck (with both jokers) (2 decks from 6 players)" in text
+    assert "Small Joker: hold (+0)" in text and "Big Joker: hold (+0)" in text
+    assert "After the Seven or the Jack you draw no card." in text
+    assert "then draw one card." in text
+    assert "no card is out of the game at once" in text
+    assert "lays their cards face up on the discards" in text
+    assert "Joker" not in rules_text(rules_from_spec({"preset": "P"}))
+
+
+def test_the_rl_encoding_batch_engine_and_analysis_refuse_in_one_line() -> None:
+    """The RL encoding knows 52 cards, the batch engine and the analysis' fast path deal
+    52-card packs: each refuses these rules with one line naming why."""
+    pytest.importorskip("numpy")
+    from ninetynine.analysis.cells import Cell, unplayable
+    from ninetynine.rl.batch import check_supported
+    from ninetynine.rl.encoding import Encoding
+
+    with pytest.raises(RulesError, match=r"^rules P\+house: the encoding does not encode jokers"):
+        Encoding(rules(), 3)
+    with pytest.raises(RulesError, match=r"^the batch engine does not play rules key 'jokers'"):
+        check_supported(rules_from_spec({"preset": "P", "rules": {"jokers": True}}))
+    why = unplayable(Cell(rules(), 3, ("random", "random", "random")))
+    assert why is not None and "does not play jokers" in why and "\n" not in why
