@@ -15,6 +15,7 @@ from ninetynine.engine.actions import Action
 from ninetynine.engine.events import Event
 from ninetynine.engine.view import observe
 from ninetynine.errors import NinetyNineError
+from tests.rules.test_cn99 import PLAIN as CN99_PLAIN
 
 BOTS = ["random", "heuristic", "ismcts:iterations=25,depth=12"]
 NEW = ["greedy", "greedy-keep", with_options("hard", iterations=25, depth=12)]
@@ -75,6 +76,13 @@ def test_every_bot_finishes_every_preset(preset: str) -> None:
         game = short(preset) if specs is SEARCH else preset
         moves = play(game, table(preset), specs, seed=11)
         assert moves  # somebody played
+
+
+@pytest.mark.parametrize("specs", [BOTS, NEW, SEARCH, LEVELS, EASY])
+def test_every_bot_finishes_a_game_with_jokers(specs: list[str]) -> None:
+    """The jokers' codes (52 and up) are in every table the bots read (CN99's plain part)."""
+    moves = play(CN99_PLAIN, 4, specs, seed=5)
+    assert any(m.split(":")[1].upper().startswith(("SJ", "BJ")) for m in moves), moves
 
 
 OPTIONAL = {"preset": "P-2P-AGAIN", "rules": {"two_player_reverse": "play_again_optional"}}

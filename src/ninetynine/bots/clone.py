@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from ninetynine.bots.heuristic import KEEP, LIFE, PUSH, keep_value_v1
-from ninetynine.bots.knowledge import safe_table
+from ninetynine.bots.knowledge import deck_cards, safe_table
 from ninetynine.engine.state import DOWN, DRAW, State, compiled
 from ninetynine.engine.tables import AFTER_KEY, PARAM, card_of
 from ninetynine.records.match import standing
@@ -48,7 +48,7 @@ class HeuristicClone:
         self.table = safe_table(rules)
         self.values = keep_value_v1(rules)
         self.push, self.keep = push, keep
-        self.limit = rules.limit
+        self.limit, self.deck = rules.limit, deck_cards(rules)
         # per total, the cards of one deck with no safe play there, as bits (card c: 1 << c)
         self.unsafe_bits: dict[int, int] = {}
 
@@ -56,7 +56,7 @@ class HeuristicClone:
         found = self.unsafe_bits.get(total)
         if found is None:
             safe = self.table.safe
-            found = sum(1 << card for card in range(52) if not safe(card, total))
+            found = sum(1 << card for card in self.deck if not safe(card, total))
             self.unsafe_bits[total] = found
         return found
 

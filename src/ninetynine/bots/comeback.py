@@ -18,8 +18,9 @@ import random
 from collections.abc import Callable, Sequence
 from functools import cache
 
-from ninetynine.bots.knowledge import escape_cards, rollout_policy, safe_table
+from ninetynine.bots.knowledge import deck_cards, escape_cards, rollout_policy, safe_table
 from ninetynine.engine.state import compiled
+from ninetynine.rules.cards import CODES
 from ninetynine.rules.settings import AfterBust, Rules
 
 HANDS = 64  # random hands a total, for the chances of the next play
@@ -37,7 +38,7 @@ class Comeback:
         # per card, the totals (0 to the limit) at which it has a safe play, as bits
         self.masks = [
             sum(1 << t for t in range(self.limit + 1) if self.table.safe(card, t))
-            for card in range(52)
+            for card in range(CODES)
         ]
         self.paths: dict[tuple[int, int], dict[int, float]] = {}
 
@@ -58,7 +59,7 @@ class Comeback:
         if found is None:
             c, policy = compiled(self.rules), rollout_policy(self.rules)
             rng = random.Random(f"{self.rules.id}:{self.size}:{total}")
-            deck = list(range(52))
+            deck = list(deck_cards(self.rules))
             counts: dict[int, float] = {}
             for _ in range(HANDS):
                 hand = rng.sample(deck, self.size)
@@ -128,10 +129,11 @@ def escape_strength(rules: Rules) -> tuple[float, ...]:
     Measured over the top tenth of the totals: the share of a full deck with no safe play
     after the card's most dangerous safe play, over that share at the limit."""
     c, limit, table = compiled(rules), rules.limit, safe_table(rules)
-    unsafe = [sum(not table.safe(card, t) for card in range(52)) / 52 for t in range(limit + 1)]
+    deck = deck_cards(rules)
+    unsafe = [sum(not table.safe(card, t) for card in deck) / len(deck) for t in range(limit + 1)]
     top = range(limit - limit // 10, limit + 1)
     out = []
-    for card in range(52):
+    for card in range(CODES):
         if card not in escape_cards(rules) or not unsafe[limit]:
             out.append(0.0)
             continue
@@ -159,7 +161,7 @@ class KeepValues:
         self.rows: dict[int, tuple[float, ...]] = {}
 
     def row(self, total: int) -> tuple[float, ...]:
-        """The values of the 52 cards from ``total`` on."""
+        """The values of the cards (by code) from ``total`` on."""
         total = max(0, min(total, self.limit))
         found = self.rows.get(total)
         if found is None:
@@ -168,7 +170,7 @@ class KeepValues:
                 self.escape[card]
                 if card in self.escape
                 else sum(safe(card, t) for t in range(total, self.limit + 1)) / span
-                for card in range(52)
+                for card in range(CODES)
             )
         return found
 

@@ -32,6 +32,7 @@ from ninetynine.engine.actions import Action
 from ninetynine.engine.state import State, compiled
 from ninetynine.engine.view import View
 from ninetynine.records.match import standing
+from ninetynine.rules.cards import CODES
 from ninetynine.rules.settings import Rules
 
 LIFE = 10.0  # one life (or game point) of our own
@@ -106,7 +107,7 @@ def keep_value_v1(rules: Rules) -> tuple[float, ...]:
     totals at which it is still safe, so low cards are kept and high ones dumped early."""
     c, limit, escapes = compiled(rules), rules.limit, escape_cards(rules)
     values = []
-    for card in range(52):
+    for card in range(CODES):
         if card in escapes:
             values.append(2.0)
             continue

@@ -14,8 +14,15 @@ from ninetynine.engine.actions import Action, ActionKind
 from ninetynine.engine.game import new_game
 from ninetynine.engine.state import ACCEPT, CHANCE, DOWN, DRAW, OVER, compiled
 from ninetynine.engine.tables import PARAM, card_of
-from ninetynine.rules.cards import rank_of
+from ninetynine.rules.cards import ALL_RANKS, CODES, RANKS, new_deck, rank_of
 from ninetynine.rules.settings import Rules
+
+
+@cache
+def deck_cards(rules: Rules) -> tuple[int, ...]:
+    """The cards of one of the rules' decks, each once: the 52, and the jokers where played.
+    (Tables indexed by card run to ``CODES``; shares of a deck count these.)"""
+    return tuple(new_deck(1, rules.jokers))
 
 
 @cache
@@ -23,7 +30,9 @@ def escape_cards(rules: Rules) -> frozenset[int]:
     """Cards that can be played safely even at the limit (hold, set, minus, halve...)."""
     c = compiled(rules)
     return frozenset(
-        card for card in range(52) if any(not busts for _, _, busts in c.options(card, rules.limit))
+        card
+        for card in deck_cards(rules)
+        if any(not busts for _, _, busts in c.options(card, rules.limit))
     )
 
 
@@ -36,7 +45,7 @@ def keep_value(rules: Rules) -> tuple[float, ...]:
     """
     c, limit, escapes = compiled(rules), rules.limit, escape_cards(rules)
     values = []
-    for card in range(52):
+    for card in range(CODES):
         if card in escapes:
             values.append(2.0)
             continue
@@ -90,9 +99,9 @@ class RolloutPolicy:
 
     def __init__(self, rules: Rules, push: float = PUSH, keep: float = KEEP) -> None:
         self.c = compiled(rules)
-        table, limit = safe_table(rules), rules.limit
+        table, limit, deck = safe_table(rules), rules.limit, deck_cards(rules)
         self.unsafe = [
-            sum(not table.safe(card, t) for card in range(52)) / 52 for t in range(limit + 1)
+            sum(not table.safe(card, t) for card in deck) / len(deck) for t in range(limit + 1)
         ]
         self.push = push
         self.keep = [keep * v for v in keep_value(rules)]
@@ -133,8 +142,9 @@ def rollout_policy(rules: Rules) -> RolloutPolicy:
 
 @cache
 def hand_weights(rules: Rules, players: int, games: int = 100) -> tuple[float, ...]:
-    """Per rank, how much likelier a card of that rank is to be in another player's hand
-    than anywhere else unseen, when everybody plays the rollout policy.
+    """Per rank (the jokers' too, where played), how much likelier a card of that rank is
+    to be in another player's hand than anywhere else unseen, when everybody plays the
+    rollout policy.
 
     Sensible players keep escape and low cards and dump high ones, so their hands hold
     more of the first than a uniform deal of the unseen cards would give them. Measured
@@ -143,7 +153,8 @@ def hand_weights(rules: Rules, players: int, games: int = 100) -> tuple[float, .
     would put there, within 1/4 and 4.
     """
     policy, rng = rollout_policy(rules), random.Random(0)
-    found, expected = [0.0] * 13, [0.0] * 13
+    ranks = len(ALL_RANKS if rules.jokers else RANKS)
+    found, expected = [0.0] * ranks, [0.0] * ranks
     for _ in range(games):
         s = new_game(rules, players)
         while s.phase != OVER:

@@ -21,7 +21,7 @@ from functools import cache
 from itertools import combinations_with_replacement
 from math import comb
 
-from ninetynine.bots.knowledge import rollout_policy, safe_table
+from ninetynine.bots.knowledge import deck_cards, rollout_policy, safe_table
 from ninetynine.engine import events as E
 from ninetynine.engine.state import compiled
 from ninetynine.engine.tables import RuleTables, card_of
@@ -158,7 +158,7 @@ class Fits:
 
     def __init__(self, rules: Rules) -> None:
         self.c, self.table = compiled(rules), safe_table(rules)
-        self.kinds = sorted(set(self.c.same))
+        self.kinds = sorted({self.c.same[card] for card in deck_cards(rules)})
         self.found: dict[tuple[int, int, int, int], list[Combo]] = {}
 
     def __call__(self, before: int, card: int, after: int, keep: int) -> list[Combo]:
