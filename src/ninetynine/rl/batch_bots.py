@@ -169,7 +169,7 @@ def _heuristic_tables(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     (where every total below 0 plays) to the limit, whether it has no safe play."""
     c, limit = compiled(rules), rules.limit
     keep = np.zeros(53)
-    keep[:52] = keep_value_v1(rules)
+    keep[:52] = keep_value_v1(rules)[:52]  # the batch engine plays no jokers
     unsafe = np.array(
         [
             [all(busts for _, _, busts in c.options(card, t)) for t in range(-1, limit + 1)]
