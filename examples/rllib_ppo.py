@@ -17,7 +17,6 @@ Run: python examples/rllib_ppo.py [--iterations 50] [--games 2000] [--env-runner
 from __future__ import annotations
 
 import argparse
-import random
 import time
 from typing import Any
 
@@ -35,8 +34,6 @@ from ray.rllib.examples.rl_modules.classes.action_masking_rlm import (
 
 from ninetynine.arena import ArenaConfig, run_games, summarize
 from ninetynine.bots import register
-from ninetynine.engine.actions import Action
-from ninetynine.engine.view import View
 from ninetynine.rl import ENV_ID
 from ninetynine.rl.policy import PolicyBot
 
@@ -135,24 +132,9 @@ class ModulePolicy:
         return int(np.argmax(logits[0].numpy()))
 
 
-class TrainedBot:
-    """The arena's ``rllib`` entrant: :data:`POLICY` through ``PolicyBot`` (set before the
-    arena's worker processes fork, so each has it)."""
-
-    POLICY: ModulePolicy | None = None
-
-    def __init__(self) -> None:
-        assert TrainedBot.POLICY is not None, "train a policy first"
-        self.bot = PolicyBot(TrainedBot.POLICY, name="rllib")
-
-    def choose(self, view: View, rng: random.Random) -> Action:
-        return self.bot.choose(view, rng)
-
-
 def arena(policy: ModulePolicy, args: argparse.Namespace) -> None:
     """The policy in one seat against ``--arena-opponent`` in the others, seats rotated."""
-    TrainedBot.POLICY = policy
-    register("rllib")(TrainedBot)
+    register("rllib")(lambda: PolicyBot(policy, name="rllib"))  # made before the arena forks
     bots = ("rllib",) + (args.arena_opponent,) * (args.players - 1)
     config = ArenaConfig(args.rules, args.players, bots, games=args.games, seed=args.seed)
     me = summarize(bots, run_games(config), ratings=False)[0]

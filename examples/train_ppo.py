@@ -24,7 +24,6 @@ and the win rate of the games finished since the last line.
 from __future__ import annotations
 
 import argparse
-import random
 import time
 from typing import Any
 
@@ -36,9 +35,7 @@ from stable_baselines3.common.vec_env import VecEnv
 
 from ninetynine.arena import ArenaConfig, run_games, summarize
 from ninetynine.bots import register
-from ninetynine.engine.actions import Action
 from ninetynine.engine.state import DOWN
-from ninetynine.engine.view import View
 from ninetynine.rl.batch_bots import batch_bot
 from ninetynine.rl.policy import PolicyBot
 from ninetynine.rl.vector import NinetyNineVectorEnv
@@ -162,20 +159,6 @@ class NumpyPolicy:
     def __call__(self, obs: np.ndarray, mask: np.ndarray) -> int:
         logits = np.where(mask.astype(bool), self.logits(obs), -np.inf)
         return int(np.argmax(logits))
-
-
-class TrainedBot:
-    """The arena's ``ppo`` entrant: :data:`POLICY` through ``PolicyBot`` (set before the
-    arena's worker processes fork, so each has it)."""
-
-    POLICY: NumpyPolicy | None = None
-
-    def __init__(self) -> None:
-        assert TrainedBot.POLICY is not None, "train or --load a policy first"
-        self.bot = PolicyBot(TrainedBot.POLICY, name="ppo")
-
-    def choose(self, view: View, rng: random.Random) -> Action:
-        return self.bot.choose(view, rng)
 
 
 def imitate(model: MaskablePPO, envs: NinetyNineVectorEnv, args: argparse.Namespace) -> None:
@@ -302,8 +285,7 @@ def main(argv: list[str] | None = None) -> None:
         policy.save(args.save)
     if args.games <= 0:
         return
-    TrainedBot.POLICY = policy
-    register("ppo")(TrainedBot)
+    register("ppo")(lambda: PolicyBot(policy, name="ppo"))  # made before the arena forks
     bots = ("ppo",) + ("heuristic-v1",) * (args.players - 1)
     config = ArenaConfig(args.rules, args.players, bots, games=args.games, seed=args.seed)
     start = time.perf_counter()
