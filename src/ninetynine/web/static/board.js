@@ -3,7 +3,7 @@
 // Live play and replays both draw through here; neither keeps game logic of its own.
 import { $, el, reducedMotion } from "./dom.js";
 import { _, ngettext, ntranslated } from "./i18n.js";
-import { cardBack, cardFace, cardLabel, cardName, cardParts, cardText, counterIcon, isRed } from "./cards.js";
+import { cardBack, cardFace, cardLabel, cardName, cardParts, cardText, counterIcon, inkClass } from "./cards.js";
 
 // What a life is called at this table: {one, many} from the view, "life" otherwise.
 export function counterOf(view) {
@@ -63,7 +63,7 @@ function seatItem(li, s, scene) {
   const open = scene.hands?.[i];
   if (open) {  // every hand open (a replay): each card as it reads, "A\u2666 10\u2663", not a tiny face
     held.classList.add("open");
-    held.append(...open.map((c) => el("span", { class: `chip${isRed(cardParts(c).suit) ? " red" : ""}` }, cardText(c))));
+    held.append(...open.map((c) => el("span", { class: `chip ${inkClass(cardParts(c).suit)}`.trim() }, cardText(c))));
     held.setAttribute("aria-label", `holds ${open.map((c) => cardName(c)).join(", ") || "nothing"}`);
   } else {
     for (let k = 0; k < Math.min(v.hand_sizes[i], 7); k++) held.append(el("span", { class: "mini" }, cardBack()));

@@ -1,6 +1,6 @@
 // Cards: reading the server's notation, naming cards in words, and drawing faces, backs
 // and the counters players hold (pennies, tokens, corners...) as SVG, from code.
-import { svg } from "./dom.js";
+import { prefs, svg } from "./dom.js";
 import { _ } from "./i18n.js";
 
 // the words, translated where they are shown (the catalogs hold the core's card names)
@@ -24,6 +24,14 @@ export function cardParts(text) {
 }
 
 export const isRed = (suit) => suit === "H" || suit === "D";
+// A suit's ink: red and black, or with the four-colour deck (a preference, as the
+// terminal's --deck four-colour) diamonds blue and clubs green, so no two suits look alike.
+const INK = { S: "#161616", H: "#c0182b", D: "#c0182b", C: "#161616" };
+const FOUR_INK = { ...INK, D: "#1a4fb0", C: "#16703a" };
+const fourColours = () => prefs.get("four-colour", false);
+export const inkOf = (suit) => (fourColours() ? FOUR_INK : INK)[suit];
+// the class that colours a card written as text (a held card's chip): its ink's name
+export const inkClass = (suit) => (fourColours() ? { H: "red", D: "blue", C: "green" } : { H: "red", D: "red" })[suit] ?? "";
 const SYMBOLS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
 // A card as people read it on screen, as the server's talk writes it: "A\u2666", "10\u2663".
 export function cardText(card) {
@@ -31,6 +39,12 @@ export function cardText(card) {
   return p ? p.rank + SYMBOLS[p.suit] : card;
 }
 export const minus = (text) => text.replace("-", "\u2212");  // a real minus sign
+
+// The table talk as a screen reader should say it: each card in words ("Ten of Hearts"),
+// not its symbols ("10\u2665"), which readers spell out or skip.
+const SUIT_OF_SYMBOL = Object.fromEntries(Object.entries(SYMBOLS).map(([s, sym]) => [sym, s]));
+export const inWords = (text) =>
+  text.replace(/(10|[2-9AJQK])([\u2660\u2665\u2666\u2663])/g, (_m, rank, sym) => cardName(rank + SUIT_OF_SYMBOL[sym]));
 
 export function cardName(text, seatName = (n) => _("Seat {n}", { n })) {
   const p = cardParts(text);
@@ -108,7 +122,7 @@ function corner(rank, suit, color) {
 // A card face as an SVG picture (decorative: the button around it carries the name).
 export function cardFace(card) {
   const p = cardParts(card);
-  const color = isRed(p.suit) ? "#c0182b" : "#161616";
+  const color = inkOf(p.suit);
   const face = svg("svg", { viewBox: "0 0 100 140", class: "face", "aria-hidden": "true", focusable: "false" },
     svg("rect", { x: "1", y: "1", width: "98", height: "138", rx: "9", fill: "#fffdf6", stroke: "#a89f8c", "stroke-width": "1.5" }));
   const body = svg("g", { fill: color });

@@ -1,7 +1,8 @@
 // Cues that reach a player who is not looking: a chime and the tab title on their turn,
-// calls spoken aloud (off until asked for), and a live region for screen readers.
-import { $, prefs } from "./dom.js";
+// calls spoken aloud (off until asked for), and live regions for screen readers.
+import { $, el, prefs } from "./dom.js";
 import { _ } from "./i18n.js";
+import { inWords } from "./cards.js";
 
 let audio = null;
 
@@ -44,10 +45,23 @@ export function speak(text) {
   speechSynthesis.speak(u);
 }
 
+// The screen-reader mode (a preference, off until asked for): every line of table talk and
+// every cue is read once, in the order it happened, each a new entry of a log region
+// (which screen readers read as entries are added, and never again), cards in words.
+export const readerMode = () => prefs.get("reader", false);
+const READ_KEPT = 50;  // entries kept in the region: it is heard, not looked at
+export function readOut(text) {
+  const region = $("reader");
+  region.append(el("p", {}, inWords(text)));
+  while (region.childElementCount > READ_KEPT) region.firstElementChild.remove();
+}
+
 // Polite announcements, gathered over one frame; the region is cleared first, so the same
-// text twice in a row is read twice.
+// text twice in a row is read twice. In the screen-reader mode they join the log instead,
+// in their place among the events.
 let pending = [];
 export function announce(text) {
+  if (readerMode()) return readOut(text);
   if (!pending.length) {
     $("announce").textContent = "";
     requestAnimationFrame(() => { $("announce").textContent = pending.join(" "); pending = []; });

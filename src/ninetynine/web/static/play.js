@@ -8,7 +8,7 @@ import {
   cardNotes, counterOf, describeCard, hideBubbles, livesIcons, livesText, renderCenter, renderHand,
   renderSeats, seatNameOf, seatRect, showBubble, slideToPile,
 } from "./board.js";
-import { announce, speak, turnCue } from "./cues.js";
+import { announce, readerMode, readOut, speak, turnCue } from "./cues.js";
 import { _, lang, ngettext } from "./i18n.js";
 import { coachFrame, initCoach, showCoach } from "./coach.js";
 import { duration, notifyButton, turnNotice } from "./turns.js";
@@ -150,7 +150,12 @@ function present(msg, sync) {
     $("log").replaceChildren();
     for (const line of msg.chat || []) addChat(line);
   }
-  for (const e of msg.events) if (e.text) addLog(e.text, e.kind);
+  const reading = !sync && readerMode();  // (a sync's events were heard, or happened before)
+  for (const e of msg.events) {
+    if (!e.text) continue;
+    addLog(e.text, e.kind);
+    if (reading) readOut(e.text);
+  }
   const played = sync ? undefined : msg.events.filter((e) => e.kind === "CardPlayed").at(-1);
   const from = played && (played.seat === last?.view.seat
     ? document.querySelector(`#hand button[data-card="${played.card}"]`)?.getBoundingClientRect()
@@ -173,7 +178,7 @@ function present(msg, sync) {
   if (msg.events.some((e) => e.kind === "HandStarted")) hideBubbles();
   for (const e of msg.events.filter((x) => x.kind === "TotalCalled")) {
     showBubble(e.seat, e.call);
-    announce(`${seatName(e.seat)} says ${e.call}.`);
+    if (!reading) announce(`${seatName(e.seat)} says ${e.call}.`);  // (else read as an event)
     speak(e.call);
   }
   if (v.phase !== "over" && msg.events.some((e) => HAND_PAUSE.has(e.kind))) handEnd(msg.events, v, before);
@@ -209,7 +214,7 @@ function handEnd(events, v, before) {
   $("prompt").textContent = _("End of the hand.");
   box.hidden = false;
   holding = true;
-  announce(endLines(events).join(" "));
+  if (!readerMode()) announce(endLines(events).join(" "));  // (else each was read as it came)
   $("next-hand").focus({ preventScroll: true });
   holdTimer = setTimeout(() => release(true), HAND_PAUSE_MS);
 }
@@ -220,7 +225,9 @@ function release(go) {
   $("hand-summary").hidden = true;
   if (last) showTitle(last.table, last.view.hand_no);
   if (go) drain();
-  if (!hadFocus || !$("summary").hidden) return;  // the game over focuses its own result
+  // the game over focuses its own result, and a hand that ended among the frames just
+  // shown its own button
+  if (!hadFocus || !$("summary").hidden || holding) return;
   (document.querySelector("#hand button.legal") || $("hand").firstElementChild || $("prompt")).focus({ preventScroll: true });
 }
 
@@ -509,6 +516,12 @@ function setupControls() {
   bindToggle($("sound-toggle"), "sound", true);
   bindToggle($("speech-toggle"), "speech", false, (on) => { if (!on) window.speechSynthesis?.cancel(); });
   bindToggle($("mute-toggle"), "mute-chat", false, (on) => $("log").classList.toggle("mute-chat", on));
+  // (from then on every announcement joins the reader's log: the polite region falls quiet)
+  bindToggle($("reader-toggle"), "reader", false, (on) => { if (on) $("announce").textContent = ""; });
+  bindToggle($("colour-toggle"), "four-colour", false, () => {  // the faces drawn again
+    $("hand").replaceChildren();
+    if (last) render(last);
+  });
   initCoach(send);
   $("coach-toggle").addEventListener("click", () => { if (last) coachFrame(last, myTurn(last.view)); });
   document.addEventListener("keydown", (e) => {
