@@ -30,7 +30,7 @@ const fetchReview = (seat) => source.table ? api(`/api/tables/${source.table}/re
 
 const FLAGS = { "?!": () => _("inaccuracy"), "?": () => _("mistake"), "??": () => _("blunder") };
 const pct = (x) => new Intl.NumberFormat(lang, { style: "percent" }).format(Math.round(100 * x) / 100);
-const fixed = (x) => new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(x);
+const fixed = (x) => new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false }).format(x);
 // the replay's words in the page's language (the talk, the calls, the cards' labels)
 const inLanguage = (path) => `${path}${path.includes("?") ? "&" : "?"}lang=${encodeURIComponent(lang)}`;
 
