@@ -149,7 +149,7 @@ def test_the_keyboard_plays_and_calls_are_announced(browser: Browser, web: Serve
         if page.locator("#next-hand").is_visible():
             page.keyboard.press("Enter")
         page.wait_for_timeout(50)
-    expect(page.locator("#announce")).to_contain_text(re.compile(r"says|Your turn|over"))
+    expect(page.locator("#announce")).to_contain_text(re.compile(r'Your turn|over|: "'))
     speech = page.get_by_role("button", name="Speak calls")
     expect(speech).to_have_attribute("aria-pressed", "false")  # off until asked for
     speech.click()

@@ -4,13 +4,18 @@ names, and the core's counters, all from the game's catalogs; what a person sees
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
+from ninetynine.language import Language
+from ninetynine.records.record import parse_record
+from ninetynine.web.wire import replay_json
+from tests.web.conftest import ROOMY
 from tests.web.helpers import ServerThread
 from tests.web.pages import (
     READY,
@@ -21,6 +26,8 @@ from tests.web.pages import (
     play_to_hand_end,
     take_turn,
 )
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
 
 def test_the_table_speaks_the_browser_s_language_and_the_chosen_one_is_remembered(
@@ -150,5 +157,106 @@ def test_every_language_plays_a_whole_game_that_fits_and_reads_well(
     expect(page.locator("#summary")).to_be_visible()
     check("game-over")
     assert chose, "no card with two values came to be played: no choice was seen"
+    assert not errors, errors
+    context.close()
+
+
+# English words a translated page should not show (German nouns are capitalized, so the
+# lowercase English ones stand out); the presets' own names and descriptions are data
+ENGLISH = re.compile(
+    r"\b(the|of|and|to|with|or|is|are|hand|move|seat|seats|view|deal|coach|wins?|plays?|"
+    r"review|decisions?|choices|tables?|join|watch|none|hours|days|bot|friend|playing|replay|"
+    r"record|file|turn|clock|thinking|tied|note|game|cost|played|holds|reverses|skips|sets)\b"
+)
+PANEL_TEXT = """(sel) => {
+  const box = document.querySelector(sel), out = [];
+  for (const e of box.querySelectorAll("*")) {
+    if (e.closest("#rules, #rules-desc")) continue;  // the presets' names and descriptions: data
+    for (const n of e.childNodes) {
+      if (n.nodeType === 3 && n.textContent.trim()) out.push(n.textContent.trim());
+    }
+    for (const a of ["aria-label", "placeholder"]) {
+      if (e.getAttribute(a)) out.push(e.getAttribute(a));
+    }
+  }
+  return out;
+}"""
+
+
+def english_left(page: Page, selector: str) -> list[str]:
+    """The lines of text (and labels) in ``selector`` with an English word in them."""
+    lines: list[str] = page.evaluate(PANEL_TEXT, selector)
+    return [line for line in lines if ENGLISH.search(line.split(" · ")[0])]
+
+
+def test_the_lobby_panels_replay_coach_and_card_labels_speak_german(
+    browser: Browser, make_server: Callable[..., ServerThread]
+) -> None:
+    # issue 29: beyond the first screen, every panel a German page shows is German: the
+    # lobby's tables, set-up form and replay panel, the cards' corner labels, the coach's
+    # figures, and a replay's bar, talk, calls (bubbles) and review
+    limits = dataclasses.replace(ROOMY, review_playouts=10)
+    web = make_server(bot_delay=0.0, seed=99, limits=limits)
+    context = browser.new_context(locale="de-DE", reduced_motion="reduce")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(web.url)
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    expect(page.locator("#rules option")).not_to_have_count(0)
+    expect(page.locator("#feed-state")).to_have_text(
+        "Gerade keine öffentlichen Tische: eröffne einen oder spiel gegen die Bots."
+    )
+    expect(page.locator("#seat-2 option")).to_contain_text(["ein Freund (einladen)", "Bot: mittel"])
+    expect(page.get_by_role("heading", name="Eine Wiederholung ansehen")).to_be_visible()
+    page.locator(".lobby-grid details summary").click()  # the house rules, opened
+    assert english_left(page, ".lobby-grid") == []
+
+    # a table: the cards' corner labels and the coach in German
+    page.locator("#lobby").get_by_label("Dein Name").fill("Ann")
+    page.get_by_role("button", name="Jetzt gegen Bots spielen").click()
+    page.wait_for_url("**/t/**")
+    page.wait_for_function("() => document.querySelector('#hand button.legal')")
+    page.get_by_role("button", name="Trainer").click()
+    figures = page.locator("#coach li .figures")
+    expect(figures.first).to_be_visible(timeout=15000)
+    expect(figures.first).to_have_text(re.compile(r"^Runde \d+\s%( · Spiel \d+\s%)?$"))
+    for _ in range(4):
+        take_turn(page)
+    page.wait_for_function("() => document.querySelector('#hand button.legal')")
+    tags = page.locator("#hand .tag, #hand .after").all_inner_texts()
+    assert not [t for t in tags if ENGLISH.search(t)], tags
+    assert english_left(page, "#coach") == []
+    assert english_left(page, "#hand") == []
+
+    # a replay of an uploaded record, in German: its bar, talk, calls and review
+    record = GOLDEN / "P.toml"
+    steps = replay_json(parse_record(record.read_text(encoding="utf-8")), None, Language.DE)
+    worded = next(
+        s for s in steps["steps"] if any(re.search("[a-z]", c["call"]) for c in s["calls"])
+    )
+    page.goto(web.url)
+    page.locator("#record-file").set_input_files(str(record))
+    expect(page.locator("#replay-pos")).to_have_text("Das Geben")
+    expect(page.locator("#rules-name")).to_have_text(re.compile("^Wiederholung · "))
+    expect(page.locator("#replay-seat option").first).to_have_text("Alle Hände offen")
+    page.get_by_role("button", name="Einen Zug vor").click()
+    expect(page.locator("#replay-pos")).to_have_text(f"Zug 1 von {len(steps['steps']) - 1}")
+    expect(page.locator("#log")).to_contain_text("spielt")
+    page.locator("#replay-step").fill(str(worded["step"]))
+    call = worded["calls"][-1]
+    bubble = page.locator(f'#seats li[data-seat="{call["seat"]}"] .bubble')
+    expect(bubble).to_have_text(call["call"])
+    expect(page.locator("#seats .held").first).to_have_attribute("aria-label", re.compile("^hält "))
+    page.get_by_role("button", name="Zum Ende").click()
+    expect(page.locator("#replay-end")).to_have_text(re.compile(r"gewinnt|gewinnen|Niemand"))
+    assert english_left(page, "#replay-bar") == []
+    assert english_left(page, "#log") == []
+    page.locator("#replay-seat").select_option("1")
+    page.get_by_role("button", name="Die Entscheidungen von P1 mit dem Trainer analysieren").click()
+    expect(page.locator("#review-status")).to_have_text(
+        re.compile(r"^P1 hatte \d+ echte"), timeout=60000
+    )
+    assert english_left(page, "#replay-bar") == []
     assert not errors, errors
     context.close()

@@ -45,11 +45,12 @@ from ninetynine.engine.actions import Action
 from ninetynine.engine.state import State
 from ninetynine.engine.view import View
 from ninetynine.errors import NinetyNineError
+from ninetynine.language import N_
 from ninetynine.records.match import standing
 
 PLAYOUTS = 2000  # playouts per decision, shared by the moves (under a second a decision)
 SIGNIFICANT = 2.0  # standard errors a difference must exceed to tell two moves apart
-ESTIMATED = (
+ESTIMATED = N_(
     "the chances of losing the game are estimated: this table has too many lives "
     "to count them exactly"
 )

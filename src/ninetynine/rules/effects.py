@@ -250,25 +250,27 @@ def _or(items: Iterable[str]) -> str:
 
 
 def effect_label(effect: Effect, limit: int) -> str:
-    """A few words for a card's corner: ``"±10"``, ``"reverses"``, ``"sets 99"``."""
+    """A few words for a card's corner in the current language: ``"±10"``, ``"reverses"``,
+    ``"sets 99"``."""
     kind = effect.kind
     if kind is Kind.SET:
-        head = f"sets {limit if effect.to is None else effect.to}"
+        # TRANSLATORS: a card's corner label, a few words (as the ones below)
+        head = _("sets {total}").format(total=limit if effect.to is None else effect.to)
     elif kind is Kind.SET_ANY:
-        head = "sets any total"
+        head = _("sets any total")
     elif kind is Kind.DOUBLE:
-        head = "doubles"
+        head = _("doubles")
     elif kind in (Kind.HALVE_OR_DOUBLE, Kind.HALVE_EVEN):
-        head = "halves or doubles"
+        head = _("halves or doubles")
     elif effect.is_hold:
         quiet = effect.reverse or effect.name or effect.no_draw or effect.challenge
-        head = "" if quiet else "holds"
+        head = "" if quiet else _("holds")
     elif sorted(effect.values) == [-10, 10]:
         head = "±10"
     else:
-        head = " or ".join(f"{v:+d}" for v in display_order(effect.values))
+        head = _or(f"{v:+d}" for v in display_order(effect.values))
     words = [head] if head else []
-    words += ["reverses"] * effect.reverse + ["skips"] * effect.skip
-    words += ["names next"] * effect.name + ["no draw"] * effect.no_draw
-    words += ["challenges"] * effect.challenge
-    return ", ".join(words)
+    words += [_("reverses")] * effect.reverse + [_("skips")] * effect.skip
+    words += [_("names next")] * effect.name + [_("no draw")] * effect.no_draw
+    words += [_("challenges")] * effect.challenge
+    return _(", ").join(words)

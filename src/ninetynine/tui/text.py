@@ -263,5 +263,5 @@ def coach_line(advice: Advice, label: Callable[[Action], str] = action_label) ->
     if len(advice.tied) > 1:
         line += "  " + _("tied: {moves}").format(moves=", ".join(label(a) for a in advice.tied))
     if advice.note:
-        line += f" ({advice.note})"
+        line += f" ({translated(advice.note)})"
     return line

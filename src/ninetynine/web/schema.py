@@ -733,14 +733,24 @@ class Standings(Model):
     seats: list[SeatStanding]
 
 
+class ReplayCall(Model):
+    """A call made aloud in a replay's step: the seat (from 1) and what it said, in the replay's
+    language (its speech bubble)."""
+
+    seat: int
+    call: str
+
+
 class ReplayStep(Model):
     """One step of a replay: its number (from 0), how many of the record's moves were made by then,
-    the view after them, and the table talk since the step before."""
+    the view after them, and the table talk since the step before (in the replay's language, with
+    the calls made in it)."""
 
     step: int
     moves: int
     view: View
     talk: list[str]
+    calls: list[ReplayCall]
 
 
 class Replay(Model):
@@ -975,14 +985,26 @@ READ = (400, 503)  # what any route of the API may answer (the Guard's host chec
 WRITE = (400, 403, 413, 415, 429, 503)  # and a POST (the Guard's origin, type, size; rate)
 
 
+LANG_PARAMETER = {
+    "name": "lang",
+    "in": "query",
+    "required": False,
+    "description": "the language (a tag or locale name: th, zh-TW, de_DE);"
+    " none: the first of ours that Accept-Language asks for, else English",
+    "schema": {"type": "string"},
+}
+
+
 def _json(
     answer: Any,
     *statuses: int,
     body: tuple[type[BaseModel], str] | None = None,
     seat: tuple[str, bool] | None = None,
+    lang: bool = False,
 ) -> dict[str, Any]:
     """A JSON route's decorator arguments: its answer and refusals, the body it reads by
-    hand, and its ``seat`` query parameter (read by hand too; the route hides FastAPI's)."""
+    hand, and its ``seat`` and ``lang`` query parameters (read by hand too; the route hides
+    FastAPI's)."""
     extra: dict[str, Any] = {}
     if body is not None:
         extra["requestBody"] = {
@@ -1000,6 +1022,8 @@ def _json(
                 "schema": {"type": "integer", "minimum": 1},
             }
         ]
+    if lang:
+        extra.setdefault("parameters", []).append(LANG_PARAMETER)
     return {
         "response_model": None,
         "openapi_extra": extra or None,
@@ -1052,6 +1076,7 @@ ROUTES: dict[str, dict[str, Any]] = {
         404,
         409,
         seat=("the seat whose view to show (from 1); none: every hand open", False),
+        lang=True,
     ),
     "GET /api/tables/{table_id}/review": _json(
         Review, *READ, 404, 409, 429, seat=("the seat whose decisions to review (from 1)", True)
@@ -1064,6 +1089,7 @@ ROUTES: dict[str, dict[str, Any]] = {
         *READ,
         404,
         seat=("the seat whose view to show (from 1); none: every hand open", False),
+        lang=True,
     ),
     "GET /api/shared/{token}/review": _json(
         Review, *READ, 404, 429, seat=("the seat whose decisions to review (from 1)", True)
@@ -1075,7 +1101,7 @@ ROUTES: dict[str, dict[str, Any]] = {
         Review, *WRITE, body=(RecordToReview, "the record and the seat to review")
     ),
     "POST /api/replay": _json(
-        Replay, *WRITE, body=(UploadedRecord, "the record and the seat's view")
+        Replay, *WRITE, body=(UploadedRecord, "the record and the seat's view"), lang=True
     ),
     "POST /api/account/register/options": _json(
         PasskeyOptions, *WRITE, 401, 409, body=(AccountName, "the new account's name")
@@ -1150,18 +1176,7 @@ ROUTES: dict[str, dict[str, Any]] = {
     "GET /sw.js": _text("text/javascript", "the client's service worker", FileResponse, 400),
     "GET /api/language": {
         **_json(LanguageCatalog, *READ),
-        "openapi_extra": {
-            "parameters": [
-                {
-                    "name": "lang",
-                    "in": "query",
-                    "required": False,
-                    "description": "the language (a tag or locale name: th, zh-TW, de_DE);"
-                    " none: the first of ours that Accept-Language asks for, else English",
-                    "schema": {"type": "string"},
-                }
-            ]
-        },
+        "openapi_extra": {"parameters": [LANG_PARAMETER]},
     },
 }
 

@@ -13,14 +13,14 @@ from ninetynine.coach import advice_json, advise, costliest, review, review_json
 from ninetynine.engine.events import Event, TotalCalled, event_to_json, narrate
 from ninetynine.engine.options import CardOption
 from ninetynine.engine.view import View, observe
-from ninetynine.language import Language
+from ninetynine.language import Language, using
 from ninetynine.records.match import Standing, standings
 from ninetynine.records.match import steps as match_steps
 from ninetynine.records.record import Record
 from ninetynine.rules.cards import RANKS, format_card, rank_of
 from ninetynine.rules.effects import Effect, Kind, effect_label
 from ninetynine.rules.settings import Rules
-from ninetynine.rules.words import counter, ending
+from ninetynine.rules.words import counter, ending, spoken
 
 _FACE_VALUES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)  # what a card counts when plain
 
@@ -110,10 +110,16 @@ def standings_json(standings: list[Standing], hands: int) -> dict[str, Any]:
     }
 
 
-def replay_json(record: Record, seat: int | None) -> dict[str, Any]:
+def replay_json(record: Record, seat: int | None, lang: Language = Language.EN) -> dict[str, Any]:
     """A record stepped through for the browser: after each player move, the view of
-    ``seat`` (0-based), or with every hand open (None), and the table talk since the last
-    step. Only for finished games and uploaded records: the caller sees them all."""
+    ``seat`` (0-based), or with every hand open (None), the table talk since the last step
+    and the calls made in it (their speech bubbles), in ``lang`` as the cards' labels are.
+    Only for finished games and uploaded records: the caller sees them all."""
+    with using(lang):
+        return _replay(record, seat, lang)
+
+
+def _replay(record: Record, seat: int | None, lang: Language) -> dict[str, Any]:
     steps, events = match_steps(record)
     names = record.names or [f"P{i + 1}" for i in range(record.start.n)]
     out, seen = [], 0
@@ -121,11 +127,15 @@ def replay_json(record: Record, seat: int | None) -> dict[str, Any]:
         view = view_json(observe(step.state, seat or 0), spectator=seat is None)
         if seat is None:
             view["hands"] = [[format_card(c) for c in sorted(h)] for h in step.state.hands]
-        talk = [
-            t for e in events[seen : step.events] if (t := narrate(e, names, record.start.rules))
+        said = events[seen : step.events]
+        talk = [t for e in said if (t := narrate(e, names, record.start.rules, lang))]
+        calls = [
+            {"seat": e.seat + 1, "call": spoken(e.text, e.total)}
+            for e in said
+            if isinstance(e, TotalCalled)
         ]
         seen = step.events
-        out.append({"step": i, "moves": step.moves, "view": view, "talk": talk})
+        out.append({"step": i, "moves": step.moves, "view": view, "talk": talk, "calls": calls})
     final = steps[-1].state
     return {
         "rules": rules_json(record.start.rules),

@@ -1,5 +1,5 @@
 """What the routes share: the lobby (kept on ``app.state`` by the app's lifespan), the
-caller's address and a request's JSON body, read within the limits."""
+caller's address and language, and a request's JSON body, read within the limits."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from fastapi import Depends, Request
 from pydantic import BaseModel
 from starlette.requests import HTTPConnection
 
+from ninetynine.language import Language, LanguageError
+from ninetynine.web.catalogs import accepted
 from ninetynine.web.errors import ErrorCode, ProtocolError
 from ninetynine.web.limits import Limits, json_object
 from ninetynine.web.lobby import Lobby
@@ -21,6 +23,18 @@ def lobby(connection: HTTPConnection) -> Lobby:
 
 
 LobbyDep = Annotated[Lobby, Depends(lobby)]
+
+
+def language(connection: HTTPConnection) -> Language:
+    """The language a client reads in: ``?lang=`` (the page's choice), else its
+    ``Accept-Language`` (English when it asks for none of ours); a language we lack is
+    refused."""
+    asked = connection.query_params.get("lang")
+    header = connection.headers.get("accept-language")
+    try:
+        return Language.parse(asked) if asked else accepted(header)
+    except LanguageError as e:
+        raise ProtocolError(ErrorCode.MALFORMED, f"lang: {e}") from None
 
 
 def address(request: Request) -> str:

@@ -10,10 +10,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from ninetynine.language import Language, LanguageError
 from ninetynine.web import schema
-from ninetynine.web.catalogs import accepted, catalog_json
-from ninetynine.web.errors import ErrorCode, ProtocolError
+from ninetynine.web.catalogs import catalog_json
+from ninetynine.web.routes.deps import language as asked_language
 
 STATIC = resources.files("ninetynine.web") / "static"
 router = APIRouter()
@@ -63,10 +62,6 @@ def static_files() -> StaticFiles:
 async def language(request: Request) -> JSONResponse:
     """A language's messages for the client: ``?lang=`` names it, else the request's
     ``Accept-Language`` chooses (English when it asks for none of ours)."""
-    asked = request.query_params.get("lang")
-    try:
-        lang = Language.parse(asked) if asked else accepted(request.headers.get("accept-language"))
-    except LanguageError as e:
-        raise ProtocolError(ErrorCode.MALFORMED, f"lang: {e}") from None
+    lang = asked_language(request)
     headers = {"Cache-Control": "no-cache", "Vary": "Accept-Language"}
     return JSONResponse(catalog_json(lang), headers=headers)

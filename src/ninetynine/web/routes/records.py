@@ -19,13 +19,14 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel
 
 from ninetynine.errors import NinetyNineError
+from ninetynine.language import Language
 from ninetynine.records.record import Record, parse_record
 from ninetynine.web import schema
 from ninetynine.web.errors import ErrorCode, LimitError, ProtocolError
 from ninetynine.web.limits import admit, check_record
 from ninetynine.web.lobby import Lobby
 from ninetynine.web.routes.clubs import club_table
-from ninetynine.web.routes.deps import LobbyDep, address, json_body
+from ninetynine.web.routes.deps import LobbyDep, address, json_body, language
 from ninetynine.web.table.room import Table
 from ninetynine.web.wire import replay_json, review_replay_json
 
@@ -47,7 +48,8 @@ async def table_replay(
     seat: int | None = Query(None, include_in_schema=False),
 ) -> dict[str, Any]:
     """A finished game step by step: from one seat's view, or every hand open."""
-    return await finished_replay(await club_table(request, lobby, table_id), seat)
+    table = await club_table(request, lobby, table_id)
+    return await finished_replay(table, seat, language(request))
 
 
 @schema.route(router, "GET /api/tables/{table_id}/review")
@@ -61,12 +63,13 @@ async def table_review(
     return await finished_review(request, lobby, await club_table(request, lobby, table_id), seat)
 
 
-async def finished_replay(table: Table, seat: object) -> dict[str, Any]:
-    """A finished table's game step by step (a table's replay, a shared game's)."""
+async def finished_replay(table: Table, seat: object, lang: Language) -> dict[str, Any]:
+    """A finished table's game step by step (a table's replay, a shared game's), its words
+    in ``lang``."""
     if not table.finished:
         raise ProtocolError(ErrorCode.NOT_FINISHED, "a game can be replayed when it is over")
     return await asyncio.to_thread(
-        replay_json, table.match.record(), _replay_seat(seat, len(table.seats))
+        replay_json, table.match.record(), _replay_seat(seat, len(table.seats)), lang
     )
 
 
@@ -94,9 +97,12 @@ async def record_review(request: Request, lobby: LobbyDep) -> dict[str, Any]:
 @schema.route(router, "POST /api/replay")
 async def record_replay(request: Request, lobby: LobbyDep) -> dict[str, Any]:
     """An uploaded record (``{"record": TEXT, "seat": N or null}``) step by step."""
+    lang = language(request)
     record, seat = await _uploaded(request, lobby, schema.UploadedRecord)
     with _bad_record():
-        return await asyncio.to_thread(replay_json, record, _replay_seat(seat, record.start.n))
+        return await asyncio.to_thread(
+            replay_json, record, _replay_seat(seat, record.start.n), lang
+        )
 
 
 async def _reviewed(request: Request, lobby: Lobby, record: Record, seat: int) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from ninetynine.web.errors import ErrorCode, ProtocolError
 from ninetynine.web.lobby import Lobby
 from ninetynine.web.routes.accounts import player_account
 from ninetynine.web.routes.clubs import club_table
-from ninetynine.web.routes.deps import LobbyDep, address, json_body
+from ninetynine.web.routes.deps import LobbyDep, address, json_body, language
 from ninetynine.web.routes.pages import STATIC
 from ninetynine.web.routes.records import finished_replay, finished_review
 from ninetynine.web.shares import Shares
@@ -76,12 +76,13 @@ async def share_table(
 @schema.route(router, "GET /api/shared/{token}/replay")
 async def shared_replay(
     token: str,
+    request: Request,
     lobby: LobbyDep,
     shares: SharesDep,
     seat: int | None = Query(None, include_in_schema=False),
 ) -> dict[str, Any]:
     """A shared game step by step: from one seat's view, or every hand open."""
-    return await finished_replay(await _shared(lobby, shares, token), seat)
+    return await finished_replay(await _shared(lobby, shares, token), seat, language(request))
 
 
 @schema.route(router, "GET /api/shared/{token}/review")

@@ -22,15 +22,14 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from ninetynine.errors import NinetyNineError
-from ninetynine.language import Language, LanguageError
 from ninetynine.web.accounts.service import SESSION_COOKIE
-from ninetynine.web.catalogs import accepted
 from ninetynine.web.conn import Conn
 from ninetynine.web.errors import ErrorCode, LimitError, ProtocolError
 from ninetynine.web.limits import Bucket, Limits, json_object
 from ninetynine.web.lobby import Lobby
 from ninetynine.web.routes.clubs import club_table
 from ninetynine.web.routes.deps import LobbyDep
+from ninetynine.web.routes.deps import language as asked_language
 from ninetynine.web.table.room import Table
 
 HELLO_TIMEOUT = 10.0
@@ -119,7 +118,7 @@ async def _serve(ws: WebSocket, lobby: Lobby, table_id: str, limits: Limits) -> 
             seat = table.seating.seat_of(token) if isinstance(token, str) else None
             if seat is None:
                 raise ProtocolError(ErrorCode.BAD_TOKEN, "this token holds no seat at this table")
-        lang = _language(ws)
+        lang = asked_language(ws)
         with _unseated(ws, lobby) if seat is None else contextlib.nullcontext():
             conn = Conn(
                 seat, limits.send_queue, Bucket(limits.messages_per_second, limits.messages_burst)
@@ -134,16 +133,6 @@ async def _serve(ws: WebSocket, lobby: Lobby, table_id: str, limits: Limits) -> 
     except (TimeoutError, WebSocketDisconnect):
         with contextlib.suppress(Exception):
             await ws.close(code=4001)
-
-
-def _language(ws: WebSocket) -> Language:
-    """The language a client reads the table in: ``?lang=`` on the socket's address (the
-    page's choice), else its ``Accept-Language``; a language we lack is refused."""
-    asked = ws.query_params.get("lang")
-    try:
-        return Language.parse(asked) if asked else accepted(ws.headers.get("accept-language"))
-    except LanguageError as e:
-        raise ProtocolError(ErrorCode.MALFORMED, f"lang: {e}") from None
 
 
 async def _connected(ws: WebSocket, lobby: Lobby, table: Table, conn: Conn, limits: Limits) -> None:

@@ -64,7 +64,8 @@ function seatItem(li, s, scene) {
   if (open) {  // every hand open (a replay): each card as it reads, "A\u2666 10\u2663", not a tiny face
     held.classList.add("open");
     held.append(...open.map((c) => el("span", { class: `chip ${inkClass(cardParts(c).suit)}`.trim() }, cardText(c))));
-    held.setAttribute("aria-label", `holds ${open.map((c) => cardName(c)).join(", ") || "nothing"}`);
+    held.setAttribute("aria-label", open.length ? _("holds {cards}", { cards: open.map((c) => cardName(c)).join(_(", ")) })
+                                                : _("holds nothing"));
   } else {
     for (let k = 0; k < Math.min(v.hand_sizes[i], 7); k++) held.append(el("span", { class: "mini" }, cardBack()));
   }

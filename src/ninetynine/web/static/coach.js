@@ -1,6 +1,7 @@
 // The coach at the table: on your turn, each move you may make with its chance of losing
 // the hand and the game, worked out by the server from your own view only.
 import { $, bindToggle, el } from "./dom.js";
+import { _, lang, translated } from "./i18n.js";
 
 let on = false, asked = null, send = () => {};
 
@@ -9,14 +10,14 @@ export function initCoach(sender) {
   bindToggle($("coach-toggle"), "coach", false, (value) => { on = value; asked = null; $("coach").hidden = true; });
 }
 
-const pct = (x) => `${Math.round(100 * x)}%`;
+const pct = (x) => new Intl.NumberFormat(lang, { style: "percent" }).format(Math.round(100 * x) / 100);
 
 // A new frame on screen: ask about this decision once, when it is ours to make.
 export function coachFrame(msg, myTurn) {
   if (!myTurn) { $("coach").hidden = true; return; }
   if (!on || asked === msg.state) return;
   asked = msg.state;
-  $("coach-moves").replaceChildren(el("li", { class: "hint" }, "Thinking\u2026"));
+  $("coach-moves").replaceChildren(el("li", { class: "hint" }, _("Thinking\u2026")));
   $("coach").hidden = false;
   send({ type: "coach", state: msg.state });
 }
@@ -29,9 +30,11 @@ export function showCoach(msg, current, name) {
   const star = (m) => m.best && !msg.tied.length;
   $("coach-moves").replaceChildren(...msg.moves.map((m) => el("li", { class: star(m) ? "best" : "" },
     el("span", { class: "move" }, m.actions.map(name).join(" / ")),
-    el("span", { class: "figures" }, `hand ${pct(m.lose_hand)}${m.lose_game === null ? "" : ` \u00b7 game ${pct(m.lose_game)}`}`),
-    star(m) ? el("span", { class: "star", "aria-label": "the coach's choice" }, "\u2605") : "")),
-    ...(msg.tied.length ? [el("li", { class: "hint" }, `tied: ${msg.tied.map(name).join(", ")}`)] : []),
-    ...(msg.note ? [el("li", { class: "hint" }, `Note: ${msg.note}.`)] : []));
+    el("span", { class: "figures" }, m.lose_game === null ? _("hand {hand}", { hand: pct(m.lose_hand) })
+      : _("hand {hand} \u00b7 game {game}", { hand: pct(m.lose_hand), game: pct(m.lose_game) })),
+    star(m) ? el("span", { class: "star", "aria-label": _("the coach's choice") }, "\u2605") : "")),
+    ...(msg.tied.length ? [el("li", { class: "hint" }, _("tied: {moves}", { moves: msg.tied.map(name).join(_(", ")) }))] : []),
+    // the server's note is one of the core's sentences, marked there for the catalogs
+    ...(msg.note ? [el("li", { class: "hint" }, _("Note: {note}.", { note: translated(msg.note) }))] : []));
   $("coach").hidden = false;
 }

@@ -25,6 +25,10 @@ export function ngettext(one, many, n, params = {}) {
   return fill(text, { n, ...params });
 }
 
+// _() for a message made at run time (the server's sentence that the core marks where it
+// writes it, as a coach's note): the extractor reads no call of it.
+export const translated = (id, params = {}) => _(id, params);
+
 // ngettext for a message made at run time (its forms are in the catalogs because the core
 // marks them where it writes them: a counter's "{n} penny"): the extractor reads no call of it.
 export const ntranslated = (one, many, n, params = {}) => ngettext(one, many, n, params);

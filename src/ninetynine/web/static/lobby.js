@@ -1,6 +1,7 @@
 // The lobby: play against bots in one click, the public tables as they come and go (a
 // live feed, no Refresh button), a table set up by hand, and a record to replay.
-import { $, api, defaultLevel, el, plural, saveName, savedName, tokenKey } from "./dom.js";
+import { $, api, defaultLevel, el, saveName, savedName, tokenKey } from "./dom.js";
+import { _, ngettext } from "./i18n.js";
 import { cardFace } from "./cards.js";
 import { showReplay } from "./replay.js";
 import { showAccount } from "./account.js";
@@ -36,6 +37,9 @@ function describe() {
   if (p) { $("players").min = String(p.players[0]); $("players").max = String(p.players[1]); }
 }
 
+// A bot level in words; a level this page does not know (a server's own) as the server names it.
+const LEVELS = { easy: () => _("easy"), medium: () => _("medium"), hard: () => _("hard") };
+
 function seatKinds() {
   const box = $("seat-kinds");
   const n = Math.max(2, Math.min(12, Number($("players").value) || 2));
@@ -43,10 +47,12 @@ function seatKinds() {
   box.querySelectorAll(".field").forEach((f) => f.remove());
   for (let i = 2; i <= n; i++) {
     const sel = el("select", { id: `seat-${i}` });
-    sel.append(el("option", { value: "" }, "a friend (invite)"));
-    for (const level of botLevels) sel.append(el("option", { value: level }, `bot: ${level}`));
+    sel.append(el("option", { value: "" }, _("a friend (invite)")));
+    for (const level of botLevels) {
+      sel.append(el("option", { value: level }, _("bot: {level}", { level: LEVELS[level]?.() ?? level })));
+    }
     sel.value = kept[`seat-${i}`] ?? defaultBot();  // Create at once plays: no wait for friends
-    box.append(el("div", { class: "field" }, el("label", { for: `seat-${i}` }, `Seat ${i}`), sel));
+    box.append(el("div", { class: "field" }, el("label", { for: `seat-${i}` }, _("Seat {n}", { n: i })), sel));
   }
 }
 
@@ -106,23 +112,25 @@ function follow() {
     if (msg.type === "lobby") { retry = 0; listTables(msg.tables); }
   };
   feed.onclose = () => {
-    $("feed-state").textContent = "Reconnecting to the lobby\u2026";
+    $("feed-state").textContent = _("Reconnecting to the lobby\u2026");
     setTimeout(follow, Math.min(10000, 500 * 2 ** retry++));
   };
 }
 
 function listTables(tables) {
   const live = tables.filter((t) => t.status === "waiting" || t.status === "playing");
-  $("feed-state").textContent = live.length ? "" : "No public tables right now: start one, or play the bots.";
+  $("feed-state").textContent = live.length ? "" : _("No public tables right now: start one, or play the bots.");
   $("open-tables").replaceChildren(...live.map((t) => {
     const open = t.seats.filter((s) => s.kind === "open").length;
     const waiting = t.status === "waiting";
     const who = t.seats.filter((s) => s.kind !== "open").map((s) => s.name).join(", ");
     const link = el("a", { class: "button", href: waiting ? `/t/${t.id}` : `/t/${t.id}?watch=1` },
-                    waiting ? "Join" : "Watch", el("span", { class: "visually-hidden" }, ` ${t.rules.name} with ${who}`));
+                    waiting ? _("Join") : _("Watch"),
+                    el("span", { class: "visually-hidden" }, _(" {rules} with {who}", { rules: t.rules.name, who })));
     return el("li", { class: "listing" },
       el("div", { class: "what" }, el("strong", {}, t.rules.name),
-         el("span", { class: `badge ${t.status}` }, waiting ? plural(open, "open seat", "open seats") : "playing")),
+         el("span", { class: `badge ${t.status}` },
+            waiting ? ngettext("{n} open seat", "{n} open seats", open) : _("playing"))),
       el("p", { class: "who" }, who), link);
   }));
 }

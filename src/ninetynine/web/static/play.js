@@ -178,7 +178,7 @@ function present(msg, sync) {
   if (msg.events.some((e) => e.kind === "HandStarted")) hideBubbles();
   for (const e of msg.events.filter((x) => x.kind === "TotalCalled")) {
     showBubble(e.seat, e.call);
-    if (!reading) announce(`${seatName(e.seat)} says ${e.call}.`);  // (else read as an event)
+    if (!reading) announce(e.text);  // its line of talk, in the page's language (else read as an event)
     speak(e.call);
   }
   if (v.phase !== "over" && msg.events.some((e) => HAND_PAUSE.has(e.kind))) handEnd(msg.events, v, before);

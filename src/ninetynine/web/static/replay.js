@@ -1,6 +1,7 @@
 // A finished game (or an uploaded record) stepped through on the table view, forward and
 // back, from one seat's view or with every hand open.
 import { $, api, el } from "./dom.js";
+import { _, lang, ngettext } from "./i18n.js";
 import { moveName } from "./cards.js";
 import { cardNotes, describeCard, renderCenter, renderHand, renderSeats, showBubble, hideBubbles } from "./board.js";
 
@@ -17,7 +18,7 @@ export async function showReplay(src, seat = null, review = false) {
   $("replay-bar").hidden = false;
   $("hand-section").hidden = true;
   $("back-link").href = src.table ? `/t/${src.table}` : "/";
-  $("back-link").textContent = src.table ? "Back to the table" : "Back to the lobby";
+  $("back-link").textContent = src.table ? _("Back to the table") : _("Back to the lobby");
   setup();
   showData(0);
   if (review && data.seat) runReview();  // asked for from a link ("Review" in My games)
@@ -27,14 +28,18 @@ const fetchReview = (seat) => source.table ? api(`/api/tables/${source.table}/re
   : source.shared ? api(`/api/shared/${source.shared}/review?seat=${seat}`)
   : api("/api/review", { record: source.record, seat });
 
-const FLAGS = { "?!": "inaccuracy", "?": "mistake", "??": "blunder" };
-const pct = (x) => `${Math.round(100 * x)}%`;
+const FLAGS = { "?!": () => _("inaccuracy"), "?": () => _("mistake"), "??": () => _("blunder") };
+const pct = (x) => new Intl.NumberFormat(lang, { style: "percent" }).format(Math.round(100 * x) / 100);
+const fixed = (x) => new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false }).format(x);
+// the replay's words in the page's language (the talk, the calls, the cards' labels)
+const inLanguage = (path) => `${path}${path.includes("?") ? "&" : "?"}lang=${encodeURIComponent(lang)}`;
 
 // The seat on screen, decision by decision beside the coach's move: each a link to its step.
 function resetReview() {
   $("review").hidden = !data.seat;
   $("review-go").hidden = false;
-  $("review-go").textContent = data.seat ? `Review ${data.names[data.seat - 1]}'s decisions with the coach` : "";
+  $("review-go").textContent = data.seat
+    ? _("Review {name}'s decisions with the coach", { name: data.names[data.seat - 1] }) : "";
   $("review-status").textContent = "";
   $("review-list").replaceChildren();
 }
@@ -42,7 +47,7 @@ function resetReview() {
 async function runReview() {
   const seat = data.seat, name = data.names[seat - 1];
   $("review-go").hidden = true;
-  $("review-status").textContent = `The coach is going through ${name}'s decisions\u2026`;
+  $("review-status").textContent = _("The coach is going through {name}'s decisions\u2026", { name });
   let found;
   try {
     found = await fetchReview(seat);
@@ -54,26 +59,31 @@ async function runReview() {
   if (data.seat !== seat) return;  // the view changed meanwhile
   const differ = found.decisions.filter((d) => !d.agrees);  // another suit, or a tie, agrees
   const flagged = found.decisions.filter((d) => d.flag).length;
-  $("review-status").textContent = `${name} had ${found.decisions.length} real choices; the coach ` +
-    `would have played differently ${differ.length} times` +
-    (flagged ? `, and flags ${flagged} of them.` : ", and flags none of them.");
+  $("review-status").textContent =
+    ngettext("{name} had {n} real choice;", "{name} had {n} real choices;", found.decisions.length, { name }) +
+    ngettext(" the coach would have played differently {n} time", " the coach would have played differently {n} times",
+             differ.length) +
+    (flagged ? ngettext(", and flags {n} of them.", ", and flags {n} of them.", flagged) : _(", and flags none of them."));
   $("review-list").replaceChildren(...differ.map((d) => {
     const at = data.steps.findIndex((x) => x.moves === d.action_number - 1);  // just before it
     const name = (a) => moveName(data.steps[at].view, a, (n) => data.names[n - 1]);
     const b = el("button", { type: "button", class: `decision${d.flag ? " flagged" : ""}` },
-      el("span", { class: "where" }, `Move ${at + 1} \u00b7 hand ${d.hand} \u00b7 total ${d.total}`),
-      el("span", {}, `played ${name(d.played)} (hand ${pct(figures(d, d.played).lose_hand)}), ` +
-        `coach ${name(d.best)} (hand ${pct(figures(d, d.best).lose_hand)})`),
-      el("span", { class: "cost" }, `cost ${d.cost.toFixed(1)} \u00b1 ${d.error === null ? "?" : d.error.toFixed(1)}` + (d.flag ? ` ${d.flag} ${FLAGS[d.flag]}` : "")));
+      el("span", { class: "where" }, _("Move {move} \u00b7 hand {hand} \u00b7 total {total}",
+                                       { move: at + 1, hand: d.hand, total: d.total })),
+      el("span", {}, _("played {played} (hand {played_hand}), coach {best} (hand {best_hand})", {
+        played: name(d.played), played_hand: pct(figures(d, d.played).lose_hand),
+        best: name(d.best), best_hand: pct(figures(d, d.best).lose_hand) })),
+      el("span", { class: "cost" }, _("cost {cost} \u00b1 {error}", { cost: fixed(d.cost), error: d.error === null ? "?" : fixed(d.error) }) +
+        (d.flag ? ` ${d.flag} ${FLAGS[d.flag]()}` : "")));
     b.addEventListener("click", () => go(at));
     return el("li", {}, b);
   }));
 }
 const figures = (d, action) => d.advice.moves.find((m) => m.actions.includes(action));
 
-const fetchReplay = (seat) => source.table ? api(`/api/tables/${source.table}/replay${seat ? `?seat=${seat}` : ""}`)
-  : source.shared ? api(`/api/shared/${source.shared}/replay${seat ? `?seat=${seat}` : ""}`)
-  : api("/api/replay", { record: source.record, seat });
+const fetchReplay = (seat) => source.table ? api(inLanguage(`/api/tables/${source.table}/replay${seat ? `?seat=${seat}` : ""}`))
+  : source.shared ? api(inLanguage(`/api/shared/${source.shared}/replay${seat ? `?seat=${seat}` : ""}`))
+  : api(inLanguage("/api/replay"), { record: source.record, seat });
 
 async function load(seat) {
   $("replay-error").textContent = "";
@@ -88,8 +98,8 @@ async function load(seat) {
 
 function showData(at) {
   const pov = $("replay-seat");
-  pov.replaceChildren(el("option", { value: "" }, "Every hand open"),
-    ...data.names.map((n, i) => el("option", { value: String(i + 1) }, `${n}'s view`)));
+  pov.replaceChildren(el("option", { value: "" }, _("Every hand open")),
+    ...data.names.map((n, i) => el("option", { value: String(i + 1) }, _("{name}'s view", { name: n }))));
   pov.value = data.seat ? String(data.seat) : "";
   $("replay-step").max = String(data.steps.length - 1);
   resetReview();
@@ -102,7 +112,7 @@ function go(i) {
   const s = data.steps[step], v = s.view;
   const seats = data.names.map((name, k) => ({ seat: k + 1, name, kind: "human", connected: true }));
   const me = data.seat;
-  $("rules-name").textContent = `Replay \u00b7 ${data.rules.name}`;
+  $("rules-name").textContent = _("Replay \u00b7 {rules}", { rules: data.rules.name });
   renderSeats({ view: v, seats, me, hands: v.hands, you: !source.shared });  // a shared game's viewer is no player
   renderCenter({ view: v });
   const shown = me ? v.hand : null;
@@ -116,7 +126,8 @@ function go(i) {
     });
   }
   $("replay-step").value = String(step);
-  $("replay-pos").textContent = step === 0 ? "The deal" : `Move ${step} of ${data.steps.length - 1}`;
+  $("replay-pos").textContent = step === 0 ? _("The deal")
+    : _("Move {step} of {steps}", { step, steps: data.steps.length - 1 });
   $("replay-step").setAttribute("aria-valuetext", $("replay-pos").textContent);
   for (const id of ["replay-first", "replay-back"]) $(id).setAttribute("aria-disabled", String(step === 0));
   for (const id of ["replay-forward", "replay-last"]) {
@@ -127,18 +138,15 @@ function go(i) {
   $("log").replaceChildren(...talk.map((t) => el("li", {}, t)));
   $("log").scrollTop = $("log").scrollHeight;
   hideBubbles();
-  for (const line of s.talk) {
-    const m = /^(.+): "(.+)"$/.exec(line);
-    const seat = m ? data.names.indexOf(m[1]) + 1 : 0;
-    if (seat) showBubble(seat, m[2]);
-  }
+  for (const c of s.calls) showBubble(c.seat, c.call);
   const end = step === data.steps.length - 1 && v.phase === "over";
   $("replay-end").hidden = !end;
   if (end) {
     const winners = (v.outcome?.winners || []).map((w) => data.names[w - 1]);
     $("replay-end").textContent = winners.length
-      ? `${winners.join(" and ")} win${winners.length === 1 ? "s" : ""} (${v.outcome.why}).`
-      : "Nobody wins.";
+      ? ngettext("{names} wins ({why}).", "{names} win ({why}).", winners.length,
+                 { names: winners.join(_(" and ")), why: v.outcome.why })
+      : _("Nobody wins.");
   }
 }
 

@@ -1,0 +1,83 @@
+"""The words the browser shows from the server in the page's language: the cards' corner
+labels (``rules_json``, made in the language a connection reads) and a replay's talk and
+calls (``replay_json``); English as it was, the fields programs read unchanged."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from ninetynine import load_rules, presets
+from ninetynine.language import Language, using
+from ninetynine.records.record import parse_record
+from ninetynine.web.wire import replay_json, rules_json
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+OTHERS = [lang for lang in Language if lang is not Language.EN]
+# the English words a corner label is made of (the numbers, signs and ±10 are no language's)
+ENGLISH = re.compile(
+    r"\b(sets|any total|doubles|halves|holds|reverses|skips|names next|no draw|challenges|or)\b"
+)
+
+
+def labels(preset: str, lang: Language) -> dict[str, str]:
+    with using(lang):
+        made = rules_json(load_rules(preset))
+    return {k: v["label"] for part in ("ranks", "suits") for k, v in made[part].items()}
+
+
+def test_the_english_labels_are_as_they_were() -> None:
+    assert labels("P", Language.EN) == {
+        "A": "+1 or +11",
+        "2": "+2",
+        "3": "+3",
+        "4": "reverses",
+        "5": "+5",
+        "6": "+6",
+        "7": "+7",
+        "8": "+8",
+        "9": "holds",
+        "10": "±10",
+        "J": "+10",
+        "Q": "+10",
+        "K": "sets 99",
+    }
+    words = {label for preset in presets() for label in labels(preset, Language.EN).values()}
+    assert {"halves or doubles", "+4, reverses", "challenges", "names next", "no draw"} <= words
+
+
+@pytest.mark.parametrize("lang", OTHERS, ids=str)
+def test_every_label_of_every_preset_is_translated(lang: Language) -> None:
+    for preset in presets():
+        english, said = labels(preset, Language.EN), labels(preset, lang)
+        assert said.keys() == english.keys()
+        for card, label in said.items():
+            if ENGLISH.search(english[card]):  # words, not only a number
+                assert label != english[card], (preset, card, label)
+                assert not ENGLISH.search(label), (preset, card, label)
+            else:
+                assert label == english[card], (preset, card, label)
+            assert "{" not in label, (preset, card, label)
+    assert labels("P", lang)["K"].count("99") == 1  # the total set, in the label
+
+
+def test_a_replay_talks_and_calls_in_its_language() -> None:
+    record = parse_record((GOLDEN / "P.toml").read_text(encoding="utf-8"))
+    english, thai = replay_json(record, None), replay_json(record, None, Language.TH)
+    # what programs read is the same in every language: only the outcome's words differ
+    neutral = [{**s["view"], "outcome": None} for s in thai["steps"]]
+    assert neutral == [{**s["view"], "outcome": None} for s in english["steps"]]
+    talk = [line for s in thai["steps"] for line in s["talk"]]
+    assert talk and all(re.search("[\u0e00-\u0e7f]|: “", line) for line in talk), talk[:5]
+    said = [c for s in english["steps"] for c in s["calls"]]
+    called = [c for s in thai["steps"] for c in s["calls"]]
+    assert [c["seat"] for c in called] == [c["seat"] for c in said] and said
+    pairs = zip(said, called, strict=True)
+    words = [(e["call"], t["call"]) for e, t in pairs if re.search("[a-z]", e["call"])]
+    assert words and all(e != t and re.search("[\u0e00-\u0e7f]", t) for e, t in words)
+    assert thai["rules"]["ranks"]["4"]["label"] != "reverses"
+    # the English replay's calls are the talk's, as a person hears them
+    for step in english["steps"]:
+        assert all(f'"{c["call"]}"' in " ".join(step["talk"]) for c in step["calls"])
