@@ -356,7 +356,9 @@ class State(Penalties):
         if self.phase != PLAY:
             return [DRAW, NODRAW] if self.phase == DRAWING else []
         c, hand = self.c, self.hands[self.turn]
-        if c.rows_suffice and not (self.chain or self.plays_left) and self.challenger < 0:
+        if c.rows_suffice and not (
+            c.may_pend and (self.chain or self.plays_left or self.challenger >= 0)
+        ):
             # the hot path: each card's plays from the row of this total
             row = c.rows.get(self.total) or c.row(self.total)
             codes: list[int] = []

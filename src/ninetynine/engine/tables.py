@@ -115,6 +115,8 @@ class RuleTables:
             else frozenset()
         )
         self.chain_cards = frozenset(c for c in range(CODES) if self.effects[c].no_draw)
+        # whether a no-draw chain or a challenge may be pending (the rows then wait for it)
+        self.may_pend = bool(self.chain_cards or self.challenging)
         # the legal plays and turns need more than the tables (State._extra_codes): seats
         # to name, chains, and set-any codes out of the card order
         self.extras = bool(self.naming or self.chain_cards) or any(
