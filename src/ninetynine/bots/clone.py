@@ -79,15 +79,15 @@ class HeuristicClone:
         quick = len(s.stock) > 1 and not (s.owed or s.chain or s.plays_left) and s._ev is None
         after_of, quick_of, total, in_hand = c.after, c.quick, s.total, s.in_hand
         for k in codes:
-            found = None
+            passing = None
             if quick and k < DOWN:
-                key = total * AFTER_KEY + k
-                if key not in after_of:
+                at = total * AFTER_KEY + k
+                if at not in after_of:
                     c.result(k, total)  # (fills the quick table too)
-                found = quick_of.get(key)
-            if found is not None and found[1]:  # (a seat named: tried on a copy, below)
+                passing = quick_of.get(at)
+            if passing is not None and passing[1]:  # (a seat named: tried on a copy, below)
                 v = 0.0
-                new, flip = found
+                new, flip = passing
                 d_ = -s.direction if flip < 0 else s.direction
                 nxt: int | None = (me + d_) % n
                 assert nxt is not None
