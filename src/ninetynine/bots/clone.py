@@ -76,14 +76,18 @@ class HeuristicClone:
         values, keep, push = self.values, self.keep, self.push
         # a play that only passes the turn on (and draws) changes no one's lives or points:
         # scored here without trying it on a copy (what apply_code's own fast path does)
-        quick = len(s.stock) > 1 and not s.owed and s._ev is None
-        plain, after_of, total, in_hand = c.plain_turns, c.after, s.total, s.in_hand
+        quick = len(s.stock) > 1 and not (s.owed or s.chain or s.plays_left) and s._ev is None
+        after_of, quick_of, total, in_hand = c.after, c.quick, s.total, s.in_hand
         for k in codes:
-            flip = plain.get(card_of(k)) if quick and k < DOWN else None
-            if flip is not None:
-                new = after_of.get(total * AFTER_KEY + k) or c.result(k, total)
-            if flip is not None and new <= self.limit:
+            passing = None
+            if quick and k < DOWN:
+                at = total * AFTER_KEY + k
+                if at not in after_of:
+                    c.result(k, total)  # (fills the quick table too)
+                passing = quick_of.get(at)
+            if passing is not None and passing[1]:  # (a seat named: tried on a copy, below)
                 v = 0.0
+                new, flip = passing
                 d_ = -s.direction if flip < 0 else s.direction
                 nxt: int | None = (me + d_) % n
                 assert nxt is not None

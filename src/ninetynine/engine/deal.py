@@ -200,11 +200,16 @@ class Dealing(StateBase):
         self.total, self.phase, self.chance = 0, PLAY, NO_CHANCE
         if ev is not None:
             ev.append(E.HandStarted(self.hand_no, self.dealer, self.starter))
-        n, alive, hands, pop = self.n, self.alive, self.hands, self.stock.pop
+        n, alive, hands, stock = self.n, self.alive, self.hands, self.stock
         seats = [s % n for s in range(self.starter, self.starter + n) if alive[s % n]]
-        for _ in range(rules.hand_size):
-            for s in seats:
-                hands[s].append(pop())
+        # a card at a time round the table from the top (the end of the list): the j-th
+        # seat's cards are every m-th of the dealt cards, top first
+        m, dealt = len(seats), len(stock) - rules.hand_size * len(seats)
+        top = stock[dealt:]
+        top.reverse()
+        del stock[dealt:]
+        for j, s in enumerate(seats):
+            hands[s] += top[j::m]
         if ev is not None:
             ev.extend(E.Dealt(s, rules.hand_size) for s in seats)
         self.turn = self.starter

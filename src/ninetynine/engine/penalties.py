@@ -5,16 +5,15 @@ from __future__ import annotations
 from ninetynine.engine import events as E
 from ninetynine.engine.deal import Dealing
 from ninetynine.engine.fields import OVER, EndReason
+from ninetynine.engine.tables import crossed_borders, makes_69, milestones
 from ninetynine.rules.effects import Effect
 from ninetynine.rules.settings import (
     AfterBust,
     EliminatedHand,
     Elimination,
     GameEnd,
-    OnlineCross,
     Pot,
     Rule69,
-    Rule69From,
     Scoring,
     Thresholds,
 )
@@ -42,13 +41,7 @@ class Penalties(Dealing):
         if bust:
             self._bust(seat, played=True, before=old)
             return True
-        target = rules.rule_69_total
-        if (
-            rules.rule_69 is not Rule69.NONE
-            and new == target
-            and old != target
-            and (rules.rule_69_from is Rule69From.ANY or old < target)
-        ):
+        if rules.rule_69 is not Rule69.NONE and makes_69(rules, old, new):
             self._sixty_nine(seat)
         if end_round:
             self._end_hand(None)
@@ -157,37 +150,26 @@ class Penalties(Dealing):
             self._ev.append(E.BorderCrossed(seat, border, self.points[seat]))
 
     def _cross_borders(self, seat: int, old: int, new: int) -> None:
-        if new < old and not self.rules.border_cross_backward_costs:
-            return
-        low, high = min(old, new), max(old, new)
-        for border in self.rules.border_values:
-            if low <= border < high:
-                self._lose_points(seat, 1, border)
+        for border in crossed_borders(self.rules, old, new):
+            self._lose_points(seat, 1, border)
 
     def _online_scoring(self, seat: int, old: int, new: int, bust: bool) -> bool:
         """Exact 33/66/limit and crossing 33/66; returns whether the round ends."""
         rules = self.rules
         if bust and not rules.milestones_on_bust:
             return False  # a play over the limit pays only for going over (QC)
-        # (payer, amount, milestone, made): who pays, in paying order, for making the
-        # milestone exactly (made) or crossing it; the reason is written only for events
-        dues: list[tuple[int, int, int, bool]] = []
         others = [(seat + k) % self.n for k in range(1, self.n)]
-        if new == rules.limit and old < new:
-            dues = [(s, 2, new, True) for s in others]
-        for t in rules.threshold_values:
-            if new == t and old < t:
-                dues += [(s, 1, t, True) for s in others]
-            elif old < t < new or (rules.online_cross is OnlineCross.LEAVE and old == t < new):
-                dues.append((seat, 1, t, False))
-        for payer, amount, t, made in dues:
-            if self.alive[payer] and self.phase != OVER:
-                self._pay(
-                    payer,
-                    amount,
-                    "" if self._ev is None else f"made exactly {t}" if made else f"crossed {t}",
-                    seat if made else None,
-                )
+        for t, made, amount in milestones(rules, old, new):
+            # who pays, in paying order: the others for a milestone made exactly, the
+            # player for one crossed; the reason is written only for events
+            for payer in others if made else (seat,):
+                if self.alive[payer] and self.phase != OVER:
+                    self._pay(
+                        payer,
+                        amount,
+                        "" if self._ev is None else f"made exactly {t}" if made else f"crossed {t}",
+                        seat if made else None,
+                    )
         return new == rules.limit and old < new
 
     def _sixty_nine(self, seat: int) -> None:

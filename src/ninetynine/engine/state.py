@@ -356,18 +356,24 @@ class State(Penalties):
         if self.phase != PLAY:
             return [DRAW, NODRAW] if self.phase == DRAWING else []
         c, hand = self.c, self.hands[self.turn]
-        if c.rows_suffice and self.decks == 1:
-            # the hot path: each card's safe codes from the row of this total
-            row = c.safe_rows.get(self.total) or c.safe_row(self.total)
-            safe: list[int] = []
+        if c.rows_suffice and not (
+            c.may_pend and (self.chain or self.plays_left or self.challenger >= 0)
+        ):
+            # the hot path: each card's plays from the row of this total
+            row = c.rows.get(self.total) or c.row(self.total)
+            codes: list[int] = []
             for card in hand:
-                safe += row[card]
-            if safe:
-                safe.sort()
-                return safe
+                codes += row[card]
+            if codes:
+                if self.decks > 1:  # a second copy of a card adds no new action
+                    codes = list(set(codes))
+                if c.naming:  # a play once per seat it may name (sorted)
+                    return self._extra_codes(codes)
+                codes.sort()
+                return codes
             if c.down_if_none_safe:
                 return [DOWN]
-        if self.challenger >= 0:  # (rules with challenge cards are never on the rows)
+        if self.challenger >= 0:
             return self._answer_codes(hand)
         codes = self._all_legal_codes(hand)
         if self.may_decline:  # the offered turn: playing on, or a pass that declines it,
@@ -799,14 +805,18 @@ class State(Penalties):
         self.passes = 0
         self.may_decline = False
         old = self.total
-        new = self.total = c.after.get(old * AFTER_KEY + code) or c.result(code, old)
-        flip = c.plain_turns.get(card)
-        if flip is not None and new <= c.limit and ev is None:
+        key = old * AFTER_KEY + code
+        quick = c.quick.get(key)
+        if quick is not None and ev is None and not (self.chain or self.plays_left):
             # most plays of a simulation: the turn passes on and the player draws (what
             # the rest of this method does, without the checks that cannot apply)
-            if flip < 0:
-                self.direction = -self.direction
-            nxt = (seat + self.direction) % self.n
+            self.total, step = quick
+            if step:
+                if step < 0:
+                    self.direction = -self.direction
+                nxt = (seat + self.direction) % self.n
+            else:  # the seat the card names
+                nxt = number_of(code)
             if not self.in_hand[nxt]:
                 nxt = self._next_seat(nxt, 1)
             if len(self.stock) > 1 and not self.owed:
@@ -815,6 +825,7 @@ class State(Penalties):
             else:
                 self._end_turn(seat, nxt)
             return
+        new = self.total = c.after.get(key) or c.result(code, old)
         rules, eff, bust = self.rules, c.effects[card], new > c.limit
         if ev is not None:
             value = eff.values[choice_of(code)] if eff.has_choice else None

@@ -25,8 +25,10 @@ from ninetynine.rules.settings import (
     EmptyHand,
     InstantCheck,
     NoLegalPlay,
+    OnlineCross,
     Restock,
     Rule69,
+    Rule69From,
     Rules,
     StockEmpty,
     Stuck,
@@ -113,16 +115,20 @@ class RuleTables:
             else frozenset()
         )
         self.chain_cards = frozenset(c for c in range(CODES) if self.effects[c].no_draw)
+        # whether a no-draw chain or a challenge may be pending (the rows then wait for it)
+        self.may_pend = bool(self.chain_cards or self.challenging)
         # the legal plays and turns need more than the tables (State._extra_codes): seats
         # to name, chains, and set-any codes out of the card order
         self.extras = bool(self.naming or self.chain_cards) or any(
             e.kind is Kind.SET_ANY for e in self.effects
         )
         self.unusual = self.extras or self.may_bust  # legal plays beyond the safe ones
-        # the safe plays, when there are any, are the legal ones (State.legal_codes); not
-        # where a pass may decline an offered turn
-        self.rows_suffice = not (self.unusual or self.opening_ban or self.optional_again)
-        # ... and with none safe, whatever the hand holds, the player lays down
+        # the plays of the row of a total (``row``: the safe ones, and the busting ones
+        # where a player may bust), when there are any, are the legal ones (State.legal_codes
+        # names the seats and, with two decks, drops a second copy's); not under an opening
+        # ban, nor where a pass may decline an offered turn
+        self.rows_suffice = not (self.opening_ban or self.optional_again)
+        # ... and with none, whatever the hand holds, the player lays down
         self.down_if_none_safe = (
             rules.no_legal_play is NoLegalPlay.LAY_DOWN and rules.stuck is Stuck.BUST
         )
@@ -130,19 +136,20 @@ class RuleTables:
         # play that empties a hand puts its player out at once (O47): both off the fast lane
         self.no_draw_cards = frozenset(c for c in range(CODES) if rank_of(c) in rules.no_draw_after)
         self.empty_out = rules.empty_hand is EmptyHand.OUT
-        # card -> the direction's factor, for the cards whose play, short of a bust, only
-        # passes the turn on (reversing or not) and draws a card: the fast lane of
-        # State.apply_code; none where plays score or turns are unusual
-        plain = self.plain_draw and not (self.scoring_on_play or self.extras or self.empty_out)
+        # card -> how its play passes the turn on (1, or -1 reversing the direction; 0 to
+        # the seat it names) where, short of a bust or a score, the play does no more than
+        # that and draw a card: the fast lane of State.apply_code (see ``quick``)
+        plain = self.plain_draw and not self.empty_out
         plain_reverse = (
             rules.reverse_with_two_players and rules.two_player_reverse is TwoPlayerReverse.HOLD
         )
-        self.plain_turns = {
-            c: -1 if self.effects[c].reverse else 1
-            for c in range(CODES)
+        self.turn_steps = {
+            c: 0 if e.name else -1 if e.reverse else 1
+            for c, e in enumerate(self.effects)
             if plain
-            and not self.effects[c].skip
-            and (plain_reverse or not self.effects[c].reverse)
+            and not (e.skip or e.no_draw or e.challenge)
+            and (plain_reverse or not e.reverse)
+            and not (e.name and e.reverse)
             and c not in self.no_draw_cards
         }
         # cards whose action carries a number: a seat to name or a total to set
@@ -156,9 +163,13 @@ class RuleTables:
         # (total * 64 + card) -> (safe codes, busting codes);
         # (total * AFTER_KEY + code) -> the total after the play
         self.card_moves: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
-        # total -> the safe codes of each card at that total, by card (the hot path's row)
-        self.safe_rows: dict[int, tuple[tuple[int, ...], ...]] = {}
+        # total -> the codes of each card's plays at that total, by card (the hot path's row)
+        self.rows: dict[int, tuple[tuple[int, ...], ...]] = {}
         self.after: dict[int, int] = {}
+        # (total * AFTER_KEY + code) -> (the total after, its card's turn step) for the
+        # plays of ``turn_steps`` that neither bust nor score (thresholds, borders, 69): the
+        # plays State.apply_code finishes at once; filled beside ``after``
+        self.quick: dict[int, tuple[int, int]] = {}
         self.actions: dict[int, Action] = {}  # code -> its action (see State.action_of)
 
     def moves_of(self, card: int, total: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -179,12 +190,14 @@ class RuleTables:
             )
         return found
 
-    def safe_row(self, total: int) -> tuple[tuple[int, ...], ...]:
-        """The safe codes of every card at ``total``, indexed by card."""
-        found = self.safe_rows.get(total)
+    def row(self, total: int) -> tuple[tuple[int, ...], ...]:
+        """The codes of every card's plays at ``total``, indexed by card: the safe ones, and
+        where a player may bust, the busting ones too."""
+        found = self.rows.get(total)
         if found is None:
-            found = self.safe_rows[total] = tuple(
-                self.moves_of(card, total)[0] for card in range(CODES)
+            moves = [self.moves_of(card, total) for card in range(CODES)]
+            found = self.rows[total] = tuple(
+                safe + busting if self.may_bust else safe for safe, busting in moves
             )
         return found
 
@@ -205,7 +218,20 @@ class RuleTables:
                     else self.new_total(card, 0, total)
                 )
             self.after[key] = found
+            step = self.turn_steps.get(card_of(code)) if code < ANSWER else None
+            if step is not None and found <= self.limit and self.quiet(total, found):
+                self.quick[key] = (found, step)
         return found
+
+    def quiet(self, old: int, new: int) -> bool:
+        """Whether a play from ``old`` to ``new`` (not over the limit) scores nothing:
+        crosses no border, meets no milestone, makes no 69 (Penalties._score_play)."""
+        rules = self.rules
+        if rules.thresholds is Thresholds.BORDERS and crossed_borders(rules, old, new):
+            return False
+        if rules.thresholds is Thresholds.ONLINE and milestones(rules, old, new):
+            return False
+        return rules.rule_69 is Rule69.NONE or not makes_69(rules, old, new)
 
     def new_total(self, card: int, choice: int, total: int) -> int:
         """The total after a card's choice, clamped at 0 where the rules clamp."""
@@ -237,6 +263,35 @@ class RuleTables:
                 out = safe or [min(out, key=lambda o: o[1])]
             found = self.moves[key] = tuple(out)
         return found
+
+
+def crossed_borders(rules: Rules, old: int, new: int) -> list[int]:
+    """The borders a play from ``old`` to ``new`` crosses, each a game point lost."""
+    if new < old and not rules.border_cross_backward_costs:
+        return []
+    low, high = min(old, new), max(old, new)
+    return [border for border in rules.border_values if low <= border < high]
+
+
+def milestones(rules: Rules, old: int, new: int) -> list[tuple[int, bool, int]]:
+    """The online milestones a play from ``old`` to ``new`` meets, in paying order:
+    (milestone, made exactly (the others pay) or crossed (the player pays), amount)."""
+    found = [(new, True, 2)] if new == rules.limit and old < new else []
+    leave = rules.online_cross is OnlineCross.LEAVE
+    for t in rules.threshold_values:
+        if new == t and old < t:
+            found.append((t, True, 1))
+        elif old < t < new or (leave and old == t < new):
+            found.append((t, False, 1))
+    return found
+
+
+def makes_69(rules: Rules, old: int, new: int) -> bool:
+    """Whether a play from ``old`` to ``new`` makes the rules' 69 total."""
+    target = rules.rule_69_total
+    return (
+        new == target and old != target and (rules.rule_69_from is Rule69From.ANY or old < target)
+    )
 
 
 T = TypeVar("T")
