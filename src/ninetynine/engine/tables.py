@@ -112,6 +112,8 @@ class RuleTables:
             if self.challenging
             else frozenset()
         )
+        # cards whose play moves cards between two hands: a swap or a take (CN99, O46-O47)
+        self.moving = frozenset(c for c in range(CODES) if self.effects[c].moves_cards)
         self.chain_cards = frozenset(c for c in range(CODES) if self.effects[c].no_draw)
         # the legal plays and turns need more than the tables (State._extra_codes): seats
         # to name, chains, and set-any codes out of the card order
