@@ -994,7 +994,8 @@ class State(Penalties):
         self.phase, self.chance = PLAY, NO_CHANCE
         self.drawer = self.victim = self.next_turn = -1
         self.turn = seat
-        self._after_moving(seat, self.pile[-1], nxt, target)
+        # the take card is the pile's top (unless a reset cleared the pile: then it draws)
+        self._after_moving(seat, self.pile[-1] if self.pile else -1, nxt, target)
 
     def _after_moving(self, seat: int, card: int, nxt: int, target: int) -> None:
         """The turn after a swap or a take: the player draws unless ``card`` is a no-draw
@@ -1151,12 +1152,12 @@ def check_state(state: State) -> None:
         and state.hands[state.victim]
         and 0 <= state.drawer < n
         and state.drawer != state.victim
-        and state.pile
-        and state.pile[-1] in state.c.moving
+        and 0 <= state.next_turn < n
     ):
         raise RecordError(
-            f"a take is due, but victim = {state.victim + 1} and drawer = {state.drawer + 1} "
-            "are not two seats, the victim holding a card, after a take card on the pile"
+            f"a take is due, but victim = {state.victim + 1}, drawer = {state.drawer + 1} and "
+            f"next_turn = {state.next_turn + 1} are not two seats, the victim holding a card, "
+            "and the seat to play next"
         )
     for s in range(n):
         if state.in_hand[s] and not state.alive[s]:
