@@ -23,6 +23,7 @@ from ninetynine.records.position import format_position, parse_position
 from ninetynine.records.record import Record, format_record, parse_record
 from ninetynine.rules.cards import new_deck
 from ninetynine.rules.settings import BelowZero, Rules
+from tests.rules.test_cn99 import MOVING
 
 
 def tables() -> list[tuple[str, int]]:
@@ -40,8 +41,10 @@ HOUSE_RULES: dict[str, dict[str, Any]] = {
         "preset": "P-2P-AGAIN",
         "rules": {"two_player_reverse": "play_again_optional"},
     },
+    # CN99's 7 swaps hands and J takes a card (FAMILIES §12.1, O46-O47), on its plain part
+    "CN99-moving": MOVING,
 }
-TABLES = tables() + [("P-2P-AGAIN+optional", 2)]
+TABLES = tables() + [("P-2P-AGAIN+optional", 2), ("CN99-moving", 2), ("CN99-moving", 4)]
 
 
 def table_rules(name: str) -> Rules:
@@ -65,7 +68,11 @@ def random_game(rules: Rules, players: int, seed: int) -> tuple[Record, State, l
 
 
 def check_invariants(state: State) -> None:
-    assert Counter(state.all_cards()) == Counter(new_deck(state.decks)), "cards not conserved"
+    deck = Counter(new_deck(state.decks, state.rules.jokers))
+    assert Counter(state.all_cards()) == deck, "cards not conserved"
+    for seat in range(state.n):  # what a seat knows of another hand is in that hand
+        for holder, cards in enumerate(state.known_to(seat)):
+            assert not Counter(cards) - Counter(state.hands[holder]), "known card not there"
     rules = state.rules
     if state.phase == PLAY:
         assert state.total <= rules.limit
@@ -176,14 +183,17 @@ def test_views_leak_nothing(preset: str, players: int) -> None:
 
 
 def _reshuffle_hidden(state: State, seat: int, rng: random.Random) -> State:
-    """A state that differs only in what ``seat`` cannot see: other hands, stock, face-down."""
+    """A state that differs only in what ``seat`` cannot see: other hands (but the cards it
+    knows there, CN99's swaps and takes), stock, face-down."""
     twin = state.clone()
     others = [s for s in range(state.n) if s != seat]
-    pool = [c for s in others for c in twin.hands[s]] + twin.stock + twin.pile[: twin.face_down]
+    known = state.known_to(seat)
+    unknown = {s: list((Counter(twin.hands[s]) - Counter(known[s])).elements()) for s in others}
+    pool = [c for s in others for c in unknown[s]] + twin.stock + twin.pile[: twin.face_down]
     rng.shuffle(pool)
     for s in others:
-        k = len(twin.hands[s])
-        twin.hands[s], pool = pool[:k], pool[k:]
+        k = len(unknown[s])
+        twin.hands[s], pool = known[s] + pool[:k], pool[k:]
     twin.pile[: twin.face_down], pool = pool[: twin.face_down], pool[twin.face_down :]
     twin.stock = pool
     return twin

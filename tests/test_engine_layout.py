@@ -26,6 +26,10 @@ STATE_TRANSITIONS = {
     "_extra_turn",
     "_named",
     "_skip_from",
+    "_swap",
+    "_take",
+    "_took",
+    "_after_moving",
 }
 
 

@@ -28,7 +28,7 @@ from ninetynine.engine.actions import ActionKind
 from ninetynine.engine.state import State
 from ninetynine.engine.view import observe
 from ninetynine.records.position import format_position
-from ninetynine.rules.settings import Rules
+from ninetynine.rules.settings import Rules, apply_overrides
 from tests.test_conformance import check_invariants
 
 PRESETS = list(presets())
@@ -88,6 +88,9 @@ EFFECTS = [
     "hold name no-draw",
     # FAMILIES.md §12
     "hold challenge",
+    "hold swap",
+    "hold take",
+    "+5 take",
 ]
 CARDS = ["AS", "AC", "2S", "5H", "10H", "10D", "QH", "QC", "KS", "KC"]
 
@@ -156,6 +159,25 @@ def test_presets_stay_sound(preset: str, extra: int, seed: int) -> None:
 @given(house_rules(), st.integers(0, 8), st.integers(0, 2**32 - 1))
 def test_any_house_rules_stay_sound(rules: Rules, extra: int, seed: int) -> None:
     """Every combination of settings that validates also plays soundly (bounded length)."""
+    players = rules.players_min + extra % (rules.players_max - rules.players_min + 1)
+    play_checked(rules, players, seed, max_steps=1500)
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(house_rules(), st.integers(0, 8), st.integers(0, 2**32 - 1))
+def test_swaps_and_takes_stay_sound_under_any_house_rules(
+    rules: Rules, extra: int, seed: int
+) -> None:
+    """CN99's swap and take (FAMILIES §12.1, O46-O47) on top of any house rules that
+    accept them: lives, teams, explicit draws, thresholds... the game stays sound."""
+    try:
+        rules = apply_overrides(rules, {"cards": {"7": "hold swap", "J": "hold take"}})
+    except RulesError:
+        assume(False)
     players = rules.players_min + extra % (rules.players_max - rules.players_min + 1)
     play_checked(rules, players, seed, max_steps=1500)
 

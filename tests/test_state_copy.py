@@ -14,7 +14,7 @@ def test_clone_copies_every_field_and_shares_no_list() -> None:
     for name in FIELDS:  # a value nobody else has in every field
         mark: object = (
             [[object()], [object()]]
-            if name == "hands"
+            if name in ("hands", "known")
             else [object()]
             if name in LIST_FIELDS
             else object()
@@ -30,6 +30,7 @@ def test_clone_copies_every_field_and_shares_no_list() -> None:
         if name in LIST_FIELDS:
             assert getattr(new, name) is not marks[name], f"clone shares the list {name}"
     assert all(a is not b for a, b in zip(new.hands, state.hands, strict=True))
+    assert all(a is not b for a, b in zip(new.known, state.known, strict=True))
     assert set(LIST_FIELDS) <= set(FIELDS)
 
 

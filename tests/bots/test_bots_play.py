@@ -15,6 +15,7 @@ from ninetynine.engine.actions import Action
 from ninetynine.engine.events import Event
 from ninetynine.engine.view import observe
 from ninetynine.errors import NinetyNineError
+from tests.rules.test_cn99 import MOVING as CN99_MOVING
 from tests.rules.test_cn99 import PLAIN as CN99_PLAIN
 
 BOTS = ["random", "heuristic", "ismcts:iterations=25,depth=12"]
@@ -83,6 +84,14 @@ def test_every_bot_finishes_a_game_with_jokers(specs: list[str]) -> None:
     """The jokers' codes (52 and up) are in every table the bots read (CN99's plain part)."""
     moves = play(CN99_PLAIN, 4, specs, seed=5)
     assert any(m.split(":")[1].upper().startswith(("SJ", "BJ")) for m in moves), moves
+
+
+@pytest.mark.parametrize("specs", [BOTS, NEW, SEARCH, LEVELS, EASY])
+def test_every_bot_finishes_a_game_with_swaps_and_takes(specs: list[str]) -> None:
+    """CN99's 7 swaps hands and J takes a card (O46, O47): each bot names a seat for them,
+    and its samples keep the cards it knows in their holders' hands."""
+    moves = play(CN99_MOVING, 4, specs, seed=5)
+    assert any(">" in m and m.split(":")[1][0] in "7J" for m in moves), moves
 
 
 OPTIONAL = {"preset": "P-2P-AGAIN", "rules": {"two_player_reverse": "play_again_optional"}}

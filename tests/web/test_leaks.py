@@ -29,12 +29,22 @@ from ninetynine.engine.events import (
     UpCardReturned,
     UpCardTurned,
 )
+from ninetynine.records.position import toml_value
 from ninetynine.records.record import parse_record
 from ninetynine.rules.cards import format_card
 from ninetynine.rules.presets import load_rules, presets
 from ninetynine.rules.settings import Scoring
+from tests.rules.test_cn99 import MOVING
 from tests.web.helpers import ServerThread, free_port, play_game
 
+# CN99's plain part with the 7's swap and the J's take, as a house-rules file
+CN99_MOVING = (
+    'name = "CN99 moving"\n'
+    + "\n".join(f"{k} = {toml_value(v)}" for k, v in MOVING.items() if k != "rules")
+    + "\n[rules]\n"
+    + "\n".join(f"{k} = {toml_value(v)}" for k, v in MOVING["rules"].items())
+    + "\n"
+)
 CARD = re.compile(r"(?<![A-Za-z0-9])(10|[2-9AJQK])[SHDC](?![A-Za-z0-9])")
 
 
@@ -126,13 +136,18 @@ def check_frames(
         ("G", 3, {"2": "easy"}),
         ("P-ONLINE", 2, {}),
         ("KC", 4, {"3": "easy"}),  # challenges, answered or not (FAMILIES §12.2)
+        # CN99's 7 swaps hands and J takes a card (§12.1, O46-O47): a seat may name the
+        # cards it knows in another hand, each one it held itself
+        (CN99_MOVING, 2, {}),
+        (CN99_MOVING, 4, {"3": "easy"}),
     ],
 )
 def test_no_frame_leaks_a_hidden_card(
     server: ServerThread, rules: str, players: int, bots: dict[str, str]
 ) -> None:
     for game in range(4):
-        created = server.create(name="P1", rules=rules, players=players, bots=bots)
+        spec = {"house_rules": rules} if "[rules]" in rules else {"rules": rules}
+        created = server.create(name="P1", players=players, bots=bots, **spec)
         table = created["table"]
         tokens: dict[int, str] = {0: created["token"]}
         for s in range(1, players):

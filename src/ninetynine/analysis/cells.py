@@ -104,6 +104,11 @@ def unplayable(cell: Cell) -> str | None:
             f"{rules.id}: the analysis does not play challenge cards (KC's King): its "
             "ledger has no cause for a player a challenge puts out"
         )
+    if any(e.moves_cards for e in rules.effects()):
+        return (
+            f"{rules.id}: the analysis does not play swaps and takes (CN99's 7 and J): its "
+            "fast path moves no cards between hands"
+        )
     if rules.jokers or rules.no_draw_after or rules.empty_hand is not EmptyHand.STUCK:
         return (
             f"{rules.id}: the analysis does not play jokers, cards with no draw after them "

@@ -32,7 +32,9 @@ class Determinizer:
         """``weights``: per rank, how much likelier a card is in a hand than elsewhere.
         ``known``: per seat, cards known to be in its hand (only a yardstick that sees
         the real game knows any: :mod:`ninetynine.bots.oracle`); they are dealt to it
-        first, in the order given, and the rest of its hand is drawn like any other."""
+        first, in the order given, and the rest of its hand is drawn like any other. By
+        default, the cards the view knows in other hands (``view.known``: a swap or a take
+        showed them), which are never dealt elsewhere."""
         if view.phase not in (PLAY, DRAWING):
             raise ValueError(
                 f"cannot determinize a view in phase {view.phase!r}: only a seat to act can search"
@@ -47,6 +49,8 @@ class Determinizer:
             raise ValueError("inconsistent view: more hidden cards in hands and stock than unseen")
         self.face_down = hidden
         self.template = _public_state(view)
+        if known is None and any(view.known):
+            known = view.known
         self.known = [list(known[s]) if known is not None else [] for s in self.others]
         pool = Counter(self.unseen) - Counter(c for cards in self.known for c in cards)
         self.pool = sorted(pool.elements())  # the cards dealt at random

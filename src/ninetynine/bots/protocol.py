@@ -80,6 +80,8 @@ def view_to_json(view: View, events_from: int = 0) -> dict[str, Any]:
     }
     if view.challenger is not None:  # only while a challenge waits for its answer (KC)
         out["challenger"] = view.challenger + 1
+    if any(view.known):  # cards a swap or a take showed this seat in other hands (CN99)
+        out["known"] = [format_cards(cards).split() for cards in view.known]
     return out
 
 

@@ -198,6 +198,8 @@ class Dealing(StateBase):
     def _deal(self) -> None:
         rules, ev = self.rules, self._ev
         self.total, self.phase, self.chance = 0, PLAY, NO_CHANCE
+        if self.known:  # new hands: nobody knows another's cards
+            self.known = [[] for _ in self.known]
         if ev is not None:
             ev.append(E.HandStarted(self.hand_no, self.dealer, self.starter))
         n, alive, hands, stock = self.n, self.alive, self.hands, self.stock

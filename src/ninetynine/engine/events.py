@@ -148,6 +148,27 @@ class Challenged(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class HandsSwapped(Event):
+    """``seat`` swapped its whole hand with ``target``'s (CN99's Seven, O46): now holding
+    ``count`` cards, the target ``target_count``. Which cards stays with the two of them
+    (each now knows the other's hand: :attr:`~ninetynine.engine.view.View.known`)."""
+
+    seat: int
+    target: int
+    count: int
+    target_count: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardTaken(Event):
+    """``seat`` took one card, blind, from ``target``'s hand (CN99's Jack, O47). Which card
+    only the two of them know (:attr:`~ninetynine.engine.view.View.known`)."""
+
+    seat: int
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
 class ChallengeAnswered(Event):
     """The challenged ``seat`` answered with ``card``: ``out`` is the challenger, now out
     instead, or None when the answer cancelled the challenge."""
@@ -460,6 +481,14 @@ def _narrate(event: Event, names: list[str] | None, rules: Rules | None) -> str 
             return _("{who} names {target} to play next.").format(who=who(seat), target=who(target))
         case Challenged(seat, target):
             return _("{who} challenges {target}: out, unless they answer.").format(
+                who=who(seat), target=who(target)
+            )
+        case HandsSwapped(seat, target, count, target_count):
+            return _(
+                "{who} swaps hands with {target}: {who} now holds {count}, {target} {other}."
+            ).format(who=who(seat), target=who(target), count=count, other=target_count)
+        case CardTaken(seat, target):
+            return _("{who} takes a card from {target}'s hand, unseen.").format(
                 who=who(seat), target=who(target)
             )
         case ChallengeAnswered(seat, card, out) if out is not None:

@@ -35,6 +35,7 @@ class ChanceKind(StrEnum):
     TOPUP = "topup"  # the discards shuffled under the stock for a new deal
     UPCARD = "upcard"  # where a special up-card goes back into the stock
     LEAD = "lead"  # who leads the next hand (where chance says)
+    TAKE = "take"  # which card a take (CN99's Jack) draws, blind, from the victim's hand
 
 
 class EndReason(StrEnum):
@@ -53,7 +54,7 @@ class EndReason(StrEnum):
 
 
 PLAY, DRAWING, CHANCE, OVER = Phase.PLAY, Phase.DRAWING, Phase.CHANCE, Phase.OVER
-NO_CHANCE, DEAL, RESTOCK, TOPUP, UPCARD, LEAD = ChanceKind
+NO_CHANCE, DEAL, RESTOCK, TOPUP, UPCARD, LEAD, TAKE = ChanceKind
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +103,8 @@ class StateBase:
         "plays_left",
         "may_decline",
         "challenger",
+        "victim",
+        "known",
         "outcome",
         "_ev",
         "_before",
@@ -141,6 +144,10 @@ class StateBase:
     plays_left: int  # cards the seat to act must still play in this run, without drawing
     may_decline: bool  # the seat to act may decline the turn a two-player reverse gave it
     challenger: int  # the seat whose challenge card the seat to act must answer (-1: none)
+    victim: int  # the seat a pending take (chance TAKE) takes a card from (-1: none)
+    # known[observer * n + holder]: cards ``observer`` knows to be in ``holder``'s hand,
+    # learnt from a swap or a take (O46, O47); [] under rules that move no cards
+    known: list[list[int]]
     outcome: Outcome | None
     _ev: list[E.Event] | None
     _before: list[bool]  # who was in the hand before the play's penalties (for skips)

@@ -59,7 +59,8 @@ def set_up(s: S, rules: Rules, players: int, first: int = 0) -> S:
     s.phase, s.chance = CHANCE, DEAL
     s.drawer, s.owed, s.next_turn, s.held, s.loser, s.passes = -1, 0, -1, -1, -1, 0
     s.chain = s.plays_left = 0
-    s.may_decline, s.challenger = False, -1
+    s.may_decline, s.challenger, s.victim = False, -1, -1
+    s.known = [[] for _ in range(players * players)] if s.c.moving else []
     s.outcome, s._ev, s._before = None, None, []
     return s
 

@@ -46,6 +46,7 @@ from ninetynine.engine.fields import (
     OVER,
     PLAY,
     RESTOCK,
+    TAKE,
     TOPUP,
     UPCARD,
     ChanceKind,
@@ -113,6 +114,7 @@ __all__ = [
     "PLAY",
     "RESTOCK",
     "SPECIAL_KINDS",
+    "TAKE",
     "TOPUP",
     "UPCARD",
     "ChanceKind",
@@ -141,6 +143,7 @@ LIST_FIELDS = (
     "points",
     "scores",
     "_before",
+    "known",
 )
 _new_state = object.__new__
 SPECIAL_KINDS = {  # the code of each move that plays no card
@@ -205,6 +208,7 @@ class State(Penalties):
         new.held, new.loser, new.passes, new.pot = self.held, self.loser, self.passes, self.pot
         new.face_down, new.chain, new.plays_left = self.face_down, self.chain, self.plays_left
         new.may_decline, new.challenger = self.may_decline, self.challenger
+        new.victim, new.known = self.victim, [k[:] for k in self.known]
         new._ev = None
         new.hands = [h[:] for h in self.hands]
         new.stock, new.pile, new.out = self.stock[:], self.pile[:], self.out[:]
@@ -247,8 +251,15 @@ class State(Penalties):
             return ChanceRequest(UPCARD, depths=range(low, max(low, 2 * size // 3) + 1))
         if self.chance == LEAD:
             return ChanceRequest(LEAD, seats=tuple(s for s in range(self.n) if self.alive[s]))
-        cards = self.pile[:-1] if self.chance == TOPUP else self.stock
+        cards = self._chance_cards()
         return ChanceRequest(self.chance, cards=tuple(sorted(cards)))
+
+    def _chance_cards(self) -> list[int]:
+        """The cards a pending shuffle orders: the discards under the top (a top-up), the
+        victim's hand (a take: its first card is taken) or the stock."""
+        if self.chance == TOPUP:
+            return self.pile[:-1]
+        return self.hands[self.victim] if self.chance == TAKE else self.stock
 
     def sample_chance(self, rng: random.Random) -> ChanceOutcome:
         """Draw the pending chance outcome with the caller's generator."""
@@ -264,7 +275,7 @@ class State(Penalties):
         # the cards of chance_request(), without building it (a deal is on the hot path);
         # sorting by random keys: a uniform shuffle, several times cheaper than rng.shuffle
         rnd = rng.random
-        cards = self.pile[:-1] if kind == TOPUP else self.stock
+        cards = self._chance_cards()
         if len(cards) == 52 and self.decks == 1:  # the whole deck: sorted, card i is i
             keys = [rnd() for _ in cards]
             return Shuffle(tuple(sorted(range(52), key=keys.__getitem__)))
@@ -331,6 +342,9 @@ class State(Penalties):
             self._lead(outcome.seat)
             return
         assert isinstance(outcome, Shuffle)
+        if kind == TAKE:
+            self._took(outcome.order[0])
+            return
         order = list(reversed(outcome.order))
         if self._ev is not None:
             self._ev.append(E.Shuffled(len(order), kind))
@@ -452,7 +466,13 @@ class State(Penalties):
         """The seats the player to act may name to play next (or, with a challenge
         ``card``, challenge: any other player in the hand)."""
         seat, in_hand = self.turn, self.in_hand
-        own = self.rules.name_self and (card is None or card not in self.c.challenging)
+        c = self.c
+        if card is not None and card in c.moving:  # another player in the hand (O46, O47)
+            take = c.effects[card].take
+            return [
+                s for s in range(self.n) if in_hand[s] and s != seat and (self.hands[s] or not take)
+            ]
+        own = self.rules.name_self and (card is None or card not in c.challenging)
         return [s for s in range(self.n) if in_hand[s] and (s != seat or own)]
 
     def plays_of(self, card: int) -> list[Action]:
@@ -549,13 +569,15 @@ class State(Penalties):
         if eff.names_seat:  # whom it names plays next, or is challenged
             if action.target is None:
                 moves = _(" or ").join(f"{typed}>{s + 1}" for s in self.name_targets(action.card))
-                raise ChoiceRequiredError(
-                    (
-                        _("{card} challenges a player to be out: {moves}")
-                        if eff.challenge
-                        else _("{card} names who plays next: {moves}")
-                    ).format(card=name, moves=moves)
-                )
+                if eff.challenge:
+                    why = _("{card} challenges a player to be out: {moves}")
+                elif eff.swap:
+                    why = _("{card} swaps hands with a player you name: {moves}")
+                elif eff.take:
+                    why = _("{card} takes a card from a player you name: {moves}")
+                else:
+                    why = _("{card} names who plays next: {moves}")
+                raise ChoiceRequiredError(why.format(card=name, moves=moves))
             if action.value is not None or action.to is not None:
                 raise IllegalActionError(
                     (
@@ -564,6 +586,11 @@ class State(Penalties):
                             "seat N it challenges"
                         )
                         if eff.challenge
+                        else _(
+                            "{card} has no choice of value: play it as {move}>N, naming the "
+                            "seat N it swaps hands with or takes a card from"
+                        )
+                        if eff.moves_cards
                         else _(
                             "{card} has no choice of value: play it as {move}>N, naming the "
                             "seat N that plays next"
@@ -725,6 +752,8 @@ class State(Penalties):
             why = (
                 _("{move} names yourself; name another player still in the hand")
                 if action.target == self.turn
+                else _("{move} names P{seat}, who holds no card to take; name another player")
+                if self.in_hand[action.target]
                 else _(
                     "{move} names P{seat}, who is not in the hand; name another player still in "
                     "the hand"
@@ -827,6 +856,8 @@ class State(Penalties):
             return
         new = self.total = c.after.get(key) or c.result(code, old)
         rules, eff, bust = self.rules, c.effects[card], new > c.limit
+        if self.known:  # a card played is no longer in the hand anyone knew it in
+            self._forget(seat, card)
         if ev is not None:
             value = eff.values[choice_of(code)] if eff.has_choice else None
             ev.append(E.CardPlayed(seat, card, value, old, new))
@@ -869,7 +900,13 @@ class State(Penalties):
             self._end_turn(seat, nxt)
         else:  # paid out of the game by a threshold penalty, or no draw after this card
             self.turn = nxt
-        if c.empty_out and not hand and self.alive[seat] and self.phase != OVER:
+        if (
+            c.empty_out
+            and not self.hands[seat]  # (a swap gave the seat another list)
+            and self.in_hand[seat]
+            and self.phase != OVER
+            and self.chance != TAKE  # (the take brings the seat a card)
+        ):
             self._knock_out(seat, "empty hand")
 
     def _named(self, seat: int, target: int) -> int:
@@ -886,6 +923,12 @@ class State(Penalties):
         passes by the last card."""
         if eff.challenge:
             self._challenge(seat, number_of(code), nxt)
+            return
+        if eff.swap:
+            self._swap(seat, number_of(code), card_of(code), nxt)
+            return
+        if eff.take:
+            self._take(seat, number_of(code), nxt)
             return
         if eff.name:
             nxt = self._named(seat, number_of(code))
@@ -913,6 +956,98 @@ class State(Penalties):
             if self._ev is not None:
                 self._ev.append(E.ChainFaced(nxt, self.chain))
         self._end_turn(seat, nxt)
+
+    # Swaps and takes (CN99's Seven and Jack, FAMILIES §12.1, O46-O47) -------------------
+
+    def _swap(self, seat: int, target: int, card: int, nxt: int) -> None:
+        """``seat`` played a swap card naming ``target``: the two exchange their whole hands
+        (the card already played); each now knows the other's new hand, the hand it gave
+        away; what third players knew of either hand moves with it. No draw by either where
+        the card is in ``no_draw_after`` (O42); a hand left empty puts its player out (O47)."""
+        hands, n = self.hands, self.n
+        mine, theirs = hands[seat], hands[target]
+        hands[seat], hands[target] = theirs, mine
+        if self._ev is not None:
+            self._ev.append(E.HandsSwapped(seat, target, len(theirs), len(mine)))
+        known = self.known
+        for o in range(n):
+            a, b = o * n + seat, o * n + target
+            known[a], known[b] = known[b], known[a]
+        known[seat * n + target] = sorted(mine)  # (kept sorted, as positions write them)
+        known[target * n + seat] = sorted(theirs)
+        known[seat * n + seat] = []
+        known[target * n + target] = []
+        self._after_moving(seat, card, nxt, target)
+
+    def _take(self, seat: int, target: int, nxt: int) -> None:
+        """``seat`` played a take card naming ``target``: chance picks the card it takes,
+        blind (O47), by shuffling the target's hand (:meth:`_took` takes the first)."""
+        if self._ev is not None:
+            self._ev.append(E.CardTaken(seat, target))
+        self.phase, self.chance = CHANCE, TAKE
+        self.drawer, self.victim, self.next_turn = seat, target, nxt
+
+    def _took(self, card: int) -> None:
+        """The take's card is drawn: it moves from the victim's hand to the taker's, who
+        knows it; the victim knows it is now the taker's; a third player who knew cards in
+        the victim's hand no longer knows which of them went (O47)."""
+        seat, target, nxt, n = self.drawer, self.victim, self.next_turn, self.n
+        self.hands[target].remove(card)
+        self.hands[seat].append(card)
+        known = self.known
+        for o in range(n):
+            if o != seat and o != target:
+                known[o * n + target] = []
+        mine = known[seat * n + target]
+        if card in mine:
+            mine.remove(card)
+        known[target * n + seat] = sorted([*known[target * n + seat], card])
+        self.phase, self.chance = PLAY, NO_CHANCE
+        self.drawer = self.victim = self.next_turn = -1
+        self.turn = seat
+        # the take card is the pile's top (unless a reset cleared the pile: then it draws)
+        self._after_moving(seat, self.pile[-1] if self.pile else -1, nxt, target)
+
+    def _after_moving(self, seat: int, card: int, nxt: int, target: int) -> None:
+        """The turn after a swap or a take: the player draws unless ``card`` is a no-draw
+        card (O42); a seat left with no card is out where an empty hand is (O47)."""
+        if self.in_hand[seat] and card not in self.c.no_draw_cards:
+            self._end_turn(seat, nxt)
+        else:
+            self.turn = nxt
+        if self.c.empty_out:
+            for s in (target, seat):
+                if not self.hands[s] and self.in_hand[s] and self.phase != OVER:
+                    self._knock_out(s, "empty hand")
+                    if self.turn == s and self.phase != OVER:  # (a restock is pending)
+                        self.turn = self._next_seat(s, 1)
+
+    def _forget(self, holder: int, card: int) -> None:
+        """``card`` left ``holder``'s hand face up: nobody knows it there any more."""
+        known, n = self.known, self.n
+        for o in range(n):
+            cards = known[o * n + holder]
+            if card in cards:
+                cards.remove(card)
+
+    def known_to(self, seat: int) -> list[list[int]]:
+        """Per seat, the cards ``seat`` knows to be in that seat's hand now (sorted; its own
+        entry is empty: it sees its own hand): what a swap or a take taught it."""
+        n = self.n
+        found: list[list[int]] = [[] for _ in range(n)]
+        if not self.known:
+            return found
+        for holder in range(n):
+            cards = self.known[seat * n + holder]
+            if holder == seat or not cards:
+                continue
+            left = Counter(self.hands[holder])
+            for c in cards:
+                if left[c] > 0:
+                    left[c] -= 1
+                    found[holder].append(c)
+            found[holder].sort()
+        return found
 
     # The King Challenge (KC, FAMILIES §12.2) -------------------------------------------
 
@@ -949,6 +1084,8 @@ class State(Penalties):
         self.hands[seat].remove(card)
         self.pile.append(card)
         self.challenger = -1
+        if self.known:
+            self._forget(seat, card)
         reflected = card in self.c.challenging
         if self._ev is not None:
             self._ev.append(E.ChallengeAnswered(seat, card, attacker if reflected else None))
@@ -1020,6 +1157,18 @@ def check_state(state: State) -> None:
         raise RecordError(
             f"challenger = {state.challenger + 1}: needs a rules' challenge card, a turn under "
             "way and another seat still in the hand than the one to answer"
+        )
+    if state.chance == TAKE and not (
+        0 <= state.victim < n
+        and state.hands[state.victim]
+        and 0 <= state.drawer < n
+        and state.drawer != state.victim
+        and 0 <= state.next_turn < n
+    ):
+        raise RecordError(
+            f"a take is due, but victim = {state.victim + 1}, drawer = {state.drawer + 1} and "
+            f"next_turn = {state.next_turn + 1} are not two seats, the victim holding a card, "
+            "and the seat to play next"
         )
     for s in range(n):
         if state.in_hand[s] and not state.alive[s]:

@@ -114,6 +114,8 @@ class RuleTables:
             if self.challenging
             else frozenset()
         )
+        # cards whose play moves cards between two hands: a swap or a take (CN99, O46-O47)
+        self.moving = frozenset(c for c in range(CODES) if self.effects[c].moves_cards)
         self.chain_cards = frozenset(c for c in range(CODES) if self.effects[c].no_draw)
         # whether a no-draw chain or a challenge may be pending (the rows then wait for it)
         self.may_pend = bool(self.chain_cards or self.challenging)

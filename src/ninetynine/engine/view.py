@@ -1,7 +1,9 @@
 """What one seat may know: the only thing a bot, a client or an agent ever sees.
 
 A :class:`View` holds the seat's own hand and public facts. It never holds another
-seat's cards, the order of the stock, or cards that went face down unseen.
+seat's cards, the order of the stock, or cards that went face down unseen, except the
+cards the seat itself knows to be in another hand because a swap or a take showed them
+(``known``, FAMILIES §12.1, O46-O47).
 """
 
 from __future__ import annotations
@@ -54,6 +56,9 @@ class View:
     outcome: Outcome | None
     history: tuple[Event, ...] = ()
     challenger: int | None = None  # whose challenge the seat to act must answer (KC)
+    # per seat, the cards this seat knows to be in that seat's hand (a swap or a take
+    # showed them: O46, O47), sorted; its own entry is empty; () where no cards move
+    known: tuple[tuple[int, ...], ...] = ()
 
     @property
     def my_turn(self) -> bool:
@@ -109,4 +114,5 @@ def observe(state: State, seat: int, history: tuple[Event, ...] = ()) -> View:
         outcome=state.outcome,
         history=history,
         challenger=state.challenger if state.challenger >= 0 else None,
+        known=tuple(tuple(k) for k in state.known_to(seat)) if state.known else (),
     )

@@ -29,6 +29,7 @@ from ninetynine.engine.state import (
     OVER,
     PLAY,
     RESTOCK,
+    TAKE,
     TOPUP,
     UPCARD,
     ChanceKind,
@@ -43,7 +44,7 @@ from ninetynine.rules.presets import load_rules, rules_spec
 from ninetynine.rules.settings import Rules
 
 # a position's phase: a player's (play, draw), chance's (what is due), or the end
-PHASES = (PLAY, DRAWING, DEAL, RESTOCK, TOPUP, UPCARD, LEAD, OVER)
+PHASES = (PLAY, DRAWING, DEAL, RESTOCK, TOPUP, UPCARD, LEAD, TAKE, OVER)
 POSITION_KEYS = {
     "players",
     "phase",
@@ -76,6 +77,8 @@ POSITION_KEYS = {
     "plays_left",
     "may_decline",
     "challenger",
+    "victim",
+    "known",
     "winners",
     "reason",
 }
@@ -153,6 +156,14 @@ def position_fields(state: State) -> dict[str, Any]:
         fields["drawer"], fields["draws_owed"] = state.drawer + 1, state.owed
     if state.phase == DRAWING:
         fields["next_turn"] = state.next_turn + 1
+    if state.phase == CHANCE and state.chance == TAKE:  # the taker, its victim, who is next
+        fields["drawer"], fields["victim"] = state.drawer + 1, state.victim + 1
+        fields["next_turn"] = state.next_turn + 1
+    if any(state.known):  # per seat, per seat: the cards the one knows in the other's hand
+        n = state.n
+        fields["known"] = [
+            [format_cards(sorted(state.known[o * n + h])) for h in range(n)] for o in range(n)
+        ]
     if state.chain:
         fields["chain"] = state.chain
     if state.plays_left:
@@ -332,6 +343,8 @@ def position_from_mapping(data: Mapping[str, Any], admit: Admit | None = None) -
     state.plays_left = _get(data, "plays_left", int, 0)
     state.may_decline = _get(data, "may_decline", bool, False)
     state.challenger = _get(data, "challenger", int, 0) - 1
+    state.victim = _get(data, "victim", int, 0) - 1
+    state.known = _known(data, n, state) if state.known or "known" in data else []
     if state.chain < 0 or state.plays_left < 0 or state.chain and state.plays_left:
         raise RecordError(
             f"chain = {state.chain}, plays_left = {state.plays_left}: expected "
@@ -358,11 +371,37 @@ def position_from_mapping(data: Mapping[str, Any], admit: Admit | None = None) -
                 + ", ".join(r.value for r in EndReason)
             )
         state.outcome = Outcome(tuple(sorted(winners)), EndReason(reason))
-    elif phase in (DEAL, RESTOCK, TOPUP, UPCARD, LEAD):
+    elif phase in (DEAL, RESTOCK, TOPUP, UPCARD, LEAD, TAKE):
         state.phase, state.chance = CHANCE, ChanceKind(phase)
         if phase == UPCARD and state.held < 0:
             raise RecordError("phase = \"upcard\" needs 'held', the special card to put back")
+        if phase == TAKE and (state.victim < 0 or state.next_turn < 0):
+            raise RecordError(
+                "phase = \"take\" needs 'drawer' (the taker), 'victim' and 'next_turn'"
+            )
         if phase == RESTOCK and state.drawer < 0:
             raise RecordError("phase = \"restock\" needs 'drawer', the seat waiting to draw")
     check_state(state)
     return state
+
+
+def _known(data: Mapping[str, Any], n: int, state: State) -> list[list[int]]:
+    """The ``known`` key: per seat, per seat, the cards the first knows in the second's
+    hand (O46, O47); only under rules whose cards move between hands."""
+    if not state.c.moving:
+        raise RecordError("position key 'known': these rules move no cards between hands")
+    rows = data.get("known", [[""] * n for _ in range(n)])
+    if not (
+        isinstance(rows, list)
+        and len(rows) == n
+        and all(isinstance(r, list) and len(r) == n for r in rows)
+        and all(isinstance(t, str) for r in rows for t in r)
+    ):
+        raise RecordError(
+            f"position key 'known': expected {n} lists of {n} strings of cards, the cards "
+            "each seat knows in each seat's hand"
+        )
+    try:
+        return [parse_cards(t) for r in rows for t in r]
+    except NotationError as e:
+        raise RecordError(f"position key 'known': {e}") from None

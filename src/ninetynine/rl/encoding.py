@@ -73,6 +73,11 @@ def rules_for(rules: str | Rules, players: int) -> Rules:
             f"rules {loaded.id}: the encoding does not encode a challenge card's answers "
             "(KC's King): it encodes plays, seats named to play next and set totals"
         )
+    if any(e.moves_cards for e in loaded.effects()):
+        raise RulesError(
+            f"rules {loaded.id}: the encoding does not encode swaps and takes (CN99's 7 and "
+            "J): it has no place for the cards a seat knows in another hand"
+        )
     if loaded.jokers:
         raise RulesError(
             f"rules {loaded.id}: the encoding does not encode jokers (CN99's 54-card "

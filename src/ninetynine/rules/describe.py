@@ -423,6 +423,22 @@ def _playing(r: Rules) -> list[str]:
                 "on from the player after the challenger."
             ).format(kings=kings, cancel=cancel)
         )
+    if any(e.swap for e in effects):
+        play.append(
+            _(
+                "A swap card ({cards}) names another player still in the hand: the two "
+                "exchange their whole hands. Each then knows the other's new hand (the one it "
+                "gave away); the others see only how many cards each holds."
+            ).format(cards=_cards_that(r, lambda e: e.swap))
+        )
+    if any(e.take for e in effects):
+        play.append(
+            _(
+                "A take card ({cards}) names another player still in the hand who holds a "
+                "card: you take one of their cards without seeing it. Only the two of you know "
+                "which card it was. A player whose last card is taken has an empty hand."
+            ).format(cards=_cards_that(r, lambda e: e.take))
+        )
     if any(e.skip for e in effects):
         play.append(
             _("With two players a skip lets you play again.")

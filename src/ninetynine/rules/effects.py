@@ -21,6 +21,10 @@ each rank maps to a short spec:
 ``... challenge``     the player names another player to eliminate, who may answer with
                       a card of this effect (the challenger is out instead) or with a
                       rank of the rules' ``challenge_cancel`` (nobody is): the King Challenge
+``... swap``          the player names another player in the hand, and the two exchange
+                      their whole hands (CN99's Seven, FAMILIES §12.1, O46)
+``... take``          the player names another player in the hand and takes one card of
+                      theirs, blind: chance picks it (CN99's Jack, O47)
 ====================  =========================================================
 
 >>> e = parse_effect("+1/+11")
@@ -54,7 +58,7 @@ class Kind(StrEnum):
     HALVE_EVEN = "halve-even"
 
 
-MODIFIERS = ("reverse", "skip", "name", "no-draw", "challenge")
+MODIFIERS = ("reverse", "skip", "name", "no-draw", "challenge", "swap", "take")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -70,6 +74,8 @@ class Effect:
     name: bool = False  # the player names the next player
     no_draw: bool = False  # the next player plays without drawing (a chain)
     challenge: bool = False  # the player names another to eliminate (KC's King)
+    swap: bool = False  # the player swaps hands with another it names (CN99's Seven)
+    take: bool = False  # the player takes a card, blind, from another it names (CN99's Jack)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "values", tuple(sorted(self.values)))
@@ -86,8 +92,14 @@ class Effect:
 
     @property
     def names_seat(self) -> bool:
-        """The play names a seat: who plays next, or whom it challenges."""
-        return self.name or self.challenge
+        """The play names a seat: who plays next, whom it challenges, swaps hands with or
+        takes a card from."""
+        return self.name or self.challenge or self.swap or self.take
+
+    @property
+    def moves_cards(self) -> bool:
+        """The play moves cards between two hands (a swap or a take)."""
+        return self.swap or self.take
 
     @property
     def has_param_value(self) -> bool:
@@ -103,7 +115,7 @@ class Effect:
 ACCEPTED = (
     '"+N" or "-N" (add), "+1/+11" (a choice), "hold" (or "pass"), "set", "set N", '
     '"set-any", "double", "halve-or-double", "halve-even", each optionally followed by '
-    '"reverse", "skip", "name", "no-draw" and/or "challenge"'
+    '"reverse", "skip", "name", "no-draw", "challenge", "swap" and/or "take"'
 )
 
 
@@ -125,6 +137,8 @@ def parse_effect(spec: str) -> Effect:
         name="name" in mods,
         no_draw="no-draw" in mods,
         challenge="challenge" in mods,
+        swap="swap" in mods,
+        take="take" in mods,
     )
     if head in ("hold", "pass"):
         effect = flags
@@ -155,6 +169,18 @@ def parse_effect(spec: str) -> Effect:
             f"bad card effect {spec!r}: a challenge card names whom it challenges, so it "
             "cannot also name the next player, reverse, skip, start a chain or have a "
             "choice of value"
+        )
+    if effect.moves_cards and (
+        effect.swap + effect.take + effect.name + effect.challenge > 1
+        or effect.reverse
+        or effect.skip
+        or effect.no_draw
+        or effect.has_param_value
+    ):
+        raise RulesError(
+            f"bad card effect {spec!r}: a card that swaps hands or takes a card names the "
+            "player it does it with, so it cannot also name the next player, challenge, "
+            "swap and take, reverse, skip, start a chain or have a choice of value"
         )
     return effect
 
@@ -187,6 +213,8 @@ def format_effect(effect: Effect) -> str:
         + ["name"] * effect.name
         + ["no-draw"] * effect.no_draw
         + ["challenge"] * effect.challenge
+        + ["swap"] * effect.swap
+        + ["take"] * effect.take
     )
 
 
@@ -241,6 +269,10 @@ def describe_effect(effect: Effect, limit: int, halve_over: int = 49) -> str:
             "; name another player to eliminate: they are out unless they answer with "
             "the same card (then you are out) or a card that cancels the challenge"
         )
+    if effect.swap:
+        text += _("; name another player still in the hand: you exchange your whole hands")
+    if effect.take:
+        text += _("; name another player still in the hand: you take one of their cards, unseen")
     return text
 
 
@@ -263,7 +295,9 @@ def effect_label(effect: Effect, limit: int) -> str:
     elif kind in (Kind.HALVE_OR_DOUBLE, Kind.HALVE_EVEN):
         head = _("halves or doubles")
     elif effect.is_hold:
-        quiet = effect.reverse or effect.name or effect.no_draw or effect.challenge
+        quiet = (
+            effect.reverse or effect.name or effect.no_draw or effect.challenge
+        ) or effect.moves_cards
         head = "" if quiet else _("holds")
     elif sorted(effect.values) == [-10, 10]:
         head = "±10"
@@ -273,4 +307,5 @@ def effect_label(effect: Effect, limit: int) -> str:
     words += [_("reverses")] * effect.reverse + [_("skips")] * effect.skip
     words += [_("names next")] * effect.name + [_("no draw")] * effect.no_draw
     words += [_("challenges")] * effect.challenge
+    words += [_("swaps hands")] * effect.swap + [_("takes a card")] * effect.take
     return _(", ").join(words)

@@ -769,6 +769,13 @@ def _validate(r: Rules) -> None:
                 "a challenge card answers a challenge by putting the challenger out; it "
                 "cannot also cancel it",
             )
+    if any(e.moves_cards for e in r.effects()) and any(e.no_draw for e in r.effects()):
+        fail(
+            "cards",
+            "no-draw",
+            "a run of no-draw answers counts the cards played in it, and a swap or a take "
+            "card moves hands in the middle of it: the two do not go together",
+        )
     if r.limit > 1023 and any(e.kind is Kind.SET_ANY for e in r.effects()):
         fail("limit", r.limit, "a 'set-any' card needs a limit of at most 1023")
 

@@ -179,6 +179,13 @@ class PlainGame:
                 + (f", {status}" if status else "")
             )
         self.say(_("Your hand: {cards}").format(cards=show_cards(v.hand) or _("no cards")))
+        for s, cards in enumerate(v.known):
+            if cards:  # a swap or a take showed them (CN99)
+                self.say(
+                    _("You know {name} holds {cards}.").format(
+                        name=t.names[s], cards=show_cards(cards)
+                    )
+                )
         note = turn_note(v)
         if note and v.my_turn:
             self.say(note[0].upper() + note[1:])

@@ -190,6 +190,10 @@ def choice_question(
     name = card_name(card)
     if first.target is not None and rules is not None and rules.effect_of(card).challenge:
         return _("The {card}: whom do you challenge?").format(card=name)
+    if first.target is not None and rules is not None and rules.effect_of(card).swap:
+        return _("The {card}: whose hand do you take for yours?").format(card=name)
+    if first.target is not None and rules is not None and rules.effect_of(card).take:
+        return _("The {card}: whom do you take a card from?").format(card=name)
     if first.target is not None:
         return _("The {card}: who plays next?").format(card=name)
     if first.to is not None:

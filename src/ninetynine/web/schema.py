@@ -688,6 +688,11 @@ class View(Model):
     plays_left: int
     may_decline: bool
     challenger: int | None = None  # whose challenge the seat to act must answer (KC), from 1
+    known: list[list[str]] = Field(
+        default_factory=list,
+        description="per seat, the cards this seat knows in that seat's hand (a swap or a "
+        "take showed them, CN99); empty where no cards move between hands",
+    )
     legal: list[str]
     outcome: Outcome | None
     hands: list[list[str]] = Field(

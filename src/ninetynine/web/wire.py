@@ -54,6 +54,9 @@ def view_json(view: View, *, spectator: bool = False) -> dict[str, Any]:
         "plays_left": view.plays_left,
         "may_decline": view.may_decline,
         "challenger": None if view.challenger is None else view.challenger + 1,
+        # per seat, the cards this seat knows in that seat's hand (a swap or a take showed
+        # them, CN99); a spectator knows none
+        "known": [] if spectator else [[format_card(c) for c in k] for k in view.known],
         "legal": [] if spectator else [str(a) for a in view.legal],
         "outcome": None
         if outcome is None
