@@ -19,8 +19,12 @@ shared machine disturbs less than the wall clock); the wall-clock rate is printe
 Targets (issue 30): the fast path at >= 0.65 of the ceiling in 4-player P, and every rule
 set at >= 0.8 of P's rate.
 
+Where other work shares the machine, ``--instructions`` counts the instructions a decision
+takes instead (valgrind, after the same warm-up; the difference between ``--matches`` and a
+fifth as many, so that start-up cancels): not time, but no other work moves it.
+
 Run: python benchmarks/engine_speed.py [--rules P,K,G,J,TW,IS,QC] [--rounds 7]
-[--matches 1000]
+[--matches 1000] [--instructions]
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import argparse
 import json
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -101,18 +106,65 @@ def player(kind: str, rules_id: str, players: int) -> Callable[[int, int], int]:
     return lambda m, seed: play(rules, players, m, seed)
 
 
-def child(kind: str, rules_id: str, players: int, matches: int, seed: int) -> dict[str, float]:
-    """One measurement in this fresh process: warm up untimed, then time ``matches``."""
+def child(
+    kind: str, rules_id: str, players: int, matches: int, seed: int, warm: int = 0
+) -> dict[str, float]:
+    """One measurement in this fresh process: warm up untimed (``warm`` matches, or a fifth
+    of ``matches``), then time ``matches``."""
     import time
 
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     play = player(kind, rules_id, players)
-    play(max(5, matches // 5), 10_000 + seed)  # caches built: the steady state
+    play(warm or max(5, matches // 5), 10_000 + seed)  # caches built: the steady state
     wall, cpu = time.perf_counter(), time.process_time()
     decisions = play(matches, seed)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    return {"cpu": decisions / cpu, "wall": decisions / wall}
+    return {"cpu": decisions / cpu, "wall": decisions / wall, "decisions": decisions}
+
+
+def instructions(kind: str, rules_id: str, players: int, matches: int) -> float:
+    """Instructions a decision of one contender, as valgrind counts them: the difference
+    between ``matches`` and a fifth as many, over the decisions between."""
+
+    def counted(count: int) -> tuple[int, int]:
+        env = {
+            **os.environ,
+            "PYTHONPATH": f"{ROOT / 'src'}{os.pathsep}{ROOT / 'benchmarks'}",
+            "PYTHONHASHSEED": "0",
+        }
+        # the same warm-up for both counts, so that it cancels
+        args = [kind, rules_id, str(players), str(count), "0", str(max(5, matches // 5))]
+        done = subprocess.run(
+            [
+                *("valgrind", "--tool=cachegrind", "--cache-sim=no"),
+                "--cachegrind-out-file=/dev/null",
+                *(sys.executable, __file__, "--child", *args),
+            ],
+            capture_output=True,
+            text=True,
+            env=env,
+        )
+        if done.returncode:
+            raise SystemExit(done.stderr[-2000:])
+        found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+        assert found is not None, done.stderr[-2000:]
+        return int(found[1].replace(",", "")), json.loads(done.stdout.strip().splitlines()[-1])[
+            "decisions"
+        ]
+
+    (many, d_many), (few, d_few) = counted(matches), counted(max(1, matches // 5))
+    return (many - few) / (d_many - d_few)
+
+
+def by_instructions(runs: dict[str, tuple[str, str, int]], matches: int, p_fast: str) -> None:
+    """Each contender's instructions a decision, and its cost as a share of P's."""
+    count = {name: instructions(*run, matches) for name, run in runs.items()}
+    print(f"instructions a decision (valgrind), {matches} matches against {matches // 5}")
+    print(f"{'':44}{'instructions':>14}{'/ ceiling':>12}{'/ P fast':>12}")
+    for name, value in count.items():
+        to_p = f"{count[p_fast] / value:12.2f}" if runs[name][0] == "fast" else ""
+        print(f"{name:44}{value:14,.0f}{count[CEILING] / value:12.2f}{to_p}")
 
 
 def measure(kind: str, rules_id: str, players: int, matches: int, seed: int) -> dict[str, float]:
@@ -138,16 +190,25 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--matches", type=int, default=1000, help="matches a measurement")
-    parser.add_argument("--child", nargs=5, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count instructions with valgrind (one count per contender), not time",
+    )
+    parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        kind, rules_id, players, matches, seed = args.child
-        print(json.dumps(child(kind, rules_id, int(players), int(matches), int(seed))))
+        kind, rules_id, *numbers = args.child
+        print(json.dumps(child(kind, rules_id, *map(int, numbers))))
         return 0
     rule_ids = [r.strip() for r in args.rules.split(",") if r.strip()]
     if "P" not in rule_ids:
         rule_ids.insert(0, "P")  # every rule set is compared with P's fast path
     runs = contenders(rule_ids, args.players)
+    p_fast = f"fast path, P, {args.players} players"
+    if args.instructions:
+        by_instructions({n: r for n, r in runs.items() if r[0] != "checked"}, args.matches, p_fast)
+        return 0
     names = list(runs)
     # the checked API is several times slower: fewer matches, about as long a measurement
     matches = {
@@ -164,7 +225,6 @@ def main() -> int:
     def ratios(top: str, bottom: str) -> list[float]:
         return [a["cpu"] / b["cpu"] for a, b in zip(rates[top], rates[bottom], strict=True)]
 
-    p_fast = f"fast path, P, {args.players} players"
     print(
         f"decisions a second, random legal choices, {args.rounds} rounds of fresh processes "
         "interleaved; median (spread)"
