@@ -33,12 +33,13 @@ import argparse
 import json
 import os
 import random
-import re
 import statistics
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+
+from valgrind_count import instructions_of
 
 from ninetynine import load_rules, new_game
 from ninetynine.engine.state import CHANCE, OVER
@@ -128,30 +129,11 @@ def instructions(kind: str, rules_id: str, players: int, matches: int) -> float:
     between ``matches`` and a fifth as many, over the decisions between."""
 
     def counted(count: int) -> tuple[int, int]:
-        env = {
-            **os.environ,
-            "PYTHONPATH": f"{ROOT / 'src'}{os.pathsep}{ROOT / 'benchmarks'}",
-            "PYTHONHASHSEED": "0",
-        }
         # the same warm-up for both counts, so that it cancels
         args = [kind, rules_id, str(players), str(count), "0", str(max(5, matches // 5))]
-        done = subprocess.run(
-            [
-                *("valgrind", "--tool=cachegrind", "--cache-sim=no"),
-                "--cachegrind-out-file=/dev/null",
-                *(sys.executable, __file__, "--child", *args),
-            ],
-            capture_output=True,
-            text=True,
-            env=env,
-        )
-        if done.returncode:
-            raise SystemExit(done.stderr[-2000:])
-        found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
-        assert found is not None, done.stderr[-2000:]
-        return int(found[1].replace(",", "")), json.loads(done.stdout.strip().splitlines()[-1])[
-            "decisions"
-        ]
+        path = f"{ROOT / 'src'}{os.pathsep}{ROOT / 'benchmarks'}"
+        count_, out = instructions_of([__file__, "--child", *args], path)
+        return count_, json.loads(out.strip().splitlines()[-1])["decisions"]
 
     (many, d_many), (few, d_few) = counted(matches), counted(max(1, matches // 5))
     return (many - few) / (d_many - d_few)

@@ -47,7 +47,6 @@ import atexit
 import json
 import os
 import random
-import re
 import shutil
 import statistics
 import subprocess
@@ -56,6 +55,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from valgrind_count import instructions_of
 
 ROOT = Path(__file__).resolve().parents[1]
 BATCH = "simulate, batch engine (NumPy)"
@@ -225,22 +226,8 @@ def instructions(kind: str, games: int) -> float:
     whatever else the machine does; instructions are not time, but a guide to it)."""
 
     def counted(count: int) -> int:
-        env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "PYTHONHASHSEED": "0"}
-        done = subprocess.run(
-            [
-                *("valgrind", "--tool=cachegrind", "--cache-sim=no"),
-                "--cachegrind-out-file=/dev/null",
-                *(sys.executable, __file__, "--child", kind, str(count), "1"),
-            ],
-            capture_output=True,
-            text=True,
-            env=env,
-        )
-        if done.returncode:
-            raise SystemExit(done.stderr[-2000:])
-        found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
-        assert found is not None, done.stderr[-2000:]
-        return int(found[1].replace(",", ""))
+        args = [__file__, "--child", kind, str(count), "1"]
+        return instructions_of(args, f"{ROOT / 'src'}{os.pathsep}{ROOT / 'benchmarks'}")[0]
 
     few = max(1, games // 5)
     return (counted(games) - counted(few)) / (games - few)
