@@ -69,7 +69,7 @@ export async function showAccount() {
   $("link-copy").addEventListener("click", () => {
     $("link-url").select();
     navigator.clipboard?.writeText($("link-url").value).catch(() => {});  // selected, to copy by hand too
-    $("link-hint").textContent = `${_("Copied.")} ${linkHint}`;
+    $("link-hint").textContent = _("Copied.") + " " + linkHint;
   });
   $("sign-in").addEventListener("click", () => act(signIn));
   $("sign-out").addEventListener("click", () => act(signOut));

@@ -134,7 +134,7 @@ function show(page) {
   $("club-missing").hidden = true;
   $("club-main").hidden = false;
   $("club-title").textContent = page.name;
-  $("club-role").textContent = `${members(page.members.length)} · ${owner ? _("you are its owner") : _("you are a member")}`;
+  $("club-role").textContent = members(page.members.length) + " · " + (owner ? _("you are its owner") : _("you are a member"));
   $("club-rename-form").hidden = !owner;
   $("club-rename").value = page.name;
   $("club-rotate").hidden = !owner;
@@ -152,7 +152,7 @@ function member(m, owner) {
   const you = m.id === club.you;
   const li = el("li", { class: "club-member" },
     el("span", { class: "member-name" }, el("strong", {}, m.name),
-       m.owner ? el("span", { class: "badge" }, _("owner")) : null, you ? el("span", { class: "hint" }, ` ${_("(you)")}`) : null));
+       m.owner ? el("span", { class: "badge" }, _("owner")) : null, you ? el("span", { class: "hint" }, " " + _("(you)")) : null));
   if (owner && !m.owner) {
     const b = el("button", { type: "button", class: "quiet", "aria-label": _("Remove {name}", { name: m.name }) }, _("Remove"));
     b.addEventListener("click", () => confirmThen(
@@ -178,7 +178,7 @@ function tableItem(t) {
        ...(t.rated ? [el("span", { class: "badge" }, _("rated"))] : []),
        ...(t.turn_based ? [el("span", { class: "badge" }, _("turn-based"))] : [])),
     el("p", { class: "who" }, who),
-    el("a", { class: "button", href }, label, el("span", { class: "visually-hidden" }, ` ${_("{rules} with {who}", { rules: t.rules.name, who })}`)));
+    el("a", { class: "button", href }, label, el("span", { class: "visually-hidden" }, " " + _("{rules} with {who}", { rules: t.rules.name, who }))));
 }
 
 // A step that cannot be undone asks first, in a dialog; the server's refusal is shown on the page.

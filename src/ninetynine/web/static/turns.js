@@ -45,9 +45,9 @@ function game(g) {
                   ...(open ? [ngettext("{n} open seat", "{n} open seats", open)] : [])].join(", ");
   const turn = g.status === "waiting" ? _("waiting for players")
     : g.my_turn ? _("your turn") : g.turn ? _("{name} to play", { name: g.players[g.turn - 1].name }) : _("dealing");
-  const left = g.my_turn && g.clock_left !== null ? ` \u00b7 ${_("{time} left", { time: duration(g.clock_left) })}` : "";
+  const left = g.my_turn && g.clock_left !== null ? " \u00b7 " + _("{time} left", { time: duration(g.clock_left) }) : "";
   const link = el("a", { class: `button${g.my_turn ? " primary" : ""}`, href: g.link }, g.my_turn ? _("Play") : _("Open"),
-                  el("span", { class: "visually-hidden" }, ` ${_("{rules} with {who}", { rules: g.rules.name, who: others })}`));
+                  el("span", { class: "visually-hidden" }, " " + _("{rules} with {who}", { rules: g.rules.name, who: others })));
   link.addEventListener("click", (ev) => {  // no token here (another device's seat): open mine
     if (localStorage.getItem(tokenKey(g.table))) return;
     ev.preventDefault();
