@@ -30,7 +30,7 @@ def url(make_server: Callable[..., ServerThread]) -> str:
     return f"http://localhost:{web.port}"
 
 
-def with_passkeys(browser: Browser, size: str = "laptop") -> Page:
+def with_passkeys(browser: Browser, size: str = "laptop", locale: str | None = None) -> Page:
     """A new browser (its own cookies) whose page has a platform authenticator that keeps
     discoverable passkeys and verifies its user at once, as a phone's fingerprint would."""
     width, height = SIZES[size]
@@ -39,6 +39,7 @@ def with_passkeys(browser: Browser, size: str = "laptop") -> Page:
         reduced_motion="reduce",
         is_mobile=size == "phone",
         has_touch=size == "phone",
+        locale=locale,
     )
     page = context.new_page()
     cdp = context.new_cdp_session(page)

@@ -4,15 +4,18 @@ calls (``replay_json``); English as it was, the fields programs read unchanged."
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 import pytest
 
 from ninetynine import load_rules, presets
+from ninetynine.engine.events import TotalCalled
 from ninetynine.language import Language, using
 from ninetynine.records.record import parse_record
-from ninetynine.web.wire import replay_json, rules_json
+from ninetynine.rules.words import spoken
+from ninetynine.web.wire import event_json, in_language, note_json, replay_json, rules_json
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 OTHERS = [lang for lang in Language if lang is not Language.EN]
@@ -81,3 +84,58 @@ def test_a_replay_talks_and_calls_in_its_language() -> None:
     # the English replay's calls are the talk's, as a person hears them
     for step in english["steps"]:
         assert all(f'"{c["call"]}"' in " ".join(step["talk"]) for c in step["calls"])
+
+
+def test_a_live_call_is_said_in_each_connection_s_language_and_kept_as_written() -> None:
+    # a live frame's call: ``call`` as written (for programs), ``said`` in the language of
+    # the connection it is sent to (its speech bubble), its line of talk too
+    event = TotalCalled(seat=1, total=99, text="pass to you 99")
+    line = event_json(event, ["Ann", "Ben"], load_rules("P"))
+    english = in_language([line], Language.EN)[0]
+    assert english["call"] == english["said"] == "pass to you 99"
+    assert "translations" not in english
+    for lang in OTHERS:
+        sent = in_language([line], lang)[0]
+        assert sent["call"] == "pass to you 99"
+        assert "99" in sent["said"] and sent["said"] != "pass to you 99", lang
+        assert sent["text"] != english["text"], lang
+    assert in_language([line], Language.DE)[0]["said"] == spoken_in(Language.DE)
+
+
+def spoken_in(lang: Language) -> str:
+    with using(lang):
+        return spoken("pass to you 99", 99)
+
+
+def test_the_server_s_notes_are_narrated_in_each_connection_s_language() -> None:
+    # a note is kept and told as plain JSON (its message and placeholders beside its English
+    # text), and each connection reads it in its language; a turn clock in its words too
+    note = note_json(
+        0,
+        "TimedOut",
+        "{who} did not play within the turn clock ({clock}): a bot plays this turn.",
+        who="Ann",
+        clock=2 * 86400,
+    )
+    assert json.loads(json.dumps(note)) == note
+    assert in_language([note], Language.EN) == [
+        {
+            "kind": "TimedOut",
+            "seat": 1,
+            "text": "Ann did not play within the turn clock (2 days): a bot plays this turn.",
+        }
+    ]
+    german = in_language([note], Language.DE)[0]["text"]
+    assert (
+        german
+        == "Ann hat nicht innerhalb der Zugzeit (2 Tage) gespielt: ein Bot spielt diesen Zug."
+    )
+    for lang in OTHERS:
+        said = in_language([note], lang)[0]["text"]
+        assert "Ann" in said, lang
+        assert "did not play" not in said and "days" not in said, lang
+    back = note_json(1, "Returned", "{who} is back.", who="Ben")
+    assert in_language([back], Language.FR)[0]["text"] == "Ben est de retour."
+    joined = note_json(2, "Joined", "{who} sits down at seat {seat}.", who="Cy", seat=3)
+    assert in_language([joined], Language.EN)[0]["text"] == "Cy sits down at seat 3."
+    assert in_language([joined], Language.ES)[0]["text"] == "Cy se sienta en el asiento 3."

@@ -5,6 +5,7 @@ names, and the core's counters, all from the game's catalogs; what a person sees
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -26,6 +27,7 @@ from tests.web.pages import (
     play_to_hand_end,
     take_turn,
 )
+from tests.web.test_account_browser import with_passkeys
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
@@ -171,7 +173,7 @@ ENGLISH = re.compile(
 PANEL_TEXT = """(sel) => {
   const box = document.querySelector(sel), out = [];
   for (const e of box.querySelectorAll("*")) {
-    if (e.closest("#rules, #rules-desc")) continue;  // the presets' names and descriptions: data
+    if (e.closest("#rules, #rules-desc, #club-table-rules")) continue;  // the presets: data
     for (const n of e.childNodes) {
       if (n.nodeType === 3 && n.textContent.trim()) out.push(n.textContent.trim());
     }
@@ -259,4 +261,89 @@ def test_the_lobby_panels_replay_coach_and_card_labels_speak_german(
     )
     assert english_left(page, "#replay-bar") == []
     assert not errors, errors
+    context.close()
+
+
+def test_the_accounts_and_clubs_panels_speak_german(
+    browser: Browser, make_server: Callable[..., ServerThread]
+) -> None:
+    # issue 29: the accounts panel (as a guest, its forms, signed in) and a club's panels,
+    # in the lobby and on its own page, show no English sentence on a German page
+    web = make_server(secure_cookies=False, seed=99)
+    page = with_passkeys(browser, locale="de-DE")
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"http://localhost:{web.port}")  # (a relying party's id must be a name)
+    expect(page.locator("#account-state")).to_have_text("Du spielst als Gast.")
+    expect(page.get_by_role("button", name="Registrieren")).to_be_visible()
+    assert english_left(page, "#account") == []  # the hidden forms too
+    page.locator("#sign-up").click()
+    page.locator("#account-name").fill("Ann")
+    page.locator("#sign-up-form button[type=submit]").click()
+    expect(page.locator("#recovery-h")).to_have_text(
+        "Schreib dir diesen Wiederherstellungscode jetzt auf"
+    )
+    page.locator("#recovery-done").click()
+    expect(page.locator("#account-state")).to_have_text("Angemeldet als Ann.")
+    expect(page.locator("#account-passkeys")).to_have_text("Dieses Konto hat 1 Passkey.")
+    assert english_left(page, "#account") == []
+    expect(page.locator("#my-games-list")).to_contain_text("Keine Spiele im Gang")
+    assert english_left(page, "#my-games") == []
+
+    page.locator("#club-form button[type=submit]").click()
+    expect(page.locator("#club-error")).to_have_text("Gib zuerst einen Namen für den Klub ein.")
+    page.locator("#club-name").fill("Skatrunde")
+    page.locator("#club-form button[type=submit]").click()
+    expect(page.locator("#club-list")).to_contain_text("Skatrunde 1 Mitglied, deiner")
+    page.locator("#club-list button", has_text="Rangliste").click()
+    expect(page.locator("#club-list")).to_contain_text("noch keine gewerteten Spiele")
+    assert english_left(page, "#clubs") == []
+    page.locator("#club-list a").click()
+    expect(page.locator("#club-title")).to_have_text("Skatrunde")
+    expect(page.locator("#club-role")).to_have_text("1 Mitglied · du bist sein Besitzer")
+    expect(page.locator("#club-tables-state")).to_have_text(
+        "Keine Tische im Gang: eröffne einen für den Klub."
+    )
+    assert english_left(page, "#club-page") == []
+    assert not errors, errors
+    page.context.close()
+
+
+def test_a_live_call_s_bubble_is_in_the_page_s_language(
+    browser: Browser, make_server: Callable[..., ServerThread]
+) -> None:
+    # a call at a live table: its bubble shows what the server says it is in this
+    # connection's language (``said``), not the call as written for programs (``call``)
+    web = make_server(bot_delay=0.0, seed=99)
+    context = browser.new_context(locale="de-DE", reduced_motion="reduce")
+    page = context.new_page()
+    calls: list[dict[str, object]] = []
+
+    def frames(ws: object) -> None:
+        def heard(payload: str | bytes) -> None:
+            msg = json.loads(payload)
+            calls.extend(e for e in msg.get("events", []) if e.get("kind") == "TotalCalled")
+
+        ws.on("framereceived", heard)  # type: ignore[attr-defined]
+
+    page.on("websocket", frames)
+    page.goto(web.url)
+    page.locator("#lobby").get_by_label("Dein Name").fill("Ann")
+    page.get_by_role("button", name="Jetzt gegen Bots spielen").click()
+    page.wait_for_url("**/t/**")
+    worded = None
+    for _ in range(60):
+        if not take_turn(page):
+            break
+        worded = next((c for c in calls if re.search("[a-z]", str(c["call"]))), None)
+        if worded:
+            break
+    assert calls, "no call was heard"
+    assert all("said" in c for c in calls), calls
+    assert worded is not None, calls
+    assert worded["said"] != worded["call"]
+    assert not ENGLISH.search(str(worded["said"])), worded
+    last = calls[-1]
+    bubble = page.locator(f'#seats li[data-seat="{last["seat"]}"] .bubble')
+    expect(bubble).to_have_text(str(last["said"]))
     context.close()

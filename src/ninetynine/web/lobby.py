@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ninetynine.errors import NinetyNineError
+from ninetynine.language import N_
 from ninetynine.rules.presets import rules_spec
 from ninetynine.rules.settings import Rules
 from ninetynine.session.table import bot_seat_name
@@ -339,7 +340,9 @@ class Lobby:
             seat, taken = chosen[0]
             table.seats[seat] = taken
             table.match.given_names[seat] = taken.name  # the record keeps who played
-        table.fanout.note(seat, "Joined", f"{taken.name} sits down at seat {seat + 1}.")
+        table.fanout.note(
+            seat, "Joined", N_("{who} sits down at seat {seat}."), who=taken.name, seat=seat + 1
+        )
         table.kick()
         return seat, token
 
@@ -639,7 +642,7 @@ class Lobby:
             except StorageError as e:
                 logger.warning("table %s: could not end it as abandoned: %s", table.id, e)
                 return
-        table.fanout.note(0, "Abandoned", "Nobody was at the table: the game was ended.")
+        table.fanout.note(0, "Abandoned", N_("Nobody was at the table: the game was ended."))
         self.evict(table)
 
     def evict(self, table: Table) -> None:

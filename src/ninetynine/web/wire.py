@@ -7,13 +7,14 @@ game or an uploaded record may open every hand: its viewer holds the whole recor
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import Any
 
 from ninetynine.coach import advice_json, advise, costliest, review, review_json
 from ninetynine.engine.events import Event, TotalCalled, event_to_json, narrate
 from ninetynine.engine.options import CardOption
 from ninetynine.engine.view import View, observe
-from ninetynine.language import Language, using
+from ninetynine.language import Language, _, ngettext, translated, using
 from ninetynine.records.match import Standing, standings
 from ninetynine.records.match import steps as match_steps
 from ninetynine.records.record import Record
@@ -177,22 +178,35 @@ TRANSLATIONS = "translations"
 
 class Narration:
     """An event's line of table talk in any language, each made the first time a
-    connection in that language is sent it (most tables are read in one language only)."""
+    connection in that language is sent it (most tables are read in one language only);
+    a call's words as said in each language too (its speech bubble)."""
 
     def __init__(self, event: Event, names: list[str], rules: Rules) -> None:
         self.event, self.names, self.rules = event, list(names), rules
         self.said: dict[Language, str | None] = {}
+        self.calls: dict[Language, str] = {}
 
     def __getitem__(self, lang: Language) -> str | None:
         if lang not in self.said:
             self.said[lang] = narrate(self.event, self.names, self.rules, lang)
         return self.said[lang]
 
+    def call(self, lang: Language) -> str | None:
+        """The call as said in ``lang`` (None for an event that is no call)."""
+        event = self.event
+        if not isinstance(event, TotalCalled):
+            return None
+        if lang not in self.calls:
+            with using(lang):
+                self.calls[lang] = spoken(event.text, event.total)
+        return self.calls[lang]
+
 
 def event_json(event: Event, names: list[str], rules: Rules) -> dict[str, Any]:
     """A public event with its line of table talk under ``text`` (English; the other
     languages' from the :class:`Narration` under :data:`TRANSLATIONS`); a call keeps what
-    was said under ``call`` (its speech bubble)."""
+    was said under ``call`` (as written, for programs; :func:`in_language` adds ``said``,
+    the call in a connection's language, for its speech bubble)."""
     out = event_to_json(event)
     if isinstance(event, TotalCalled):
         out["call"] = event.text
@@ -202,17 +216,62 @@ def event_json(event: Event, names: list[str], rules: Rules) -> dict[str, Any]:
     return out
 
 
+def clock_text(seconds: float) -> str:
+    """A turn clock for people, in the current language: "90 s", "2 hours", "3 days"."""
+    if seconds >= 86400 and seconds % 86400 == 0:
+        days = int(seconds // 86400)
+        return ngettext("{n} day", "{n} days", days).format(n=days)
+    if seconds >= 3600 and seconds % 3600 == 0:
+        hours = int(seconds // 3600)
+        return ngettext("{n} hour", "{n} hours", hours).format(n=hours)
+    if seconds >= 60 and seconds % 60 == 0:
+        return _("{n} min").format(n=int(seconds // 60))
+    return _("{n} s").format(n=f"{seconds:g}")
+
+
+# a server's note's sentence (its message id, marked with N_) and placeholders, beside its
+# English ``text``, for the connections that read another language (:func:`in_language`);
+# plain JSON, so a note kept in storage or told to another process keeps them; never sent
+WORDS = "words"
+
+
+def note_text(message: str, params: dict[str, Any], lang: Language) -> str:
+    """A note's sentence in ``lang``, its placeholders filled (``clock``: a turn clock in
+    seconds, written in ``lang``)."""
+    with using(lang):
+        filled = {k: clock_text(float(v)) if k == "clock" else v for k, v in params.items()}
+        return translated(message).format(**filled)
+
+
+def note_json(seat: int, kind: str, message: str, /, **params: Any) -> dict[str, Any]:
+    """A server's note (not an engine event) for the log, at ``seat`` (0-based): its
+    English ``text``, and its message and placeholders to say it in another language."""
+    return {
+        "kind": kind,
+        "seat": seat + 1,
+        "text": note_text(message, params, Language.EN),
+        WORDS: {"message": message, "params": params},
+    }
+
+
 def in_language(events: list[dict[str, Any]], lang: Language) -> list[dict[str, Any]]:
-    """The log's lines as a connection in ``lang`` is sent them: each event's talk in its
-    language (the server's own notes stay as written)."""
+    """The log's lines as a connection in ``lang`` is sent them: each event's talk and each
+    of the server's notes in its language, and a call's words (``said``) as well."""
     out = []
     for e in events:
-        said = e.get(TRANSLATIONS)
-        if said is None:
+        said, words = e.get(TRANSLATIONS), e.get(WORDS)
+        if said is None and words is None:
             out.append(e)
             continue
-        line = {k: v for k, v in e.items() if k != TRANSLATIONS}
-        if lang is not Language.EN:
-            line["text"] = said[lang]
+        line = {k: v for k, v in e.items() if k not in (TRANSLATIONS, WORDS)}
+        if isinstance(words, dict) and lang is not Language.EN:
+            with suppress(KeyError, TypeError, ValueError):  # else its English text
+                line["text"] = note_text(str(words["message"]), dict(words["params"]), lang)
+        if isinstance(said, Narration):
+            if lang is not Language.EN:
+                line["text"] = said[lang]
+            call = said.call(lang)
+            if call is not None:
+                line["said"] = call
         out.append(line)
     return out

@@ -4,8 +4,9 @@
 // (/api/account, docs/server.md) keeps the session in an HttpOnly cookie, so this page only
 // asks who is signed in and never holds a secret, except the recovery code it shows once.
 import { renderClubs } from "./clubs.js";
-import { $, api, plural } from "./dom.js";
+import { $, api } from "./dom.js";
 import { claimSeats, renderGames } from "./games.js";
+import { _, ngettext } from "./i18n.js";
 import { renderTurns } from "./turns.js";
 
 // base64url (WebAuthn's JSON) <-> bytes, by hand: not every browser has
@@ -51,6 +52,9 @@ function credentialJSON(cred) {
 const hasPasskeys = () => !!(window.PublicKeyCredential && navigator.credentials && window.isSecureContext);
 
 let account = null;  // {id, name, passkeys} while signed in
+let linkHint = "";  // what the link to sign another device in does (said again once copied)
+
+const passkeys = (n) => ngettext("{n} passkey", "{n} passkeys", n);
 
 export async function showAccount() {
   $("sign-up").addEventListener("click", () => {
@@ -65,7 +69,7 @@ export async function showAccount() {
   $("link-copy").addEventListener("click", () => {
     $("link-url").select();
     navigator.clipboard?.writeText($("link-url").value).catch(() => {});  // selected, to copy by hand too
-    $("link-hint").textContent = "Copied. " + $("link-hint").textContent.replace(/^Copied\. /, "");
+    $("link-hint").textContent = _("Copied.") + " " + linkHint;
   });
   $("sign-in").addEventListener("click", () => act(signIn));
   $("sign-out").addEventListener("click", () => act(signOut));
@@ -95,8 +99,8 @@ export async function showAccount() {
 async function useLink(token) {
   const focus = signedIn(await api("/api/account/link/use", { token }));
   $("account-note").textContent = hasPasskeys()
-    ? `This device is signed in as ${account.name} by a link. Add a passkey to sign in here without one.`
-    : `This device is signed in as ${account.name} by a link.`;
+    ? _("This device is signed in as {name} by a link. Add a passkey to sign in here without one.", { name: account.name })
+    : _("This device is signed in as {name} by a link.", { name: account.name });
   return focus;
 }
 
@@ -106,7 +110,7 @@ async function addPasskey() {
   const cred = await navigator.credentials.create({ publicKey: creationOptions(publicKey) });
   account = (await api("/api/account/register/verify", { credential: credentialJSON(cred) })).account;
   render();
-  $("account-note").textContent = `Passkey added: this account has ${plural(account.passkeys, "passkey", "passkeys")}.`;
+  $("account-note").textContent = _("Passkey added: this account has {passkeys}.", { passkeys: passkeys(account.passkeys) });
   return "add-passkey";
 }
 
@@ -114,7 +118,11 @@ async function makeLink() {
   closeForms();
   const { token, seconds } = await api("/api/account/link", {});
   $("link-url").value = `${location.origin}/#link=${token}`;
-  $("link-hint").textContent = `It signs one device in to ${account.name}, once, within ${Math.round(seconds / 60)} minutes. Keep it to yourself: whoever opens it is signed in.`;
+  const minutes = Math.round(seconds / 60);
+  linkHint = ngettext("It signs one device in to {name}, once, within {n} minute. Keep it to yourself: whoever opens it is signed in.",
+                      "It signs one device in to {name}, once, within {n} minutes. Keep it to yourself: whoever opens it is signed in.",
+                      minutes, { name: account.name });
+  $("link-hint").textContent = linkHint;
   $("link-form").hidden = false;
   $("link-url").select();
   return "link-url";
@@ -122,17 +130,19 @@ async function makeLink() {
 
 function render() {
   const guest = !account;
-  $("account-state").replaceChildren(...(guest ? ["Playing as a guest."]
-    : ["Signed in as ", Object.assign(document.createElement("strong"), { textContent: account.name }), "."]));
+  // the name in bold, where the sentence in the language puts it
+  const [before, after = ""] = _("Signed in as {name}.").split("{name}");
+  $("account-state").replaceChildren(...(guest ? [_("Playing as a guest.")]
+    : [before, Object.assign(document.createElement("strong"), { textContent: account.name }), after]));
   $("account-guest").hidden = !guest;
   $("sign-up").hidden = $("sign-in").hidden = !hasPasskeys();
   $("account-nopasskey").hidden = !guest || hasPasskeys();
   $("account-member").hidden = guest;
-  $("account-passkeys").textContent = guest ? "" : `This account has ${plural(account.passkeys, "passkey", "passkeys")}.`;
+  $("account-passkeys").textContent = guest ? "" : _("This account has {passkeys}.", { passkeys: passkeys(account.passkeys) });
   if (guest) $("account-more").open = false;
   $("add-passkey").hidden = guest || !hasPasskeys();
   if (guest) $("account-note").textContent = "";
-  $("delete-label").textContent = guest ? "" : `Type the account's name, ${account.name}, to delete it`;
+  $("delete-label").textContent = guest ? "" : _("Type the account's name, {name}, to delete it", { name: account.name });
   renderClubs(account);
   renderGames(account);
   renderTurns(account);
@@ -177,9 +187,9 @@ async function act(step) {
 
 // A browser's refusal says little a person can use: name what happened instead.
 function browserRefusal(e) {
-  if (e.name === "NotAllowedError") return "The passkey was not used (cancelled, or it timed out): try again when you are ready.";
-  if (e.name === "InvalidStateError") return "This device has a passkey for this account already: sign in with it.";
-  if (e.name === "SecurityError") return "This browser refused a passkey for this address: open the page by its name (https, or localhost).";
+  if (e.name === "NotAllowedError") return _("The passkey was not used (cancelled, or it timed out): try again when you are ready.");
+  if (e.name === "InvalidStateError") return _("This device has a passkey for this account already: sign in with it.");
+  if (e.name === "SecurityError") return _("This browser refused a passkey for this address: open the page by its name (https, or localhost).");
   return null;
 }
 
@@ -198,7 +208,7 @@ function signedIn(res) {
 
 async function signUp() {
   const name = $("account-name").value.trim();
-  if (!name) { $("account-name").focus(); throw new Error("Type a name for the account first."); }
+  if (!name) { $("account-name").focus(); throw new Error(_("Type a name for the account first.")); }
   const { publicKey } = await api("/api/account/register/options", { name });
   const cred = await navigator.credentials.create({ publicKey: creationOptions(publicKey) });
   const focus = signedIn(await api("/api/account/register/verify", { credential: credentialJSON(cred) }));
@@ -217,7 +227,7 @@ async function signIn() {
 
 async function recover() {
   const code = $("recovery-input").value.trim();
-  if (!code) { $("recovery-input").focus(); throw new Error("Type the recovery code first."); }
+  if (!code) { $("recovery-input").focus(); throw new Error(_("Type the recovery code first.")); }
   const focus = signedIn(await api("/api/account/recover", { code }));
   $("recovery-input").value = "";
   return focus;
@@ -237,6 +247,6 @@ async function remove() {
   $("delete-confirm").value = "";
   closeForms();
   render();
-  $("account-state").textContent = "The account is deleted. Playing as a guest.";
+  $("account-state").textContent = _("The account is deleted. Playing as a guest.");
   return hasPasskeys() ? "sign-up" : "recover";
 }

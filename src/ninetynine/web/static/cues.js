@@ -42,6 +42,7 @@ export function speak(text) {
   if (!prefs.get("speech", false) || !window.speechSynthesis) return;
   const u = new SpeechSynthesisUtterance(text);
   u.rate = 1.1;
+  u.lang = document.documentElement.lang || "en";  // the page's language: a voice that says it
   speechSynthesis.speak(u);
 }
 

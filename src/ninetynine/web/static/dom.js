@@ -31,7 +31,6 @@ export async function api(path, body) {
   return data;
 }
 
-export const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
 export const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
 

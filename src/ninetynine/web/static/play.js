@@ -171,15 +171,15 @@ function present(msg, sync) {
     $("hand-summary").hidden = true;
     const start = msg.events.findLastIndex((e) => e.kind === "HandStarted");
     const call = msg.events.slice(start + 1).findLast((e) => e.kind === "TotalCalled");
-    if (call) showBubble(call.seat, call.call);
+    if (call) showBubble(call.seat, call.said ?? call.call);  // as said in the page's language
     return;
   }
   if (played) slideToPile(from);
   if (msg.events.some((e) => e.kind === "HandStarted")) hideBubbles();
   for (const e of msg.events.filter((x) => x.kind === "TotalCalled")) {
-    showBubble(e.seat, e.call);
+    showBubble(e.seat, e.said ?? e.call);  // the call in the page's language (the server's said)
     if (!reading) announce(e.text);  // its line of talk, in the page's language (else read as an event)
-    speak(e.call);
+    speak(e.said ?? e.call);
   }
   if (v.phase !== "over" && msg.events.some((e) => HAND_PAUSE.has(e.kind))) handEnd(msg.events, v, before);
 }

@@ -22,6 +22,7 @@ from concurrent.futures import Executor
 from ninetynine.bots import Bot, BotFailure, ask, cap_time, close_bot, make_bot
 from ninetynine.engine.actions import Action
 from ninetynine.engine.view import View
+from ninetynine.language import N_
 from ninetynine.web.errors import ProtocolError
 from ninetynine.web.settings import Settings
 from ninetynine.web.table.authority import Authority
@@ -140,8 +141,9 @@ class TableBots:
                     self.fanout.note(
                         seat,
                         "BotHurried",
-                        f"{self.seating.seats[seat].name} ran "
-                        f"out of time; {takeover} played this move for it.",
+                        N_("{who} ran out of time; {bot} played this move for it."),
+                        who=self.seating.seats[seat].name,
+                        bot=takeover,
                     )
             if action is None:
                 raise Overloaded(
@@ -209,7 +211,12 @@ class TableBots:
         close_bot(self.by_seat[seat])
         seating.seats[seat], self.by_seat[seat] = s, self.new_bot(level)
         self.fanout.note(
-            seat, "BotReplaced", f"{s.name} failed ({error}); {level} plays this seat from now on."
+            seat,
+            "BotReplaced",
+            N_("{who} failed ({error}); {bot} plays this seat from now on."),
+            who=s.name,
+            error=str(error),
+            bot=level,
         )
 
     def follow(self, changed: set[int]) -> None:

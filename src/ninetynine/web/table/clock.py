@@ -12,24 +12,13 @@ from __future__ import annotations
 
 import logging
 
+from ninetynine.language import N_
 from ninetynine.web.settings import Settings
 from ninetynine.web.table.fanout import Fanout
 from ninetynine.web.table.seating import Seating
+from ninetynine.web.wire import clock_text
 
 logger = logging.getLogger("ninetynine.web")
-
-
-def clock_text(seconds: float) -> str:
-    """A turn clock for people: "90 s", "2 hours", "3 days"."""
-    if seconds >= 86400 and seconds % 86400 == 0:
-        days = int(seconds // 86400)
-        return f"{days} day{'s' * (days != 1)}"
-    if seconds >= 3600 and seconds % 3600 == 0:
-        hours = int(seconds // 3600)
-        return f"{hours} hour{'s' * (hours != 1)}"
-    if seconds >= 60 and seconds % 60 == 0:
-        return f"{int(seconds // 60)} min"
-    return f"{seconds:g} s"
 
 
 class TurnClock:
@@ -90,7 +79,9 @@ class TurnClock:
             elif now - s.away_since >= self.settings.grace:
                 s.takeover = True
                 changed = True
-                self.fanout.note(i, "TakenOver", f"{s.name} is away: a bot plays for them.")
+                self.fanout.note(
+                    i, "TakenOver", N_("{who} is away: a bot plays for them."), who=s.name
+                )
                 seating.persist_seats()
         return changed
 
@@ -119,14 +110,22 @@ class TurnClock:
         ):
             name = seating.seats[seat].name
             if self.turn_based:
-                clock = clock_text(float(seating.meta["clock"]))
-                text = (
-                    f"{name} did not play within the turn clock ({clock}): a bot plays this turn."
+                clock = float(seating.meta["clock"])
+                text = f"{name} did not play within the turn clock ({clock_text(clock)})"
+                logger.info("table %s: seat %d: %s: a bot plays", seating.id, seat + 1, text)
+                self.fanout.note(
+                    seat,
+                    "TimedOut",
+                    N_(
+                        "{who} did not play within the turn clock ({clock}): a bot plays this turn."
+                    ),
+                    who=name,
+                    clock=clock,
                 )
-                logger.info("table %s: seat %d: %s", seating.id, seat + 1, text)
             else:
-                text = f"{name} ran out of time: a bot plays this turn."
-            self.fanout.note(seat, "TimedOut", text)
+                self.fanout.note(
+                    seat, "TimedOut", N_("{who} ran out of time: a bot plays this turn."), who=name
+                )
             self.expired = version
             changed = True
         return changed

@@ -23,7 +23,14 @@ from ninetynine.web.settings import Settings
 from ninetynine.web.storage import Storage
 from ninetynine.web.table.background import later
 from ninetynine.web.table.seating import Seating, clean_name
-from ninetynine.web.wire import in_language, options_json, rules_json, standings_json, view_json
+from ninetynine.web.wire import (
+    in_language,
+    note_json,
+    options_json,
+    rules_json,
+    standings_json,
+    view_json,
+)
 
 CHAT_KEPT = 50  # chat lines a client gets when it (re)connects
 # the notes that are part of the game's story, stored so that a restart keeps them in the
@@ -136,10 +143,11 @@ class Fanout:
         for other in self.conns:
             other.send(frame)
 
-    def note(self, seat: int, kind: str, text: str) -> None:
+    def note(self, seat: int, kind: str, message: str, /, **params: Any) -> None:
         """A server-side line in the log (not an engine event): takeover, time-out, return,
-        told to the clients of every process."""
-        line = {"kind": kind, "seat": seat + 1, "text": text}
+        told to the clients of every process, each in its language (``message``, marked with
+        ``N_``, its placeholders filled from ``params``)."""
+        line = note_json(seat, kind, message, **params)
         if kind in KEPT_NOTES:
             table_id, version = self.seating.id, self.seating.match.version
             later(

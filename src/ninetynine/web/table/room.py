@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ninetynine.engine.state import State
+from ninetynine.language import N_
 from ninetynine.records.match import Chance, Match
 from ninetynine.records.record import format_record, parse_move
 from ninetynine.rules.presets import load_rules
@@ -31,7 +32,7 @@ from ninetynine.web.table.coaching import Coaching
 from ninetynine.web.table.fanout import Fanout
 from ninetynine.web.table.seating import Seat, Seating, TableStatus
 from ninetynine.web.table.sharing import Sharing
-from ninetynine.web.wire import event_json
+from ninetynine.web.wire import event_json, note_json
 
 
 class Table:
@@ -129,14 +130,16 @@ class Table:
                 s.bot = settings.takeover_bot
                 seating.meta_changed = True
                 log.append(
-                    {
-                        "kind": "BotReplaced",
-                        "seat": i + 1,
-                        "text": (
-                            f"{s.name}'s bot is not offered by this server; "
-                            f"{s.bot} plays this seat from now on."
+                    note_json(
+                        i,
+                        "BotReplaced",
+                        N_(
+                            "{who}'s bot is not offered by this server; "
+                            "{bot} plays this seat from now on."
                         ),
-                    }
+                        who=s.name,
+                        bot=s.bot,
+                    )
                 )
             if s.bot:
                 table.bots.by_seat[i] = table.bots.new_bot(s.bot)
@@ -263,7 +266,7 @@ class Table:
             if s.takeover:
                 s.takeover = False
                 self.bots.release_stand_in(conn.seat)
-                fanout.note(conn.seat, "Returned", f"{s.name} is back.")
+                fanout.note(conn.seat, "Returned", N_("{who} is back."), who=s.name)
                 self.seating.persist_seats()
                 if self.clock.turn_based and self.state.current_seat == conn.seat:
                     self.clock.deadline = self.clock.next_deadline()  # theirs again: a full turn
@@ -296,7 +299,7 @@ class Table:
             s.away_since = self.settings.clock()
         if leave and self.started and not self.finished and not s.takeover:
             s.takeover = True
-            fanout.note(conn.seat, "TakenOver", f"{s.name} left: a bot plays for them.")
+            fanout.note(conn.seat, "TakenOver", N_("{who} left: a bot plays for them."), who=s.name)
             self.seating.persist_seats()
             self.kick()
         fanout.broadcast([])

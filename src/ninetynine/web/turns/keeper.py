@@ -30,11 +30,11 @@ import httpx
 from ninetynine.web.errors import ProtocolError
 from ninetynine.web.settings import Settings
 from ninetynine.web.storage import Storage, StorageError
-from ninetynine.web.table.clock import clock_text
 from ninetynine.web.table.room import Table
 from ninetynine.web.turns.links import unsubscribe_token
 from ninetynine.web.turns.send import post_webhook, send_email
 from ninetynine.web.turns.store import Channel, Turn, TurnStore
+from ninetynine.web.wire import clock_text
 
 logger = logging.getLogger("ninetynine.web")
 DUE_AT_ONCE = 50  # due tables read per sweep
