@@ -886,13 +886,16 @@ def _wire_type(name: str, hint: Any) -> Any:
 
 def _event_model(cls: type[events.Event]) -> type[BaseModel]:
     """An engine event as :func:`ninetynine.web.wire.event_json` writes it: its fields,
-    seats from 1, cards as text, and its line of table talk (``call``: what was said)."""
+    seats from 1, cards as text, and its line of table talk (``call``: what was said, and
+    ``said``: the same in the connection's language)."""
     hints = get_type_hints(cls)
     fields: dict[str, Any] = {"kind": (Literal[cls.__name__], ...)}
     for f in dataclasses.fields(cls):
         fields[f.name] = (_wire_type(f.name, hints[f.name]), ...)
     if cls is events.TotalCalled:
         fields["call"] = (str, ...)  # its own text moves here: "text" is the narration
+        # the call in the connection's language, for its speech bubble (wire.in_language)
+        fields["said"] = (str | None, None)
     fields["text"] = (str | None, ...)
     model: type[BaseModel] = create_model(cls.__name__, __base__=Model, **fields)
     return model
