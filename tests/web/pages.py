@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from axe_playwright_python.sync_playwright import Axe
@@ -80,17 +81,24 @@ READY = """() => {
 }"""
 
 
-def take_turn(page: Page) -> bool:
-    """Wait for this seat's turn, going past the ends of hands, and make its first legal
-    move (the first value of a choice); False once the game is over. The same clicks at
-    the same states, so a seeded game goes the same way every time."""
+def await_turn(page: Page, next_hand: Callable[[], None] | None = None) -> bool:
+    """Wait for this seat's turn, going past the ends of hands (``next_hand``: how, by
+    default a click on Next hand); False once the game is over."""
     while True:
         page.wait_for_function(READY)
         if page.locator("#summary").is_visible():
             return False
         if not page.locator("#next-hand").is_visible():
-            break
-        page.locator("#next-hand").click()
+            return True
+        (next_hand or page.locator("#next-hand").click)()
+
+
+def take_turn(page: Page) -> bool:
+    """Wait for this seat's turn, going past the ends of hands, and make its first legal
+    move (the first value of a choice); False once the game is over. The same clicks at
+    the same states, so a seeded game goes the same way every time."""
+    if not await_turn(page):
+        return False
     state = page.locator("#board").get_attribute("data-state")
     cards = page.locator("#hand button.legal")
     (cards if cards.count() else page.locator("#extra button")).first.click()

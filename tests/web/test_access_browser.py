@@ -21,6 +21,7 @@ from tests.web.pages import (
     assert_accessible,
     assert_no_overflow,
     assert_no_sideways_scroll,
+    await_turn,
     create_table,
 )
 
@@ -65,14 +66,13 @@ def tab_to(page: Page, test: str) -> None:
 def key_turn(page: Page) -> bool:
     """This seat's next move with the keyboard alone (going past hand ends); False once
     the game is over."""
-    while True:
-        page.wait_for_function(READY)
-        if page.locator("#summary").is_visible():
-            return False
-        if not page.locator("#next-hand").is_visible():
-            break
+
+    def next_hand() -> None:
         expect(page.locator("#next-hand")).to_be_focused()  # the pause hands focus to it
         page.keyboard.press("Enter")
+
+    if not await_turn(page, next_hand):
+        return False
     state = page.locator("#board").get_attribute("data-state")
     legal = page.locator("#hand button").evaluate_all(
         "bs => bs.findIndex((b) => b.classList.contains('legal'))"
