@@ -285,8 +285,11 @@ def test_a_flood_from_unread_sockets_leaves_another_table_at_its_pace(
         f"after it; sockets ended with {sorted(set(outcome))}"
     )
     # alone before and after (A-B-A): the machine's own drift over the test (other work
-    # on a small shared one) is not the flood's
-    assert busy >= 0.7 * (alone + after) / 2, (alone, busy, after)
+    # on a small shared one) is not the flood's. Measured on a 2-core machine, where the
+    # handshakes of 150 sockets share the cores with the table's processes: 0.65 to 0.75 of
+    # the pace alone; with the refusals' hang-up off (refusals_per_connection=100000) the
+    # table starved, 0.08 to 0.16. Half the pace sits clear of both.
+    assert busy >= 0.5 * (alone + after) / 2, (alone, busy, after)
     assert len(outcome) == 150
     # each was closed for what it sent (4009), or refused over the share of sockets
     # without a seat (4000) while 20 others were open; the server hangs up on them at
