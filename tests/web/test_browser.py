@@ -11,9 +11,11 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.web.helpers import ServerThread
-from tests.web.pages import create_table, over, play_one
+from tests.web.pages import create_table, over, play_one, take_turn
+from tests.web.test_leaks import CN99_MOVING
 
 CARD_NAME = re.compile(r"^(Ace|King|Queen|Jack|\d+) of (Spades|Hearts|Diamonds|Clubs)")
+JOKER_NAME = re.compile(r"^(Small|Big) Joker")
 
 
 @pytest.fixture
@@ -148,6 +150,78 @@ def test_a_card_that_names_the_next_player_or_sets_a_total_asks_in_words(
     number.fill("42")
     number.press("Enter")
     expect(page.locator("#log")).to_contain_text(re.compile(r'Pip: "(back on you )?42"'))
+
+
+SUIT_SIGNS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+EVERY_RANK = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+
+def test_a_swap_and_a_take_ask_in_words_and_show_the_cards_that_change_hands(
+    browser: Browser, make_server: Callable[..., ServerThread], tmp_path: Path
+) -> None:
+    """CN99's 7 and J (FAMILIES.md §12, O46 and O47) as every card: the choice asks whose
+    hand or whose card, a card back glides between the seats, and after a swap the seat
+    that took the player's hand shows its cards face up (the player knows them)."""
+    web = make_server(bot_delay=30.0)  # the bots wait: what is on screen is this move's
+    for effect, question, moving in (
+        ("swap", "whose hand do you take for yours?", 2),
+        ("take", "whom do you take a card from?", 1),
+    ):
+        page = browser.new_context().new_page()
+        house = tmp_path / f"{effect}.toml"
+        house.write_text(
+            'preset = "P"\n[rules.cards]\n'
+            + "".join(f'{r} = "hold {effect}"\n' for r in EVERY_RANK)
+        )
+        create_table(page, web.url, "Pip", 3, {2: "easy", 3: "easy"}, house)
+        seats = page.locator("#seats strong").all_inner_texts()
+        hand = page.locator("#hand button").evaluate_all("bs => bs.map(b => b.dataset.card)")
+        card = page.locator("#hand button.legal").first
+        played = card.get_attribute("data-card")
+        card.click()
+        choice = page.locator("#choice")
+        expect(choice).to_contain_text(question)
+        options = choice.locator("button[data-action]")
+        assert options.all_inner_texts() == seats[1:]  # the two others, by name
+        options.last.click()
+        expect(page.locator(".flying")).to_have_count(moving)  # the cards seen to move
+        expect(page.locator(".flying")).to_have_count(0)
+        known = page.locator("#seats li[data-seat='3'] .held .chip.known")
+        if effect == "swap":
+            expect(page.locator("#log")).to_contain_text(f"Pip swaps hands with {seats[2]}")
+            given = {c[:-1] + SUIT_SIGNS[c[-1]] for c in hand if c != played}
+            assert set(known.all_inner_texts()) == given
+            label = page.locator("#seats li[data-seat='3'] .held").get_attribute("aria-label")
+            assert label is not None and ", you know " in label
+        else:  # taken unseen: nothing of that hand is known
+            expect(page.locator("#log")).to_contain_text(
+                f"Pip takes a card from {seats[2]}'s hand, unseen."
+            )
+            expect(known).to_have_count(0)
+
+
+def test_a_whole_game_of_cn99_with_swaps_and_takes_plays_to_its_end(
+    browser: Browser, web: ServerThread, tmp_path: Path
+) -> None:
+    """CN99's plain game with the 7's swap and the J's take, uploaded as a house-rules
+    file, played to its end by clicks against two bots."""
+    page = browser.new_context().new_page()
+    house = tmp_path / "cn99.toml"
+    house.write_text(CN99_MOVING)
+    create_table(page, web.url, "Pip", 3, {2: "easy", 3: "easy"}, house)
+    moves, jokers = 0, set()
+    while take_turn(page):
+        moves += 1
+        assert moves < 300, "the game did not end"
+        held = page.locator("#hand button").evaluate_all(
+            "bs => bs.map(b => b.getAttribute('aria-label'))"
+        )
+        for label in held:  # every card, the jokers too, reads as itself
+            assert CARD_NAME.match(label) or JOKER_NAME.match(label), label
+        jokers |= {m[0] for label in held if (m := JOKER_NAME.match(label))}
+    expect(page.locator("#summary")).to_be_visible()
+    assert over(page)
+    assert jokers, "this seeded game dealt Pip no joker: it no longer shows that they play"
 
 
 def test_an_extra_turn_shows_a_decline_button_only_while_it_may_be_declined(

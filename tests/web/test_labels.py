@@ -16,6 +16,7 @@ from ninetynine.language import Language, using
 from ninetynine.records.record import parse_record
 from ninetynine.rules.words import spoken
 from ninetynine.web.wire import event_json, in_language, note_json, replay_json, rules_json
+from tests.rules.test_cn99 import MOVING
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 OTHERS = [lang for lang in Language if lang is not Language.EN]
@@ -49,6 +50,21 @@ def test_the_english_labels_are_as_they_were() -> None:
     }
     words = {label for preset in presets() for label in labels(preset, Language.EN).values()}
     assert {"halves or doubles", "+4, reverses", "challenges", "names next", "no draw"} <= words
+
+
+def test_a_seat_a_play_names_is_said_to_be_for_its_purpose_and_the_jokers_are_labelled() -> None:
+    """The client asks "who plays next?", "whom do you challenge?", "whose hand...?" or
+    "whom do you take a card from?" by ``names``; CN99's jokers get labels of their own
+    where they are in play, and only there."""
+    moving = rules_json(load_rules(MOVING))
+    names = {rank: label["names"] for rank, label in moving["ranks"].items()}
+    assert names["7"] == "swap" and names["J"] == "take" and names["A"] == "next"
+    assert names["5"] is None
+    assert list(moving["ranks"])[-2:] == ["SJ", "BJ"]
+    assert all(moving["ranks"][j]["special"] for j in ("SJ", "BJ"))
+    plain = rules_json(load_rules("P"))
+    assert "SJ" not in plain["ranks"] and len(plain["ranks"]) == 13
+    assert {label["names"] for label in plain["ranks"].values()} == {None}
 
 
 @pytest.mark.parametrize("lang", OTHERS, ids=str)

@@ -701,16 +701,22 @@ class View(Model):
 
 
 class CardLabel(Model):
-    """A card's effect in a few words, and whether it is special (does more than count its face
-    value)."""
+    """A card's effect in a few words, whether it is special (does more than count its face
+    value), and what the seat its play names is for, if it names one."""
 
     label: str
     special: bool
+    names: Literal["next", "challenge", "swap", "take"] | None = Field(
+        None,
+        description="the seat a play names: who plays next, whom it challenges, whose hand it "
+        "takes for the player's own, or whom it takes a card from",
+    )
 
 
 class RulesLabels(Model):
     """What a client needs to label the cards: the rule set's id, name and limit, each rank's label
-    (by rank: ``A``, ``2``, ..., ``K``) and the suit exceptions' (by card: ``QS``)."""
+    (by rank: ``A``, ``2``, ..., ``K``, and ``SJ``, ``BJ`` where the jokers are in play) and the
+    suit exceptions' (by card: ``QS``)."""
 
     id: str
     name: str

@@ -18,7 +18,7 @@ from ninetynine.language import Language, _, ngettext, translated, using
 from ninetynine.records.match import Standing, standings
 from ninetynine.records.match import steps as match_steps
 from ninetynine.records.record import Record
-from ninetynine.rules.cards import RANKS, format_card, rank_of
+from ninetynine.rules.cards import ALL_RANKS, RANKS, format_card, rank_of
 from ninetynine.rules.effects import Effect, Kind, effect_label
 from ninetynine.rules.settings import Rules
 from ninetynine.rules.words import counter, ending, spoken
@@ -75,19 +75,33 @@ def rules_json(rules: Rules) -> dict[str, Any]:
 
     def card(eff: Effect, rank: int) -> dict[str, Any]:
         plain = (
-            eff.kind is Kind.ADD
+            rank < len(RANKS)  # (a joker has no face value: whatever it does is its own)
+            and eff.kind is Kind.ADD
             and eff.values == (_FACE_VALUES[rank],)
             and not (eff.reverse or eff.skip or eff.names_seat or eff.no_draw)
         )
-        return {"label": effect_label(eff, rules.limit), "special": not plain}
+        return {"label": effect_label(eff, rules.limit), "special": not plain, "names": named(eff)}
 
+    ranks = rules.cards + (rules.joker_cards if rules.jokers else ())  # SJ, BJ: ranks 13, 14
     return {
         "id": rules.id,
         "name": rules.name,
         "limit": rules.limit,
-        "ranks": {RANKS[r]: card(e, r) for r, e in enumerate(rules.cards)},
+        "ranks": {ALL_RANKS[r]: card(e, r) for r, e in enumerate(ranks)},
         "suits": {format_card(c): card(e, rank_of(c)) for c, e in rules.suit_cards},
     }
+
+
+def named(eff: Effect) -> str | None:
+    """What the seat a play of this effect names is for (the question a client asks), or
+    None where it names none."""
+    if eff.swap:
+        return "swap"
+    if eff.take:
+        return "take"
+    if eff.challenge:
+        return "challenge"
+    return "next" if eff.name else None
 
 
 def options_json(options: list[CardOption]) -> dict[str, Any]:

@@ -67,7 +67,14 @@ function seatItem(li, s, scene) {
     held.setAttribute("aria-label", open.length ? _("holds {cards}", { cards: open.map((c) => cardName(c)).join(_(", ")) })
                                                 : _("holds nothing"));
   } else {
-    for (let k = 0; k < Math.min(v.hand_sizes[i], 7); k++) held.append(el("span", { class: "mini" }, cardBack()));
+    // the cards of this hand the viewer knows (a swap or a take showed them) face up, the rest as backs
+    const known = mine ? [] : v.known?.[i] || [];
+    held.append(...known.map((c) => el("span", { class: `chip known ${inkClass(cardParts(c).suit)}`.trim() }, cardText(c))));
+    for (let k = known.length; k < Math.min(v.hand_sizes[i], 7); k++) held.append(el("span", { class: "mini" }, cardBack()));
+    if (known.length) {
+      held.setAttribute("aria-label", ngettext("{n} card", "{n} cards", v.hand_sizes[i]) +
+                        _(", you know {cards}", { cards: known.map((c) => cardName(c)).join(_(", ")) }));
+    }
   }
   const parts = [ring, avatar, el("span", { class: "who" }, name, livesIcons(v, i)), held];
   if (v.dealer === s.seat) parts.push(el("span", { class: "dealer", role: "img", "aria-label": _("Dealer") }, "D"));
@@ -150,6 +157,19 @@ export function slideToPile(from) {
   const dy = from.top + from.height / 2 - (to.top + to.height / 2);
   top.animate([{ transform: `translate(${dx}px, ${dy}px) scale(.8) rotate(0deg)`, opacity: 0.6 }, {}],
               { duration: 380, easing: "cubic-bezier(.2,.7,.3,1)", composite: "add" });
+}
+// A card changing hands (a swap, a take): a card back glides from one seat to the other.
+export function passCard(from, to) {
+  const a = seatRect(from), b = seatRect(to);
+  if (!a || !b || reducedMotion()) return;
+  const card = el("span", { class: "flying", "aria-hidden": "true" }, cardBack());
+  card.style.left = `${a.left + a.width / 2}px`;
+  card.style.top = `${a.top + a.height / 2}px`;
+  document.body.append(card);
+  const there = `translate(calc(-50% + ${b.left - a.left}px), calc(-50% + ${b.top - a.top}px))`;
+  card.animate([{ transform: "translate(-50%, -50%)" }, { transform: there }],
+               { duration: 520, easing: "cubic-bezier(.2,.7,.3,1)", fill: "forwards" })
+    .finished.then(() => card.remove(), () => card.remove());
 }
 export function seatRect(seat) {
   return document.querySelector(`#seats li[data-seat="${seat}"] .avatar`)?.getBoundingClientRect() || null;

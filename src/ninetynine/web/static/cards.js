@@ -6,6 +6,8 @@ import { _ } from "./i18n.js";
 // the words, translated where they are shown (the catalogs hold the core's card names)
 const RANK_WORDS = { A: () => _("Ace"), J: () => _("Jack"), Q: () => _("Queen"), K: () => _("King") };
 const SUITS = { S: () => _("Spades"), H: () => _("Hearts"), D: () => _("Diamonds"), C: () => _("Clubs") };
+// CN99's jokers (FAMILIES.md \u00a712): ranks of their own, no suit, written SJ and BJ
+const JOKER_WORDS = { SJ: () => _("Small Joker"), BJ: () => _("Big Joker") };
 const ACTION_WORDS = { down: () => _("Lay down"), pass: () => _("Pass"), draw: () => _("Draw a card"),
                        nodraw: () => _("Do not draw") };
 export const actionName = (a) => ACTION_WORDS[a]?.() ?? a;
@@ -16,11 +18,14 @@ export function moveName(v, text, seatName) {
   return text === "pass" && v.may_decline ? _("Decline the extra turn") : actionName(text);
 }
 
-// A card, then what tells its plays apart: a value (AS+11), a total it sets (AS=57) or
-// the seat it names to play next (5S>3).
+// A card (a rank and a suit, or a joker: SJ, BJ), then what tells its plays apart: a value
+// (AS+11), a total it sets (AS=57) or the seat it names (5S>3). A joker's suit is null.
+const CARD = /^(?:(10|[2-9AJQK])([SHDC])|([SB]J))(?:([+-]\d+)|=(\d+)|>(\d+))?$/;
 export function cardParts(text) {
-  const m = /^(10|[2-9AJQK])([SHDC])(?:([+-]\d+)|=(\d+)|>(\d+))?$/.exec(text);
-  return m ? { rank: m[1], suit: m[2], card: m[1] + m[2], value: m[3], to: m[4], target: m[5] } : null;
+  const m = CARD.exec(text);
+  if (!m) return null;
+  const card = m[3] ?? m[1] + m[2];
+  return { rank: m[3] ?? m[1], suit: m[2] ?? null, card, value: m[4], to: m[5], target: m[6] };
 }
 
 export const isRed = (suit) => suit === "H" || suit === "D";
@@ -36,7 +41,7 @@ const SYMBOLS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
 // A card as people read it on screen, as the server's talk writes it: "A\u2666", "10\u2663".
 export function cardText(card) {
   const p = cardParts(card);
-  return p ? p.rank + SYMBOLS[p.suit] : card;
+  return p ? p.rank + (SYMBOLS[p.suit] ?? "") : card;
 }
 export const minus = (text) => text.replace("-", "\u2212");  // a real minus sign
 
@@ -44,12 +49,15 @@ export const minus = (text) => text.replace("-", "\u2212");  // a real minus sig
 // not its symbols ("10\u2665"), which readers spell out or skip.
 const SUIT_OF_SYMBOL = Object.fromEntries(Object.entries(SYMBOLS).map(([s, sym]) => [sym, s]));
 export const inWords = (text) =>
-  text.replace(/(10|[2-9AJQK])([\u2660\u2665\u2666\u2663])/g, (_m, rank, sym) => cardName(rank + SUIT_OF_SYMBOL[sym]));
+  text.replace(/(10|[2-9AJQK])([\u2660\u2665\u2666\u2663])/g, (_m, rank, sym) => cardName(rank + SUIT_OF_SYMBOL[sym]))
+    .replace(/\b[SB]J\b/g, (joker) => JOKER_WORDS[joker]());
 
 export function cardName(text, seatName = (n) => _("Seat {n}", { n })) {
   const p = cardParts(text);
   if (!p) return actionName(text);
-  return _("{rank} of {suit}", { rank: RANK_WORDS[p.rank]?.() ?? p.rank, suit: SUITS[p.suit]() }) +
+  const named = p.suit ? _("{rank} of {suit}", { rank: RANK_WORDS[p.rank]?.() ?? p.rank, suit: SUITS[p.suit]() })
+    : JOKER_WORDS[p.rank]();
+  return named +
     (p.value ? _(" as {value}", { value: minus(p.value) }) : "") +
     (p.to ? _(", setting the total to {total}", { total: p.to }) : "") +
     (p.target ? _(", {name} plays next", { name: seatName(Number(p.target)) }) : "");
@@ -119,12 +127,28 @@ function corner(rank, suit, color) {
     pip(suit, 11, 32, 13));
 }
 
+// A joker's face: JOKER down its corners and a star, outlined in black on the small joker,
+// filled red on the big one (as printed packs tell them apart: in colour and without).
+const STAR = "M50 40 57.6 59.5 78.5 60.7 62.3 73.9 67.6 94.3 50 83 32.4 94.3 37.7 73.9 21.5 60.7 42.4 59.5Z";
+function jokerFace(face, rank) {
+  const big = rank === "BJ", color = big ? INK.H : INK.S;
+  const down = () => svg("text", { x: "11", y: "20", fill: color, "text-anchor": "middle", "font-size": "12",
+                                   "font-weight": "700", "font-family": "DejaVu Sans, sans-serif" },
+    ...[..."JOKER"].map((ch, i) => svg("tspan", { x: "11", dy: i ? "12" : "0" }, ch)));
+  const flipped = down();
+  flipped.setAttribute("transform", "rotate(180 50 70)");
+  face.append(svg("path", { d: STAR, transform: "translate(-5 -5) scale(1.1)", fill: big ? color : "none",
+                            stroke: color, "stroke-width": "2.5", "stroke-linejoin": "round" }), down(), flipped);
+  return face;
+}
+
 // A card face as an SVG picture (decorative: the button around it carries the name).
 export function cardFace(card) {
   const p = cardParts(card);
-  const color = inkOf(p.suit);
   const face = svg("svg", { viewBox: "0 0 100 140", class: "face", "aria-hidden": "true", focusable: "false" },
     svg("rect", { x: "1", y: "1", width: "98", height: "138", rx: "9", fill: "#fffdf6", stroke: "#a89f8c", "stroke-width": "1.5" }));
+  if (!p.suit) return jokerFace(face, p.rank);
+  const color = inkOf(p.suit);
   const body = svg("g", { fill: color });
   if (p.rank === "A") {
     body.append(pip(p.suit, 50, 70, 46));

@@ -3,10 +3,10 @@
 // The server is authoritative: this page shows the view it is sent and sends actions with
 // the state id it saw.
 import { $, api, bindToggle, el, icon, prefs, saveName, savedName, tokenKey } from "./dom.js";
-import { cardName, cardParts, minus, moveName } from "./cards.js";
+import { cardLabel, cardName, cardParts, minus, moveName } from "./cards.js";
 import {
   cardNotes, counterOf, describeCard, hideBubbles, livesIcons, livesText, renderCenter, renderHand,
-  renderSeats, seatNameOf, seatRect, showBubble, slideToPile,
+  passCard, renderSeats, seatNameOf, seatRect, showBubble, slideToPile,
 } from "./board.js";
 import { announce, readerMode, readOut, speak, turnCue } from "./cues.js";
 import { _, lang, ngettext } from "./i18n.js";
@@ -175,6 +175,10 @@ function present(msg, sync) {
     return;
   }
   if (played) slideToPile(from);
+  for (const e of msg.events) {  // hands swapped, a card taken: the cards seen to move
+    if (e.kind === "HandsSwapped") { passCard(e.seat, e.target); passCard(e.target, e.seat); }
+    else if (e.kind === "CardTaken") passCard(e.target, e.seat);
+  }
   if (msg.events.some((e) => e.kind === "HandStarted")) hideBubbles();
   for (const e of msg.events.filter((x) => x.kind === "TotalCalled")) {
     showBubble(e.seat, e.said ?? e.call);  // the call in the page's language (the server's said)
@@ -331,18 +335,28 @@ function tapCard(card) {
   else openChoice(card, plays);
 }
 
-// Choosing a card's value, the total it sets, or who plays next.
+// What a play that names a seat asks, by what the seat is for (the rules' "names").
+const NAMED = {
+  challenge: (card) => _("The {card}: whom do you challenge?", { card }),
+  swap: (card) => _("The {card}: whose hand do you take for yours?", { card }),
+  take: (card) => _("The {card}: whom do you take a card from?", { card }),
+};
+
+// Choosing a card's value, the total it sets, or a seat: who plays next, whom to challenge,
+// whose hand to swap for one's own, whom to take a card from.
 function openChoice(card, plays) {
   choiceFor = card;
   const box = $("choice"), first = cardParts(plays[0]);
   const totalOf = (a) => last.options?.[card]?.plays.find((p) => p.action === a)?.total;
+  const named = first.target && NAMED[cardLabel(rules, card)?.names];
   const question = first.target ? _("who plays next?") : first.to ? _("set the total to") : _("play as");
   const makes = first.target && totalOf(plays[0]) !== undefined ? _(" (total {total})", { total: totalOf(plays[0]) }) : "";
-  box.setAttribute("aria-label", `${cardName(card)}: ${question}`);
+  const asked = named ? `${named(cardName(card))}${makes}` : `${cardName(card)}${makes}: ${question}`;
+  box.setAttribute("aria-label", named ? named(cardName(card)) : `${cardName(card)}: ${question}`);
   const cancel = el("button", { type: "button", class: "cancel", "aria-label": _("Cancel") },
                     icon("M6 4.6 12 10.6 18 4.6 19.4 6 13.4 12 19.4 18 18 19.4 12 13.4 6 19.4 4.6 18 10.6 12 4.6 6Z"));
   cancel.addEventListener("click", closeChoice);
-  box.replaceChildren(el("p", { class: "question" }, `${cardName(card)}${makes}: ${question}`));
+  box.replaceChildren(el("p", { class: "question" }, asked));
   if (first.to) {  // any total from 0 to the limit: typed, not a row of buttons
     const top = Math.max(...plays.map((a) => Number(cardParts(a).to)));
     const input = el("input", { type: "number", min: "0", max: String(top), inputmode: "numeric",
@@ -362,8 +376,9 @@ function openChoice(card, plays) {
   const buttons = plays.map((a) => {
     const p = cardParts(a), total = totalOf(a);
     const text = p.target ? seatName(Number(p.target)) : `${minus(p.value)} \u2192 ${total ?? "?"}`;
-    const b = el("button", { type: "button", class: "primary", "data-action": a,
-                             "aria-label": `${cardName(a)}${total !== undefined && !p.target ? `, making ${total}` : ""}` }, text);
+    // (a seat named for anything but the next turn: its name says it, the question the rest)
+    const said = named ? text : `${cardName(a)}${total !== undefined && !p.target ? `, making ${total}` : ""}`;
+    const b = el("button", { type: "button", class: "primary", "data-action": a, "aria-label": said }, text);
     b.addEventListener("click", () => act(a));
     return b;
   });
