@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections import Counter
 from enum import StrEnum
 from typing import Any
 
@@ -29,6 +30,7 @@ from ninetynine.engine.state import State
 from ninetynine.engine.view import observe
 from ninetynine.records.position import format_position
 from ninetynine.rules.settings import Rules, apply_overrides
+from tests.rules.test_cn99 import MOVING
 from tests.test_conformance import check_invariants
 
 PRESETS = list(presets())
@@ -327,6 +329,88 @@ class ChallengeMachine(RuleBasedStateMachine):
 
 TestChallengeMachine = ChallengeMachine.TestCase
 TestChallengeMachine.settings = settings(
+    max_examples=40,
+    stateful_step_count=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+
+# CN99's 7 and J (FAMILIES §12.1, O46-O47): a state machine that seeks swaps and takes out ----
+
+
+class MovingCardsMachine(RuleBasedStateMachine):
+    """CN99's plain game with the 7's swap and the J's take, at 2 to 6 seats (two packs at
+    six): swaps and takes made in any order; the cards go where the rules say, each seat
+    knows what it gave away or lost and nothing more, and each seat's view holds its own
+    hand and what it knows alone."""
+
+    state: State
+
+    @initialize(extra=st.integers(0, 4), seed=st.integers(0, 2**31), lives=st.integers(1, 2))
+    def start(self, extra: int, seed: int, lives: int) -> None:
+        rules = load_rules({**MOVING, "rules": {**MOVING["rules"], "lives": lives}})
+        players = 2 + extra
+        self.state = new_game(rules, players, first=seed % players)
+        self.rng = random.Random(seed)
+        self._settle()
+
+    def _settle(self) -> None:
+        while self.state.is_chance:
+            self.state.apply(self.state.sample_chance(self.rng))
+
+    @precondition(lambda self: not self.state.is_over)
+    @rule(pick=st.integers(0, 2**16), moving=st.booleans())
+    def move(self, pick: int, moving: bool) -> None:
+        s = self.state
+        legal = s.legal_actions()
+        movers = [a for a in legal if a.card is not None and s.rules.effect_of(a.card).moves_cards]
+        options = movers if moving and movers else legal
+        action = options[pick % len(options)]
+        before, seat = s.clone(), s.current_seat
+        assert seat is not None
+        events = s.apply(action)
+        self._settle()
+        if s.hand_no != before.hand_no or action.target is None or action.card is None:
+            return  # (a hand that ended with the play is dealt again: nothing to follow)
+        target, effect = action.target, before.rules.effect_of(action.card)
+        given = Counter(before.hands[seat]) - Counter([action.card])
+        if effect.swap:
+            assert any(isinstance(e, E.HandsSwapped) for e in events)
+            assert Counter(s.hands[seat]) == Counter(before.hands[target])
+            assert Counter(s.hands[target]) == given
+            assert Counter(s.known_to(seat)[target]) == given  # it knows what it gave
+            assert Counter(s.known_to(target)[seat]) == Counter(before.hands[target])
+        elif effect.take:
+            assert any(isinstance(e, E.CardTaken) for e in events)
+            lost = Counter(before.hands[target]) - Counter(s.hands[target])
+            assert sum(lost.values()) == 1 and Counter(s.hands[seat]) == given + lost
+            assert not lost - Counter(s.known_to(target)[seat])  # the victim knows it
+            for other in range(s.n):  # a third seat learns nothing of either hand
+                if other not in (seat, target):
+                    for holder in (seat, target):
+                        now, then = s.known_to(other)[holder], before.known_to(other)[holder]
+                        assert not Counter(now) - Counter(then)
+
+    @precondition(lambda self: self.state.is_over)
+    @rule(seed=st.integers(0, 2**31))
+    def next_game(self, seed: int) -> None:
+        s = self.state
+        self.state = new_game(s.rules, s.n, first=seed % s.n)
+        self._settle()
+
+    @invariant()
+    def sound(self) -> None:
+        s = self.state
+        check_invariants(s)
+        for seat in range(s.n):
+            view = observe(s, seat)
+            assert sorted(view.hand) == sorted(s.hands[seat])
+            assert [sorted(k) for k in view.known] == [sorted(k) for k in s.known_to(seat)]
+
+
+TestMovingCardsMachine = MovingCardsMachine.TestCase
+TestMovingCardsMachine.settings = settings(
     max_examples=40,
     stateful_step_count=60,
     deadline=None,
