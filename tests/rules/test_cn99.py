@@ -289,16 +289,13 @@ def test_the_rules_text_says_every_new_setting() -> None:
     assert "Joker" not in rules_text(rules_from_spec({"preset": "P"}))
 
 
-def test_the_rl_encoding_batch_engine_and_analysis_refuse_in_one_line() -> None:
-    """The RL encoding knows 52 cards, the batch engine and the analysis' fast path deal
-    52-card packs: each refuses these rules with one line naming why."""
+def test_the_batch_engine_and_analysis_refuse_in_one_line() -> None:
+    """The batch engine and the analysis' fast path deal 52-card packs: each refuses these
+    rules with one line naming why (the RL encoding encodes them: tests/rl)."""
     pytest.importorskip("numpy")
     from ninetynine.analysis.cells import Cell, unplayable
     from ninetynine.rl.batch import check_supported
-    from ninetynine.rl.encoding import Encoding
 
-    with pytest.raises(RulesError, match=r"^rules P\+house: the encoding does not encode jokers"):
-        Encoding(rules(), 3)
     with pytest.raises(RulesError, match=r"^the batch engine does not play rules key 'jokers'"):
         check_supported(rules_from_spec({"preset": "P", "rules": {"jokers": True}}))
     why = unplayable(Cell(rules(), 3, ("random", "random", "random")))
@@ -557,13 +554,8 @@ def test_swap_and_take_effects_parse_describe_and_refuse_bad_mixes() -> None:
     assert "Seven: hold (+0); name another player still in the hand: you exchange" in text
 
 
-def test_the_rl_encoding_and_analysis_refuse_swaps_and_takes_in_one_line() -> None:
-    pytest.importorskip("numpy")
+def test_the_analysis_refuses_swaps_and_takes_in_one_line() -> None:
     from ninetynine.analysis.cells import Cell, unplayable
-    from ninetynine.rl.encoding import Encoding
 
-    no_jokers = {**MOVING, "rules": {**MOVING["rules"], "jokers": False, "decks_by_players": {}}}
-    with pytest.raises(RulesError, match=r"does not encode swaps and takes"):
-        Encoding(rules_from_spec(no_jokers), 3)
     why = unplayable(Cell(rules_from_spec(MOVING), 3, ("random", "random", "random")))
     assert why is not None and "swaps and takes" in why and "\n" not in why

@@ -13,6 +13,11 @@ One :class:`Encoding` per rule set and table size gives
   cards last played, where the turn is and (version 2) which ranks each seat has played
   this hand (since the stock was last reshuffled).
 
+CN99's cards (FAMILIES.md §12.1) widen the layout of their own rules only, so every other
+rule set's is unchanged: the jokers are card slots 52 and 53 (rank slots 13 and 14, action
+codes ``4 * 52`` and ``4 * 56`` on, as the engine's), and where a swap or a take moves
+cards each seat's observation says which cards it knows in each other hand.
+
 The layout is documented in ``docs/ai.md``; any change to it raises :data:`VERSION`.
 """
 
@@ -42,7 +47,7 @@ from ninetynine.engine.state import (
 from ninetynine.engine.tables import PARAM, card_of, choice_of, compiled, number_of, param_code
 from ninetynine.engine.view import View
 from ninetynine.errors import IllegalActionError, NinetyNineError, RecordError, RulesError
-from ninetynine.rules.cards import format_card, rank_of
+from ninetynine.rules.cards import JOKERS, format_card, rank_of
 from ninetynine.rules.effects import Kind
 from ninetynine.rules.presets import load_rules
 from ninetynine.rules.settings import Rules, Scoring
@@ -53,6 +58,11 @@ VERSIONS = (1, 2)
 PLAYS = 52 * 4  # card * 4 + choice: the engine's own code for a play
 SPECIAL = {DOWN: PLAYS, PASS: PLAYS + 1, DRAW: PLAYS + 2, NODRAW: PLAYS + 3}
 NAMING_BASE = PLAYS + 4  # then one block of seats per naming card, then the set-any cards
+# with jokers: the cards a pack can hold (the codes 53-55 are never dealt), their slots in
+# the card blocks (52, 53 for the jokers) and each rank's copies in a pack
+DEALT = (*range(52), *JOKERS)
+SLOT = (*range(52), 52, 52, 52, 52, 53)  # by card code
+PER_PACK = (4,) * 13 + (1, 1)  # each rank's copies in a pack, the jokers' too
 
 
 def rules_for(rules: str | Rules, players: int) -> Rules:
@@ -72,16 +82,6 @@ def rules_for(rules: str | Rules, players: int) -> Rules:
         raise RulesError(
             f"rules {loaded.id}: the encoding does not encode a challenge card's answers "
             "(KC's King): it encodes plays, seats named to play next and set totals"
-        )
-    if any(e.moves_cards for e in loaded.effects()):
-        raise RulesError(
-            f"rules {loaded.id}: the encoding does not encode swaps and takes (CN99's 7 and "
-            "J): it has no place for the cards a seat knows in another hand"
-        )
-    if loaded.jokers:
-        raise RulesError(
-            f"rules {loaded.id}: the encoding does not encode jokers (CN99's 54-card "
-            "packs): it encodes the 52 cards of a standard pack"
         )
     return loaded
 
@@ -148,11 +148,15 @@ class Encoding:
             else self.rules.decks_for(players)
         )
         # Actions --------------------------------------------------------------------
-        self.naming = sorted(c.naming)
-        self.setting = [card for card in range(52) if c.effects[card].kind is Kind.SET_ANY]
-        self.set_base = NAMING_BASE + len(self.naming) * n
+        jokers = self.rules.jokers
+        cards = DEALT if jokers else range(52)
+        self.naming = sorted(c.naming.intersection(cards))
+        self.setting = [card for card in cards if c.effects[card].kind is Kind.SET_ANY]
+        plays = [4 * card + choice for card in cards for choice in range(4)]
+        self.special = len(plays)  # the index of `down`, then pass, draw, nodraw
+        self.set_base = self.special + 4 + len(self.naming) * n
         self.actions = self.set_base + len(self.setting) * (limit + 1)
-        codes = list(range(PLAYS)) + sorted(SPECIAL, key=SPECIAL.__getitem__)
+        codes = plays + sorted(SPECIAL, key=SPECIAL.__getitem__)
         for card in self.naming:
             codes += [param_code(card, seat) for seat in range(n)]
         for card in self.setting:
@@ -161,18 +165,25 @@ class Encoding:
         self.index = {code: i for i, code in enumerate(codes)}  # engine code -> index
         # Observation ----------------------------------------------------------------
         self.recent = n  # face-up cards last played, newest first
+        self.slots = slots = len(cards)  # card slots: 52, or 54 with the jokers
+        self.ranks = ranks = 15 if jokers else 13
+        # each rank's copies in the decks of the counts' scale
+        self.copies = tuple(k * self.decks for k in PER_PACK[:ranks])
         sizes = [
-            ("hand", 52),
-            ("seen", 52),
-            ("unseen", 13),
+            ("hand", slots),
+            ("seen", slots),
+            ("unseen", ranks),
             ("total", limit + 1),
             ("total_scalar", 2),
-            ("recent", self.recent * 13),
+            ("recent", self.recent * ranks),
             ("seats", n * 7),
             ("table", 8),
         ]
         if version >= 2:  # who played what this hand, per seat from the observer's
-            sizes.append(("played", n * 13))
+            sizes.append(("played", n * ranks))
+        self.knowing = any(e.moves_cards for e in self.rules.effects())
+        if self.knowing:  # the cards a swap or a take showed it, per other seat from its own
+            sizes.append(("known", (n - 1) * slots))
         self.blocks: dict[str, Block] = {}
         start = 0
         for name, size in sizes:
@@ -180,7 +191,7 @@ class Encoding:
             start += size
         self.size = start
         self.lives = max(1, self.rules.lives_for(n))
-        self.deck_size = 52 * self.decks
+        self.deck_size = self.rules.pack * self.decks
         self.points = self.rules.points_target if self.rules.scoring is Scoring.GAME_POINTS else 1
         self._codes: dict[Action, int] = {}  # a legal action -> its code (see _code_of)
 
@@ -271,6 +282,7 @@ class Encoding:
                 state.points,
                 state.scores,
                 played,
+                state.known_to(seat) if self.knowing else (),
             )
         )
 
@@ -301,6 +313,7 @@ class Encoding:
                 view.points,
                 view.scores,
                 _played_in(view) if self.version >= 2 else None,
+                view.known,
             )
         )
 
@@ -342,19 +355,19 @@ class Encoding:
 
     def _observation(self, f: _Facts) -> np.ndarray:
         out = np.zeros(self.size, np.float32)
-        b, n, decks = self.blocks, self.players, self.decks
-        unit = 1.0 / decks
-        hand, seen = b["hand"].start, b["seen"].start
-        unseen = [4 * f.decks] * 13
+        b, n = self.blocks, self.players
+        unit = 1.0 / self.decks
+        hand, seen, ranks, slot = b["hand"].start, b["seen"].start, self.ranks, SLOT
+        unseen = [k * f.decks for k in PER_PACK[:ranks]]
         for card in f.hand:
-            out[hand + card] += unit
+            out[hand + slot[card]] += unit
             unseen[rank_of(card)] -= 1
         for cards in (f.face_up, f.out):
             for card in cards:
-                out[seen + card] += unit
+                out[seen + slot[card]] += unit
                 unseen[rank_of(card)] -= 1
         base = b["unseen"].start
-        out[base : base + 13] = np.asarray(unseen, np.float32) / (4 * decks)
+        out[base : base + ranks] = np.asarray(unseen, np.float32) / np.asarray(self.copies, np.float32)
         total, limit = f.total, self.limit
         out[b["total"].start + min(max(total, 0), limit)] = 1.0
         base = b["total_scalar"].start
@@ -362,7 +375,7 @@ class Encoding:
         out[base + 1] = min(max(-total, 0), limit) / limit  # how far below 0 (where allowed)
         base = b["recent"].start
         for k, card in enumerate(reversed(f.face_up[-self.recent :])):
-            out[base + 13 * k + rank_of(card)] = 1.0
+            out[base + ranks * k + rank_of(card)] = 1.0
         self._seats(f, out, b["seats"].start)
         base = b["table"].start
         out[base] = f.direction > 0
@@ -380,9 +393,15 @@ class Encoding:
                     "played (the environments keep them), a view with its history, or use "
                     "version 1"
                 )
-            base, copies = b["played"].start, 4 * decks
+            base, copies = b["played"].start, self.copies
             for seat, card in f.played:
-                out[base + 13 * ((seat - f.seat) % n) + rank_of(card)] += 1.0 / copies
+                rank = rank_of(card)
+                out[base + ranks * ((seat - f.seat) % n) + rank] += 1.0 / copies[rank]
+        if self.knowing:  # per other seat from the observer's, the cards it knows there
+            base, slots = b["known"].start, self.slots
+            for k in range(1, n):
+                for card in f.known[(f.seat + k) % n]:
+                    out[base + slots * (k - 1) + slot[card]] += unit
         return out
 
     def _seats(self, f: _Facts, out: np.ndarray, base: int) -> None:
@@ -432,6 +451,7 @@ class _Facts:
     points: Sequence[int]
     scores: Sequence[int]
     played: Played | None  # this hand's cards played by seat (version 2), in order
+    known: Sequence[Sequence[int]]  # per seat, the cards it is known to hold (swaps, takes)
 
 
 def _played_in(view: View) -> Played:
