@@ -259,15 +259,46 @@ def test_a_pile_cleared_at_a_reset_is_never_left_out_after_a_reshuffle(preset: s
     assert met >= 3  # the case arose: a reset cleared the pile before a reshuffle
 
 
+MACHINE_SETTINGS = settings(
+    max_examples=40,
+    stateful_step_count=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+
+class GameMachine(RuleBasedStateMachine):
+    """A state machine over whole games: a subclass's ``start`` deals one (:meth:`begin`),
+    chance is drawn at once after every move, and a game over is followed by another of the
+    same rules."""
+
+    state: State
+    rng: random.Random
+
+    def begin(self, rules: Rules, players: int, seed: int) -> None:
+        self.state = new_game(rules, players, first=seed % players)
+        self.rng = random.Random(seed)
+        self._settle()
+
+    def _settle(self) -> None:
+        while self.state.is_chance:
+            self.state.apply(self.state.sample_chance(self.rng))
+
+    @precondition(lambda self: self.state.is_over)
+    @rule(seed=st.integers(0, 2**31))
+    def next_game(self, seed: int) -> None:
+        s = self.state
+        self.state = new_game(s.rules, s.n, first=seed % s.n)
+        self._settle()
+
+
 # The King Challenge (KC, FAMILIES §12.2): a state machine that seeks challenges out ----------
 
 
-class ChallengeMachine(RuleBasedStateMachine):
+class ChallengeMachine(GameMachine):
     """KC and house rules on it at any table size: challenges made, answered, cancelled and
     accepted in any order; the game stays sound, the challenged may only answer, and each
     seat's view holds its own hand alone."""
-
-    state: State
 
     @initialize(
         extra=st.integers(0, 8),
@@ -277,14 +308,7 @@ class ChallengeMachine(RuleBasedStateMachine):
     )
     def start(self, extra: int, seed: int, cancel: list[str], lives: int) -> None:
         rules = load_rules({"preset": "KC", "rules": {"challenge_cancel": cancel, "lives": lives}})
-        players = 2 + extra % 9
-        self.state = new_game(rules, players, first=seed % players)
-        self.rng = random.Random(seed)
-        self._settle()
-
-    def _settle(self) -> None:
-        while self.state.is_chance:
-            self.state.apply(self.state.sample_chance(self.rng))
+        self.begin(rules, 2 + extra % 9, seed)
 
     @precondition(lambda self: not self.state.is_over)
     @rule(pick=st.integers(0, 2**16), challenge=st.booleans())
@@ -305,13 +329,6 @@ class ChallengeMachine(RuleBasedStateMachine):
             assert self.state.total == before.total
         self._settle()
 
-    @precondition(lambda self: self.state.is_over)
-    @rule(seed=st.integers(0, 2**31))
-    def next_game(self, seed: int) -> None:
-        s = self.state
-        self.state = new_game(s.rules, s.n, first=seed % s.n)
-        self._settle()
-
     @invariant()
     def sound(self) -> None:
         s = self.state
@@ -328,36 +345,22 @@ class ChallengeMachine(RuleBasedStateMachine):
 
 
 TestChallengeMachine = ChallengeMachine.TestCase
-TestChallengeMachine.settings = settings(
-    max_examples=40,
-    stateful_step_count=60,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+TestChallengeMachine.settings = MACHINE_SETTINGS
 
 
 # CN99's 7 and J (FAMILIES §12.1, O46-O47): a state machine that seeks swaps and takes out ----
 
 
-class MovingCardsMachine(RuleBasedStateMachine):
+class MovingCardsMachine(GameMachine):
     """CN99's plain game with the 7's swap and the J's take, at 2 to 6 seats (two packs at
     six): swaps and takes made in any order; the cards go where the rules say, each seat
     knows what it gave away or lost and nothing more, and each seat's view holds its own
     hand and what it knows alone."""
 
-    state: State
-
     @initialize(extra=st.integers(0, 4), seed=st.integers(0, 2**31), lives=st.integers(1, 2))
     def start(self, extra: int, seed: int, lives: int) -> None:
         rules = load_rules({**MOVING, "rules": {**MOVING["rules"], "lives": lives}})
-        players = 2 + extra
-        self.state = new_game(rules, players, first=seed % players)
-        self.rng = random.Random(seed)
-        self._settle()
-
-    def _settle(self) -> None:
-        while self.state.is_chance:
-            self.state.apply(self.state.sample_chance(self.rng))
+        self.begin(rules, 2 + extra, seed)
 
     @precondition(lambda self: not self.state.is_over)
     @rule(pick=st.integers(0, 2**16), moving=st.booleans())
@@ -392,13 +395,6 @@ class MovingCardsMachine(RuleBasedStateMachine):
                         now, then = s.known_to(other)[holder], before.known_to(other)[holder]
                         assert not Counter(now) - Counter(then)
 
-    @precondition(lambda self: self.state.is_over)
-    @rule(seed=st.integers(0, 2**31))
-    def next_game(self, seed: int) -> None:
-        s = self.state
-        self.state = new_game(s.rules, s.n, first=seed % s.n)
-        self._settle()
-
     @invariant()
     def sound(self) -> None:
         s = self.state
@@ -410,9 +406,4 @@ class MovingCardsMachine(RuleBasedStateMachine):
 
 
 TestMovingCardsMachine = MovingCardsMachine.TestCase
-TestMovingCardsMachine.settings = settings(
-    max_examples=40,
-    stateful_step_count=60,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+TestMovingCardsMachine.settings = MACHINE_SETTINGS
