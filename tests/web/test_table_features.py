@@ -63,10 +63,10 @@ def test_a_sync_labels_the_special_cards_for_these_rules(server: ServerThread) -
     _, a, _ = two_players(server, "K")
     rules = a.frames and json.loads(a.frames[0])["rules"]
     assert rules["id"] == "K" and rules["limit"] == 99
-    assert rules["ranks"]["K"] == {"label": "sets 99", "special": True}
-    assert rules["ranks"]["4"] == {"label": "reverses", "special": True}
-    assert rules["ranks"]["5"] == {"label": "+5", "special": False}
-    assert rules["ranks"]["Q"] == {"label": "+20", "special": True}
+    assert rules["ranks"]["K"] == {"label": "sets 99", "special": True, "names": None}
+    assert rules["ranks"]["4"] == {"label": "reverses", "special": True, "names": None}
+    assert rules["ranks"]["5"] == {"label": "+5", "special": False, "names": None}
+    assert rules["ranks"]["Q"] == {"label": "+20", "special": True, "names": None}
 
 
 def test_the_end_of_a_game_has_standings(server: ServerThread) -> None:
