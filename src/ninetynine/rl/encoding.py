@@ -169,6 +169,7 @@ class Encoding:
         self.ranks = ranks = 15 if jokers else 13
         # each rank's copies in the decks of the counts' scale
         self.copies = tuple(k * self.decks for k in PER_PACK[:ranks])
+        self._unseen_scale = np.asarray(self.copies, np.float32)
         sizes = [
             ("hand", slots),
             ("seen", slots),
@@ -367,7 +368,7 @@ class Encoding:
                 out[seen + slot[card]] += unit
                 unseen[rank_of(card)] -= 1
         base = b["unseen"].start
-        out[base : base + ranks] = np.asarray(unseen, np.float32) / np.asarray(self.copies, np.float32)
+        out[base : base + ranks] = np.asarray(unseen, np.float32) / self._unseen_scale
         total, limit = f.total, self.limit
         out[b["total"].start + min(max(total, 0), limit)] = 1.0
         base = b["total_scalar"].start
