@@ -282,7 +282,9 @@ class Batch:
         self.limit = limit = r.limit
         add = np.zeros((53, 2), np.int64)  # the amount of each choice of each card
         self.set_to = np.full(53, -1, np.int64)  # the total a card sets, or -1
-        self.flip = np.ones(53, np.int64)  # -1 for a card that reverses the direction
+        # -1 for a card that reverses the direction (in the direction's type, as the
+        # seats below are in the seats': what the step stores needs no cast)
+        self.flip = np.ones(53, np.int8)
         for card in range(52):
             eff = c.effects[card]
             if eff.kind is Kind.SET:
@@ -311,7 +313,7 @@ class Batch:
         self.low = (1 << (2 * h)) - 1
         # seats: the next seat in a mask of seats after a seat, each way round
         masks = 1 << n
-        nxt = np.zeros((masks, n, 2), np.int64)
+        nxt = np.zeros((masks, n, 2), fit(-1, n))
         for mask in range(masks):
             for seat in range(n):
                 for way, d in ((0, -1), (1, 1)):
