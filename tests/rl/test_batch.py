@@ -16,6 +16,7 @@ from ninetynine.engine.state import CHANCE, DOWN, OVER
 from ninetynine.engine.tables import card_of
 from ninetynine.errors import RulesError
 from ninetynine.rl.batch import EMPTY, Batch
+from ninetynine.rules.settings import Rules
 
 
 def reference_game(preset: str, players: int, seed: int) -> dict:
@@ -206,3 +207,42 @@ def test_the_batch_names_what_it_does_not_play() -> None:
     )
     with pytest.raises(RulesError, match="'two_player_reverse' = 'play_again_optional'"):
         Batch(optional, 2, 8)
+
+
+def test_a_game_of_p_for_four_takes_at_most_200_bytes() -> None:
+    assert Batch("P", 4, 1024, seed=1).bytes_per_game <= 200  # 1,591 in int64
+
+
+def test_every_array_with_a_part_per_game_is_counted() -> None:
+    """The arrays outside ``PER_GAME`` (but its views) are tables: the same at any size."""
+    small, big = Batch("G", 8, 3, observed=True), Batch("G", 8, 5, observed=True)
+    for name, value in vars(small).items():
+        if isinstance(value, np.ndarray) and name not in Batch.PER_GAME and value.base is None:
+            assert value.shape == getattr(big, name).shape, name
+    for name in Batch.PER_GAME:
+        assert len(getattr(big, name)) > len(getattr(small, name)), name
+
+
+@pytest.mark.parametrize(
+    ("rules", "players"),
+    [
+        ("P", 7),  # a total below 0 without a floor: int32
+        ("G", 7),
+        (load_rules({"preset": "J", "rules": {"limit": 300, "lives": 200}}), 5),  # int16
+    ],
+)
+def test_the_state_keeps_its_compact_types_and_its_bounds(rules: str | Rules, players: int) -> None:
+    batch = Batch(rules, players, 256, seed=2, observed=True)
+    types = {name: getattr(batch, name).dtype for name in Batch.PER_GAME}
+    rng = np.random.default_rng(2)
+    for step in range(600):
+        if step % 2:
+            batch.step(batch.random_actions(batch.legal()))
+        else:  # some slots only: written row by row
+            slots = np.flatnonzero(rng.random(batch.size) < 0.5)
+            batch.step(batch.random_actions(batch.legal(slots)), slots)
+        assert (batch.total <= batch.limit).all()
+        assert ((batch.lives >= 0) & (batch.lives <= batch.start_lives)).all()
+    assert {name: getattr(batch, name).dtype for name in Batch.PER_GAME} == types
+    assert batch.lives.dtype == (np.int16 if batch.start_lives > 127 else np.int8)
+    assert batch.alive.dtype == np.int8 and batch.hands.dtype == np.int8

@@ -59,6 +59,7 @@ from ninetynine.rules.settings import (
 )
 
 EMPTY = 52  # an empty hand slot (and no pile top)
+CARD = np.int8  # a card (or EMPTY) in the per-game arrays: card * 4 outgrows it, widen first
 # each card's rank (EMPTY's: 13), the engine's rank_of as a NumPy lookup: the bit layout is
 # written in rules/cards.py and engine/tables.py alone
 RANK_OF = np.array([rank_of(card) for card in range(EMPTY)] + [13], np.int64)
@@ -92,6 +93,17 @@ SUPPORTED: tuple[tuple[str, tuple[Any, ...]], ...] = (
     ("empty_hand", (EmptyHand.STUCK,)),
     ("no_draw_after", ((),)),
 )
+
+
+def fit(*values: int) -> type[np.signedinteger[Any]]:
+    """The smallest signed integer type that holds ``values`` (per-game arrays are compact:
+    signed, so that -1 and comparisons with negatives mean what they say)."""
+    for kind in (np.int8, np.int16, np.int32):
+        info = np.iinfo(kind)
+        if info.min <= min(values) and max(values) <= info.max:
+            return kind
+    return np.int64
+
 
 # A shuffler takes the slots to shuffle for and, per slot, the cards (sorted; padded with
 # EMPTY) with their counts; it returns each slot's order, top card first, padded likewise.
@@ -136,15 +148,18 @@ class Batch:
     ``paid[b]`` the lives it paid and ``cause[b]`` why (the index of
     :data:`~ninetynine.engine.ledger.CAUSES`: over the limit or could not play; -1 for
     none). ``hand_no[b]`` counts the hands of each game from 1; a game that ended leaves
-    its last lives and hand count in ``final_lives[b]`` and ``final_hands[b]``.
+    its last lives and hand count in ``final_lives[b]`` and ``final_hands[b]``. Each array
+    is in the smallest signed type that holds its values (:func:`fit`; cards are ``CARD``,
+    int8): widen before arithmetic that can outgrow it (``card * 4``);
+    :attr:`bytes_per_game` sums them.
 
     What an observation reads besides (:mod:`ninetynine.rl.batch_encoding`), kept up
     only when ``observed`` (a cost to the step that a simulation does without):
     ``played[b, s, r]`` counts the cards of rank ``r`` seat ``s`` played this hand since
     the stock was last reshuffled, ``face_up[b, card]`` the cards face up on the pile and
-    ``recent[b, k]`` its ``players`` top cards, newest first (``EMPTY`` for none). A
-    callable ``on_over``, when set, is given the slots whose games just ended before new
-    games start in them (their final state).
+    ``recent[b, k]`` its ``players`` top cards, newest first (``EMPTY`` for none); without
+    ``observed`` the three are of width 0. A callable ``on_over``, when set, is given the
+    slots whose games just ended before new games start in them (their final state).
     """
 
     def __init__(
@@ -165,50 +180,97 @@ class Batch:
         self.size = batch
         self.hand_size = h = r.hand_size
         self.decks = r.decks_for(players)
-        self.deck = np.repeat(np.arange(52, dtype=np.int64), self.decks)
+        self.deck = np.repeat(np.arange(52, dtype=CARD), self.decks)
         self.actions = 2 * h + 1
         self.down = 2 * h
         self.rng = np.random.default_rng(seed)
         self.shuffler = shuffler or self._random_orders
         self._tables()
         self.decisions = 0
-        b = batch
+        b, decks, lives = batch, self.decks, self.start_lives
+        # each per-game array in the smallest type that holds its values (see fit); the
+        # step computes in int64 (the tables' type) and stores back
+        seat, seats = fit(-1, n), fit((1 << n) - 1)  # a seat (-1: none), a bit per seat
+        # a total below 0 under below_zero = allow has no floor the rules set
+        low = -(2**31) if r.below_zero is BelowZero.ALLOW else min(0, int(self.set_to.min()))
+        total = fit(low, self.limit)
+        count = fit(n * lives + 1)  # hands of a game: a new one only after a life lost
+        life = fit(-r.bust_penalty, lives)
         # hands and stocks are views of flat arrays; the step writes through the flat
         # ones, a laid-down hand's write going to one scratch cell past the hands
-        self._hands = np.full(b * n * h + 1, EMPTY, np.int64)
+        self._hands = np.full(b * n * h + 1, EMPTY, CARD)
         self._scratch = b * n * h
         self.hands = self._hands[:-1].reshape(b, n, h)
-        self._stock = np.zeros(b * 52 * self.decks, np.int64)
-        self.stock = self._stock.reshape(b, 52 * self.decks)
+        self._stock = np.zeros(b * 52 * decks, CARD)
+        self.stock = self._stock.reshape(b, 52 * decks)
         self._first_row = np.arange(b) * n  # each slot's first row of hands
-        self._first_card = np.arange(b) * 52 * self.decks  # ... and first card of stock
-        self.stock_len = np.zeros(b, np.int64)
-        self.total = np.zeros(b, np.int64)
-        self.direction = np.ones(b, np.int64)
-        self.turn = np.zeros(b, np.int64)
-        self.dealer = np.zeros(b, np.int64)
-        self.starter = np.zeros(b, np.int64)
-        self.lives = np.zeros((b, n), np.int64)
-        self.alive = np.zeros(b, np.int64)
-        self.in_hand = np.zeros(b, np.int64)
-        self.top = np.full(b, EMPTY, np.int64)
+        self._first_card = np.arange(b) * 52 * decks  # ... and first card of stock
+        self.stock_len = np.zeros(b, fit(52 * decks))
+        self.total = np.zeros(b, total)
+        self.direction = np.ones(b, np.int8)
+        self.turn = np.zeros(b, seat)
+        self.dealer = np.zeros(b, seat)
+        self.starter = np.zeros(b, seat)
+        self.lives = np.zeros((b, n), life)
+        self.alive = np.zeros(b, seats)
+        self.in_hand = np.zeros(b, seats)
+        self.top = np.full(b, EMPTY, CARD)
         self.over = np.zeros(b, bool)
-        self.winners = np.zeros(b, np.int64)
-        self.loser = np.full(b, -1, np.int64)
-        self.paid = np.zeros(b, np.int64)
-        self.cause = np.full(b, -1, np.int64)
-        self.hand_no = np.ones(b, np.int64)
-        self.final_lives = np.zeros((b, n), np.int64)
-        self.final_hands = np.zeros(b, np.int64)
-        # flat, with one scratch cell at the end for the writes of a laid-down hand
-        self._played = np.zeros(b * n * 13 + 1, np.int64)
-        self.played = self._played[:-1].reshape(b, n, 13)
-        self._face_up = np.zeros(b * 52 + 1, np.int64)
-        self.face_up = self._face_up[:-1].reshape(b, 52)
-        self.recent = np.full((b, n), EMPTY, np.int64)
+        self.winners = np.zeros(b, seats)
+        self.loser = np.full(b, -1, seat)
+        self.paid = np.zeros(b, life)
+        self.cause = np.full(b, -1, np.int8)
+        self.hand_no = np.ones(b, count)
+        self.final_lives = np.zeros((b, n), life)
+        self.final_hands = np.zeros(b, count)
+        # what observations read: none kept (width 0) unless observed; flat, with one
+        # scratch cell at the end for the writes of a laid-down hand
+        width = 1 if observed else 0
+        self._played = np.zeros(b * n * 13 * width + 1, fit(4 * decks))
+        self.played = self._played[:-1].reshape(b, n, 13 * width)
+        self._face_up = np.zeros(b * 52 * width + 1, fit(decks))
+        self.face_up = self._face_up[:-1].reshape(b, 52 * width)
+        self.recent = np.full((b, n * width), EMPTY, CARD)
         self.on_over: Callable[[np.ndarray], None] | None = None
         self._slots = np.arange(b)
         self._new_games(self._slots, first)
+
+    # the arrays with a part per game (the others are tables, the same for any batch size;
+    # hands, stock, played and face_up are views of _hands, _stock, _played and _face_up)
+    PER_GAME = (
+        "_hands",
+        "_stock",
+        "stock_len",
+        "total",
+        "direction",
+        "turn",
+        "dealer",
+        "starter",
+        "lives",
+        "alive",
+        "in_hand",
+        "top",
+        "over",
+        "winners",
+        "loser",
+        "paid",
+        "cause",
+        "hand_no",
+        "final_lives",
+        "final_hands",
+        "_played",
+        "_face_up",
+        "recent",
+        "_first_row",
+        "_first_card",
+        "_slots",
+    )
+
+    @property
+    def bytes_per_game(self) -> float:
+        """The memory a game takes: the bytes of the per-game arrays over the batch size."""
+        arrays: list[np.ndarray] = [getattr(self, name) for name in self.PER_GAME]
+        return sum(a.nbytes for a in arrays) / self.size
 
     # Tables -------------------------------------------------------------------------
 
@@ -220,7 +282,9 @@ class Batch:
         self.limit = limit = r.limit
         add = np.zeros((53, 2), np.int64)  # the amount of each choice of each card
         self.set_to = np.full(53, -1, np.int64)  # the total a card sets, or -1
-        self.flip = np.ones(53, np.int64)  # -1 for a card that reverses the direction
+        # -1 for a card that reverses the direction (in the direction's type, as the
+        # seats below are in the seats': what the step stores needs no cast)
+        self.flip = np.ones(53, np.int8)
         for card in range(52):
             eff = c.effects[card]
             if eff.kind is Kind.SET:
@@ -249,7 +313,7 @@ class Batch:
         self.low = (1 << (2 * h)) - 1
         # seats: the next seat in a mask of seats after a seat, each way round
         masks = 1 << n
-        nxt = np.zeros((masks, n, 2), np.int64)
+        nxt = np.zeros((masks, n, 2), fit(-1, n))
         for mask in range(masks):
             for seat in range(n):
                 for way, d in ((0, -1), (1, 1)):
@@ -280,7 +344,7 @@ class Batch:
             on = [a for a in range(self.actions) if p >> a & 1] or [self.down]
             pick[p, : len(on)] = on
         self.pick = pick.ravel()
-        self.start_lives = r.lives_for(n)
+        self.start_lives: int = r.lives_for(n)
 
     # Chance -------------------------------------------------------------------------
 
@@ -346,7 +410,7 @@ class Batch:
         flat = np.repeat(np.tile(np.arange(52), k), left.ravel())
         row = np.repeat(np.arange(k), counts)
         at = np.arange(len(flat)) - np.repeat(np.cumsum(counts) - counts, counts)
-        cards = np.full((k, width), EMPTY, np.int64)
+        cards = np.full((k, width), EMPTY, CARD)
         cards[row, at] = flat
         order = self.shuffler(slots, cards, counts)
         # the stock holds the order reversed (top card last)
@@ -354,13 +418,13 @@ class Batch:
         stock = np.take_along_axis(order, back, axis=1)
         self.stock[slots, :width] = stock
         self.stock_len[slots] = counts
-        # the pile is its top card alone, and the cards played are counted afresh
-        top = self.top[slots]
-        self.face_up[slots] = 0
-        self.face_up[slots, top] = 1
-        self.recent[slots] = EMPTY
-        self.recent[slots, 0] = top
-        self.played[slots] = 0
+        if self.observed:  # the pile is its top card alone, the cards played counted afresh
+            top = self.top[slots]
+            self.face_up[slots] = 0
+            self.face_up[slots, top] = 1
+            self.recent[slots] = EMPTY
+            self.recent[slots, 0] = top
+            self.played[slots] = 0
         return slots
 
     def _draw(self, slots: np.ndarray, into: np.ndarray) -> None:
@@ -397,7 +461,7 @@ class Batch:
 
     def _next(self, mask: np.ndarray, seat: np.ndarray, way: np.ndarray) -> np.ndarray:
         """The first seat of ``mask`` after ``seat``, clockwise (way 1) or not (0)."""
-        found: np.ndarray = self.next_seat[(mask * self.n + seat) * 2 + way]
+        found: np.ndarray = self.next_seat[(mask.astype(np.intp) * self.n + seat) * 2 + way]
         return found
 
     def _end_hand(self, slots: np.ndarray, loser: np.ndarray) -> None:
@@ -436,7 +500,7 @@ class Batch:
         and of those allowed at all (bit ``2 * k + choice`` for hand slot ``k``)."""
         h = self.hand_size
         at: slice | np.ndarray = slice(None) if slots is None else slots
-        base = (np.minimum(np.maximum(self.total[at], -1), self.limit) + 1) * 53
+        base = (np.clip(self.total[at], -1, self.limit).astype(np.intp) + 1) * 53
         held = self.hands.reshape(-1, h)[self._first_row[at] + self.turn[at]]  # (b, h)
         pattern = self.slot_bits[0][base + held[:, 0]]
         for k in range(1, h):
@@ -471,7 +535,7 @@ class Batch:
 
         at = self._slots if slots is None else slots
         slot = np.minimum(actions >> 1, self.hand_size - 1)
-        card = self.hands[at, self.turn[at], slot]
+        card = self.hands[at, self.turn[at], slot].astype(np.int64)
         return np.where(actions == self.down, DOWN, card * 4 + (actions & 1))
 
     def step(self, actions: np.ndarray, slots: np.ndarray | None = None) -> None:
@@ -530,9 +594,10 @@ class Batch:
             self._lose(where[bad], ~down[bad], slot[bad])
 
     def _set(self, name: str, at: slice | np.ndarray, value: np.ndarray) -> None:
-        """Write a stepped array: all of it is replaced (no copy), or its ``at`` rows."""
+        """Write a stepped array: all of it is replaced (no copy where ``value`` has its
+        type), or its ``at`` rows."""
         if isinstance(at, slice):
-            setattr(self, name, value)
+            setattr(self, name, value.astype(getattr(self, name).dtype, copy=False))
         else:
             getattr(self, name)[at] = value
 

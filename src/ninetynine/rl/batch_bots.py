@@ -50,7 +50,7 @@ def greedy_bot(
     escape cards only once no ordinary card is safe, the one that leaves the lowest total,
     ties to the higher card); with no safe play, the lowest legal play, else down."""
     h, limit = batch.hand_size, batch.limit
-    held = batch.hands[slots, batch.turn[slots]]  # (k, h)
+    held = batch.hands[slots, batch.turn[slots]].astype(np.int64)  # (k, h)
     total = batch.total[slots][:, None]
     card = np.repeat(held, 2, axis=1)  # (k, 2h): batch action j plays slot j >> 1
     choice = np.tile(np.arange(2), h)[None, :]
@@ -91,7 +91,7 @@ def heuristic_bot(batch: Batch, slots: np.ndarray, legal: np.ndarray) -> np.ndar
     keep, kinds, unsafe = _heuristic_tables(rules)
     k, rows = len(slots), np.arange(len(slots))
     me = batch.turn[slots]
-    held = batch.hands[slots, me]  # (k, h)
+    held = batch.hands[slots, me].astype(np.int64)  # (k, h)
     card = np.repeat(held, 2, axis=1)  # (k, 2h): batch action j plays slot j >> 1
     choice = np.tile(np.arange(2), h)[None, :]
     on = (legal[:, None] >> np.arange(2 * h)[None, :] & 1).astype(bool) & (card != EMPTY)

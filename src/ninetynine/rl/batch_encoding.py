@@ -60,7 +60,7 @@ class BatchEncoding:
         base = b["unseen"].start
         out[:, base : base + 13] = (4 * bt.decks - known) / np.float32(4 * enc.decks)
         limit = enc.limit
-        total = bt.total[slots]
+        total = bt.total[slots].astype(np.int64)
         if over:  # the reference engine leaves a game lost over the limit at that total
             total = np.where(bt.cause[slots] == OVER_, limit + 1, total)
         up, below = np.clip(total, 0, limit), np.clip(-total, 0, limit)
@@ -118,7 +118,7 @@ class BatchEncoding:
         bt, k = self.batch, len(slots)
         mask = np.zeros((k, self.actions + 1), np.int8)  # the last column: no action
         rows = np.arange(k)
-        held = bt.hands[slots, bt.turn[slots]]
+        held = bt.hands[slots, bt.turn[slots]].astype(np.int64)
         for j in range(2 * bt.hand_size):
             on = (legal >> j & 1).astype(bool)
             mask[rows, np.where(on, held[:, j >> 1] * 4 + (j & 1), self.actions)] = 1
