@@ -17,8 +17,14 @@ import ninetynine.rl.openspiel  # noqa: F401  (registers python_ninetynine)
 from ninetynine import load_rules, presets
 from ninetynine.rl.pettingzoo import env
 
-# the presets the encoding encodes: not a challenge card's answers (KC refuses, below)
-ENCODED = [p for p in presets() if not any(e.challenge for e in load_rules(p).effects())]
+# the presets the encoding encodes: not a challenge card's answers (KC refuses, below),
+# nor jokers and cards that move cards between hands (CN99 refuses)
+ENCODED = [
+    p
+    for p in presets()
+    if not load_rules(p).jokers
+    and not any(e.challenge or e.moves_cards for e in load_rules(p).effects())
+]
 
 
 def typical(preset: str) -> int:

@@ -21,8 +21,14 @@ from ninetynine.rl.episode import Episode
 from ninetynine.rl.pettingzoo import env
 from ninetynine.rules.settings import Rules
 
-# the presets the encoding encodes: not a challenge card's answers (KC refuses, below)
-ENCODED = [p for p in presets() if not any(e.challenge for e in load_rules(p).effects())]
+# the presets the encoding encodes: not a challenge card's answers (KC refuses, below),
+# nor jokers and cards that move cards between hands (CN99 refuses)
+ENCODED = [
+    p
+    for p in presets()
+    if not load_rules(p).jokers
+    and not any(e.challenge or e.moves_cards for e in load_rules(p).effects())
+]
 
 
 def typical(preset: str) -> int:
@@ -366,4 +372,7 @@ def test_the_encoding_refuses_a_challenge_card_in_one_line() -> None:
     answers, so it refuses, naming the card and what it encodes."""
     with pytest.raises(RulesError, match=r"^rules KC: the encoding does not encode a challenge"):
         Encoding("KC", 3)
-    assert "KC" not in ENCODED and len(ENCODED) == len(presets()) - 1
+    assert "KC" not in ENCODED and "CN99" not in ENCODED
+    assert len(ENCODED) == len(presets()) - 2
+    with pytest.raises(RulesError, match=r"^rules CN99: the encoding does not encode swaps"):
+        Encoding("CN99", 3)

@@ -18,8 +18,14 @@ from ninetynine.rl.gymnasium import NinetyNineGymEnv
 from ninetynine.rl.policy import PolicyBot
 from tests.rl.test_environments import decisions, episode_decisions, typical
 
-# the presets the encoding encodes: not a challenge card's answers (KC refuses, below)
-ENCODED = [p for p in presets() if not any(e.challenge for e in load_rules(p).effects())]
+# the presets the encoding encodes: not a challenge card's answers (KC refuses, below),
+# nor jokers and cards that move cards between hands (CN99 refuses)
+ENCODED = [
+    p
+    for p in presets()
+    if not load_rules(p).jokers
+    and not any(e.challenge or e.moves_cards for e in load_rules(p).effects())
+]
 
 
 def lowest(obs: np.ndarray, mask: np.ndarray) -> int:

@@ -76,7 +76,8 @@ def rules_for(rules: str | Rules, players: int) -> Rules:
     if any(e.moves_cards for e in loaded.effects()):
         raise RulesError(
             f"rules {loaded.id}: the encoding does not encode swaps and takes (CN99's 7 and "
-            "J): it has no place for the cards a seat knows in another hand"
+            "J), nor strips and revivals (its jokers): it has no place for the cards a seat "
+            "knows in another hand, nor for a player coming back"
         )
     if loaded.jokers:
         raise RulesError(
