@@ -21,7 +21,8 @@ GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 OTHERS = [lang for lang in Language if lang is not Language.EN]
 # the English words a corner label is made of (the numbers, signs and ±10 are no language's)
 ENGLISH = re.compile(
-    r"\b(sets|any total|doubles|halves|holds|reverses|skips|names next|no draw|challenges|or)\b"
+    r"\b(sets|any total|doubles|halves|holds|reverses|skips|names next|no draw|challenges|or"
+    r"|swaps hands|takes a card|strips a hand|revives or refills)\b"
 )
 
 
