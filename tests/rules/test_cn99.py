@@ -4,7 +4,8 @@ REC for its gaps (O42-O55) that the engine plays so far, at two seats and more.
 The rule set PLAIN is CN99's plain part, written as a house-rules mapping, in which the
 7, the J and the jokers hold; MOVING adds the 7's swap of whole hands (O46) and the J's
 blind take (O47), with the knowledge they move (``View.known``); JOKERS adds the small
-joker's strip (O48) and the big joker's revival or refill (O49).
+joker's strip (O48) and the big joker's revival or refill (O49); the preset ``CN99``
+is JOKERS as data. Teams (O51) are not played.
 """
 
 from __future__ import annotations
