@@ -23,7 +23,7 @@ from ninetynine.records.position import format_position, parse_position
 from ninetynine.records.record import Record, format_record, parse_record
 from ninetynine.rules.cards import new_deck
 from ninetynine.rules.settings import BelowZero, Rules
-from tests.rules.test_cn99 import MOVING
+from tests.rules.test_cn99 import JOKERS, MOVING
 
 
 def tables() -> list[tuple[str, int]]:
@@ -43,8 +43,11 @@ HOUSE_RULES: dict[str, dict[str, Any]] = {
     },
     # CN99's 7 swaps hands and J takes a card (FAMILIES §12.1, O46-O47), on its plain part
     "CN99-moving": MOVING,
+    # and its small joker's strip and big joker's revival or refill (O48-O49)
+    "CN99-jokers": JOKERS,
 }
 TABLES = tables() + [("P-2P-AGAIN+optional", 2), ("CN99-moving", 2), ("CN99-moving", 4)]
+TABLES += [("CN99-jokers", 2), ("CN99-jokers", 4)]
 
 
 def table_rules(name: str) -> Rules:

@@ -189,6 +189,28 @@ def test_swaps_and_takes_stay_sound_under_any_house_rules(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
+@given(house_rules(), st.integers(0, 8), st.integers(0, 2**32 - 1))
+def test_the_jokers_strip_and_revival_stay_sound_under_any_house_rules(
+    rules: Rules, extra: int, seed: int
+) -> None:
+    """CN99's jokers (FAMILIES §12.1, O48-O49) in a 54-card pack, on top of any house rules
+    that accept them: lives, thresholds, other stocks and empty hands... the game stays
+    sound (cards conserved, known cards in place, bounded length)."""
+    try:
+        rules = apply_overrides(
+            rules, {"jokers": True, "cards": {"SJ": "hold strip", "BJ": "hold revive"}}
+        )
+    except RulesError:
+        assume(False)
+    players = rules.players_min + extra % (rules.players_max - rules.players_min + 1)
+    play_checked(rules, players, seed, max_steps=1500)
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 @given(house_rules(), st.integers(0, 2**32 - 1))
 def test_declinable_extra_turns_stay_sound(rules: Rules, seed: int) -> None:
     """Two players, any house rules, the reverse's extra turn a right the player may decline

@@ -18,7 +18,12 @@ from ninetynine.rules.cards import format_cards, rank_of
 from ninetynine.rules.presets import open_rules, presets
 
 # what the events call each cause
-REASONS = {"over the limit": LossCause.OVER, "cannot play": LossCause.CANNOT_PLAY}
+# (an empty hand that puts a player out, CN99's O47, is the ledger's "cannot play" too)
+REASONS = {
+    "over the limit": LossCause.OVER,
+    "cannot play": LossCause.CANNOT_PLAY,
+    "empty hand": LossCause.CANNOT_PLAY,
+}
 
 
 def replayed(cell: Cell, game: int, seed: int) -> tuple[Match, list[E.Event]]:

@@ -1,7 +1,7 @@
 """CN99's cards in the canonical encoding (FAMILIES.md §12.1): the jokers as cards and ranks
-of their own, the 7's swap and the J's take as seats named, and what a swap or a take
-showed a seat of another hand; the same from a view as from the state, nothing more than
-the seat may know, and every other rule set's layout as it was."""
+of their own, the 7's swap, the J's take and the jokers' strip and revival as seats named,
+and what a swap or a take showed a seat of another hand; the same from a view as from the
+state, nothing more than the seat may know, and every other rule set's layout as it was."""
 
 from __future__ import annotations
 
@@ -14,14 +14,17 @@ from pettingzoo.test import api_test
 
 from ninetynine import load_rules
 from ninetynine.engine.state import State
+from ninetynine.engine.tables import param_code
 from ninetynine.engine.view import observe
 from ninetynine.rl.encoding import VERSIONS, Encoding, encode, encoding_for
 from ninetynine.rl.pettingzoo import env
 from ninetynine.rules.cards import BIG_JOKER, SMALL_JOKER
+from ninetynine.rules.settings import Rules
 from tests.rl.test_environments import decisions, episode_decisions
 from tests.rules.test_cn99 import MOVING
 
-RULES = load_rules(MOVING)
+RULES = load_rules(MOVING)  # the swap and the take alone
+CN99 = load_rules("CN99")  # the preset: the jokers strip and revive too
 
 
 def test_the_layout_of_cn99_widens_for_the_jokers_and_the_known_cards_alone() -> None:
@@ -38,13 +41,15 @@ def test_the_layout_of_cn99_widens_for_the_jokers_and_the_known_cards_alone() ->
     assert (p.actions, p.size, "known" in p.blocks) == (212, 359, False)
 
 
-@pytest.mark.parametrize("players", [2, 3, 6])
+@pytest.mark.parametrize(
+    ("rules", "players"), [(RULES, 2), (RULES, 3), (RULES, 6), (CN99, 3), (CN99, 5)]
+)
 def test_a_view_gives_the_state_s_observation_and_the_mask_is_the_legal_moves(
-    players: int,
+    rules: Rules, players: int
 ) -> None:
     knew = 0
     for seed in range(3):
-        for episode in episode_decisions(RULES, players, seed, limit=120):
+        for episode in episode_decisions(rules, players, seed, limit=120):
             state = episode.state
             enc = encoding_for(state.rules, players)
             for seat in range(players):
@@ -80,13 +85,14 @@ def reshuffled_unknown(state: State, seat: int, rng: random.Random) -> State:
     return new
 
 
-def test_an_observation_holds_what_the_seat_knows_and_nothing_it_may_not() -> None:
+@pytest.mark.parametrize("rules", [RULES, CN99])
+def test_an_observation_holds_what_the_seat_knows_and_nothing_it_may_not(rules: Rules) -> None:
     rng, changed, known = random.Random(3), 0, 0
     for version in VERSIONS:
-        enc = Encoding(RULES, 3, version)
+        enc = Encoding(rules, 3, version)
         block = enc.blocks["known"]
         for seed in range(4):
-            for episode in episode_decisions(RULES, 3, seed, limit=100):
+            for episode in episode_decisions(rules, 3, seed, limit=100):
                 state, played = episode.state, episode.played
                 for seat in range(3):
                     seen = enc.observe(state, seat, played)
@@ -119,5 +125,13 @@ def test_jokers_count_as_cards_of_their_own_rank() -> None:
     pytest.fail("no joker was dealt to the seat to act in this game")
 
 
-def test_pettingzoo_plays_cn99_through_its_api_test() -> None:
-    api_test(env(rules=RULES, players=3), num_cycles=200)
+@pytest.mark.parametrize("rules", [RULES, CN99])
+def test_pettingzoo_plays_cn99_through_its_api_test(rules: Rules) -> None:
+    api_test(env(rules=rules, players=3), num_cycles=200)
+
+
+def test_the_big_joker_with_nobody_to_name_is_an_action_of_its_own() -> None:
+    enc = Encoding(CN99, 3)
+    alone = enc.index_of(4 * BIG_JOKER)
+    assert enc.text(alone) == "BJ"
+    assert enc.text(enc.index_of(param_code(BIG_JOKER, 2))) == "BJ>3"

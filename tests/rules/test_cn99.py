@@ -3,8 +3,9 @@ REC for its gaps (O42-O55) that the engine plays so far, at two seats and more.
 
 The rule set PLAIN is CN99's plain part, written as a house-rules mapping, in which the
 7, the J and the jokers hold; MOVING adds the 7's swap of whole hands (O46) and the J's
-blind take (O47), with the knowledge they move (``View.known``); the jokers' strip and
-revive (O48, O49) are not played yet.
+blind take (O47), with the knowledge they move (``View.known``); JOKERS adds the small
+joker's strip (O48) and the big joker's revival or refill (O49); the preset ``CN99``
+is JOKERS as data. Teams (O51) are not played.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from ninetynine import new_game, parse_action
 from ninetynine.bots.determinize import Determinizer
 from ninetynine.engine import events as E
 from ninetynine.engine.game import play_out
-from ninetynine.engine.state import TAKE, State
+from ninetynine.engine.state import RESTOCK, STRIP, TAKE, State
 from ninetynine.engine.view import observe
 from ninetynine.errors import (
     ChoiceRequiredError,
@@ -483,12 +484,14 @@ def test_a_record_of_a_game_with_swaps_and_takes_replays() -> None:
     assert moved >= 3  # the games swapped and took
 
 
-def test_every_card_a_view_shows_of_another_hand_is_one_its_seat_knows() -> None:
+@pytest.mark.parametrize("spec", ["MOVING", "JOKERS"])
+def test_every_card_a_view_shows_of_another_hand_is_one_its_seat_knows(spec: str) -> None:
     """The leak test: over whole random games at 2 to 6 seats, at every decision, each
     seat's view shows its own hand, and of any other hand only cards that are there and
     that it has held itself (a swap gives away one's own hand; a take shows the victim
-    its own card): nothing it never saw. The events carry no card of a swap or a take."""
-    r = rules_from_spec(MOVING)
+    its own card): nothing it never saw, nor a card a strip left or a revival dealt. The
+    events carry no card of a swap, a take, a strip or a revival."""
+    r = rules_from_spec(MOVING if spec == "MOVING" else JOKERS)
     learnt = 0
     for players in (2, 3, 4, 6):
         for seed in range(8):
@@ -511,7 +514,8 @@ def test_every_card_a_view_shows_of_another_hand_is_one_its_seat_knows() -> None
                             learnt += len(cards_known)
                     events = s.apply(rng.choice(s.legal_actions()))
                 for e in events:
-                    if isinstance(e, (E.HandsSwapped, E.CardTaken)):
+                    moving = (E.HandsSwapped, E.CardTaken, E.HandStripped)
+                    if isinstance(e, (*moving, E.PlayerRevived, E.HandFilled)):
                         assert not {"card", "cards"} & set(e.__dataclass_fields__)
     assert learnt > 100  # the games did swap and take
 
@@ -546,7 +550,7 @@ def test_swap_and_take_effects_parse_describe_and_refuse_bad_mixes() -> None:
     assert format_effect(parse_effect("hold swap")) == "hold swap"
     assert parse_effect("hold take").names_seat
     for bad in ("hold swap take", "hold take name", "+1/+11 swap", "hold swap reverse"):
-        with pytest.raises(RulesError, match="swaps hands or takes a card"):
+        with pytest.raises(RulesError, match="swaps hands, takes a card, strips or revives"):
             parse_effect(bad)
     text = rules_text(rules_from_spec(MOVING))
     assert "A swap card (the Seven) names another player still in the hand" in text
@@ -559,3 +563,288 @@ def test_the_analysis_refuses_swaps_and_takes_in_one_line() -> None:
 
     why = unplayable(Cell(rules_from_spec(MOVING), 3, ("random", "random", "random")))
     assert why is not None and "swaps and takes" in why and "\n" not in why
+
+
+# The small joker strips a hand, the big joker revives or refills (O48, O49) ----------
+
+JOKERS = {
+    "preset": MOVING["preset"],
+    "rules": {
+        **MOVING["rules"],
+        "cards": {**MOVING["rules"]["cards"], "SJ": "hold strip", "BJ": "hold revive"},
+    },
+}
+
+
+def test_small_joker_strips_a_named_player_to_one_card_picked_blind() -> None:
+    """«小王：加害，从某玩家该人手上任意抽取一张牌，该人只能留下这张牌，其他牌都放回底牌»
+    (harm: pick any one card from some player's hand; that player keeps only this card;
+    all other cards go back into the stock); O48's REC: «The joker's player picks the kept
+    card blind (任意抽取). The other cards are shuffled face down into the stock ... The
+    joker's player then draws normally.»"""
+    s = pos(JOKERS, ["SJ 2H 3H", "KS 5C 9D 8C", "QS QH 4D"], top="9C 9H")
+    stock = len(s.stock)
+    events = play(s, "SJ>2")
+    assert of(events, E.HandStripped) == [E.HandStripped(0, 1, 3)]
+    assert s.is_chance and s.chance == STRIP
+    req = s.chance_request()
+    assert req is not None and req.cards == cards("KS 5C 9D 8C")
+    play(s, "shuffle 9D KS 5C 8C")  # chance keeps the first card: 9D
+    assert format_cards(s.hands[1]) == "9D"
+    assert s.is_chance and s.chance == RESTOCK  # the stock, with the 3 cards, is shuffled
+    req = s.chance_request()
+    assert req is not None and set(cards("KS 5C 8C")) <= set(req.cards)
+    assert len(req.cards) == stock + 3
+    s.play_chance(random.Random(3))
+    assert len(s.hands[0]) == 3 and cards(format_cards(s.hands[0]))[:2] != ()  # drew one
+    assert set(cards("2H 3H")) <= set(s.hands[0])
+    assert len(s.stock) == stock + 3 - 1 and s.turn == 1 and not s.is_chance
+    assert s.total == 0  # «小王/大王是"功能牌"»: no score
+
+
+def test_the_small_joker_names_another_player_in_the_game_holding_a_card() -> None:
+    """O48: «any other player in the game with ≥ 1 card»; naming is required."""
+    s = pos(
+        {**JOKERS, "rules": {**JOKERS["rules"], "empty_hand": "stuck"}},
+        ["SJ 2H", "", "9D 8C", "4D"],
+        out_of_game=[4],
+    )
+    assert {m for m in legal(s) if m.startswith("SJ")} == {"SJ>3"}
+    with pytest.raises(IllegalActionError, match="names yourself"):
+        s.check(parse_action("SJ>1"))
+    with pytest.raises(IllegalActionError, match="not in the hand"):
+        s.check(parse_action("SJ>4"))
+    with pytest.raises(ChoiceRequiredError, match="strips a player you name to one card: SJ>3"):
+        s.check(parse_action("SJ"))
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_after_a_strip_only_the_target_knows_its_last_card(players: int) -> None:
+    """Hidden information (F7): «The small joker strips a hand to one card»; O48: «nobody
+    knows where they are; the target knows what they lost»: the joker's player does not
+    see the kept card, and a seat that knew the target's hand (from a swap) knows no card
+    of it any more; the event names no card."""
+    hands = ["7S 2H 3H 5H", "SJ KS 5C 9D", "QS QH 4D 4C", "AS AH 6D 6C"]
+    s = pos(JOKERS, hands[:players])
+    play(s, "7S>2", "2H")  # P1 now holds SJ KS 5C 9D and knows P2 holds 3H 5H
+    for card in ("QH+20", "AH>1")[: players - 2]:
+        play(s, card)
+    assert s.turn == 0 and known(s, 0)[1] == "3H 5H"
+    events = play(s, "SJ>2")
+    stripped = of(events, E.HandStripped)
+    assert stripped and not {"card", "cards"} & set(stripped[0].__dataclass_fields__)
+    kept = s.hands[1][0]
+    play(s, "shuffle " + format_cards([kept, *[c for c in s.hands[1] if c != kept]]))
+    assert s.hands[1] == [kept]
+    for seat in range(players):
+        assert known(s, seat)[1] == ""
+    assert observe(s, 0).hand_sizes[1] == 1
+
+
+def test_big_joker_revives_an_out_player_with_five_cards_in_their_old_seat() -> None:
+    """«大王：拯救，指定复活某个已出局的玩家并补全5张牌» (rescue: revive an eliminated
+    player and give them 5 cards); O49's REC: «back in their old seat with 5 cards from
+    the stock ... A revived player plays when play next reaches their seat; the direction
+    does not change.» The joker's player then draws as after any card (O42)."""
+    s = pos(JOKERS, ["BJ 2H 3H", "KS 5C 9D", "", "QS QH 4D"], out_of_game=[3], top="9C 9H")
+    stock = len(s.stock)
+    assert {m for m in legal(s) if m.startswith("BJ")} == {"BJ>1", "BJ>2", "BJ>3", "BJ>4"}
+    events = play(s, "BJ>3")
+    assert of(events, E.PlayerRevived) == [E.PlayerRevived(0, 2, 5)]
+    assert s.alive[2] and s.in_hand[2] and len(s.hands[2]) == 5
+    assert format_cards(s.hands[2][:2]) == "9C 9H"  # from the top of the stock
+    assert len(s.hands[0]) == 3 and len(s.stock) == stock - 6
+    assert (s.turn, s.direction, s.total) == (1, 1, 0)
+    play(s, "5C")
+    assert s.turn == 2  # play reaches the revived seat
+    s2 = pos(JOKERS, ["BJ 2H 3H", "", "KS 5C 9D"], out_of_game=[2])
+    play(s2, "BJ>2")
+    assert s2.turn == 1  # the seat after the joker's player, back in the game, is next
+
+
+def test_big_joker_fills_up_a_short_hand_or_its_own_and_never_a_full_one() -> None:
+    """«或让某个未出局的玩家补全5张牌» (or let a player not out fill up to 5 cards); O49's
+    REC: «any player in the game, self included, with fewer than 5 cards (refilled to
+    5)». Our reading: filling one's own hand is that turn's draw."""
+    s = pos(JOKERS, ["BJ 2H 3H", "KS 5C 9D 8C 2C", "QS QH 4D"], top="9C 9H 8H")
+    assert {m for m in legal(s) if m.startswith("BJ")} == {"BJ>1", "BJ>3"}
+    with pytest.raises(IllegalActionError, match="whose hand is full"):
+        s.check(parse_action("BJ>2"))
+    t = s.clone()
+    events = play(s, "BJ>3")
+    assert of(events, E.HandFilled) == [E.HandFilled(0, 2, 2)]
+    assert len(s.hands[2]) == 5 and format_cards(s.hands[2][-2:]) == "9C 9H"
+    assert len(s.hands[0]) == 3 and format_cards(s.hands[0][-1:]) == "8H"  # its draw
+    events = play(t, "BJ>1")
+    assert of(events, E.HandFilled) == [E.HandFilled(0, 0, 3)]
+    assert len(t.hands[0]) == 5 and t.turn == 1  # filled to 5, and no further draw
+
+
+def test_big_joker_with_nobody_to_name_is_played_alone_with_no_effect() -> None:
+    """O49: «With no useful target the card is played with no effect (code comment
+    l. 517)»: written BJ alone, and the player draws."""
+    s = pos(JOKERS, ["BJ 2H 3H 5H 6H 8H", "KS 5C 9D 8C 2C"], total=40, top="9C")
+    assert "BJ" in legal(s) and not {m for m in legal(s) if m.startswith("BJ>")}
+    with pytest.raises(IllegalActionError):
+        s.check(parse_action("BJ>2"))
+    events = play(s, "BJ")
+    assert not of(events, E.PlayerRevived) and not of(events, E.HandFilled)
+    assert (s.total, s.turn, len(s.hands[0]), len(s.hands[1])) == (40, 1, 6, 5)
+    s = pos(JOKERS, ["BJ 2H", "KS 5C 9D 8C 2C"])
+    with pytest.raises(ChoiceRequiredError, match="brings back a player who is out"):
+        s.check(parse_action("BJ"))
+
+
+def test_a_revival_past_the_end_of_the_stock_restocks_then_the_joker_player_draws() -> None:
+    """O54: «stock empty (also reached by the big joker's 5-card draws) ... shuffle the
+    discard pile, all but its top card, into a new stock»: the revived player draws the
+    rest after the shuffle, then the joker's player draws its card; a position in the
+    middle reads back."""
+    s = pos(JOKERS, ["BJ 2H 3H", "KS 5C", ""], out_of_game=[3], top="9C 9H", rest="pile")
+    play(s, "BJ>3")
+    assert s.is_chance and s.chance == RESTOCK and len(s.hands[2]) == 2
+    assert (s.drawer, s.owed, s.victim) == (2, 3, 0)
+    back = parse_position(format_position(s))
+    assert back == s and back.victim == 0
+    back.play_chance(random.Random(0))
+    assert len(back.hands[2]) == 5 and len(back.hands[0]) == 3 and back.victim == -1
+    assert back.turn == 1 and not back.is_chance
+
+
+def test_a_revived_hand_is_known_to_nobody_else() -> None:
+    """Hidden information: what a seat knew of a player's hand before that player went
+    out says nothing of the five new cards it draws when revived (even the same card
+    again, with two packs)."""
+    s = pos(
+        JOKERS,
+        ["BJ 2H 3H", "KS 5C 9D", ""],
+        out_of_game=[3],
+        known=[["", "", "9C"], ["", "", ""], ["", "", ""]],
+        top="9C 9H",
+    )
+    assert known(s, 0)[2] == ""  # (no 9C in the empty hand)
+    play(s, "BJ>3")
+    assert "9C" in format_cards(s.hands[2])
+    assert known(s, 0)[2] == ""
+
+
+def test_strip_positions_read_back() -> None:
+    """A position in the middle of a strip (the kept card still to pick) reads back."""
+    s = pos(JOKERS, ["SJ 2H", "KS 5C", "QS 4D"])
+    play(s, "SJ>3")
+    back = parse_position(format_position(s))
+    assert back == s and back.chance == STRIP and back.victim == 2
+    play(back, "shuffle 4D QS")
+    assert format_cards(back.hands[2]) == "4D"
+
+
+def test_the_jokers_effects_parse_describe_and_refuse_bad_mixes() -> None:
+    """The strip and revive effects are words of the rules files, printed back as
+    written, described by the rules text, and refused beside another named effect, with
+    teams (one seat comes back) or with explicit draws."""
+    assert format_effect(parse_effect("hold strip")) == "hold strip"
+    assert format_effect(parse_effect("hold revive")) == "hold revive"
+    assert parse_effect("hold revive").names_seat and parse_effect("hold strip").moves_cards
+    for bad in ("hold strip take", "hold revive name", "+1/+11 strip", "hold revive skip"):
+        with pytest.raises(RulesError, match="strips or revives"):
+            parse_effect(bad)
+    text = rules_text(rules_from_spec(JOKERS))
+    assert "A strip card (the Small Joker) names another player still in the hand" in text
+    assert "A revival card (the Big Joker) names a player who is out" in text
+    assert "with 5 cards from the stock" in text
+    assert "Big Joker: hold (+0); name a player who is out" in text
+    with pytest.raises(RulesError, match="draw = 'auto'"):
+        apply_overrides(rules_from_spec(JOKERS), {"draw": "explicit"})
+    with pytest.raises(RulesError, match="needs teams = false"):
+        rules_from_spec({"preset": "J-TEAM", "rules": {"cards": {"K": "hold revive"}}})
+
+
+def test_the_analysis_refuses_the_jokers_effects_in_one_line() -> None:
+    from ninetynine.analysis.cells import Cell, unplayable
+
+    bare = {"preset": "P", "rules": {"cards": {"K": "hold revive", "Q": "hold strip"}}}
+    why = unplayable(Cell(rules_from_spec(bare), 3, ("random", "random", "random")))
+    assert why is not None and "strips and revivals" in why and "\n" not in why
+
+
+def test_a_record_of_a_game_with_jokers_replays_and_conserves_cards() -> None:
+    """Every move is notation (``SJ>2``, ``BJ>3``, ``BJ``, the strip's ``shuffle``): the
+    checked replay of a fast game's moves reaches the same state, with every card kept."""
+    r = rules_from_spec(JOKERS)
+    seen: Counter[str] = Counter()
+    for players in (2, 4, 6):
+        for seed in range(8):
+            rng = random.Random(seed)
+            s, replay = new_game(r, players), new_game(r, players)
+            deck = Counter(new_deck(s.decks, jokers=True))
+            while not s.is_over:
+                if s.is_chance:
+                    outcome = s.play_chance(rng)
+                    events = replay.apply(parse_action(str(outcome)))
+                else:
+                    assert [str(a) for a in replay.legal_actions()] == [
+                        str(s.action_of(c)) for c in s.legal_codes()
+                    ]
+                    action = rng.choice(s.legal_actions())
+                    s.apply_code(s.code_of(action))
+                    events = replay.apply(parse_action(str(action)))
+                seen.update(type(e).__name__ for e in events)
+                assert replay == s and Counter(s.all_cards()) == deck
+    assert seen["HandStripped"] >= 3 and seen["PlayerRevived"] >= 1 and seen["HandFilled"] >= 3
+
+
+@pytest.mark.parametrize("specs", [["random"], ["heuristic"], ["hard:iterations=20,depth=8"]])
+def test_bots_finish_games_with_the_jokers(specs: list[str]) -> None:
+    """Every bot plays the jokers' named seats (and a lone big joker) to the end."""
+    from tests.bots.test_bots_play import play as bot_play
+
+    for players, seed in ((2, 1), (4, 2)):
+        moves = bot_play(JOKERS, players, specs, seed=seed)
+        assert moves
+
+
+def test_a_player_whose_last_card_is_played_draws_after_a_restock_and_stays_in() -> None:
+    """O54: «If both are empty the draw is skipped. A player who ends a play with 0 cards is
+    out (text l. 42)»: with discards to shuffle, the player's draw comes after the restock,
+    so its hand is not empty and it stays in."""
+    s = pos(PLAIN, ["2S", "KC KD KH 7D 7H", "3D 5D"], total=10, top="", rest="pile")
+    events = play(s, "2S")
+    assert not of(events, E.PlayerOut) and s.is_chance and s.in_hand[0]
+    s.play_chance(random.Random(0))
+    assert len(s.hands[0]) == 1 and s.alive[0] and s.turn == 1
+
+
+def test_the_cn99_preset_is_the_family_as_read() -> None:
+    """The preset ``CN99`` (working name ``99fen``, FAMILIES.md §12.1): its cards, the
+    jokers' strip and revival, and every REC setting these tests play, as data."""
+    from ninetynine import load_rules
+
+    preset = load_rules("99fen")
+    assert preset.id == "CN99"
+    read = rules_from_spec(JOKERS)
+    for card in new_deck(1, jokers=True):
+        assert preset.effect_of(card) == read.effect_of(card), format_card(card)
+    for key in (
+        "hand_size",
+        "lives",
+        "jokers",
+        "decks_by_players",
+        "starter",
+        "after_bust",
+        "eliminated_hand",
+        "empty_hand",
+        "no_draw_after",
+        "below_zero",
+        "choice_filter",
+        "players_min",
+        "players_max",
+        "stock_empty",
+    ):
+        assert getattr(preset, key) == getattr(read, key), key
+    assert "github.com/cuixiping/99points" in preset.source
+    text = rules_text(preset)
+    assert "A strip card (the Small Joker)" in text and "A swap card (the Seven)" in text
+    for players in (2, 5, 6):
+        for seed in range(3):
+            s = play_out(new_game(preset, players), random.Random(seed))
+            assert s.outcome is not None and len(s.outcome.winners) == 1

@@ -53,6 +53,7 @@ FAMILY_IDS = {
     "IS": "icelandic",
     "E2": "everything2",
     "QC": "quentin-c",
+    "CN99": "99fen",
     "KC": "king-challenge",
 }
 ALL_IDS = MATRIX_IDS + list(FAMILY_IDS)

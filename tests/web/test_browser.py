@@ -200,15 +200,20 @@ def test_a_swap_and_a_take_ask_in_words_and_show_the_cards_that_change_hands(
             expect(known).to_have_count(0)
 
 
-def test_a_whole_game_of_cn99_with_swaps_and_takes_plays_to_its_end(
-    browser: Browser, web: ServerThread, tmp_path: Path
+@pytest.mark.parametrize("rules", ["CN99", "moving"])
+def test_a_whole_game_of_cn99_plays_to_its_end(
+    browser: Browser, web: ServerThread, tmp_path: Path, rules: str
 ) -> None:
-    """CN99's plain game with the 7's swap and the J's take, uploaded as a house-rules
-    file, played to its end by clicks against two bots."""
+    """CN99 (the preset, with the jokers' strip and revival) and its plain game with the
+    7's swap and the J's take alone (uploaded as a house-rules file), each played to its
+    end by clicks against two bots."""
     page = browser.new_context().new_page()
     house = tmp_path / "cn99.toml"
     house.write_text(CN99_MOVING)
-    create_table(page, web.url, "Pip", 3, {2: "easy", 3: "easy"}, house)
+    if rules == "CN99":
+        create_table(page, web.url, "Pip", 3, {2: "easy", 3: "easy"}, rules="CN99")
+    else:
+        create_table(page, web.url, "Pip", 3, {2: "easy", 3: "easy"}, house)
     moves, jokers = 0, set()
     while take_turn(page):
         moves += 1

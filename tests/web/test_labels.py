@@ -22,7 +22,8 @@ GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 OTHERS = [lang for lang in Language if lang is not Language.EN]
 # the English words a corner label is made of (the numbers, signs and ±10 are no language's)
 ENGLISH = re.compile(
-    r"\b(sets|any total|doubles|halves|holds|reverses|skips|names next|no draw|challenges|or)\b"
+    r"\b(sets|any total|doubles|halves|holds|reverses|skips|names next|no draw|challenges|or"
+    r"|swaps hands|takes a card|strips a hand|revives or refills)\b"
 )
 
 
@@ -62,6 +63,8 @@ def test_a_seat_a_play_names_is_said_to_be_for_its_purpose_and_the_jokers_are_la
     assert names["5"] is None
     assert list(moving["ranks"])[-2:] == ["SJ", "BJ"]
     assert all(moving["ranks"][j]["special"] for j in ("SJ", "BJ"))
+    jokers = rules_json(load_rules("CN99"))["ranks"]
+    assert (jokers["SJ"]["names"], jokers["BJ"]["names"]) == ("strip", "revive")
     plain = rules_json(load_rules("P"))
     assert "SJ" not in plain["ranks"] and len(plain["ranks"]) == 13
     assert {label["names"] for label in plain["ranks"].values()} == {None}

@@ -106,8 +106,9 @@ def unplayable(cell: Cell) -> str | None:
         )
     if any(e.moves_cards for e in rules.effects()):
         return (
-            f"{rules.id}: the analysis does not play swaps and takes (CN99's 7 and J): its "
-            "fast path moves no cards between hands"
+            f"{rules.id}: the analysis does not play swaps and takes (CN99's 7 and J) nor "
+            "strips and revivals (its jokers): its fast path moves no cards between hands "
+            "and brings no player back"
         )
     if rules.jokers or rules.no_draw_after or rules.empty_hand is not EmptyHand.STUCK:
         return (

@@ -23,7 +23,7 @@ from typing import Any
 
 from ninetynine.analysis.rows import HandRow
 from ninetynine.engine.ledger import CAUSES
-from ninetynine.rules.cards import format_card
+from ninetynine.rules.cards import CODES, format_card
 
 # HandRow's lives lost by cause, in CAUSES' order
 LOST_COLUMNS = (
@@ -34,7 +34,7 @@ LOST_COLUMNS = (
     "lost_border",
 )
 assert len(LOST_COLUMNS) == len(CAUSES)
-_TEXT = tuple(format_card(c) for c in range(52))
+_TEXT = tuple(format_card(c) for c in range(CODES))  # (jokers too: CN99)
 
 
 def _spelt(cards: list[int]) -> str:

@@ -169,6 +169,37 @@ class CardTaken(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class HandStripped(Event):
+    """``seat`` stripped ``target``'s hand to one card (CN99's small joker, O48): chance
+    picks the card it keeps, blind; its ``count`` other cards are shuffled face down into
+    the stock. Which card it keeps only the target knows."""
+
+    seat: int
+    target: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRevived(Event):
+    """``seat`` brought ``target``, who was out, back into the game (CN99's big joker, O49):
+    it draws ``count`` cards from the stock, and plays when play next reaches its seat."""
+
+    seat: int
+    target: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandFilled(Event):
+    """``seat`` filled ``target``'s short hand (its own, maybe) up to a full hand from the
+    stock (CN99's big joker, O49): ``target`` draws ``count`` cards."""
+
+    seat: int
+    target: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
 class ChallengeAnswered(Event):
     """The challenged ``seat`` answered with ``card``: ``out`` is the challenger, now out
     instead, or None when the answer cancelled the challenge."""
@@ -491,6 +522,24 @@ def _narrate(event: Event, names: list[str] | None, rules: Rules | None) -> str 
             return _("{who} takes a card from {target}'s hand, unseen.").format(
                 who=who(seat), target=who(target)
             )
+        case HandStripped(seat, target, count):
+            return ngettext(
+                "{who} strips {target} to one card, unseen: {count} card goes into the stock.",
+                "{who} strips {target} to one card, unseen: {count} cards go into the stock.",
+                count,
+            ).format(who=who(seat), target=who(target), count=count)
+        case PlayerRevived(seat, target, count):
+            return ngettext(
+                "{who} brings {target} back into the game with {count} card.",
+                "{who} brings {target} back into the game with {count} cards.",
+                count,
+            ).format(who=who(seat), target=who(target), count=count)
+        case HandFilled(seat, target, count):
+            return ngettext(
+                "{who} fills {target}'s hand up: {count} card drawn.",
+                "{who} fills {target}'s hand up: {count} cards drawn.",
+                count,
+            ).format(who=who(seat), target=who(target), count=count)
         case ChallengeAnswered(seat, card, out) if out is not None:
             return _("{who} answers with {card}: {out} is out instead.").format(
                 who=who(seat), card=show_card(card), out=who(out)

@@ -36,6 +36,7 @@ class ChanceKind(StrEnum):
     UPCARD = "upcard"  # where a special up-card goes back into the stock
     LEAD = "lead"  # who leads the next hand (where chance says)
     TAKE = "take"  # which card a take (CN99's Jack) draws, blind, from the victim's hand
+    STRIP = "strip"  # which card a strip (CN99's small joker) leaves, blind, in the victim's hand
 
 
 class EndReason(StrEnum):
@@ -54,7 +55,7 @@ class EndReason(StrEnum):
 
 
 PLAY, DRAWING, CHANCE, OVER = Phase.PLAY, Phase.DRAWING, Phase.CHANCE, Phase.OVER
-NO_CHANCE, DEAL, RESTOCK, TOPUP, UPCARD, LEAD, TAKE = ChanceKind
+NO_CHANCE, DEAL, RESTOCK, TOPUP, UPCARD, LEAD, TAKE, STRIP = ChanceKind
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +145,9 @@ class StateBase:
     plays_left: int  # cards the seat to act must still play in this run, without drawing
     may_decline: bool  # the seat to act may decline the turn a two-player reverse gave it
     challenger: int  # the seat whose challenge card the seat to act must answer (-1: none)
-    victim: int  # the seat a pending take (chance TAKE) takes a card from (-1: none)
+    # the seat a pending take or strip (chance TAKE, STRIP) takes from; during a restock
+    # after a revival (CN99's big joker), the joker's player, who draws after the refill
+    victim: int  # (-1: none)
     # known[observer * n + holder]: cards ``observer`` knows to be in ``holder``'s hand,
     # learnt from a swap or a take (O46, O47); [] under rules that move no cards
     known: list[list[int]]

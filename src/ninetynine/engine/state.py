@@ -46,6 +46,7 @@ from ninetynine.engine.fields import (
     OVER,
     PLAY,
     RESTOCK,
+    STRIP,
     TAKE,
     TOPUP,
     UPCARD,
@@ -114,6 +115,7 @@ __all__ = [
     "PLAY",
     "RESTOCK",
     "SPECIAL_KINDS",
+    "STRIP",
     "TAKE",
     "TOPUP",
     "UPCARD",
@@ -256,10 +258,11 @@ class State(Penalties):
 
     def _chance_cards(self) -> list[int]:
         """The cards a pending shuffle orders: the discards under the top (a top-up), the
-        victim's hand (a take: its first card is taken) or the stock."""
+        victim's hand (a take: its first card is taken; a strip: its first card is kept)
+        or the stock."""
         if self.chance == TOPUP:
             return self.pile[:-1]
-        return self.hands[self.victim] if self.chance == TAKE else self.stock
+        return self.hands[self.victim] if self.chance in (TAKE, STRIP) else self.stock
 
     def sample_chance(self, rng: random.Random) -> ChanceOutcome:
         """Draw the pending chance outcome with the caller's generator."""
@@ -276,7 +279,7 @@ class State(Penalties):
         # sorting by random keys: a uniform shuffle, several times cheaper than rng.shuffle
         rnd = rng.random
         cards = self._chance_cards()
-        if len(cards) == 52 and self.decks == 1:  # the whole deck: sorted, card i is i
+        if len(cards) == 52 and self.decks == 1 and not self.rules.jokers:  # card i is i
             keys = [rnd() for _ in cards]
             return Shuffle(tuple(sorted(range(52), key=keys.__getitem__)))
         cards = sorted(cards)
@@ -345,6 +348,9 @@ class State(Penalties):
         if kind == TAKE:
             self._took(outcome.order[0])
             return
+        if kind == STRIP:
+            self._stripped(outcome.order[0])
+            return
         order = list(reversed(outcome.order))
         if self._ev is not None:
             self._ev.append(E.Shuffled(len(order), kind))
@@ -362,6 +368,9 @@ class State(Penalties):
             drawer, owed = self.drawer, self.owed
             self.drawer, self.owed = -1, 0
             self._draw(drawer, owed)
+            if self.victim >= 0 and self.phase == PLAY:  # a revival's joker player draws
+                seat, self.victim = self.victim, -1
+                self._draw(seat, 1)
 
     # Legal actions -----------------------------------------------------------------
 
@@ -450,7 +459,11 @@ class State(Penalties):
                 continue  # a run that cannot be finished is not started
             if code < PARAM and card in c.naming:
                 base = param_code(card, 0)
-                out += [base + s for s in self.name_targets(card)]
+                targets = self.name_targets(card)
+                if targets or not c.effects[card].revive:
+                    out += [base + s for s in targets]
+                else:  # a revival with nobody to name is played alone (O49)
+                    out.append(code)
             else:
                 out.append(code)
         out.sort()
@@ -467,11 +480,15 @@ class State(Penalties):
         ``card``, challenge: any other player in the hand)."""
         seat, in_hand = self.turn, self.in_hand
         c = self.c
-        if card is not None and card in c.moving:  # another player in the hand (O46, O47)
-            take = c.effects[card].take
-            return [
-                s for s in range(self.n) if in_hand[s] and s != seat and (self.hands[s] or not take)
-            ]
+        if card is not None and card in c.moving:  # another player in the hand (O46-O48)
+            eff, hands = c.effects[card], self.hands
+            if eff.revive:  # one out, or one whose hand (after this card) is short (O49)
+                full = self.rules.hand_size
+                return [
+                    s for s in range(self.n) if not in_hand[s] or len(hands[s]) - (s == seat) < full
+                ]
+            empty_ok = eff.swap
+            return [s for s in range(self.n) if in_hand[s] and s != seat and (hands[s] or empty_ok)]
         own = self.rules.name_self and (card is None or card not in c.challenging)
         return [s for s in range(self.n) if in_hand[s] and (s != seat or own)]
 
@@ -534,6 +551,15 @@ class State(Penalties):
                     reason=Refusal.BAD_VALUE,
                 )
             return answer_code(card)
+        if (
+            eff.revive
+            and action.target is None
+            and action.to is None
+            and action.value is None
+            and self.phase == PLAY
+            and not self.name_targets(card)
+        ):
+            return play_code(card, 0)  # nobody to bring back or fill up: played alone (O49)
         if action.target is not None or action.to is not None or card in self.c.param_cards:
             return self._param_code(action, eff, name)
         if eff.has_choice:
@@ -575,6 +601,13 @@ class State(Penalties):
                     why = _("{card} swaps hands with a player you name: {moves}")
                 elif eff.take:
                     why = _("{card} takes a card from a player you name: {moves}")
+                elif eff.strip:
+                    why = _("{card} strips a player you name to one card: {moves}")
+                elif eff.revive:
+                    why = _(
+                        "{card} brings back a player who is out, or fills up a short hand: "
+                        "name them: {moves}"
+                    )
                 else:
                     why = _("{card} names who plays next: {moves}")
                 raise ChoiceRequiredError(why.format(card=name, moves=moves))
@@ -589,6 +622,11 @@ class State(Penalties):
                         else _(
                             "{card} has no choice of value: play it as {move}>N, naming the "
                             "seat N it swaps hands with or takes a card from"
+                        )
+                        if eff.swap or eff.take
+                        else _(
+                            "{card} has no choice of value: play it as {move}>N, naming the "
+                            "seat N it strips, brings back or fills up"
                         )
                         if eff.moves_cards
                         else _(
@@ -749,8 +787,14 @@ class State(Penalties):
                 reason=Refusal.CHAIN,
             )
         if action.target is not None and action.target not in self.name_targets(action.card):
+            revive = self.c.effects[action.card].revive
             why = (
-                _("{move} names yourself; name another player still in the hand")
+                _(
+                    "{move} names P{seat}, whose hand is full; name a player who is out or "
+                    "whose hand is short"
+                )
+                if revive
+                else _("{move} names yourself; name another player still in the hand")
                 if action.target == self.turn
                 else _("{move} names P{seat}, who holds no card to take; name another player")
                 if self.in_hand[action.target]
@@ -905,7 +949,8 @@ class State(Penalties):
             and not self.hands[seat]  # (a swap gave the seat another list)
             and self.in_hand[seat]
             and self.phase != OVER
-            and self.chance != TAKE  # (the take brings the seat a card)
+            and self.chance not in (TAKE, STRIP)  # (the seat is still to take or draw)
+            and not self._draw_due(seat)
         ):
             self._knock_out(seat, "empty hand")
 
@@ -929,6 +974,12 @@ class State(Penalties):
             return
         if eff.take:
             self._take(seat, number_of(code), nxt)
+            return
+        if eff.strip:
+            self._strip(seat, number_of(code), nxt)
+            return
+        if eff.revive and code >= PARAM:  # (with nobody to name, a plain play: O49)
+            self._revive(seat, number_of(code), card_of(code))
             return
         if eff.name:
             nxt = self._named(seat, number_of(code))
@@ -1021,6 +1072,77 @@ class State(Penalties):
                     self._knock_out(s, "empty hand")
                     if self.turn == s and self.phase != OVER:  # (a restock is pending)
                         self.turn = self._next_seat(s, 1)
+
+    def _draw_due(self, seat: int) -> bool:
+        """A restock is pending after which ``seat`` draws (so an empty hand is not out)."""
+        return self.chance == RESTOCK and (
+            self.drawer == seat and self.owed > 0 or self.victim == seat
+        )
+
+    # The jokers' strip and revival (CN99, FAMILIES §12.1, O48-O49) ----------------------
+
+    def _strip(self, seat: int, target: int, nxt: int) -> None:
+        """``seat`` played a strip card naming ``target``: chance picks, blind, the one
+        card the target keeps (:meth:`_stripped` keeps the first of its shuffled hand)."""
+        if self._ev is not None:
+            self._ev.append(E.HandStripped(seat, target, len(self.hands[target]) - 1))
+        self.phase, self.chance = CHANCE, STRIP
+        self.drawer, self.victim, self.next_turn = seat, target, nxt
+
+    def _stripped(self, card: int) -> None:
+        """The strip's kept card is drawn: the target keeps only ``card``; its other cards
+        go face down into the stock, which is shuffled (a restock, after which the joker's
+        player draws as after any card, O48). Nobody else knows which card is left, so
+        what other seats knew of the target's hand is forgotten; the target knows what it
+        lost, but those cards are now in the stock, where nobody knows them."""
+        seat, target, nxt, n = self.drawer, self.victim, self.next_turn, self.n
+        hand = self.hands[target]
+        hand.remove(card)
+        rest = hand[:]
+        hand[:] = [card]
+        self.stock += rest
+        known = self.known
+        for o in range(n):
+            if o != target:
+                known[o * n + target] = []
+        top = self.pile[-1] if self.pile else -1
+        draws = int(self.in_hand[seat] and top not in self.c.no_draw_cards)
+        self.victim = self.next_turn = -1
+        self.turn = nxt
+        self.phase, self.chance, self.drawer, self.owed = CHANCE, RESTOCK, seat, draws
+        if self.c.empty_out and not draws and not self.hands[seat] and self.in_hand[seat]:
+            self._knock_out(seat, "empty hand")
+
+    def _revive(self, seat: int, target: int, card: int) -> None:
+        """``seat`` played a revival card naming ``target``: a target out of the hand comes
+        back into the game, where it plays when play next reaches its seat, and draws a
+        full hand; a target in the hand (``seat`` itself, maybe) fills its hand up from
+        the stock. The joker's player then draws as after any card, unless it filled its
+        own hand: that is its draw (O49). Others' knowledge of a returning hand is void."""
+        n, hands = self.n, self.hands
+        back = not self.in_hand[target]
+        if back:
+            self.alive[target] = self.in_hand[target] = True
+            side = self.side(target)
+            self.lives[side] = max(self.lives[side], 1)
+            if self.known:
+                for o in range(n):
+                    self.known[o * n + target] = []
+        need = max(0, self.rules.hand_size - len(hands[target]))
+        if self._ev is not None:
+            event = E.PlayerRevived if back else E.HandFilled
+            self._ev.append(event(seat, target, need))
+        nxt = (seat + self.direction) % n
+        if not self.in_hand[nxt]:
+            nxt = self._next_seat(nxt, 1)
+        self.turn = nxt
+        draws = target != seat and self.in_hand[seat] and card not in self.c.no_draw_cards
+        self._draw(target, need)
+        if self.phase == CHANCE:  # the stock ran out: the joker's player draws after it
+            self.victim = seat if draws and self.chance == RESTOCK else -1
+            return
+        if self.phase == PLAY and draws:
+            self._end_turn(seat, nxt)
 
     def _forget(self, holder: int, card: int) -> None:
         """``card`` left ``holder``'s hand face up: nobody knows it there any more."""
@@ -1158,7 +1280,7 @@ def check_state(state: State) -> None:
             f"challenger = {state.challenger + 1}: needs a rules' challenge card, a turn under "
             "way and another seat still in the hand than the one to answer"
         )
-    if state.chance == TAKE and not (
+    if state.chance in (TAKE, STRIP) and not (
         0 <= state.victim < n
         and state.hands[state.victim]
         and 0 <= state.drawer < n
@@ -1166,10 +1288,12 @@ def check_state(state: State) -> None:
         and 0 <= state.next_turn < n
     ):
         raise RecordError(
-            f"a take is due, but victim = {state.victim + 1}, drawer = {state.drawer + 1} and "
-            f"next_turn = {state.next_turn + 1} are not two seats, the victim holding a card, "
-            "and the seat to play next"
+            f"a {state.chance} is due, but victim = {state.victim + 1}, drawer = "
+            f"{state.drawer + 1} and next_turn = {state.next_turn + 1} are not two seats, "
+            "the victim holding a card, and the seat to play next"
         )
+    if state.chance == RESTOCK and state.phase == CHANCE and state.victim >= n:
+        raise RecordError(f"victim = {state.victim + 1}: no such seat to draw after the restock")
     for s in range(n):
         if state.in_hand[s] and not state.alive[s]:
             raise RecordError(f"seat {s + 1} is out of the game but still in the hand")

@@ -114,7 +114,8 @@ class RuleTables:
             if self.challenging
             else frozenset()
         )
-        # cards whose play moves cards between two hands: a swap or a take (CN99, O46-O47)
+        # cards whose play moves cards between hands, or between a hand and the stock: a
+        # swap, a take, a strip or a revival (CN99, O46-O49)
         self.moving = frozenset(c for c in range(CODES) if self.effects[c].moves_cards)
         self.chain_cards = frozenset(c for c in range(CODES) if self.effects[c].no_draw)
         # whether a no-draw chain or a challenge may be pending (the rows then wait for it)
@@ -149,7 +150,7 @@ class RuleTables:
             c: 0 if e.name else -1 if e.reverse else 1
             for c, e in enumerate(self.effects)
             if plain
-            and not (e.skip or e.no_draw or e.challenge)
+            and not (e.skip or e.no_draw or e.challenge or e.moves_cards)
             and (plain_reverse or not e.reverse)
             and not (e.name and e.reverse)
             and c not in self.no_draw_cards

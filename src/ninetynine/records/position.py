@@ -29,6 +29,7 @@ from ninetynine.engine.state import (
     OVER,
     PLAY,
     RESTOCK,
+    STRIP,
     TAKE,
     TOPUP,
     UPCARD,
@@ -44,7 +45,7 @@ from ninetynine.rules.presets import load_rules, rules_spec
 from ninetynine.rules.settings import Rules
 
 # a position's phase: a player's (play, draw), chance's (what is due), or the end
-PHASES = (PLAY, DRAWING, DEAL, RESTOCK, TOPUP, UPCARD, LEAD, TAKE, OVER)
+PHASES = (PLAY, DRAWING, DEAL, RESTOCK, TOPUP, UPCARD, LEAD, TAKE, STRIP, OVER)
 POSITION_KEYS = {
     "players",
     "phase",
@@ -156,9 +157,12 @@ def position_fields(state: State) -> dict[str, Any]:
         fields["drawer"], fields["draws_owed"] = state.drawer + 1, state.owed
     if state.phase == DRAWING:
         fields["next_turn"] = state.next_turn + 1
-    if state.phase == CHANCE and state.chance == TAKE:  # the taker, its victim, who is next
+    if state.phase == CHANCE and state.chance in (TAKE, STRIP):  # the taker, its victim,
+        # who is next
         fields["drawer"], fields["victim"] = state.drawer + 1, state.victim + 1
         fields["next_turn"] = state.next_turn + 1
+    if state.phase == CHANCE and state.chance == RESTOCK and state.victim >= 0:
+        fields["victim"] = state.victim + 1  # a revival's joker player, who draws next
     if any(state.known):  # per seat, per seat: the cards the one knows in the other's hand
         n = state.n
         fields["known"] = [
@@ -371,13 +375,13 @@ def position_from_mapping(data: Mapping[str, Any], admit: Admit | None = None) -
                 + ", ".join(r.value for r in EndReason)
             )
         state.outcome = Outcome(tuple(sorted(winners)), EndReason(reason))
-    elif phase in (DEAL, RESTOCK, TOPUP, UPCARD, LEAD, TAKE):
+    elif phase in (DEAL, RESTOCK, TOPUP, UPCARD, LEAD, TAKE, STRIP):
         state.phase, state.chance = CHANCE, ChanceKind(phase)
         if phase == UPCARD and state.held < 0:
             raise RecordError("phase = \"upcard\" needs 'held', the special card to put back")
-        if phase == TAKE and (state.victim < 0 or state.next_turn < 0):
+        if phase in (TAKE, STRIP) and (state.victim < 0 or state.next_turn < 0):
             raise RecordError(
-                "phase = \"take\" needs 'drawer' (the taker), 'victim' and 'next_turn'"
+                f"phase = \"{phase}\" needs 'drawer' (the taker), 'victim' and 'next_turn'"
             )
         if phase == RESTOCK and state.drawer < 0:
             raise RecordError("phase = \"restock\" needs 'drawer', the seat waiting to draw")

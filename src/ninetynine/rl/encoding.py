@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from ninetynine.engine.actions import Action
-from ninetynine.engine.events import CardPlayed, HandStarted, StockReshuffled
+from ninetynine.engine.events import CardPlayed, HandStarted, Shuffled, StockReshuffled
 from ninetynine.engine.game import new_game
 from ninetynine.engine.state import (
     DOWN,
@@ -48,7 +48,7 @@ from ninetynine.engine.tables import PARAM, card_of, choice_of, compiled, number
 from ninetynine.engine.view import View
 from ninetynine.errors import IllegalActionError, NinetyNineError, RecordError, RulesError
 from ninetynine.rules.cards import JOKERS, format_card, rank_of
-from ninetynine.rules.effects import Kind
+from ninetynine.rules.effects import Effect, Kind
 from ninetynine.rules.presets import load_rules
 from ninetynine.rules.settings import Rules, Scoring
 
@@ -250,7 +250,7 @@ class Encoding:
         eff = self.c.effects[card]
         if eff.has_choice and choice < len(eff.values):
             return f"{format_card(card)}{eff.values[choice]:+d}"
-        if choice == 0 and not eff.has_param:
+        if choice == 0 and _alone(eff):
             return format_card(card)
         return f"{format_card(card)} with choice {choice}, which these rules do not have"
 
@@ -352,7 +352,7 @@ class Encoding:
             return True
         eff = self.c.effects[card_of(code)]
         choice = choice_of(code)
-        return choice < len(eff.values) if eff.has_choice else choice == 0 and not eff.has_param
+        return choice < len(eff.values) if eff.has_choice else choice == 0 and _alone(eff)
 
     def _observation(self, f: _Facts) -> np.ndarray:
         out = np.zeros(self.size, np.float32)
@@ -426,6 +426,12 @@ class Encoding:
                 out[at + 5] = min(f.lives[s] / (2 * self.lives), 1.0)
 
 
+def _alone(eff: Effect) -> bool:
+    """Whether a card of this effect can be played as itself, with no seat or total: any
+    card without one, and CN99's big joker where there is nobody to name (O49)."""
+    return not eff.has_param or eff.revive
+
+
 @dataclass(frozen=True, slots=True)
 class _Facts:
     """What one seat's observation is made of, read from a state or from that seat's view
@@ -460,7 +466,8 @@ def _played_in(view: View) -> Played:
     view's public history; one clear error for a view without it."""
     played: list[tuple[int, int]] = []
     for event in reversed(view.history):
-        if isinstance(event, HandStarted | StockReshuffled):
+        # (any shuffle of the stock: a restock, a top-up, or the stripped cards shuffled in)
+        if isinstance(event, HandStarted | StockReshuffled | Shuffled):
             return played[::-1]
         if isinstance(event, CardPlayed):
             played.append((event.seat, event.card))

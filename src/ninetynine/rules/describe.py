@@ -439,6 +439,24 @@ def _playing(r: Rules) -> list[str]:
                 "which card it was. A player whose last card is taken has an empty hand."
             ).format(cards=_cards_that(r, lambda e: e.take))
         )
+    if any(e.strip for e in effects):
+        play.append(
+            _(
+                "A strip card ({cards}) names another player still in the hand who holds a "
+                "card: they keep one of their cards, picked without seeing it, and the others "
+                "are shuffled face down into the stock. Only they know which card they kept."
+            ).format(cards=_cards_that(r, lambda e: e.strip))
+        )
+    if any(e.revive for e in effects):
+        play.append(
+            _(
+                "A revival card ({cards}) names a player who is out, who comes back into the "
+                "game in their seat with {n} cards from the stock and plays when play reaches "
+                "them; or a player still in the hand, yourself included, holding fewer than "
+                "{n} cards, whose hand is filled up to {n} from the stock (your own: that is "
+                "your draw). With nobody to name it is played alone, with no effect."
+            ).format(cards=_cards_that(r, lambda e: e.revive), n=r.hand_size)
+        )
     if any(e.skip for e in effects):
         play.append(
             _("With two players a skip lets you play again.")

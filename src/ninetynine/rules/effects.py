@@ -25,6 +25,14 @@ each rank maps to a short spec:
                       their whole hands (CN99's Seven, FAMILIES §12.1, O46)
 ``... take``          the player names another player in the hand and takes one card of
                       theirs, blind: chance picks it (CN99's Jack, O47)
+``... strip``         the player names another player in the hand holding a card, who
+                      keeps one of their cards, picked blind by chance; the others are
+                      shuffled into the stock (CN99's small joker, O48)
+``... revive``        the player names a player out of the hand, who comes back with a
+                      full hand from the stock, or a player in the hand (themself
+                      included) holding fewer cards than a full hand, whose hand is filled
+                      up; with nobody to name, the card is played alone (CN99's big
+                      joker, O49)
 ====================  =========================================================
 
 >>> e = parse_effect("+1/+11")
@@ -58,7 +66,7 @@ class Kind(StrEnum):
     HALVE_EVEN = "halve-even"
 
 
-MODIFIERS = ("reverse", "skip", "name", "no-draw", "challenge", "swap", "take")
+MODIFIERS = ("reverse", "skip", "name", "no-draw", "challenge", "swap", "take", "strip", "revive")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -76,6 +84,8 @@ class Effect:
     challenge: bool = False  # the player names another to eliminate (KC's King)
     swap: bool = False  # the player swaps hands with another it names (CN99's Seven)
     take: bool = False  # the player takes a card, blind, from another it names (CN99's Jack)
+    strip: bool = False  # the player strips another it names to one card (CN99's small joker)
+    revive: bool = False  # the player brings back or refills one it names (CN99's big joker)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "values", tuple(sorted(self.values)))
@@ -92,14 +102,15 @@ class Effect:
 
     @property
     def names_seat(self) -> bool:
-        """The play names a seat: who plays next, whom it challenges, swaps hands with or
-        takes a card from."""
-        return self.name or self.challenge or self.swap or self.take
+        """The play names a seat: who plays next, whom it challenges, swaps hands with,
+        takes a card from, strips or revives."""
+        return self.name or self.challenge or self.moves_cards
 
     @property
     def moves_cards(self) -> bool:
-        """The play moves cards between two hands (a swap or a take)."""
-        return self.swap or self.take
+        """The play moves cards between hands or between a hand and the stock (a swap, a
+        take, a strip or a revival)."""
+        return self.swap or self.take or self.strip or self.revive
 
     @property
     def has_param_value(self) -> bool:
@@ -115,7 +126,8 @@ class Effect:
 ACCEPTED = (
     '"+N" or "-N" (add), "+1/+11" (a choice), "hold" (or "pass"), "set", "set N", '
     '"set-any", "double", "halve-or-double", "halve-even", each optionally followed by '
-    '"reverse", "skip", "name", "no-draw", "challenge", "swap" and/or "take"'
+    '"reverse", "skip", "name", "no-draw", "challenge", "swap", "take", "strip" and/or '
+    '"revive"'
 )
 
 
@@ -139,6 +151,8 @@ def parse_effect(spec: str) -> Effect:
         challenge="challenge" in mods,
         swap="swap" in mods,
         take="take" in mods,
+        strip="strip" in mods,
+        revive="revive" in mods,
     )
     if head in ("hold", "pass"):
         effect = flags
@@ -171,16 +185,18 @@ def parse_effect(spec: str) -> Effect:
             "choice of value"
         )
     if effect.moves_cards and (
-        effect.swap + effect.take + effect.name + effect.challenge > 1
+        effect.swap + effect.take + effect.strip + effect.revive + effect.name + effect.challenge
+        > 1
         or effect.reverse
         or effect.skip
         or effect.no_draw
         or effect.has_param_value
     ):
         raise RulesError(
-            f"bad card effect {spec!r}: a card that swaps hands or takes a card names the "
-            "player it does it with, so it cannot also name the next player, challenge, "
-            "swap and take, reverse, skip, start a chain or have a choice of value"
+            f"bad card effect {spec!r}: a card that swaps hands, takes a card, strips or "
+            "revives names the player it does it with, so it cannot also name the next "
+            "player, challenge, do two of these, reverse, skip, start a chain or have a "
+            "choice of value"
         )
     return effect
 
@@ -215,6 +231,8 @@ def format_effect(effect: Effect) -> str:
         + ["challenge"] * effect.challenge
         + ["swap"] * effect.swap
         + ["take"] * effect.take
+        + ["strip"] * effect.strip
+        + ["revive"] * effect.revive
     )
 
 
@@ -273,6 +291,16 @@ def describe_effect(effect: Effect, limit: int, halve_over: int = 49) -> str:
         text += _("; name another player still in the hand: you exchange your whole hands")
     if effect.take:
         text += _("; name another player still in the hand: you take one of their cards, unseen")
+    if effect.strip:
+        text += _(
+            "; name another player still in the hand: they keep one of their cards, picked "
+            "unseen, and the others are shuffled into the stock"
+        )
+    if effect.revive:
+        text += _(
+            "; name a player who is out (they come back with a full hand) or one in the "
+            "hand, yourself included, whose hand is short (it is filled up)"
+        )
     return text
 
 
@@ -308,4 +336,5 @@ def effect_label(effect: Effect, limit: int) -> str:
     words += [_("names next")] * effect.name + [_("no draw")] * effect.no_draw
     words += [_("challenges")] * effect.challenge
     words += [_("swaps hands")] * effect.swap + [_("takes a card")] * effect.take
+    words += [_("strips a hand")] * effect.strip + [_("revives or refills")] * effect.revive
     return _(", ").join(words)

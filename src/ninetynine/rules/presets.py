@@ -45,7 +45,7 @@ RULEBOOKS = {
 
 
 # The families in the order they are listed: the four rulebooks' (the rules matrix),
-# then the other published rule sets (``docs/sources/rules/FAMILIES.md``, F1 to F6, F8).
+# then the other published rule sets (``docs/sources/rules/FAMILIES.md``, F1 to F8).
 FAMILIES = (
     "Pagat-style",
     "Kitchen-table house",
@@ -58,6 +58,7 @@ FAMILIES = (
     "Icelandic",
     "everything2",
     "Quentin C milestones",
+    "Chinese 99 points",
     "King Challenge",
 )
 

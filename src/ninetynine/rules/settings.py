@@ -776,6 +776,15 @@ def _validate(r: Rules) -> None:
             "a run of no-draw answers counts the cards played in it, and a swap or a take "
             "card moves hands in the middle of it: the two do not go together",
         )
+    if any(e.strip or e.revive for e in r.effects()) and r.draw is Draw.EXPLICIT:
+        fail(
+            "draw",
+            "explicit",
+            "a strip or a revival card (CN99's jokers) draws for its player and its target "
+            "after the stock is shuffled: needs draw = 'auto'",
+        )
+    if any(e.revive for e in r.effects()) and r.teams:
+        fail("teams", True, "a revival card brings back one player: needs teams = false")
     if r.limit > 1023 and any(e.kind is Kind.SET_ANY for e in r.effects()):
         fail("limit", r.limit, "a 'set-any' card needs a limit of at most 1023")
 

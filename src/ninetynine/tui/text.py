@@ -194,6 +194,12 @@ def choice_question(
         return _("The {card}: whose hand do you take for yours?").format(card=name)
     if first.target is not None and rules is not None and rules.effect_of(card).take:
         return _("The {card}: whom do you take a card from?").format(card=name)
+    if first.target is not None and rules is not None and rules.effect_of(card).strip:
+        return _("The {card}: whose hand do you strip to one card?").format(card=name)
+    if first.target is not None and rules is not None and rules.effect_of(card).revive:
+        return _("The {card}: whom do you bring back, or whose hand do you fill up?").format(
+            card=name
+        )
     if first.target is not None:
         return _("The {card}: who plays next?").format(card=name)
     if first.to is not None:

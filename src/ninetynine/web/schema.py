@@ -706,10 +706,11 @@ class CardLabel(Model):
 
     label: str
     special: bool
-    names: Literal["next", "challenge", "swap", "take"] | None = Field(
+    names: Literal["next", "challenge", "swap", "take", "strip", "revive"] | None = Field(
         None,
         description="the seat a play names: who plays next, whom it challenges, whose hand it "
-        "takes for the player's own, or whom it takes a card from",
+        "takes for the player's own, whom it takes a card from, whose hand it strips to one "
+        "card, or whom it brings back or fills up",
     )
 
 

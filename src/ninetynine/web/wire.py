@@ -99,6 +99,10 @@ def named(eff: Effect) -> str | None:
         return "swap"
     if eff.take:
         return "take"
+    if eff.strip:
+        return "strip"
+    if eff.revive:
+        return "revive"
     if eff.challenge:
         return "challenge"
     return "next" if eff.name else None

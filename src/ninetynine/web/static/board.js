@@ -158,9 +158,11 @@ export function slideToPile(from) {
   top.animate([{ transform: `translate(${dx}px, ${dy}px) scale(.8) rotate(0deg)`, opacity: 0.6 }, {}],
               { duration: 380, easing: "cubic-bezier(.2,.7,.3,1)", composite: "add" });
 }
-// A card changing hands (a swap, a take): a card back glides from one seat to the other.
+// A card changing hands (a swap, a take, a strip, a revival): a card back glides from one
+// place to the other, a seat (by number) or the stock ("stock").
+const placeRect = (at) => (at === "stock" ? $("stock").getBoundingClientRect() : seatRect(at));
 export function passCard(from, to) {
-  const a = seatRect(from), b = seatRect(to);
+  const a = placeRect(from), b = placeRect(to);
   if (!a || !b || reducedMotion()) return;
   const card = el("span", { class: "flying", "aria-hidden": "true" }, cardBack());
   card.style.left = `${a.left + a.width / 2}px`;

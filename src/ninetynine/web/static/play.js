@@ -175,9 +175,11 @@ function present(msg, sync) {
     return;
   }
   if (played) slideToPile(from);
-  for (const e of msg.events) {  // hands swapped, a card taken: the cards seen to move
+  for (const e of msg.events) {  // hands swapped, a card taken, a hand stripped or filled: cards seen to move
     if (e.kind === "HandsSwapped") { passCard(e.seat, e.target); passCard(e.target, e.seat); }
     else if (e.kind === "CardTaken") passCard(e.target, e.seat);
+    else if (e.kind === "HandStripped") passCard(e.target, "stock");
+    else if (e.kind === "PlayerRevived" || e.kind === "HandFilled") passCard("stock", e.target);
   }
   if (msg.events.some((e) => e.kind === "HandStarted")) hideBubbles();
   for (const e of msg.events.filter((x) => x.kind === "TotalCalled")) {
@@ -340,6 +342,8 @@ const NAMED = {
   challenge: (card) => _("The {card}: whom do you challenge?", { card }),
   swap: (card) => _("The {card}: whose hand do you take for yours?", { card }),
   take: (card) => _("The {card}: whom do you take a card from?", { card }),
+  strip: (card) => _("The {card}: whose hand do you strip to one card?", { card }),
+  revive: (card) => _("The {card}: whom do you bring back, or whose hand do you fill up?", { card }),
 };
 
 // Choosing a card's value, the total it sets, or a seat: who plays next, whom to challenge,
