@@ -374,14 +374,21 @@ TestChallengeMachine.settings = MACHINE_SETTINGS
 
 
 class MovingCardsMachine(GameMachine):
-    """CN99's plain game with the 7's swap and the J's take, at 2 to 6 seats (two packs at
-    six): swaps and takes made in any order; the cards go where the rules say, each seat
+    """CN99 (the preset, its jokers stripping and reviving too) and its plain game with the
+    7's swap and the J's take alone, at 2 to 6 seats (two packs at six): swaps, takes,
+    strips and revivals made in any order; the cards go where the rules say, each seat
     knows what it gave away or lost and nothing more, and each seat's view holds its own
     hand and what it knows alone."""
 
-    @initialize(extra=st.integers(0, 4), seed=st.integers(0, 2**31), lives=st.integers(1, 2))
-    def start(self, extra: int, seed: int, lives: int) -> None:
-        rules = load_rules({**MOVING, "rules": {**MOVING["rules"], "lives": lives}})
+    @initialize(
+        extra=st.integers(0, 4),
+        seed=st.integers(0, 2**31),
+        lives=st.integers(1, 2),
+        preset=st.booleans(),
+    )
+    def start(self, extra: int, seed: int, lives: int, preset: bool) -> None:
+        spec = {"preset": "CN99", "rules": {}} if preset else MOVING
+        rules = load_rules({**spec, "rules": {**spec["rules"], "lives": lives}})
         self.begin(rules, 2 + extra, seed)
 
     @precondition(lambda self: not self.state.is_over)
@@ -416,6 +423,14 @@ class MovingCardsMachine(GameMachine):
                     for holder in (seat, target):
                         now, then = s.known_to(other)[holder], before.known_to(other)[holder]
                         assert not Counter(now) - Counter(then)
+        elif effect.strip:  # one card left, picked blind: only its holder knows it
+            assert len(s.hands[target]) == 1
+            assert not any(s.known_to(other)[target] for other in range(s.n) if other != target)
+        elif effect.revive:  # back with a full hand (or a short one filled up)
+            assert s.alive[target] and s.in_hand[target]
+            assert len(s.hands[target]) == s.rules.hand_size
+            if not before.in_hand[target]:  # a revived hand is known to nobody else
+                assert not any(s.known_to(o)[target] for o in range(s.n) if o != target)
 
     @invariant()
     def sound(self) -> None:
