@@ -448,12 +448,15 @@ class State(Penalties):
             codes = [code for code in codes if card_of(code) not in c.chain_cards]
         elif self._short_of_run():  # a run that cannot be finished is not started
             codes = [code for code in codes if card_of(code) in c.chain_cards]
-        out: list[int] = []
         naming = c.naming
+        if not naming:
+            return sorted(codes)
+        out: list[int] = []
         for code in codes:
-            if code < PARAM and code >> 2 in naming:  # (a plain play's card, inline)
-                base = param_code(code >> 2, 0)
-                out += [base + s for s in self.name_targets(code >> 2)]
+            card = card_of(code)
+            if code < PARAM and card in naming:
+                base = param_code(card, 0)
+                out += [base + s for s in self.name_targets(card)]
             else:
                 out.append(code)
         out.sort()
