@@ -20,7 +20,7 @@ from ninetynine import new_game, parse_action
 from ninetynine.bots.determinize import Determinizer
 from ninetynine.engine import events as E
 from ninetynine.engine.game import play_out
-from ninetynine.engine.state import RESTOCK, STRIP, TAKE, State
+from ninetynine.engine.state import DOWN, RESTOCK, STRIP, TAKE, State
 from ninetynine.engine.view import observe
 from ninetynine.errors import (
     ChoiceRequiredError,
@@ -848,3 +848,16 @@ def test_the_cn99_preset_is_the_family_as_read() -> None:
         for seed in range(3):
             s = play_out(new_game(preset, players), random.Random(seed))
             assert s.outcome is not None and len(s.outcome.winners) == 1
+
+
+def test_a_take_with_no_other_hand_holding_a_card_is_no_play() -> None:
+    """O47 names "another player who holds a card": where none does (a house game with
+    explicit draws, whose other player played its last card and drew none), the J is no
+    play, and its holder lays down as with no safe card (Hypothesis found the seat to act
+    with no move at all)."""
+    house = {"preset": "P", "rules": {"draw": "explicit", "cards": {"J": "hold take"}}}
+    s = pos(house, ["JC", ""], total=11, turn=1, top="")
+    assert s.legal_codes() == [DOWN]
+    assert legal(s) == {"down"}
+    s = pos(house, ["JC", "5H"], total=11, turn=1, top="")
+    assert legal(s) == {"JC>2"}

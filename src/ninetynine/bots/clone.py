@@ -29,7 +29,7 @@ from typing import NamedTuple
 from ninetynine.bots.heuristic import KEEP, LIFE, PUSH, keep_value_v1
 from ninetynine.bots.knowledge import deck_cards, safe_table
 from ninetynine.engine.state import DOWN, DRAW, State, compiled
-from ninetynine.engine.tables import AFTER_KEY, PARAM, card_of
+from ninetynine.engine.tables import AFTER_KEY, NEXT, PARAM, REVERSE, card_of
 from ninetynine.records.match import standing
 from ninetynine.rules.cards import rank_of
 from ninetynine.rules.settings import Rules
@@ -85,10 +85,11 @@ class HeuristicClone:
                 if at not in after_of:
                     c.result(k, total)  # (fills the quick table too)
                 passing = quick_of.get(at)
-            if passing is not None and passing[1]:  # (a seat named: tried on a copy, below)
+            # (a seat named, skipped or a reverse that depends on the seats: on a copy, below)
+            if passing is not None and (passing[1] == NEXT or passing[1] == REVERSE):
                 v = 0.0
-                new, flip = passing
-                d_ = -s.direction if flip < 0 else s.direction
+                new, step, _ = passing
+                d_ = -s.direction if step == REVERSE else s.direction
                 nxt: int | None = (me + d_) % n
                 assert nxt is not None
                 for _ in range(n):

@@ -26,17 +26,11 @@ from ninetynine.rules.cards import new_deck, rank_of
 from ninetynine.rules.settings import (
     RULEBOOK_INSTANT,
     BelowZero,
-    DeckCount,
-    Direction,
     EmptyDraw,
     InstantOrder,
     InstantRule,
     NewRoundDeal,
     PointsTie,
-    Scope,
-    Scoring,
-    Starter,
-    StartTotal,
     StockEmpty,
 )
 
@@ -108,8 +102,8 @@ class Dealing(StateBase):
         """The hand is over: score it, end the game or go on to the next hand. The game's
         end closes its last hand: HandEnded is logged only where another hand follows, as
         where a lost life ends a game (one order of events for every rule set)."""
-        rules, ev = self.rules, self._ev
-        if rules.scoring is Scoring.GAME_POINTS:
+        rules, c, ev = self.rules, self.c, self._ev
+        if c.game_points:
             for s in range(self.n):
                 self.scores[s] += (
                     max(self.points[s], 0) if rules.points_floor_zero else self.points[s]
@@ -130,19 +124,18 @@ class Dealing(StateBase):
             ev.append(E.HandEnded(self.hand_no, loser))
         self.hand_no += 1
         self.loser = -1 if loser is None else loser
-        starter = rules.starter
-        if starter is Starter.RANDOM:
+        if c.random_lead:
             self.phase, self.chance = CHANCE, LEAD
             return
-        if starter is Starter.LEFT_OF_DEALER and not rules.dealer:
+        if c.left_of_dealer and not rules.dealer:
             self._lead(self._next_alive(self.starter))  # no deal to follow: the next opener
             return
-        if starter is Starter.LEFT_OF_DEALER:
+        if c.left_of_dealer:
             self.dealer = self._next_alive(self.dealer)
             self.starter = self._next_alive(self.dealer)
             self._redeal()
             return
-        if starter is Starter.LEFT_OF_LOSER:
+        if c.left_of_loser:
             leader = self._next_alive(self.starter if loser is None else loser)
         elif loser is None:  # no loser (a round ended by the stock): the deal passes left
             leader = self._next_alive(self.starter)
@@ -157,24 +150,22 @@ class Dealing(StateBase):
 
     def _redeal(self) -> None:
         """Set up the next hand and deal it (or ask chance for the shuffle)."""
-        rules, ev = self.rules, self._ev
+        rules, c, ev = self.rules, self.c, self._ev
         n, alive = self.n, self.alive
-        if rules.direction is Direction.RESET:
+        if c.direction_resets:
             self.direction = 1
         self.in_hand = alive[:]
-        if rules.king_ban_scope is Scope.HAND:
+        if c.ban_by_hand:
             self.turns_played = [0] * n
         self.points = [rules.points_per_hand] * n
         self.owed = self.passes = self.chain = self.plays_left = 0
         self.may_decline, self.challenger = False, -1
-        decks = (
-            rules.decks_for(sum(alive)) if rules.deck_count is DeckCount.EACH_HAND else self.decks
-        )
-        if rules.new_round_deal is NewRoundDeal.FULL_RESHUFFLE or decks != self.decks:
+        decks = rules.decks_for(sum(alive)) if c.decks_each_hand else self.decks
+        if c.full_reshuffle or decks != self.decks:
             self.decks = decks
             self._gather(new_deck(decks, rules.jokers))
             return
-        need = rules.hand_size * sum(alive) + (rules.start_total is StartTotal.UPCARD)
+        need = rules.hand_size * sum(alive) + c.upcard
         old_hands = [c for hand in self.hands for c in hand]
         self.hands = [[] for _ in range(n)]
         self.pile[:0] = old_hands  # face down under the discards
@@ -215,7 +206,7 @@ class Dealing(StateBase):
         if ev is not None:
             ev.extend(E.Dealt(s, rules.hand_size) for s in seats)
         self.turn = self.starter
-        if rules.start_total is StartTotal.UPCARD:
+        if self.c.upcard:
             self._turn_upcard()
         elif rules.instant_hands:
             self._check_instant(seats)

@@ -195,9 +195,10 @@ class StateBase:
     def _game_over(self, winners: tuple[int, ...], reason: EndReason) -> None:
         self.phase, self.outcome = OVER, Outcome(winners, reason)
         self.may_decline, self.challenger = False, -1
-        rules = self.rules
-        collects = 0
-        if winners:
-            collects = rules.stake * self.n + (self.pot if rules.pot is Pot.WINNER_TAKES_ALL else 0)
-        if self._ev is not None:
+        if self._ev is not None:  # (what the winners collect: for the event alone)
+            rules = self.rules
+            collects = 0
+            if winners:
+                pot = self.pot if rules.pot is Pot.WINNER_TAKES_ALL else 0
+                collects = rules.stake * self.n + pot
             self._ev.append(E.GameOver(winners, reason, collects))

@@ -8,14 +8,7 @@ from ninetynine.engine.fields import OVER, EndReason
 from ninetynine.engine.tables import crossed_borders, makes_69, milestones
 from ninetynine.rules.effects import Effect
 from ninetynine.rules.settings import (
-    AfterBust,
-    EliminatedHand,
-    Elimination,
-    GameEnd,
-    Pot,
     Rule69,
-    Scoring,
-    Thresholds,
 )
 
 
@@ -27,12 +20,12 @@ class Penalties(Dealing):
 
     def _score_play(self, seat: int, eff: Effect, old: int, new: int, bust: bool) -> bool:
         """Borders, thresholds and 69 after a play; returns True if the turn is over."""
-        rules = self.rules
-        if rules.thresholds is Thresholds.BORDERS:
+        rules, c = self.rules, self.c
+        if c.borders:
             self._cross_borders(seat, old, new)
         self._before = self.in_hand[:]
         end_round = False
-        if rules.thresholds is Thresholds.ONLINE:
+        if c.online:
             end_round = self._online_scoring(seat, old, new, bust)
             if self.phase == OVER:
                 return True
@@ -41,7 +34,7 @@ class Penalties(Dealing):
         if bust:
             self._bust(seat, played=True, before=old)
             return True
-        if rules.rule_69 is not Rule69.NONE and makes_69(rules, old, new):
+        if c.sixty_nine and makes_69(rules, old, new):
             self._sixty_nine(seat)
         if end_round:
             self._end_hand(None)
@@ -51,22 +44,21 @@ class Penalties(Dealing):
     def _bust(self, seat: int, played: bool, before: int = 0) -> None:
         """``seat`` went over by playing a card (``played``, from the total ``before``) or
         could not play."""
-        rules, ev = self.rules, self._ev
+        rules, c, ev = self.rules, self.c, self._ev
         self.chain = self.plays_left = 0  # a bust ends any no-draw chain
         if ev is not None:
             ev.append(E.Busted(seat, self.total if played else None))
-        if rules.scoring is Scoring.GAME_POINTS:
+        if c.game_points:
             if not played:
                 self._lose_points(seat, 1, None)
         elif self.alive[seat]:  # not already paid out by a threshold penalty of this play
             self._pay(seat, rules.bust_penalty, "over the limit" if played else "cannot play")
             if self.phase == OVER:
                 return
-        after = rules.after_bust
-        if after is AfterBust.END_HAND:
+        if c.bust_ends_hand:
             self._end_hand(seat)
             return
-        if after is AfterBust.RESET_ALL:
+        if c.bust_resets_all:
             self._reset_total()
             nxt = self._next_seat(seat, 1)
             if self.in_hand[seat] and rules.draw_after_bust and played:
@@ -81,9 +73,9 @@ class Penalties(Dealing):
         if sum(self.in_hand) <= 1:
             self._end_hand(seat)
             return
-        if after is AfterBust.RESET_OTHERS:
+        if c.bust_resets_others:
             self._reset_total()
-        elif after is AfterBust.REVERT and played:  # as if the card had not counted (O61)
+        elif c.bust_reverts and played:  # as if the card had not counted (O61)
             self.total = before
             if ev is not None:
                 ev.append(E.TotalReset(before, False))
@@ -101,37 +93,37 @@ class Penalties(Dealing):
     def _pay(self, seat: int, amount: int, reason: str, by: int | None = None) -> None:
         """``seat`` loses ``amount`` lives (for ``by``'s play, where another seat made
         it pay); eliminate its side if the rules say so."""
-        rules, side = self.rules, self.side(seat)
+        c, side = self.c, self.side(seat)
         have = self.lives[side]
-        cannot_pay = rules.elimination is Elimination.CANNOT_PAY and have < amount
+        cannot_pay = c.out_unpaid and have < amount
         paid = min(have, amount)
         self.lives[side] = have - paid
-        if rules.pot is not Pot.NONE:
+        if c.pot:
             self.pot += paid
         if self._ev is not None:
             self._ev.append(E.LifeLost(seat, amount, self.lives[side], reason, amount - paid, by))
-        if cannot_pay or (rules.elimination is Elimination.AT_ZERO and self.lives[side] <= 0):
+        if cannot_pay or (c.out_at_zero and self.lives[side] <= 0):
             self._eliminate(side)
 
     def _eliminate(self, side: int) -> None:
-        rules = self.rules
+        c = self.c
         for seat in range(self.n):
             if self.side(seat) == side and self.alive[seat]:
                 self.alive[seat] = self.in_hand[seat] = False
                 if self._ev is not None:
                     self._ev.append(E.PlayerOut(seat))
                 hand = self.hands[seat]
-                if rules.eliminated_hand is EliminatedHand.UNDER_PILE:
+                if c.hand_under_pile:
                     self.pile[:0] = hand  # face down: nobody sees them
                     self.face_down += len(hand)
                     hand.clear()
-                elif rules.eliminated_hand is EliminatedHand.FACE_UP:
+                elif c.hand_face_up:
                     if self._ev is not None:
                         self._ev.append(E.HandShown(seat, tuple(hand)))
                     self.pile += hand  # on top, face up: every seat has seen them (O44)
                     hand.clear()
         sides = {self.side(s) for s in range(self.n) if self.alive[s]}
-        if rules.game_end is GameEnd.FIRST_OUT:  # the rest are ranked by lives
+        if c.first_out_ends:  # the rest are ranked by lives
             most = max((self.lives[s] for s in sides), default=0)
             self._game_over(
                 tuple(

@@ -60,7 +60,11 @@ from ninetynine.engine.penalties import Penalties
 from ninetynine.engine.tables import (
     AFTER_KEY,
     ANSWER,
+    NAMED,
+    NEXT,
     PARAM,
+    REVERSE,
+    SKIP,
     RuleTables,
     answer_code,
     card_of,
@@ -94,7 +98,7 @@ from ninetynine.rules.cards import (
     show_cards,
 )
 from ninetynine.rules.effects import Effect, Kind, display_order
-from ninetynine.rules.settings import ForcedCard, NoLegalPlay, SkipCounts, Stuck, TwoPlayerReverse
+from ninetynine.rules.settings import ForcedCard, NoLegalPlay, SkipCounts, Stuck
 
 __all__ = [
     "ACCEPT",
@@ -385,14 +389,16 @@ class State(Penalties):
             # the hot path: each card's plays from the row of this total
             row = c.rows.get(self.total) or c.row(self.total)
             codes: list[int] = []
-            for card in hand:
+            # (a second copy of a card, with two decks, adds no new action)
+            for card in hand if self.decks == 1 else set(hand):
                 codes += row[card]
-            if codes:
-                if self.decks > 1:  # a second copy of a card adds no new action
-                    codes = list(set(codes))
-                if c.naming:  # a play once per seat it may name (sorted)
-                    return self._extra_codes(codes)
+            if codes and c.naming and not c.naming.isdisjoint(hand):
+                # a play once per seat it may name (none where a card has nobody to name:
+                # a take with no other hand holding a card, as if it had no safe play)
+                codes = self._extra_codes(codes)
+            elif codes:
                 codes.sort()
+            if codes:
                 return codes
             if c.down_if_none_safe:
                 return [DOWN]
@@ -449,15 +455,18 @@ class State(Penalties):
     def _extra_codes(self, codes: list[int]) -> list[int]:
         """``codes`` with a naming card's play once per seat it may name, and in the run
         of a no-draw chain without the chain cards; sorted."""
-        c, out = self.c, []
-        short = self._short_of_run()
+        c = self.c
+        if self.plays_left:  # a run holds no second chain card
+            codes = [code for code in codes if card_of(code) not in c.chain_cards]
+        elif self._short_of_run():  # a run that cannot be finished is not started
+            codes = [code for code in codes if card_of(code) in c.chain_cards]
+        naming = c.naming
+        if not naming:
+            return sorted(codes)
+        out: list[int] = []
         for code in codes:
             card = card_of(code)
-            if self.plays_left and card in c.chain_cards:
-                continue  # a run holds no second chain card
-            if short and card not in c.chain_cards:
-                continue  # a run that cannot be finished is not started
-            if code < PARAM and card in c.naming:
+            if code < PARAM and card in naming:
                 base = param_code(card, 0)
                 targets = self.name_targets(card)
                 if targets or not c.effects[card].revive:
@@ -862,7 +871,56 @@ class State(Penalties):
         """Apply a legal action code without checking it (the fast path): the seat to act
         plays the card of a play's code (which holds its value's choice, or the seat it
         names or the total it sets), or makes a special move (:meth:`_special`)."""
-        if code >= DOWN:  # (one comparison for the plain plays, as before)
+        c = self.c
+        quick = c.quick.get(self.total * AFTER_KEY + code)
+        if quick is None or self._ev is not None or c.may_pend and (self.chain or self.plays_left):
+            self._apply_code(code)
+            return
+        # most plays of a simulation: the turn passes on and the player draws (what
+        # _apply_code does, without the checks that cannot apply)
+        total, step, card = quick
+        seat = self.turn
+        if step == NEXT:
+            nxt = (seat + self.direction) % self.n
+        else:
+            nxt = self._quick_turn(step, seat, code)
+            if nxt < 0:
+                self._apply_code(code)
+                return
+        hand = self.hands[seat]
+        hand.remove(card)
+        self.pile.append(card)
+        self.turns_played[seat] += 1
+        self.passes = 0
+        self.may_decline = False
+        self.total = total
+        if not self.in_hand[nxt]:
+            nxt = self._next_seat(nxt, 1)
+        if len(self.stock) > 1 and not self.owed:
+            self.turn = nxt
+            hand.append(self.stock.pop())
+        else:
+            self._end_turn(seat, nxt)
+
+    def _quick_turn(self, step: int, seat: int, code: int) -> int:
+        """The seat a quick play's ``step`` (other than NEXT) passes the turn to, reversing
+        the direction where it does; -1 where the play is not quick here after all (a
+        reverse with two seats in the hand)."""
+        if step == NAMED:
+            return number_of(code)
+        if step == SKIP:
+            if self.c.skip_with_two or sum(self.in_hand) > 2:
+                return self._next_seat(seat, 2)
+        elif step == REVERSE or sum(self.in_hand) > 2:
+            self.direction = -self.direction
+        else:
+            return -1
+        return (seat + self.direction) % self.n
+
+    def _apply_code(self, code: int) -> None:
+        """:meth:`apply_code`, every case: special moves, answers and plays that do more than
+        pass the turn (events written where asked)."""
+        if code >= DOWN:  # (one comparison for the plain plays)
             if code < PARAM:
                 self._special(code)
                 return
@@ -871,34 +929,17 @@ class State(Penalties):
                 return
         card = card_of(code)
         c, ev, seat = self.c, self._ev, self.turn
-        hand = self.hands[seat]
-        hand.remove(card)
+        self.hands[seat].remove(card)
         self.pile.append(card)
         self.turns_played[seat] += 1
         self.passes = 0
         self.may_decline = False
         old = self.total
         key = old * AFTER_KEY + code
-        quick = c.quick.get(key)
-        if quick is not None and ev is None and not (self.chain or self.plays_left):
-            # most plays of a simulation: the turn passes on and the player draws (what
-            # the rest of this method does, without the checks that cannot apply)
-            self.total, step = quick
-            if step:
-                if step < 0:
-                    self.direction = -self.direction
-                nxt = (seat + self.direction) % self.n
-            else:  # the seat the card names
-                nxt = number_of(code)
-            if not self.in_hand[nxt]:
-                nxt = self._next_seat(nxt, 1)
-            if len(self.stock) > 1 and not self.owed:
-                self.turn = nxt
-                hand.append(self.stock.pop())
-            else:
-                self._end_turn(seat, nxt)
-            return
-        new = self.total = c.after.get(key) or c.result(code, old)
+        new = c.after.get(key)
+        if new is None:
+            new = c.result(code, old)
+        self.total = new
         rules, eff, bust = self.rules, c.effects[card], new > c.limit
         if self.known:  # a card played is no longer in the hand anyone knew it in
             self._forget(seat, card)
@@ -917,12 +958,7 @@ class State(Penalties):
             if bust:
                 self._bust(seat, played=True, before=old)
                 return
-        if (
-            eff.reverse
-            and rules.two_player_reverse is not TwoPlayerReverse.HOLD
-            and sum(self.in_hand) == 2
-            and self.in_hand[seat]
-        ):
+        if eff.reverse and not c.reverse_holds and sum(self.in_hand) == 2 and self.in_hand[seat]:
             # the optional reading offers the turn, but not to a card that names who is
             # next or starts a no-draw chain (nor inside a run: below)
             offer = c.optional_again and not (eff.name or eff.no_draw)

@@ -19,17 +19,29 @@ from ninetynine.engine.actions import Action
 from ninetynine.rules.cards import CODES, rank_of
 from ninetynine.rules.effects import Effect, Kind, resolve
 from ninetynine.rules.settings import (
+    AfterBust,
     BelowZero,
     ChoiceFilter,
+    DeckCount,
+    Direction,
     Draw,
+    EliminatedHand,
+    Elimination,
     EmptyHand,
+    GameEnd,
     InstantCheck,
+    NewRoundDeal,
     NoLegalPlay,
     OnlineCross,
+    Pot,
     Restock,
     Rule69,
     Rule69From,
     Rules,
+    Scope,
+    Scoring,
+    Starter,
+    StartTotal,
     StockEmpty,
     Stuck,
     Thresholds,
@@ -76,6 +88,9 @@ def choice_of(code: int) -> int:
     return code & 3
 
 
+Row = tuple[tuple[int, ...], ...]  # per card, the codes of its plays at one total
+
+
 class RuleTables:
     """Per-rules lookup tables for the hot path."""
 
@@ -86,9 +101,11 @@ class RuleTables:
         self.moves: dict[tuple[int, int], tuple[tuple[int, int, bool], ...]] = {}
         self.ban_cards = rules.opening_ban_cards()  # the limit-setting cards' opening ban
         self.opening_ban = rules.king_ban_turns if self.ban_cards else 0
-        self.scoring_on_play = (
-            rules.thresholds is not Thresholds.NONE or rules.rule_69 is not Rule69.NONE
-        )
+        # what a play may score (Penalties._score_play): borders crossed, online milestones, 69
+        self.borders = rules.thresholds is Thresholds.BORDERS
+        self.online = rules.thresholds is Thresholds.ONLINE
+        self.sixty_nine = rules.rule_69 is not Rule69.NONE
+        self.scoring_on_play = self.borders or self.online or self.sixty_nine
         self.instant_on_draw = (
             rules.instant_hands and rules.instant_check is InstantCheck.DEAL_AND_DRAW
         )
@@ -139,22 +156,43 @@ class RuleTables:
         # play that empties a hand puts its player out at once (O47): both off the fast lane
         self.no_draw_cards = frozenset(c for c in range(CODES) if rank_of(c) in rules.no_draw_after)
         self.empty_out = rules.empty_hand is EmptyHand.OUT
-        # card -> how its play passes the turn on (1, or -1 reversing the direction; 0 to
-        # the seat it names) where, short of a bust or a score, the play does no more than
-        # that and draw a card: the fast lane of State.apply_code (see ``quick``)
+        # card -> how its play passes the turn on (a step: NEXT, REVERSE...) where, short of
+        # a bust or a score, the play does no more than that and draw a card: the fast lane
+        # of State.apply_code (see ``quick``)
         plain = self.plain_draw and not self.empty_out
-        plain_reverse = (
-            rules.reverse_with_two_players and rules.two_player_reverse is TwoPlayerReverse.HOLD
-        )
+        # with two seats in the hand, a reverse gives no extra turn
+        self.reverse_holds = rules.two_player_reverse is TwoPlayerReverse.HOLD
+        plain_reverse = rules.reverse_with_two_players and self.reverse_holds
+        self.skip_with_two = rules.skip_with_two_players
         self.turn_steps = {
-            c: 0 if e.name else -1 if e.reverse else 1
+            c: step
             for c, e in enumerate(self.effects)
             if plain
-            and not (e.skip or e.no_draw or e.challenge or e.moves_cards)
-            and (plain_reverse or not e.reverse)
-            and not (e.name and e.reverse)
             and c not in self.no_draw_cards
+            and (step := turn_step(e, plain_reverse)) is not None
         }
+        # the rules' choices that each bust, payment and new hand reads, as plain values: a
+        # member read off an Enum class costs a metaclass hook each read (Python 3.11)
+        after = rules.after_bust
+        self.game_points = rules.scoring is Scoring.GAME_POINTS
+        self.bust_ends_hand = after is AfterBust.END_HAND
+        self.bust_resets_all = after is AfterBust.RESET_ALL
+        self.bust_resets_others = after is AfterBust.RESET_OTHERS
+        self.bust_reverts = after is AfterBust.REVERT
+        self.out_unpaid = rules.elimination is Elimination.CANNOT_PAY
+        self.out_at_zero = rules.elimination is Elimination.AT_ZERO
+        self.pot = rules.pot is not Pot.NONE
+        self.first_out_ends = rules.game_end is GameEnd.FIRST_OUT
+        self.hand_under_pile = rules.eliminated_hand is EliminatedHand.UNDER_PILE
+        self.hand_face_up = rules.eliminated_hand is EliminatedHand.FACE_UP
+        self.random_lead = rules.starter is Starter.RANDOM
+        self.left_of_dealer = rules.starter is Starter.LEFT_OF_DEALER
+        self.left_of_loser = rules.starter is Starter.LEFT_OF_LOSER
+        self.direction_resets = rules.direction is Direction.RESET
+        self.ban_by_hand = rules.king_ban_scope is Scope.HAND
+        self.decks_each_hand = rules.deck_count is DeckCount.EACH_HAND
+        self.full_reshuffle = rules.new_round_deal is NewRoundDeal.FULL_RESHUFFLE
+        self.upcard = rules.start_total is StartTotal.UPCARD
         # cards whose action carries a number: a seat to name or a total to set
         self.param_cards = frozenset(c for c in range(CODES) if self.effects[c].has_param)
         # per card, the lowest card with the same rank and effect: cards a player cannot
@@ -167,12 +205,13 @@ class RuleTables:
         # (total * AFTER_KEY + code) -> the total after the play
         self.card_moves: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         # total -> the codes of each card's plays at that total, by card (the hot path's row)
-        self.rows: dict[int, tuple[tuple[int, ...], ...]] = {}
+        self.rows: dict[int, Row] = {}
         self.after: dict[int, int] = {}
-        # (total * AFTER_KEY + code) -> (the total after, its card's turn step) for the
-        # plays of ``turn_steps`` that neither bust nor score (thresholds, borders, 69): the
-        # plays State.apply_code finishes at once; filled beside ``after``
-        self.quick: dict[int, tuple[int, int]] = {}
+        # (total * AFTER_KEY + code) -> (the total after, its card's turn step, the card)
+        # for the plays of ``turn_steps`` that neither bust nor score (thresholds, borders,
+        # 69): the plays State.apply_code finishes at once; filled beside ``after``, for a
+        # row's every play when the row is built
+        self.quick: dict[int, tuple[int, int, int]] = {}
         self.actions: dict[int, Action] = {}  # code -> its action (see State.action_of)
 
     def moves_of(self, card: int, total: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -193,16 +232,29 @@ class RuleTables:
             )
         return found
 
-    def row(self, total: int) -> tuple[tuple[int, ...], ...]:
+    def row(self, total: int) -> Row:
         """The codes of every card's plays at ``total``, indexed by card: the safe ones, and
         where a player may bust, the busting ones too."""
         found = self.rows.get(total)
         if found is None:
             moves = [self.moves_of(card, total) for card in range(CODES)]
-            found = self.rows[total] = tuple(
-                safe + busting if self.may_bust else safe for safe, busting in moves
-            )
+            found = tuple(safe + busting if self.may_bust else safe for safe, busting in moves)
+            self._fill_after(total, found)
+            self.rows[total] = found
         return found
+
+    def _fill_after(self, total: int, row: Row) -> None:
+        """The totals after (and the quick entries of) every play of a row, and of each
+        seat a naming card's play may name: a random game meets most of them, and a miss
+        costs a play the slow lane."""
+        seats = range(self.rules.players_max)
+        for card, codes in enumerate(row):
+            for code in codes:
+                if card in self.naming:
+                    for seat in seats:
+                        self.result(param_code(card, seat), total)
+                else:
+                    self.result(code, total)
 
     def result(self, code: int, total: int) -> int:
         """The total after playing action ``code`` at ``total`` (floor policy applied)."""
@@ -221,20 +273,21 @@ class RuleTables:
                     else self.new_total(card, 0, total)
                 )
             self.after[key] = found
-            step = self.turn_steps.get(card_of(code)) if code < ANSWER else None
+            card = card_of(code)
+            step = self.turn_steps.get(card) if code < ANSWER else None
             if step is not None and found <= self.limit and self.quiet(total, found):
-                self.quick[key] = (found, step)
+                self.quick[key] = (found, step, card)
         return found
 
     def quiet(self, old: int, new: int) -> bool:
         """Whether a play from ``old`` to ``new`` (not over the limit) scores nothing:
         crosses no border, meets no milestone, makes no 69 (Penalties._score_play)."""
         rules = self.rules
-        if rules.thresholds is Thresholds.BORDERS and crossed_borders(rules, old, new):
+        if self.borders and crossed_borders(rules, old, new):
             return False
-        if rules.thresholds is Thresholds.ONLINE and milestones(rules, old, new):
+        if self.online and milestones(rules, old, new):
             return False
-        return rules.rule_69 is Rule69.NONE or not makes_69(rules, old, new)
+        return not (self.sixty_nine and makes_69(rules, old, new))
 
     def new_total(self, card: int, choice: int, total: int) -> int:
         """The total after a card's choice, clamped at 0 where the rules clamp."""
@@ -266,6 +319,28 @@ class RuleTables:
                 out = safe or [min(out, key=lambda o: o[1])]
             found = self.moves[key] = tuple(out)
         return found
+
+
+# How a quick play passes the turn on (RuleTables.turn_steps): to the next seat; to the
+# seat it names; reversing the direction first; the same where more than two seats are in
+# the hand (with two, the rules may hold the direction or give another turn: the slow
+# lane); skipping a seat (with two, where the rules skip, the player plays again)
+NEXT, NAMED, REVERSE, REVERSE_PAST_TWO, SKIP = 1, 0, -1, -2, 2
+
+
+def turn_step(effect: Effect, plain_reverse: bool) -> int | None:
+    """How a play of a card with ``effect`` passes the turn on where it does nothing else
+    (no chain, challenge or cards moved; None where it may do more); ``plain_reverse``: a
+    reverse always flips the direction and gives no extra turn."""
+    if effect.no_draw or effect.challenge or effect.moves_cards:
+        return None
+    if effect.name + effect.reverse + effect.skip > 1:  # (no preset's card does two)
+        return None
+    if effect.name:
+        return NAMED
+    if effect.reverse:
+        return REVERSE if plain_reverse else REVERSE_PAST_TWO
+    return SKIP if effect.skip else NEXT
 
 
 def crossed_borders(rules: Rules, old: int, new: int) -> list[int]:

@@ -131,5 +131,9 @@ def format_cards(cards: Iterable[int]) -> str:
 
 def new_deck(decks: int = 1, jokers: bool = False) -> list[int]:
     """Every card of ``decks`` standard 52-card decks (54 with ``jokers``), sorted."""
-    pack = list(range(52)) + list(JOKERS) * jokers
-    return pack if decks == 1 else sorted(pack * decks)
+    pack = _PACK_WITH_JOKERS if jokers else _PACK  # (copied from a tuple: each new hand's)
+    return list(pack) if decks == 1 else sorted(pack * decks)
+
+
+_PACK = tuple(range(52))
+_PACK_WITH_JOKERS = (*_PACK, *JOKERS)
