@@ -66,6 +66,17 @@ class Kind(StrEnum):
     HALVE_EVEN = "halve-even"
 
 
+class Named(StrEnum):
+    """What the seat a play names is for: the question a front end asks the player."""
+
+    NEXT = "next"  # who plays next
+    CHALLENGE = "challenge"  # whom it challenges
+    SWAP = "swap"  # whose hand it takes for the player's own
+    TAKE = "take"  # whom it takes a card from
+    STRIP = "strip"  # whose hand it strips to one card
+    REVIVE = "revive"  # whom it brings back, or whose hand it fills up
+
+
 MODIFIERS = ("reverse", "skip", "name", "no-draw", "challenge", "swap", "take", "strip", "revive")
 
 
@@ -105,6 +116,21 @@ class Effect:
         """The play names a seat: who plays next, whom it challenges, swaps hands with,
         takes a card from, strips or revives."""
         return self.name or self.challenge or self.moves_cards
+
+    @property
+    def named(self) -> Named | None:
+        """What the seat a play of this effect names is for; None where it names none."""
+        for aim, on in (
+            (Named.SWAP, self.swap),
+            (Named.TAKE, self.take),
+            (Named.STRIP, self.strip),
+            (Named.REVIVE, self.revive),
+            (Named.CHALLENGE, self.challenge),
+            (Named.NEXT, self.name),
+        ):
+            if on:
+                return aim
+        return None
 
     @property
     def moves_cards(self) -> bool:

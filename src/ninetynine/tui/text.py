@@ -17,7 +17,7 @@ from ninetynine.engine.state import Phase
 from ninetynine.engine.view import View
 from ninetynine.language import N_, _, ngettext, translated
 from ninetynine.rules.cards import card_name, show_card
-from ninetynine.rules.effects import Effect, Kind
+from ninetynine.rules.effects import Effect, Kind, Named
 from ninetynine.rules.settings import Rules, Scoring
 from ninetynine.rules.words import counter
 
@@ -182,26 +182,26 @@ def said_at(rules: Rules, total: int) -> dict[str, str]:
     return said
 
 
+# what a card that names a seat asks, by what the seat is for
+_NAMED_QUESTIONS = {
+    Named.NEXT: N_("The {card}: who plays next?"),
+    Named.CHALLENGE: N_("The {card}: whom do you challenge?"),
+    Named.SWAP: N_("The {card}: whose hand do you take for yours?"),
+    Named.TAKE: N_("The {card}: whom do you take a card from?"),
+    Named.STRIP: N_("The {card}: whose hand do you strip to one card?"),
+    Named.REVIVE: N_("The {card}: whom do you bring back, or whose hand do you fill up?"),
+}
+
+
 def choice_question(
     card: int, choices: Sequence[Action], total: int, rules: Rules | None = None
 ) -> str:
     """The question a card with several plays asks (the choices come from the data)."""
     first = choices[0]
     name = card_name(card)
-    if first.target is not None and rules is not None and rules.effect_of(card).challenge:
-        return _("The {card}: whom do you challenge?").format(card=name)
-    if first.target is not None and rules is not None and rules.effect_of(card).swap:
-        return _("The {card}: whose hand do you take for yours?").format(card=name)
-    if first.target is not None and rules is not None and rules.effect_of(card).take:
-        return _("The {card}: whom do you take a card from?").format(card=name)
-    if first.target is not None and rules is not None and rules.effect_of(card).strip:
-        return _("The {card}: whose hand do you strip to one card?").format(card=name)
-    if first.target is not None and rules is not None and rules.effect_of(card).revive:
-        return _("The {card}: whom do you bring back, or whose hand do you fill up?").format(
-            card=name
-        )
     if first.target is not None:
-        return _("The {card}: who plays next?").format(card=name)
+        named = rules.effect_of(card).named if rules is not None else None
+        return translated(_NAMED_QUESTIONS[named or Named.NEXT]).format(card=name)
     if first.to is not None:
         return _("The {card}: new total, 0 to {high}? (now {total})").format(
             card=name, high=choices[-1].to, total=total

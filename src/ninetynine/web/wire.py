@@ -80,7 +80,7 @@ def rules_json(rules: Rules) -> dict[str, Any]:
             and eff.values == (_FACE_VALUES[rank],)
             and not (eff.reverse or eff.skip or eff.names_seat or eff.no_draw)
         )
-        return {"label": effect_label(eff, rules.limit), "special": not plain, "names": named(eff)}
+        return {"label": effect_label(eff, rules.limit), "special": not plain, "names": eff.named}
 
     ranks = rules.cards + (rules.joker_cards if rules.jokers else ())  # SJ, BJ: ranks 13, 14
     return {
@@ -90,22 +90,6 @@ def rules_json(rules: Rules) -> dict[str, Any]:
         "ranks": {ALL_RANKS[r]: card(e, r) for r, e in enumerate(ranks)},
         "suits": {format_card(c): card(e, rank_of(c)) for c, e in rules.suit_cards},
     }
-
-
-def named(eff: Effect) -> str | None:
-    """What the seat a play of this effect names is for (the question a client asks), or
-    None where it names none."""
-    if eff.swap:
-        return "swap"
-    if eff.take:
-        return "take"
-    if eff.strip:
-        return "strip"
-    if eff.revive:
-        return "revive"
-    if eff.challenge:
-        return "challenge"
-    return "next" if eff.name else None
 
 
 def options_json(options: list[CardOption]) -> dict[str, Any]:
