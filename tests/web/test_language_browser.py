@@ -347,3 +347,26 @@ def test_a_live_call_s_bubble_is_in_the_page_s_language(
     bubble = page.locator(f'#seats li[data-seat="{last["seat"]}"] .bubble')
     expect(bubble).to_have_text(str(last["said"]))
     context.close()
+
+
+def test_a_refusal_the_server_sends_is_shown_in_the_page_s_language(
+    browser: Browser, make_server: Callable[..., ServerThread]
+) -> None:
+    # a person who opened an invite link while the last seat was free, and clicks to take it
+    # after somebody else did: the server's refusal is read in the language chosen in the
+    # page (French here, over the browser's German), as the page's own words are
+    web = make_server(seed=99)
+    created = web.create(name="Ann", rules="P", players=2)
+    context = browser.new_context(locale="de-DE", reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(f"{web.url}/t/{created['table']}")
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    page.locator("#language").select_option("fr")
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    expect(page.locator("#join")).to_be_visible()
+    web.join(created["table"], "Bob")
+    page.locator("#join").click()
+    expect(page.locator("#join-error")).to_have_text(
+        "Toutes les places de cette table sont prises."
+    )
+    context.close()

@@ -36,6 +36,7 @@ from starlette.exceptions import HTTPException
 from ninetynine.errors import NinetyNineError
 from ninetynine.web import schema
 from ninetynine.web.accounts.service import Accounts
+from ninetynine.web.catalogs import reader
 from ninetynine.web.clubs.service import Clubs
 from ninetynine.web.errors import ErrorCode, ProtocolError
 from ninetynine.web.guard import Guard
@@ -108,7 +109,7 @@ def create_app(settings: Settings, storage: Storage | None = None) -> FastAPI:
 
 
 async def _protocol_error(request: Request, exc: ProtocolError) -> JSONResponse:
-    return JSONResponse(exc.http_json(), status_code=exc.status)
+    return JSONResponse(exc.http_json(reader(request)), status_code=exc.status)
 
 
 async def _bad_parameter(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -118,10 +119,12 @@ async def _bad_parameter(request: Request, exc: RequestValidationError) -> JSONR
 async def _http_error(request: Request, exc: HTTPException) -> JSONResponse:
     # no such route or method (Starlette's own refusals), in the API's error shape
     error = ProtocolError(schema.HTTP_CODES.get(exc.status_code, ErrorCode.HTTP), exc.detail)
-    return JSONResponse(error.http_json(), status_code=exc.status_code, headers=exc.headers)
+    return JSONResponse(
+        error.http_json(reader(request)), status_code=exc.status_code, headers=exc.headers
+    )
 
 
 async def _server_error(request: Request, exc: NinetyNineError) -> JSONResponse:
     # a storage failure: nothing was changed, the client may try again
     error = ProtocolError(ErrorCode.SERVER, str(exc))
-    return JSONResponse(error.http_json(), status_code=error.status)
+    return JSONResponse(error.http_json(reader(request)), status_code=error.status)

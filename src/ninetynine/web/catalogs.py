@@ -12,6 +12,8 @@ import gettext
 from functools import cache
 from typing import Any
 
+from starlette.requests import HTTPConnection
+
 from ninetynine.language import Language
 
 PLURAL_CATEGORIES: dict[Language, tuple[str, ...]] = {
@@ -23,6 +25,13 @@ PLURAL_CATEGORIES: dict[Language, tuple[str, ...]] = {
     Language.DE: ("one", "other"),
     Language.FR: ("one", "many", "other"),
 }
+
+
+def reader(connection: HTTPConnection) -> Language:
+    """The language a request's refusal is said in: ``?lang=``, else its
+    ``Accept-Language``; never itself refused (a ``lang`` we lack falls back to the header)."""
+    asked = Language.match(connection.query_params.get("lang") or "")
+    return asked or accepted(connection.headers.get("accept-language"))
 
 
 def accepted(header: str | None) -> Language:

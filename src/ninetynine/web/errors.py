@@ -11,6 +11,7 @@ from enum import StrEnum
 from typing import Any
 
 from ninetynine.errors import NinetyNineError, Refusal
+from ninetynine.language import N_, Language
 
 
 class ErrorCode(StrEnum):
@@ -75,6 +76,79 @@ class ErrorCode(StrEnum):
 
 Code = ErrorCode | Refusal  # every code a client can be sent
 
+# What a person is told of each code in their language (``said``). The English ``message``
+# is written for people too, and names the input and the limit: English readers get it
+# as it is; a translation says what the code means, as the message cannot be translated.
+SAID: dict[Code, str] = {
+    ErrorCode.MALFORMED: N_("The server could not read that request."),
+    ErrorCode.BAD_HOST: N_("This server does not answer to that address."),
+    ErrorCode.BAD_NAME: N_("That name cannot be used: choose another."),
+    ErrorCode.BAD_RECORD: N_("That file is not a game record this server can read."),
+    ErrorCode.BAD_RULES: N_("Those rules cannot be played: check the rule set and its settings."),
+    ErrorCode.BAD_TABLE: N_("That table cannot be set up: check its seats and players."),
+    ErrorCode.BAD_TOKEN: N_("Your seat at this table is no longer yours in this browser."),
+    ErrorCode.DUPLICATE: N_("That move was already played."),
+    ErrorCode.STALE: N_("The game moved on before your move arrived: look again and play."),
+    ErrorCode.NOT_STARTED: N_("The game starts when every seat is taken."),
+    ErrorCode.NOT_FINISHED: N_("That can be done when the game is over."),
+    ErrorCode.SPECTATOR: N_("You are watching this table: only its players can do that."),
+    ErrorCode.NO_TABLE: N_("There is no such table: it may have ended."),
+    ErrorCode.TABLE_FULL: N_("Every seat at this table is taken."),
+    ErrorCode.FORBIDDEN_ORIGIN: N_("Play from this server's own page."),
+    ErrorCode.UNSUPPORTED_MEDIA_TYPE: N_("The server could not read that request."),
+    ErrorCode.NOT_FOUND: N_("There is nothing at that address."),
+    ErrorCode.METHOD_NOT_ALLOWED: N_("The server could not read that request."),
+    ErrorCode.HTTP: N_("The server refused that request."),
+    ErrorCode.LIMIT: N_("That is over one of this server's limits."),
+    ErrorCode.TOO_LARGE: N_("That is too large for this server."),
+    ErrorCode.TOO_DEEP: N_("The server could not read that request."),
+    ErrorCode.RATE_LIMITED: N_("Too many requests at once: wait a moment and try again."),
+    ErrorCode.TOO_MANY_TABLES: N_("Too many tables are open: try again later."),
+    ErrorCode.TOO_MANY_CONNECTIONS: N_("Too many pages of this server are open here: close some."),
+    ErrorCode.TOO_MANY_REFUSALS: N_("Too many messages were refused: the connection is closed."),
+    ErrorCode.CROWDED: N_("This table has as many watchers as it takes: try again later."),
+    ErrorCode.BUSY: N_("The server is busy: try again in a moment."),
+    ErrorCode.SERVER: N_("The server could not save that: nothing changed; try again."),
+    ErrorCode.NOT_SIGNED_IN: N_("Sign in first."),
+    ErrorCode.SIGNED_IN: N_("You are signed in already."),
+    ErrorCode.NAME_TAKEN: N_("An account of that name exists: choose another name."),
+    ErrorCode.BAD_CHALLENGE: N_("The sign-in took too long: try again."),
+    ErrorCode.BAD_PASSKEY: N_("That passkey could not be checked: try again."),
+    ErrorCode.SIGN_IN_FAILED: N_("The sign-in failed."),
+    ErrorCode.SIGN_COUNT: N_("That passkey may have been copied: the sign-in was refused."),
+    ErrorCode.BAD_RECOVERY: N_("That recovery code opens no account."),
+    ErrorCode.NO_CLUB: N_("There is no such club of yours."),
+    ErrorCode.NOT_OWNER: N_("Only the club's owner can do that."),
+    ErrorCode.OWNER_STAYS: N_("The owner cannot leave the club: delete it instead."),
+    ErrorCode.NO_MEMBER: N_("That player is not a member of the club."),
+    ErrorCode.BAD_INVITE: N_("That invite link opens no club: ask a member for a new one."),
+    ErrorCode.TOO_MANY_CLUBS: N_("You are in as many clubs as an account may be."),
+    ErrorCode.CLUB_FULL: N_("The club has as many members as it may have."),
+    ErrorCode.NOT_PLAYER: N_("Only a player of this table can do that."),
+    ErrorCode.NO_SHARE: N_("That share link opens no game."),
+    ErrorCode.NO_PLAYER: N_("There is no such player among your clubs."),
+    ErrorCode.NO_SEAT: N_("Your account has no seat at that table."),
+    ErrorCode.BAD_EMAIL: N_("That is not an e-mail address."),
+    ErrorCode.BAD_WEBHOOK: N_("That address cannot be used for a webhook."),
+    ErrorCode.BAD_UNSUBSCRIBE: N_("That unsubscribe link is no account's."),
+    ErrorCode.WORK_TIMEOUT: N_("That took longer than the server allows: it was stopped."),
+    ErrorCode.WORK_MEMORY: N_("That needed more memory than the server allows: it was stopped."),
+    Refusal.GAME_OVER: N_("The game is over."),
+    Refusal.CHANCE_PENDING: N_("Wait: the cards are being dealt."),
+    Refusal.NOT_YOUR_TURN: N_("It is not your turn."),
+    Refusal.NOT_IN_HAND: N_("That card is not in your hand."),
+    Refusal.CHOICE_REQUIRED: N_("That card needs a choice of value."),
+    Refusal.BAD_VALUE: N_("That card cannot count that value."),
+    Refusal.OVER_LIMIT: N_("That card would take the total over the limit: play another."),
+    Refusal.BELOW_ZERO: N_("That card would take the total below zero."),
+    Refusal.OPENING_BAN: N_("That card cannot be played in your first turns."),
+    Refusal.CHAIN: N_("That card cannot be played now: the chain allows other cards."),
+    Refusal.BAD_TARGET: N_("That player cannot be named."),
+    Refusal.CHALLENGE: N_("You are challenged: answer it or accept it."),
+    Refusal.NOT_ALLOWED: N_("That move is not allowed now."),
+    Refusal.BAD_CHANCE: N_("The server could not read that request."),
+}
+
 # The HTTP status of each code that is not a plain bad request (400).
 STATUS = {
     ErrorCode.NO_TABLE: 404,
@@ -128,21 +202,25 @@ class ProtocolError(NinetyNineError):
         400 for a move the rules refuse)."""
         return STATUS.get(self.code, 400) if isinstance(self.code, ErrorCode) else 400
 
-    def details(self) -> dict[str, Any]:
-        """What the WebSocket frame and the HTTP body both hold: ``code``, ``message`` and, for a
-        refused move, ``legal``."""
-        out: dict[str, Any] = {"code": self.code, "message": str(self)}
+    def said(self, lang: Language) -> str:
+        """The refusal in ``lang``, for a person (see :data:`SAID`)."""
+        return str(self) if lang is Language.EN else lang.translation().gettext(SAID[self.code])
+
+    def details(self, lang: Language = Language.EN) -> dict[str, Any]:
+        """What the WebSocket frame and the HTTP body both hold: ``code``, ``message``, ``said``
+        (for a person reading ``lang``) and, for a refused move, ``legal``."""
+        out: dict[str, Any] = {"code": self.code, "message": str(self), "said": self.said(lang)}
         if self.legal is not None:
             out["legal"] = self.legal
         return out
 
-    def json(self) -> dict[str, Any]:
+    def json(self, lang: Language = Language.EN) -> dict[str, Any]:
         """The WebSocket frame."""
-        return {"type": "error", **self.details()}
+        return {"type": "error", **self.details(lang)}
 
-    def http_json(self) -> dict[str, Any]:
+    def http_json(self, lang: Language = Language.EN) -> dict[str, Any]:
         """The body of an HTTP error response."""
-        return {"error": str(self), **self.details()}
+        return {"error": str(self), **self.details(lang)}
 
 
 class LimitError(ProtocolError):
@@ -153,6 +231,6 @@ class LimitError(ProtocolError):
         super().__init__(code, f"{message} (server limit {limit})")
         self.limit = limit
 
-    def details(self) -> dict[str, Any]:
+    def details(self, lang: Language = Language.EN) -> dict[str, Any]:
         """As :meth:`ProtocolError.details`, with ``limit``: the name of the setting."""
-        return {**super().details(), "limit": self.limit}
+        return {**super().details(lang), "limit": self.limit}

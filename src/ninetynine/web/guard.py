@@ -20,6 +20,9 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from starlette.requests import HTTPConnection
+
+from ninetynine.web.catalogs import reader
 from ninetynine.web.errors import ErrorCode, LimitError, ProtocolError
 
 Scope = MutableMapping[str, Any]
@@ -227,7 +230,7 @@ class Guard:
         """Answers a refused request with ``error`` as a JSON body with the security headers; a
         WebSocket gets that answer to its handshake where the server can send one, else a close with
         code 1008."""
-        body = json.dumps(error.http_json()).encode()
+        body = json.dumps(error.http_json(reader(HTTPConnection(scope)))).encode()
         start = {
             "status": error.status,
             "headers": [

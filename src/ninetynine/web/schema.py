@@ -42,10 +42,15 @@ class Model(BaseModel):
 
 class Refusal(Model):
     """A refusal (:class:`ninetynine.web.errors.ProtocolError`): ``code`` for programs,
-    ``message`` for people."""
+    ``message`` for people and logs, ``said`` for a person in the language asked for."""
 
     code: ErrorCode | RuleRefusal
     message: str
+    said: str = Field(
+        "",
+        description="the refusal in the request's language (?lang=, else Accept-Language; "
+        "the message itself in English)",
+    )
     legal: list[str] = Field(
         default_factory=list, description="a refused move: the moves allowed instead"
     )

@@ -23,6 +23,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from ninetynine.errors import NinetyNineError
 from ninetynine.web.accounts.service import SESSION_COOKIE
+from ninetynine.web.catalogs import reader
 from ninetynine.web.conn import Conn
 from ninetynine.web.errors import ErrorCode, LimitError, ProtocolError
 from ninetynine.web.limits import Bucket, Limits, json_object
@@ -192,7 +193,7 @@ async def _receive_loop(
         except WebSocketDisconnect:
             return Ending.GONE
         except ProtocolError as e:
-            conn.send_json(e.json())
+            conn.send_json(e.json(conn.lang))
             refused += e.code != "rate_limited"  # (the rate limit's bucket refills)
             if refused >= limits.refusals_per_connection:
                 conn.send_json(
@@ -200,11 +201,11 @@ async def _receive_loop(
                         "refusals_per_connection",
                         f"{refused} messages in a row were refused: the connection is closed",
                         code=ErrorCode.TOO_MANY_REFUSALS,
-                    ).json()
+                    ).json(conn.lang)
                 )
                 return Ending.REFUSED
         except NinetyNineError as e:  # a storage failure: nothing was applied
-            conn.send_json(ProtocolError(ErrorCode.SERVER, str(e)).json())
+            conn.send_json(ProtocolError(ErrorCode.SERVER, str(e)).json(conn.lang))
 
 
 async def _handle(lobby: Lobby, table: Table, conn: Conn, msg: dict[str, Any]) -> bool:
@@ -237,7 +238,7 @@ async def _handle(lobby: Lobby, table: Table, conn: Conn, msg: dict[str, Any]) -
 
 async def _refuse(ws: WebSocket, error: ProtocolError) -> None:
     with contextlib.suppress(Exception):
-        await ws.send_json(error.json())
+        await ws.send_json(error.json(reader(ws)))
         await ws.close(code=4000)
 
 

@@ -23,11 +23,16 @@ export function svg(tag, attrs = {}, ...children) {
 export const icon = (d) => svg("svg", { class: "icon", viewBox: "0 0 24 24", "aria-hidden": "true", focusable: "false" },
                                svg("path", { d }));
 
+// The language the server says its refusals in: the page's (i18n.js sets it once loaded).
+let reading = null;
+export const readIn = (tag) => { reading = tag; };
+
 export async function api(path, body) {
-  const res = await fetch(path, body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const headers = reading ? { "Accept-Language": reading } : {};
+  const res = await fetch(path, body === undefined ? { headers } : {
+    method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const data = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
-  if (!res.ok) throw Object.assign(new Error(data.error || data.message || `HTTP ${res.status}`), { status: res.status });
+  if (!res.ok) throw Object.assign(new Error(data.said || data.error || data.message || `HTTP ${res.status}`), { status: res.status, code: data.code });
   return data;
 }
 

@@ -2,7 +2,7 @@
 // the server's compiled gettext catalogs as JSON). _() and ngettext() are written as the
 // Python side's, so Babel extracts the messages from these scripts into the same catalogs;
 // the page's own sentences are marked data-i18n (data-i18n-attr for attributes).
-import { $, el, prefs } from "./dom.js";
+import { $, el, prefs, readIn } from "./dom.js";
 
 let messages = {};
 let categories = ["one", "other"];
@@ -51,6 +51,7 @@ export async function loadLanguage() {
   lang = data.lang;
   plurals = new Intl.PluralRules(lang);
   document.documentElement.lang = lang;
+  readIn(lang);
   translatePage();
   offerLanguages(data.languages);
   return true;

@@ -110,7 +110,7 @@ const send = (msg) => { if (ws && ws.readyState === 1) ws.send(JSON.stringify(ms
 function onMessage(msg) {
   switch (msg.type) {
     case "error":
-      showError(msg.message);
+      showError(msg.said || msg.message);
       if (msg.code === "bad_token") {
         localStorage.removeItem(tokenKey(tableId));
         sessionStorage.setItem(movedKey(tableId), "1");
