@@ -49,11 +49,20 @@ ROOT = Path(__file__).resolve().parents[1]
 CEILING_SHARE = 0.65  # the fast path under P, 4 players, as a share of the ceiling
 RULES_SHARE = 0.8  # every rule set's fast path, as a share of P's
 CEILING = "minimal P engine (ceiling)"
+TWO_DECKS_BOUND = "minimal P engine, 6 players (two decks)"
 DEFAULT_RULES = "P,K,G,J,TW,IS,QC"
 
 
 def fast_matches(rules: Rules, players: int, matches: int, seed: int) -> int:
-    """Play whole matches on the fast path; returns the decisions made."""
+    """Play whole matches on the fast path, each in one call (``State.play_random``);
+    returns the decisions made."""
+    rng = random.Random(seed)
+    return sum(new_game(rules, players).play_random(rng) for _ in range(matches))
+
+
+def stepped_matches(rules: Rules, players: int, matches: int, seed: int) -> int:
+    """The fast path a decision at a time, as a caller that chooses each move drives it
+    (``apply_code(choice(legal_codes()))``): the one-call playout's baseline."""
     rng = random.Random(seed)
     choice = rng.choice
     decisions = 0
@@ -88,10 +97,11 @@ def checked_matches(rules: Rules, players: int, matches: int, seed: int) -> int:
 
 def contenders(rule_ids: list[str], players: int) -> dict[str, tuple[str, str, int]]:
     """Each contender's name: (kind, rules, players)."""
-    found = {CEILING: ("minimal", "P", players)}
+    found = {CEILING: ("minimal", "P", players), TWO_DECKS_BOUND: ("minimal-two-decks", "P", 6)}
     for rules in rule_ids:
         found[f"fast path, {rules}, {players} players"] = ("fast", rules, players)
     found["fast path, P, 6 players (two decks)"] = ("fast", "P", 6)
+    found[f"fast path a step at a time, P, {players} players"] = ("stepped", "P", players)
     found[f"checked API, P, {players} players"] = ("checked", "P", players)
     return found
 
@@ -102,8 +112,12 @@ def player(kind: str, rules_id: str, players: int) -> Callable[[int, int], int]:
         from minimal_engine import minimal_p_matches
 
         return lambda m, seed: minimal_p_matches(m, seed, players)
+    if kind == "minimal-two-decks":
+        from minimal_engine import minimal_p_matches
+
+        return lambda m, seed: minimal_p_matches(m, seed, players, decks=2)
     rules = load_rules(rules_id)
-    play = checked_matches if kind == "checked" else fast_matches
+    play = {"checked": checked_matches, "stepped": stepped_matches}.get(kind, fast_matches)
     return lambda m, seed: play(rules, players, m, seed)
 
 
@@ -147,6 +161,12 @@ def by_instructions(runs: dict[str, tuple[str, str, int]], matches: int, p_fast:
     for name, value in count.items():
         to_p = f"{count[p_fast] / value:12.2f}" if runs[name][0] == "fast" else ""
         print(f"{name:44}{value:14,.0f}{count[CEILING] / value:12.2f}{to_p}")
+    two = "fast path, P, 6 players (two decks)"
+    print(
+        "a second deck's cost: the minimal engine's two decks at 6 players / its P at 4: "
+        f"{count[CEILING] / count[TWO_DECKS_BOUND]:.2f}; the fast path's: "
+        f"{count[p_fast] / count[two]:.2f}"
+    )
 
 
 def measure(kind: str, rules_id: str, players: int, matches: int, seed: int) -> dict[str, float]:
@@ -223,6 +243,12 @@ def main() -> int:
     print(
         f"fast path, P, {args.players} players / ceiling: {share:.2f} "
         f"({verdict}: target {CEILING_SHARE})"
+    )
+    two = "fast path, P, 6 players (two decks)"
+    print(
+        "a second deck's cost: the minimal engine's two decks at 6 players / its P at 4: "
+        f"{spread(ratios(TWO_DECKS_BOUND, CEILING), 2).strip()}; the fast path's: "
+        f"{spread(ratios(two, p_fast), 2).strip()}"
     )
     short = [
         f"{n} {statistics.median(ratios(n, p_fast)):.2f}"

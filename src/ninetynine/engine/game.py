@@ -75,18 +75,17 @@ def step(state: State, action: Move, seat: int | None = None) -> tuple[State, li
 def play_out(
     state: State, rng: random.Random, *, fast: bool = True, max_steps: int = 1_000_000
 ) -> State:
-    """Play random legal actions (and sample chance) until the game ends, in place."""
+    """Play random legal actions (and sample chance) until the game ends, in place: on the
+    fast path in one call (:meth:`State.play_random`), else through the checked API."""
+    if fast:
+        state.play_random(rng, max_steps)
+        return state
     choice = rng.choice
     for _ in range(max_steps):
         if state.phase == OVER:
             return state
         if state.phase == CHANCE:
-            if fast:
-                state.play_chance(rng)
-            else:
-                state.apply(state.sample_chance(rng))
-        elif fast:
-            state.apply_code(choice(state.legal_codes()))
+            state.apply(state.sample_chance(rng))
         else:
             state.apply(choice(state.legal_actions()))
     raise RuntimeError(f"no end after {max_steps} steps: {state!r}")

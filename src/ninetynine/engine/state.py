@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 
@@ -91,6 +92,7 @@ from ninetynine.rules.cards import (
     RANKS,
     format_card,
     format_cards,
+    full_pack,
     new_deck,
     rank_name,
     rank_of,
@@ -282,11 +284,12 @@ class State(Penalties):
         # the cards of chance_request(), without building it (a deal is on the hot path);
         # sorting by random keys: a uniform shuffle, several times cheaper than rng.shuffle
         rnd = rng.random
-        cards = self._chance_cards()
-        if len(cards) == 52 and self.decks == 1 and not self.rules.jokers:  # card i is i
-            keys = [rnd() for _ in cards]
+        held = self._chance_cards()
+        if len(held) == 52 and self.decks == 1 and not self.rules.jokers:  # card i is i
+            keys = [rnd() for _ in held]
             return Shuffle(tuple(sorted(range(52), key=keys.__getitem__)))
-        cards = sorted(cards)
+        pack = full_pack(self.decks, self.rules.jokers)
+        cards: Sequence[int] = pack if len(held) == len(pack) else sorted(held)  # (sorted)
         if len(cards) < 2:
             return Shuffle(tuple(cards))
         keys = [rnd() for _ in cards]
@@ -866,6 +869,86 @@ class State(Penalties):
             if ev is not None:
                 ev.append(E.DrawSkipped(seat, "did not draw"))
             self.phase, self.turn, self.owed, self.next_turn = PLAY, self.next_turn, 0, -1
+
+    def play_random(self, rng: random.Random, max_steps: int = 1_000_000) -> int:
+        """Play uniformly random legal moves, and draw chance, until the game is over, in
+        place: one call for a whole random playout; returns the decisions made. Each move
+        is a uniform choice among the legal ones, as ``rng.choice(legal_codes())`` makes,
+        but not the same draw: where the plays of the total's row are the legal moves, they
+        are read unsorted, and a run of plays that only pass the turn on and draw is played
+        in local variables (:meth:`_quick_run`)."""
+        choice, apply_code, legal_codes = rng.choice, self.apply_code, self.legal_codes
+        rows_suffice = self.c.rows_suffice  # (else only legal_codes knows the legal moves)
+        decisions = 0
+        for _step in range(max_steps):
+            phase = self.phase
+            if phase == PLAY:
+                if rows_suffice:
+                    run, code = self._quick_run(choice)
+                    decisions += run
+                else:
+                    code = -1
+                apply_code(choice(legal_codes()) if code < 0 else code)
+                decisions += 1
+            elif phase == CHANCE:
+                self.play_chance(rng)
+            elif phase == OVER:
+                return decisions
+            else:  # a draw to take or decline
+                apply_code(choice(legal_codes()))
+                decisions += 1
+        raise RuntimeError(f"no end after {max_steps} steps: {self!r}")
+
+    def _quick_run(self, choice: Callable[[list[int]], int]) -> tuple[int, int]:
+        """Random plays from the rows while each is one of apply_code's quick lane (it
+        passes the turn on and its player draws), played as that lane plays it with the
+        total, the turn and the direction held in local variables; returns how many, and
+        the next play chosen, which the caller applies (-1: the row does not give the legal
+        moves here; a hand with a card that names a seat, say). A test plays every preset
+        both ways and compares the states."""
+        c = self.c
+        if c.may_pend and (self.chain or self.plays_left or self.challenger >= 0):
+            return 0, -1
+        rows, row_of, quick, naming, quick_turn = c.rows, c.row, c.quick, c.naming, self._quick_turn
+        total, seat, n, direction = self.total, self.turn, self.n, self.direction
+        hands, pile, stock, in_hand = self.hands, self.pile, self.stock, self.in_hand
+        played, one_deck, owed = self.turns_played, self.decks == 1, self.owed
+        run, code = 0, -1
+        while True:
+            hand = hands[seat]
+            if naming and not naming.isdisjoint(hand):
+                code = -1  # its plays, once per seat named: legal_codes'
+                break
+            row = rows.get(total) or row_of(total)
+            codes: list[int] = []
+            # (a second copy of a card, with two decks, is no second move)
+            for card in hand if one_deck else set(hand):
+                codes += row[card]
+            if not codes:
+                code = -1
+                break
+            code = choice(codes)
+            found = quick.get(total * AFTER_KEY + code)
+            if found is None or owed or len(stock) < 2:
+                break
+            new, step, card = found
+            if step == NEXT:
+                nxt = (seat + direction) % n
+            else:  # a reverse or a skip: the lane's own turn step (it sets the direction)
+                nxt = quick_turn(step, seat, code)
+                if nxt < 0:
+                    break
+                direction = self.direction
+            total = new
+            hand.remove(card)
+            pile.append(card)
+            played[seat] += 1
+            seat = nxt if in_hand[nxt] else self._next_seat(nxt, 1)
+            hand.append(stock.pop())
+            run += 1
+        if run:
+            self.total, self.turn, self.passes, self.may_decline = total, seat, 0, False
+        return run, code
 
     def apply_code(self, code: int) -> None:
         """Apply a legal action code without checking it (the fast path): the seat to act

@@ -20,6 +20,7 @@ between them are never dealt, so ``rank_of`` stays a shift.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 
 from ninetynine.errors import NotationError
 from ninetynine.language import N_, _, translated
@@ -131,8 +132,15 @@ def format_cards(cards: Iterable[int]) -> str:
 
 def new_deck(decks: int = 1, jokers: bool = False) -> list[int]:
     """Every card of ``decks`` standard 52-card decks (54 with ``jokers``), sorted."""
-    pack = _PACK_WITH_JOKERS if jokers else _PACK  # (copied from a tuple: each new hand's)
-    return list(pack) if decks == 1 else sorted(pack * decks)
+    return list(full_pack(decks, jokers))  # (copied from a tuple: each new hand's)
+
+
+@cache
+def full_pack(decks: int = 1, jokers: bool = False) -> tuple[int, ...]:
+    """:func:`new_deck` as a tuple, made once: the cards a deal shuffles, in the sorted
+    order a shuffle permutes."""
+    pack = _PACK_WITH_JOKERS if jokers else _PACK
+    return pack if decks == 1 else tuple(sorted(pack * decks))
 
 
 _PACK = tuple(range(52))
