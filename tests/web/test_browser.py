@@ -8,7 +8,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
 from tests.web.helpers import ServerThread
 from tests.web.pages import create_table, over, play_one, take_turn
@@ -198,6 +198,77 @@ def test_a_swap_and_a_take_ask_in_words_and_show_the_cards_that_change_hands(
                 f"Pip takes a card from {seats[2]}'s hand, unseen."
             )
             expect(known).to_have_count(0)
+
+
+def test_a_swap_and_a_take_are_seen_from_both_seats(
+    browser: Browser, make_server: Callable[..., ServerThread], tmp_path: Path
+) -> None:
+    """Two people at one table (FAMILIES.md §12, O46, O47): after a swap each sees, face up at
+    the other's seat, the cards it gave away; after a take the victim sees the card it lost
+    at the taker's seat, and the taker sees nothing of the victim's hand."""
+    web = make_server()
+
+    def hand_of(page: Page) -> list[str]:
+        cards = page.locator("#hand button").evaluate_all("bs => bs.map(b => b.dataset.card)")
+        return sorted(cards)
+
+    def known_at(page: Page, seat: int) -> list[str]:
+        chips = page.locator(f"#seats li[data-seat='{seat}'] .held .chip.known")
+        return sorted(chips.all_inner_texts())
+
+    def shown(cards: list[str]) -> list[str]:
+        return sorted(c[:-1] + SUIT_SIGNS[c[-1]] for c in cards)
+
+    for effect in ("swap", "take"):
+        house = tmp_path / f"{effect}2.toml"
+        house.write_text(
+            'preset = "P"\n[rules.cards]\n'
+            + "".join(f'{r} = "hold {effect}"\n' for r in EVERY_RANK)
+        )
+        pip = browser.new_context(reduced_motion="reduce").new_page()
+        bob = browser.new_context(reduced_motion="reduce").new_page()
+        invite = create_table(pip, web.url, "Pip", 2, {}, house)
+        bob.goto(invite)
+        bob.locator("#join-panel").get_by_label("Your name").fill("Bob")
+        bob.get_by_role("button", name="Take a seat").click()
+        pages, names = {1: pip, 2: bob}, {1: "Pip", 2: "Bob"}
+        for page in pages.values():
+            page.wait_for_function("() => document.querySelectorAll('#hand button').length")
+        state = pip.locator("#board").get_attribute("data-state")
+        actor = 1 if pip.locator("#hand button.legal").count() else 2
+        victim = 3 - actor
+        mover, other = pages[actor], pages[victim]
+        mine, theirs = hand_of(mover), hand_of(other)
+        card = mover.locator("#hand button.legal").first
+        played = card.get_attribute("data-card")
+        card.click()
+        choice = mover.locator("#choice button[data-action]")
+        if choice.count():  # (one seat to name: the play names it without asking)
+            assert choice.all_inner_texts() == [names[victim]]
+            choice.click()
+        for page in pages.values():
+            page.wait_for_function(
+                "s => document.getElementById('board').dataset.state !== s", arg=state
+            )
+        rest = [c for c in mine if c != played]
+        if effect == "swap":
+            for page in pages.values():
+                expect(page.locator("#log")).to_contain_text("swaps hands with")
+            # each holds the other's old hand (and the mover a card drawn) and sees its own
+            # old cards face up at the other's seat
+            assert set(theirs) <= set(hand_of(mover)) and hand_of(other) == rest
+            assert known_at(mover, victim) == shown(rest)
+            assert known_at(other, actor) == shown(theirs)
+        else:
+            text = f"{names[actor]} takes a card from {names[victim]}'s hand, unseen."
+            for page in pages.values():
+                expect(page.locator("#log")).to_contain_text(text)
+            lost = sorted(set(theirs) - set(hand_of(other)))
+            assert len(lost) == 1 and lost[0] in hand_of(mover)
+            assert known_at(other, actor) == shown(lost)  # the victim knows where it went
+            assert known_at(mover, victim) == []  # the taker knows nothing of the rest
+        pip.context.close()
+        bob.context.close()
 
 
 @pytest.mark.parametrize("rules", ["CN99", "moving"])
