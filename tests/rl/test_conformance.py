@@ -68,8 +68,10 @@ def openspiel_tables() -> list[tuple[str, int]]:
         tables += [
             (preset, n) for n in range(max(2, rules.players_min), min(8, rules.players_max) + 1)
         ]
-    # naming, chains, up-cards, a drawn leader, teams, game points, milestones
+    # naming, chains, up-cards, a drawn leader, teams, game points, milestones; jokers and
+    # cards that move between hands (swaps, takes, strips, revivals)
     return tables + [
+        ("CN99", 3),
         ("TW", 4),
         ("IS", 3),
         ("P-UPCARD", 4),
@@ -86,7 +88,7 @@ def test_openspiel_random_sim_test(preset: str, players: int) -> None:
     pyspiel.random_sim_test(game, num_sims=1, serialize=players == 3, verbose=False)
 
 
-@pytest.mark.parametrize(("preset", "players"), [("P", 4), ("P-UPCARD", 3), ("J", 3)])
+@pytest.mark.parametrize(("preset", "players"), [("P", 4), ("P-UPCARD", 3), ("J", 3), ("CN99", 4)])
 def test_openspiel_random_sim_test_with_a_chance_node_a_card(preset: str, players: int) -> None:
     params = {"rules": preset, "players": players, "chance": "card"}
     game = pyspiel.load_game("python_ninetynine", params)

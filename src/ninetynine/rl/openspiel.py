@@ -50,7 +50,7 @@ from ninetynine.engine.state import CHANCE, DOWN, FIELDS, LEAD, UPCARD, State
 from ninetynine.engine.tables import PARAM, card_of
 from ninetynine.engine.view import observe
 from ninetynine.records.position import format_position, parse_position
-from ninetynine.rl.encoding import Encoding, encoding_for, rules_for
+from ninetynine.rl.encoding import SLOT, Encoding, encoding_for, rules_for
 from ninetynine.rules.cards import format_card, format_cards
 from ninetynine.rules.settings import Rules
 
@@ -402,12 +402,12 @@ class Observer:
     def __init__(self, encoding: Encoding, perfect_recall: bool) -> None:
         self.encoding = encoding
         self.perfect_recall = perfect_recall
-        n = encoding.players
-        played = n * 52 if perfect_recall else 0
+        n, slots = encoding.players, encoding.slots  # (54 card slots with the jokers)
+        played = n * slots if perfect_recall else 0
         self.tensor = np.zeros(encoding.size + played, np.float32)
         self.dict = {"observation": self.tensor[: encoding.size]}
         if perfect_recall:
-            self.dict["played"] = self.tensor[encoding.size :].reshape(n, 52)
+            self.dict["played"] = self.tensor[encoding.size :].reshape(n, slots)
 
     def set_from(self, state: NinetyNineState, player: int) -> None:
         """Fills ``tensor`` with ``player``'s observation of ``state`` and, with perfect recall,
@@ -423,7 +423,7 @@ class Observer:
         played.fill(0)
         n, unit = self.encoding.players, 1.0 / self.encoding.decks
         for seat, card in state._t.played:
-            played[(seat - player) % n, card] += unit
+            played[(seat - player) % n, SLOT[card]] += unit
 
     def string_from(self, state: NinetyNineState, player: int) -> str:
         """``player``'s information-state string of ``state`` with perfect recall, else its
