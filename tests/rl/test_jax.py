@@ -1,0 +1,79 @@
+"""The JAX engine against the reference engine (the batch engine's differential test: the
+same shuffles and actions give the same totals, lives, turns, hands and winners) and
+against the NumPy batch engine with its own shuffles (the same distributions)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ninetynine.errors import RulesError
+from ninetynine.rl.batch import Batch
+from ninetynine.rl.jax import JaxBatch
+from tests.rl.test_batch import ScriptedShuffles, reference_game, replay
+
+
+@pytest.mark.parametrize(
+    ("preset", "players"),
+    [
+        ("P", 2),
+        ("P", 5),
+        ("P", 8),  # two decks
+        ("K", 3),
+        ("K", 6),
+        ("G", 3),
+        ("G", 8),
+        ("J", 2),
+        ("J", 5),
+        ("BGA", 3),  # the loser leads
+    ],
+)
+def test_the_jax_engine_plays_as_the_reference_engine(preset: str, players: int) -> None:
+    games = [reference_game(preset, players, seed) for seed in range(12)]
+    batch = JaxBatch(
+        preset,
+        players,
+        len(games),
+        seed=1,
+        shuffler=ScriptedShuffles(games),
+        first=np.array([g["first"] for g in games]),
+    )
+    assert replay(batch, games) > 200
+
+
+def outcomes(batch: Batch | JaxBatch, steps: int) -> dict[str, np.ndarray]:
+    """Random games' hands, winners' lives and decisions, for the games that ended."""
+    hands, lives, decisions = [], [], []
+    started = np.zeros(batch.size, np.int64)
+    for step in range(steps):
+        batch.step(batch.random_actions(batch.legal()))
+        over = np.flatnonzero(batch.over)
+        hands += batch.final_hands[over].tolist()
+        lives += batch.final_lives[over].max(axis=1).tolist()
+        decisions += (step + 1 - started[over]).tolist()
+        started[over] = step + 1
+    return {"hands": np.array(hands), "lives": np.array(lives), "decisions": np.array(decisions)}
+
+
+@pytest.mark.parametrize(("preset", "players"), [("P", 4), ("G", 5), ("J", 4)])
+def test_the_jax_engine_plays_the_batch_engines_distributions(preset: str, players: int) -> None:
+    """Thousands of games with each engine's own shuffles: the same mean game length (in
+    hands and decisions) and winner's lives, within five standard errors."""
+    size, steps = 1024, 700
+    ours = outcomes(JaxBatch(preset, players, size, seed=5), steps)
+    numpy = outcomes(Batch(preset, players, size, seed=5), steps)
+    assert len(ours["hands"]) > 1500
+    for name, a in ours.items():
+        b = numpy[name]
+        error = np.sqrt(a.var() / len(a) + b.var() / len(b))
+        assert abs(a.mean() - b.mean()) <= 5 * error, (name, a.mean(), b.mean())
+
+
+def test_the_jax_engine_names_what_it_does_not_play() -> None:
+    with pytest.raises(RulesError) as e:
+        JaxBatch("TW", 4, 8)
+    assert "batch engine" in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_game_is_compact() -> None:
+    assert JaxBatch("P", 4, 16, seed=1).bytes_per_game <= 200
