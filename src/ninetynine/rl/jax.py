@@ -150,13 +150,13 @@ class Engine:
         if first is None:
             first = jax.random.randint(k1, (), 0, self.n)
         s, p = self.new_game(self.blank, jnp.asarray(first, I32))
-        return self.finish(self.shuffled(s, p, jax.random.uniform(k2, (self.cards,))), p)
+        return self.finish(self.shuffled(s, p.shuffle, jax.random.uniform(k2, (self.cards,))), p)
 
     def step(self, s: State, action: jax.Array, key: jax.Array) -> State:
         """Play ``action`` (legal: see :meth:`legal`) in game ``s``; chance from ``key``."""
         k1, k2 = jax.random.split(key)
         s, p = self.play(s, action, jax.random.randint(k1, (), 0, self.n))
-        return self.finish(self.shuffled(s, p, jax.random.uniform(k2, (self.cards,))), p)
+        return self.finish(self.shuffled(s, p.shuffle, jax.random.uniform(k2, (self.cards,))), p)
 
     def legal(self, s: State) -> jax.Array:
         """The legal actions of the seat to act, a bit per action (as ``Batch.legal``)."""
@@ -309,7 +309,7 @@ class Engine:
         count: every card, or the pile (every card not in a hand nor on top)."""
         out = jnp.concatenate([s.hands.ravel(), s.top[None]]).astype(I32)
         left = self.decks - (out[:, None] == jnp.arange(52)).sum(0)
-        pile = jnp.searchsorted(jnp.cumsum(left), jnp.arange(self.cards), side="right")
+        pile = (jnp.cumsum(left) <= jnp.arange(self.cards)[:, None]).sum(1)  # sorted
         deck = kind == DECK
         return jnp.where(deck, self.deck, pile), jnp.where(deck, self.cards, left.sum())
 
@@ -324,11 +324,17 @@ class Engine:
             stock_len=jnp.where(shuffled, count, s.stock_len),
         )
 
-    def shuffled(self, s: State, p: Pending, noise: jax.Array) -> State:
-        """The shuffle ``p`` asks for, in the order of ``noise`` (a uniform number a card)."""
-        cards, count = self.to_shuffle(s, p.shuffle)
-        keys = jnp.where(jnp.arange(self.cards) < count, noise, 2.0)  # padding sorts last
-        return self.stocked(s, p.shuffle, cards[jnp.argsort(keys)], count)
+    def shuffled(self, s: State, kind: jax.Array, noise: jax.Array) -> State:
+        """A shuffle of ``kind`` in the order of ``noise`` (a uniform number a card)."""
+        cards, count = self.to_shuffle(s, kind)
+        at = jnp.arange(self.cards)
+        keys = jnp.where(at < count, noise, 2.0)  # padding sorts last
+        # each card's rank among the keys, ties by place (XLA's sort is slow on the CPU:
+        # for a deck or two, counting is faster), then the card of each rank
+        below = (keys < keys[:, None]) | ((keys == keys[:, None]) & (at < at[:, None]))
+        rank = below.sum(1)
+        order = jnp.where(rank[:, None] == at, cards[:, None], 0).sum(0)
+        return self.stocked(s, kind, order, count)
 
     def finish(self, s: State, p: Pending) -> State:
         """The deal of a new hand off the top of the stock, or the draw, that ``p`` asks for."""
@@ -361,8 +367,29 @@ class Engine:
         k1, k2 = jax.random.split(key)
         size = actions.shape[0]
         s, p = jax.vmap(self.play)(s, actions, jax.random.randint(k1, (size,), 0, self.n))
-        noise = jax.random.uniform(k2, (size, self.cards))
-        return jax.vmap(self.finish)(jax.vmap(self.shuffled)(s, p, noise), p)
+        return jax.vmap(self.finish)(self.shuffle_some(s, p, k2), p)
+
+    def shuffle_some(self, s: State, p: Pending, key: jax.Array) -> State:
+        """The shuffles ``p`` asks for in a batch, done for the games that ask alone (a few
+        in a step), a chunk of them at a time."""
+        size = p.shuffle.shape[0]
+        chunk = max(64, size // 16)
+
+        def some(carry: tuple[State, jax.Array, jax.Array]) -> tuple[State, jax.Array, jax.Array]:
+            s, need, key = carry
+            key, noise_key = jax.random.split(key)
+            (rows,) = jnp.nonzero(need, size=chunk, fill_value=size)  # size: none
+            kind = jnp.where(rows < size, p.shuffle[jnp.minimum(rows, size - 1)], NONE)
+            games = jax.tree.map(lambda a: a[rows], s)
+            noise = jax.random.uniform(noise_key, (chunk, self.cards))
+            done = jax.vmap(self.shuffled)(games, kind, noise)
+            s = s._replace(
+                stock=s.stock.at[rows].set(done.stock, mode="drop"),
+                stock_len=s.stock_len.at[rows].set(done.stock_len, mode="drop"),
+            )
+            return s, need.at[rows].set(False, mode="drop"), key
+
+        return jax.lax.while_loop(lambda c: c[1].any(), some, (s, p.shuffle != NONE, key))[0]
 
     def _init_batch(self, key: jax.Array, first: jax.Array) -> State:
         return jax.vmap(self.init)(jax.random.split(key, first.shape[0]), first)
