@@ -128,6 +128,7 @@ class Engine:
         self.next_seat, self.popcount = const(t.next_seat), const(t.popcount)
         self.place, self.count, self.pick = const(t.place), const(t.count), const(t.pick)
         self.deck = const(np.sort(t.deck))
+        self.copy = const(np.arange(self.cards) % self.decks)  # which copy of its card
         # a game's arrays: the NumPy engine's, one game's part of each
         self.blank = State(**{f: jnp.asarray(getattr(t, f)[0]) for f in State._fields})
         r = rules
@@ -149,14 +150,19 @@ class Engine:
         k1, k2 = jax.random.split(key)
         if first is None:
             first = jax.random.randint(k1, (), 0, self.n)
-        s, p = self.new_game(self.blank, jnp.asarray(first, I32))
-        return self.finish(self.shuffled(s, p.shuffle, jax.random.uniform(k2, (self.cards,))), p)
+        return self.chance(*self.new_game(self.blank, jnp.asarray(first, I32)), k2)
 
     def step(self, s: State, action: jax.Array, key: jax.Array) -> State:
         """Play ``action`` (legal: see :meth:`legal`) in game ``s``; chance from ``key``."""
         k1, k2 = jax.random.split(key)
-        s, p = self.play(s, action, jax.random.randint(k1, (), 0, self.n))
-        return self.finish(self.shuffled(s, p.shuffle, jax.random.uniform(k2, (self.cards,))), p)
+        return self.chance(*self.play(s, action, jax.random.randint(k1, (), 0, self.n)), k2)
+
+    def chance(self, s: State, p: Pending, key: jax.Array) -> State:
+        """The stock ``p`` asks for, then the deal or draw, the cards drawn from ``key``."""
+        k1, k2 = jax.random.split(key)
+        s = select(p.shuffle == PILE, self.restocked(s, p), s)
+        s = self.to_deal(s, p, jax.random.uniform(k1, (self.n * self.hand_size,)))
+        return self.finish(s, p, jax.random.uniform(k2))
 
     def legal(self, s: State) -> jax.Array:
         """The legal actions of the seat to act, a bit per action (as ``Batch.legal``)."""
@@ -304,14 +310,18 @@ class Engine:
 
     # Chance -------------------------------------------------------------------------------
 
-    def to_shuffle(self, s: State, kind: jax.Array) -> tuple[jax.Array, jax.Array]:
-        """The cards a shuffle of ``kind`` orders, sorted and padded with EMPTY, and their
-        count: every card, or the pile (every card not in a hand nor on top)."""
+    def shuffling(self, s: State, kind: jax.Array) -> jax.Array:
+        """Which cards of the sorted deck (``deck``: each card ``decks`` times) a shuffle of
+        ``kind`` orders: every one, or the pile's (the cards not in a hand nor on top)."""
         out = jnp.concatenate([s.hands.ravel(), s.top[None]]).astype(I32)
-        left = self.decks - (out[:, None] == jnp.arange(52)).sum(0)
-        pile = (jnp.cumsum(left) <= jnp.arange(self.cards)[:, None]).sum(1)  # sorted
-        deck = kind == DECK
-        return jnp.where(deck, self.deck, pile), jnp.where(deck, self.cards, left.sum())
+        left = self.decks - (jnp.arange(52)[:, None] == out).sum(1)
+        return (kind == DECK) | (self.copy < left[self.deck])
+
+    def to_shuffle(self, s: State, kind: jax.Array) -> tuple[jax.Array, jax.Array]:
+        """The cards a shuffle of ``kind`` orders, sorted and padded with EMPTY (as a
+        :data:`~ninetynine.rl.batch.Shuffler` is given them), and their count."""
+        inside = self.shuffling(s, kind)
+        return jnp.sort(jnp.where(inside, self.deck, EMPTY)), inside.sum()
 
     def stocked(self, s: State, kind: jax.Array, order: jax.Array, count: jax.Array) -> State:
         """The stock after a shuffle of ``kind``: ``order``'s first ``count`` cards, the top
@@ -324,20 +334,36 @@ class Engine:
             stock_len=jnp.where(shuffled, count, s.stock_len),
         )
 
-    def shuffled(self, s: State, kind: jax.Array, noise: jax.Array) -> State:
-        """A shuffle of ``kind`` in the order of ``noise`` (a uniform number a card)."""
-        cards, count = self.to_shuffle(s, kind)
-        at = jnp.arange(self.cards)
-        keys = jnp.where(at < count, noise, 2.0)  # padding sorts last
-        # each card's rank among the keys, ties by place (XLA's sort is slow on the CPU:
-        # for a deck or two, counting is faster), then the card of each rank
-        below = (keys < keys[:, None]) | ((keys == keys[:, None]) & (at < at[:, None]))
-        rank = below.sum(1)
-        order = jnp.where(rank[:, None] == at, cards[:, None], 0).sum(0)
-        return self.stocked(s, kind, order, count)
+    def restocked(self, s: State, p: Pending) -> State:
+        """The pile (sorted) as the stock, for a draw that finds it empty (the draws are
+        random: see :meth:`to_deal`)."""
+        cards, count = self.to_shuffle(s, p.shuffle)
+        return self.stocked(s, p.shuffle, cards, count)
 
-    def finish(self, s: State, p: Pending) -> State:
-        """The deal of a new hand off the top of the stock, or the draw, that ``p`` asks for."""
+    def to_deal(self, s: State, p: Pending, u: jax.Array) -> State:
+        """Before a deal, a new deck (sorted) for a shuffle of every card, and the cards to
+        deal brought to the top of the stock at random (a partial Fisher-Yates shuffle, from
+        ``u``: a uniform number per card dealt). Together with draws from random places in
+        the stock (:meth:`finish`) this plays as a shuffle without sorting anything (XLA's
+        sort is slow on the CPU); a ``u`` of ones keeps the stock's order."""
+        deck = p.shuffle == DECK
+        stock = jnp.where(deck, self.deck, s.stock)
+        size = jnp.where(deck, self.cards, s.stock_len.astype(I32))
+        dealt = self.popcount[s.alive.astype(I32)] * self.hand_size
+
+        def swap(i: jax.Array, stock: jax.Array) -> jax.Array:
+            top = jnp.maximum(size - 1 - i, 0)
+            j = jnp.minimum((u[i] * (top + 1)).astype(I32), top)
+            a, b = stock[top], stock[j]
+            on = p.deal & (i < dealt)
+            return stock.at[top].set(jnp.where(on, b, a)).at[j].set(jnp.where(on, a, b))
+
+        stock = jax.lax.fori_loop(0, u.shape[0], swap, stock)
+        return put(s, stock=stock, stock_len=size)
+
+    def finish(self, s: State, p: Pending, u: jax.Array) -> State:
+        """The deal of a new hand off the top of the stock, or the draw, that ``p`` asks
+        for."""
         h = self.hand_size
         alive, starter = s.alive.astype(I32), s.starter.astype(I32)
         place = self.place[alive, starter]  # each seat's place in the deal, -1 if out
@@ -354,10 +380,20 @@ class Engine:
             in_hand=alive,
             direction=direction,
         )
-        can = (p.draw_into >= 0) & (s.stock_len > 0)
+        # the draw: a card from a random place (``u``'s; 1 for the top), the top card moved
+        # into its place
+        size = s.stock_len.astype(I32)
+        can = (p.draw_into >= 0) & (size > 0)
+        top = jnp.maximum(size - 1, 0)
+        at = jnp.minimum((u * size).astype(I32), top)
         into = jnp.maximum(p.draw_into, 0)
-        card = jnp.where(can, s.stock[jnp.maximum(s.stock_len - 1, 0)], s.hands[p.draw_seat, into])
-        draw = put(s, hands=s.hands.at[p.draw_seat, into].set(card), stock_len=s.stock_len - can)
+        card = jnp.where(can, s.stock[at], s.hands[p.draw_seat, into])
+        draw = put(
+            s,
+            hands=s.hands.at[p.draw_seat, into].set(card),
+            stock=s.stock.at[at].set(s.stock[top]),
+            stock_len=size - can,
+        )
         return select(p.deal, deal, draw)
 
     # A batch at once ----------------------------------------------------------------------
@@ -367,29 +403,41 @@ class Engine:
         k1, k2 = jax.random.split(key)
         size = actions.shape[0]
         s, p = jax.vmap(self.play)(s, actions, jax.random.randint(k1, (size,), 0, self.n))
-        return jax.vmap(self.finish)(self.shuffle_some(s, p, k2), p)
+        return self.chance_batch(s, p, k2)
 
-    def shuffle_some(self, s: State, p: Pending, key: jax.Array) -> State:
-        """The shuffles ``p`` asks for in a batch, done for the games that ask alone (a few
-        in a step), a chunk of them at a time."""
+    def chance_batch(self, s: State, p: Pending, key: jax.Array) -> State:
+        """:meth:`chance` for a batch: restocks and deals (a few games in a step) for the
+        games that have them alone, a chunk at a time."""
+        k1, k2, k3 = jax.random.split(key, 3)
         size = p.shuffle.shape[0]
-        chunk = max(64, size // 16)
+        restock = jax.vmap(lambda s, p, _: self.restocked(s, p))
+        s = self.some(s, p, p.shuffle == PILE, max(64, size // 64), restock, k1)
+        s = self.some(s, p, p.deal, max(64, size // 8), jax.vmap(self.to_deal), k2)
+        return jax.vmap(self.finish)(s, p, jax.random.uniform(k3, (size,)))
 
-        def some(carry: tuple[State, jax.Array, jax.Array]) -> tuple[State, jax.Array, jax.Array]:
+    def some(
+        self, s: State, p: Pending, need: jax.Array, chunk: int, update: Any, key: jax.Array
+    ) -> State:
+        """The stocks after ``update(games, pendings, u)`` (batched) of the games in
+        ``need``, ``chunk`` of them at a time (``u``: a uniform number per card dealt)."""
+        size = need.shape[0]
+        width = self.n * self.hand_size
+
+        def chunked(
+            carry: tuple[State, jax.Array, jax.Array],
+        ) -> tuple[State, jax.Array, jax.Array]:
             s, need, key = carry
-            key, noise_key = jax.random.split(key)
+            key, drawn = jax.random.split(key)
             (rows,) = jnp.nonzero(need, size=chunk, fill_value=size)  # size: none
-            kind = jnp.where(rows < size, p.shuffle[jnp.minimum(rows, size - 1)], NONE)
-            games = jax.tree.map(lambda a: a[rows], s)
-            noise = jax.random.uniform(noise_key, (chunk, self.cards))
-            done = jax.vmap(self.shuffled)(games, kind, noise)
+            games, pend = jax.tree.map(lambda a: a[rows], (s, p))  # the rows past: dropped
+            done = update(games, pend, jax.random.uniform(drawn, (chunk, width)))
             s = s._replace(
                 stock=s.stock.at[rows].set(done.stock, mode="drop"),
                 stock_len=s.stock_len.at[rows].set(done.stock_len, mode="drop"),
             )
             return s, need.at[rows].set(False, mode="drop"), key
 
-        return jax.lax.while_loop(lambda c: c[1].any(), some, (s, p.shuffle != NONE, key))[0]
+        return jax.lax.while_loop(lambda c: c[1].any(), chunked, (s, need, key))[0]
 
     def _init_batch(self, key: jax.Array, first: jax.Array) -> State:
         return jax.vmap(self.init)(jax.random.split(key, first.shape[0]), first)
@@ -478,7 +526,7 @@ class JaxBatch:
             orders = np.full(cards.shape, EMPTY, np.int32)
             orders[slots] = self.shuffler(slots, cards[slots], counts[slots])
             s = e.stocked_batch(s, p.shuffle, jnp.asarray(orders), jnp.asarray(counts))
-        return e.finish_batch(s, p)
+        return e.finish_batch(s, p, jnp.ones(self.size))  # the top card: the shuffler's order
 
     def codes(self, actions: Any) -> np.ndarray:
         """The engine's action codes (``card * 4 + choice``, or ``DOWN``) of each game's
