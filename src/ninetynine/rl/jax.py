@@ -20,12 +20,21 @@ the pile under its top card into an empty stock), and the deal or draw after it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
-import jax
-import jax.numpy as jnp
 import numpy as np
+
+try:
+    import jax
+    import jax.numpy as jnp
+except ModuleNotFoundError as e:  # one line naming the extra, as ninetynine.rl's
+    raise ModuleNotFoundError(
+        'ninetynine.rl.jax needs the jax extra: pip install "ninetynine[jax]" '
+        f"(no module {e.name!r})",
+        name=e.name,
+    ) from e
 
 from ninetynine.engine.ledger import CANNOT_PLAY, OVER_
 from ninetynine.engine.state import DOWN
@@ -44,6 +53,7 @@ from ninetynine.rules.settings import (
 
 NONE, DECK, PILE = 0, 1, 2  # what a step shuffles: nothing, every card, the pile but its top
 I32 = jnp.int32
+T = TypeVar("T")
 
 
 class State(NamedTuple):
@@ -94,10 +104,11 @@ def pending(shuffle: Any = NONE, deal: Any = False, into: Any = -1, seat: Any = 
     )
 
 
-def select(cond: jax.Array, yes: Any, no: Any) -> Any:
+def select(cond: jax.Array, yes: T, no: T) -> T:
     """``yes`` where ``cond``, else ``no``, leaf by leaf (both branches were computed: under
     ``vmap`` a branch is a choice of values, not of work)."""
-    return jax.tree.map(lambda a, b: jnp.where(cond, a, b), yes, no)
+    chosen: T = jax.tree.map(lambda a, b: jnp.where(cond, a, b), yes, no)
+    return chosen
 
 
 def put(s: State, **fields: Any) -> State:
@@ -131,17 +142,20 @@ class Engine:
         self.copy = const(np.arange(self.cards) % self.decks)  # which copy of its card
         # a game's arrays: the NumPy engine's, one game's part of each
         self.blank = State(**{f: jnp.asarray(getattr(t, f)[0]) for f in State._fields})
-        r = rules
-        self.restocks = r.stock_empty is StockEmpty.RESHUFFLE_KEEP_TOP
+        self.restocks = rules.stock_empty is StockEmpty.RESHUFFLE_KEEP_TOP
         # the batch functions, compiled on first use for each batch size
-        self.legal_batch = jax.jit(jax.vmap(self.legal))
-        self.random_batch = jax.jit(self.random_actions)
-        self.play_batch = jax.jit(jax.vmap(self.play))
-        self.cards_batch = jax.jit(jax.vmap(self.to_shuffle))
-        self.stocked_batch = jax.jit(jax.vmap(self.stocked))
-        self.finish_batch = jax.jit(jax.vmap(self.finish))
-        self.step_batch = jax.jit(self._step_batch)
-        self.init_batch = jax.jit(self._init_batch)
+        self.legal_batch: Callable[[State], jax.Array] = jax.jit(jax.vmap(self.legal))
+        self.random_batch: Callable[[jax.Array, jax.Array], jax.Array] = jax.jit(
+            self.random_actions
+        )
+        self.play_batch: Callable[..., tuple[State, Pending]] = jax.jit(jax.vmap(self.play))
+        self.cards_batch: Callable[..., tuple[jax.Array, jax.Array]] = jax.jit(
+            jax.vmap(self.to_shuffle)
+        )
+        self.stocked_batch: Callable[..., State] = jax.jit(jax.vmap(self.stocked))
+        self.finish_batch: Callable[..., State] = jax.jit(jax.vmap(self.finish))
+        self.step_batch: Callable[..., State] = jax.jit(self._step_batch)
+        self.init_batch: Callable[..., State] = jax.jit(self._init_batch)
 
     # Per game: Pgx's init and step ----------------------------------------------------
 
@@ -491,8 +505,9 @@ class JaxBatch:
         self._numpy: dict[str, np.ndarray] = {}
 
     def _next_key(self) -> jax.Array:
-        self.key, key = jax.random.split(self.key)
-        return key
+        keys = jax.random.split(self.key)
+        self.key = keys[0]
+        return keys[1]
 
     def legal(self) -> jax.Array:
         """The legal actions of each game's seat to act, a bit per action (int32)."""
@@ -548,4 +563,4 @@ class JaxBatch:
     @property
     def bytes_per_game(self) -> float:
         """The memory a game's state takes."""
-        return sum(a.nbytes for a in jax.tree.leaves(self.state)) / self.size
+        return float(sum(a.nbytes for a in jax.tree.leaves(self.state))) / self.size
