@@ -4,12 +4,14 @@ against the NumPy batch engine with its own shuffles (the same distributions).""
 
 from __future__ import annotations
 
+import jax
 import numpy as np
 import pytest
 
+from ninetynine import load_rules
 from ninetynine.errors import RulesError
 from ninetynine.rl.batch import Batch
-from ninetynine.rl.jax import JaxBatch
+from ninetynine.rl.jax import JaxBatch, engine
 from tests.rl.test_batch import ScriptedShuffles, reference_game, replay
 
 
@@ -67,6 +69,23 @@ def test_the_jax_engine_plays_the_batch_engines_distributions(preset: str, playe
         b = numpy[name]
         error = np.sqrt(a.var() / len(a) + b.var() / len(b))
         assert abs(a.mean() - b.mean()) <= 5 * error, (name, a.mean(), b.mean())
+
+
+def test_the_per_game_functions_vmapped_play_whole_games() -> None:
+    """Pgx's way: ``init`` and ``step`` of one game, vmapped and jitted by the caller."""
+    e = engine(load_rules("G"), 5)
+    init, step, legal = (jax.jit(jax.vmap(f)) for f in (e.init, e.step, e.legal))
+    state = init(jax.random.split(jax.random.key(0), 64))
+    ended = 0
+    for key in jax.random.split(jax.random.key(1), 300):
+        allowed = legal(state)
+        assert (np.asarray(allowed) != 0).all()
+        k1, k2 = jax.random.split(key)
+        state = step(state, e.random_actions(allowed, k1), jax.random.split(k2, 64))
+        assert (np.asarray(state.total) <= e.limit).all()
+        assert (np.asarray(e.popcount[state.alive]) >= 2).all()
+        ended += int(state.over.sum())
+    assert ended > 10
 
 
 def test_the_jax_engine_names_what_it_does_not_play() -> None:

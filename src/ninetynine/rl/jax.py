@@ -9,8 +9,11 @@ closed over as constants: the rules are written once.
 
 A step is three parts, so that a shuffle can come from outside (as the NumPy engine's
 ``shuffler`` does, for the differential test): the play (a card, or laying down, and what
-a lost life brings: a new hand or a new game), the shuffle it asks for (the whole deck, or
-the pile under its top card into an empty stock), and the deal or draw after it.
+a lost life brings: a new hand or a new game), the stock it asks for (the whole deck, or
+the pile under its top card when the stock is empty), and the deal or draw after it. By
+default nothing is sorted (XLA's sort is slow on the CPU): a new stock is left in order and
+each card dealt or drawn is a random one of it, which is a shuffle in distribution; a
+shuffler's orders are dealt and drawn from the top, as the reference engine does.
 
 >>> games = JaxBatch("P", 4, 8, seed=1)
 >>> games.step(games.random_actions(games.legal()))
@@ -476,7 +479,9 @@ class JaxBatch:
     :meth:`step` take and give JAX arrays (they stay on the device); the state's fields
     (:class:`State`'s, as ``Batch`` names them: ``total``, ``turn``, ``hands``, ``over``...)
     read as NumPy arrays. Chance is drawn from ``seed``, or the orders come from a
-    ``shuffler`` (as ``Batch``'s: on the host, slow, for tests)."""
+    ``shuffler`` (as ``Batch``'s: on the host, slow, for tests); ``first`` gives each
+    game's first leader. Compiling takes seconds, once per rule set, table size and batch
+    size in a process."""
 
     def __init__(
         self,
