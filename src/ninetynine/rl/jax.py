@@ -465,6 +465,13 @@ class Engine:
         return jax.vmap(self.new_game)(blank, first)
 
 
+@jax.jit
+def split(key: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """Two keys from ``key``."""
+    first, second = jax.random.split(key)
+    return first, second
+
+
 @cache
 def engine(rules: Rules, players: int) -> Engine:
     """The engine of a rule set and table size, made (and compiled, for each batch size)
@@ -510,8 +517,8 @@ class JaxBatch:
         self._numpy: dict[str, np.ndarray] = {}
 
     def _next_key(self) -> jax.Array:
-        keys = jax.random.split(self.key)
-        self.key = keys[0]
+        keys: tuple[jax.Array, jax.Array] = split(self.key)  # compiled: an eager split
+        self.key = keys[0]  # costs as much as a step of a thousand games
         return keys[1]
 
     def legal(self) -> jax.Array:
