@@ -27,6 +27,7 @@ from tests.rl.test_batch import ScriptedShuffles, reference_game, replay
         ("J", 2),
         ("J", 5),
         ("BGA", 3),  # the loser leads
+        ("P-TEN-MINUS", 4),  # a card that takes the total down
     ],
 )
 def test_the_jax_engine_plays_as_the_reference_engine(preset: str, players: int) -> None:
