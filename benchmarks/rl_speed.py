@@ -15,8 +15,12 @@ Targets: the batch engine at least 4.5 million decisions a second at batch 16,38
 base game; the fast path at least 0.65 of the ceiling under P; the vector env at least
 100,000 learner steps a second against batched heuristic-v1 (shown for every opponent).
 
+The JAX engine (``ninetynine.rl.jax``) is measured beside the NumPy engine under P at each
+of ``--jax-sizes``, on the CPU (one core, as the rest), its first step (compiling) reported
+apart and untimed.
+
 Run: python benchmarks/rl_speed.py [--players 4] [--batch 16384] [--envs 1024]
-[--rounds 5] [--seconds 2]
+[--rounds 5] [--seconds 2] [--jax-sizes 1024,16384,65536] [--only NAME,...]
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ import sys  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import TYPE_CHECKING  # noqa: E402
 
 import numpy as np  # noqa: E402
 from engine_speed import CEILING, checked_matches, fast_matches, spread  # noqa: E402
@@ -45,6 +50,9 @@ from ninetynine.engine.state import OVER  # noqa: E402
 from ninetynine.rl.batch import Batch  # noqa: E402
 from ninetynine.rl.encoding import Encoding  # noqa: E402
 from ninetynine.rl.episode import Episode  # noqa: E402
+
+if TYPE_CHECKING:
+    from ninetynine.rl.jax import JaxBatch
 
 BATCH_TARGET = 4_500_000
 VECTOR_TARGET = 100_000
@@ -150,14 +158,30 @@ def batch_rate(batch: Batch, steps: int) -> float:
     return (batch.decisions - done) / (time.process_time() - start)
 
 
+def jax_rate(games: JaxBatch, steps: int) -> float:
+    """As :func:`batch_rate`, for the JAX engine (its work waited for: JAX runs ahead)."""
+    import jax
+
+    start, done = time.process_time(), games.decisions
+    for _ in range(steps):
+        games.step(games.random_actions(games.legal()))
+    jax.block_until_ready(games.state)
+    return (games.decisions - done) / (time.process_time() - start)
+
+
 def timed(run: Callable[[], int]) -> float:
     start = time.process_time()
     done = run()
     return done / (time.process_time() - start)
 
 
-def contenders(players: int, batch: int, envs: int) -> dict[str, str]:
+def contenders(players: int, batch: int, envs: int, sizes: list[int]) -> dict[str, str]:
     """Each contender's name: its kind (what a child measures)."""
+    engines = {  # the NumPy and JAX engines side by side at each of ``sizes``
+        f"{name} (P, {size:,})": f"{kind}-P-{size}"
+        for size in sizes
+        for name, kind in (("batch engine", "batch"), ("JAX engine", "jax"))
+    }
     return {
         CEILING: "minimal",
         "fast path (P)": "fast",
@@ -166,20 +190,35 @@ def contenders(players: int, batch: int, envs: int) -> dict[str, str]:
         "PettingZoo AEC env (P)": "pettingzoo",
         "Gymnasium env (P, agent steps)": "gymnasium",
         "OpenSpiel game (P, random)": "openspiel",
-        **{f"batch engine ({p}, {batch:,})": f"batch-{p}" for p in ("P", "K", "G", "J")},
+        **{f"batch engine ({p}, {batch:,})": f"batch-{p}-{batch}" for p in ("P", "K", "G", "J")},
+        **engines,
         **{f"vector env (P, {envs:,}, {o})": f"vector-{o}" for o in OPPONENTS},
     }
 
 
-def child(kind: str, players: int, batch: int, envs: int, seconds: float, seed: int) -> float:
-    """One measurement in this fresh process: decisions per CPU second after a warm-up."""
+def child(
+    kind: str, players: int, envs: int, seconds: float, seed: int
+) -> float | tuple[float, float]:
+    """One measurement in this fresh process: decisions per CPU second after a warm-up (for
+    the JAX engine, with the seconds its first step took: compiling, untimed otherwise)."""
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     n = players
     if kind.startswith("batch-"):
-        games = Batch(kind.removeprefix("batch-"), n, batch, seed=seed)  # tables built untimed
+        _, preset, size = kind.split("-")
+        games = Batch(preset, n, int(size), seed=seed)  # tables built untimed
         batch_rate(games, 5)
         return batch_rate(games, 40)
+    if kind.startswith("jax-"):
+        from ninetynine.rl.jax import JaxBatch
+
+        _, preset, size = kind.split("-")
+        start = time.perf_counter()
+        jax_games = JaxBatch(preset, n, int(size), seed=seed)
+        jax_rate(jax_games, 1)
+        compile_seconds = time.perf_counter() - start
+        jax_rate(jax_games, 5)
+        return jax_rate(jax_games, 40), compile_seconds
     rules = load_rules("P")
     runs: dict[str, Callable[[int], int]] = {
         "minimal": lambda r: minimal_p_matches(100, r, n),
@@ -203,16 +242,27 @@ def main() -> None:
     parser.add_argument("--envs", type=int, default=1024, help="the vector env's games")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=2.0, help="per environment measurement")
+    parser.add_argument(
+        "--jax-sizes", default="1024,16384,65536", help="the batch sizes of the JAX engine"
+    )
+    parser.add_argument(
+        "--only", default="", help="contenders whose name holds one of these (comma-separated)"
+    )
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     n = args.players
     if args.child:
         kind, seed = args.child
-        print(json.dumps(child(kind, n, args.batch, args.envs, args.seconds, int(seed))))
+        print(json.dumps(child(kind, n, args.envs, args.seconds, int(seed))))
         return
-    runs = contenders(n, args.batch, args.envs)
+    sizes = [int(size) for size in args.jax_sizes.split(",")]
+    runs = contenders(n, args.batch, args.envs, sizes)
+    if args.only:  # the ceiling stays: the ratios are to it
+        wanted = args.only.split(",")
+        runs = {k: v for k, v in runs.items() if k == CEILING or any(w in k for w in wanted)}
     names = list(runs)
     rates: dict[str, list[float]] = {name: [] for name in names}
+    compiles: dict[str, list[float]] = {name: [] for name in names}
     options = ["--players", str(n), "--batch", str(args.batch), "--envs", str(args.envs)]
     options += ["--seconds", str(args.seconds)]
     env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}{os.pathsep}{ROOT / 'benchmarks'}"}
@@ -226,7 +276,11 @@ def main() -> None:
             )
             if done.returncode:
                 raise SystemExit(done.stderr[-2000:])
-            rates[name].append(float(done.stdout.strip().splitlines()[-1]))
+            measured = json.loads(done.stdout.strip().splitlines()[-1])
+            if isinstance(measured, list):  # the JAX engine's: its rate and compile time
+                measured, seconds = measured
+                compiles[name].append(seconds)
+            rates[name].append(measured)
         print(f"round {r + 1} of {args.rounds} done", file=sys.stderr)
     print(
         f"decisions per CPU second on one core, {n} players, {args.rounds} rounds of fresh "
@@ -235,12 +289,19 @@ def main() -> None:
     for name in names:
         ratio = [a / b for a, b in zip(rates[name], rates[CEILING], strict=True)]
         note = ""
-        if name.startswith("batch"):
+        kind = runs[name]
+        if kind.startswith("batch-") and int(kind.rsplit("-", 1)[1]) >= 16_384:  # its target's
             rate = statistics.median(rates[name])
             note = "  ok" if rate >= BATCH_TARGET else f"  BELOW the {BATCH_TARGET:,} target"
+        numpy = name.replace("JAX engine", "batch engine")
+        if compiles[name] and numpy in rates:  # the JAX engine to the NumPy one, round by round
+            to_numpy = [a / b for a, b in zip(rates[name], rates[numpy], strict=True)]
+            note += f"  {statistics.median(to_numpy):.2f} x the NumPy engine"
         if name.startswith("vector"):
             rate = statistics.median(rates[name])
             note = "  ok" if rate >= VECTOR_TARGET else f"  BELOW the {VECTOR_TARGET:,} target"
+        if compiles[name]:
+            note += f"  (first step, compiling: {statistics.median(compiles[name]):.1f} s)"
         print(f"{name:34}{spread(rates[name]):>38}{spread(ratio, 2):>26} x ceiling{note}")
 
 

@@ -28,9 +28,14 @@ def test_engine_speed_prints_every_contender_against_the_ceiling() -> None:
 
 
 def test_rl_speed_prints_every_contender_against_the_ceiling() -> None:
-    out = run("rl_speed.py", "--rounds", "1", "--seconds", "0.05", "--batch", "64", "--envs", "64")
+    out = run(
+        "rl_speed.py",
+        *("--rounds", "1", "--seconds", "0.05", "--batch", "64", "--envs", "64"),
+        *("--jax-sizes", "64"),
+    )
     names = ["fast path + encoding (P)", "Gymnasium env", "OpenSpiel", "batch engine (J, 64)"]
+    names += ["JAX engine (P, 64)"]
     names += [f"vector env (P, 64, {o})" for o in ("random", "greedy-keep", "heuristic-v1")]
     for name in names:
         assert name in out
-    assert out.count("x ceiling") == 14  # each contender once, against the ceiling
+    assert out.count("x ceiling") == 15  # each contender once, against the ceiling

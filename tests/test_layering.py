@@ -83,7 +83,7 @@ def test_the_batch_engine_is_imported_lazily_by_simulate() -> None:
 
 def test_only_the_rl_package_imports_it() -> None:
     """The game-AI layer sits on top: the core, the bots and the other front ends run
-    without its libraries (numpy, gymnasium, pettingzoo, open_spiel), but for the lazy
+    without its libraries (numpy, gymnasium, pettingzoo, open_spiel, jax), but for the lazy
     imports of :data:`LAZY_RL`."""
     rl = SRC / "rl"
     for path in SRC.rglob("*.py"):
@@ -97,6 +97,7 @@ def test_only_the_rl_package_imports_it() -> None:
                 "pettingzoo",
                 "pyspiel",
                 "open_spiel",
+                "jax",
             ), f"{path.name} imports {name}"
 
 

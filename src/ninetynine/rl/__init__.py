@@ -8,6 +8,7 @@
   this package is imported (the other seats are bots);
 * :mod:`ninetynine.rl.openspiel`: the game for OpenSpiel, with chance nodes;
 * :mod:`ninetynine.rl.batch`: a NumPy engine that steps thousands of games at once;
+* :mod:`ninetynine.rl.jax`: the same on JAX, jit-compiled and vmapped (the ``jax`` extra);
 * :mod:`ninetynine.rl.vector`: a Gymnasium vector environment on it, registered as
   ``NinetyNineVector-v1`` (``gymnasium.make_vec``), with batch bots
   (:mod:`ninetynine.rl.batch_bots`) or a batched policy in the other seats;

@@ -1,0 +1,578 @@
+"""A JAX engine: the batch engine's games on ``jax.numpy``, jit-compiled and vmapped.
+
+In the style of Pgx, one game is a pytree of small arrays (:class:`State`) and the rules are
+pure functions of one game, :meth:`Engine.init` and :meth:`Engine.step`, that ``jax.vmap``
+runs over a batch; :class:`JaxBatch` wraps them in :class:`~ninetynine.rl.batch.Batch`'s
+API. It plays what the NumPy batch engine plays (the same check, the same one-line
+refusal) from the NumPy engine's own tables, made once per rule set and table size and
+closed over as constants: the rules are written once.
+
+A step is three parts, so that a shuffle can come from outside (as the NumPy engine's
+``shuffler`` does, for the differential test): the play (a card, or laying down, and what
+a lost life brings: a new hand or a new game), the stock it asks for (the whole deck, or
+the pile under its top card when the stock is empty), and the deal or draw after it. By
+default nothing is sorted (XLA's sort is slow on the CPU): a new stock is left in order and
+each card dealt or drawn is a random one of it, which is a shuffle in distribution; a
+shuffler's orders are dealt and drawn from the top, as the reference engine does.
+
+>>> games = JaxBatch("P", 4, 8, seed=1)
+>>> games.step(games.random_actions(games.legal()))
+>>> games.decisions
+8
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from typing import Any, NamedTuple, TypeVar
+
+import numpy as np
+
+try:
+    import jax
+    import jax.numpy as jnp
+except ModuleNotFoundError as e:  # one line naming the extra, as ninetynine.rl's
+    raise ModuleNotFoundError(
+        'ninetynine.rl.jax needs the jax extra: pip install "ninetynine[jax]" '
+        f"(no module {e.name!r})",
+        name=e.name,
+    ) from e
+
+from ninetynine.engine.ledger import CANNOT_PLAY, OVER_
+from ninetynine.engine.state import DOWN
+from ninetynine.errors import RulesError
+from ninetynine.rl.batch import EMPTY, Batch, Shuffler
+from ninetynine.rl.encoding import rules_for
+from ninetynine.rules.settings import (
+    AfterBust,
+    Direction,
+    NewRoundDeal,
+    NoLegalPlay,
+    Rules,
+    Starter,
+    StockEmpty,
+)
+
+NONE, DECK, PILE = 0, 1, 2  # what a step shuffles: nothing, every card, the pile but its top
+I32 = jnp.int32
+T = TypeVar("T")
+
+
+class State(NamedTuple):
+    """One game (a batch of them under ``vmap``), each field as the NumPy engine's array of
+    the same name and type (:class:`~ninetynine.rl.batch.Batch` describes them)."""
+
+    hands: jax.Array  # (players, hand_size): cards, EMPTY for none
+    stock: jax.Array  # (52 * decks,): its first stock_len cards, top card last
+    stock_len: jax.Array
+    total: jax.Array
+    direction: jax.Array  # +1 clockwise
+    turn: jax.Array
+    dealer: jax.Array
+    starter: jax.Array
+    lives: jax.Array  # (players,)
+    alive: jax.Array  # a bit per seat
+    in_hand: jax.Array  # a bit per seat
+    top: jax.Array  # the pile's top card
+    hand_no: jax.Array
+    over: jax.Array  # the game ended this step (a new one is dealt)
+    winners: jax.Array
+    loser: jax.Array  # the seat that lost a life this step, -1 for none
+    paid: jax.Array
+    cause: jax.Array
+    final_lives: jax.Array
+    final_hands: jax.Array
+
+
+class Pending(NamedTuple):
+    """What the play leaves to do: ``shuffle`` (NONE, DECK or PILE) into the stock, then
+    ``deal`` a hand from the stock, or draw into hand slot ``draw_into`` (-1 for none) of
+    seat ``draw_seat`` if the stock has a card."""
+
+    shuffle: jax.Array
+    deal: jax.Array
+    draw_into: jax.Array
+    draw_seat: jax.Array
+
+
+def pending(shuffle: Any = NONE, deal: Any = False, into: Any = -1, seat: Any = 0) -> Pending:
+    """A :class:`Pending` with fixed types (the branches of a step are selected field by
+    field: each must have the same)."""
+    return Pending(
+        jnp.asarray(shuffle, I32),
+        jnp.asarray(deal, bool),
+        jnp.asarray(into, I32),
+        jnp.asarray(seat, I32),
+    )
+
+
+def select(cond: jax.Array, yes: T, no: T) -> T:
+    """``yes`` where ``cond``, else ``no``, leaf by leaf (both branches were computed: under
+    ``vmap`` a branch is a choice of values, not of work)."""
+    chosen: T = jax.tree.map(lambda a, b: jnp.where(cond, a, b), yes, no)
+    return chosen
+
+
+def put(s: State, **fields: Any) -> State:
+    """``s`` with ``fields`` replaced, each stored back in the field's compact type (the
+    step computes in int32)."""
+    return s._replace(**{k: jnp.asarray(v).astype(getattr(s, k).dtype) for k, v in fields.items()})
+
+
+def const(table: Any) -> jax.Array:
+    """A NumPy table as a JAX constant (int32: JAX's default integer)."""
+    return jnp.asarray(np.asarray(table).astype(np.int32))
+
+
+class Engine:
+    """The pure functions of one rule set and table size (see :func:`engine`)."""
+
+    def __init__(self, rules: Rules, players: int) -> None:
+        t = Batch(rules, players, 1, seed=0)  # checks the rules and builds the tables
+        self.rules, self.n, self.hand_size = rules, players, t.hand_size
+        if 4 * t.hand_size + 1 > 31:  # the legal patterns' two bit fields in an int32
+            raise RulesError(f"the JAX engine plays hands of at most 7 cards, not {t.hand_size}")
+        self.decks, self.actions, self.down = t.decks, t.actions, t.down
+        self.cards = 52 * t.decks
+        self.limit, self.clamp, self.start_lives = t.limit, t.clamp, t.start_lives
+        self.low, self.field = t.low, t.field
+        self.add, self.set_to, self.flip = const(t.add), const(t.set_to), const(t.flip)
+        self.slot_bits = const(np.stack(t.slot_bits))  # (hand_size, (limit + 2) * 53)
+        self.next_seat, self.popcount = const(t.next_seat), const(t.popcount)
+        self.place, self.count, self.pick = const(t.place), const(t.count), const(t.pick)
+        self.deck = const(np.sort(t.deck))
+        self.copy = const(np.arange(self.cards) % self.decks)  # which copy of its card
+        # a game's arrays: the NumPy engine's, one game's part of each
+        self.blank = State(**{f: jnp.asarray(getattr(t, f)[0]) for f in State._fields})
+        self.restocks = rules.stock_empty is StockEmpty.RESHUFFLE_KEEP_TOP
+        # the batch functions, compiled on first use for each batch size
+        self.legal_batch: Callable[[State], jax.Array] = jax.jit(jax.vmap(self.legal))
+        self.random_batch: Callable[[jax.Array, jax.Array], jax.Array] = jax.jit(
+            self.random_actions
+        )
+        self.play_batch: Callable[..., tuple[State, Pending]] = jax.jit(jax.vmap(self.play))
+        self.cards_batch: Callable[..., tuple[jax.Array, jax.Array]] = jax.jit(
+            jax.vmap(self.to_shuffle)
+        )
+        self.stocked_batch: Callable[..., State] = jax.jit(jax.vmap(self.stocked))
+        self.finish_batch: Callable[..., State] = jax.jit(jax.vmap(self.finish))
+        self.step_batch: Callable[..., State] = jax.jit(self._step_batch)
+        self.init_batch: Callable[..., State] = jax.jit(self._init_batch)
+
+    # Per game: Pgx's init and step ----------------------------------------------------
+
+    def init(self, key: jax.Array, first: Any = None) -> State:
+        """A new game, dealt (``first`` leads; drawn at random when None)."""
+        k1, k2 = jax.random.split(key)
+        if first is None:
+            first = jax.random.randint(k1, (), 0, self.n)
+        return self.chance(*self.new_game(self.blank, jnp.asarray(first, I32)), k2)
+
+    def step(self, s: State, action: jax.Array, key: jax.Array) -> State:
+        """Play ``action`` (legal: see :meth:`legal`) in game ``s``; chance from ``key``."""
+        k1, k2 = jax.random.split(key)
+        return self.chance(*self.play(s, action, jax.random.randint(k1, (), 0, self.n)), k2)
+
+    def chance(self, s: State, p: Pending, key: jax.Array) -> State:
+        """The stock ``p`` asks for, then the deal or draw, the cards drawn from ``key``."""
+        k1, k2 = jax.random.split(key)
+        s = select(p.shuffle == PILE, self.restocked(s, p), s)
+        s = self.to_deal(s, p, jax.random.uniform(k1, (self.n * self.hand_size,)))
+        return self.finish(s, p, jax.random.uniform(k2))
+
+    def legal(self, s: State) -> jax.Array:
+        """The legal actions of the seat to act, a bit per action (as ``Batch.legal``)."""
+        base = (jnp.clip(s.total.astype(I32), -1, self.limit) + 1) * 53
+        held = s.hands[s.turn.astype(I32)].astype(I32)
+        # the slots' bit fields are apart: their sum is their union
+        pattern = self.slot_bits[jnp.arange(self.hand_size), base + held].sum()
+        safe, allowed = pattern & self.low, pattern >> self.field
+        rules = self.rules
+        if rules.may_bust:
+            legal = allowed
+        elif rules.no_legal_play is NoLegalPlay.LAY_DOWN:
+            legal = safe
+        else:
+            legal = jnp.where(safe != 0, safe, allowed)
+        return jnp.where(legal == 0, 1 << self.down, legal)
+
+    def random_actions(self, legal: jax.Array, key: jax.Array) -> jax.Array:
+        """One legal action per bit pattern of ``legal`` (any shape), uniformly."""
+        k = jax.random.randint(key, legal.shape, 0, self.count[legal])
+        return self.pick[legal * self.actions + k]
+
+    # The play ---------------------------------------------------------------------------
+
+    def next_of(self, mask: jax.Array, seat: jax.Array, clockwise: jax.Array) -> jax.Array:
+        """The first seat of ``mask`` after ``seat``, clockwise or not."""
+        return self.next_seat[(mask.astype(I32) * self.n + seat) * 2 + clockwise.astype(I32)]
+
+    def play(self, s: State, action: jax.Array, first: jax.Array) -> tuple[State, Pending]:
+        """The card (or laying down) and what follows a lost life; ``first`` leads a new
+        game if this one ends."""
+        turn, total = s.turn.astype(I32), s.total.astype(I32)
+        down = action == self.down
+        slot = jnp.minimum(action >> 1, self.hand_size - 1)
+        held = s.hands[turn, slot]
+        card = jnp.where(down, EMPTY, held.astype(I32))
+        set_to = self.set_to[card]
+        new = jnp.where(set_to >= 0, set_to, total + self.add[card * 2 + (action & 1)])
+        if self.clamp:
+            new = jnp.where((new < 0) & (new < total), 0, new)
+        lost = (new > self.limit) | down
+        direction = s.direction * self.flip[card]
+        s = put(
+            s,
+            direction=direction,
+            top=jnp.where(down, s.top, card),
+            total=jnp.where(lost, total, new),
+            hands=s.hands.at[turn, slot].set(jnp.where(down, held, EMPTY).astype(held.dtype)),
+            turn=jnp.where(lost, turn, self.next_of(s.in_hand, turn, direction > 0)),
+            over=False,
+            loser=-1,
+            paid=0,
+            cause=-1,
+        )
+        # a card played that is not lost is replaced from the stock, restocked if empty
+        draw = pending(self.restock(s), into=slot, seat=turn)
+        return select(lost, self.lose(s, turn, ~down, slot, first), (s, draw))
+
+    def restock(self, s: State) -> jax.Array:
+        """The shuffle a draw from this stock needs: the pile's, if it is empty."""
+        return jnp.where(self.restocks & (s.stock_len == 0), PILE, NONE)
+
+    def lose(
+        self, s: State, seat: jax.Array, played: jax.Array, slot: jax.Array, first: jax.Array
+    ) -> tuple[State, Pending]:
+        """The seat went over (``played``) or laid down: a life, then the game's end or the
+        rules' way on."""
+        penalty = self.rules.bust_penalty
+        held = s.lives[seat].astype(I32)
+        out = held - penalty <= 0
+        bit = 1 << seat
+        alive = jnp.where(out, s.alive & ~bit, s.alive)
+        s = put(
+            s,
+            loser=seat,
+            cause=jnp.where(played, OVER_, CANNOT_PLAY),
+            paid=jnp.minimum(held, penalty),
+            lives=s.lives.at[seat].set(jnp.maximum(held - penalty, 0).astype(s.lives.dtype)),
+            alive=alive,
+            in_hand=jnp.where(out, s.in_hand & ~bit, s.in_hand),
+        )
+        ended = put(s, over=True, winners=alive, final_lives=s.lives, final_hands=s.hand_no)
+        return select(
+            self.popcount[alive] <= 1,
+            self.new_game(ended, first),
+            self.after_bust(s, seat, played, slot),
+        )
+
+    def after_bust(
+        self, s: State, seat: jax.Array, played: jax.Array, slot: jax.Array
+    ) -> tuple[State, Pending]:
+        """A new hand, the seat sitting out, or the total back to 0 (the rules' after_bust)."""
+        after = self.rules.after_bust
+        if after is AfterBust.END_HAND:
+            return self.end_hand(s, seat)
+        clockwise = s.direction > 0
+        if after is AfterBust.RESET_ALL:
+            # a card played over the limit is replaced if its seat is still in
+            draws = played & (s.in_hand >> seat & 1 == 1) & self.rules.draw_after_bust
+            on = put(s, total=0, turn=self.next_of(s.in_hand, seat, clockwise))
+            return on, pending(
+                jnp.where(draws, self.restock(s), NONE), into=jnp.where(draws, slot, -1), seat=seat
+            )
+        in_hand = s.in_hand & ~(1 << seat)  # the seat sits the hand out
+        s = put(s, in_hand=in_hand)
+        on = put(s, turn=self.next_of(in_hand, seat, clockwise))
+        return select(self.popcount[in_hand] <= 1, self.end_hand(s, seat), (on, pending()))
+
+    # Hands and games --------------------------------------------------------------------
+
+    def new_game(self, s: State, first: jax.Array) -> tuple[State, Pending]:
+        """Every seat back with its lives, ``first`` to lead, every card shuffled."""
+        s = put(
+            s,
+            lives=jnp.full(self.n, self.start_lives),
+            alive=(1 << self.n) - 1,
+            starter=first,
+            dealer=(first - 1) % self.n,
+            direction=1,
+            hand_no=1,
+            top=EMPTY,
+        )
+        return s, pending(DECK, deal=True)
+
+    def end_hand(self, s: State, loser: jax.Array) -> tuple[State, Pending]:
+        """The hand is over (``loser`` lost it): the next leader and the new deal."""
+        alive, cw = s.alive, jnp.asarray(True)
+        starter = self.rules.starter
+        if starter is Starter.LEFT_OF_DEALER:
+            dealer = self.next_of(alive, s.dealer.astype(I32), cw)
+            leader = self.next_of(alive, dealer, cw)
+        else:
+            leader = self.next_of(alive, loser, cw)
+            if starter is Starter.LOSER:  # the loser leads; if out, the next seat still in
+                leader = jnp.where(alive >> loser & 1 == 1, loser, leader)
+            dealer = self.next_of(alive, leader, ~cw)
+        s = put(s, hand_no=s.hand_no + 1, dealer=dealer, starter=leader)
+        if self.rules.new_round_deal is NewRoundDeal.FULL_RESHUFFLE:
+            return put(s, top=EMPTY), pending(DECK, deal=True)
+        # from the stock: the old hands go face down under the pile; every card is
+        # shuffled if the stock is short
+        enough = s.stock_len >= self.popcount[alive] * self.hand_size
+        s = put(s, hands=jnp.full_like(s.hands, EMPTY), top=jnp.where(enough, s.top, EMPTY))
+        return s, pending(jnp.where(enough, NONE, DECK), deal=True)
+
+    # Chance -------------------------------------------------------------------------------
+
+    def shuffling(self, s: State, kind: jax.Array) -> jax.Array:
+        """Which cards of the sorted deck (``deck``: each card ``decks`` times) a shuffle of
+        ``kind`` orders: every one, or the pile's (the cards not in a hand nor on top)."""
+        out = jnp.concatenate([s.hands.ravel(), s.top[None]]).astype(I32)
+        left = self.decks - (jnp.arange(52)[:, None] == out).sum(1)
+        return (kind == DECK) | (self.copy < left[self.deck])
+
+    def to_shuffle(self, s: State, kind: jax.Array) -> tuple[jax.Array, jax.Array]:
+        """The cards a shuffle of ``kind`` orders, sorted and padded with EMPTY (as a
+        :data:`~ninetynine.rl.batch.Shuffler` is given them), and their count."""
+        inside = self.shuffling(s, kind)
+        return jnp.sort(jnp.where(inside, self.deck, EMPTY)), inside.sum()
+
+    def stocked(self, s: State, kind: jax.Array, order: jax.Array, count: jax.Array) -> State:
+        """The stock after a shuffle of ``kind``: ``order``'s first ``count`` cards, the top
+        card first (the stock as it was for NONE)."""
+        back = jnp.maximum(count - 1 - jnp.arange(self.cards), 0)
+        shuffled = kind != NONE
+        return put(
+            s,
+            stock=jnp.where(shuffled, order[back], s.stock),
+            stock_len=jnp.where(shuffled, count, s.stock_len),
+        )
+
+    def restocked(self, s: State, p: Pending) -> State:
+        """The pile (sorted) as the stock, for a draw that finds it empty (the draws are
+        random: see :meth:`to_deal`)."""
+        cards, count = self.to_shuffle(s, p.shuffle)
+        return self.stocked(s, p.shuffle, cards, count)
+
+    def to_deal(self, s: State, p: Pending, u: jax.Array) -> State:
+        """Before a deal, a new deck (sorted) for a shuffle of every card, and the cards to
+        deal brought to the top of the stock at random (a partial Fisher-Yates shuffle, from
+        ``u``: a uniform number per card dealt). Together with draws from random places in
+        the stock (:meth:`finish`) this plays as a shuffle without sorting anything (XLA's
+        sort is slow on the CPU); a ``u`` of ones keeps the stock's order."""
+        deck = p.shuffle == DECK
+        stock = jnp.where(deck, self.deck, s.stock)
+        size = jnp.where(deck, self.cards, s.stock_len.astype(I32))
+        dealt = self.popcount[s.alive.astype(I32)] * self.hand_size
+
+        def swap(i: jax.Array, stock: jax.Array) -> jax.Array:
+            top = jnp.maximum(size - 1 - i, 0)
+            j = jnp.minimum((u[i] * (top + 1)).astype(I32), top)
+            a, b = stock[top], stock[j]
+            on = p.deal & (i < dealt)
+            return stock.at[top].set(jnp.where(on, b, a)).at[j].set(jnp.where(on, a, b))
+
+        stock = jax.lax.fori_loop(0, u.shape[0], swap, stock)
+        return put(s, stock=stock, stock_len=size)
+
+    def finish(self, s: State, p: Pending, u: jax.Array) -> State:
+        """The deal of a new hand off the top of the stock, or the draw, that ``p`` asks
+        for."""
+        h = self.hand_size
+        alive, starter = s.alive.astype(I32), s.starter.astype(I32)
+        place = self.place[alive, starter]  # each seat's place in the deal, -1 if out
+        m = self.popcount[alive]
+        depth = jnp.arange(h)[None, :] * m + place[:, None]
+        dealt = s.stock[jnp.maximum(s.stock_len - 1 - jnp.maximum(depth, 0), 0)]
+        direction = 1 if self.rules.direction is Direction.RESET else s.direction
+        deal = put(
+            s,
+            hands=jnp.where(place[:, None] >= 0, dealt, EMPTY),
+            stock_len=s.stock_len - m * h,
+            total=0,
+            turn=starter,
+            in_hand=alive,
+            direction=direction,
+        )
+        # the draw: a card from a random place (``u``'s; 1 for the top), the top card moved
+        # into its place
+        size = s.stock_len.astype(I32)
+        can = (p.draw_into >= 0) & (size > 0)
+        top = jnp.maximum(size - 1, 0)
+        at = jnp.minimum((u * size).astype(I32), top)
+        into = jnp.maximum(p.draw_into, 0)
+        card = jnp.where(can, s.stock[at], s.hands[p.draw_seat, into])
+        draw = put(
+            s,
+            hands=s.hands.at[p.draw_seat, into].set(card),
+            stock=s.stock.at[at].set(s.stock[top]),
+            stock_len=size - can,
+        )
+        return select(p.deal, deal, draw)
+
+    # A batch at once ----------------------------------------------------------------------
+
+    def _step_batch(self, s: State, actions: jax.Array, key: jax.Array) -> State:
+        """Every game's step, its chance drawn from ``key`` for the whole batch."""
+        k1, k2 = jax.random.split(key)
+        size = actions.shape[0]
+        s, p = jax.vmap(self.play)(s, actions, jax.random.randint(k1, (size,), 0, self.n))
+        return self.chance_batch(s, p, k2)
+
+    def chance_batch(self, s: State, p: Pending, key: jax.Array) -> State:
+        """:meth:`chance` for a batch: restocks and deals (a few games in a step) for the
+        games that have them alone, a chunk at a time."""
+        k1, k2, k3 = jax.random.split(key, 3)
+        size = p.shuffle.shape[0]
+        restock = jax.vmap(lambda s, p, _: self.restocked(s, p))
+        s = self.some(s, p, p.shuffle == PILE, max(64, size // 64), restock, k1)
+        s = self.some(s, p, p.deal, max(64, size // 8), jax.vmap(self.to_deal), k2)
+        return jax.vmap(self.finish)(s, p, jax.random.uniform(k3, (size,)))
+
+    def some(
+        self, s: State, p: Pending, need: jax.Array, chunk: int, update: Any, key: jax.Array
+    ) -> State:
+        """The stocks after ``update(games, pendings, u)`` (batched) of the games in
+        ``need``, ``chunk`` of them at a time (``u``: a uniform number per card dealt)."""
+        size = need.shape[0]
+        width = self.n * self.hand_size
+
+        def chunked(
+            carry: tuple[State, jax.Array, jax.Array],
+        ) -> tuple[State, jax.Array, jax.Array]:
+            s, need, key = carry
+            key, drawn = jax.random.split(key)
+            (rows,) = jnp.nonzero(need, size=chunk, fill_value=size)  # size: none
+            games, pend = jax.tree.map(lambda a: a[rows], (s, p))  # the rows past: dropped
+            done = update(games, pend, jax.random.uniform(drawn, (chunk, width)))
+            s = s._replace(
+                stock=s.stock.at[rows].set(done.stock, mode="drop"),
+                stock_len=s.stock_len.at[rows].set(done.stock_len, mode="drop"),
+            )
+            return s, need.at[rows].set(False, mode="drop"), key
+
+        return jax.lax.while_loop(lambda c: c[1].any(), chunked, (s, need, key))[0]
+
+    def _init_batch(self, key: jax.Array, first: jax.Array) -> State:
+        return jax.vmap(self.init)(jax.random.split(key, first.shape[0]), first)
+
+    def begin_batch(self, first: jax.Array) -> tuple[State, Pending]:
+        """New games (before their shuffle) in a batch, ``first`` leading each."""
+        blank = jax.tree.map(lambda a: jnp.broadcast_to(a, (first.shape[0], *a.shape)), self.blank)
+        return jax.vmap(self.new_game)(blank, first)
+
+
+@jax.jit
+def split(key: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """Two keys from ``key``."""
+    first, second = jax.random.split(key)
+    return first, second
+
+
+@cache
+def engine(rules: Rules, players: int) -> Engine:
+    """The engine of a rule set and table size, made (and compiled, for each batch size)
+    once."""
+    return Engine(rules, players)
+
+
+class JaxBatch:
+    """``batch`` games of ``rules`` for ``players`` players on the JAX engine, with the
+    API of :class:`~ninetynine.rl.batch.Batch` (every slot always at a decision; a game
+    that ends starts again in its slot). :meth:`legal`, :meth:`random_actions` and
+    :meth:`step` take and give JAX arrays (they stay on the device); the state's fields
+    (:class:`State`'s, as ``Batch`` names them: ``total``, ``turn``, ``hands``, ``over``...)
+    read as NumPy arrays. Chance is drawn from ``seed``, or the orders come from a
+    ``shuffler`` (as ``Batch``'s: on the host, slow, for tests); ``first`` gives each
+    game's first leader. Compiling takes seconds, once per rule set, table size and batch
+    size in a process."""
+
+    def __init__(
+        self,
+        rules: str | Rules,
+        players: int,
+        batch: int,
+        *,
+        seed: int | None = None,
+        shuffler: Shuffler | None = None,
+        first: np.ndarray | None = None,
+    ) -> None:
+        self.rules = rules_for(rules, players)
+        self.engine = e = engine(self.rules, players)
+        self.n, self.size, self.hand_size = players, batch, e.hand_size
+        self.actions, self.down, self.limit = e.actions, e.down, e.limit
+        self.shuffler = shuffler
+        self.decisions = 0
+        seed = int(np.random.SeedSequence(seed).generate_state(1)[0]) if seed is None else seed
+        self.key, k1, k2 = jax.random.split(jax.random.key(seed), 3)
+        starts = jax.random.randint(k1, (batch,), 0, players) if first is None else first
+        starts = jnp.asarray(starts, I32)
+        if shuffler is None:
+            self.state = e.init_batch(k2, starts)
+        else:
+            self.state = self._chance(*e.begin_batch(starts))
+        self._numpy: dict[str, np.ndarray] = {}
+
+    def _next_key(self) -> jax.Array:
+        keys: tuple[jax.Array, jax.Array] = split(self.key)  # compiled: an eager split
+        self.key = keys[0]  # costs as much as a step of a thousand games
+        return keys[1]
+
+    def legal(self) -> jax.Array:
+        """The legal actions of each game's seat to act, a bit per action (int32)."""
+        return self.engine.legal_batch(self.state)
+
+    def random_actions(self, legal: jax.Array) -> jax.Array:
+        """One legal action per game, uniformly at random."""
+        return self.engine.random_batch(jnp.asarray(legal, I32), self._next_key())
+
+    def step(self, actions: Any) -> None:
+        """Play one (legal) action in every game."""
+        actions = jnp.asarray(actions, I32)
+        e = self.engine
+        if self.shuffler is None:
+            self.state = e.step_batch(self.state, actions, self._next_key())
+        else:
+            first = jax.random.randint(self._next_key(), (self.size,), 0, self.n)
+            self.state = self._chance(*e.play_batch(self.state, actions, first))
+        self.decisions += self.size
+        self._numpy = {}
+
+    def _chance(self, s: State, p: Pending) -> State:
+        """The shuffles ``p`` asks for from the shuffler (on the host), then the deals and
+        draws."""
+        assert self.shuffler is not None
+        e = self.engine
+        kind = np.asarray(p.shuffle)
+        slots = np.flatnonzero(kind)
+        if len(slots):
+            cards, counts = (np.asarray(a) for a in e.cards_batch(s, p.shuffle))
+            orders = np.full(cards.shape, EMPTY, np.int32)
+            orders[slots] = self.shuffler(slots, cards[slots], counts[slots])
+            s = e.stocked_batch(s, p.shuffle, jnp.asarray(orders), jnp.asarray(counts))
+        return e.finish_batch(s, p, jnp.ones(self.size))  # the top card: the shuffler's order
+
+    def codes(self, actions: Any) -> np.ndarray:
+        """The engine's action codes (``card * 4 + choice``, or ``DOWN``) of each game's
+        action."""
+        actions = np.asarray(actions).astype(np.int64)
+        slot = np.minimum(actions >> 1, self.hand_size - 1)
+        rows = np.arange(self.size)
+        card = self.hands[rows, self.turn.astype(np.intp), slot].astype(np.int64)
+        return np.where(actions == self.down, DOWN, card * 4 + (actions & 1))
+
+    def __getattr__(self, name: str) -> np.ndarray:
+        """A field of the state as a NumPy array (read once a step)."""
+        if name not in State._fields:
+            raise AttributeError(name)
+        if name not in self._numpy:
+            self._numpy[name] = np.asarray(getattr(self.state, name))
+        return self._numpy[name]
+
+    @property
+    def bytes_per_game(self) -> float:
+        """The memory a game's state takes."""
+        return float(sum(a.nbytes for a in jax.tree.leaves(self.state))) / self.size

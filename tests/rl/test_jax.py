@@ -1,0 +1,102 @@
+"""The JAX engine against the reference engine (the batch engine's differential test: the
+same shuffles and actions give the same totals, lives, turns, hands and winners) and
+against the NumPy batch engine with its own shuffles (the same distributions)."""
+
+from __future__ import annotations
+
+import jax
+import numpy as np
+import pytest
+
+from ninetynine import load_rules
+from ninetynine.errors import RulesError
+from ninetynine.rl.batch import Batch
+from ninetynine.rl.jax import JaxBatch, State, engine
+from tests.rl.test_batch import ScriptedShuffles, reference_game, replay
+
+
+@pytest.mark.parametrize(
+    ("preset", "players"),
+    [
+        ("P", 2),
+        ("P", 8),  # two decks
+        ("K", 3),
+        ("K", 6),
+        ("G", 3),
+        ("G", 8),
+        ("J", 2),
+        ("J", 5),
+        ("BGA", 3),  # the loser leads
+        ("P-TEN-MINUS", 4),  # a card that takes the total down
+    ],
+)
+def test_the_jax_engine_plays_as_the_reference_engine(preset: str, players: int) -> None:
+    games = [reference_game(preset, players, seed) for seed in range(12)]
+    batch = JaxBatch(
+        preset,
+        players,
+        len(games),
+        seed=1,
+        shuffler=ScriptedShuffles(games),
+        first=np.array([g["first"] for g in games]),
+    )
+    assert replay(batch, games) > 200
+
+
+def outcomes(batch: Batch | JaxBatch, steps: int) -> dict[str, np.ndarray]:
+    """Random games' hands, winners' lives and decisions, for the games that ended."""
+    hands, lives, decisions = [], [], []
+    started = np.zeros(batch.size, np.int64)
+    for step in range(steps):
+        batch.step(batch.random_actions(batch.legal()))
+        over = np.flatnonzero(batch.over)
+        hands += batch.final_hands[over].tolist()
+        lives += batch.final_lives[over].max(axis=1).tolist()
+        decisions += (step + 1 - started[over]).tolist()
+        started[over] = step + 1
+    return {"hands": np.array(hands), "lives": np.array(lives), "decisions": np.array(decisions)}
+
+
+# G for the reshuffles of every card and of the pile, J for the deals from the stock
+@pytest.mark.parametrize(("preset", "players"), [("G", 5), ("J", 4)])
+def test_the_jax_engine_plays_the_batch_engines_distributions(preset: str, players: int) -> None:
+    """Thousands of games with each engine's own shuffles: the same mean game length (in
+    hands and decisions) and winner's lives, within five standard errors."""
+    size, steps = 1024, 700
+    ours = outcomes(JaxBatch(preset, players, size, seed=5), steps)
+    numpy = outcomes(Batch(preset, players, size, seed=5), steps)
+    assert len(ours["hands"]) > 1500
+    for name, a in ours.items():
+        b = numpy[name]
+        error = np.sqrt(a.var() / len(a) + b.var() / len(b))
+        assert abs(a.mean() - b.mean()) <= 5 * error, (name, a.mean(), b.mean())
+
+
+def test_the_per_game_functions_vmapped_play_whole_games() -> None:
+    """Pgx's way: ``init`` and ``step`` of one game, vmapped and jitted (with the loop) by
+    the caller."""
+    e = engine(load_rules("G"), 5)
+    legal, step = jax.vmap(e.legal), jax.vmap(e.step)
+
+    def one(state: State, key: jax.Array) -> tuple[State, tuple[jax.Array, ...]]:
+        allowed = legal(state)
+        k1, k2 = jax.random.split(key)
+        state = step(state, e.random_actions(allowed, k1), jax.random.split(k2, 64))
+        return state, (allowed, state.total, e.popcount[state.alive], state.over)
+
+    state = jax.jit(jax.vmap(e.init))(jax.random.split(jax.random.key(0), 64))
+    play = jax.jit(lambda state, keys: jax.lax.scan(one, state, keys))
+    _, (allowed, total, alive, over) = play(state, jax.random.split(jax.random.key(1), 300))
+    assert (np.asarray(allowed) != 0).all()
+    assert (np.asarray(total) <= e.limit).all() and (np.asarray(alive) >= 2).all()
+    assert int(over.sum()) > 10
+
+
+def test_the_jax_engine_names_what_it_does_not_play() -> None:
+    with pytest.raises(RulesError) as e:
+        JaxBatch("TW", 4, 8)
+    assert "batch engine" in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_game_is_compact() -> None:
+    assert JaxBatch("P", 4, 16, seed=1).bytes_per_game <= 200
