@@ -55,7 +55,7 @@ from ninetynine.engine.tables import card_of, play_code
 from ninetynine.engine.view import observe
 from ninetynine.records.match import hand_seed
 from ninetynine.rules.cards import rank_of
-from ninetynine.rules.settings import NewRoundDeal, Scoring
+from ninetynine.rules.settings import NewRoundDeal, Scoring, Teams
 
 # ninetynine.rl.encoding.VERSION, which this layer may not import (it needs NumPy); a
 # test checks that the two agree
@@ -219,7 +219,7 @@ class _Games:
         # strictly above, the winners first, then by lives left (or score)
         if self.rules.scoring is Scoring.GAME_POINTS:
             keys = state.scores
-        elif self.rules.teams:
+        elif self.rules.teams is Teams.POOLED:
             keys = [state.seat_lives(s) for s in range(n)]
         else:  # a seat's own lives
             keys = state.lives

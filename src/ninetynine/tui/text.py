@@ -18,7 +18,7 @@ from ninetynine.engine.view import View
 from ninetynine.language import N_, _, ngettext, translated
 from ninetynine.rules.cards import card_name, show_card
 from ninetynine.rules.effects import Effect, Kind, Named
-from ninetynine.rules.settings import Rules, Scoring
+from ninetynine.rules.settings import Rules, Scoring, Teams
 from ninetynine.rules.words import counter
 
 SPECIAL_LABELS = {
@@ -77,7 +77,7 @@ def lives_text(rules: Rules, view: View, seat: int) -> str:
         return _("pts {points} score {score}").format(
             points=view.points[seat], score=view.scores[seat]
         )
-    team = _(" (team {n})").format(n=seat % 2 + 1) if rules.teams else ""  # one shared pool
+    team = "" if rules.teams is Teams.NONE else _(" (team {n})").format(n=seat % 2 + 1)
     return counter(rules)(view.lives[seat]) + team  # "5 pennies", "1 token"
 
 
