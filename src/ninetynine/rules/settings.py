@@ -303,7 +303,7 @@ class Teams(StrEnum):
     team modes differ in the lives: one pool per side, or each player's own."""
 
     NONE = "none"
-    POOLED = "pooled"  # two partnerships of opposite seats sharing one pool (J-TEAM, D49)
+    POOLED = "pooled"  # two partnerships of opposite seats sharing one pool (J-TEAM)
     ALTERNATE = "alternate"  # each plays their own lives, out one at a time (CN99, O51)
 
     def side(self, seat: int) -> int:
@@ -636,10 +636,8 @@ MEANINGS: dict[str, str] = {
     "instant_hands": "hands that win or lose at once when held (three sixes, three Kings)",
     "instant_check": "instant hands count when dealt and after each draw, or only when dealt",
     "instant_order": "which instant hand counts first when two do",
-    "teams": "none: each for themselves; pooled: two partnerships of opposite seats "
-    "(1 & 3 against 2 & 4) sharing one pool of lives; alternate: seats 1, 3, 5... against "
-    "2, 4, 6... at an even table, each with their own lives, a team winning when every "
-    "opponent is out (CN99); true reads as pooled, false as none",
+    "teams": "none; pooled: partners 1 & 3 against 2 & 4 sharing one pool of lives; "
+    "alternate: seats 1, 3, 5... against 2, 4, 6..., each out on their own (CN99)",
     "team_lives": "a pooled team's shared lives (0: twice the lives)",
 }
 
@@ -821,7 +819,7 @@ def _validate(r: Rules) -> None:
 
 
 def _validate_teams(r: Rules, fail: Callable[[str, object, str], None]) -> None:
-    """Team play's tables: a pooled partnership is four players (D49); alternate seats
+    """Team play's tables: a pooled partnership is four players (J-TEAM); alternate seats
     need an even table of at least four (O51: the source's ``n>=4 && n%2===0``), and a
     game won by the last side standing (a team wins when every opponent is out)."""
     if r.teams is Teams.POOLED:
