@@ -1033,3 +1033,16 @@ def test_bots_finish_team_games(specs: list[str]) -> None:
 
     for players, seed in ((4, 3), (6, 4)):
         assert bot_play(TEAMS, players, specs, seed=seed)
+
+
+def test_a_sides_odds_are_its_players_together() -> None:
+    """The bots' and the coach's game odds: a side wins where one of its players is the
+    last left, so partners share one chance, the side's players' together."""
+    from ninetynine.bots.odds import game_odds
+
+    s = pos(TEAMS, ["2H 3H", "", "QS QH 4D", "KS 5C 9D"], out_of_game=[2])
+    odds = game_odds(s.rules)
+    assert odds is not None
+    chances = odds.of_state(s)
+    assert chances[0] == chances[2] == pytest.approx(2 / 3)
+    assert chances[1] == chances[3] == pytest.approx(1 / 3)
