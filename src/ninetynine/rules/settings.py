@@ -527,7 +527,7 @@ class Rules:
         return self.big_table_decks if big else self.decks
 
     def lives_for(self, players: int) -> int:
-        """Starting lives of each side (a seat, or a team's shared pool)."""
+        """Starting lives of each pool (a seat's, or a pooled team's)."""
         if self.teams is Teams.POOLED:
             return self.team_lives or 2 * self.lives
         big = self.big_table_over and players > self.big_table_over and self.big_table_lives
