@@ -1046,3 +1046,23 @@ def test_a_sides_odds_are_its_players_together() -> None:
     chances = odds.of_state(s)
     assert chances[0] == chances[2] == pytest.approx(2 / 3)
     assert chances[1] == chances[3] == pytest.approx(1 / 3)
+
+
+def test_a_team_games_record_names_the_whole_side_and_replays_to_it() -> None:
+    """The record's result lists every seat of the winning side (those out too); the
+    record reads back and replays to the same outcome, standings first for the side."""
+    from ninetynine.records.match import Match, replay, standings
+    from ninetynine.records.record import format_record, parse_record
+
+    rng = random.Random(8)
+    match = Match.new(rules_from_spec(TEAMS), 6, auto_chance=False)
+    s = match.state
+    while not s.is_over:
+        match.play(s.sample_chance(rng) if s.is_chance else rng.choice(s.legal_actions()))
+    side = won(s)
+    assert any(not s.alive[p] for p in side)  # (this seed: a winner is out at the end)
+    text = format_record(match.record(), s)
+    assert f"winners = {[p + 1 for p in side]}" in text and 'reason = "last_team"' in text
+    again, log = replay(parse_record(text))
+    assert again.outcome == s.outcome
+    assert {x.seat for x in standings(again, log) if x.place == 1} == set(side)

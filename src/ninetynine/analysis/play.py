@@ -216,7 +216,8 @@ class _Games:
         for seat, amount, _cause in state.paid:
             lost[seat] += amount
         # each seat's place as records.match.standings gives it: 1 + the seats ranked
-        # strictly above, the winners first, then by lives left (or score)
+        # strictly above, the winners first (all in the first place), then by lives left
+        # (or score)
         if self.rules.scoring is Scoring.GAME_POINTS:
             keys = state.scores
         elif self.rules.teams is Teams.POOLED:
@@ -224,7 +225,7 @@ class _Games:
         else:  # a seat's own lives
             keys = state.lives
         winners = outcome.winners
-        rank = [(s in winners, keys[s]) for s in range(n)]
+        rank = [(True, 0) if s in winners else (False, keys[s]) for s in range(n)]
         ranked = sorted(rank)
         places = [1 + n - bisect_right(ranked, mine) for mine in rank]
         return (
