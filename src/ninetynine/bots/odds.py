@@ -77,11 +77,10 @@ class GameOdds:
         chances = self.chances(side_lives(s.rules, s.lives, s.alive, pools))
         # a side wins where one of its pools is the last left (alternate teams: a player
         # each), so its chance is theirs together
-        share: dict[int, float] = {}
-        for seat in range(n):
-            share.setdefault(s.side(seat), 0.0)
-        for pool, seat in {pools[seat]: seat for seat in range(n)}.items():
-            share[s.side(seat)] += chances[pool]
+        side_of = {pools[seat]: s.side(seat) for seat in range(n)}
+        share = dict.fromkeys(side_of.values(), 0.0)
+        for pool, side in side_of.items():
+            share[side] += chances[pool]
         return [share[s.side(seat)] for seat in range(n)]
 
     def exact_at(self, s: State) -> bool:
