@@ -29,7 +29,7 @@ from ninetynine.engine.actions import ActionKind
 from ninetynine.engine.state import State
 from ninetynine.engine.view import observe
 from ninetynine.records.position import format_position
-from ninetynine.rules.settings import Rules, apply_overrides
+from ninetynine.rules.settings import Rules, Teams, apply_overrides
 from tests.rules.test_cn99 import MOVING
 from tests.test_conformance import check_invariants
 
@@ -378,18 +378,23 @@ class MovingCardsMachine(GameMachine):
     7's swap and the J's take alone, at 2 to 6 seats (two packs at six): swaps, takes,
     strips and revivals made in any order; the cards go where the rules say, each seat
     knows what it gave away or lost and nothing more, and each seat's view holds its own
-    hand and what it knows alone."""
+    hand and what it knows alone. With O51's teams of alternate seats (4 or 6 seats), the
+    game goes on while both sides hold cards and ends with one side's every seat winning."""
 
     @initialize(
         extra=st.integers(0, 4),
         seed=st.integers(0, 2**31),
         lives=st.integers(1, 2),
         preset=st.booleans(),
+        teams=st.booleans(),
     )
-    def start(self, extra: int, seed: int, lives: int, preset: bool) -> None:
+    def start(self, extra: int, seed: int, lives: int, preset: bool, teams: bool) -> None:
         spec = {"preset": "CN99", "rules": {}} if preset else MOVING
-        rules = load_rules({**spec, "rules": {**spec["rules"], "lives": lives}})
-        self.begin(rules, 2 + extra, seed)
+        changes = {**spec["rules"], "lives": lives}
+        if teams:
+            changes |= {"teams": "alternate", "players_min": 4, "players_max": 10}
+        rules = load_rules({**spec, "rules": changes})
+        self.begin(rules, 4 + 2 * (extra % 2) if teams else 2 + extra, seed)
 
     @precondition(lambda self: not self.state.is_over)
     @rule(pick=st.integers(0, 2**16), moving=st.booleans())
@@ -440,6 +445,12 @@ class MovingCardsMachine(GameMachine):
             view = observe(s, seat)
             assert sorted(view.hand) == sorted(s.hands[seat])
             assert [sorted(k) for k in view.known] == [sorted(k) for k in s.known_to(seat)]
+        if s.rules.teams is Teams.ALTERNATE:  # one side left ends it; all of that side wins
+            sides = {seat % 2 for seat in range(s.n) if s.alive[seat]}
+            if s.outcome is None:
+                assert sides == {0, 1}
+            else:
+                assert s.outcome.winners == tuple(range(min(sides), s.n, 2))
 
 
 TestMovingCardsMachine = MovingCardsMachine.TestCase

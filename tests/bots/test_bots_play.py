@@ -17,6 +17,7 @@ from ninetynine.engine.view import observe
 from ninetynine.errors import NinetyNineError
 from tests.rules.test_cn99 import MOVING as CN99_MOVING
 from tests.rules.test_cn99 import PLAIN as CN99_PLAIN
+from tests.rules.test_cn99 import TEAMS as CN99_TEAMS
 
 BOTS = ["random", "heuristic", "ismcts:iterations=25,depth=12"]
 NEW = ["greedy", "greedy-keep", with_options("hard", iterations=25, depth=12)]
@@ -92,6 +93,13 @@ def test_every_bot_finishes_a_game_with_swaps_and_takes(specs: list[str]) -> Non
     and its samples keep the cards it knows in their holders' hands."""
     moves = play(CN99_MOVING, 4, specs, seed=5)
     assert any(">" in m and m.split(":")[1][0] in "7J" for m in moves), moves
+
+
+@pytest.mark.parametrize("specs", [BOTS, NEW, SEARCH, LEVELS, EASY])
+def test_every_bot_finishes_a_cn99_team_game(specs: list[str]) -> None:
+    """CN99 in teams of alternate seats (O51), six seats: each bot plays to the end, whose
+    players go out one at a time and may be brought back, partners included."""
+    assert play(CN99_TEAMS, 6, specs, seed=7)
 
 
 OPTIONAL = {"preset": "P-2P-AGAIN", "rules": {"two_player_reverse": "play_again_optional"}}

@@ -15,6 +15,7 @@ from ninetynine.engine.game import new_game
 from ninetynine.engine.state import State
 from ninetynine.engine.view import observe
 from ninetynine.records.position import position_from_mapping
+from ninetynine.rules.settings import Teams
 
 from .test_bots_play import play, table
 
@@ -125,7 +126,7 @@ def test_playouts_play_only_legal_moves_under_every_preset(preset: str) -> None:
     rules, rng = load_rules(preset), random.Random(5)
     policy, _Checked.checked = rollout_policy(rules), 0
     for _ in range(8):
-        state = new_game(rules, 4 if rules.teams else 3)
+        state = new_game(rules, 4 if rules.teams is Teams.POOLED else 3)
         state.__class__ = _Checked
         while not state.is_over:
             _playout(state, rng, policy, 500, 0.3, lambda s: not s.is_over)

@@ -5,7 +5,7 @@ The rule set PLAIN is CN99's plain part, written as a house-rules mapping, in wh
 7, the J and the jokers hold; MOVING adds the 7's swap of whole hands (O46) and the J's
 blind take (O47), with the knowledge they move (``View.known``); JOKERS adds the small
 joker's strip (O48) and the big joker's revival or refill (O49); the preset ``CN99``
-is JOKERS as data. Teams (O51) are not played.
+is JOKERS as data; TEAMS is the preset with O51's teams of alternate seats.
 """
 
 from __future__ import annotations
@@ -741,7 +741,7 @@ def test_strip_positions_read_back() -> None:
 def test_the_jokers_effects_parse_describe_and_refuse_bad_mixes() -> None:
     """The strip and revive effects are words of the rules files, printed back as
     written, described by the rules text, and refused beside another named effect, with
-    teams (one seat comes back) or with explicit draws."""
+    pooled teams (one seat comes back, not a pool) or with explicit draws."""
     assert format_effect(parse_effect("hold strip")) == "hold strip"
     assert format_effect(parse_effect("hold revive")) == "hold revive"
     assert parse_effect("hold revive").names_seat and parse_effect("hold strip").moves_cards
@@ -755,7 +755,7 @@ def test_the_jokers_effects_parse_describe_and_refuse_bad_mixes() -> None:
     assert "Big Joker: hold (+0); name a player who is out" in text
     with pytest.raises(RulesError, match="draw = 'auto'"):
         apply_overrides(rules_from_spec(JOKERS), {"draw": "explicit"})
-    with pytest.raises(RulesError, match="needs teams = false"):
+    with pytest.raises(RulesError, match="needs teams = 'none' or 'alternate'"):
         rules_from_spec({"preset": "J-TEAM", "rules": {"cards": {"K": "hold revive"}}})
 
 
@@ -861,3 +861,208 @@ def test_a_take_with_no_other_hand_holding_a_card_is_no_play() -> None:
     assert legal(s) == {"down"}
     s = pos(house, ["JC", "5H"], total=11, turn=1, top="")
     assert legal(s) == {"JC>2"}
+
+
+# Teams (O51) ----------------------------------------------------------------------------
+
+# O51's option on the preset: «Option `teams=alternate`: even seats against odd seats»,
+# at the source's tables («`return n>=4 && n%2===0`», [CN2] l. 123): seats 1, 3, 5... (0,
+# 2, 4 here) against 2, 4, 6...
+TEAMS = {"preset": "CN99", "rules": {"players_min": 4, "players_max": 10, "teams": "alternate"}}
+
+
+def won(s: State) -> tuple[int, ...]:
+    assert s.is_over and s.outcome is not None
+    assert s.outcome.reason == "last_team"
+    return s.outcome.winners
+
+
+@pytest.mark.parametrize("players", [4, 6])
+def test_a_team_wins_when_every_opponent_is_out(players: int) -> None:
+    """«如果分组游戏，对手组成员全部出局则为赢家。» (playing in teams, a side wins when every
+    member of the other side is out); O51: «the game ends at the moment only one side holds
+    cards». The last opponent, stuck, is out: the game ends, every member of the side wins,
+    its players already out too."""
+    hands = ["KC KD 7D 7H 5H", "", "", "9S 9C 8S 8C 6S", "QS QH 4D 4C 2C", ""][:players]
+    out = [2, 3] + ([5, 6] if players == 6 else [])  # (1-based) P3 of the side is out too
+    s = pos(TEAMS, hands, out_of_game=out, total=95, turn=4)
+    assert not s.is_over and legal(s) == {"down"}
+    events = play(s, "down")
+    assert of(events, E.PlayerOut) == [E.PlayerOut(3)]
+    assert won(s) == tuple(range(0, players, 2))
+    assert of(events, E.GameOver)[0].winners == won(s)
+
+
+def test_a_revived_opponent_undoes_the_win_until_it_is_out_again() -> None:
+    """O51: «the team wins when every opponent is out, revived opponents included, so a
+    big joker can undo it until then»; O49's revival may name any out player, an opponent
+    too. P1 brings back P2; P4, the opponent who was left, is then out, and the game goes
+    on; it ends when P2 is out again, with P1 out by then: P3 wins for the side."""
+    hands = ["BJ 2H 3H", "", "KD 3C 3D", "9H 9D 8H 8D 6H"]
+    s = pos(TEAMS, hands, out_of_game=[2], total=95, top="2S 9S 9C 8S 8C 6S 5S")
+    assert {m for m in legal(s) if m.startswith("BJ")} == {"BJ>1", "BJ>2", "BJ>3"}
+    play(s, "BJ>2")  # P1 brings back an opponent: it plays next, with 5 cards
+    assert s.alive[1] and format_cards(s.hands[1]) == "2S 9S 9C 8S 8C" and s.turn == 1
+    play(s, "2S", "KD")
+    assert s.total == 99 and legal(s) == {"down"}
+    play(s, "down")  # P4 out: P2 still holds cards, so the game goes on
+    assert not s.alive[3] and not s.is_over and s.turn == 0
+    play(s, "down")  # P1 out: P3 holds cards for the side
+    assert not s.alive[0] and not s.is_over and s.turn == 1
+    play(s, "down")
+    assert won(s) == (0, 2)
+
+
+def test_a_team_mate_brought_back_plays_for_the_side() -> None:
+    """O49 «an out player»: the big joker may bring back a player of the joker's own side."""
+    s = pos(TEAMS, ["BJ 2H 3H", "QS QH 4D", "", "KS 5C 9D"], out_of_game=[3])
+    play(s, "BJ>3")
+    assert s.alive[2] and len(s.hands[2]) == 5 and not s.is_over
+
+
+def test_the_last_two_players_of_opposite_teams_play_on() -> None:
+    """O51: «Two last-standing players of opposite teams play on.» Their partners are out;
+    the one who outlasts the other wins with the partner."""
+    s = pos(TEAMS, ["KC 2H 3H 5H 6H", "9S 9C 8S 8C 6S", "", ""], out_of_game=[3, 4], total=80)
+    play(s, "KC")
+    assert not s.is_over and s.turn == 1 and s.total == 99
+    play(s, "down")
+    assert won(s) == (0, 2)
+
+
+@pytest.mark.parametrize("players", [4, 6])
+def test_a_stolen_last_card_can_end_the_game_for_the_side(players: int) -> None:
+    """O47: «A victim left with 0 cards is out at once»; the last opponent out, the side
+    has won (O51)."""
+    hands = ["JS 2H 3H", "KS", "QS QH 4D", "", "5C 5D", ""][:players]
+    s = pos(TEAMS, hands, out_of_game=[4, 6][: players // 2 - 1])
+    events = play(s, "JS>2", "shuffle KS")
+    assert of(events, E.PlayerOut) == [E.PlayerOut(1)]
+    assert won(s) == tuple(range(0, players, 2))
+
+
+def test_a_swap_that_leaves_the_last_opponent_empty_handed_wins() -> None:
+    """«7： 和指定的某人交换手头的全部牌» with a one-card hand: the opponent receives an
+    empty hand and is out at once (O46, O47), the side's last opponent (O51)."""
+    s = pos(TEAMS, ["7S", "", "QS QH 4D", "", "5C 5D", "KD 2D"], out_of_game=[2, 4])
+    events = play(s, "7S>6")
+    assert of(events, E.PlayerOut) == [E.PlayerOut(5)]
+    assert format_cards(s.hands[0]) == "KD 2D"
+    assert won(s) == (0, 2, 4)
+
+
+def test_a_player_out_while_a_team_mate_holds_cards_does_not_end_the_game() -> None:
+    """A side holds cards while any of its players does: the stolen last card of one
+    opponent leaves the other opponent in, and play goes on."""
+    s = pos(TEAMS, ["JS 2H 3H", "KS", "QS QH 4D", "5C 5D"])
+    play(s, "JS>2", "shuffle KS")
+    assert not s.alive[1] and not s.is_over and s.turn == 2
+
+
+@pytest.mark.parametrize(
+    ("changes", "words"),
+    [
+        ({}, ["players_min", "2", "even number of players, at least 4"]),
+        ({"players_min": 4, "players_max": 9}, ["players_max", "9", "even"]),
+        ({"players_min": 3, "players_max": 10}, ["players_min", "3", "even"]),
+        ({"players_min": 2, "players_max": 2}, ["players_min", "2", "at least 4"]),
+    ],
+)
+def test_alternate_teams_need_an_even_table_of_four_or_more(
+    changes: dict[str, int], words: list[str]
+) -> None:
+    """O51, the source's «`n>=4 && n%2===0`»: a house-rules file that allows another table
+    is refused in one line naming the key."""
+    spec = {"preset": "CN99", "rules": {"teams": "alternate", **changes}}
+    with pytest.raises(RulesError) as caught:
+        rules_from_spec(spec)
+    line = str(caught.value)
+    assert "\n" not in line and all(w in line for w in words), line
+
+
+def test_an_odd_table_of_alternate_teams_is_refused_and_other_settings_read_as_before() -> None:
+    """An odd table between an even players_min and players_max is refused when the game is
+    set up; ``teams = true`` still reads as the pooled partnership (J-TEAM's), ``false`` as
+    none."""
+    with pytest.raises(RecordError, match="even table, not 5"):
+        new_game(rules_from_spec(TEAMS), 5)
+    from ninetynine.rules.settings import Teams
+
+    assert (
+        rules_from_spec(
+            {"preset": "J", "rules": {"teams": True, "players_min": 4, "players_max": 4}}
+        ).teams
+        is Teams.POOLED
+    )
+    assert rules_from_spec({"preset": "CN99", "rules": {"teams": False}}).teams is Teams.NONE
+    assert rules_from_spec({"preset": "J-TEAM"}).teams is Teams.POOLED
+    with pytest.raises(RulesError, match="scoring = 'lives'"):
+        rules_from_spec(
+            {
+                "preset": "P-BORDERS",
+                "rules": {"teams": "alternate", "players_min": 4, "players_max": 4},
+            }
+        )
+
+
+def test_the_rules_text_says_the_teams_and_how_a_team_wins() -> None:
+    text = rules_text(rules_from_spec(TEAMS))
+    assert "Two teams of alternate seats, 1, 3, 5... against 2, 4, 6..." in text
+    assert "A team wins, all its players with it (those out too)" in text
+    assert "The last player with lives left wins." not in text
+    assert "Two teams" not in rules_text(rules_from_spec({"preset": "CN99"}))
+
+
+@pytest.mark.parametrize("players", [4, 6, 8, 10])
+def test_whole_team_games_end_with_a_whole_side_winning(players: int) -> None:
+    """Random whole games: the winners are every seat of one parity, and at the end only
+    that side is in the game (holds cards)."""
+    for seed in range(12):
+        s = play_out(new_game(rules_from_spec(TEAMS), players), random.Random(seed))
+        side = won(s)
+        assert side in (tuple(range(0, players, 2)), tuple(range(1, players, 2)))
+        assert any(s.alive[p] for p in side) and not any(
+            s.alive[p] for p in range(players) if p not in side
+        )
+
+
+@pytest.mark.parametrize("specs", [["random"], ["heuristic"], ["hard:iterations=20,depth=8"]])
+def test_bots_finish_team_games(specs: list[str]) -> None:
+    """Every bot plays CN99 in teams legally to the end, at four and six seats."""
+    from tests.bots.test_bots_play import play as bot_play
+
+    for players, seed in ((4, 3), (6, 4)):
+        assert bot_play(TEAMS, players, specs, seed=seed)
+
+
+def test_a_sides_odds_are_its_players_together() -> None:
+    """The bots' and the coach's game odds: a side wins where one of its players is the
+    last left, so partners share one chance, the side's players' together."""
+    from ninetynine.bots.odds import game_odds
+
+    s = pos(TEAMS, ["2H 3H", "", "QS QH 4D", "KS 5C 9D"], out_of_game=[2])
+    odds = game_odds(s.rules)
+    assert odds is not None
+    chances = odds.of_state(s)
+    assert chances[0] == chances[2] == pytest.approx(2 / 3)
+    assert chances[1] == chances[3] == pytest.approx(1 / 3)
+
+
+def test_a_team_games_record_names_the_whole_side_and_replays_to_it() -> None:
+    """The record's result lists every seat of the winning side (those out too); the
+    record reads back and replays to the same outcome, standings first for the side."""
+    from ninetynine.records.match import Match, replay, standings
+    from ninetynine.records.record import format_record, parse_record
+
+    rng = random.Random(8)
+    match = Match.new(rules_from_spec(TEAMS), 6, auto_chance=False)
+    s = match.state
+    while not s.is_over:
+        match.play(s.sample_chance(rng) if s.is_chance else rng.choice(s.legal_actions()))
+    side = won(s)
+    assert any(not s.alive[p] for p in side)  # (this seed: a winner is out at the end)
+    text = format_record(match.record(), s)
+    assert f"winners = {[p + 1 for p in side]}" in text and 'reason = "last_team"' in text
+    again, log = replay(parse_record(text))
+    assert again.outcome == s.outcome
+    assert {x.seat for x in standings(again, log) if x.place == 1} == set(side)

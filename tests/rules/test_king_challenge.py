@@ -235,3 +235,16 @@ def test_a_challenge_card_in_house_rules_of_another_family(players: int) -> None
         s = new_game(rules, players)
         play_out(s, random.Random(seed), fast=False)
         assert s.outcome is not None and len(s.outcome.winners) == 1
+
+
+def test_kc_challenge_puts_out_one_player_of_an_alternate_team() -> None:
+    """House rules: KC in CN99's teams of alternate seats (FAMILIES §12.1, O51). A
+    challenge puts out one player, not a pool: its partner plays on, and the side is out
+    when both are; the challenger's side wins, its players all."""
+    house = {"teams": "alternate", "players_min": 4, "players_max": 4}
+    s = pos("KC", ["KS 5C", "5H 6H", "KD 9D", "8C 2C"], total=60, changes=house)
+    play(s, "KS>2")  # P2 holds no King nor Four: out at once (O58)
+    assert not s.alive[1] and s.alive[3] and not s.is_over and s.turn == 2
+    play(s, "KD>4")
+    assert s.is_over and s.outcome is not None and s.outcome.winners == (0, 2)
+    assert s.outcome.reason == "last_team"

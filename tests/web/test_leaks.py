@@ -33,7 +33,7 @@ from ninetynine.records.position import toml_value
 from ninetynine.records.record import parse_record
 from ninetynine.rules.cards import format_card
 from ninetynine.rules.presets import load_rules, presets
-from ninetynine.rules.settings import Scoring
+from ninetynine.rules.settings import Scoring, Teams
 from tests.rules.test_cn99 import MOVING
 from tests.web.helpers import ServerThread, free_port, play_game
 
@@ -198,7 +198,7 @@ def _short(preset: str) -> str:
     if rules.scoring is Scoring.GAME_POINTS:
         change = "points_target = 3"
     else:
-        change = "team_lives = 1" if rules.teams else "lives = 1"
+        change = "team_lives = 1" if rules.teams is Teams.POOLED else "lives = 1"
     return f'preset = "{preset}"\nname = "{preset} short"\n[rules]\n{change}\n'
 
 

@@ -30,7 +30,7 @@ from urllib.parse import quote
 
 from ninetynine.bots.base import make_bot
 from ninetynine.errors import NinetyNineError
-from ninetynine.rules.settings import EmptyHand, Rules, rules_to_mapping
+from ninetynine.rules.settings import EmptyHand, Rules, rules_to_mapping, table_refusal
 
 # the Rules fields that name a rule set rather than say how it plays
 _NAMING = ("id", "name", "description")
@@ -115,8 +115,8 @@ def unplayable(cell: Cell) -> str | None:
             f"{rules.id}: the analysis does not play jokers, cards with no draw after them "
             "nor empty hands that put a player out (CN99): its fast path deals 52-card packs"
         )
-    if not rules.players_min <= n <= rules.players_max:
-        return f"{rules.id} is for {rules.players_min} to {rules.players_max} players, not {n}"
+    if (why := table_refusal(rules, n)) is not None:
+        return why
     if len(cell.lineup) > n:
         return f"{len(cell.lineup)} entrants ({cell.lineup_name}) do not fit {n} seats"
     return None

@@ -55,7 +55,7 @@ from ninetynine.engine.tables import card_of, play_code
 from ninetynine.engine.view import observe
 from ninetynine.records.match import hand_seed
 from ninetynine.rules.cards import rank_of
-from ninetynine.rules.settings import NewRoundDeal, Scoring
+from ninetynine.rules.settings import NewRoundDeal, Scoring, Teams
 
 # ninetynine.rl.encoding.VERSION, which this layer may not import (it needs NumPy); a
 # test checks that the two agree
@@ -216,15 +216,16 @@ class _Games:
         for seat, amount, _cause in state.paid:
             lost[seat] += amount
         # each seat's place as records.match.standings gives it: 1 + the seats ranked
-        # strictly above, the winners first, then by lives left (or score)
+        # strictly above, the winners first (all in the first place), then by lives left
+        # (or score)
         if self.rules.scoring is Scoring.GAME_POINTS:
             keys = state.scores
-        elif self.rules.teams:
+        elif self.rules.teams is Teams.POOLED:
             keys = [state.seat_lives(s) for s in range(n)]
         else:  # a seat's own lives
             keys = state.lives
         winners = outcome.winners
-        rank = [(s in winners, keys[s]) for s in range(n)]
+        rank = [(True, 0) if s in winners else (False, keys[s]) for s in range(n)]
         ranked = sorted(rank)
         places = [1 + n - bisect_right(ranked, mine) for mine in rank]
         return (

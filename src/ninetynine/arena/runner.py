@@ -24,7 +24,7 @@ from ninetynine.arena.stats import EntrantStats, by_seat, labels_of, summarize
 from ninetynine.bots.base import BotFailure, close_bot, make_bot, start_bot
 from ninetynine.errors import NinetyNineError
 from ninetynine.rules.presets import open_rules
-from ninetynine.rules.settings import Rules
+from ninetynine.rules.settings import Rules, table_refusal
 
 
 @dataclass(frozen=True)
@@ -50,10 +50,8 @@ def check_config(config: ArenaConfig) -> Rules:
     """Load the rules and build every bot once, so bad input fails before any game."""
     rules = open_rules(config.rules)
     n = config.players
-    if not rules.players_min <= n <= rules.players_max:
-        raise NinetyNineError(
-            f"--players {n}: {rules.id} is for {rules.players_min} to {rules.players_max} players"
-        )
+    if (why := table_refusal(rules, n)) is not None:
+        raise NinetyNineError(f"--players {n}: {why}")
     if len(config.bots) != n:
         raise NinetyNineError(
             f"--bots names {len(config.bots)} bot(s) for {n} players: give "

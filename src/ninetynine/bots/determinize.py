@@ -143,10 +143,9 @@ def _public_state(view: View) -> State:
     s.hands = [[] for _ in range(n)]
     s.pile, s.out, s.stock = list(view.pile), list(view.out), []
     s.face_down = 0  # set per deal: the hidden cards go under the visible pile
-    sides = 2 if rules.teams else n
-    lives = [0] * sides
+    lives = [0] * rules.teams.pools(n)
     for seat in range(n):
-        lives[s.side(seat)] = view.lives[seat]
+        lives[s.pool(seat)] = view.lives[seat]
     s.lives = lives
     s.alive, s.in_hand = list(view.alive), list(view.in_hand)
     s.turns_played, s.points = list(view.turns_played), list(view.points)

@@ -14,7 +14,8 @@ down to the largest that fit (each side keeps its share), an estimate that
 
 It covers games won by the last side standing (``scoring = "lives"``); for game points
 :func:`game_odds` returns None. Sides are seats, or the two teams where seats play in
-partnerships.
+partnerships; with alternate teams (each player their own lives) a side's chance is its
+players' together.
 
 >>> from ninetynine import load_rules
 >>> odds = game_odds(load_rules("P"))
@@ -72,14 +73,20 @@ class GameOdds:
         n = s.n
         if s.outcome is not None:
             return [1.0 if seat in s.outcome.winners else 0.0 for seat in range(n)]
-        sides = [s.side(seat) for seat in range(n)]
-        chances = self.chances(side_lives(s.rules, s.lives, s.alive, sides))
-        return [chances[x] for x in sides]
+        pools = [s.pool(seat) for seat in range(n)]
+        chances = self.chances(side_lives(s.rules, s.lives, s.alive, pools))
+        # a side wins where one of its pools is the last left (alternate teams: a player
+        # each), so its chance is theirs together
+        side_of = {pools[seat]: s.side(seat) for seat in range(n)}
+        share = dict.fromkeys(side_of.values(), 0.0)
+        for pool, side in side_of.items():
+            share[side] += chances[pool]
+        return [share[s.side(seat)] for seat in range(n)]
 
     def exact_at(self, s: State) -> bool:
         """Whether :meth:`of_state` is exact at ``s`` (else an estimate, see ``fitted``)."""
-        sides = [s.side(seat) for seat in range(s.n)]
-        return exact(side_lives(s.rules, s.lives, s.alive, sides))
+        pools = [s.pool(seat) for seat in range(s.n)]
+        return exact(side_lives(s.rules, s.lives, s.alive, pools))
 
     def chances(self, lives: Sequence[int]) -> tuple[float, ...]:
         """Per side, its chance to win the game; ``lives`` per side, 0 for a side out."""
@@ -116,14 +123,15 @@ def game_odds(rules: Rules) -> GameOdds | None:
 
 
 def side_lives(
-    rules: Rules, lives: Sequence[int], alive: Sequence[bool], side: Sequence[int]
+    rules: Rules, lives: Sequence[int], alive: Sequence[bool], pool: Sequence[int]
 ) -> list[int]:
-    """Lives left per side for :meth:`GameOdds.chances`: 0 for a side that is out, and
-    one more where a player at 0 stays in until a payment cannot be made."""
+    """Lives left per pool (``pool``: each seat's) for :meth:`GameOdds.chances`: 0 for a
+    pool that is out, and one more where a player at 0 stays in until a payment cannot be
+    made."""
     extra = 1 if rules.elimination is Elimination.CANNOT_PAY else 0
-    sides = len(lives)
-    inside = [False] * sides
+    pools = len(lives)
+    inside = [False] * pools
     for seat, up in enumerate(alive):
         if up:
-            inside[side[seat]] = True
-    return [lives[i] + extra if inside[i] else 0 for i in range(sides)]
+            inside[pool[seat]] = True
+    return [lives[i] + extra if inside[i] else 0 for i in range(pools)]

@@ -33,6 +33,7 @@ from ninetynine.engine.view import View
 from ninetynine.errors import NinetyNineError, NotationError
 from ninetynine.rules.cards import RANKS, format_card, format_cards
 from ninetynine.rules.effects import format_effect
+from ninetynine.rules.settings import Teams
 
 PROTOCOL_VERSION = 1
 DEFAULT_TIMEOUT = 5.0
@@ -48,7 +49,10 @@ def view_to_json(view: View, events_from: int = 0) -> dict[str, Any]:
         "players": view.players,
         "rules": rules.id,
         "limit": rules.limit,
-        "teams": rules.teams,
+        # whether seats play in two sides (1, 3... against 2, 4...), and how (protocol 1's
+        # bool kept for bots that read it)
+        "teams": rules.teams is not Teams.NONE,
+        "team_play": rules.teams.value,
         "effects": {RANKS[r]: format_effect(e) for r, e in enumerate(rules.cards)},
         "suit_effects": {format_card(c): format_effect(e) for c, e in rules.suit_cards},
         "phase": view.phase,

@@ -22,6 +22,7 @@ from ninetynine.cli.extras import installed, missing_note
 from ninetynine.errors import NinetyNineError
 from ninetynine.launch import command
 from ninetynine.rules.presets import open_rules
+from ninetynine.rules.settings import table_refusal
 from ninetynine.session.table import Table, parse_seats
 
 
@@ -142,10 +143,8 @@ def build_table(args: argparse.Namespace) -> Table:
     if not name or not name.isprintable():
         raise NinetyNineError(f"--name {args.name!r}: expected a name of printable characters")
     count = len(args.seats) if args.seats else players
-    if not rules.players_min <= count <= rules.players_max:
-        raise NinetyNineError(
-            f"{count} players: {rules.id} is for {rules.players_min} to {rules.players_max}"
-        )
+    if (why := table_refusal(rules, count)) is not None:
+        raise NinetyNineError(f"{count} players: {why}")
     seats = parse_seats(args.seats, players=players, bots=args.bots or default_bots(), name=name)
     if not 1 <= args.first <= len(seats):
         raise NinetyNineError(f"--first {args.first}: expected a seat from 1 to {len(seats)}")

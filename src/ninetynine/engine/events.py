@@ -17,7 +17,7 @@ from typing import Any
 
 from ninetynine.language import N_, Language, _, ngettext, translated, using
 from ninetynine.rules.cards import format_card, show_card, show_cards
-from ninetynine.rules.settings import Elimination, Pot, Rules
+from ninetynine.rules.settings import Elimination, Pot, Rules, Teams
 from ninetynine.rules.words import Noun, counter, ending, spoken
 
 
@@ -468,7 +468,7 @@ def _narrate(event: Event, names: list[str] | None, rules: Rules | None) -> str 
         return names[seat] if names else f"P{seat + 1}"
 
     def from_pool(amount: str) -> str:
-        if rules is not None and rules.teams:
+        if rules is not None and rules.teams is Teams.POOLED:
             return _("{amount} from the team's pool").format(amount=amount)
         return amount
 

@@ -156,12 +156,16 @@ class StateBase:
     _before: list[bool]  # who was in the hand before the play's penalties (for skips)
 
     def side(self, seat: int) -> int:
-        """Whose lives a seat spends: its own, or its team's (seats 0 & 2, 1 & 3)."""
-        return seat % 2 if self.rules.teams else seat
+        """The side a seat wins or loses with: its own, or its team's (seats 0, 2...)."""
+        return self.rules.teams.side(seat)
+
+    def pool(self, seat: int) -> int:
+        """Whose lives a seat spends (an index of ``lives``): its own, or its team's pool."""
+        return self.rules.teams.pool(seat)
 
     def seat_lives(self, seat: int) -> int:
         """The lives a seat can spend: its own, or its team's pool."""
-        return self.lives[self.side(seat)]
+        return self.lives[self.pool(seat)]
 
     def all_cards(self) -> list[int]:
         """Every card in the game, wherever it is (for conservation checks)."""

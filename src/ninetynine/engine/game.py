@@ -21,7 +21,7 @@ from ninetynine.engine.events import Event
 from ninetynine.engine.state import CHANCE, DEAL, OVER, State, compiled
 from ninetynine.errors import RecordError
 from ninetynine.rules.cards import new_deck
-from ninetynine.rules.settings import Rules
+from ninetynine.rules.settings import Rules, table_refusal
 
 
 def new_game(rules: Rules, players: int, *, first: int = 0) -> State:
@@ -38,10 +38,8 @@ S = TypeVar("S", bound=State)
 def set_up(s: S, rules: Rules, players: int, first: int = 0) -> S:
     """Fill a bare state (a :class:`State`, or a subclass's, made with ``__new__``) as
     :func:`new_game` starts a game: a subclass's game starts without a copy."""
-    if not rules.players_min <= players <= rules.players_max:
-        raise RecordError(
-            f"{rules.id} is for {rules.players_min} to {rules.players_max} players, not {players}"
-        )
+    if (why := table_refusal(rules, players)) is not None:
+        raise RecordError(why)
     if not 0 <= first < players:
         raise RecordError(f"first player {first + 1} is not a seat of a {players}-player table")
     s.rules, s.c, s.n = rules, compiled(rules), players
@@ -50,8 +48,7 @@ def set_up(s: S, rules: Rules, players: int, first: int = 0) -> S:
     s.stock, s.pile, s.out, s.face_down = new_deck(s.decks, rules.jokers), [], [], 0
     s.total, s.direction = 0, 1
     s.starter, s.dealer, s.turn = first, (first - 1) % players, first
-    sides = 2 if rules.teams else players
-    s.lives = [rules.lives_for(players)] * sides
+    s.lives = [rules.lives_for(players)] * rules.teams.pools(players)
     s.alive, s.in_hand = [True] * players, [True] * players
     s.turns_played = [0] * players
     s.points, s.scores = [rules.points_per_hand] * players, [0] * players

@@ -24,7 +24,7 @@ from ninetynine.engine.state import State
 from ninetynine.errors import IllegalActionError, Refusal
 from ninetynine.language import Language, _, ngettext, using
 from ninetynine.rules.cards import show_card
-from ninetynine.rules.settings import Elimination, Scoring
+from ninetynine.rules.settings import Elimination, Scoring, Teams
 from ninetynine.rules.words import GAME_POINT, counter, listed
 
 
@@ -105,15 +105,15 @@ def loss_cost(state: State, seat: int) -> str:
         return GAME_POINT.a
     noun, due, have = counter(rules), rules.bust_penalty, state.seat_lives(seat)
     cost = noun.some(due)
-    if rules.teams:
+    if rules.teams is Teams.POOLED:
         cost = _("{amount} from your team's pool").format(amount=cost)
     if rules.elimination is Elimination.CANNOT_PAY and have < due:
         has = _("only {count}").format(count=noun(have)) if have else _("none left (on honour)")
-        if rules.teams:
+        if rules.teams is Teams.POOLED:
             return _("{cost}: your team has {has}, so your team is out").format(cost=cost, has=has)
         return _("{cost}: you have {has}, so you are out").format(cost=cost, has=has)
     if rules.elimination is Elimination.AT_ZERO and have <= due:
-        if rules.teams:
+        if rules.teams is Teams.POOLED:
             return _("{cost}, and your team is out").format(cost=cost)
         return _("{cost}, and you are out").format(cost=cost)
     return cost

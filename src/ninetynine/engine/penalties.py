@@ -7,9 +7,7 @@ from ninetynine.engine.deal import Dealing
 from ninetynine.engine.fields import OVER, EndReason
 from ninetynine.engine.tables import crossed_borders, makes_69, milestones
 from ninetynine.rules.effects import Effect
-from ninetynine.rules.settings import (
-    Rule69,
-)
+from ninetynine.rules.settings import Rule69, Teams
 
 
 class Penalties(Dealing):
@@ -92,23 +90,25 @@ class Penalties(Dealing):
 
     def _pay(self, seat: int, amount: int, reason: str, by: int | None = None) -> None:
         """``seat`` loses ``amount`` lives (for ``by``'s play, where another seat made
-        it pay); eliminate its side if the rules say so."""
-        c, side = self.c, self.side(seat)
-        have = self.lives[side]
+        it pay); put out every seat of its pool if the rules say so."""
+        c, pool = self.c, self.pool(seat)
+        have = self.lives[pool]
         cannot_pay = c.out_unpaid and have < amount
         paid = min(have, amount)
-        self.lives[side] = have - paid
+        self.lives[pool] = have - paid
         if c.pot:
             self.pot += paid
         if self._ev is not None:
-            self._ev.append(E.LifeLost(seat, amount, self.lives[side], reason, amount - paid, by))
-        if cannot_pay or (c.out_at_zero and self.lives[side] <= 0):
-            self._eliminate(side)
+            self._ev.append(E.LifeLost(seat, amount, self.lives[pool], reason, amount - paid, by))
+        if cannot_pay or (c.out_at_zero and self.lives[pool] <= 0):
+            self._eliminate(pool)
 
-    def _eliminate(self, side: int) -> None:
+    def _eliminate(self, pool: int) -> None:
+        """Put out the seats that spend ``pool``'s lives; the game ends where one side alone
+        is left in it (or, with ``first_out``, at once)."""
         c = self.c
         for seat in range(self.n):
-            if self.side(seat) == side and self.alive[seat]:
+            if self.pool(seat) == pool and self.alive[seat]:
                 self.alive[seat] = self.in_hand[seat] = False
                 if self._ev is not None:
                     self._ev.append(E.PlayerOut(seat))
@@ -124,17 +124,25 @@ class Penalties(Dealing):
                     hand.clear()
         sides = {self.side(s) for s in range(self.n) if self.alive[s]}
         if c.first_out_ends:  # the rest are ranked by lives
-            most = max((self.lives[s] for s in sides), default=0)
+            most = max((self.seat_lives(s) for s in range(self.n) if self.alive[s]), default=0)
             self._game_over(
-                tuple(
-                    s for s in range(self.n) if self.alive[s] and self.lives[self.side(s)] == most
-                ),
+                tuple(s for s in range(self.n) if self.alive[s] and self.seat_lives(s) == most),
                 EndReason.FIRST_OUT,
             )
         elif len(sides) <= 1:
-            winners = tuple(s for s in range(self.n) if self.alive[s])
-            reason = EndReason.LAST_TEAM if self.rules.teams else EndReason.LAST_SURVIVOR
-            self._game_over(winners, reason if winners else EndReason.NO_SURVIVOR)
+            self._last_side_wins(sides)
+
+    def _last_side_wins(self, sides: set[int]) -> None:
+        """One side (or none) is left in the game: every seat of it wins, those already out
+        too (a team wins together, O51)."""
+        winners = tuple(s for s in range(self.n) if self.side(s) in sides)
+        if not winners:
+            reason = EndReason.NO_SURVIVOR
+        elif self.rules.teams is Teams.NONE:
+            reason = EndReason.LAST_SURVIVOR
+        else:
+            reason = EndReason.LAST_TEAM
+        self._game_over(winners, reason)
 
     def _lose_points(self, seat: int, amount: int, border: int | None) -> None:
         self.points[seat] -= amount
@@ -174,9 +182,9 @@ class Penalties(Dealing):
                 ev.append(E.TotalReset(0, False))
         elif effect is Rule69.PENNY_FROM_POOL and self.pot > 0:
             self.pot -= 1
-            side = self.side(seat)
-            self.lives[side] += 1
+            pool = self.pool(seat)
+            self.lives[pool] += 1
             if ev is not None:
-                ev.append(E.LifeGained(seat, 1, self.lives[side], "a penny from the pool for 69"))
+                ev.append(E.LifeGained(seat, 1, self.lives[pool], "a penny from the pool for 69"))
         elif effect is Rule69.EXTRA_POINT:
             self.points[seat] += 1

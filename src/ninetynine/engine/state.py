@@ -100,7 +100,7 @@ from ninetynine.rules.cards import (
     show_cards,
 )
 from ninetynine.rules.effects import Effect, Kind, display_order
-from ninetynine.rules.settings import ForcedCard, NoLegalPlay, SkipCounts, Stuck
+from ninetynine.rules.settings import ForcedCard, NoLegalPlay, SkipCounts, Stuck, table_refusal
 
 __all__ = [
     "ACCEPT",
@@ -1242,8 +1242,8 @@ class State(Penalties):
         back = not self.in_hand[target]
         if back:
             self.alive[target] = self.in_hand[target] = True
-            side = self.side(target)
-            self.lives[side] = max(self.lives[side], 1)
+            pool = self.pool(target)
+            self.lives[pool] = max(self.lives[pool], 1)
             if self.known:
                 for o in range(n):
                     self.known[o * n + target] = []
@@ -1363,10 +1363,8 @@ class State(Penalties):
 def check_state(state: State) -> None:
     """Raise :class:`RecordError` if a state is impossible (used when parsing positions)."""
     n, rules = state.n, state.rules
-    if not rules.players_min <= n <= rules.players_max:
-        raise RecordError(
-            f"{n} players: {rules.id} is for {rules.players_min} to {rules.players_max}"
-        )
+    if (why := table_refusal(rules, n)) is not None:
+        raise RecordError(f"{n} players: {why}")
     deck = sorted(new_deck(state.decks, rules.jokers))
     have = sorted(state.all_cards())
     if have != deck:

@@ -261,8 +261,9 @@ def returns(state: State) -> list[float]:
 
 
 def standings(state: State, log: Sequence[Event]) -> list[Standing]:
-    """Seats ranked: the winners first, then by lives left (or score, which is better
-    higher); ``place`` is one more than the number of seats ranked strictly above."""
+    """Seats ranked: the winners first, all in the first place, then by lives left (or
+    score, which is better higher); ``place`` is one more than the number of seats ranked
+    strictly above."""
     n = state.n
     lost = [0] * n
     for e in log:
@@ -273,7 +274,8 @@ def standings(state: State, log: Sequence[Event]) -> list[Standing]:
     else:
         keys = [float(state.seat_lives(i)) for i in range(n)]
     winners = set(state.outcome.winners) if state.outcome is not None else set()
-    rank = [(i in winners, keys[i]) for i in range(n)]
+    # the winners share the first place: a team wins together, its players out too (O51)
+    rank = [(True, 0.0) if i in winners else (False, keys[i]) for i in range(n)]
     return [
         Standing(i, 1 + sum(r > rank[i] for r in rank), int(keys[i]), lost[i], i in winners)
         for i in range(n)

@@ -42,7 +42,7 @@ from ninetynine.engine.state import (
 from ninetynine.errors import NotationError, RecordError, RulesError
 from ninetynine.rules.cards import format_card, format_cards, new_deck, parse_card, parse_cards
 from ninetynine.rules.presets import load_rules, rules_spec
-from ninetynine.rules.settings import Rules
+from ninetynine.rules.settings import Rules, Teams
 
 # a position's phase: a player's (play, draw), chance's (what is due), or the end
 PHASES = (PLAY, DRAWING, DEAL, RESTOCK, TOPUP, UPCARD, LEAD, TAKE, STRIP, OVER)
@@ -321,7 +321,8 @@ def position_from_mapping(data: Mapping[str, Any], admit: Admit | None = None) -
     out_of_hand = _seat_list(data, "out_of_hand", n)
     sides = len(state.lives)
     default_lives = [
-        0 if (not rules.teams and s in out_of_game) else state.lives[s] for s in range(sides)
+        0 if (rules.teams is not Teams.POOLED and s in out_of_game) else state.lives[s]
+        for s in range(sides)
     ]
     state.lives = _int_list(data, "lives", sides, default_lives)
     state.alive = [s not in out_of_game for s in range(n)]

@@ -54,6 +54,7 @@ from ninetynine.rules.settings import (
     StartTotal,
     StockEmpty,
     Stuck,
+    Teams,
     Thresholds,
     TwoPlayerReverse,
 )
@@ -73,7 +74,7 @@ SUPPORTED: tuple[tuple[str, tuple[Any, ...]], ...] = (
     ("start_total", (StartTotal.ZERO,)),
     ("draw", (Draw.AUTO,)),
     ("restock", (Restock.LAZY,)),
-    ("teams", (False,)),
+    ("teams", (Teams.NONE,)),
     ("king_ban_turns", (0,)),
     ("game_end", (GameEnd.LAST_SURVIVOR,)),
     ("elimination", (Elimination.AT_ZERO,)),

@@ -58,6 +58,7 @@ from ninetynine.rules.settings import (
     StartTotal,
     StockEmpty,
     Stuck,
+    Teams,
     Thresholds,
     TwoPlayerReverse,
     rules_to_mapping,
@@ -207,7 +208,7 @@ def _table(r: Rules, noun: Noun, single: bool) -> list[str]:
         lambda d: _count(d, *DECKS),
         counted,
     )
-    if r.teams:
+    if r.teams is Teams.POOLED:
         lives = _(
             "two teams of opposite partners (seats 1 & 3, 2 & 4), each with one pool of {amount}"
         ).format(amount=noun(r.lives_for(4)))
@@ -228,6 +229,13 @@ def _table(r: Rules, noun: Noun, single: bool) -> list[str]:
             players=players, decks=decks, cards=_count(r.hand_size, *CARDS), lives=lives
         )
     ]
+    if r.teams is Teams.ALTERNATE:
+        table.append(
+            _(
+                "Two teams of alternate seats, 1, 3, 5... against 2, 4, 6..., at an even "
+                "number of players."
+            )
+        )
     if r.stake:
         table.append(
             _("Each player stakes {stake}; the winner collects every stake.").format(stake=r.stake)
@@ -587,12 +595,12 @@ def _losing(r: Rules, noun: Noun, single: bool) -> list[str]:
         )
         pay = (
             _("{amount} from your team's pool").format(amount=noun.some(r.bust_penalty))
-            if r.teams
+            if r.teams is Teams.POOLED
             else noun.some(r.bust_penalty)
         )
         losing = [
             _("{what} puts you out of the game at once").format(what=what)
-            if every_loss_puts_out(r) and not r.teams
+            if every_loss_puts_out(r) and r.teams is not Teams.POOLED
             else _("{what} costs {amount}").format(what=what, amount=pay)
         ]
     pile = (
@@ -622,7 +630,7 @@ def _losing(r: Rules, noun: Noun, single: bool) -> list[str]:
             if r.draw_after_bust
             else _("; who went over does not draw (and plays on a card short)")
         )
-    sudden_death = every_loss_puts_out(r) and not r.teams
+    sudden_death = every_loss_puts_out(r) and r.teams is not Teams.POOLED
     if single and r.after_bust is AfterBust.SIT_OUT:
         after = _("the next player goes on at the same total (no new deal)")
     elif single and r.after_bust is AfterBust.REVERT:
@@ -713,7 +721,7 @@ def _instant_name(name: str) -> str:
 
 def _elimination(r: Rules, noun: Noun) -> str:
     if r.elimination is Elimination.CANNOT_PAY:
-        if r.teams:
+        if r.teams is Teams.POOLED:
             return _(
                 "A team with an empty pool plays on (on honour) until it must pay and "
                 "cannot: then it is out."
@@ -722,7 +730,7 @@ def _elimination(r: Rules, noun: Noun) -> str:
             "With no {things} left you play on (on honour) until you must pay and "
             "cannot: then you are out."
         ).format(things=noun.words)
-    if r.teams:
+    if r.teams is Teams.POOLED:
         return _("A team whose pool is empty is out of the game.")
     return _("A player with no {things} left is out of the game.").format(things=noun.words)
 
@@ -804,9 +812,15 @@ def _winning(r: Rules, noun: Noun) -> str:
             "0 {floor}); once someone has {target} or more, the highest score "
             "wins, and a tie for it {tie}."
         ).format(floor=floor, target=r.points_target, tie=tie)
-    if r.teams:
+    if r.teams is Teams.POOLED:
         return _("The team with {things} left in its pool when the other's is empty wins.").format(
             things=noun.words
+        )
+    if r.teams is Teams.ALTERNATE:
+        return _(
+            "A team wins, all its players with it (those out too), the moment every opponent "
+            "is out; until then a revived opponent is back in the game, and the last two "
+            "players of opposite teams play on."
         )
     if r.game_end is GameEnd.FIRST_OUT and every_loss_puts_out(r):
         return _("The first player out loses the game; everyone else wins.")

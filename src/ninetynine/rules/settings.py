@@ -12,7 +12,7 @@ import dataclasses
 import difflib
 import json
 import types
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, NamedTuple, Union, get_args, get_origin, get_type_hints
@@ -297,6 +297,28 @@ class PointsTie(StrEnum):
     SHARED = "shared"
 
 
+class Teams(StrEnum):
+    """Who plays with whom (``Rules.teams``): each for themselves, or two sides of alternate
+    seats (seats 1, 3, 5... against 2, 4, 6...; at four, partners sit opposite). The two
+    team modes differ in the lives: one pool per side, or each player's own."""
+
+    NONE = "none"
+    POOLED = "pooled"  # two partnerships of opposite seats sharing one pool (J-TEAM)
+    ALTERNATE = "alternate"  # each plays their own lives, out one at a time (CN99, O51)
+
+    def side(self, seat: int) -> int:
+        """The side a seat wins or loses with: its own, or its team (0: seats 1, 3...)."""
+        return seat if self is Teams.NONE else seat % 2
+
+    def pool(self, seat: int) -> int:
+        """Whose lives a seat spends: its own, or (pooled) its team's."""
+        return seat % 2 if self is Teams.POOLED else seat
+
+    def pools(self, players: int) -> int:
+        """How many pools of lives a table of ``players`` keeps."""
+        return 2 if self is Teams.POOLED else players
+
+
 _COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven")
 _RANK_PLURALS = (
     "aces",
@@ -450,7 +472,7 @@ class Rules:
     instant_check: InstantCheck = InstantCheck.DEAL_AND_DRAW
     instant_order: InstantOrder = InstantOrder.SIXES_FIRST
     # F. teams
-    teams: bool = False  # two partnerships of opposite seats (1 & 3 against 2 & 4)
+    teams: Teams = Teams.NONE
     team_lives: int = 0  # 0 = twice the lives
 
     def __post_init__(self) -> None:
@@ -505,8 +527,8 @@ class Rules:
         return self.big_table_decks if big else self.decks
 
     def lives_for(self, players: int) -> int:
-        """Starting lives of each side (a seat, or a team's shared pool)."""
-        if self.teams:
+        """Starting lives of each pool (a seat's, or a pooled team's)."""
+        if self.teams is Teams.POOLED:
             return self.team_lives or 2 * self.lives
         big = self.big_table_over and players > self.big_table_over and self.big_table_lives
         return self.big_table_lives if big else self.lives
@@ -614,8 +636,9 @@ MEANINGS: dict[str, str] = {
     "instant_hands": "hands that win or lose at once when held (three sixes, three Kings)",
     "instant_check": "instant hands count when dealt and after each draw, or only when dealt",
     "instant_order": "which instant hand counts first when two do",
-    "teams": "two partnerships of opposite seats (1 & 3 against 2 & 4)",
-    "team_lives": "a team's shared lives (0: twice the lives)",
+    "teams": "none; pooled: partners 1 & 3 against 2 & 4 sharing one pool of lives; "
+    "alternate: seats 1, 3, 5... against 2, 4, 6..., each out on their own (CN99)",
+    "team_lives": "a pooled team's shared lives (0: twice the lives)",
 }
 
 META = ("id", "name", "description", "source")  # what a rule set is called, not how it plays
@@ -677,9 +700,7 @@ def _validate(r: Rules) -> None:
             "the same total continues after a bust, so the buster must "
             "lay down without playing: needs no_legal_play = 'lay_down' and may_bust = false",
         )
-    for key in ("players_min", "players_max") if r.teams else ():
-        if getattr(r, key) != 4:
-            fail(key, getattr(r, key), "team play (teams = true) needs exactly 4 players")
+    _validate_teams(r, fail)
     if r.rule_69 is Rule69.EXTRA_POINT and r.scoring is not Scoring.GAME_POINTS:
         fail("rule_69", r.rule_69.value, "extra_point needs scoring = 'game_points'")
     if r.rule_69 is Rule69.PENNY_FROM_POOL and r.pot is Pot.NONE:
@@ -758,8 +779,12 @@ def _validate(r: Rules) -> None:
                 "a challenge eliminates a player: needs scoring = 'lives' and "
                 "elimination = 'at_zero'",
             )
-        if r.teams:
-            fail("teams", True, "a challenge names one player to eliminate: needs teams = false")
+        if r.teams is Teams.POOLED:
+            fail(
+                "teams",
+                "pooled",
+                "a challenge names one player to eliminate: needs teams = 'none' or 'alternate'",
+            )
         if not all(isinstance(v, int) and 0 <= v < 13 for v in r.challenge_cancel):
             fail("challenge_cancel", r.challenge_cancel, 'expected a list of ranks such as ["4"]')
         if any(r.cards[v].challenge for v in r.challenge_cancel):
@@ -783,10 +808,48 @@ def _validate(r: Rules) -> None:
             "a strip or a revival card (CN99's jokers) draws for its player and its target "
             "after the stock is shuffled: needs draw = 'auto'",
         )
-    if any(e.revive for e in r.effects()) and r.teams:
-        fail("teams", True, "a revival card brings back one player: needs teams = false")
+    if any(e.revive for e in r.effects()) and r.teams is Teams.POOLED:
+        fail(
+            "teams",
+            "pooled",
+            "a revival card brings back one player: needs teams = 'none' or 'alternate'",
+        )
     if r.limit > 1023 and any(e.kind is Kind.SET_ANY for e in r.effects()):
         fail("limit", r.limit, "a 'set-any' card needs a limit of at most 1023")
+
+
+def _validate_teams(r: Rules, fail: Callable[[str, object, str], None]) -> None:
+    """Team play's tables: a pooled partnership is four players (J-TEAM); alternate seats
+    need an even table of at least four (O51: the source's ``n>=4 && n%2===0``), and a
+    game won by the last side standing (a team wins when every opponent is out)."""
+    if r.teams is Teams.POOLED:
+        for key in ("players_min", "players_max"):
+            if getattr(r, key) != 4:
+                fail(key, getattr(r, key), "team play (teams = 'pooled') needs exactly 4 players")
+    elif r.teams is Teams.ALTERNATE:
+        for key in ("players_min", "players_max"):
+            n = getattr(r, key)
+            if n < 4 or n % 2:
+                fail(key, n, "teams = 'alternate' needs an even number of players, at least 4")
+        if r.scoring is not Scoring.LIVES or r.game_end is not GameEnd.LAST_SURVIVOR:
+            fail(
+                "teams",
+                "alternate",
+                "a team wins when every opponent is out: needs scoring = 'lives' and "
+                "game_end = 'last_survivor'",
+            )
+
+
+def table_refusal(rules: Rules, players: int) -> str | None:
+    """Why ``rules`` cannot be played by ``players``, or None: outside the rules' range, or
+    (alternate teams) an odd table."""
+    if not rules.players_min <= players <= rules.players_max:
+        return (
+            f"{rules.id} is for {rules.players_min} to {rules.players_max} players, not {players}"
+        )
+    if rules.teams is Teams.ALTERNATE and players % 2:
+        return f"{rules.id} plays in teams of alternate seats: needs an even table, not {players}"
+    return None
 
 
 # Reading and writing mappings (TOML tables) ----------------------------------------
@@ -809,6 +872,8 @@ def _accepted(hint: Any) -> str:
 
 def _convert(key: str, value: Any) -> Any:
     hint = _HINTS[key]
+    if key == "teams" and isinstance(value, bool):  # the older switch: true was the pool
+        return Teams.POOLED if value else Teams.NONE
     if isinstance(hint, type) and issubclass(hint, StrEnum):
         try:
             return hint(value)

@@ -18,7 +18,7 @@ from ninetynine.engine.view import View
 from ninetynine.language import N_, _, ngettext, translated
 from ninetynine.rules.cards import card_name, show_card
 from ninetynine.rules.effects import Effect, Kind, Named
-from ninetynine.rules.settings import Rules, Scoring
+from ninetynine.rules.settings import Rules, Scoring, Teams
 from ninetynine.rules.words import counter
 
 SPECIAL_LABELS = {
@@ -71,13 +71,15 @@ def direction_text(direction: int) -> str:
 
 def lives_text(rules: Rules, view: View, seat: int) -> str:
     """What ``seat`` (0-based) has left, as the seats panel shows it: its lives in the rules'
-    counter (``'5 pennies'``; in team play ``' (team N)'`` after it, N from 1, partners sharing one
-    pool), or with game points ``'pts P score S'``."""
+    counter (``'5 pennies'``; in team play ``' (team N)'`` after it, N from 1: partners sharing
+    one pool, or with alternate teams each their own), or with game points ``'pts P score S'``."""
     if rules.scoring is Scoring.GAME_POINTS:
         return _("pts {points} score {score}").format(
             points=view.points[seat], score=view.scores[seat]
         )
-    team = _(" (team {n})").format(n=seat % 2 + 1) if rules.teams else ""  # one shared pool
+    team = (
+        "" if rules.teams is Teams.NONE else _(" (team {n})").format(n=rules.teams.side(seat) + 1)
+    )
     return counter(rules)(view.lives[seat]) + team  # "5 pennies", "1 token"
 
 

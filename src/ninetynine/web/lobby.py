@@ -33,7 +33,7 @@ from typing import Any
 from ninetynine.errors import NinetyNineError
 from ninetynine.language import N_
 from ninetynine.rules.presets import rules_spec
-from ninetynine.rules.settings import Rules
+from ninetynine.rules.settings import Rules, table_refusal
 from ninetynine.session.table import bot_seat_name
 from ninetynine.web.clubs.store import ClubStore
 from ninetynine.web.conn import Conn
@@ -220,12 +220,8 @@ class Lobby:
         table's ``clock`` (required) is hours or days (``turn_clock_min`` to
         ``turn_clock_max`` seconds)."""
         limits = self.settings.limits
-        if not rules.players_min <= players <= rules.players_max:
-            raise ProtocolError(
-                ErrorCode.BAD_TABLE,
-                f"{rules.id} is for {rules.players_min} to "
-                f"{rules.players_max} players, not {players}",
-            )
+        if (why := table_refusal(rules, players)) is not None:
+            raise ProtocolError(ErrorCode.BAD_TABLE, why)
         check_rules(rules, players, limits)
         if turn_based:
             low, high = limits.turn_clock_min, limits.turn_clock_max
