@@ -17,8 +17,7 @@ import ninetynine.rl.openspiel  # noqa: F401  (registers python_ninetynine)
 from ninetynine import load_rules, presets
 from ninetynine.rl.pettingzoo import env
 
-# the presets the encoding encodes: not a challenge card's answers (KC refuses, below)
-ENCODED = [p for p in presets() if not any(e.challenge for e in load_rules(p).effects())]
+ENCODED = presets()  # the encoding encodes every preset
 
 
 def typical(preset: str) -> int:

@@ -21,8 +21,7 @@ from ninetynine.rl.episode import Episode
 from ninetynine.rl.pettingzoo import env
 from ninetynine.rules.settings import Rules
 
-# the presets the encoding encodes: not a challenge card's answers (KC refuses, below)
-ENCODED = [p for p in presets() if not any(e.challenge for e in load_rules(p).effects())]
+ENCODED = presets()  # the encoding encodes every preset
 
 
 def typical(preset: str) -> int:
@@ -359,12 +358,3 @@ def test_openspiel_ismcts_plays_the_game() -> None:
             action = bot.step(state)
             assert action in state.legal_actions()
             state.apply_action(action)
-
-
-def test_the_encoding_refuses_a_challenge_card_in_one_line() -> None:
-    """KC's King is answered out of turn (FAMILIES §12.2): the encoding has no index for the
-    answers, so it refuses, naming the card and what it encodes."""
-    with pytest.raises(RulesError, match=r"^rules KC: the encoding does not encode a challenge"):
-        Encoding("KC", 3)
-    assert "KC" not in ENCODED and "CN99" in ENCODED
-    assert len(ENCODED) == len(presets()) - 1

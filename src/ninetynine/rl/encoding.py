@@ -16,7 +16,9 @@ One :class:`Encoding` per rule set and table size gives
 CN99's cards (FAMILIES.md §12.1) widen the layout of their own rules only, so every other
 rule set's is unchanged: the jokers are card slots 52 and 53 (rank slots 13 and 14, action
 codes ``4 * 52`` and ``4 * 56`` on, as the engine's), and where a swap or a take moves
-cards each seat's observation says which cards it knows in each other hand.
+cards each seat's observation says which cards it knows in each other hand. KC's challenge
+(FAMILIES.md §12.2) widens its own too: an action per card that may answer a challenge and
+one to accept it, after every other, and the challenger's seat in the observation.
 
 The layout is documented in ``docs/ai.md``; any change to it raises :data:`VERSION`.
 """
@@ -30,10 +32,17 @@ from typing import Any
 
 import numpy as np
 
-from ninetynine.engine.actions import Action
-from ninetynine.engine.events import CardPlayed, HandStarted, Shuffled, StockReshuffled
+from ninetynine.engine.actions import Action, ActionKind
+from ninetynine.engine.events import (
+    CardPlayed,
+    ChallengeAnswered,
+    HandStarted,
+    Shuffled,
+    StockReshuffled,
+)
 from ninetynine.engine.game import new_game
 from ninetynine.engine.state import (
+    ACCEPT,
     DOWN,
     DRAW,
     DRAWING,
@@ -44,9 +53,18 @@ from ninetynine.engine.state import (
     Phase,
     State,
 )
-from ninetynine.engine.tables import PARAM, card_of, choice_of, compiled, number_of, param_code
+from ninetynine.engine.tables import (
+    ANSWER,
+    PARAM,
+    answer_code,
+    card_of,
+    choice_of,
+    compiled,
+    number_of,
+    param_code,
+)
 from ninetynine.engine.view import View
-from ninetynine.errors import IllegalActionError, NinetyNineError, RecordError, RulesError
+from ninetynine.errors import IllegalActionError, NinetyNineError, RecordError
 from ninetynine.rules.cards import JOKERS, format_card, rank_of
 from ninetynine.rules.effects import Effect, Kind
 from ninetynine.rules.presets import load_rules
@@ -77,11 +95,6 @@ def rules_for(rules: str | Rules, players: int) -> Rules:
         raise RecordError(
             f"players = {players!r}: {loaded.id} is for {loaded.players_min} to "
             f"{loaded.players_max} players"
-        )
-    if any(e.challenge for e in loaded.effects()):
-        raise RulesError(
-            f"rules {loaded.id}: the encoding does not encode a challenge card's answers "
-            "(KC's King): it encodes plays, seats named to play next and set totals"
         )
     return loaded
 
@@ -155,12 +168,17 @@ class Encoding:
         plays = [4 * card + choice for card in cards for choice in range(4)]
         self.special = len(plays)  # the index of `down`, then pass, draw, nodraw
         self.set_base = self.special + 4 + len(self.naming) * n
-        self.actions = self.set_base + len(self.setting) * (limit + 1)
         codes = plays + sorted(SPECIAL, key=SPECIAL.__getitem__)
         for card in self.naming:
             codes += [param_code(card, seat) for seat in range(n)]
         for card in self.setting:
             codes += [param_code(card, total) for total in range(limit + 1)]
+        # a challenge's answers (KC): each card that may answer it, then accepting it
+        self.challenging = bool(c.challenging)
+        if self.challenging:
+            codes += [answer_code(card) for card in sorted(c.answers.intersection(cards))]
+            codes.append(ACCEPT)
+        self.actions = len(codes)
         self.codes = codes  # index -> engine code
         self.index = {code: i for i, code in enumerate(codes)}  # engine code -> index
         # Observation ----------------------------------------------------------------
@@ -185,6 +203,8 @@ class Encoding:
         self.knowing = any(e.moves_cards for e in self.rules.effects())
         if self.knowing:  # the cards a swap or a take showed it, per other seat from its own
             sizes.append(("known", (n - 1) * slots))
+        if self.challenging:  # whose challenge the seat to act answers, from the observer's
+            sizes.append(("challenger", n))
         self.blocks: dict[str, Block] = {}
         start = 0
         for name, size in sizes:
@@ -240,6 +260,8 @@ class Encoding:
     def text(self, index: int) -> str:
         """An action index in the records' notation (``AS+11``, ``5S>3``, ``down``)."""
         code = self.code_of(index)
+        if code >= ANSWER:  # an answer is written as its card alone
+            return format_card(card_of(code))
         if code >= PARAM:
             card, number = card_of(code), number_of(code)
             mark = f">{number + 1}" if card in self.c.naming else f"={number}"
@@ -284,6 +306,7 @@ class Encoding:
                 state.scores,
                 played,
                 state.known_to(seat) if self.knowing else (),
+                state.challenger if state.challenger >= 0 else None,
             )
         )
 
@@ -315,6 +338,7 @@ class Encoding:
                 view.scores,
                 _played_in(view) if self.version >= 2 else None,
                 view.known,
+                view.challenger,
             )
         )
 
@@ -322,27 +346,40 @@ class Encoding:
         """The legal actions of ``view.seat`` as 0/1 (int8), from its view: :meth:`mask`."""
         mask = np.zeros(self.actions, np.int8)
         for action in view.legal:
-            mask[self.index[self._code_of(action)]] = 1
+            mask[self.index[self._code_in(view, action)]] = 1
         return mask
 
     def action_for(self, view: View, index: int | np.integer[Any]) -> Action:
         """The action of ``view.legal`` that an index stands for, or one clear error."""
         code = self.code_of(index)
         for action in view.legal:
-            if self._code_of(action) == code:
+            if self._code_in(view, action) == code:
                 return action
-        shown = ", ".join(f"{self.index[self._code_of(a)]} ({a.shown()})" for a in view.legal)
+        shown = ", ".join(f"{self.index[self._code_in(view, a)]} ({a.shown()})" for a in view.legal)
         raise IllegalActionError(
             f"action {index} ({self.text(int(index))}) is not legal now: the legal actions "
             f"are {shown or 'none'}"
         )
 
+    def _code_in(self, view: View, action: Action) -> int:
+        """The engine code of one of a view's legal actions: a challenged seat's card is
+        its answer (written as the card alone, as a plain play of it is)."""
+        if view.challenger is not None and action.kind is ActionKind.PLAY:
+            assert action.card is not None
+            return answer_code(action.card)
+        return self._code_of(action)
+
     def _code_of(self, action: Action) -> int:
         """The engine code of an action these rules can ask for (every index's action is
-        made once, by a state of these rules, and looked up by value)."""
+        made once, by a state of these rules, and looked up by value; an answer, which
+        reads as its card's plain play, by :meth:`_code_in`)."""
         if not self._codes:
             state = new_game(self.rules, self.players)
-            self._codes = {state.action_of(code): code for code in self.codes if self._made(code)}
+            self._codes = {
+                state.action_of(code): code
+                for code in self.codes
+                if code < ANSWER and self._made(code)
+            }
         return self._codes[action]
 
     def _made(self, code: int) -> bool:
@@ -403,6 +440,8 @@ class Encoding:
             for k in range(1, n):
                 for card in f.known[(f.seat + k) % n]:
                     out[base + slots * (k - 1) + slot[card]] += unit
+        if self.challenging and f.challenger is not None:
+            out[b["challenger"].start + (f.challenger - f.seat) % n] = 1.0
         return out
 
     def _seats(self, f: _Facts, out: np.ndarray, base: int) -> None:
@@ -459,6 +498,7 @@ class _Facts:
     scores: Sequence[int]
     played: Played | None  # this hand's cards played by seat (version 2), in order
     known: Sequence[Sequence[int]]  # per seat, the cards it is known to hold (swaps, takes)
+    challenger: int | None  # whose challenge the seat to act must answer (KC)
 
 
 def _played_in(view: View) -> Played:
@@ -469,7 +509,7 @@ def _played_in(view: View) -> Played:
         # (any shuffle of the stock: a restock, a top-up, or the stripped cards shuffled in)
         if isinstance(event, HandStarted | StockReshuffled | Shuffled):
             return played[::-1]
-        if isinstance(event, CardPlayed):
+        if isinstance(event, CardPlayed | ChallengeAnswered):  # (an answer goes on the pile)
             played.append((event.seat, event.card))
     raise NinetyNineError(
         "encoding version 2 reads who played what this hand from the view's history, and "

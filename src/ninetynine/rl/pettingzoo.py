@@ -13,7 +13,9 @@ Agents are ``player_0`` ... in seat order. Each observation is a dict of ``obser
 and ``action_mask`` (int8; all zero while another agent is to act, all one once the
 agent is done: never all zero for the agent that :meth:`last` is about). A player knocked
 out of the game is terminated with reward -1 and leaves after its next (``None``) step, as
-PettingZoo expects; at the end every winner gets +1 and every other player -1.
+PettingZoo expects, unless it may still win: where a card brings players back (CN99's big
+joker) or a side of alternate seats wins for its players who are out, it stays to the end
+(its mask all zero while it is out). At the end every winner gets +1 and every other -1.
 ``reward="hand"`` or ``"life"`` adds -1 for each hand lost or life paid on the way
 (:class:`~ninetynine.rl.episode.Reward`). An action
 outside the mask raises :class:`~ninetynine.errors.IllegalActionError` naming the legal
@@ -33,7 +35,7 @@ from pettingzoo import AECEnv
 from ninetynine.rl.encoding import VERSION, Encoding
 from ninetynine.rl.episode import Episode, Reward, reward_kind, terminal_mask
 from ninetynine.rl.render import RENDER_MODES, RenderMode, table_text
-from ninetynine.rules.settings import Rules
+from ninetynine.rules.settings import Rules, Teams
 
 
 def env(
@@ -71,6 +73,11 @@ class NinetyNineEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mi
         if render_mode not in (None, *RENDER_MODES):
             raise ValueError(f"render_mode {render_mode!r}: expected None, 'ansi' or 'human'")
         self.encoding = enc = Encoding(rules, players, version)
+        # a player out leaves for good only where nothing brings it back and no side wins
+        # for it (it cannot act again, nor win)
+        self._out_for_good = enc.rules.teams is not Teams.ALTERNATE and not any(
+            e.revive for e in enc.rules.effects()
+        )
         # the environment's name goes with its encoding's layout (docs/api.md)
         self.metadata = {**self.metadata, "name": f"ninetynine_v{version - 1}"}
         self.render_mode = render_mode
@@ -147,7 +154,7 @@ class NinetyNineEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mi
             if final is not None:
                 self.rewards[a] += final[seat]
                 self.terminations[a] = True
-            elif not state.alive[seat] and not self.terminations[a]:
+            elif self._out_for_good and not state.alive[seat] and not self.terminations[a]:
                 self.rewards[a] -= 1.0  # knocked out: it cannot win any more
                 self.terminations[a] = True
         self._accumulate_rewards()
