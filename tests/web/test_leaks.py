@@ -140,6 +140,9 @@ def check_frames(
         # cards it knows in another hand, each one it held itself
         (CN99_MOVING, 2, {}),
         (CN99_MOVING, 4, {"3": "easy"}),
+        # the preset: the small joker strips a hand to a card its holder alone knows, the
+        # big joker brings a player back with a hand from the stock (O48, O49)
+        ("CN99", 4, {"3": "easy"}),
     ],
 )
 def test_no_frame_leaks_a_hidden_card(
