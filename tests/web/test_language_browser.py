@@ -364,6 +364,8 @@ def test_a_refusal_the_server_sends_is_shown_in_the_page_s_language(
     page.locator("#language").select_option("fr")
     expect(page.locator("html")).to_have_attribute("lang", "fr")
     expect(page.locator("#join")).to_be_visible()
+    # the seat nobody has taken yet is named in the page's language too
+    expect(page.locator("#join-rules")).to_have_text(re.compile(r" · Ann, Place 2$"))
     web.join(created["table"], "Bob")
     page.locator("#join").click()
     expect(page.locator("#join-error")).to_have_text(

@@ -38,7 +38,10 @@ function place(k, n) {
   return { x: -Math.sin(a), y: Math.cos(a) };
 }
 
-export const seatNameOf = (seats) => (n) => seats?.[n - 1]?.name || _("Seat {n}", { n });
+// A seat's name: its player's, or for a seat nobody has taken yet, "Seat 2" in the page's
+// language (the server stores that placeholder in English, as a name).
+export const seatLabel = (s) => (s.kind === "open" ? _("Seat {n}", { n: s.seat }) : s.name);
+export const seatNameOf = (seats) => (n) => (seats?.[n - 1] ? seatLabel(seats[n - 1]) : _("Seat {n}", { n }));
 
 // One seat: name, lives, cards held, dealer button, turn ring, speech bubble.
 function seatItem(li, s, scene) {
@@ -58,7 +61,7 @@ function seatItem(li, s, scene) {
   const avatar = el("span", { class: `avatar a${i % 8}`, "aria-hidden": "true" },
                     s.kind === "open" ? "?" : (s.name.trim()[0] || "?").toUpperCase());
   const ring = el("span", { class: "ring", "aria-hidden": "true" });
-  const name = el("strong", {}, `${s.name}${mine && scene.you !== false ? _(" (you)") : ""}`);  // you: false, a shared game's seat
+  const name = el("strong", {}, `${seatLabel(s)}${mine && scene.you !== false ? _(" (you)") : ""}`);  // you: false, a shared game's seat
   const held = el("span", { class: "held", role: "img", "aria-label": ngettext("{n} card", "{n} cards", v.hand_sizes[i]) });
   const open = scene.hands?.[i];
   if (open) {  // every hand open (a replay): each card as it reads, "A\u2666 10\u2663", not a tiny face

@@ -6,7 +6,7 @@ import { $, api, bindToggle, el, icon, prefs, saveName, savedName, tokenKey } fr
 import { cardLabel, cardName, cardParts, minus, moveName } from "./cards.js";
 import {
   cardNotes, counterOf, describeCard, hideBubbles, livesIcons, livesText, renderCenter, renderHand,
-  passCard, renderSeats, seatNameOf, seatRect, showBubble, slideToPile,
+  passCard, renderSeats, seatLabel, seatNameOf, seatRect, showBubble, slideToPile,
 } from "./board.js";
 import { announce, readerMode, readOut, speak, turnCue } from "./cues.js";
 import { _, lang, ngettext } from "./i18n.js";
@@ -63,7 +63,7 @@ function offerSeat(id, note = "") {
   $("join-name").value = savedName();
   api(`/api/tables/${id}`).then((t) => {
     if (t.status !== "waiting") { $("join").hidden = true; $("join-h").textContent = _("This game has started"); }
-    $("join-rules").textContent = `${t.rules.name} \u00b7 ${t.seats.map((s) => s.name).join(", ")}`;
+    $("join-rules").textContent = `${t.rules.name} \u00b7 ${t.seats.map(seatLabel).join(", ")}`;
   }).catch((e) => { if (e.status === 404) missing(); else $("join-error").textContent = e.message; });
   $("join").addEventListener("click", async () => {
     try {
@@ -214,7 +214,7 @@ function handEnd(events, v, before) {
     .map((e) => e.seat));
   $("hand-summary-lines").replaceChildren(...endLines(events).map((t) => el("li", {}, t)));
   $("hand-summary-lives").replaceChildren(...seats.map((s) => el("li", { class: hit.has(s.seat) ? "hit" : "" },
-    el("span", { class: "name" }, s.name), livesIcons(v, s.seat - 1),
+    el("span", { class: "name" }, seatLabel(s)), livesIcons(v, s.seat - 1),
     cost[s.seat] ? el("span", { class: "cost" }, `\u2212${cost[s.seat]}`) : null)));
   hideBubbles();
   $("prompt").textContent = _("End of the hand.");
