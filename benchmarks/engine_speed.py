@@ -50,6 +50,7 @@ CEILING_SHARE = 0.65  # the fast path under P, 4 players, as a share of the ceil
 RULES_SHARE = 0.8  # every rule set's fast path, as a share of P's
 CEILING = "minimal P engine (ceiling)"
 TWO_DECKS_BOUND = "minimal P engine, 6 players (two decks)"
+TWO_DECKS = "fast path, P, 6 players (two decks)"
 DEFAULT_RULES = "P,K,G,J,TW,IS,QC"
 
 
@@ -100,7 +101,7 @@ def contenders(rule_ids: list[str], players: int) -> dict[str, tuple[str, str, i
     found = {CEILING: ("minimal", "P", players), TWO_DECKS_BOUND: ("minimal-two-decks", "P", 6)}
     for rules in rule_ids:
         found[f"fast path, {rules}, {players} players"] = ("fast", rules, players)
-    found["fast path, P, 6 players (two decks)"] = ("fast", "P", 6)
+    found[TWO_DECKS] = ("fast", "P", 6)
     found[f"fast path a step at a time, P, {players} players"] = ("stepped", "P", players)
     found[f"checked API, P, {players} players"] = ("checked", "P", players)
     return found
@@ -161,11 +162,10 @@ def by_instructions(runs: dict[str, tuple[str, str, int]], matches: int, p_fast:
     for name, value in count.items():
         to_p = f"{count[p_fast] / value:12.2f}" if runs[name][0] == "fast" else ""
         print(f"{name:44}{value:14,.0f}{count[CEILING] / value:12.2f}{to_p}")
-    two = "fast path, P, 6 players (two decks)"
     print(
         "a second deck's cost: the minimal engine's two decks at 6 players / its P at 4: "
         f"{count[CEILING] / count[TWO_DECKS_BOUND]:.2f}; the fast path's: "
-        f"{count[p_fast] / count[two]:.2f}"
+        f"{count[p_fast] / count[TWO_DECKS]:.2f}"
     )
 
 
@@ -244,11 +244,10 @@ def main() -> int:
         f"fast path, P, {args.players} players / ceiling: {share:.2f} "
         f"({verdict}: target {CEILING_SHARE})"
     )
-    two = "fast path, P, 6 players (two decks)"
     print(
         "a second deck's cost: the minimal engine's two decks at 6 players / its P at 4: "
         f"{spread(ratios(TWO_DECKS_BOUND, CEILING), 2).strip()}; the fast path's: "
-        f"{spread(ratios(two, p_fast), 2).strip()}"
+        f"{spread(ratios(TWO_DECKS, p_fast), 2).strip()}"
     )
     short = [
         f"{n} {statistics.median(ratios(n, p_fast)):.2f}"

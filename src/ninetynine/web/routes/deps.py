@@ -10,7 +10,7 @@ from pydantic import BaseModel
 from starlette.requests import HTTPConnection
 
 from ninetynine.language import Language, LanguageError
-from ninetynine.web.catalogs import accepted
+from ninetynine.web.catalogs import reader
 from ninetynine.web.errors import ErrorCode, ProtocolError
 from ninetynine.web.limits import Limits, json_object
 from ninetynine.web.lobby import Lobby
@@ -30,11 +30,12 @@ def language(connection: HTTPConnection) -> Language:
     ``Accept-Language`` (English when it asks for none of ours); a language we lack is
     refused."""
     asked = connection.query_params.get("lang")
-    header = connection.headers.get("accept-language")
-    try:
-        return Language.parse(asked) if asked else accepted(header)
-    except LanguageError as e:
-        raise ProtocolError(ErrorCode.MALFORMED, f"lang: {e}") from None
+    if asked:
+        try:
+            Language.parse(asked)  # (refused here; a refusal's reader passes over it)
+        except LanguageError as e:
+            raise ProtocolError(ErrorCode.MALFORMED, f"lang: {e}") from None
+    return reader(connection)
 
 
 def address(request: Request) -> str:
