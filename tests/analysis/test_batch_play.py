@@ -67,7 +67,19 @@ def replayed(cell: Cell, rows: GameRows, seed: int) -> dict[str, list[object]]:
 
 @pytest.mark.parametrize(
     ("preset", "players"),
-    [("P", 4), ("P", 8), ("K", 3), ("G", 3), ("J", 2), ("BGA", 3), ("P-TEN-MINUS", 4)],
+    [
+        ("P", 4),
+        ("P", 8),
+        ("K", 3),
+        ("G", 3),
+        ("J", 2),
+        ("BGA", 3),
+        ("P-TEN-MINUS", 4),
+        ("98", 4),  # the first player out ends it
+        ("WIKI", 3),
+        ("P-CONTINUE", 4),
+        ("P-2P-AGAIN", 2),
+    ],
 )
 def test_batch_rows_are_the_fast_paths_on_the_same_games(preset: str, players: int) -> None:
     """Every row field but the deal's seed and block: the batch, fed the fast path's
@@ -184,7 +196,8 @@ def test_each_cell_says_which_engine_played_it(capsys: pytest.CaptureFixture[str
         "P, 3 players, random: 3 games, engine: batch (NumPy)",
         "P, 3 players, heuristic: 3 games, engine: fast path",
         "TW, 3 players, random: 3 games, engine: fast path (the batch engine does not play "
-        "rules key 'eliminated_hand' = 'under_pile': it plays 'keep')",
+        "card 5S of these rules (it names a seat: next): it plays cards that add (one or two "
+        "values), set, reverse or skip)",
         "TW, 3 players, heuristic: 3 games, engine: fast path",
     ]
     assert notes(capsys, "P", 3, "random", engine="fast") == [
@@ -203,7 +216,7 @@ def test_each_cell_says_which_engine_played_it(capsys: pytest.CaptureFixture[str
     ("lineup", "options", "why"),
     [
         ("random,heuristic", {}, "line-ups of one random bot only"),
-        ("random", {"rules": "TW"}, "'eliminated_hand' = 'under_pile'"),
+        ("random", {"rules": "TW"}, "card 5S of these rules (it names a seat: next)"),
         ("random", {"decisions": True}, "writes no decision rows"),
     ],
 )

@@ -1,6 +1,6 @@
 """Replaying a batch's games on the reference engine: a recorder of everything that happens
-in each slot of a :class:`Batch` (new games, shuffles, moves, and what the tests note), and
-an :class:`Episode` that draws its shuffles from those records."""
+in each slot of a :class:`Batch` (new games, shuffles, leaders drawn, moves, and what the
+tests note), and an :class:`Episode` that draws its chance from those records."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ninetynine.engine.actions import Shuffle
+from ninetynine.engine.actions import Lead, Shuffle
 from ninetynine.engine.game import new_game
 from ninetynine.engine.state import CHANCE
 from ninetynine.rl.batch import Batch
@@ -17,19 +17,28 @@ from ninetynine.rl.episode import _SHUFFLES, Episode
 
 
 class Recorder:
-    """Per slot of ``batch``, the stream of ``("new", first)``, ``("shuffle", order)`` and
-    ``("move", code)`` from now on (with what a test adds by :meth:`note`)."""
+    """Per slot of ``batch``, the stream of ``("new", first)``, ``("chance", outcome)`` (a
+    shuffle or a leader drawn) and ``("move", code)`` from now on (with what a test adds by
+    :meth:`note`)."""
 
     def __init__(self, batch: Batch) -> None:
         self.batch = batch
         self.streams: list[list[tuple[Any, ...]]] = [[] for _ in range(batch.size)]
-        shuffler, new_games, step = batch.shuffler, batch._new_games, batch.step
+        shuffler, leader = batch.shuffler, batch.leader
+        new_games, step = batch._new_games, batch.step
 
         def shuffle(slots: np.ndarray, cards: np.ndarray, counts: np.ndarray) -> np.ndarray:
             order = shuffler(slots, cards, counts)
             for row, slot in enumerate(slots):
-                self.streams[slot].append(("shuffle", tuple(order[row, : counts[row]].tolist())))
+                drawn = Shuffle(tuple(order[row, : counts[row]].tolist()))
+                self.streams[slot].append(("chance", drawn))
             return order
+
+        def lead(slots: np.ndarray, alive: np.ndarray) -> np.ndarray:
+            seats = leader(slots, alive)
+            for slot, seat in zip(slots.tolist(), seats.tolist(), strict=True):
+                self.streams[slot].append(("chance", Lead(seat)))
+            return seats
 
         def new(slots: np.ndarray, first: np.ndarray | None = None) -> None:
             marks = [len(self.streams[s]) for s in slots]
@@ -43,20 +52,20 @@ class Recorder:
                 self.streams[s].append(("move", code))
             step(actions, slots)
 
-        batch.shuffler = shuffle
+        batch.shuffler, batch.leader = shuffle, lead
         batch._new_games = new  # type: ignore[method-assign]
         batch.step = play  # type: ignore[method-assign]
 
     def note(self, slot: int, *what: Any) -> None:
         self.streams[slot].append(what)
 
-    def games(self, slot: int) -> list[tuple[int, list[tuple[int, ...]], list[tuple[Any, ...]]]]:
-        """The slot's games: (first, shuffles, the other records in order)."""
-        games: list[tuple[int, list[tuple[int, ...]], list[tuple[Any, ...]]]] = []
+    def games(self, slot: int) -> list[tuple[int, list[Shuffle | Lead], list[tuple[Any, ...]]]]:
+        """The slot's games: (first, chance's outcomes, the other records in order)."""
+        games: list[tuple[int, list[Shuffle | Lead], list[tuple[Any, ...]]]] = []
         for record in self.streams[slot]:
             if record[0] == "new":
                 games.append((record[1], [], []))
-            elif record[0] == "shuffle":
+            elif record[0] == "chance":
                 games[-1][1].append(record[1])
             elif games:
                 games[-1][2].append(record)
@@ -64,15 +73,16 @@ class Recorder:
 
 
 class Replay(Episode):
-    """An episode of the reference engine whose chance is the recorded shuffles (the rest is
-    :class:`Episode`'s: the cards played by seat are kept as the environments keep them)."""
+    """An episode of the reference engine whose chance is the recorded shuffles and leaders
+    (the rest is :class:`Episode`'s: the cards played by seat are kept as the environments
+    keep them)."""
 
     def __init__(
-        self, encoding: Encoding, first: int, shuffles: list[tuple[int, ...]], log: bool = False
+        self, encoding: Encoding, first: int, chance: list[Shuffle | Lead], log: bool = False
     ) -> None:
         self.encoding = encoding
         self.log = [] if log else None
-        self.shuffles = list(shuffles)
+        self.chance = list(chance)
         self.state = new_game(encoding.rules, encoding.players, first=first)
         self.played, self._hand = [], 0
         self.run_chance()
@@ -82,6 +92,6 @@ class Replay(Episode):
         while state.phase == CHANCE:
             if state.chance in _SHUFFLES:
                 self.played = []
-            state.apply_chance(Shuffle(self.shuffles.pop(0)))
+            state.apply_chance(self.chance.pop(0))
         if state.hand_no != self._hand:
             self.played, self._hand = [], state.hand_no

@@ -11,30 +11,37 @@ import numpy as np
 import pytest
 
 from ninetynine import load_rules
-from ninetynine.engine.actions import Shuffle
+from ninetynine.engine.actions import Lead, Shuffle
 from ninetynine.engine.ledger import LedgerState
 from ninetynine.engine.state import CHANCE, DOWN, OVER
 from ninetynine.engine.tables import card_of
 from ninetynine.errors import RulesError
-from ninetynine.rl.batch import EMPTY, Batch
-from ninetynine.rules.settings import Rules
+from ninetynine.rl.batch import EMPTY, Batch, check_supported
+from ninetynine.rules.presets import presets
+from ninetynine.rules.settings import Rules, Starter
 
 
-def reference_game(preset: str, players: int, seed: int) -> dict:
-    """A random game on the reference engine: its first seat, every shuffle, and after
+def reference_game(preset: str | Rules, players: int, seed: int) -> dict:
+    """A random game on the reference engine: its first seat, every shuffle and leader
+    drawn (``starter = "random"``), and after
     each decision (chance drawn) the seat, its code, the total, lives and seat to act, and
     what the ledger and the deal say then (:func:`dealt`)."""
     rng = random.Random(seed)
     first = rng.randrange(players)
-    state = LedgerState.start(load_rules(preset), players, first=first)
+    rules = preset if isinstance(preset, Rules) else load_rules(preset)
+    state = LedgerState.start(rules, players, first=first)
     shuffles: list[tuple[int, ...]] = []
+    leads: list[int] = []
     moves = []
 
     def chance() -> None:
         while state.phase == CHANCE:
             outcome = state.play_chance(rng)
-            assert isinstance(outcome, Shuffle)
-            shuffles.append(outcome.order)
+            if isinstance(outcome, Lead):
+                leads.append(outcome.seat)
+            else:
+                assert isinstance(outcome, Shuffle)
+                shuffles.append(outcome.order)
 
     chance()
     deals = [dealt(state, 0)]
@@ -57,6 +64,7 @@ def reference_game(preset: str, players: int, seed: int) -> dict:
     return {
         "first": first,
         "shuffles": shuffles,
+        "leads": leads,
         "moves": moves,
         "deals": deals,
         "winners": sum(1 << w for w in state.outcome.winners),
@@ -111,6 +119,23 @@ class ScriptedShuffles:
         return out
 
 
+class ScriptedLeads:
+    """The reference games' leaders drawn, slot by slot, each one of the seats still in."""
+
+    def __init__(self, games: list[dict]) -> None:
+        self.queues = [list(g["leads"]) for g in games]
+        self.rng = np.random.default_rng(0)
+
+    def __call__(self, slots: np.ndarray, alive: np.ndarray) -> np.ndarray:
+        out = np.zeros(len(slots), np.int64)
+        for row, (slot, mask) in enumerate(zip(slots.tolist(), alive.tolist(), strict=True)):
+            seats = [s for s in range(8) if mask >> s & 1]
+            queue = self.queues[slot]
+            out[row] = queue.pop(0) if queue else self.rng.choice(seats)
+            assert out[row] in seats, f"slot {slot}: a leader who is out"
+        return out
+
+
 @pytest.mark.parametrize(
     ("preset", "players"),
     [
@@ -130,10 +155,99 @@ class ScriptedShuffles:
         ("BGA", 3),  # the loser leads
         ("P-TEN-MINUS", 4),  # a card that takes the total down
         ("BICYCLE", 4),
+        ("P-2P-AGAIN", 2),  # a reverse with two in the hand: play again
+        ("P-2P-AGAIN", 4),
+        ("P-1950", 3),  # out only when a life is owed and cannot be paid
+        ("WIKI", 2),  # a skipping card; a reverse flips nothing with two in the hand
+        ("WIKI", 5),
+        ("98", 4),  # the first player out ends the game: the most lives win
+        ("98-CS", 3),
+        ("BGA-QUICK", 4),
+        ("98-CS-K0", 5),
+        ("P-CONTINUE", 4),  # reset the others, the pile taken away, all reshuffled
+        # house rules: what no preset the batch engine plays combines
+        (
+            {
+                "preset": "P",
+                "rules": {
+                    "starter": "random",
+                    "after_bust": "sit_out",
+                    "eliminated_hand": "under_pile",
+                    "stock_empty": "reshuffle_all",
+                    "hand_size": 5,
+                },
+            },
+            5,
+        ),
+        (
+            {
+                "preset": "K",
+                "rules": {
+                    "after_bust": "reset_all",
+                    "clear_pile_on_reset": True,
+                    "eliminated_hand": "under_pile",  # (a hand never ends: one leader)
+                },
+            },
+            4,
+        ),
+        ({"preset": "WIKI", "rules": {"skip_with_two_players": False}}, 3),
+        (
+            {
+                "preset": "G",
+                "rules": {"two_player_reverse": "play_again", "reverse_with_two_players": False},
+            },
+            3,
+        ),
     ],
+    ids=str,
 )
-def test_batch_plays_as_the_reference_engine(preset: str, players: int) -> None:
-    games = [reference_game(preset, players, seed) for seed in range(30)]
+def test_batch_plays_as_the_reference_engine(preset: str | dict, players: int) -> None:
+    rules = load_rules(preset)
+    short = rules.lives_for(players) == 1  # (98: a game is a hand or two)
+    games = [reference_game(rules, players, seed) for seed in range(90 if short else 30)]
+    assert any(g["leads"] for g in games) == (rules.starter is Starter.RANDOM)
+    batch = Batch(
+        rules,
+        players,
+        len(games),
+        seed=1,
+        shuffler=ScriptedShuffles(games),
+        first=np.array([g["first"] for g in games]),
+        leader=ScriptedLeads(games),
+    )
+    assert replay(batch, games) > 500
+
+
+def played_presets() -> list[str]:
+    """Every preset the batch engine plays."""
+    found = []
+    for preset in presets():
+        try:
+            check_supported(load_rules(preset))
+        except RulesError:
+            continue
+        found.append(preset)
+    return found
+
+
+PLAYED = played_presets()
+
+
+def test_the_batch_plays_most_presets() -> None:
+    """The presets it refuses are few, each for a setting docs/ai.md lists."""
+    assert len(PLAYED) >= 24 and {"P", "K", "G", "J", "98", "WIKI", "P-CONTINUE"} <= set(PLAYED)
+
+
+def seats_for(preset: str) -> int:
+    """Four players, or the nearest table size the preset allows."""
+    rules = load_rules(preset)
+    return min(max(4, rules.players_min), rules.players_max)
+
+
+@pytest.mark.parametrize("preset", PLAYED)
+def test_every_preset_it_plays_replays_the_reference_engine(preset: str) -> None:
+    players = seats_for(preset)
+    games = [reference_game(preset, players, seed) for seed in range(8)]
     batch = Batch(
         preset,
         players,
@@ -141,8 +255,42 @@ def test_batch_plays_as_the_reference_engine(preset: str, players: int) -> None:
         seed=1,
         shuffler=ScriptedShuffles(games),
         first=np.array([g["first"] for g in games]),
+        leader=ScriptedLeads(games),
     )
-    assert replay(batch, games) > 500
+    assert replay(batch, games) >= 8 * 10
+
+
+@pytest.mark.parametrize("preset", PLAYED)
+def test_every_preset_it_plays_agrees_with_the_reference_engine_in_distribution(
+    preset: str,
+) -> None:
+    """The batch's own chance (its default shuffler and leaders) against the reference
+    engine's: 300 games each, the mean decisions and hands a game and the first seat's wins
+    within 5 standard errors (a bias in a shuffle or a turn shows in these; the long run is
+    ``benchmarks/batch_distribution.py``)."""
+    players, count = seats_for(preset), 300
+    ref = [reference_game(preset, players, seed) for seed in range(count)]
+    batch = Batch(preset, players, count, seed=11, first=np.zeros(count, np.int64))
+    decisions, hands = np.zeros(count, np.int64), np.zeros(count, np.int64)
+    wins = np.zeros(count, np.int64)
+    done = np.zeros(count, bool)
+    while not done.all():
+        batch.step(batch.random_actions(batch.legal()))
+        decisions += ~done
+        ended = batch.over & ~done
+        hands[ended], wins[ended] = batch.final_hands[ended], batch.winners[ended] & 1
+        done |= batch.over
+    first_wins = [float(g["winners"] >> g["first"] & 1) for g in ref]
+    figures = {
+        "decisions": ([len(g["moves"]) for g in ref], decisions),
+        "hands": ([g["hands"] for g in ref], hands),
+        "first seat wins": (first_wins, wins),
+    }
+    for name, (want, got) in figures.items():
+        want, got = np.asarray(want, float), np.asarray(got, float)
+        error = np.sqrt(want.var() / len(want) + got.var() / len(got)) or 1.0
+        z = (got.mean() - want.mean()) / error
+        assert abs(z) < 5, f"{preset}: {name}: {got.mean():.2f} against {want.mean():.2f}"
 
 
 def replay(batch: Any, games: list[dict]) -> int:

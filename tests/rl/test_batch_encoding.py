@@ -7,12 +7,26 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from ninetynine import load_rules
 from ninetynine.engine.state import OVER
 from ninetynine.rl.batch import Batch
 from ninetynine.rl.batch_encoding import BatchEncoding
 from ninetynine.rl.encoding import Encoding
+from ninetynine.rules.settings import Rules
 
 from .replay import Recorder, Replay
+
+HOUSE = load_rules(
+    {
+        "preset": "P",
+        "rules": {
+            "starter": "random",
+            "after_bust": "sit_out",
+            "eliminated_hand": "under_pile",
+            "stock_empty": "reshuffle_all",
+        },
+    }
+)
 
 
 @pytest.mark.parametrize(
@@ -28,10 +42,16 @@ from .replay import Recorder, Replay
         ("BGA", 3, 2),
         ("P-TEN-MINUS", 4, 2),
         ("BICYCLE", 4, 2),
+        ("P-CONTINUE", 4, 2),  # the pile taken away at a reset; all of it reshuffled
+        ("WIKI", 3, 2),  # skipping cards
+        ("98", 4, 2),  # the first player out ends the game
+        ("P-2P-AGAIN", 2, 2),
+        (HOUSE, 5, 2),  # leaders drawn; an out player's hand under the pile
     ],
+    ids=str,
 )
 def test_batch_observations_and_masks_are_the_encodings(
-    preset: str, players: int, version: int
+    preset: str | Rules, players: int, version: int
 ) -> None:
     slots = 6
     batch = Batch(preset, players, slots, seed=7, observed=True)
@@ -54,8 +74,8 @@ def test_batch_observations_and_masks_are_the_encodings(
         batch.step(actions)
     compared = 0
     for s in range(slots):
-        for first, shuffles, records in rec.games(s):
-            game = Replay(enc, first, shuffles)
+        for first, chance, records in rec.games(s):
+            game = Replay(enc, first, chance)
             for record in records:
                 if record[0] == "move":
                     game.play_code(record[1])

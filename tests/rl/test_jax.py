@@ -12,6 +12,7 @@ from ninetynine import load_rules
 from ninetynine.errors import RulesError
 from ninetynine.rl.batch import Batch
 from ninetynine.rl.jax import JaxBatch, State, engine
+from ninetynine.rules.settings import Rules
 from tests.rl.test_batch import ScriptedShuffles, reference_game, replay
 
 
@@ -92,10 +93,24 @@ def test_the_per_game_functions_vmapped_play_whole_games() -> None:
     assert int(over.sum()) > 10
 
 
-def test_the_jax_engine_names_what_it_does_not_play() -> None:
+@pytest.mark.parametrize(
+    ("preset", "named"),
+    [
+        ("TW", "'eliminated_hand' = 'under_pile'"),
+        ("98", "'game_end' = 'first_out'"),  # the NumPy engine plays these
+        ("WIKI", "'reverse_with_two_players' = False"),
+        (
+            load_rules({"preset": "WIKI", "rules": {"reverse_with_two_players": True}}),
+            "card 3S of these rules (it skips)",
+        ),
+        ("P-CONTINUE", "'after_bust' = 'reset_others'"),
+    ],
+)
+def test_the_jax_engine_names_what_it_does_not_play(preset: str | Rules, named: str) -> None:
     with pytest.raises(RulesError) as e:
-        JaxBatch("TW", 4, 8)
-    assert "batch engine" in str(e.value) and "\n" not in str(e.value)
+        JaxBatch(preset, 4, 8)
+    assert str(e.value).startswith("the JAX engine does not play") and "\n" not in str(e.value)
+    assert named in str(e.value)
 
 
 def test_a_game_is_compact() -> None:

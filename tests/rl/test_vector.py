@@ -139,8 +139,8 @@ def test_the_vector_env_plays_as_the_reference_engine(
     for s in range(slots):
         games, outcome = rec.games(s), 0.0
         assert len(games) == len(finals[s]) + 1
-        for g, (first, shuffles, records) in enumerate(games):
-            game, learner = Replay(enc, first, shuffles, log=True), None
+        for g, (first, chance, records) in enumerate(games):
+            game, learner = Replay(enc, first, chance, log=True), None
             for record in records:
                 state = game.state
                 if record[0] == "obs":
@@ -199,6 +199,9 @@ def test_the_vector_env_names_what_it_does_not_take() -> None:
         ({"rules": "TW"}, "batch engine"),
         ({"rules": "P-ONLINE"}, "thresholds"),
         ({"opponents": "heuristic"}, "batch bots"),
+        # its estimates know the base games' parts alone (random and greedy play these)
+        ({"rules": "WIKI", "opponents": "heuristic-v1"}, "heuristic-v1 bot does not play"),
+        ({"rules": "98", "opponents": "heuristic-v1"}, "'game_end' = 'first_out'"),
         ({"seat": 4}, "seat"),
         ({"reward": "points"}, "reward"),
         ({"num_envs": 0}, "num_envs"),

@@ -38,6 +38,7 @@ from ninetynine.engine.fields import EndReason
 from ninetynine.engine.ledger import CAUSES
 from ninetynine.errors import NinetyNineError, RulesError
 from ninetynine.rules.cards import rank_of
+from ninetynine.rules.settings import GameEnd
 
 if TYPE_CHECKING:  # for the annotations only: NumPy is imported where a chunk is played
     import numpy as np
@@ -183,6 +184,9 @@ class Recorder:
         self.np = np
         self.cell, self.batch, self.chunk, self.seed = cell, batch, chunk, seed
         self.first_game, self.rules_hash = chunk.start, rules_hash(cell.rules)
+        # how its games end: the last one in, or the first one out (the batch plays no other)
+        first_out = cell.rules.game_end is GameEnd.FIRST_OUT
+        self.end_reason = (EndReason.FIRST_OUT if first_out else EndReason.LAST_SURVIVOR).value
         k, n = batch.size, cell.players
         self.slots = np.arange(k)
         self.live = np.ones(k, bool)  # the slot's game is still being written down
@@ -311,7 +315,7 @@ class Recorder:
             game,
             winners,
             [1 + sum(r > rank[s] for r in rank) for s in range(n)],  # places
-            EndReason.LAST_SURVIVOR.value,  # the only end the batch engine plays
+            self.end_reason,
             hands,
             moves,  # turns
             opener,

@@ -30,8 +30,8 @@ from ninetynine.engine.ledger import CANNOT_PLAY, OVER_
 from ninetynine.engine.tables import compiled
 from ninetynine.errors import RulesError
 from ninetynine.rl.encoding import rules_for
-from ninetynine.rules.cards import rank_of
-from ninetynine.rules.effects import Kind
+from ninetynine.rules.cards import format_card, rank_of
+from ninetynine.rules.effects import Effect, Kind
 from ninetynine.rules.settings import (
     AfterBust,
     BelowZero,
@@ -76,17 +76,21 @@ SUPPORTED: tuple[tuple[str, tuple[Any, ...]], ...] = (
     ("restock", (Restock.LAZY,)),
     ("teams", (Teams.NONE,)),
     ("king_ban_turns", (0,)),
-    ("game_end", (GameEnd.LAST_SURVIVOR,)),
-    ("elimination", (Elimination.AT_ZERO,)),
-    ("eliminated_hand", (EliminatedHand.KEEP,)),
-    ("starter", (Starter.LEFT_OF_DEALER, Starter.LEFT_OF_LOSER, Starter.LOSER)),
+    ("game_end", (GameEnd.LAST_SURVIVOR, GameEnd.FIRST_OUT)),
+    ("elimination", (Elimination.AT_ZERO, Elimination.CANNOT_PAY)),
+    ("eliminated_hand", (EliminatedHand.KEEP, EliminatedHand.UNDER_PILE)),
+    ("starter", (Starter.LEFT_OF_DEALER, Starter.LEFT_OF_LOSER, Starter.LOSER, Starter.RANDOM)),
     ("stuck", (Stuck.BUST,)),
     ("forced_card", (ForcedCard.CHOOSE,)),
-    ("two_player_reverse", (TwoPlayerReverse.HOLD,)),
-    ("reverse_with_two_players", (True,)),
-    ("after_bust", (AfterBust.END_HAND, AfterBust.SIT_OUT, AfterBust.RESET_ALL)),
-    ("clear_pile_on_reset", (False,)),
-    ("stock_empty", (StockEmpty.RESHUFFLE_KEEP_TOP, StockEmpty.NO_DRAW)),
+    ("two_player_reverse", (TwoPlayerReverse.HOLD, TwoPlayerReverse.PLAY_AGAIN)),
+    (
+        "after_bust",
+        (AfterBust.END_HAND, AfterBust.SIT_OUT, AfterBust.RESET_ALL, AfterBust.RESET_OTHERS),
+    ),
+    (
+        "stock_empty",
+        (StockEmpty.RESHUFFLE_KEEP_TOP, StockEmpty.RESHUFFLE_ALL, StockEmpty.NO_DRAW),
+    ),
     ("empty_draw", (EmptyDraw.SKIP,)),
     ("new_round_deal", (NewRoundDeal.FULL_RESHUFFLE, NewRoundDeal.FROM_STOCK)),
     ("deck_count", (DeckCount.AT_START,)),
@@ -109,32 +113,77 @@ def fit(*values: int) -> type[np.signedinteger[Any]]:
 # A shuffler takes the slots to shuffle for and, per slot, the cards (sorted; padded with
 # EMPTY) with their counts; it returns each slot's order, top card first, padded likewise.
 Shuffler = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+# A leader (under ``starter = "random"``) takes the slots whose new hand needs a leader and,
+# per slot, the seats still in (a bit per seat); it returns each slot's leader.
+Leader = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
-def check_supported(rules: Rules) -> None:
-    """Raise :class:`RulesError` naming the first setting the batch engine does not play."""
-    for key, accepted in SUPPORTED:
+def check_supported(
+    rules: Rules,
+    supported: tuple[tuple[str, tuple[Any, ...]], ...] = SUPPORTED,
+    engine: str = "the batch engine",
+) -> None:
+    """Raise :class:`RulesError` naming the first setting ``engine`` does not play (of
+    ``supported``), or the first card whose effect it does not play."""
+    for key, accepted in supported:
         value = getattr(rules, key)
         if value not in accepted:
             shown = ", ".join(repr(getattr(v, "value", v)) for v in accepted)
             raise RulesError(
-                f"the batch engine does not play rules key {key!r} = "
+                f"{engine} does not play rules key {key!r} = "
                 f"{getattr(value, 'value', value)!r}: it plays {shown}"
             )
     for card in range(52):
-        eff = rules.effect_of(card)
-        if (
-            eff.kind not in (Kind.ADD, Kind.SET)
-            or eff.skip
-            or eff.names_seat
-            or eff.no_draw
-            or len(eff.values) > 2
-        ):
+        why = _unplayed_effect(rules.effect_of(card))
+        if why is not None:
             raise RulesError(
-                f"the batch engine does not play the card effect of card {card} "
-                "in these rules: it plays adding (one or two values), setting "
-                "and reversing cards"
+                f"{engine} does not play card {format_card(card)} of these rules ({why}): it "
+                "plays cards that add (one or two values), set, reverse or skip"
             )
+
+
+# What the batch engine plays of the base games' parts (P, K, G, J and the settings their
+# variations use): the JAX engine and the batched heuristic bot play these alone, for now
+_BEYOND_BASE: dict[str, tuple[Any, ...]] = {
+    "game_end": (GameEnd.LAST_SURVIVOR,),
+    "elimination": (Elimination.AT_ZERO,),
+    "eliminated_hand": (EliminatedHand.KEEP,),
+    "starter": (Starter.LEFT_OF_DEALER, Starter.LEFT_OF_LOSER, Starter.LOSER),
+    "two_player_reverse": (TwoPlayerReverse.HOLD,),
+    "after_bust": (AfterBust.END_HAND, AfterBust.SIT_OUT, AfterBust.RESET_ALL),
+    "stock_empty": (StockEmpty.RESHUFFLE_KEEP_TOP, StockEmpty.NO_DRAW),
+}
+BASE_PARTS = tuple((key, _BEYOND_BASE.get(key, values)) for key, values in SUPPORTED) + (
+    ("reverse_with_two_players", (True,)),
+    ("clear_pile_on_reset", (False,)),
+)
+
+
+def check_base_parts(rules: Rules, engine: str) -> None:
+    """Raise :class:`RulesError` naming the first setting or card outside the base games'
+    parts (:data:`BASE_PARTS`, and no skipping card) that ``engine`` does not play."""
+    check_supported(rules, BASE_PARTS, engine)
+    skipping = [card for card in range(52) if rules.effect_of(card).skip]
+    if skipping:
+        raise RulesError(
+            f"{engine} does not play card {format_card(skipping[0])} of these rules (it "
+            "skips): it plays cards that add (one or two values), set or reverse"
+        )
+
+
+def _unplayed_effect(eff: Effect) -> str | None:
+    """What of a card's effect the batch engine does not play (None: it plays it all)."""
+    if eff.names_seat:
+        return f"it names a seat: {eff.named}"
+    if eff.no_draw:
+        return "no draw after it"
+    if eff.kind not in (Kind.ADD, Kind.SET):
+        return f"it is of kind {eff.kind.value!r}"
+    if len(eff.values) > 2:
+        return f"{len(eff.values)} values"
+    if eff.skip and eff.reverse:
+        return "it skips and reverses"
+    return None
 
 
 class Batch:
@@ -157,7 +206,8 @@ class Batch:
     What an observation reads besides (:mod:`ninetynine.rl.batch_encoding`), kept up
     only when ``observed`` (a cost to the step that a simulation does without):
     ``played[b, s, r]`` counts the cards of rank ``r`` seat ``s`` played this hand since
-    the stock was last reshuffled, ``face_up[b, card]`` the cards face up on the pile and
+    the stock was last reshuffled, ``face_up[b, card]`` the cards face up on the pile (and
+    those taken away with it at a reset, until a restock) and
     ``recent[b, k]`` its ``players`` top cards, newest first (``EMPTY`` for none); without
     ``observed`` the three are of width 0. A callable ``on_over``, when set, is given the
     slots whose games just ended before new games start in them (their final state).
@@ -173,6 +223,7 @@ class Batch:
         shuffler: Shuffler | None = None,
         first: np.ndarray | None = None,
         observed: bool = False,
+        leader: Leader | None = None,
     ) -> None:
         self.rules = r = rules_for(rules, players)
         self.observed = observed
@@ -186,6 +237,7 @@ class Batch:
         self.down = 2 * h
         self.rng = np.random.default_rng(seed)
         self.shuffler = shuffler or self._random_orders
+        self.leader = leader or self._random_leaders
         self._tables()
         self.decisions = 0
         b, decks, lives = batch, self.decks, self.start_lives
@@ -295,6 +347,14 @@ class Batch:
                 add[card, len(eff.values) :] = eff.values[-1]
             self.flip[card] = -1 if eff.reverse else 1
         self.add = add.ravel()  # by card * 2 + choice
+        # what passes the turn beyond the next seat, each a flag so that rules without it
+        # pay nothing: skipping cards (not with two in the hand unless the rules say so), a
+        # reverse that flips nothing with two in the hand, one that gives them another turn
+        self.skip = np.array([c.effects[card].skip for card in range(52)] + [False])
+        self.skips = bool(self.skip.any())
+        self.skip_two = r.skip_with_two_players
+        self.flip_two = r.reverse_with_two_players
+        self.again_two = r.two_player_reverse is TwoPlayerReverse.PLAY_AGAIN
         self.clamp = r.below_zero is BelowZero.CLAMP
         # legal choices: per slot k, a table over (total + 1, card) of the choices' bits
         # at 2k (safe) and 2h + 1 + 2k (allowed at all); totals below 0 play as -1 does
@@ -345,6 +405,12 @@ class Batch:
             on = [a for a in range(self.actions) if p >> a & 1] or [self.down]
             pick[p, : len(on)] = on
         self.pick = pick.ravel()
+        # the k-th seat of a mask of seats (a random leader is one of them)
+        kth = np.zeros((masks, n), fit(-1, n))
+        for mask in range(masks):
+            on = [s for s in range(n) if mask >> s & 1]
+            kth[mask, : len(on)] = on
+        self.kth = kth.ravel()
         self.start_lives: int = r.lives_for(n)
 
     # Chance -------------------------------------------------------------------------
@@ -358,6 +424,12 @@ class Batch:
         keys = self.rng.random(cards.shape)
         keys[np.arange(cards.shape[1]) >= counts[:, None]] = 2.0  # padding sorts last
         return np.take_along_axis(cards, np.argsort(keys, axis=1), axis=1)
+
+    def _random_leaders(self, slots: np.ndarray, alive: np.ndarray) -> np.ndarray:
+        """A seat still in, uniformly at random, per slot (the default leader)."""
+        k = (self.rng.random(len(slots)) * self.popcount[alive]).astype(np.int64)
+        found: np.ndarray = self.kth[alive.astype(np.intp) * self.n + k]
+        return found
 
     def _deal_from_deck(self, slots: np.ndarray) -> None:
         """Shuffle every card and deal the new hand (the stock is what is left)."""
@@ -391,11 +463,15 @@ class Batch:
             self.direction[slots] = 1
 
     def _restock(self, slots: np.ndarray) -> np.ndarray:
-        """Shuffle the pile but its top card into the empty stock of each slot; returns the
-        slots that have a stock again (none for an empty pile: the draw is skipped)."""
+        """Shuffle the pile (but its top card, where the rules keep it) into the empty
+        stock of each slot; returns the slots that have a stock again (none for an empty
+        pile: the draw is skipped)."""
         k = len(slots)
-        # the pile is every card not in a hand nor on top (the stock is empty)
-        held = np.concatenate([self.hands[slots].reshape(k, -1), self.top[slots, None]], 1)
+        keep_top = self.rules.stock_empty is StockEmpty.RESHUFFLE_KEEP_TOP
+        # the pile is every card not in a hand nor kept on top (the stock is empty)
+        held = self.hands[slots].reshape(k, -1)
+        if keep_top:
+            held = np.concatenate([held, self.top[slots, None]], 1)
         rows = np.repeat(np.arange(k) * 53, held.shape[1])
         left = (
             self.decks - np.bincount(rows + held.ravel(), minlength=53 * k).reshape(k, 53)[:, :52]
@@ -419,21 +495,32 @@ class Batch:
         stock = np.take_along_axis(order, back, axis=1)
         self.stock[slots, :width] = stock
         self.stock_len[slots] = counts
-        if self.observed:  # the pile is its top card alone, the cards played counted afresh
-            top = self.top[slots]
-            self.face_up[slots] = 0
-            self.face_up[slots, top] = 1
-            self.recent[slots] = EMPTY
-            self.recent[slots, 0] = top
+        top = self.top[slots]
+        self._clear_pile(slots)
+        if keep_top:  # the pile is its top card alone, face up
+            self.top[slots] = top
+        if self.observed:  # the cards seen and played are counted afresh
             self.played[slots] = 0
+            self.face_up[slots] = 0
+            if keep_top:
+                kept = top != EMPTY  # (a pile taken away at a reset has none)
+                self.face_up[slots[kept], top[kept]] = 1
+                self.recent[slots, 0] = top
         return slots
+
+    def _clear_pile(self, slots: np.ndarray) -> None:
+        """The pile of each slot is gone (into the stock, or taken away at a reset): no card
+        is on top (those taken away stay seen in ``face_up`` until a restock)."""
+        self.top[slots] = EMPTY
+        if self.observed:
+            self.recent[slots] = EMPTY
 
     def _draw(self, slots: np.ndarray, into: np.ndarray) -> None:
         """The seat to act in each slot draws into hand slot ``into`` (the card it played
         was there), restocking first where the stock is empty."""
         empty = self.stock_len[slots] == 0
         if empty.any():
-            if self.rules.stock_empty is StockEmpty.RESHUFFLE_KEEP_TOP:
+            if self.rules.stock_empty is not StockEmpty.NO_DRAW:
                 refilled = self._restock(slots[empty])
                 empty[np.isin(slots, refilled)] = False
             slots, into = slots[~empty], into[~empty]
@@ -476,7 +563,9 @@ class Batch:
             self.dealer[slots] = dealer
             self.starter[slots] = self._next(alive, dealer, cw)
         else:
-            if starter is Starter.LEFT_OF_LOSER:
+            if starter is Starter.RANDOM:
+                leader = self.leader(slots, alive)
+            elif starter is Starter.LEFT_OF_LOSER:
                 leader = self._next(alive, loser, cw)
             else:  # the loser leads; if out, the next seat still in
                 leader = np.where(alive >> loser & 1, loser, self._next(alive, loser, cw))
@@ -559,7 +648,11 @@ class Batch:
         if self.clamp:
             new = np.where((new < 0) & (new < total), 0, new)
         lost = (new > self.limit) | down
-        direction = self.direction[at] * self.flip[card]
+        in_hand = self.in_hand[at]
+        flip = self.flip[card]
+        if not self.flip_two:  # a reverse flips nothing with two in the hand
+            flip = np.where(self.popcount[in_hand] > 2, flip, 1)
+        direction = self.direction[at] * flip
         self._set("direction", at, direction)
         self._set("top", at, np.where(down, self.top[at], card))
         self._set("total", at, np.where(lost, total, new))
@@ -589,10 +682,28 @@ class Batch:
         if len(dry):  # the stock is empty: restock (or play on a card short)
             self._draw(where[dry], slot[dry])
         way = direction > 0
-        self._set("turn", at, np.where(fine, self._next(self.in_hand[at], turn, way), turn))
+        nxt = self._next(in_hand, turn, way)
+        if self.skips:  # the seat after the next (with two in the hand, if the rules say)
+            skip = self.skip[card]
+            if not self.skip_two:
+                skip &= self.popcount[in_hand] > 2
+            nxt = np.where(skip, self._next(in_hand, nxt, way), nxt)
+        if self.again_two:  # a reverse with two in the hand: the same seat plays again
+            nxt = np.where((self.flip[card] < 0) & (self.popcount[in_hand] == 2), turn, nxt)
+        self._set("turn", at, np.where(fine, nxt, turn))
         bad = np.nonzero(lost)[0]
         if len(bad):
             self._lose(where[bad], ~down[bad], slot[bad])
+
+    def _most_lives(self, slots: np.ndarray) -> np.ndarray:
+        """The seats still in with the most lives (a bit per seat): who wins a game that
+        the first player out ends."""
+        seats = np.arange(self.n)
+        alive = (self.alive[slots, None].astype(np.int64) >> seats & 1).astype(bool)
+        lives = np.where(alive, self.lives[slots], -1)
+        best = alive & (lives == lives.max(axis=1, keepdims=True))
+        found: np.ndarray = (best.astype(np.int64) << seats).sum(axis=1)
+        return found
 
     def _set(self, name: str, at: slice | np.ndarray, value: np.ndarray) -> None:
         """Write a stepped array: all of it is replaced (no copy where ``value`` has its
@@ -610,18 +721,21 @@ class Batch:
         bit = np.int64(1) << seat
         self.loser[slots] = seat
         self.cause[slots] = np.where(played, OVER_, CANNOT_PLAY)
-        held = self.lives[slots, seat]
-        self.paid[slots] = np.minimum(held, rules.bust_penalty)
-        lives = held - rules.bust_penalty
-        self.lives[slots, seat] = np.maximum(lives, 0)
-        out = lives <= 0
+        held, due = self.lives[slots, seat], rules.bust_penalty
+        self.paid[slots] = np.minimum(held, due)
+        self.lives[slots, seat] = np.maximum(held - due, 0)
+        # out at 0 lives, or (cannot_pay) owing more than it has
+        out = held < due if rules.elimination is Elimination.CANNOT_PAY else held <= due
         self.alive[slots] = np.where(out, self.alive[slots] & ~bit, self.alive[slots])
         self.in_hand[slots] = np.where(out, self.in_hand[slots] & ~bit, self.in_hand[slots])
-        ended = self.popcount[self.alive[slots]] <= 1
+        if rules.eliminated_hand is EliminatedHand.UNDER_PILE and out.any():
+            self.hands[slots[out], seat[out]] = EMPTY  # face down under the pile
+        first_out = rules.game_end is GameEnd.FIRST_OUT
+        ended = out if first_out else self.popcount[self.alive[slots]] <= 1
         if ended.any():
             done = slots[ended]
             self.over[done] = True
-            self.winners[done] = self.alive[done]
+            self.winners[done] = self._most_lives(done) if first_out else self.alive[done]
             self.final_lives[done] = self.lives[done]
             self.final_hands[done] = self.hand_no[done]
             if self.on_over is not None:
@@ -643,16 +757,26 @@ class Batch:
             return
         way = (self.direction[slots] > 0).astype(np.int64)
         if after is AfterBust.RESET_ALL:
-            self.total[slots] = 0
+            self._reset_total(slots)
             nxt = self._next(self.in_hand[slots], seat, way)
             draws = played & (self.in_hand[slots] >> seat & 1).astype(bool) & rules.draw_after_bust
             self._draw(slots[draws], slot[draws])
             self.turn[slots] = nxt
             return
         # the seat sits out the rest of the hand; the others go on with the same total
+        # (or from 0: reset_others)
         self.in_hand[slots] &= ~bit
         last = self.popcount[self.in_hand[slots]] <= 1
         if last.any():
             self._end_hand(slots[last], seat[last])
         on = ~last
+        if after is AfterBust.RESET_OTHERS:
+            self._reset_total(slots[on])
         self.turn[slots[on]] = self._next(self.in_hand[slots[on]], seat[on], way[on])
+
+    def _reset_total(self, slots: np.ndarray) -> None:
+        """The total back to 0 after a bust, the pile taken away if the rules say (its
+        cards come back at the next restock)."""
+        self.total[slots] = 0
+        if self.rules.clear_pile_on_reset:
+            self._clear_pile(slots)

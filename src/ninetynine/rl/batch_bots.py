@@ -20,7 +20,7 @@ from ninetynine.bots.heuristic import KEEP, LIFE, PUSH, keep_value_v1
 from ninetynine.bots.knowledge import escape_cards
 from ninetynine.engine.tables import by_rules_object, compiled
 from ninetynine.errors import NinetyNineError
-from ninetynine.rl.batch import EMPTY, Batch
+from ninetynine.rl.batch import EMPTY, Batch, check_base_parts
 from ninetynine.rules.settings import AfterBust, Rules, StockEmpty
 
 BatchBot = Callable[[Batch, np.ndarray, np.ndarray], np.ndarray]
@@ -167,6 +167,7 @@ def _heuristic_tables(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     """``heuristic-v1``'s keep value of each card (0 for ``EMPTY``); the cards' classes
     (cards alike in safety: a 0/1 matrix, card by class); and, per class and total from -1
     (where every total below 0 plays) to the limit, whether it has no safe play."""
+    check_plays(BatchBotName.HEURISTIC, rules)
     c, limit = compiled(rules), rules.limit
     keep = np.zeros(53)
     keep[:52] = keep_value_v1(rules)[:52]  # the batch engine plays no jokers
@@ -202,6 +203,13 @@ BATCH_BOTS: dict[BatchBotName, BatchBot] = {
     BatchBotName.GREEDY_KEEP: greedy_keep_bot,
     BatchBotName.HEURISTIC: heuristic_bot,
 }
+
+
+def check_plays(name: BatchBotName, rules: Rules) -> None:
+    """Raise :class:`RulesError` where the batch bot ``name`` does not play ``rules``:
+    ``heuristic-v1``'s estimates of what a play leads to know the base games' parts alone."""
+    if name is BatchBotName.HEURISTIC:
+        check_base_parts(rules, "the batched heuristic-v1 bot")
 
 
 def batch_bot(name: str) -> BatchBot:

@@ -3,9 +3,11 @@
 In the style of Pgx, one game is a pytree of small arrays (:class:`State`) and the rules are
 pure functions of one game, :meth:`Engine.init` and :meth:`Engine.step`, that ``jax.vmap``
 runs over a batch; :class:`JaxBatch` wraps them in :class:`~ninetynine.rl.batch.Batch`'s
-API. It plays what the NumPy batch engine plays (the same check, the same one-line
-refusal) from the NumPy engine's own tables, made once per rule set and table size and
-closed over as constants: the rules are written once.
+API. It plays the base games' parts of what the NumPy batch engine plays
+(:func:`~ninetynine.rl.batch.check_base_parts`: not yet skipping cards, a first player out
+ending the game, leaders drawn and the other settings the NumPy engine plays since; a
+one-line refusal names them) from the NumPy engine's own tables, made once per rule set and
+table size and closed over as constants: the rules are written once.
 
 A step is three parts, so that a shuffle can come from outside (as the NumPy engine's
 ``shuffler`` does, for the differential test): the play (a card, or laying down, and what
@@ -42,7 +44,7 @@ except ModuleNotFoundError as e:  # one line naming the extra, as ninetynine.rl'
 from ninetynine.engine.ledger import CANNOT_PLAY, OVER_
 from ninetynine.engine.state import DOWN
 from ninetynine.errors import RulesError
-from ninetynine.rl.batch import EMPTY, Batch, Shuffler
+from ninetynine.rl.batch import EMPTY, Batch, Shuffler, check_base_parts
 from ninetynine.rl.encoding import rules_for
 from ninetynine.rules.settings import (
     AfterBust,
@@ -129,7 +131,8 @@ class Engine:
     """The pure functions of one rule set and table size (see :func:`engine`)."""
 
     def __init__(self, rules: Rules, players: int) -> None:
-        t = Batch(rules, players, 1, seed=0)  # checks the rules and builds the tables
+        check_base_parts(rules, "the JAX engine")
+        t = Batch(rules, players, 1, seed=0)  # the tables
         self.rules, self.n, self.hand_size = rules, players, t.hand_size
         if 4 * t.hand_size + 1 > 31:  # the legal patterns' two bit fields in an int32
             raise RulesError(f"the JAX engine plays hands of at most 7 cards, not {t.hand_size}")

@@ -40,7 +40,7 @@ from gymnasium.vector.utils import batch_space
 
 from ninetynine.errors import IllegalActionError, NinetyNineError
 from ninetynine.rl.batch import Batch
-from ninetynine.rl.batch_bots import BatchBot, batch_bot
+from ninetynine.rl.batch_bots import BatchBot, BatchBotName, batch_bot, check_plays
 from ninetynine.rl.batch_encoding import BatchEncoding
 from ninetynine.rl.encoding import VERSION, Encoding
 from ninetynine.rl.episode import Reward, reward_kind
@@ -98,6 +98,8 @@ class NinetyNineVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         self.opponent: BatchBot = (
             batch_bot(opponents) if isinstance(opponents, str) else self._policy(opponents)
         )
+        if isinstance(opponents, str):
+            check_plays(BatchBotName(opponents), enc.rules)
         self.num_envs, self.players = num_envs, players
         self.rotate, self.illegal_action = seat == ROTATE, illegal_action
         self.seats = np.full(num_envs, 0 if isinstance(seat, str) else seat, np.int64)
