@@ -365,8 +365,9 @@ def test_the_batch_names_what_it_does_not_play() -> None:
         Batch(optional, 2, 8)
 
 
-def test_a_game_of_p_for_four_takes_at_most_200_bytes() -> None:
+def test_a_game_of_p_for_four_takes_at_most_200_bytes_observed_or_not() -> None:
     assert Batch("P", 4, 1024, seed=1).bytes_per_game <= 200  # 1,591 in int64
+    assert Batch("P", 4, 1024, seed=1, observed=True).bytes_per_game <= 200  # 223 with counts
 
 
 def test_every_array_with_a_part_per_game_is_counted() -> None:

@@ -206,8 +206,10 @@ class Batch:
     What an observation reads besides (:mod:`ninetynine.rl.batch_encoding`), kept up
     only when ``observed`` (a cost to the step that a simulation does without):
     ``played[b, s, r]`` counts the cards of rank ``r`` seat ``s`` played this hand since
-    the stock was last reshuffled, ``face_up[b, card]`` the cards face up on the pile (and
-    those taken away with it at a reset, until a restock) and
+    the stock was last reshuffled, ``face_up[b, j]`` the cards face up on the pile (and
+    those taken away with it at a reset, until a restock) as bit words (bit ``card`` of
+    word ``j`` where ``j + 1`` copies or more are face up: :meth:`face_up_counts` counts
+    them) and
     ``recent[b, k]`` its ``players`` top cards, newest first (``EMPTY`` for none); without
     ``observed`` the three are of width 0. A callable ``on_over``, when set, is given the
     slots whose games just ended before new games start in them (their final state).
@@ -281,15 +283,14 @@ class Batch:
         width = 1 if observed else 0
         self._played = np.zeros(b * n * 13 * width + 1, fit(4 * decks))
         self.played = self._played[:-1].reshape(b, n, 13 * width)
-        self._face_up = np.zeros(b * 52 * width + 1, fit(decks))
-        self.face_up = self._face_up[:-1].reshape(b, 52 * width)
+        self.face_up = np.zeros((b, decks * width), np.int64)  # bits 0 to 51 of each word
         self.recent = np.full((b, n * width), EMPTY, CARD)
         self.on_over: Callable[[np.ndarray], None] | None = None
         self._slots = np.arange(b)
         self._new_games(self._slots, first)
 
     # the arrays with a part per game (the others are tables, the same for any batch size;
-    # hands, stock, played and face_up are views of _hands, _stock, _played and _face_up)
+    # hands, stock and played are views of _hands, _stock and _played)
     PER_GAME = (
         "_hands",
         "_stock",
@@ -312,7 +313,7 @@ class Batch:
         "final_lives",
         "final_hands",
         "_played",
-        "_face_up",
+        "face_up",
         "recent",
         "_first_row",
         "_first_card",
@@ -504,9 +505,28 @@ class Batch:
             self.face_up[slots] = 0
             if keep_top:
                 kept = top != EMPTY  # (a pile taken away at a reset has none)
-                self.face_up[slots[kept], top[kept]] = 1
+                self.face_up[slots[kept], 0] = np.int64(1) << top[kept].astype(np.int64)
                 self.recent[slots, 0] = top
         return slots
+
+    @staticmethod
+    def _face_up_with(words: np.ndarray, card: np.ndarray, down: np.ndarray) -> np.ndarray:
+        """``words`` (face-up bit words, one row per slot) with each slot's ``card`` put
+        face up (nothing where ``down``): its bit set in the first word without it."""
+        bit = np.where(down, 0, np.int64(1) << card.astype(np.int64))
+        words = words.copy()
+        for j in range(words.shape[1]):
+            free = bit & ~words[:, j]
+            words[:, j] |= free
+            bit &= ~free
+        return words
+
+    def face_up_counts(self, slots: np.ndarray) -> np.ndarray:
+        """How many copies of each card are face up (or seen taken away) in each of
+        ``slots``: (slots, 52) ints, of an ``observed`` batch."""
+        bits = self.face_up[slots][:, :, None] >> np.arange(52) & 1
+        counts: np.ndarray = bits.sum(axis=1)
+        return counts
 
     def _clear_pile(self, slots: np.ndarray) -> None:
         """The pile of each slot is gone (into the stock, or taken away at a reset): no card
@@ -663,7 +683,7 @@ class Batch:
         if self.observed:  # what the observations read: the card played, by whom, face up
             scratch = len(self._played) - 1
             self._played[np.where(down, scratch, (where * n + turn) * 13 + RANK_OF[card])] += 1
-            self._face_up[np.where(down, len(self._face_up) - 1, where * 52 + card)] += 1
+            self._set("face_up", at, self._face_up_with(self.face_up[at], card, down))
             recent = self.recent[at]
             self._set(
                 "recent",

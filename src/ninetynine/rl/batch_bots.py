@@ -136,7 +136,7 @@ def heuristic_bot(batch: Batch, slots: np.ndarray, legal: np.ndarray) -> np.ndar
     counts = np.zeros((k, 53), np.int64)
     for j in range(h):
         counts[rows, held[:, j]] += 1
-    unseen = batch.decks - counts[:, :52] - batch.face_up[slots]  # (k, 52)
+    unseen = batch.decks - counts[:, :52] - batch.face_up_counts(slots)  # (k, 52)
     # the unseen cards with no safe play at every total (by classes of cards alike), exact
     # in float64, then at each play's total
     by_total = (unseen @ kinds) @ unsafe  # (k, totals)

@@ -52,7 +52,7 @@ class BatchEncoding:
         for j in range(held.shape[1]):
             counts[rows[:, 0], held[:, j]] += 1
         counts = counts[:, :52]
-        face_up = bt.face_up[slots]
+        face_up = bt.face_up_counts(slots)
         hand, seen = b["hand"].start, b["seen"].start
         out[:, hand : hand + 52] = counts * unit
         out[:, seen : seen + 52] = face_up * unit
