@@ -1,16 +1,19 @@
-"""The yardstick of the engine benchmarks: a minimal, hard-coded, pure-Python engine for the
-base game P alone, written for speed and nothing else (no rules data, no events, no checks).
+"""The yardsticks of the engine benchmarks: minimal, hard-coded, pure-Python engines, written
+for speed and nothing else (no rules data, no events, no checks).
 
-It plays whole 4-player matches of P with uniformly random legal choices, as the engine's
-benchmarks do: 5 lives, 3 cards, one deck; the Ace 1 or 11, the Four holds and reverses,
-the Nine holds, the Ten +10 or -10, Jack and Queen +10, the King sets 99; a player with no
-card that stays at or under 99 lays down and loses a life, and the next hand is dealt from
-a full shuffle, led by the seat after the new dealer. Each decision is one uniform choice
-among the legal plays (the set the engine's ``legal_codes`` gives, unsorted), and a shuffle
-is the same sort by random keys the engine uses: the two do the same work, so their ratio
-is what the engine's generality costs. With two decks (``decks=2``, as P deals at six
-players and more) it shuffles the 104 cards as the engine does and gives a card held twice
-its plays once: the bound on what a second deck costs any engine.
+The first plays whole matches of the base game P with uniformly random legal choices, as
+the engine's benchmarks do: 5 lives (3 above four players), 3 cards, one deck; the Ace 1
+or 11, the Four holds and reverses, the Nine holds, the Ten +10 or -10, Jack and Queen +10,
+the King sets 99; a player with no card that stays at or under 99 lays down and loses a
+life, and the next hand is dealt from a full shuffle, led by the seat after the new dealer.
+Each decision is one uniform choice among the legal plays (the set the engine's
+``legal_codes`` gives, unsorted), and a shuffle is the same sort by random keys the engine
+uses: the two do the same work, so their ratio is what the engine's generality costs. With
+two decks (``decks=2``, as P deals at six players and more) it shuffles the 104 cards as
+the engine does and gives a card held twice its plays once: the bound on what a second
+deck costs any engine. The second plays IS (:func:`minimal_is_matches`): what that game's
+structure (one short game, a Queen's no-draw chain) costs an engine that does nothing else.
+``tests/test_yardsticks.py`` checks that each plays as many decisions a game as the engine.
 """
 
 from __future__ import annotations
@@ -35,15 +38,18 @@ def _row(total: int) -> list[tuple[tuple[int, int], ...]]:
 _ROWS: dict[int, list[tuple[tuple[int, int], ...]]] = {}
 
 
-def minimal_p_matches(matches: int, seed: int, players: int = 4, decks: int = 1) -> int:
-    """Play ``matches`` random matches of P; returns the decisions made."""
+def minimal_p_matches(
+    matches: int, seed: int, players: int = 4, decks: int = 1, lives: int = 5
+) -> int:
+    """Play ``matches`` random matches of P (``lives`` each: P gives 3 above four players);
+    returns the decisions made."""
     pack = tuple(sorted([*range(52)] * decks)) if decks > 1 else None
     rng = random.Random(seed)
     rnd, choice = rng.random, rng.choice
     rows = _ROWS
     decisions = 0
     for _ in range(matches):
-        lives, alive, left = [5] * players, [True] * players, players
+        held, alive, left = [lives] * players, [True] * players, players
         dealer, starter = players - 1, 0
         while left > 1:
             if pack is None:
@@ -67,8 +73,8 @@ def minimal_p_matches(matches: int, seed: int, players: int = 4, decks: int = 1)
                     moves += row[card]
                 decisions += 1
                 if not moves:  # lay down: a life, and the hand ends
-                    lives[turn] -= 1
-                    if not lives[turn]:
+                    held[turn] -= 1
+                    if not held[turn]:
                         alive[turn], left = False, left - 1
                     break
                 card, total = choice(moves)
@@ -92,4 +98,98 @@ def minimal_p_matches(matches: int, seed: int, players: int = 4, decks: int = 1)
             starter = (dealer + 1) % players
             while not alive[starter]:
                 starter = (starter + 1) % players
+    return decisions
+
+
+# IS (the Icelandic rules, BurstBot's): the Ace 1 or 14, the Four +0 and the Seven +7
+# reverse, the Five +5 skips, the Nine sets 99, the Ten -10 (not below 0) or +10, the Jack
+# +11, the Queen +0 starts or lengthens a no-draw chain, the King +0
+_IS_ADDS = ((1, 14), (2,), (3,), (0,), (5,), (6,), (7,), (8,), (), (-10, 10), (11,), (0,), (0,))
+_IS_ROWS: dict[int, list[tuple[tuple[int, int], ...]]] = {}
+
+
+def _is_row(total: int) -> list[tuple[tuple[int, int], ...]]:
+    """Per card, its safe plays at ``total`` under IS as (card, new total)."""
+    row = []
+    for card in range(52):
+        adds = _IS_ADDS[card >> 2]
+        news = (99,) if not adds else tuple(max(total + v, 0) if v < 0 else total + v for v in adds)
+        row.append(tuple((card, t) for t in news if t <= 99))
+    return row
+
+
+def minimal_is_matches(matches: int, seed: int, players: int = 4) -> int:
+    """Play ``matches`` random games of IS: one life each, five cards, a bust (a player
+    with no safe card lays down) puts its player out of the game, its hand under the pile,
+    and the others play on from the same total until one is left (one hand a game). A
+    player facing a chain of n Queens plays a Queen (and draws) or n other cards in a row
+    without drawing (none of them a Queen; a player with fewer than n other cards may only
+    play a Queen); a bust ends the chain. An empty stock takes the whole pile, shuffled.
+    Returns the decisions made."""
+    rng = random.Random(seed)
+    rnd, choice = rng.random, rng.choice
+    rows = _IS_ROWS
+    decisions = 0
+    for _ in range(matches):
+        keys = [rnd() for _ in range(52)]
+        stock = sorted(range(52), key=keys.__getitem__)
+        hands: list[list[int]] = [[] for _ in range(players)]
+        for _ in range(5):
+            for s in range(players):
+                hands[s].append(stock.pop())
+        in_hand, left = [True] * players, players
+        pile: list[int] = []
+        total, direction, turn, chain, run = 0, 1, 0, 0, 0
+        while True:
+            hand = hands[turn]
+            row = rows.get(total) or rows.setdefault(total, _is_row(total))
+            moves: list[tuple[int, int]] = []
+            for card in hand:
+                moves += row[card]
+            if run:  # a run holds no second Queen
+                moves = [m for m in moves if m[0] >> 2 != 11]
+            elif chain and chain > sum(c >> 2 != 11 for c in hand):  # short of a run
+                moves = [m for m in moves if m[0] >> 2 == 11]
+            decisions += 1
+            if not moves:  # lay down: out of the game, the hand under the pile
+                in_hand[turn], left = False, left - 1
+                pile[:0] = hand
+                hand.clear()
+                chain = run = 0
+                if left == 1:
+                    break
+                turn = (turn + direction) % players
+                while not in_hand[turn]:
+                    turn = (turn + direction) % players
+                continue
+            card, total = choice(moves)
+            hand.remove(card)
+            pile.append(card)
+            rank = card >> 2
+            if rank == 3 or rank == 6:
+                direction = -direction
+            nxt = (turn + direction) % players
+            while not in_hand[nxt]:
+                nxt = (nxt + direction) % players
+            if rank == 4:  # skip one
+                nxt = (nxt + direction) % players
+                while not in_hand[nxt]:
+                    nxt = (nxt + direction) % players
+            if run:  # inside a run: no draw
+                run -= 1
+                turn = turn if run else nxt
+                continue
+            if chain and rank != 11:  # the first card of a run: no draw
+                run, chain = chain - 1, 0
+                turn = turn if run else nxt
+                continue
+            if rank == 11:
+                chain += 1
+            if not stock and pile:  # the whole pile, shuffled
+                keys = [rnd() for _ in pile]
+                stock = [pile[i] for i in sorted(range(len(pile)), key=keys.__getitem__)]
+                pile = []
+            if stock:
+                hand.append(stock.pop())
+            turn = nxt
     return decisions

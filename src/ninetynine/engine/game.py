@@ -21,7 +21,7 @@ from ninetynine.engine.events import Event
 from ninetynine.engine.state import CHANCE, DEAL, OVER, State, compiled
 from ninetynine.errors import RecordError
 from ninetynine.rules.cards import new_deck
-from ninetynine.rules.settings import Rules, table_refusal
+from ninetynine.rules.settings import Rules
 
 
 def new_game(rules: Rules, players: int, *, first: int = 0) -> State:
@@ -38,17 +38,19 @@ S = TypeVar("S", bound=State)
 def set_up(s: S, rules: Rules, players: int, first: int = 0) -> S:
     """Fill a bare state (a :class:`State`, or a subclass's, made with ``__new__``) as
     :func:`new_game` starts a game: a subclass's game starts without a copy."""
-    if (why := table_refusal(rules, players)) is not None:
+    c = compiled(rules)
+    why, decks, lives, pools = c.starts.get(players) or c.start(players)
+    if why is not None:
         raise RecordError(why)
     if not 0 <= first < players:
         raise RecordError(f"first player {first + 1} is not a seat of a {players}-player table")
-    s.rules, s.c, s.n = rules, compiled(rules), players
-    s.decks = rules.decks_for(players)
+    s.rules, s.c, s.n = rules, c, players
+    s.decks = decks
     s.hands = [[] for _ in range(players)]
     s.stock, s.pile, s.out, s.face_down = new_deck(s.decks, rules.jokers), [], [], 0
     s.total, s.direction = 0, 1
     s.starter, s.dealer, s.turn = first, (first - 1) % players, first
-    s.lives = [rules.lives_for(players)] * rules.teams.pools(players)
+    s.lives = [lives] * pools
     s.alive, s.in_hand = [True] * players, [True] * players
     s.turns_played = [0] * players
     s.points, s.scores = [rules.points_per_hand] * players, [0] * players
@@ -57,7 +59,7 @@ def set_up(s: S, rules: Rules, players: int, first: int = 0) -> S:
     s.drawer, s.owed, s.next_turn, s.held, s.loser, s.passes = -1, 0, -1, -1, -1, 0
     s.chain = s.plays_left = 0
     s.may_decline, s.challenger, s.victim = False, -1, -1
-    s.known = [[] for _ in range(players * players)] if s.c.moving else []
+    s.known = [[] for _ in range(players * players)] if c.moving else []
     s.outcome, s._ev, s._before = None, None, []
     return s
 

@@ -91,7 +91,8 @@ class Penalties(Dealing):
     def _pay(self, seat: int, amount: int, reason: str, by: int | None = None) -> None:
         """``seat`` loses ``amount`` lives (for ``by``'s play, where another seat made
         it pay); put out every seat of its pool if the rules say so."""
-        c, pool = self.c, self.pool(seat)
+        c = self.c
+        pool = seat if c.solo else self.pool(seat)
         have = self.lives[pool]
         cannot_pay = c.out_unpaid and have < amount
         paid = min(have, amount)
@@ -106,9 +107,9 @@ class Penalties(Dealing):
     def _eliminate(self, pool: int) -> None:
         """Put out the seats that spend ``pool``'s lives; the game ends where one side alone
         is left in it (or, with ``first_out``, at once)."""
-        c = self.c
-        for seat in range(self.n):
-            if self.pool(seat) == pool and self.alive[seat]:
+        c, n, alive = self.c, self.n, self.alive
+        for seat in (pool,) if c.solo else range(n):
+            if alive[seat] and (c.solo or self.pool(seat) == pool):
                 self.alive[seat] = self.in_hand[seat] = False
                 if self._ev is not None:
                     self._ev.append(E.PlayerOut(seat))
@@ -122,7 +123,7 @@ class Penalties(Dealing):
                         self._ev.append(E.HandShown(seat, tuple(hand)))
                     self.pile += hand  # on top, face up: every seat has seen them (O44)
                     hand.clear()
-        sides = {self.side(s) for s in range(self.n) if self.alive[s]}
+        sides = {s if c.solo else self.side(s) for s in range(n) if alive[s]}
         if c.first_out_ends:  # the rest are ranked by lives
             most = max((self.seat_lives(s) for s in range(self.n) if self.alive[s]), default=0)
             self._game_over(

@@ -137,6 +137,7 @@ __all__ = [
 ]
 
 DOWN, PASS, DRAW, NODRAW, ACCEPT = 1000, 1001, 1002, 1003, 1004
+LAY_DOWN = (DOWN,)  # the legal moves of a player with no safe play who must lay down
 FIELDS = StateBase.__slots__  # every field of a state
 # the fields that hold lists (``hands`` a list of lists): a copy must copy them too
 LIST_FIELDS = (
@@ -878,13 +879,14 @@ class State(Penalties):
         are read unsorted, and a run of plays that only pass the turn on and draw is played
         in local variables (:meth:`_quick_run`)."""
         choice, apply_code, legal_codes = rng.choice, self.apply_code, self.legal_codes
+        quick_run = self._quick_chain_run if self.c.chain_steps else self._quick_run
         rows_suffice = self.c.rows_suffice  # (else only legal_codes knows the legal moves)
         decisions = 0
         for _step in range(max_steps):
             phase = self.phase
             if phase == PLAY:
                 if rows_suffice:
-                    run, code = self._quick_run(choice)
+                    run, code = quick_run(choice)
                     decisions += run
                 else:
                     code = -1
@@ -899,7 +901,7 @@ class State(Penalties):
                 decisions += 1
         raise RuntimeError(f"no end after {max_steps} steps: {self!r}")
 
-    def _quick_run(self, choice: Callable[[list[int]], int]) -> tuple[int, int]:
+    def _quick_run(self, choice: Callable[[Sequence[int]], int]) -> tuple[int, int]:
         """Random plays from the rows while each is one of apply_code's quick lane (it
         passes the turn on and its player draws), played as that lane plays it with the
         total, the turn and the direction held in local variables; returns how many, and
@@ -924,8 +926,8 @@ class State(Penalties):
             # (a second copy of a card, with two decks, is no second move)
             for card in hand if one_deck else set(hand):
                 codes += row[card]
-            if not codes:
-                code = -1
+            if not codes:  # laying down (as legal_codes says), or legal_codes to ask
+                code = choice(LAY_DOWN) if c.down_alone else -1
                 break
             code = choice(codes)
             found = quick.get(total * AFTER_KEY + code)
@@ -934,7 +936,10 @@ class State(Penalties):
             new, step, card = found
             if step == NEXT:
                 nxt = (seat + direction) % n
-            else:  # a reverse or a skip: the lane's own turn step (it sets the direction)
+            elif step == REVERSE:  # (as _quick_turn, without a call)
+                direction = self.direction = -direction
+                nxt = (seat + direction) % n
+            else:  # a skip, or a reverse with two in the hand: the lane's own turn step
                 nxt = quick_turn(step, seat, code)
                 if nxt < 0:
                     break
@@ -948,6 +953,86 @@ class State(Penalties):
             run += 1
         if run:
             self.total, self.turn, self.passes, self.may_decline = total, seat, 0, False
+        return run, code
+
+    def _quick_chain_run(self, choice: Callable[[Sequence[int]], int]) -> tuple[int, int]:
+        """:meth:`_quick_run` for rules with a no-draw chain (the Icelandic Queen): a chain
+        card, the plays of a player facing a chain and those of a run are quick too, played
+        as _extra_turn plays them, the chain and the run's plays left held in local variables
+        beside the total, the turn and the direction. (A loop of its own: the checks that
+        the chain needs would cost P's loop 1.4% of its instructions.)"""
+        c = self.c
+        if c.may_pend and self.challenger >= 0:
+            return 0, -1
+        rows, row_of, quick, naming, quick_turn = c.rows, c.row, c.quick, c.naming, self._quick_turn
+        total, seat, n, direction = self.total, self.turn, self.n, self.direction
+        hands, pile, stock, in_hand = self.hands, self.pile, self.stock, self.in_hand
+        played, one_deck, owed = self.turns_played, self.decks == 1, self.owed
+        # a no-draw chain (the Icelandic Queen): the chain faced and the run's plays left
+        chain_cards, chain_quick = c.chain_cards, c.chain_quick
+        chain, left = self.chain, self.plays_left
+        run, code = 0, -1
+        pending, chained = chain or left, False  # (falsy but where a chain is under way)
+        while True:
+            hand = hands[seat]
+            if naming and not naming.isdisjoint(hand):
+                code = -1  # its plays, once per seat named: legal_codes'
+                break
+            row = rows.get(total) or row_of(total)
+            codes: list[int] = []
+            # (a second copy of a card, with two decks, is no second move)
+            for card in hand if one_deck else set(hand):
+                codes += row[card]
+            if pending:  # as _extra_codes: a run holds no second chain card; a player
+                # short of a run plays a chain card
+                if left:
+                    codes = [x for x in codes if card_of(x) not in chain_cards]
+                elif chain > sum(card not in chain_cards for card in hand):
+                    codes = [x for x in codes if card_of(x) in chain_cards]
+            if not codes:  # laying down (as legal_codes says), or legal_codes to ask
+                code = choice(LAY_DOWN) if c.down_alone else -1
+                break
+            code = choice(codes)
+            found = quick.get(total * AFTER_KEY + code)
+            if found is None:  # a chain card (it starts or lengthens the chain), or no lane
+                found = chain_quick.get(total * AFTER_KEY + code)
+                if found is None:
+                    break
+                chained = True
+            if owed or len(stock) < 2:
+                break
+            new, step, card = found
+            if step == NEXT:
+                nxt = (seat + direction) % n
+            elif step == REVERSE:  # (as _quick_turn, without a call)
+                direction = self.direction = -direction
+                nxt = (seat + direction) % n
+            else:  # a skip, or a reverse with two in the hand: the lane's own turn step
+                nxt = quick_turn(step, seat, code)
+                if nxt < 0:
+                    break
+                direction = self.direction
+            total = new
+            hand.remove(card)
+            pile.append(card)
+            played[seat] += 1
+            run += 1
+            if pending or chained:  # as _extra_turn
+                if left or not chained:  # a card of a run: no draw; the seat plays it out
+                    left = left - 1 if left else chain - 1
+                    chain = 0
+                else:
+                    chain += 1
+                    hand.append(stock.pop())
+                pending, chained = chain or left, False
+                if left:
+                    continue
+            else:
+                hand.append(stock.pop())
+            seat = nxt if in_hand[nxt] else self._next_seat(nxt, 1)
+        if run:
+            self.total, self.turn, self.passes, self.may_decline = total, seat, 0, False
+            self.chain, self.plays_left = chain, left
         return run, code
 
     def apply_code(self, code: int) -> None:

@@ -12,6 +12,7 @@ answer a challenge is ``ANSWER + card``, above those.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import cache, wraps
 from typing import TypeVar
 
@@ -44,8 +45,10 @@ from ninetynine.rules.settings import (
     StartTotal,
     StockEmpty,
     Stuck,
+    Teams,
     Thresholds,
     TwoPlayerReverse,
+    table_refusal,
 )
 
 PARAM = 1 << 16
@@ -152,6 +155,9 @@ class RuleTables:
         self.down_if_none_safe = (
             rules.no_legal_play is NoLegalPlay.LAY_DOWN and rules.stuck is Stuck.BUST
         )
+        # ... and where no play of the row is legal, laying down is the one legal move,
+        # whatever else the hand holds (nothing is played over the limit by choice)
+        self.down_alone = self.down_if_none_safe and not rules.may_bust
         # cards after which their player draws nothing (CN99's 7 and J, O42), and whether a
         # play that empties a hand puts its player out at once (O47): both off the fast lane
         self.no_draw_cards = frozenset(c for c in range(CODES) if rank_of(c) in rules.no_draw_after)
@@ -171,6 +177,16 @@ class RuleTables:
             and c not in self.no_draw_cards
             and (step := turn_step(e, plain_reverse)) is not None
         }
+        # ... and the chain cards' (the Icelandic Queen) where, but for the chain, they would
+        # be such plays: State._quick_run keeps the chain (``chain_quick``)
+        self.chain_steps = {
+            c: step
+            for c in self.chain_cards
+            if plain
+            and c not in self.no_draw_cards
+            and (step := turn_step(replace(self.effects[c], no_draw=False), plain_reverse))
+            is not None
+        }
         # the rules' choices that each bust, payment and new hand reads, as plain values: a
         # member read off an Enum class costs a metaclass hook each read (Python 3.11)
         after = rules.after_bust
@@ -182,6 +198,7 @@ class RuleTables:
         self.out_unpaid = rules.elimination is Elimination.CANNOT_PAY
         self.out_at_zero = rules.elimination is Elimination.AT_ZERO
         self.pot = rules.pot is not Pot.NONE
+        self.solo = rules.teams is Teams.NONE  # each seat its own pool of lives and side
         self.first_out_ends = rules.game_end is GameEnd.FIRST_OUT
         self.hand_under_pile = rules.eliminated_hand is EliminatedHand.UNDER_PILE
         self.hand_face_up = rules.eliminated_hand is EliminatedHand.FACE_UP
@@ -212,7 +229,25 @@ class RuleTables:
         # 69): the plays State.apply_code finishes at once; filled beside ``after``, for a
         # row's every play when the row is built
         self.quick: dict[int, tuple[int, int, int]] = {}
+        self.chain_quick: dict[int, tuple[int, int, int]] = {}  # ... of ``chain_steps``
         self.actions: dict[int, Action] = {}  # code -> its action (see State.action_of)
+        # players -> what a new game at that table starts with (see ``start``)
+        self.starts: dict[int, tuple[str | None, int, int, int]] = {}
+
+    def start(self, players: int) -> tuple[str | None, int, int, int]:
+        """What a game of ``players`` starts with: why the rules refuse the table (or
+        None), the decks, each pool's lives and the pools (read once a table size: a random
+        playout of a short game starts many)."""
+        found = self.starts.get(players)
+        if found is None:
+            rules = self.rules
+            found = self.starts[players] = (
+                table_refusal(rules, players),
+                rules.decks_for(players),
+                rules.lives_for(players),
+                rules.teams.pools(players),
+            )
+        return found
 
     def moves_of(self, card: int, total: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The safe and the busting action codes of one card at a total (a naming card's
@@ -277,6 +312,9 @@ class RuleTables:
             step = self.turn_steps.get(card) if code < ANSWER else None
             if step is not None and found <= self.limit and self.quiet(total, found):
                 self.quick[key] = (found, step, card)
+            step = self.chain_steps.get(card) if code < ANSWER else None
+            if step is not None and found <= self.limit and self.quiet(total, found):
+                self.chain_quick[key] = (found, step, card)
         return found
 
     def quiet(self, old: int, new: int) -> bool:
