@@ -911,7 +911,10 @@ class State(Penalties):
         c = self.c
         if c.may_pend and (self.chain or self.plays_left or self.challenger >= 0):
             return 0, -1
-        rows, row_of, quick, naming, quick_turn = c.rows, c.row, c.quick, c.naming, self._quick_turn
+        naming = c.naming  # (a hand that names a seat: asked before the loop's set-up)
+        if naming and not naming.isdisjoint(self.hands[self.turn]):
+            return 0, -1
+        rows, row_of, quick, quick_turn = c.rows, c.row, c.quick, self._quick_turn
         total, seat, n, direction = self.total, self.turn, self.n, self.direction
         hands, pile, stock, in_hand = self.hands, self.pile, self.stock, self.in_hand
         played, one_deck, owed = self.turns_played, self.decks == 1, self.owed
