@@ -56,6 +56,16 @@ def batched(rules: Rules, players: int, games: int, seed: int) -> dict[str, np.n
     return {"decisions": decisions, "hands": hands, "seat 0 wins": wins}
 
 
+def z_score(want: np.ndarray, got: np.ndarray) -> float:
+    """The difference of the means in standard errors (where neither varies: 0 for the
+    same value, infinite for another)."""
+    error = math.sqrt(want.var() / len(want) + got.var() / len(got))
+    difference = float(got.mean() - want.mean())
+    if not error:
+        return 0.0 if not difference else math.copysign(math.inf, difference)
+    return difference / error
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rules", nargs="*", help="presets (default: every one it plays)")
@@ -81,8 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         got = batched(rules, players, args.games, args.seed)
         for figure in want:
             a, b = want[figure], got[figure]
-            error = math.sqrt(a.var() / len(a) + b.var() / len(b)) or 1.0
-            z = (b.mean() - a.mean()) / error
+            z = z_score(a, b)
             worst = max(worst, abs(z))
             print(f"{name:<12} {figure:<12} {a.mean():>10.3f} {b.mean():>10.3f} {z:>6.2f}")
         print(f"{'':<12} ({players} players, {time.perf_counter() - start:.1f} s)")

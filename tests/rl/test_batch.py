@@ -5,6 +5,8 @@ the same hands, leaders, dealers and lives paid by cause (what a simulation's ro
 from __future__ import annotations
 
 import random
+import sys
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -19,6 +21,10 @@ from ninetynine.errors import RulesError
 from ninetynine.rl.batch import EMPTY, Batch, check_supported
 from ninetynine.rules.presets import presets
 from ninetynine.rules.settings import Rules, Starter
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+
+from batch_distribution import batched, reference, z_score  # noqa: E402
 
 
 def reference_game(preset: str | Rules, players: int, seed: int) -> dict:
@@ -206,7 +212,12 @@ def test_batch_plays_as_the_reference_engine(preset: str | dict, players: int) -
     short = rules.lives_for(players) == 1  # (98: a game is a hand or two)
     games = [reference_game(rules, players, seed) for seed in range(90 if short else 30)]
     assert any(g["leads"] for g in games) == (rules.starter is Starter.RANDOM)
-    batch = Batch(
+    assert replay(scripted(rules, players, games), games) > 500
+
+
+def scripted(rules: str | Rules, players: int, games: list[dict]) -> Batch:
+    """A batch of the reference ``games``: their first seats, shuffles and leaders."""
+    return Batch(
         rules,
         players,
         len(games),
@@ -215,7 +226,6 @@ def test_batch_plays_as_the_reference_engine(preset: str | dict, players: int) -
         first=np.array([g["first"] for g in games]),
         leader=ScriptedLeads(games),
     )
-    assert replay(batch, games) > 500
 
 
 def played_presets() -> list[str]:
@@ -248,16 +258,7 @@ def seats_for(preset: str) -> int:
 def test_every_preset_it_plays_replays_the_reference_engine(preset: str) -> None:
     players = seats_for(preset)
     games = [reference_game(preset, players, seed) for seed in range(8)]
-    batch = Batch(
-        preset,
-        players,
-        len(games),
-        seed=1,
-        shuffler=ScriptedShuffles(games),
-        first=np.array([g["first"] for g in games]),
-        leader=ScriptedLeads(games),
-    )
-    assert replay(batch, games) >= 8 * 10
+    assert replay(scripted(preset, players, games), games) >= 8 * 10
 
 
 @pytest.mark.parametrize("preset", PLAYED)
@@ -268,29 +269,11 @@ def test_every_preset_it_plays_agrees_with_the_reference_engine_in_distribution(
     engine's: 300 games each, the mean decisions and hands a game and the first seat's wins
     within 5 standard errors (a bias in a shuffle or a turn shows in these; the long run is
     ``benchmarks/batch_distribution.py``)."""
-    players, count = seats_for(preset), 300
-    ref = [reference_game(preset, players, seed) for seed in range(count)]
-    batch = Batch(preset, players, count, seed=11, first=np.zeros(count, np.int64))
-    decisions, hands = np.zeros(count, np.int64), np.zeros(count, np.int64)
-    wins = np.zeros(count, np.int64)
-    done = np.zeros(count, bool)
-    while not done.all():
-        batch.step(batch.random_actions(batch.legal()))
-        decisions += ~done
-        ended = batch.over & ~done
-        hands[ended], wins[ended] = batch.final_hands[ended], batch.winners[ended] & 1
-        done |= batch.over
-    first_wins = [float(g["winners"] >> g["first"] & 1) for g in ref]
-    figures = {
-        "decisions": ([len(g["moves"]) for g in ref], decisions),
-        "hands": ([g["hands"] for g in ref], hands),
-        "first seat wins": (first_wins, wins),
-    }
-    for name, (want, got) in figures.items():
-        want, got = np.asarray(want, float), np.asarray(got, float)
-        error = np.sqrt(want.var() / len(want) + got.var() / len(got)) or 1.0
-        z = (got.mean() - want.mean()) / error
-        assert abs(z) < 5, f"{preset}: {name}: {got.mean():.2f} against {want.mean():.2f}"
+    rules, players = load_rules(preset), seats_for(preset)
+    want, got = reference(rules, players, 300, seed=5), batched(rules, players, 300, seed=11)
+    for figure in want:
+        z = z_score(want[figure], got[figure])
+        assert abs(z) < 5, f"{preset}: {figure}: z = {z:.1f}"
 
 
 def replay(batch: Any, games: list[dict]) -> int:
