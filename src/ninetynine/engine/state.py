@@ -876,9 +876,11 @@ class State(Penalties):
         place: one call for a whole random playout; returns the decisions made. Each move
         is a uniform choice among the legal ones, as ``rng.choice(legal_codes())`` makes,
         but not the same draw: where the plays of the total's row are the legal moves, they
-        are read unsorted, and a run of plays that only pass the turn on and draw is played
-        in local variables (:meth:`_quick_run`)."""
+        are read unsorted, a run of plays that only pass the turn on and draw is played in
+        local variables (:meth:`_quick_run`), and a deal of one whole pack is shuffled
+        straight into the stock (the keys and the sort of :meth:`sample_chance`)."""
         choice, apply_code, legal_codes = rng.choice, self.apply_code, self.legal_codes
+        rnd, one_pack = rng.random, self.decks == 1 and not self.rules.jokers
         quick_run = self._quick_chain_run if self.c.chain_steps else self._quick_run
         rows_suffice = self.c.rows_suffice  # (else only legal_codes knows the legal moves)
         decisions = 0
@@ -893,7 +895,14 @@ class State(Penalties):
                 apply_code(choice(legal_codes()) if code < 0 else code)
                 decisions += 1
             elif phase == CHANCE:
-                self.play_chance(rng)
+                if self.chance == DEAL and one_pack and self._ev is None:
+                    keys = [rnd() for _ in range(52)]  # (len(stock) == 52: the whole pack)
+                    order = sorted(range(52), key=keys.__getitem__)
+                    order.reverse()  # (the stock's top is its end)
+                    self.stock = order
+                    self._deal()
+                else:
+                    self.play_chance(rng)
             elif phase == OVER:
                 return decisions
             else:  # a draw to take or decline
@@ -929,8 +938,8 @@ class State(Penalties):
             # (a second copy of a card, with two decks, is no second move)
             for card in hand if one_deck else set(hand):
                 codes += row[card]
-            if not codes:  # laying down (as legal_codes says), or legal_codes to ask
-                code = choice(LAY_DOWN) if c.down_alone else -1
+            if not codes:  # laying down or a card over the limit, as legal_codes says
+                code = self._none_safe(choice, hand, total) if hand else -1
                 break
             code = choice(codes)
             found = quick.get(total * AFTER_KEY + code)
@@ -992,8 +1001,8 @@ class State(Penalties):
                     codes = [x for x in codes if card_of(x) not in chain_cards]
                 elif chain > sum(card not in chain_cards for card in hand):
                     codes = [x for x in codes if card_of(x) in chain_cards]
-            if not codes:  # laying down (as legal_codes says), or legal_codes to ask
-                code = choice(LAY_DOWN) if c.down_alone else -1
+            if not codes:  # laying down or a card over the limit, as legal_codes says
+                code = self._none_safe(choice, hand, total) if hand else -1
                 break
             code = choice(codes)
             found = quick.get(total * AFTER_KEY + code)
@@ -1037,6 +1046,23 @@ class State(Penalties):
             self.total, self.turn, self.passes, self.may_decline = total, seat, 0, False
             self.chain, self.plays_left = chain, left
         return run, code
+
+    def _none_safe(
+        self, choice: Callable[[Sequence[int]], int], hand: list[int], total: int
+    ) -> int:
+        """The move chosen for a hand with no safe play at ``total`` where the rules leave
+        one kind of move (as :meth:`legal_codes` gives it): laying down, or one of the
+        hand's plays over the limit; -1 where legal_codes must say."""
+        c = self.c
+        if c.down_alone:
+            return choice(LAY_DOWN)
+        if not c.bust_alone:
+            return -1
+        moves, moves_of, base = c.card_moves, c.moves_of, total * 64
+        busting: list[int] = []
+        for card in hand if self.decks == 1 else set(hand):
+            busting += (moves.get(base + card) or moves_of(card, total))[1]
+        return choice(busting) if busting else -1
 
     def apply_code(self, code: int) -> None:
         """Apply a legal action code without checking it (the fast path): the seat to act

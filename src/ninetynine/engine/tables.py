@@ -29,6 +29,7 @@ from ninetynine.rules.settings import (
     EliminatedHand,
     Elimination,
     EmptyHand,
+    ForcedCard,
     GameEnd,
     InstantCheck,
     NewRoundDeal,
@@ -158,6 +159,14 @@ class RuleTables:
         # ... and where no play of the row is legal, laying down is the one legal move,
         # whatever else the hand holds (nothing is played over the limit by choice)
         self.down_alone = self.down_if_none_safe and not rules.may_bust
+        # ... or playing any card over the limit is (play_and_bust, the J family): the
+        # hand's busting plays are the legal moves, but where plays are unusual
+        self.bust_alone = (
+            rules.no_legal_play is NoLegalPlay.PLAY_AND_BUST
+            and rules.forced_card is ForcedCard.CHOOSE
+            and rules.stuck is Stuck.BUST
+            and not self.unusual
+        )
         # cards after which their player draws nothing (CN99's 7 and J, O42), and whether a
         # play that empties a hand puts its player out at once (O47): both off the fast lane
         self.no_draw_cards = frozenset(c for c in range(CODES) if rank_of(c) in rules.no_draw_after)
