@@ -920,24 +920,21 @@ class State(Penalties):
         c = self.c
         if c.may_pend and (self.chain or self.plays_left or self.challenger >= 0):
             return 0, -1
-        naming = c.naming  # (a hand that names a seat: asked before the loop's set-up)
-        if naming and not naming.isdisjoint(self.hands[self.turn]):
-            return 0, -1
-        rows, row_of, quick, quick_turn = c.rows, c.row, c.quick, self._quick_turn
+        rows, row_of, quick, naming, quick_turn = c.rows, c.row, c.quick, c.naming, self._quick_turn
         total, seat, n, direction = self.total, self.turn, self.n, self.direction
         hands, pile, stock, in_hand = self.hands, self.pile, self.stock, self.in_hand
         played, one_deck, owed = self.turns_played, self.decks == 1, self.owed
         run, code = 0, -1
         while True:
             hand = hands[seat]
-            if naming and not naming.isdisjoint(hand):
-                code = -1  # its plays, once per seat named: legal_codes'
-                break
             row = rows.get(total) or row_of(total)
             codes: list[int] = []
             # (a second copy of a card, with two decks, is no second move)
             for card in hand if one_deck else set(hand):
                 codes += row[card]
+            if naming and codes and not naming.isdisjoint(hand):
+                self.turn = seat  # a card naming a seat: a play for each (legal_codes')
+                codes = self._extra_codes(codes)  # (one named is no quick play: it ends the run)
             if not codes:  # laying down or a card over the limit, as legal_codes says
                 code = self._none_safe(choice, hand, total) if hand else -1
                 break
