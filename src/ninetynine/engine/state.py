@@ -921,6 +921,7 @@ class State(Penalties):
         if c.may_pend and (self.chain or self.plays_left or self.challenger >= 0):
             return 0, -1
         rows, row_of, quick, naming, quick_turn = c.rows, c.row, c.quick, c.naming, self._quick_turn
+        paying = c.paying
         total, seat, n, direction = self.total, self.turn, self.n, self.direction
         hands, pile, stock, in_hand = self.hands, self.pile, self.stock, self.in_hand
         played, one_deck, owed = self.turns_played, self.decks == 1, self.owed
@@ -941,7 +942,13 @@ class State(Penalties):
             code = choice(codes)
             found = quick.get(total * AFTER_KEY + code)
             if found is None or owed or len(stock) < 2:
-                break
+                # a play that pays milestones, where nobody goes out, is quick too
+                if found is not None or owed or len(stock) < 2 or not paying:
+                    break
+                pays = paying.get(total * AFTER_KEY + code)
+                if pays is None or not self._quick_pay(seat, pays[1], pays[2]):
+                    break
+                found = pays[0]
             new, step, card = found
             if step == NEXT:
                 nxt = (seat + direction) % n
@@ -1043,6 +1050,24 @@ class State(Penalties):
             self.total, self.turn, self.passes, self.may_decline = total, seat, 0, False
             self.chain, self.plays_left = chain, left
         return run, code
+
+    def _quick_pay(self, seat: int, others: int, mine: int) -> bool:
+        """Pay the milestones of ``seat``'s play (``RuleTables.paying``: ``others`` from
+        each other seat still in, ``mine`` from the player) as _online_scoring pays them,
+        where nobody goes out by it; False (and nothing paid) where somebody would."""
+        lives, alive, n = self.lives, self.alive, self.n
+        if mine and lives[seat] <= mine:
+            return False
+        payers = [s for s in range(n) if alive[s] and s != seat] if others else []
+        for s in payers:
+            if lives[s] <= others:
+                return False
+        for s in payers:
+            lives[s] -= others
+        lives[seat] -= mine
+        if self.c.pot:  # what is paid goes into the pot
+            self.pot += others * len(payers) + mine
+        return True
 
     def _none_safe(
         self, choice: Callable[[Sequence[int]], int], hand: list[int], total: int

@@ -239,6 +239,13 @@ class RuleTables:
         # row's every play when the row is built
         self.quick: dict[int, tuple[int, int, int]] = {}
         self.chain_quick: dict[int, tuple[int, int, int]] = {}  # ... of ``chain_steps``
+        # ... and of ``turn_steps`` that pay online milestones (33, 66: made exactly, the
+        # others pay; crossed, the player does) but neither end the round nor score
+        # otherwise, with what each other seat pays (made exactly) and what the player pays
+        # (crossed): a one-call playout pays them in its loop where nobody goes out by it
+        # (State._quick_pay), without teams
+        self.paying: dict[int, tuple[tuple[int, int, int], int, int]] = {}
+        self.pays_quick = self.online and not (self.borders or self.sixty_nine) and self.solo
         self.actions: dict[int, Action] = {}  # code -> its action (see State.action_of)
         # players -> what a new game at that table starts with (see ``start``)
         self.starts: dict[int, tuple[str | None, int, int, int]] = {}
@@ -319,8 +326,16 @@ class RuleTables:
             self.after[key] = found
             card = card_of(code)
             step = self.turn_steps.get(card) if code < ANSWER else None
-            if step is not None and found <= self.limit and self.quiet(total, found):
-                self.quick[key] = (found, step, card)
+            if step is not None and found <= self.limit:
+                if self.quiet(total, found):
+                    self.quick[key] = (found, step, card)
+                # (the limit ends the round; a card that does more than pass the turn to
+                # the next seat may still leave the lane after the payments: not quick)
+                elif self.pays_quick and found != self.limit and step == NEXT:
+                    met = milestones(self.rules, total, found)
+                    others = sum(amount for _, made, amount in met if made)
+                    mine = sum(amount for _, made, amount in met if not made)
+                    self.paying[key] = ((found, step, card), others, mine)
             step = self.chain_steps.get(card) if code < ANSWER else None
             if step is not None and found <= self.limit and self.quiet(total, found):
                 self.chain_quick[key] = (found, step, card)
