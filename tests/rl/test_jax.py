@@ -15,6 +15,30 @@ from ninetynine.rl.jax import JaxBatch, State, engine
 from ninetynine.rules.settings import Rules
 from tests.rl.test_batch import ScriptedShuffles, reference_game, replay
 
+# house rules for what no preset it plays combines: a reset for all with the pile taken
+# away, and sitting out with an out player's hand under the pile and all of it reshuffled
+HOUSE_K = load_rules(
+    {
+        "preset": "K",
+        "rules": {
+            "after_bust": "reset_all",
+            "clear_pile_on_reset": True,
+            "eliminated_hand": "under_pile",
+        },
+    }
+)
+HOUSE_P = load_rules(
+    {
+        "preset": "P",
+        "rules": {
+            "after_bust": "sit_out",
+            "eliminated_hand": "under_pile",
+            "stock_empty": "reshuffle_all",
+            "hand_size": 5,
+        },
+    }
+)
+
 
 @pytest.mark.parametrize(
     ("preset", "players"),
@@ -29,9 +53,18 @@ from tests.rl.test_batch import ScriptedShuffles, reference_game, replay
         ("J", 5),
         ("BGA", 3),  # the loser leads
         ("P-TEN-MINUS", 4),  # a card that takes the total down
+        ("98", 4),  # the first player out ends it
+        ("WIKI", 2),  # a skipping card; a reverse flips nothing with two in the hand
+        ("WIKI", 5),
+        ("P-2P-AGAIN", 2),  # a reverse with two in the hand: play again
+        ("P-1950", 3),  # out only when a life cannot be paid
+        ("P-CONTINUE", 4),  # reset the others, the pile taken away, all of it reshuffled
+        (HOUSE_K, 4),
+        (HOUSE_P, 5),
     ],
+    ids=str,
 )
-def test_the_jax_engine_plays_as_the_reference_engine(preset: str, players: int) -> None:
+def test_the_jax_engine_plays_as_the_reference_engine(preset: str | Rules, players: int) -> None:
     games = [reference_game(preset, players, seed) for seed in range(12)]
     batch = JaxBatch(
         preset,
@@ -58,8 +91,9 @@ def outcomes(batch: Batch | JaxBatch, steps: int) -> dict[str, np.ndarray]:
     return {"hands": np.array(hands), "lives": np.array(lives), "decisions": np.array(decisions)}
 
 
-# G for the reshuffles of every card and of the pile, J for the deals from the stock
-@pytest.mark.parametrize(("preset", "players"), [("G", 5), ("J", 4)])
+# G for the reshuffles of every card and of the pile, J for the deals from the stock,
+# P-CONTINUE for the whole pile reshuffled after one taken away
+@pytest.mark.parametrize(("preset", "players"), [("G", 5), ("J", 4), ("P-CONTINUE", 4)])
 def test_the_jax_engine_plays_the_batch_engines_distributions(preset: str, players: int) -> None:
     """Thousands of games with each engine's own shuffles: the same mean game length (in
     hands and decisions) and winner's lives, within five standard errors."""
@@ -96,14 +130,10 @@ def test_the_per_game_functions_vmapped_play_whole_games() -> None:
 @pytest.mark.parametrize(
     ("preset", "named"),
     [
-        ("TW", "'eliminated_hand' = 'under_pile'"),
-        ("98", "'game_end' = 'first_out'"),  # the NumPy engine plays these
-        ("WIKI", "'reverse_with_two_players' = False"),
-        (
-            load_rules({"preset": "WIKI", "rules": {"reverse_with_two_players": True}}),
-            "card 3S of these rules (it skips)",
-        ),
-        ("P-CONTINUE", "'after_bust' = 'reset_others'"),
+        ("TW", "'starter' = 'random'"),  # a leader drawn: the NumPy engine plays it
+        (load_rules({"preset": "P", "rules": {"starter": "random"}}), "'starter' = 'random'"),
+        ("P-ONLINE", "'thresholds' = 'online'"),  # neither engine plays it
+        ("CN99", "'eliminated_hand' = 'face_up'"),
     ],
 )
 def test_the_jax_engine_names_what_it_does_not_play(preset: str | Rules, named: str) -> None:

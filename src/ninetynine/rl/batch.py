@@ -143,7 +143,7 @@ def check_supported(
 
 
 # What the batch engine plays of the base games' parts (P, K, G, J and the settings their
-# variations use): the JAX engine and the batched heuristic bot play these alone, for now
+# variations use): the batched heuristic bot plays these alone, its estimates knowing no more
 _BEYOND_BASE: dict[str, tuple[Any, ...]] = {
     "game_end": (GameEnd.LAST_SURVIVOR,),
     "elimination": (Elimination.AT_ZERO,),

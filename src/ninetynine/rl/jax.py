@@ -3,10 +3,8 @@
 In the style of Pgx, one game is a pytree of small arrays (:class:`State`) and the rules are
 pure functions of one game, :meth:`Engine.init` and :meth:`Engine.step`, that ``jax.vmap``
 runs over a batch; :class:`JaxBatch` wraps them in :class:`~ninetynine.rl.batch.Batch`'s
-API. It plays the base games' parts of what the NumPy batch engine plays
-(:func:`~ninetynine.rl.batch.check_base_parts`: not yet skipping cards, a first player out
-ending the game, leaders drawn and the other settings the NumPy engine plays since; a
-one-line refusal names them) from the NumPy engine's own tables, made once per rule set and
+API. It plays what the NumPy batch engine plays but leaders drawn at random (:data:`PLAYS`:
+a one-line refusal names the setting) from the NumPy engine's own tables, made once per rule set and
 table size and closed over as constants: the rules are written once.
 
 A step is three parts, so that a shuffle can come from outside (as the NumPy engine's
@@ -44,11 +42,14 @@ except ModuleNotFoundError as e:  # one line naming the extra, as ninetynine.rl'
 from ninetynine.engine.ledger import CANNOT_PLAY, OVER_
 from ninetynine.engine.state import DOWN
 from ninetynine.errors import RulesError
-from ninetynine.rl.batch import EMPTY, Batch, Shuffler, check_base_parts
+from ninetynine.rl.batch import EMPTY, SUPPORTED, Batch, Shuffler, check_supported
 from ninetynine.rl.encoding import rules_for
 from ninetynine.rules.settings import (
     AfterBust,
     Direction,
+    EliminatedHand,
+    Elimination,
+    GameEnd,
     NewRoundDeal,
     NoLegalPlay,
     Rules,
@@ -56,6 +57,10 @@ from ninetynine.rules.settings import (
     StockEmpty,
 )
 
+# what the JAX engine plays: the NumPy engine's settings but a leader drawn for each hand
+PLAYS = tuple(
+    (key, tuple(v for v in values if v is not Starter.RANDOM)) for key, values in SUPPORTED
+)
 NONE, DECK, PILE = 0, 1, 2  # what a step shuffles: nothing, every card, the pile but its top
 I32 = jnp.int32
 T = TypeVar("T")
@@ -131,7 +136,7 @@ class Engine:
     """The pure functions of one rule set and table size (see :func:`engine`)."""
 
     def __init__(self, rules: Rules, players: int) -> None:
-        check_base_parts(rules, "the JAX engine")
+        check_supported(rules, PLAYS, "the JAX engine")
         t = Batch(rules, players, 1, seed=0)  # the tables
         self.rules, self.n, self.hand_size = rules, players, t.hand_size
         if 4 * t.hand_size + 1 > 31:  # the legal patterns' two bit fields in an int32
@@ -141,6 +146,8 @@ class Engine:
         self.limit, self.clamp, self.start_lives = t.limit, t.clamp, t.start_lives
         self.low, self.field = t.low, t.field
         self.add, self.set_to, self.flip = const(t.add), const(t.set_to), const(t.flip)
+        self.skip, self.skips = const(t.skip), t.skips
+        self.skip_two, self.flip_two, self.again_two = t.skip_two, t.flip_two, t.again_two
         self.slot_bits = const(np.stack(t.slot_bits))  # (hand_size, (limit + 2) * 53)
         self.next_seat, self.popcount = const(t.next_seat), const(t.popcount)
         self.place, self.count, self.pick = const(t.place), const(t.count), const(t.pick)
@@ -148,7 +155,8 @@ class Engine:
         self.copy = const(np.arange(self.cards) % self.decks)  # which copy of its card
         # a game's arrays: the NumPy engine's, one game's part of each
         self.blank = State(**{f: jnp.asarray(getattr(t, f)[0]) for f in State._fields})
-        self.restocks = rules.stock_empty is StockEmpty.RESHUFFLE_KEEP_TOP
+        self.restocks = rules.stock_empty is not StockEmpty.NO_DRAW
+        self.keep_top = rules.stock_empty is StockEmpty.RESHUFFLE_KEEP_TOP
         # the batch functions, compiled on first use for each batch size
         self.legal_batch: Callable[[State], jax.Array] = jax.jit(jax.vmap(self.legal))
         self.random_batch: Callable[[jax.Array, jax.Array], jax.Array] = jax.jit(
@@ -224,14 +232,25 @@ class Engine:
         if self.clamp:
             new = jnp.where((new < 0) & (new < total), 0, new)
         lost = (new > self.limit) | down
-        direction = s.direction * self.flip[card]
+        in_hand, flip = s.in_hand.astype(I32), self.flip[card]
+        if not self.flip_two:  # a reverse flips nothing with two in the hand
+            flip = jnp.where(self.popcount[in_hand] > 2, flip, 1)
+        direction = s.direction * flip
+        nxt = self.next_of(in_hand, turn, direction > 0)
+        if self.skips:  # the seat after the next (with two in the hand, if the rules say)
+            skip = self.skip[card] == 1
+            if not self.skip_two:
+                skip &= self.popcount[in_hand] > 2
+            nxt = jnp.where(skip, self.next_of(in_hand, nxt, direction > 0), nxt)
+        if self.again_two:  # a reverse with two in the hand: the same seat plays again
+            nxt = jnp.where((self.flip[card] < 0) & (self.popcount[in_hand] == 2), turn, nxt)
         s = put(
             s,
             direction=direction,
             top=jnp.where(down, s.top, card),
             total=jnp.where(lost, total, new),
             hands=s.hands.at[turn, slot].set(jnp.where(down, held, EMPTY).astype(held.dtype)),
-            turn=jnp.where(lost, turn, self.next_of(s.in_hand, turn, direction > 0)),
+            turn=jnp.where(lost, turn, nxt),
             over=False,
             loser=-1,
             paid=0,
@@ -250,11 +269,15 @@ class Engine:
     ) -> tuple[State, Pending]:
         """The seat went over (``played``) or laid down: a life, then the game's end or the
         rules' way on."""
-        penalty = self.rules.bust_penalty
+        rules, penalty = self.rules, self.rules.bust_penalty
         held = s.lives[seat].astype(I32)
-        out = held - penalty <= 0
+        # out at 0 lives, or (cannot_pay) owing more than it has
+        out = held < penalty if rules.elimination is Elimination.CANNOT_PAY else held <= penalty
         bit = 1 << seat
         alive = jnp.where(out, s.alive & ~bit, s.alive)
+        hands = s.hands
+        if rules.eliminated_hand is EliminatedHand.UNDER_PILE:  # face down under the pile
+            hands = hands.at[seat].set(jnp.where(out, EMPTY, hands[seat]).astype(hands.dtype))
         s = put(
             s,
             loser=seat,
@@ -263,13 +286,24 @@ class Engine:
             lives=s.lives.at[seat].set(jnp.maximum(held - penalty, 0).astype(s.lives.dtype)),
             alive=alive,
             in_hand=jnp.where(out, s.in_hand & ~bit, s.in_hand),
+            hands=hands,
         )
-        ended = put(s, over=True, winners=alive, final_lives=s.lives, final_hands=s.hand_no)
+        first_out = rules.game_end is GameEnd.FIRST_OUT
+        winners = self.most_lives(s) if first_out else alive
+        ended = put(s, over=True, winners=winners, final_lives=s.lives, final_hands=s.hand_no)
         return select(
-            self.popcount[alive] <= 1,
+            out if first_out else self.popcount[alive] <= 1,
             self.new_game(ended, first),
             self.after_bust(s, seat, played, slot),
         )
+
+    def most_lives(self, s: State) -> jax.Array:
+        """The seats still in with the most lives (a bit per seat): who wins a game that the
+        first player out ends."""
+        seats = jnp.arange(self.n)
+        alive = (s.alive.astype(I32) >> seats & 1) == 1
+        lives = jnp.where(alive, s.lives.astype(I32), -1)
+        return ((alive & (lives == lives.max())).astype(I32) << seats).sum()
 
     def after_bust(
         self, s: State, seat: jax.Array, played: jax.Array, slot: jax.Array
@@ -282,14 +316,21 @@ class Engine:
         if after is AfterBust.RESET_ALL:
             # a card played over the limit is replaced if its seat is still in
             draws = played & (s.in_hand >> seat & 1 == 1) & self.rules.draw_after_bust
-            on = put(s, total=0, turn=self.next_of(s.in_hand, seat, clockwise))
+            on = put(self.reset_total(s), turn=self.next_of(s.in_hand, seat, clockwise))
             return on, pending(
                 jnp.where(draws, self.restock(s), NONE), into=jnp.where(draws, slot, -1), seat=seat
             )
         in_hand = s.in_hand & ~(1 << seat)  # the seat sits the hand out
         s = put(s, in_hand=in_hand)
         on = put(s, turn=self.next_of(in_hand, seat, clockwise))
+        if after is AfterBust.RESET_OTHERS:  # ... and the others go on from 0
+            on = self.reset_total(on)
         return select(self.popcount[in_hand] <= 1, self.end_hand(s, seat), (on, pending()))
+
+    def reset_total(self, s: State) -> State:
+        """The total back to 0 after a bust, the pile taken away if the rules say (its
+        cards come back at the next restock)."""
+        return put(s, total=0, top=EMPTY if self.rules.clear_pile_on_reset else s.top)
 
     # Hands and games --------------------------------------------------------------------
 
@@ -333,7 +374,8 @@ class Engine:
     def shuffling(self, s: State, kind: jax.Array) -> jax.Array:
         """Which cards of the sorted deck (``deck``: each card ``decks`` times) a shuffle of
         ``kind`` orders: every one, or the pile's (the cards not in a hand nor on top)."""
-        out = jnp.concatenate([s.hands.ravel(), s.top[None]]).astype(I32)
+        kept = s.top if self.keep_top else jnp.asarray(EMPTY, s.top.dtype)  # (all of it, else)
+        out = jnp.concatenate([s.hands.ravel(), kept[None]]).astype(I32)
         left = self.decks - (jnp.arange(52)[:, None] == out).sum(1)
         return (kind == DECK) | (self.copy < left[self.deck])
 
@@ -352,6 +394,7 @@ class Engine:
             s,
             stock=jnp.where(shuffled, order[back], s.stock),
             stock_len=jnp.where(shuffled, count, s.stock_len),
+            top=s.top if self.keep_top else jnp.where(kind == PILE, EMPTY, s.top),
         )
 
     def restocked(self, s: State, p: Pending) -> State:
