@@ -1084,6 +1084,7 @@ class State(Penalties):
         busting: list[int] = []
         for card in hand if self.decks == 1 else set(hand):
             busting += (moves.get(base + card) or moves_of(card, total))[1]
+        busting.sort()  # (legal_codes' order: the same draw as a step at a time makes)
         return choice(busting) if busting else -1
 
     def apply_code(self, code: int) -> None:
