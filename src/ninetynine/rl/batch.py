@@ -496,16 +496,16 @@ class Batch:
         stock = np.take_along_axis(order, back, axis=1)
         self.stock[slots, :width] = stock
         self.stock_len[slots] = counts
-        top = self.top[slots]
-        self._clear_pile(slots)
-        if keep_top:  # the pile is its top card alone, face up
-            self.top[slots] = top
+        if not keep_top:  # the whole pile went into the stock
+            self._clear_pile(slots)
         if self.observed:  # the cards seen and played are counted afresh
             self.played[slots] = 0
             self.face_up[slots] = 0
-            if keep_top:
+            if keep_top:  # the pile is its top card alone, face up
+                top = self.top[slots]
                 kept = top != EMPTY  # (a pile taken away at a reset has none)
                 self.face_up[slots[kept], 0] = np.int64(1) << top[kept].astype(np.int64)
+                self.recent[slots] = EMPTY
                 self.recent[slots, 0] = top
         return slots
 
