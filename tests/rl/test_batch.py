@@ -26,6 +26,28 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
 from batch_distribution import batched, reference, z_score  # noqa: E402
 
+# house rules for what no preset the batch engine plays combines (the encoding and JAX
+# tests play them too): leaders drawn, sitting out, an out player's hand under the pile
+# and all of it reshuffled; a reset for all with the pile taken away
+HOUSE_SIT_OUT = {
+    "preset": "P",
+    "rules": {
+        "starter": "random",
+        "after_bust": "sit_out",
+        "eliminated_hand": "under_pile",
+        "stock_empty": "reshuffle_all",
+        "hand_size": 5,
+    },
+}
+HOUSE_RESET = {
+    "preset": "K",
+    "rules": {
+        "after_bust": "reset_all",
+        "clear_pile_on_reset": True,
+        "eliminated_hand": "under_pile",  # (a hand never ends: one leader)
+    },
+}
+
 
 def reference_game(preset: str | Rules, players: int, seed: int) -> dict:
     """A random game on the reference engine: its first seat, every shuffle and leader
@@ -172,30 +194,8 @@ class ScriptedLeads:
         ("98-CS-K0", 5),
         ("P-CONTINUE", 4),  # reset the others, the pile taken away, all reshuffled
         # house rules: what no preset the batch engine plays combines
-        (
-            {
-                "preset": "P",
-                "rules": {
-                    "starter": "random",
-                    "after_bust": "sit_out",
-                    "eliminated_hand": "under_pile",
-                    "stock_empty": "reshuffle_all",
-                    "hand_size": 5,
-                },
-            },
-            5,
-        ),
-        (
-            {
-                "preset": "K",
-                "rules": {
-                    "after_bust": "reset_all",
-                    "clear_pile_on_reset": True,
-                    "eliminated_hand": "under_pile",  # (a hand never ends: one leader)
-                },
-            },
-            4,
-        ),
+        (HOUSE_SIT_OUT, 5),
+        (HOUSE_RESET, 4),
         ({"preset": "WIKI", "rules": {"skip_with_two_players": False}}, 3),
         (
             {

@@ -15,18 +15,9 @@ from ninetynine.rl.encoding import Encoding
 from ninetynine.rules.settings import Rules
 
 from .replay import Recorder, Replay
+from .test_batch import HOUSE_SIT_OUT
 
-HOUSE = load_rules(
-    {
-        "preset": "P",
-        "rules": {
-            "starter": "random",
-            "after_bust": "sit_out",
-            "eliminated_hand": "under_pile",
-            "stock_empty": "reshuffle_all",
-        },
-    }
-)
+HOUSE = load_rules(HOUSE_SIT_OUT)
 
 
 @pytest.mark.parametrize(

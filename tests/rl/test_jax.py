@@ -13,30 +13,14 @@ from ninetynine.errors import RulesError
 from ninetynine.rl.batch import Batch
 from ninetynine.rl.jax import JaxBatch, State, engine
 from ninetynine.rules.settings import Rules
-from tests.rl.test_batch import ScriptedShuffles, reference_game, replay
+from tests.rl.test_batch import HOUSE_RESET, HOUSE_SIT_OUT, ScriptedShuffles, reference_game, replay
 
-# house rules for what no preset it plays combines: a reset for all with the pile taken
-# away, and sitting out with an out player's hand under the pile and all of it reshuffled
-HOUSE_K = load_rules(
-    {
-        "preset": "K",
-        "rules": {
-            "after_bust": "reset_all",
-            "clear_pile_on_reset": True,
-            "eliminated_hand": "under_pile",
-        },
-    }
-)
+# house rules (see tests/rl/test_batch.py): a reset for all with the pile taken away, and
+# sitting out with an out player's hand under the pile and all of it reshuffled (the JAX
+# engine draws no leader)
+HOUSE_K = load_rules(HOUSE_RESET)
 HOUSE_P = load_rules(
-    {
-        "preset": "P",
-        "rules": {
-            "after_bust": "sit_out",
-            "eliminated_hand": "under_pile",
-            "stock_empty": "reshuffle_all",
-            "hand_size": 5,
-        },
-    }
+    {"preset": "P", "rules": {k: v for k, v in HOUSE_SIT_OUT["rules"].items() if k != "starter"}}
 )
 
 

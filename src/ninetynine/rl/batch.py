@@ -142,35 +142,6 @@ def check_supported(
             )
 
 
-# What the batch engine plays of the base games' parts (P, K, G, J and the settings their
-# variations use): the batched heuristic bot plays these alone, its estimates knowing no more
-_BEYOND_BASE: dict[str, tuple[Any, ...]] = {
-    "game_end": (GameEnd.LAST_SURVIVOR,),
-    "elimination": (Elimination.AT_ZERO,),
-    "eliminated_hand": (EliminatedHand.KEEP,),
-    "starter": (Starter.LEFT_OF_DEALER, Starter.LEFT_OF_LOSER, Starter.LOSER),
-    "two_player_reverse": (TwoPlayerReverse.HOLD,),
-    "after_bust": (AfterBust.END_HAND, AfterBust.SIT_OUT, AfterBust.RESET_ALL),
-    "stock_empty": (StockEmpty.RESHUFFLE_KEEP_TOP, StockEmpty.NO_DRAW),
-}
-BASE_PARTS = tuple((key, _BEYOND_BASE.get(key, values)) for key, values in SUPPORTED) + (
-    ("reverse_with_two_players", (True,)),
-    ("clear_pile_on_reset", (False,)),
-)
-
-
-def check_base_parts(rules: Rules, engine: str) -> None:
-    """Raise :class:`RulesError` naming the first setting or card outside the base games'
-    parts (:data:`BASE_PARTS`, and no skipping card) that ``engine`` does not play."""
-    check_supported(rules, BASE_PARTS, engine)
-    skipping = [card for card in range(52) if rules.effect_of(card).skip]
-    if skipping:
-        raise RulesError(
-            f"{engine} does not play card {format_card(skipping[0])} of these rules (it "
-            "skips): it plays cards that add (one or two values), set or reverse"
-        )
-
-
 def _unplayed_effect(eff: Effect) -> str | None:
     """What of a card's effect the batch engine does not play (None: it plays it all)."""
     if eff.names_seat:

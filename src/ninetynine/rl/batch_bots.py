@@ -13,19 +13,59 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import StrEnum
+from typing import Any
 
 import numpy as np
 
 from ninetynine.bots.heuristic import KEEP, LIFE, PUSH, keep_value_v1
 from ninetynine.bots.knowledge import escape_cards
 from ninetynine.engine.tables import by_rules_object, compiled
-from ninetynine.errors import NinetyNineError
-from ninetynine.rl.batch import EMPTY, Batch, check_base_parts
-from ninetynine.rules.settings import AfterBust, Rules, StockEmpty
+from ninetynine.errors import NinetyNineError, RulesError
+from ninetynine.rl.batch import EMPTY, SUPPORTED, Batch, check_supported
+from ninetynine.rules.cards import format_card
+from ninetynine.rules.settings import (
+    AfterBust,
+    EliminatedHand,
+    Elimination,
+    GameEnd,
+    Rules,
+    Starter,
+    StockEmpty,
+    TwoPlayerReverse,
+)
 
 BatchBot = Callable[[Batch, np.ndarray, np.ndarray], np.ndarray]
 
 _NONE = np.iinfo(np.int64).min  # the score of a choice that is not a candidate
+
+
+# What the batch engine plays of the base games' parts (P, K, G, J and the settings their
+# variations use): heuristic-v1's estimates of what a play leads to know no more
+_BEYOND_BASE: dict[str, tuple[Any, ...]] = {
+    "game_end": (GameEnd.LAST_SURVIVOR,),
+    "elimination": (Elimination.AT_ZERO,),
+    "eliminated_hand": (EliminatedHand.KEEP,),
+    "starter": (Starter.LEFT_OF_DEALER, Starter.LEFT_OF_LOSER, Starter.LOSER),
+    "two_player_reverse": (TwoPlayerReverse.HOLD,),
+    "after_bust": (AfterBust.END_HAND, AfterBust.SIT_OUT, AfterBust.RESET_ALL),
+    "stock_empty": (StockEmpty.RESHUFFLE_KEEP_TOP, StockEmpty.NO_DRAW),
+}
+BASE_PARTS = tuple((key, _BEYOND_BASE.get(key, values)) for key, values in SUPPORTED) + (
+    ("reverse_with_two_players", (True,)),
+    ("clear_pile_on_reset", (False,)),
+)
+
+
+def check_base_parts(rules: Rules, engine: str) -> None:
+    """Raise :class:`RulesError` naming the first setting or card outside the base games'
+    parts (:data:`BASE_PARTS`, and no skipping card) that ``engine`` does not play."""
+    check_supported(rules, BASE_PARTS, engine)
+    skipping = [card for card in range(52) if rules.effect_of(card).skip]
+    if skipping:
+        raise RulesError(
+            f"{engine} does not play card {format_card(skipping[0])} of these rules (it "
+            "skips): it plays cards that add (one or two values), set or reverse"
+        )
 
 
 class BatchBotName(StrEnum):
