@@ -79,6 +79,9 @@ def replayed(cell: Cell, rows: GameRows, seed: int) -> dict[str, list[object]]:
         ("WIKI", 3),
         ("P-CONTINUE", 4),
         ("P-2P-AGAIN", 2),
+        ("P-ONLINE", 4),  # lives paid at milestones, by the player and by the others
+        ("QC", 3),
+        ("P-69", 4),
     ],
 )
 def test_batch_rows_are_the_fast_paths_on_the_same_games(preset: str, players: int) -> None:
@@ -197,7 +200,7 @@ def test_each_cell_says_which_engine_played_it(capsys: pytest.CaptureFixture[str
         "P, 3 players, heuristic: 3 games, engine: fast path",
         "TW, 3 players, random: 3 games, engine: fast path (the batch engine does not play "
         "card 5S of these rules (it names a seat: next): it plays cards that add (one or two "
-        "values), set, reverse or skip)",
+        "values), set, double or halve, and that may reverse or skip)",
         "TW, 3 players, heuristic: 3 games, engine: fast path",
     ]
     assert notes(capsys, "P", 3, "random", engine="fast") == [

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -14,11 +15,12 @@ import pytest
 
 from ninetynine import load_rules
 from ninetynine.engine.actions import Lead, Shuffle
-from ninetynine.engine.ledger import LedgerState
+from ninetynine.engine.ledger import CROSSED, MADE, LedgerState
 from ninetynine.engine.state import CHANCE, DOWN, OVER
 from ninetynine.engine.tables import card_of
 from ninetynine.errors import RulesError
 from ninetynine.rl.batch import EMPTY, Batch, check_supported
+from ninetynine.rules.cards import parse_card
 from ninetynine.rules.presets import presets
 from ninetynine.rules.settings import Rules, Starter
 
@@ -45,6 +47,39 @@ HOUSE_RESET = {
         "after_bust": "reset_all",
         "clear_pile_on_reset": True,
         "eliminated_hand": "under_pile",  # (a hand never ends: one leader)
+    },
+}
+
+# milestones with what no preset combines them with: 33 and 66 left costing too, the loser
+# leading (nobody, where 99 is made), sitting out, a reverse with two in the hand playing
+# again, a skip an eliminated seat absorbs, the pot paying 69
+HOUSE_ONLINE = {
+    "preset": "P-ONLINE",
+    "rules": {
+        "online_cross": "leave",
+        "starter": "loser",
+        "after_bust": "sit_out",
+        "no_legal_play": "lay_down",
+        "two_player_reverse": "play_again",
+        "reverse_with_two_players": True,
+        "skip_counts": "before_eliminations",
+        "rule_69": "penny_from_pool",
+        "lives": 4,
+    },
+}
+
+# milestones every few points, few lives and a 69 early: what is rare elsewhere is common
+# here (a payment ending the game before the next is due, a skipped seat put out, 69 made
+# with nothing in the pot)
+HOUSE_DENSE = {
+    "preset": "P-ONLINE",
+    "rules": {
+        "threshold_values": [10, 20, 40, 80],
+        "online_cross": "leave",
+        "skip_counts": "before_eliminations",
+        "rule_69": "penny_from_pool",
+        "rule_69_total": 8,
+        "lives": 4,
     },
 }
 
@@ -116,14 +151,23 @@ def held(batch: Batch, slot: int) -> list[list[int]]:
     return [sorted(c for c in hand if c != EMPTY) for hand in batch.hands[slot].tolist()]
 
 
-def check_paid(batch: Batch, slot: int, paid: list[tuple[int, int, int]]) -> None:
-    """The batch's loser, lives paid and cause this step are the ledger's entries."""
+def check_paid(batch: Batch, slot: int, paid: list[tuple[int, int, int]], mover: int) -> None:
+    """The batch's loser, lives paid and cause this step, and what each seat paid at
+    milestones (crossed by ``mover``, made by it for the others), are the ledger's entries
+    (summed by seat and cause)."""
+    want: Counter[tuple[int, int]] = Counter()
+    for seat, lives, cause in paid:
+        want[seat, cause] += lives
+    got: Counter[tuple[int, int]] = Counter()
     if batch.loser[slot] < 0:
-        assert not paid and batch.cause[slot] == -1
+        assert batch.cause[slot] == -1 and not batch.paid[slot]
     elif batch.paid[slot]:
-        assert paid == [(batch.loser[slot], batch.paid[slot], batch.cause[slot])]
-    else:
-        assert not paid
+        got[int(batch.loser[slot]), int(batch.cause[slot])] += int(batch.paid[slot])
+    milestones = getattr(batch, "milestones_paid", None)  # (the JAX engine plays none)
+    for seat, lives in enumerate([] if milestones is None else milestones[slot].tolist()):
+        if lives:
+            got[seat, CROSSED if seat == mover else MADE] += lives
+    assert got == want
 
 
 class ScriptedShuffles:
@@ -197,6 +241,27 @@ class ScriptedLeads:
         (HOUSE_SIT_OUT, 5),
         (HOUSE_RESET, 4),
         ({"preset": "WIKI", "rules": {"skip_with_two_players": False}}, 3),
+        ("P-ONLINE", 3),  # milestones: the others pay for 33, 66, 99 made, the player crossed
+        ("P-ONLINE", 6),
+        ("P-ONLINE-TEACH", 4),  # a Two that halves an even total, doubles an odd one
+        ("QC", 2),  # any card may go over, and that pays for going over alone
+        ("QC", 5),
+        ("QC", 7),  # two decks
+        ("P-69", 4),  # a life back from the pot for 69
+        # house rules: milestones with leaving 33/66, sitting out, playing again, a skip
+        # that an eliminated seat absorbs, the loser leading (none where 99 is made)
+        (HOUSE_ONLINE, 4),
+        (HOUSE_ONLINE, 3),
+        (
+            {
+                "preset": "P-ONLINE",
+                "rules": {"online_cross": "leave", "starter": "left_of_loser", "lives": 3},
+            },
+            4,
+        ),
+        ({"preset": "P", "rules": {"rule_69": "reset_to_zero", "rule_69_from": "below"}}, 4),
+        (HOUSE_DENSE, 2),
+        (HOUSE_DENSE, 4),
         (
             {
                 "preset": "G",
@@ -302,10 +367,10 @@ def replay(batch: Any, games: list[dict]) -> int:
         batch.step(actions)
         for g in live:
             game = games[g]
-            _, _, total, lives, turn = game["moves"][step[g]]
+            mover, _, total, lives, turn = game["moves"][step[g]]
             step[g] += 1
             deal = game["deals"][step[g]]
-            check_paid(batch, g, deal["paid"])
+            check_paid(batch, g, deal["paid"], mover)
             if step[g] == len(game["moves"]):
                 assert batch.over[g] and batch.winners[g] == game["winners"]
                 assert batch.final_lives[g].tolist() == game["lives"]
@@ -339,8 +404,8 @@ def test_the_batch_names_what_it_does_not_play() -> None:
     with pytest.raises(RulesError) as e:
         Batch("TW", 4, 8)
     assert "batch engine" in str(e.value) and "\n" not in str(e.value)
-    with pytest.raises(RulesError, match="thresholds"):
-        Batch("P-ONLINE", 4, 8)
+    with pytest.raises(RulesError, match="'scoring' = 'game_points'"):
+        Batch("P-BORDERS", 4, 8)
     optional = load_rules(
         {"preset": "P-2P-AGAIN", "rules": {"two_player_reverse": "play_again_optional"}}
     )
@@ -386,3 +451,47 @@ def test_the_state_keeps_its_compact_types_and_its_bounds(rules: str | Rules, pl
     assert {name: getattr(batch, name).dtype for name in Batch.PER_GAME} == types
     assert batch.lives.dtype == (np.int16 if batch.start_lives > 127 else np.int8)
     assert batch.alive.dtype == np.int8 and batch.hands.dtype == np.int8
+
+
+@pytest.mark.parametrize(
+    ("house", "lives", "total", "card", "want"),
+    [
+        # 10+10 makes 33: seat 1, at 0 lives, cannot pay and is out; the Jack's skip counts
+        # it before it went out (it absorbs the skip: seat 2 plays), or not (seat 3)
+        ({"skip_counts": "before_eliminations"}, [3, 0, 3, 3], 23, "JS", {"turn": 2}),
+        ({"skip_counts": "remaining"}, [3, 0, 3, 3], 23, "JS", {"turn": 3}),
+        # the Two doubles 33 to 66, leaving 33: seat 0 cannot pay and is out, which ends the
+        # game before seat 1 pays for 66 made
+        ({"online_cross": "leave"}, [0, 3], 33, "2S", {"winners": 0b10, "lives": [0, 3]}),
+        # making 69 gives a life back only while the pot has one: none, then the one
+        # just paid for crossing 66
+        ({"rule_69": "penny_from_pool"}, [3, 3, 3], 68, "AS", {"lives": [3, 3, 3]}),
+        ({"rule_69": "penny_from_pool"}, [3, 3, 3], 62, "7S", {"lives": [3, 3, 3]}),
+    ],
+)
+def test_a_position_with_milestones_plays_as_the_reference_engine(
+    house: dict, lives: list[int], total: int, card: str, want: dict
+) -> None:
+    """A rare turn of the milestone rules, set up in both engines: the same outcome."""
+    rules = load_rules({"preset": "P-ONLINE", "rules": house})
+    n, played = len(lives), parse_card(card)
+    state = LedgerState.start(rules, n, first=0)
+    state.play_chance(random.Random(1))
+    batch = Batch(rules, n, 1, seed=1, first=np.array([0]))
+    hand = [played, *state.hands[0][1:]]
+    state.hands[0] = list(hand)
+    batch.hands[0, 0] = hand
+    state.total = batch.total[0] = total
+    state.lives, batch.lives[0] = list(lives), lives
+    assert state.turn == batch.turn[0] == 0 and state.pot == 0
+    state.apply_code(played * 4)
+    batch.step(np.array([0]))
+    if "turn" in want:
+        assert state.turn == batch.turn[0] == want["turn"]
+        assert [state.seat_lives(s) for s in range(n)] == batch.lives[0].tolist()
+    if "winners" in want:
+        assert state.outcome is not None and batch.over[0]
+        assert sum(1 << w for w in state.outcome.winners) == batch.winners[0] == want["winners"]
+        assert [state.seat_lives(s) for s in range(n)] == batch.final_lives[0].tolist()
+    if "lives" in want and "winners" not in want:
+        assert [state.seat_lives(s) for s in range(n)] == batch.lives[0].tolist() == want["lives"]

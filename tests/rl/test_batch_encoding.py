@@ -37,6 +37,8 @@ HOUSE = load_rules(HOUSE_SIT_OUT)
         ("WIKI", 3, 2),  # skipping cards
         ("98", 4, 2),  # the first player out ends the game
         ("P-2P-AGAIN", 2, 2),
+        ("QC", 4, 2),  # milestones, a Two that halves or doubles
+        ("P-69", 3, 2),
         (HOUSE, 5, 2),  # leaders drawn; an out player's hand under the pile
     ],
     ids=str,

@@ -116,7 +116,10 @@ def test_the_per_game_functions_vmapped_play_whole_games() -> None:
     [
         ("TW", "'starter' = 'random'"),  # a leader drawn: the NumPy engine plays it
         (load_rules({"preset": "P", "rules": {"starter": "random"}}), "'starter' = 'random'"),
-        ("P-ONLINE", "'thresholds' = 'online'"),  # neither engine plays it
+        ("P-ONLINE", "'thresholds' = 'online'"),  # the NumPy engine plays these three
+        ("P-69", "'rule_69' = 'penny_from_pool'"),
+        (load_rules({"preset": "P", "rules": {"cards": {"2": "double"}}}), "kind 'double'"),
+        ("P-BORDERS", "'scoring' = 'game_points'"),  # neither engine plays it
         ("CN99", "'eliminated_hand' = 'face_up'"),
     ],
 )

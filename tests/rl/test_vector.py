@@ -14,6 +14,7 @@ import pytest
 from gymnasium.vector import AutoresetMode
 
 import ninetynine.rl
+from ninetynine import load_rules
 from ninetynine.bots.greedy import GreedyBot, GreedyKeepBot
 from ninetynine.bots.heuristic import HeuristicBot
 from ninetynine.engine.state import OVER
@@ -107,6 +108,11 @@ def lowest_legal(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         ("BGA", 3, "heuristic-v1", 0, "game"),
         ("P-TEN-MINUS", 4, "heuristic-v1", "rotate", "game"),
         ("BICYCLE", 4, "heuristic-v1", 1, "game"),
+        # milestones: the learner pays for others' plays too, and may go out by them
+        ("QC", 4, "greedy-keep", "rotate", "life"),
+        ("P-ONLINE", 3, "random", 0, "life"),
+        ("P-ONLINE-TEACH", 5, "greedy", "rotate", "game"),
+        ("P-69", 4, "greedy-keep", 1, "life"),
     ],
 )
 def test_the_vector_env_plays_as_the_reference_engine(
@@ -197,7 +203,15 @@ def test_an_illegal_action_raises_or_loses() -> None:
 def test_the_vector_env_names_what_it_does_not_take() -> None:
     for kwargs, match in [
         ({"rules": "TW"}, "batch engine"),
-        ({"rules": "P-ONLINE"}, "thresholds"),
+        ({"rules": "P-BORDERS"}, "scoring"),
+        ({"rules": "QC", "opponents": "heuristic-v1"}, "'thresholds' = 'online'"),
+        (
+            {
+                "rules": load_rules({"preset": "P", "rules": {"cards": {"2": "halve-even"}}}),
+                "opponents": "heuristic-v1",
+            },
+            "card 2S of these rules \\(it is of kind 'halve-even'\\)",
+        ),
         ({"opponents": "heuristic"}, "batch bots"),
         # its estimates know the base games' parts alone (random and greedy play these)
         ({"rules": "WIKI", "opponents": "heuristic-v1"}, "heuristic-v1 bot does not play"),

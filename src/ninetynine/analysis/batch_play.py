@@ -35,7 +35,7 @@ from ninetynine.arena.game import seed_of
 from ninetynine.bots.base import close_bot, make_bot
 from ninetynine.bots.random_bot import RandomBot
 from ninetynine.engine.fields import EndReason
-from ninetynine.engine.ledger import CAUSES
+from ninetynine.engine.ledger import CAUSES, CROSSED, MADE
 from ninetynine.errors import NinetyNineError, RulesError
 from ninetynine.rules.cards import rank_of
 from ninetynine.rules.settings import GameEnd
@@ -219,7 +219,8 @@ class Recorder:
         """Play ``actions`` (one per slot) and write down what they did."""
         np, b = self.np, self.batch
         played = actions != b.down
-        card = b.hands[self.slots, b.turn, np.minimum(actions >> 1, b.hand_size - 1)]
+        mover = b.turn.copy()
+        card = b.hands[self.slots, mover, np.minimum(actions >> 1, b.hand_size - 1)]
         b.step(actions)
         live = self.live
         self.moves += live
@@ -230,6 +231,13 @@ class Recorder:
             self.lost[lost, b.cause[lost], seat] += paid
             self.game_lost[lost, seat] += paid
             self.loser[lost] = seat
+        if b.online:  # milestones: the player paid for crossing, the others for making
+            paid = np.where(live[:, None], b.milestones_paid, 0)
+            if paid.any():
+                mine = np.arange(b.n)[None, :] == mover[:, None]
+                self.lost[:, CROSSED] += np.where(mine, paid, 0)
+                self.lost[:, MADE] += np.where(mine, 0, paid)
+                self.game_lost += paid
         ended = np.nonzero(live & (b.over | (b.hand_no != self.hand_no)))[0]
         if len(ended):
             self.hand_log.append(

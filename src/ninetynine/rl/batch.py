@@ -46,10 +46,14 @@ from ninetynine.rules.settings import (
     GameEnd,
     NewRoundDeal,
     NoLegalPlay,
+    OnlineCross,
+    Pot,
     Restock,
     Rule69,
+    Rule69From,
     Rules,
     Scoring,
+    SkipCounts,
     Starter,
     StartTotal,
     StockEmpty,
@@ -68,8 +72,8 @@ RANK_OF = np.array([rank_of(card) for card in range(EMPTY)] + [13], np.int64)
 # (key, the values the batch engine plays): the first setting outside them is named
 SUPPORTED: tuple[tuple[str, tuple[Any, ...]], ...] = (
     ("scoring", (Scoring.LIVES,)),
-    ("thresholds", (Thresholds.NONE,)),
-    ("rule_69", (Rule69.NONE,)),
+    ("thresholds", (Thresholds.NONE, Thresholds.ONLINE)),
+    ("rule_69", (Rule69.NONE, Rule69.RESET_TO_ZERO, Rule69.PENNY_FROM_POOL, Rule69.OTHERS_DRINK)),
     ("instant_hands", ((),)),  # none
     ("start_total", (StartTotal.ZERO,)),
     ("draw", (Draw.AUTO,)),
@@ -118,13 +122,28 @@ Shuffler = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 Leader = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
+# the card kinds the batch engine plays (a card may also reverse or skip), and in words
+KINDS = (Kind.ADD, Kind.SET, Kind.DOUBLE, Kind.HALVE_OR_DOUBLE, Kind.HALVE_EVEN)
+# how each kind of card changes the total where the add and set tables do not: by index
+DOUBLES, HALVES_OVER, HALVES_EVEN = 1, 2, 3
+_DOUBLING = {Kind.DOUBLE: DOUBLES, Kind.HALVE_OR_DOUBLE: HALVES_OVER, Kind.HALVE_EVEN: HALVES_EVEN}
+_KIND_WORDS = {
+    Kind.ADD: "add (one or two values)",
+    Kind.SET: "set",
+    Kind.DOUBLE: "double",
+    Kind.HALVE_OR_DOUBLE: "halve",
+    Kind.HALVE_EVEN: "halve",
+}
+
+
 def check_supported(
     rules: Rules,
     supported: tuple[tuple[str, tuple[Any, ...]], ...] = SUPPORTED,
     engine: str = "the batch engine",
+    kinds: tuple[Kind, ...] = KINDS,
 ) -> None:
     """Raise :class:`RulesError` naming the first setting ``engine`` does not play (of
-    ``supported``), or the first card whose effect it does not play."""
+    ``supported``), or the first card whose effect it does not play (of ``kinds``)."""
     for key, accepted in supported:
         value = getattr(rules, key)
         if value not in accepted:
@@ -134,21 +153,23 @@ def check_supported(
                 f"{getattr(value, 'value', value)!r}: it plays {shown}"
             )
     for card in range(52):
-        why = _unplayed_effect(rules.effect_of(card))
+        why = _unplayed_effect(rules.effect_of(card), kinds)
         if why is not None:
+            words = list(dict.fromkeys(_KIND_WORDS[kind] for kind in kinds))
+            shown = ", ".join(words[:-1]) + f" or {words[-1]}" if len(words) > 1 else words[0]
             raise RulesError(
                 f"{engine} does not play card {format_card(card)} of these rules ({why}): it "
-                "plays cards that add (one or two values), set, reverse or skip"
+                f"plays cards that {shown}, and that may reverse or skip"
             )
 
 
-def _unplayed_effect(eff: Effect) -> str | None:
-    """What of a card's effect the batch engine does not play (None: it plays it all)."""
+def _unplayed_effect(eff: Effect, kinds: tuple[Kind, ...]) -> str | None:
+    """What of a card's effect an engine playing ``kinds`` does not play (None: all)."""
     if eff.names_seat:
         return f"it names a seat: {eff.named}"
     if eff.no_draw:
         return "no draw after it"
-    if eff.kind not in (Kind.ADD, Kind.SET):
+    if eff.kind not in kinds:
         return f"it is of kind {eff.kind.value!r}"
     if len(eff.values) > 2:
         return f"{len(eff.values)} values"
@@ -168,7 +189,10 @@ class Batch:
     (a bit per seat), and ``loser[b]`` the seat that lost a life (-1 for none), with
     ``paid[b]`` the lives it paid and ``cause[b]`` why (the index of
     :data:`~ninetynine.engine.ledger.CAUSES`: over the limit or could not play; -1 for
-    none). ``hand_no[b]`` counts the hands of each game from 1; a game that ended leaves
+    none); under online milestones ``milestones_paid[b, s]`` the lives each seat paid at
+    them (the player for 33 or 66 crossed, the others for one made; width 0 under other
+    rules), and under 69's penny ``pot[b, 0]`` the lives paid in. ``hand_no[b]`` counts
+    the hands of each game from 1; a game that ended leaves
     its last lives and hand count in ``final_lives[b]`` and ``final_hands[b]``. Each array
     is in the smallest signed type that holds its values (:func:`fit`; cards are ``CARD``,
     int8): widen before arithmetic that can outgrow it (``card * 4``);
@@ -221,7 +245,8 @@ class Batch:
         low = -(2**31) if r.below_zero is BelowZero.ALLOW else min(0, int(self.set_to.min()))
         total = fit(low, self.limit)
         count = fit(n * lives + 1)  # hands of a game: a new one only after a life lost
-        life = fit(-r.bust_penalty, lives)
+        # (a penny from the pot for 69 can take a seat above its first lives)
+        life = fit(-r.bust_penalty, lives * n if self.penny else lives)
         # hands and stocks are views of flat arrays; the step writes through the flat
         # ones, a laid-down hand's write going to one scratch cell past the hands
         self._hands = np.full(b * n * h + 1, EMPTY, CARD)
@@ -246,6 +271,10 @@ class Batch:
         self.loser = np.full(b, -1, seat)
         self.paid = np.zeros(b, life)
         self.cause = np.full(b, -1, np.int8)
+        # the lives each seat paid at online milestones this step, and the pot that 69's
+        # penny comes from: width 0 where the rules have neither
+        self.milestones_paid = np.zeros((b, n if self.online else 0), life)
+        self.pot = np.zeros((b, 1 if self.pays_pot else 0), fit(n * lives))
         self.hand_no = np.ones(b, count)
         self.final_lives = np.zeros((b, n), life)
         self.final_hands = np.zeros(b, count)
@@ -280,6 +309,8 @@ class Batch:
         "loser",
         "paid",
         "cause",
+        "milestones_paid",
+        "pot",
         "hand_no",
         "final_lives",
         "final_hands",
@@ -310,21 +341,38 @@ class Batch:
         # -1 for a card that reverses the direction (in the direction's type, as the
         # seats below are in the seats': what the step stores needs no cast)
         self.flip = np.ones(53, np.int8)
+        # how a doubling or halving card changes the total (DOUBLES ...; 0 for the others)
+        self.doubling = np.zeros(53, np.int64)
         for card in range(52):
             eff = c.effects[card]
             if eff.kind is Kind.SET:
                 self.set_to[card] = limit if eff.to is None else eff.to
-            else:
+            elif eff.kind is Kind.ADD:
                 add[card, : len(eff.values)] = eff.values
                 add[card, len(eff.values) :] = eff.values[-1]
+            else:
+                self.doubling[card] = _DOUBLING[eff.kind]
             self.flip[card] = -1 if eff.reverse else 1
         self.add = add.ravel()  # by card * 2 + choice
+        self.doubles = bool(self.doubling.any())
+        self.halve_over = r.halve_over
+        # what a play pays beyond going over: online milestones (33, 66 and the limit made
+        # exactly, the others pay; crossed, the player pays), the 69 rule
+        self.online = r.thresholds is Thresholds.ONLINE
+        self.milestones_on_bust = r.milestones_on_bust
+        self.leave = r.online_cross is OnlineCross.LEAVE
+        self.rule_69 = r.rule_69
+        self.penny = r.rule_69 is Rule69.PENNY_FROM_POOL
+        self.pays_pot = self.penny and r.pot is not Pot.NONE  # (the pot only 69 reads)
         # what passes the turn beyond the next seat, each a flag so that rules without it
         # pay nothing: skipping cards (not with two in the hand unless the rules say so), a
         # reverse that flips nothing with two in the hand, one that gives them another turn
         self.skip = np.array([c.effects[card].skip for card in range(52)] + [False])
         self.skips = bool(self.skip.any())
         self.skip_two = r.skip_with_two_players
+        self.skip_before = (
+            self.online and self.skips and r.skip_counts is SkipCounts.BEFORE_ELIMINATIONS
+        )
         self.flip_two = r.reverse_with_two_players
         self.again_two = r.two_player_reverse is TwoPlayerReverse.PLAY_AGAIN
         self.clamp = r.below_zero is BelowZero.CLAMP
@@ -532,6 +580,7 @@ class Batch:
             first = self.rng.integers(0, n, len(slots))
         self.lives[slots] = self.start_lives
         self.alive[slots] = (1 << n) - 1
+        self.pot[slots] = 0
         self.starter[slots] = first
         self.dealer[slots] = (first - 1) % n
         self.direction[slots] = 1
@@ -544,7 +593,8 @@ class Batch:
         return found
 
     def _end_hand(self, slots: np.ndarray, loser: np.ndarray) -> None:
-        """The hand is over (``loser`` lost it): the next leader and the new deal."""
+        """The hand is over (``loser`` lost it; -1: nobody, a milestone ended it): the next
+        leader and the new deal."""
         alive = self.alive[slots]
         self.hand_no[slots] += 1
         cw = np.ones(len(slots), np.int64)
@@ -556,10 +606,14 @@ class Batch:
         else:
             if starter is Starter.RANDOM:
                 leader = self.leader(slots, alive)
-            elif starter is Starter.LEFT_OF_LOSER:
-                leader = self._next(alive, loser, cw)
-            else:  # the loser leads; if out, the next seat still in
-                leader = np.where(alive >> loser & 1, loser, self._next(alive, loser, cw))
+            else:  # with no loser, the seat after the last leader leads
+                none = loser < 0
+                loser = np.where(none, self.starter[slots], loser)
+                after = self._next(alive, loser, cw)
+                if starter is Starter.LEFT_OF_LOSER:
+                    leader = after
+                else:  # the loser leads; if out, the next seat still in
+                    leader = np.where(~none & (alive >> loser & 1 == 1), loser, after)
             self.starter[slots] = leader
             self.dealer[slots] = self._next(alive, leader, 0 * cw)
         if self.rules.new_round_deal is NewRoundDeal.FULL_RESHUFFLE:
@@ -619,6 +673,22 @@ class Batch:
         card = self.hands[at, self.turn[at], slot].astype(np.int64)
         return np.where(actions == self.down, DOWN, card * 4 + (actions & 1))
 
+    def results(self, card: np.ndarray, choice: np.ndarray, total: np.ndarray) -> np.ndarray:
+        """The total after playing ``card`` (``EMPTY`` adds nothing) with ``choice`` at
+        ``total`` (arrays that broadcast; int64), floored at 0 where the rules clamp."""
+        set_to = self.set_to[card]
+        new = np.where(set_to >= 0, set_to, total + self.add[card * 2 + choice])
+        if self.doubles:  # as rules.effects.resolve: halve an even total (if over), else double
+            t = np.asarray(total, np.int64)
+            how = self.doubling[card]
+            over = (how == HALVES_OVER) & (t > self.halve_over)
+            halve = (t % 2 == 0) & ((how == HALVES_EVEN) | over)
+            new = np.where(how > 0, np.where(halve, t // 2, t * 2), new)
+        if self.clamp:
+            new = np.where((new < 0) & (new < total), 0, new)
+        found: np.ndarray = new
+        return found
+
     def step(self, actions: np.ndarray, slots: np.ndarray | None = None) -> None:
         """Play one action in every slot, or in each of ``slots`` (distinct; the others
         wait): legal ones, see :meth:`legal`."""
@@ -628,29 +698,45 @@ class Batch:
         at: slice | np.ndarray = slice(None) if slots is None else slots
         where = self._slots if slots is None else slots
         self.decisions += len(where)
+        self.loser.fill(-1)
+        self.paid.fill(0)
+        self.cause.fill(-1)
+        self.over.fill(False)
         turn, total = self.turn[at], self.total[at]
         down = actions == self.down
         slot = np.minimum(actions >> 1, h - 1)
         flat = (self._first_row[at] + turn) * h + slot
         card = self._hands[flat]
         card[down] = EMPTY
-        set_to = self.set_to[card]
-        new = np.where(set_to >= 0, set_to, total + self.add[card * 2 + (actions & 1)])
-        if self.clamp:
-            new = np.where((new < 0) & (new < total), 0, new)
+        new = self.results(card, actions & 1, total)
         lost = (new > self.limit) | down
+        # the seat to act draws and passes the turn unless it went over, or a milestone
+        # ended the hand (the limit made) or the game, or put it out (``ended``, ``over``
+        # and ``out``, per slot stepped: under milestones alone)
+        moves_on = ~lost
+        ended = over = None
+        # who was in before a milestone put anyone out (where a skip counts them)
+        in_before = self.in_hand[at].copy() if self.skip_before else None
+        if self.online:
+            self.milestones_paid.fill(0)
+            ended, over, out = (np.zeros(len(where), bool) for _ in range(3))
+            paying = np.nonzero(self._meets(total, new, down))[0]
+            if len(paying):
+                ended[paying], over[paying], out[paying] = self._pay_milestones(
+                    where[paying], turn[paying], total[paying], new[paying]
+                )
+                lost &= ~over
+                moves_on &= ~(ended | over | out)
         in_hand = self.in_hand[at]
         flip = self.flip[card]
         if not self.flip_two:  # a reverse flips nothing with two in the hand
             flip = np.where(self.popcount[in_hand] > 2, flip, 1)
+        if over is not None:  # a game the milestones ended: no reverse
+            flip = np.where(over, 1, flip)
         direction = self.direction[at] * flip
         self._set("direction", at, direction)
         self._set("top", at, np.where(down, self.top[at], card))
         self._set("total", at, np.where(lost, total, new))
-        self.loser.fill(-1)
-        self.paid.fill(0)
-        self.cause.fill(-1)
-        self.over.fill(False)
         if self.observed:  # what the observations read: the card played, by whom, face up
             scratch = len(self._played) - 1
             self._played[np.where(down, scratch, (where * n + turn) * 13 + RANK_OF[card])] += 1
@@ -661,15 +747,14 @@ class Batch:
                 at,
                 np.where(down[:, None], recent, np.concatenate([card[:, None], recent[:, :-1]], 1)),
             )
-        # the card leaves the hand, and a play that is not lost draws into its slot
-        fine = ~lost
+        # the card leaves the hand, and a play that moves on draws into its slot
         stock_len = self.stock_len[at]
         stocked = stock_len > 0
-        draws = fine & stocked
+        draws = moves_on & stocked
         drawn = self._stock[self._first_card[at] + np.maximum(stock_len - 1, 0)]
         self._hands[np.where(down, self._scratch, flat)] = np.where(draws, drawn, EMPTY)
         self._set("stock_len", at, stock_len - draws)
-        dry = np.nonzero(fine & ~stocked)[0]
+        dry = np.nonzero(moves_on & ~stocked)[0]
         if len(dry):  # the stock is empty: restock (or play on a card short)
             self._draw(where[dry], slot[dry])
         way = direction > 0
@@ -678,13 +763,21 @@ class Batch:
             skip = self.skip[card]
             if not self.skip_two:
                 skip &= self.popcount[in_hand] > 2
-            nxt = np.where(skip, self._next(in_hand, nxt, way), nxt)
+            skipped = nxt if in_before is None else self._next(in_before, turn, way)
+            nxt = np.where(skip, self._next(in_hand, skipped, way), nxt)
         if self.again_two:  # a reverse with two in the hand: the same seat plays again
-            nxt = np.where((self.flip[card] < 0) & (self.popcount[in_hand] == 2), turn, nxt)
-        self._set("turn", at, np.where(fine, nxt, turn))
+            again = (self.flip[card] < 0) & (self.popcount[in_hand] == 2)
+            nxt = np.where(again & (in_hand >> turn & 1 == 1), turn, nxt)
+        self._set("turn", at, np.where(lost, turn, nxt))
+        if self.rule_69 is not Rule69.NONE:
+            self._sixty_nine(where, turn, total, new, ~lost if over is None else ~(lost | over))
         bad = np.nonzero(lost)[0]
         if len(bad):
             self._lose(where[bad], ~down[bad], slot[bad])
+        if ended is not None and ended.any():  # the limit made: a new hand, nobody lost it
+            self._end_hand(where[ended], np.full(int(ended.sum()), -1))
+        if over is not None and over.any():
+            self._finish(where[over])
 
     def _most_lives(self, slots: np.ndarray) -> np.ndarray:
         """The seats still in with the most lives (a bit per seat): who wins a game that
@@ -712,26 +805,11 @@ class Batch:
         bit = np.int64(1) << seat
         self.loser[slots] = seat
         self.cause[slots] = np.where(played, OVER_, CANNOT_PLAY)
-        held, due = self.lives[slots, seat], rules.bust_penalty
-        self.paid[slots] = np.minimum(held, due)
-        self.lives[slots, seat] = np.maximum(held - due, 0)
-        # out at 0 lives, or (cannot_pay) owing more than it has
-        out = held < due if rules.elimination is Elimination.CANNOT_PAY else held <= due
-        self.alive[slots] = np.where(out, self.alive[slots] & ~bit, self.alive[slots])
-        self.in_hand[slots] = np.where(out, self.in_hand[slots] & ~bit, self.in_hand[slots])
-        if rules.eliminated_hand is EliminatedHand.UNDER_PILE and out.any():
-            self.hands[slots[out], seat[out]] = EMPTY  # face down under the pile
-        first_out = rules.game_end is GameEnd.FIRST_OUT
-        ended = out if first_out else self.popcount[self.alive[slots]] <= 1
+        # (a seat a milestone of this play put out has no lives left: it pays nothing)
+        self.paid[slots], out = self._charge(slots, seat, rules.bust_penalty)
+        ended = self._eliminate(slots, seat, out)
         if ended.any():
-            done = slots[ended]
-            self.over[done] = True
-            self.winners[done] = self._most_lives(done) if first_out else self.alive[done]
-            self.final_lives[done] = self.lives[done]
-            self.final_hands[done] = self.hand_no[done]
-            if self.on_over is not None:
-                self.on_over(done)
-            self._new_games(done)
+            self._finish(slots[ended])
             keep = ~ended
             slots, played, slot, seat, bit = (
                 slots[keep],
@@ -764,6 +842,109 @@ class Batch:
         if after is AfterBust.RESET_OTHERS:
             self._reset_total(slots[on])
         self.turn[slots[on]] = self._next(self.in_hand[slots[on]], seat[on], way[on])
+
+    def _charge(
+        self, slots: np.ndarray, seat: np.ndarray, due: int | np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``seat`` of each slot pays ``due`` lives, or what it has (into the pot, where
+        69 takes from it): returns what each paid and whether it is out by the rules'
+        elimination (at 0 lives, or owing more than it had)."""
+        held = self.lives[slots, seat].astype(np.int64)
+        paid = np.minimum(held, due)
+        self.lives[slots, seat] = held - paid
+        if self.pays_pot:
+            self.pot[slots, 0] += paid
+        out = held < due if self.rules.elimination is Elimination.CANNOT_PAY else held <= due
+        return paid, out
+
+    def _eliminate(self, slots: np.ndarray, seat: np.ndarray, out: np.ndarray) -> np.ndarray:
+        """Put ``seat`` out of each slot where ``out``; returns where that ends the game
+        (one seat left in, or the first player out)."""
+        bit = np.int64(1) << seat
+        self.alive[slots] = np.where(out, self.alive[slots] & ~bit, self.alive[slots])
+        self.in_hand[slots] = np.where(out, self.in_hand[slots] & ~bit, self.in_hand[slots])
+        if self.rules.eliminated_hand is EliminatedHand.UNDER_PILE and out.any():
+            self.hands[slots[out], seat[out]] = EMPTY  # face down under the pile
+        if self.rules.game_end is GameEnd.FIRST_OUT:
+            return out
+        found: np.ndarray = self.popcount[self.alive[slots]] <= 1
+        return found
+
+    def _finish(self, done: np.ndarray) -> None:
+        """The games of ``done`` are over: their winners and final state (shown to
+        ``on_over``), then new games in their slots."""
+        self.over[done] = True
+        first_out = self.rules.game_end is GameEnd.FIRST_OUT
+        self.winners[done] = self._most_lives(done) if first_out else self.alive[done]
+        self.final_lives[done] = self.lives[done]
+        self.final_hands[done] = self.hand_no[done]
+        if self.on_over is not None:
+            self.on_over(done)
+        self._new_games(done)
+
+    # Milestones and 69 --------------------------------------------------------------
+
+    def _meets(self, old: np.ndarray, new: np.ndarray, down: np.ndarray) -> np.ndarray:
+        """Where a play from ``old`` to ``new`` meets an online milestone: the limit made
+        exactly, or 33 or 66 made or crossed (left, where the rules say)."""
+        met = (new == self.limit) & (old < new)
+        for t in self.rules.threshold_values:
+            met |= (old < t) & (t <= new)
+            if self.leave:
+                met |= (old == t) & (t < new)
+        met &= ~down
+        if not self.milestones_on_bust:  # a play over the limit pays only for that (QC)
+            met &= new <= self.limit
+        found: np.ndarray = met
+        return found
+
+    def _pay_milestones(
+        self, slots: np.ndarray, seat: np.ndarray, old: np.ndarray, new: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The payments of ``seat``'s play in each slot, in the reference engine's order
+        (:func:`~ninetynine.engine.tables.milestones`): each of the others for a milestone
+        made exactly, the player for one crossed, each while still in and the game on.
+        Returns, per slot: the hand ends (the limit made), the game ended, the player is
+        out."""
+        n, limit = self.n, self.limit
+        made_limit = (new == limit) & (old < new)
+        events = [(made_limit, True, 2)]
+        for t in self.rules.threshold_values:
+            crossed = (old < t) & (t < new)
+            if self.leave:
+                crossed |= (old == t) & (t < new)
+            events += [((new == t) & (old < t), True, 1), (crossed, False, 1)]
+        over = np.zeros(len(slots), bool)
+        for met, made, amount in events:
+            for k in range(1, n) if made else (0,):
+                payer = (seat + k) % n
+                pays = np.nonzero(met & ~over & (self.alive[slots] >> payer & 1 == 1))[0]
+                if not len(pays):
+                    continue
+                at, who = slots[pays], payer[pays]
+                paid, out = self._charge(at, who, amount)
+                self.milestones_paid[at, who] += paid
+                over[pays] |= self._eliminate(at, who, out)
+        out = ~over & (self.alive[slots] >> seat & 1 == 0)
+        return made_limit & ~over, over, out
+
+    def _sixty_nine(
+        self, slots: np.ndarray, seat: np.ndarray, old: np.ndarray, new: np.ndarray, on: np.ndarray
+    ) -> None:
+        """The 69 rule for the plays of ``seat`` (where ``on``: neither over the limit nor
+        ending the game) that make the rules' 69 total: the total back to 0, or a life from
+        the pot while it has one."""
+        target = self.rules.rule_69_total
+        makes = on & (new == target) & (old != target)
+        if self.rules.rule_69_from is Rule69From.BELOW:
+            makes &= old < target
+        if self.rule_69 is Rule69.RESET_TO_ZERO:
+            self.total[slots[makes]] = 0
+        elif self.penny:
+            makes &= self.pot[slots, 0] > 0
+            at, who = slots[makes], seat[makes]
+            self.pot[at, 0] -= 1
+            self.lives[at, who] += 1
 
     def _reset_total(self, slots: np.ndarray) -> None:
         """The total back to 0 after a bust, the pile taken away if the rules say (its

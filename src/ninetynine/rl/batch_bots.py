@@ -23,14 +23,17 @@ from ninetynine.engine.tables import by_rules_object, compiled
 from ninetynine.errors import NinetyNineError, RulesError
 from ninetynine.rl.batch import EMPTY, SUPPORTED, Batch, check_supported
 from ninetynine.rules.cards import format_card
+from ninetynine.rules.effects import Kind
 from ninetynine.rules.settings import (
     AfterBust,
     EliminatedHand,
     Elimination,
     GameEnd,
+    Rule69,
     Rules,
     Starter,
     StockEmpty,
+    Thresholds,
     TwoPlayerReverse,
 )
 
@@ -42,6 +45,8 @@ _NONE = np.iinfo(np.int64).min  # the score of a choice that is not a candidate
 # What the batch engine plays of the base games' parts (P, K, G, J and the settings their
 # variations use): heuristic-v1's estimates of what a play leads to know no more
 _BEYOND_BASE: dict[str, tuple[Any, ...]] = {
+    "thresholds": (Thresholds.NONE,),
+    "rule_69": (Rule69.NONE,),
     "game_end": (GameEnd.LAST_SURVIVOR,),
     "elimination": (Elimination.AT_ZERO,),
     "eliminated_hand": (EliminatedHand.KEEP,),
@@ -59,7 +64,7 @@ BASE_PARTS = tuple((key, _BEYOND_BASE.get(key, values)) for key, values in SUPPO
 def check_base_parts(rules: Rules, engine: str) -> None:
     """Raise :class:`RulesError` naming the first setting or card outside the base games'
     parts (:data:`BASE_PARTS`, and no skipping card) that ``engine`` does not play."""
-    check_supported(rules, BASE_PARTS, engine)
+    check_supported(rules, BASE_PARTS, engine, (Kind.ADD, Kind.SET))
     skipping = [card for card in range(52) if rules.effect_of(card).skip]
     if skipping:
         raise RulesError(
@@ -95,10 +100,7 @@ def greedy_bot(
     card = np.repeat(held, 2, axis=1)  # (k, 2h): batch action j plays slot j >> 1
     choice = np.tile(np.arange(2), h)[None, :]
     on = (legal[:, None] >> np.arange(2 * h)[None, :] & 1).astype(bool)
-    set_to = batch.set_to[card]
-    new = np.where(set_to >= 0, set_to, total + batch.add[card * 2 + choice])
-    if batch.clamp:
-        new = np.where((new < 0) & (new < total), 0, new)
+    new = batch.results(card, choice, total)
     safe = on & (new <= limit) & (card != EMPTY)
     escape = _escapes(batch.rules)[card] if keep else np.zeros_like(safe)
     ordinary = np.where(safe & ~escape, new * 64 + card, _NONE)
@@ -137,10 +139,7 @@ def heuristic_bot(batch: Batch, slots: np.ndarray, legal: np.ndarray) -> np.ndar
     on = (legal[:, None] >> np.arange(2 * h)[None, :] & 1).astype(bool) & (card != EMPTY)
     code = np.where(on, card * 4 + choice, -1)
     total = batch.total[slots][:, None]
-    set_to = batch.set_to[card]
-    new = np.where(set_to >= 0, set_to, total + batch.add[card * 2 + choice])
-    if batch.clamp:
-        new = np.where((new < 0) & (new < total), 0, new)
+    new = batch.results(card, choice, total)
     lost = new > limit
     # the lives it costs, and whether that ends the game (the others' lives never move)
     lives = batch.lives[slots, me][:, None]

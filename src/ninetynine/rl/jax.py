@@ -3,9 +3,10 @@
 In the style of Pgx, one game is a pytree of small arrays (:class:`State`) and the rules are
 pure functions of one game, :meth:`Engine.init` and :meth:`Engine.step`, that ``jax.vmap``
 runs over a batch; :class:`JaxBatch` wraps them in :class:`~ninetynine.rl.batch.Batch`'s
-API. It plays what the NumPy batch engine plays but leaders drawn at random (:data:`PLAYS`:
-a one-line refusal names the setting) from the NumPy engine's own tables, made once per rule set and
-table size and closed over as constants: the rules are written once.
+API. It plays what the NumPy batch engine plays but leaders drawn at random, online
+milestones, the 69 rule and cards that double or halve (:data:`PLAYS`, :data:`KINDS`: a
+one-line refusal names the setting) from the NumPy engine's own tables, made once per rule
+set and table size and closed over as constants: the rules are written once.
 
 A step is three parts, so that a shuffle can come from outside (as the NumPy engine's
 ``shuffler`` does, for the differential test): the play (a card, or laying down, and what
@@ -44,6 +45,7 @@ from ninetynine.engine.state import DOWN
 from ninetynine.errors import RulesError
 from ninetynine.rl.batch import EMPTY, SUPPORTED, Batch, Shuffler, check_supported
 from ninetynine.rl.encoding import rules_for
+from ninetynine.rules.effects import Kind
 from ninetynine.rules.settings import (
     AfterBust,
     Direction,
@@ -52,15 +54,21 @@ from ninetynine.rules.settings import (
     GameEnd,
     NewRoundDeal,
     NoLegalPlay,
+    Rule69,
     Rules,
     Starter,
     StockEmpty,
+    Thresholds,
 )
 
-# what the JAX engine plays: the NumPy engine's settings but a leader drawn for each hand
+# what the JAX engine plays: the NumPy engine's settings but a leader drawn for each hand,
+# online milestones and the 69 rule, and its cards but those that double or halve
+_NOT_PLAYED = (Starter.RANDOM, Thresholds.ONLINE)
 PLAYS = tuple(
-    (key, tuple(v for v in values if v is not Starter.RANDOM)) for key, values in SUPPORTED
+    (key, (Rule69.NONE,) if key == "rule_69" else tuple(v for v in values if v not in _NOT_PLAYED))
+    for key, values in SUPPORTED
 )
+KINDS = (Kind.ADD, Kind.SET)
 NONE, DECK, PILE = 0, 1, 2  # what a step shuffles: nothing, every card, the pile but its top
 I32 = jnp.int32
 T = TypeVar("T")
@@ -136,7 +144,7 @@ class Engine:
     """The pure functions of one rule set and table size (see :func:`engine`)."""
 
     def __init__(self, rules: Rules, players: int) -> None:
-        check_supported(rules, PLAYS, "the JAX engine")
+        check_supported(rules, PLAYS, "the JAX engine", KINDS)
         t = Batch(rules, players, 1, seed=0)  # the tables
         self.rules, self.n, self.hand_size = rules, players, t.hand_size
         if 4 * t.hand_size + 1 > 31:  # the legal patterns' two bit fields in an int32

@@ -187,16 +187,20 @@ class NinetyNineVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         batch = self.batch
         at = self._every if slots is None else slots
         hands, seats = batch.hand_no[at], self.seats[at]  # before a game ends (and turns)
+        was_in = (batch.alive[at] >> seats & 1).astype(bool)
         batch.step(moves, slots)
-        loser = batch.loser[at]
-        lost = loser == seats
+        lost = batch.loser[at] == seats
         if self.reward is Reward.LIFE:
-            self._rewards[at] -= np.where(lost, batch.paid[at], 0)
+            paid = np.where(lost, batch.paid[at], 0)
+            if batch.online:  # and what it paid at milestones (its own, or another's)
+                paid = paid + batch.milestones_paid[at, seats]
+            self._rewards[at] -= paid
         elif self.reward is Reward.HAND:
             ended = (batch.hand_no[at] > hands) & ~batch.over[at]
             self._rewards[at] -= lost & ended
-        # the learner knocked out while the game goes on: its episode is over
-        out = lost & ~batch.over[at] & ~(batch.alive[at] >> loser & 1).astype(bool)
+        # the learner knocked out while the game goes on (by its play or, at a milestone,
+        # another's): its episode is over
+        out = was_in & ~batch.over[at] & ~(batch.alive[at] >> seats & 1).astype(bool)
         if out.any():
             self._end(at[out], -1.0, final=True)
 
