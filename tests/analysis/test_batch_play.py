@@ -82,6 +82,7 @@ def replayed(cell: Cell, rows: GameRows, seed: int) -> dict[str, list[object]]:
         ("P-ONLINE", 4),  # lives paid at milestones, by the player and by the others
         ("QC", 3),
         ("P-69", 4),
+        ("J-TEAM", 4),  # pooled lives: both partners win
     ],
 )
 def test_batch_rows_are_the_fast_paths_on_the_same_games(preset: str, players: int) -> None:

@@ -83,6 +83,19 @@ HOUSE_DENSE = {
     },
 }
 
+# pooled teams with milestones (a partner pays for a milestone its partner crossed, both
+# for one the other side made), 69's penny and the out side's hands under the pile
+HOUSE_TEAM = {
+    "preset": "P-ONLINE",
+    "rules": {
+        "teams": "pooled",
+        "players_min": 4,
+        "players_max": 4,
+        "rule_69": "penny_from_pool",
+        "eliminated_hand": "under_pile",
+    },
+}
+
 
 def reference_game(preset: str | Rules, players: int, seed: int) -> dict:
     """A random game on the reference engine: its first seat, every shuffle and leader
@@ -262,6 +275,8 @@ class ScriptedLeads:
         ({"preset": "P", "rules": {"rule_69": "reset_to_zero", "rule_69_from": "below"}}, 4),
         (HOUSE_DENSE, 2),
         (HOUSE_DENSE, 4),
+        ("J-TEAM", 4),  # two partnerships of opposite seats, each sharing one pool of lives
+        (HOUSE_TEAM, 4),
         (
             {
                 "preset": "G",

@@ -39,6 +39,7 @@ HOUSE = load_rules(HOUSE_SIT_OUT)
         ("P-2P-AGAIN", 2, 2),
         ("QC", 4, 2),  # milestones, a Two that halves or doubles
         ("P-69", 3, 2),
+        ("J-TEAM", 4, 2),  # each partner shows the pool's lives
         (HOUSE, 5, 2),  # leaders drawn; an out player's hand under the pile
     ],
     ids=str,

@@ -118,6 +118,7 @@ def test_the_per_game_functions_vmapped_play_whole_games() -> None:
         (load_rules({"preset": "P", "rules": {"starter": "random"}}), "'starter' = 'random'"),
         ("P-ONLINE", "'thresholds' = 'online'"),  # the NumPy engine plays these three
         ("P-69", "'rule_69' = 'penny_from_pool'"),
+        ("J-TEAM", "'teams' = 'pooled'"),
         (load_rules({"preset": "P", "rules": {"cards": {"2": "double"}}}), "kind 'double'"),
         ("P-BORDERS", "'scoring' = 'game_points'"),  # neither engine plays it
         ("CN99", "'eliminated_hand' = 'face_up'"),

@@ -113,6 +113,7 @@ def lowest_legal(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         ("P-ONLINE", 3, "random", 0, "life"),
         ("P-ONLINE-TEACH", 5, "greedy", "rotate", "game"),
         ("P-69", 4, "greedy-keep", 1, "life"),
+        ("J-TEAM", 4, "greedy-keep", "rotate", "game"),  # the partner's win is the learner's
     ],
 )
 def test_the_vector_env_plays_as_the_reference_engine(

@@ -38,7 +38,7 @@ from ninetynine.engine.fields import EndReason
 from ninetynine.engine.ledger import CAUSES, CROSSED, MADE
 from ninetynine.errors import NinetyNineError, RulesError
 from ninetynine.rules.cards import rank_of
-from ninetynine.rules.settings import GameEnd
+from ninetynine.rules.settings import GameEnd, Teams
 
 if TYPE_CHECKING:  # for the annotations only: NumPy is imported where a chunk is played
     import numpy as np
@@ -184,9 +184,15 @@ class Recorder:
         self.np = np
         self.cell, self.batch, self.chunk, self.seed = cell, batch, chunk, seed
         self.first_game, self.rules_hash = chunk.start, rules_hash(cell.rules)
-        # how its games end: the last one in, or the first one out (the batch plays no other)
-        first_out = cell.rules.game_end is GameEnd.FIRST_OUT
-        self.end_reason = (EndReason.FIRST_OUT if first_out else EndReason.LAST_SURVIVOR).value
+        # how its games end: the last one (or pooled team) in, or the first one out (the
+        # batch plays no other)
+        if cell.rules.game_end is GameEnd.FIRST_OUT:
+            reason = EndReason.FIRST_OUT
+        elif cell.rules.teams is Teams.POOLED:
+            reason = EndReason.LAST_TEAM
+        else:
+            reason = EndReason.LAST_SURVIVOR
+        self.end_reason = reason.value
         k, n = batch.size, cell.players
         self.slots = np.arange(k)
         self.live = np.ones(k, bool)  # the slot's game is still being written down

@@ -78,7 +78,7 @@ SUPPORTED: tuple[tuple[str, tuple[Any, ...]], ...] = (
     ("start_total", (StartTotal.ZERO,)),
     ("draw", (Draw.AUTO,)),
     ("restock", (Restock.LAZY,)),
-    ("teams", (Teams.NONE,)),
+    ("teams", (Teams.NONE, Teams.POOLED)),
     ("king_ban_turns", (0,)),
     ("game_end", (GameEnd.LAST_SURVIVOR, GameEnd.FIRST_OUT)),
     ("elimination", (Elimination.AT_ZERO, Elimination.CANNOT_PAY)),
@@ -432,6 +432,12 @@ class Batch:
             kth[mask, : len(on)] = on
         self.kth = kth.ravel()
         self.start_lives: int = r.lives_for(n)
+        # pooled teams: per seat, the seats spending the same lives (as bits too)
+        self.pooled = r.teams is Teams.POOLED
+        self.partners = np.array(
+            [[r.teams.pool(t) == r.teams.pool(s) for t in range(n)] for s in range(n)]
+        )
+        self.pool_bits = (self.partners.astype(np.int64) << np.arange(n)).sum(axis=1)
 
     # Chance -------------------------------------------------------------------------
 
@@ -851,21 +857,32 @@ class Batch:
         elimination (at 0 lives, or owing more than it had)."""
         held = self.lives[slots, seat].astype(np.int64)
         paid = np.minimum(held, due)
-        self.lives[slots, seat] = held - paid
+        self._set_lives(slots, seat, held - paid)
         if self.pays_pot:
             self.pot[slots, 0] += paid
         out = held < due if self.rules.elimination is Elimination.CANNOT_PAY else held <= due
         return paid, out
 
+    def _set_lives(self, slots: np.ndarray, seat: np.ndarray, lives: np.ndarray) -> None:
+        """``seat``'s lives in each slot are now ``lives``: its own, or (pooled teams) its
+        side's, which each partner holds a copy of."""
+        if self.pooled:
+            mine = self.partners[seat]  # (k, n): the seats spending the same lives
+            self.lives[slots] = np.where(mine, lives[:, None], self.lives[slots])
+        else:
+            self.lives[slots, seat] = lives
+
     def _eliminate(self, slots: np.ndarray, seat: np.ndarray, out: np.ndarray) -> np.ndarray:
-        """Put ``seat`` out of each slot where ``out``; returns where that ends the game
-        (one seat left in, or the first player out)."""
-        bit = np.int64(1) << seat
-        self.alive[slots] = np.where(out, self.alive[slots] & ~bit, self.alive[slots])
-        self.in_hand[slots] = np.where(out, self.in_hand[slots] & ~bit, self.in_hand[slots])
+        """Put ``seat`` (and, pooled, its partners) out of each slot where ``out``; returns
+        where that ends the game (one seat or side left in, or the first player out)."""
+        bits = self.pool_bits[seat] if self.pooled else np.int64(1) << seat
+        self.alive[slots] = np.where(out, self.alive[slots] & ~bits, self.alive[slots])
+        self.in_hand[slots] = np.where(out, self.in_hand[slots] & ~bits, self.in_hand[slots])
         if self.rules.eliminated_hand is EliminatedHand.UNDER_PILE and out.any():
-            self.hands[slots[out], seat[out]] = EMPTY  # face down under the pile
-        if self.rules.game_end is GameEnd.FIRST_OUT:
+            for k in range(self.n):  # face down under the pile
+                gone = out & (bits >> k & 1 == 1)
+                self.hands[slots[gone], k] = EMPTY
+        if self.rules.game_end is GameEnd.FIRST_OUT or self.pooled:  # (two sides: one left)
             return out
         found: np.ndarray = self.popcount[self.alive[slots]] <= 1
         return found
@@ -875,6 +892,7 @@ class Batch:
         ``on_over``), then new games in their slots."""
         self.over[done] = True
         first_out = self.rules.game_end is GameEnd.FIRST_OUT
+        # the last seats in (a pooled side goes out together: both partners win)
         self.winners[done] = self._most_lives(done) if first_out else self.alive[done]
         self.final_lives[done] = self.lives[done]
         self.final_hands[done] = self.hand_no[done]
@@ -944,7 +962,7 @@ class Batch:
             makes &= self.pot[slots, 0] > 0
             at, who = slots[makes], seat[makes]
             self.pot[at, 0] -= 1
-            self.lives[at, who] += 1
+            self._set_lives(at, who, self.lives[at, who] + 1)
 
     def _reset_total(self, slots: np.ndarray) -> None:
         """The total back to 0 after a bust, the pile taken away if the rules say (its

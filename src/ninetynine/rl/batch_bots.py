@@ -33,6 +33,7 @@ from ninetynine.rules.settings import (
     Rules,
     Starter,
     StockEmpty,
+    Teams,
     Thresholds,
     TwoPlayerReverse,
 )
@@ -46,6 +47,7 @@ _NONE = np.iinfo(np.int64).min  # the score of a choice that is not a candidate
 # variations use): heuristic-v1's estimates of what a play leads to know no more
 _BEYOND_BASE: dict[str, tuple[Any, ...]] = {
     "thresholds": (Thresholds.NONE,),
+    "teams": (Teams.NONE,),
     "rule_69": (Rule69.NONE,),
     "game_end": (GameEnd.LAST_SURVIVOR,),
     "elimination": (Elimination.AT_ZERO,),

@@ -58,12 +58,14 @@ from ninetynine.rules.settings import (
     Rules,
     Starter,
     StockEmpty,
+    Teams,
     Thresholds,
 )
 
 # what the JAX engine plays: the NumPy engine's settings but a leader drawn for each hand,
-# online milestones and the 69 rule, and its cards but those that double or halve
-_NOT_PLAYED = (Starter.RANDOM, Thresholds.ONLINE)
+# online milestones, the 69 rule and pooled teams, and its cards but those that double or
+# halve
+_NOT_PLAYED = (Starter.RANDOM, Thresholds.ONLINE, Teams.POOLED)
 PLAYS = tuple(
     (key, (Rule69.NONE,) if key == "rule_69" else tuple(v for v in values if v not in _NOT_PLAYED))
     for key, values in SUPPORTED
