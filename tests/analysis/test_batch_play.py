@@ -26,7 +26,7 @@ from ninetynine.analysis.cells import Cell, Chunk  # noqa: E402
 from ninetynine.analysis.play import Engine, GameRows, play_game  # noqa: E402
 from ninetynine.analysis.simulation import _Run, plan_of  # noqa: E402
 from ninetynine.arena.game import seed_of  # noqa: E402
-from ninetynine.engine.actions import Shuffle  # noqa: E402
+from ninetynine.engine.actions import Reinsert, Shuffle  # noqa: E402
 from ninetynine.engine.game import new_game  # noqa: E402
 from ninetynine.engine.state import CHANCE, DOWN, OVER  # noqa: E402
 from ninetynine.engine.tables import card_of  # noqa: E402
@@ -34,35 +34,40 @@ from ninetynine.errors import NinetyNineError  # noqa: E402
 from ninetynine.records.match import hand_seed  # noqa: E402
 from ninetynine.rl.batch import Batch  # noqa: E402
 from ninetynine.rules.presets import open_rules  # noqa: E402
-from tests.rl.test_batch import ScriptedShuffles  # noqa: E402
+from tests.rl.test_batch import ScriptedDepths, ScriptedShuffles  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 BLOCK = ROOT / "tests" / "packaging" / "block_imports.py"
 
 
 def replayed(cell: Cell, rows: GameRows, seed: int) -> dict[str, list[object]]:
-    """The shuffles and moves of a fast-path game, played again with its seeds."""
+    """The shuffles, up-card depths and moves of a fast-path game, played again with its
+    seeds."""
     row = rows.game
     state = new_game(cell.rules, cell.players)
     bots = seed_of(seed, "bots", row.game)
     rngs = [random.Random(f"{bots}:{s}") for s in range(cell.players)]
     drawn: dict[int, int] = {}
     shuffles: list[object] = []
+    depths: list[int] = []
     moves: list[object] = []
     while state.phase is not OVER:
         if state.phase is CHANCE:
             k = drawn.get(state.hand_no, 0)
             drawn[state.hand_no] = k + 1
             outcome = state.play_chance(random.Random(hand_seed(row.deal_seed, state.hand_no, k)))
-            assert isinstance(outcome, Shuffle)
-            shuffles.append(outcome.order)
+            if isinstance(outcome, Reinsert):  # an up-card put back
+                depths.append(outcome.depth)
+            else:
+                assert isinstance(outcome, Shuffle)
+                shuffles.append(outcome.order)
         else:
             seat = state.turn
             code = rngs[seat].choice(state.legal_codes())
             state.apply_code(code)
             moves.append((seat, code))
     assert len(moves) == row.turns
-    return {"shuffles": shuffles, "moves": moves}
+    return {"shuffles": shuffles, "depths": depths, "moves": moves}
 
 
 @pytest.mark.parametrize(
@@ -83,6 +88,8 @@ def replayed(cell: Cell, rows: GameRows, seed: int) -> dict[str, list[object]]:
         ("QC", 3),
         ("P-69", 4),
         ("J-TEAM", 4),  # pooled lives: both partners win
+        ("P-UPCARD", 4),
+        ("IS", 4),
     ],
 )
 def test_batch_rows_are_the_fast_paths_on_the_same_games(preset: str, players: int) -> None:
@@ -99,6 +106,7 @@ def test_batch_rows_are_the_fast_paths_on_the_same_games(preset: str, players: i
         seed=1,
         shuffler=ScriptedShuffles(games),
         first=np.zeros(count, np.int64),
+        reinserter=ScriptedDepths(games),
     )
     recorder = Recorder(cell, batch, Chunk(0, 0, 0, count), "scripted")
     step = [0] * count

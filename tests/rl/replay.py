@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ninetynine.engine.actions import Lead, Shuffle
+from ninetynine.engine.actions import Lead, Reinsert, Shuffle
 from ninetynine.engine.game import new_game
 from ninetynine.engine.state import CHANCE
 from ninetynine.rl.batch import Batch
@@ -18,13 +18,13 @@ from ninetynine.rl.episode import _SHUFFLES, Episode
 
 class Recorder:
     """Per slot of ``batch``, the stream of ``("new", first)``, ``("chance", outcome)`` (a
-    shuffle or a leader drawn) and ``("move", code)`` from now on (with what a test adds by
-    :meth:`note`)."""
+    shuffle, a leader drawn or an up-card put back) and ``("move", code)`` from now on (with
+    what a test adds by :meth:`note`)."""
 
     def __init__(self, batch: Batch) -> None:
         self.batch = batch
         self.streams: list[list[tuple[Any, ...]]] = [[] for _ in range(batch.size)]
-        shuffler, leader = batch.shuffler, batch.leader
+        shuffler, leader, reinserter = batch.shuffler, batch.leader, batch.reinserter
         new_games, step = batch._new_games, batch.step
 
         def shuffle(slots: np.ndarray, cards: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -40,6 +40,12 @@ class Recorder:
                 self.streams[slot].append(("chance", Lead(seat)))
             return seats
 
+        def reinsert(slots: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+            depths = reinserter(slots, low, high)
+            for slot, depth in zip(slots.tolist(), depths.tolist(), strict=True):
+                self.streams[slot].append(("chance", Reinsert(depth)))
+            return depths
+
         def new(slots: np.ndarray, first: np.ndarray | None = None) -> None:
             marks = [len(self.streams[s]) for s in slots]
             new_games(slots, first)
@@ -52,16 +58,18 @@ class Recorder:
                 self.streams[s].append(("move", code))
             step(actions, slots)
 
-        batch.shuffler, batch.leader = shuffle, lead
+        batch.shuffler, batch.leader, batch.reinserter = shuffle, lead, reinsert
         batch._new_games = new  # type: ignore[method-assign]
         batch.step = play  # type: ignore[method-assign]
 
     def note(self, slot: int, *what: Any) -> None:
         self.streams[slot].append(what)
 
-    def games(self, slot: int) -> list[tuple[int, list[Shuffle | Lead], list[tuple[Any, ...]]]]:
+    def games(
+        self, slot: int
+    ) -> list[tuple[int, list[Shuffle | Lead | Reinsert], list[tuple[Any, ...]]]]:
         """The slot's games: (first, chance's outcomes, the other records in order)."""
-        games: list[tuple[int, list[Shuffle | Lead], list[tuple[Any, ...]]]] = []
+        games: list[tuple[int, list[Shuffle | Lead | Reinsert], list[tuple[Any, ...]]]] = []
         for record in self.streams[slot]:
             if record[0] == "new":
                 games.append((record[1], [], []))
@@ -73,12 +81,17 @@ class Recorder:
 
 
 class Replay(Episode):
-    """An episode of the reference engine whose chance is the recorded shuffles and leaders
+    """An episode of the reference engine whose chance is the recorded shuffles, leaders
+    and depths
     (the rest is :class:`Episode`'s: the cards played by seat are kept as the environments
     keep them)."""
 
     def __init__(
-        self, encoding: Encoding, first: int, chance: list[Shuffle | Lead], log: bool = False
+        self,
+        encoding: Encoding,
+        first: int,
+        chance: list[Shuffle | Lead | Reinsert],
+        log: bool = False,
     ) -> None:
         self.encoding = encoding
         self.log = [] if log else None

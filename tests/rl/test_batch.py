@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from ninetynine import load_rules
-from ninetynine.engine.actions import Lead, Shuffle
+from ninetynine.engine.actions import Lead, Reinsert, Shuffle
 from ninetynine.engine.ledger import CROSSED, MADE, LedgerState
 from ninetynine.engine.state import CHANCE, DOWN, OVER
 from ninetynine.engine.tables import card_of
@@ -96,6 +96,35 @@ HOUSE_TEAM = {
     },
 }
 
+# the up-card with lives to lose (hands go on, from the stock), a ban over the game's first
+# turns that lifts at the limit, every card special but the Sixes, Sevens and Tens (many
+# go back; a Ten turned up counts -10)
+HOUSE_UPCARD = {
+    "preset": "P-UPCARD",
+    "rules": {
+        "lives": 3,
+        "king_ban_turns": 3,
+        "king_ban_scope": "game",
+        "king_ban_at_limit": False,
+        "new_round_deal": "from_stock",
+        "upcard_special": ["A", "2", "3", "4", "5", "8", "9", "J", "Q", "K"],
+    },
+}
+
+# the no-draw chain with short hands (a run too long to begin is common), Queens and Jacks
+# both chain cards that count, and a bust (played when stuck) after which the hand goes on
+# from 0
+HOUSE_CHAIN = {
+    "preset": "IS",
+    "rules": {
+        "hand_size": 3,
+        "lives": 3,
+        "after_bust": "reset_all",
+        "no_legal_play": "play_and_bust",
+        "cards": {"Q": "+10 no-draw", "J": "+1 no-draw"},
+    },
+}
+
 
 def reference_game(preset: str | Rules, players: int, seed: int) -> dict:
     """A random game on the reference engine: its first seat, every shuffle and leader
@@ -108,6 +137,7 @@ def reference_game(preset: str | Rules, players: int, seed: int) -> dict:
     state = LedgerState.start(rules, players, first=first)
     shuffles: list[tuple[int, ...]] = []
     leads: list[int] = []
+    depths: list[int] = []
     moves = []
 
     def chance() -> None:
@@ -115,6 +145,8 @@ def reference_game(preset: str | Rules, players: int, seed: int) -> dict:
             outcome = state.play_chance(rng)
             if isinstance(outcome, Lead):
                 leads.append(outcome.seat)
+            elif isinstance(outcome, Reinsert):
+                depths.append(outcome.depth)
             else:
                 assert isinstance(outcome, Shuffle)
                 shuffles.append(outcome.order)
@@ -141,6 +173,7 @@ def reference_game(preset: str | Rules, players: int, seed: int) -> dict:
         "first": first,
         "shuffles": shuffles,
         "leads": leads,
+        "depths": depths,
         "moves": moves,
         "deals": deals,
         "winners": sum(1 << w for w in state.outcome.winners),
@@ -221,6 +254,22 @@ class ScriptedLeads:
         return out
 
 
+class ScriptedDepths:
+    """The reference games' up-cards put back, slot by slot, each at a depth in range."""
+
+    def __init__(self, games: list[dict]) -> None:
+        self.queues = [list(g["depths"]) for g in games]
+        self.rng = np.random.default_rng(0)
+
+    def __call__(self, slots: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+        out = np.zeros(len(slots), np.int64)
+        for row, slot in enumerate(slots.tolist()):
+            queue = self.queues[slot]
+            out[row] = queue.pop(0) if queue else self.rng.integers(low[row], high[row] + 1)
+            assert low[row] <= out[row] <= high[row], f"slot {slot}: a depth out of range"
+        return out
+
+
 @pytest.mark.parametrize(
     ("preset", "players"),
     [
@@ -276,6 +325,15 @@ class ScriptedLeads:
         (HOUSE_DENSE, 2),
         (HOUSE_DENSE, 4),
         ("J-TEAM", 4),  # two partnerships of opposite seats, each sharing one pool of lives
+        ("P-UPCARD", 4),  # an up-card starts the total; no King to 99 in five first turns
+        ("P-UPCARD", 2),
+        (HOUSE_UPCARD, 3),
+        (HOUSE_UPCARD, 5),
+        ("IS", 2),  # the Queen's no-draw chain: another Queen, or a run of cards undrawn
+        ("IS", 4),
+        ("IS", 8),
+        (HOUSE_CHAIN, 3),
+        (HOUSE_CHAIN, 6),
         (HOUSE_TEAM, 4),
         (
             {
@@ -291,7 +349,8 @@ def test_batch_plays_as_the_reference_engine(preset: str | dict, players: int) -
     rules = load_rules(preset)
     short = rules.lives_for(players) == 1  # (98: a game is a hand or two)
     games = [reference_game(rules, players, seed) for seed in range(90 if short else 30)]
-    assert any(g["leads"] for g in games) == (rules.starter is Starter.RANDOM)
+    drawn = rules.starter is Starter.RANDOM and any(g["hands"] > 1 for g in games)
+    assert any(g["leads"] for g in games) == drawn  # (IS: one hand, its leader the first)
     assert replay(scripted(rules, players, games), games) > 500
 
 
@@ -305,6 +364,7 @@ def scripted(rules: str | Rules, players: int, games: list[dict]) -> Batch:
         shuffler=ScriptedShuffles(games),
         first=np.array([g["first"] for g in games]),
         leader=ScriptedLeads(games),
+        reinserter=ScriptedDepths(games),
     )
 
 

@@ -119,6 +119,11 @@ def test_the_per_game_functions_vmapped_play_whole_games() -> None:
         ("P-ONLINE", "'thresholds' = 'online'"),  # the NumPy engine plays these three
         ("P-69", "'rule_69' = 'penny_from_pool'"),
         ("J-TEAM", "'teams' = 'pooled'"),
+        ("P-UPCARD", "'start_total' = 'upcard'"),
+        (
+            load_rules({"preset": "IS", "rules": {"starter": "left_of_dealer"}}),
+            "card QS of these rules (no draw after it)",
+        ),
         (load_rules({"preset": "P", "rules": {"cards": {"2": "double"}}}), "kind 'double'"),
         ("P-BORDERS", "'scoring' = 'game_points'"),  # neither engine plays it
         ("CN99", "'eliminated_hand' = 'face_up'"),

@@ -114,6 +114,8 @@ def lowest_legal(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         ("P-ONLINE-TEACH", 5, "greedy", "rotate", "game"),
         ("P-69", 4, "greedy-keep", 1, "life"),
         ("J-TEAM", 4, "greedy-keep", "rotate", "game"),  # the partner's win is the learner's
+        ("P-UPCARD", 4, "greedy", "rotate", "life"),  # the opening ban in the masks
+        ("IS", 4, "greedy-keep", "rotate", "game"),  # a run of cards: the same seat again
     ],
 )
 def test_the_vector_env_plays_as_the_reference_engine(

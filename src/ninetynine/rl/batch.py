@@ -52,6 +52,7 @@ from ninetynine.rules.settings import (
     Rule69,
     Rule69From,
     Rules,
+    Scope,
     Scoring,
     SkipCounts,
     Starter,
@@ -75,11 +76,10 @@ SUPPORTED: tuple[tuple[str, tuple[Any, ...]], ...] = (
     ("thresholds", (Thresholds.NONE, Thresholds.ONLINE)),
     ("rule_69", (Rule69.NONE, Rule69.RESET_TO_ZERO, Rule69.PENNY_FROM_POOL, Rule69.OTHERS_DRINK)),
     ("instant_hands", ((),)),  # none
-    ("start_total", (StartTotal.ZERO,)),
+    ("start_total", (StartTotal.ZERO, StartTotal.UPCARD)),
     ("draw", (Draw.AUTO,)),
     ("restock", (Restock.LAZY,)),
     ("teams", (Teams.NONE, Teams.POOLED)),
-    ("king_ban_turns", (0,)),
     ("game_end", (GameEnd.LAST_SURVIVOR, GameEnd.FIRST_OUT)),
     ("elimination", (Elimination.AT_ZERO, Elimination.CANNOT_PAY)),
     ("eliminated_hand", (EliminatedHand.KEEP, EliminatedHand.UNDER_PILE)),
@@ -120,6 +120,10 @@ Shuffler = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 # A leader (under ``starter = "random"``) takes the slots whose new hand needs a leader and,
 # per slot, the seats still in (a bit per seat); it returns each slot's leader.
 Leader = Callable[[np.ndarray, np.ndarray], np.ndarray]
+# A reinserter (under ``start_total = "upcard"``) takes the slots whose up-card is special
+# and the lowest and highest depths it may go back into the stock at (from the top, as the
+# reference engine's Reinsert); it returns each slot's depth.
+Reinserter = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 
 
 # the card kinds the batch engine plays (a card may also reverse or skip), and in words
@@ -141,9 +145,11 @@ def check_supported(
     supported: tuple[tuple[str, tuple[Any, ...]], ...] = SUPPORTED,
     engine: str = "the batch engine",
     kinds: tuple[Kind, ...] = KINDS,
+    chains: bool = True,
 ) -> None:
     """Raise :class:`RulesError` naming the first setting ``engine`` does not play (of
-    ``supported``), or the first card whose effect it does not play (of ``kinds``)."""
+    ``supported``), or the first card whose effect it does not play (of ``kinds``; a card
+    that starts a no-draw chain, unless ``chains``)."""
     for key, accepted in supported:
         value = getattr(rules, key)
         if value not in accepted:
@@ -153,7 +159,7 @@ def check_supported(
                 f"{getattr(value, 'value', value)!r}: it plays {shown}"
             )
     for card in range(52):
-        why = _unplayed_effect(rules.effect_of(card), kinds)
+        why = _unplayed_effect(rules.effect_of(card), kinds, chains)
         if why is not None:
             words = list(dict.fromkeys(_KIND_WORDS[kind] for kind in kinds))
             shown = ", ".join(words[:-1]) + f" or {words[-1]}" if len(words) > 1 else words[0]
@@ -163,11 +169,12 @@ def check_supported(
             )
 
 
-def _unplayed_effect(eff: Effect, kinds: tuple[Kind, ...]) -> str | None:
-    """What of a card's effect an engine playing ``kinds`` does not play (None: all)."""
+def _unplayed_effect(eff: Effect, kinds: tuple[Kind, ...], chains: bool) -> str | None:
+    """What of a card's effect an engine playing ``kinds`` (and no-draw chains, if
+    ``chains``) does not play (None: all)."""
     if eff.names_seat:
         return f"it names a seat: {eff.named}"
-    if eff.no_draw:
+    if eff.no_draw and not chains:
         return "no draw after it"
     if eff.kind not in kinds:
         return f"it is of kind {eff.kind.value!r}"
@@ -183,7 +190,8 @@ class Batch:
 
     The state is in arrays (slot ``b``, seat ``s``): ``hands[b, s, k]`` (cards, ``EMPTY``
     for none), ``stock[b, :stock_len[b]]`` (top card last), ``total``, ``direction`` (+1
-    clockwise), ``turn``, ``lives[b, s]``, ``alive`` and ``in_hand`` (bit ``s`` per seat),
+    clockwise), ``turn``, ``lives[b, s]`` (pooled teams: each partner holds its side's
+    pool), ``alive`` and ``in_hand`` (bit ``s`` per seat),
     ``dealer``, ``starter`` and ``top`` (the pile's top card). After each :meth:`step`,
     ``over[b]`` tells the games that ended (their slot has a new game) with ``winners[b]``
     (a bit per seat), and ``loser[b]`` the seat that lost a life (-1 for none), with
@@ -191,7 +199,8 @@ class Batch:
     :data:`~ninetynine.engine.ledger.CAUSES`: over the limit or could not play; -1 for
     none); under online milestones ``milestones_paid[b, s]`` the lives each seat paid at
     them (the player for 33 or 66 crossed, the others for one made; width 0 under other
-    rules), and under 69's penny ``pot[b, 0]`` the lives paid in. ``hand_no[b]`` counts
+    rules), under 69's penny ``pot[b, 0]`` the lives paid in, and under an opening ban
+    ``turns[b, s]`` each seat's turns played (counted up to the ban). ``hand_no[b]`` counts
     the hands of each game from 1; a game that ended leaves
     its last lives and hand count in ``final_lives[b]`` and ``final_hands[b]``. Each array
     is in the smallest signed type that holds its values (:func:`fit`; cards are ``CARD``,
@@ -221,6 +230,7 @@ class Batch:
         first: np.ndarray | None = None,
         observed: bool = False,
         leader: Leader | None = None,
+        reinserter: Reinserter | None = None,
     ) -> None:
         self.rules = r = rules_for(rules, players)
         self.observed = observed
@@ -235,6 +245,7 @@ class Batch:
         self.rng = np.random.default_rng(seed)
         self.shuffler = shuffler or self._random_orders
         self.leader = leader or self._random_leaders
+        self.reinserter = reinserter or self._random_depths
         self._tables()
         self.decisions = 0
         b, decks, lives = batch, self.decks, self.start_lives
@@ -275,6 +286,12 @@ class Batch:
         # penny comes from: width 0 where the rules have neither
         self.milestones_paid = np.zeros((b, n if self.online else 0), life)
         self.pot = np.zeros((b, 1 if self.pays_pot else 0), fit(n * lives))
+        # under an opening ban, each seat's turns played (counted up to the ban's length)
+        self.turns = np.zeros((b, n if self.ban else 0), fit(self.ban))
+        # under a no-draw chain: the chain the seat to act faces, and the cards left in a run
+        chain = 1 if self.chains else 0
+        self.chain = np.zeros((b, chain), fit(4 * decks + 1))
+        self.plays_left = np.zeros((b, chain), fit(4 * decks + 1))
         self.hand_no = np.ones(b, count)
         self.final_lives = np.zeros((b, n), life)
         self.final_hands = np.zeros(b, count)
@@ -311,6 +328,9 @@ class Batch:
         "cause",
         "milestones_paid",
         "pot",
+        "turns",
+        "chain",
+        "plays_left",
         "hand_no",
         "final_lives",
         "final_hands",
@@ -392,6 +412,7 @@ class Batch:
             for k in range(h)
         ]
         self.low = (1 << (2 * h)) - 1
+        self.slot_bits_all = [3 << (2 * k) | 3 << (self.field + 2 * k) for k in range(h)]
         # seats: the next seat in a mask of seats after a seat, each way round
         masks = 1 << n
         nxt = np.zeros((masks, n, 2), fit(-1, n))
@@ -432,6 +453,17 @@ class Batch:
             kth[mask, : len(on)] = on
         self.kth = kth.ravel()
         self.start_lives: int = r.lives_for(n)
+        # an up-card starts each hand's total (the special ranks go back); an opening ban
+        # on the cards that set the limit for each seat's first turns (of the hand or game)
+        self.upcard = r.start_total is StartTotal.UPCARD
+        self.special = np.array([rank_of(c) in r.upcard_special for c in range(52)] + [True])
+        self.ban = r.king_ban_turns if r.opening_ban_cards() else 0
+        self.ban_by_hand = r.king_ban_scope is Scope.HAND
+        self.banned = np.array([c in r.opening_ban_cards() for c in range(53)])
+        # a no-draw chain (the Icelandic Queen): the next seat plays another chain card,
+        # or as many other cards in a row as the chain is long, drawing none
+        self.chain_card = np.array([c.effects[card].no_draw for card in range(52)] + [False])
+        self.chains = bool(self.chain_card.any())
         # pooled teams: per seat, the seats spending the same lives (as bits too)
         self.pooled = r.teams is Teams.POOLED
         self.partners = np.array(
@@ -450,6 +482,12 @@ class Batch:
         keys = self.rng.random(cards.shape)
         keys[np.arange(cards.shape[1]) >= counts[:, None]] = 2.0  # padding sorts last
         return np.take_along_axis(cards, np.argsort(keys, axis=1), axis=1)
+
+    def _random_depths(self, slots: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+        """A depth from ``low`` to ``high`` uniformly at random, per slot (the default
+        reinserter)."""
+        found: np.ndarray = self.rng.integers(low, high + 1)
+        return found
 
     def _random_leaders(self, slots: np.ndarray, alive: np.ndarray) -> np.ndarray:
         """A seat still in, uniformly at random, per slot (the default leader)."""
@@ -487,6 +525,51 @@ class Batch:
         self.played[slots] = 0  # a new hand
         if self.rules.direction is Direction.RESET:
             self.direction[slots] = 1
+        if self.ban_by_hand:
+            self.turns[slots] = 0
+        self.chain[slots] = self.plays_left[slots] = 0
+        if self.upcard:
+            self._turn_upcard(slots)
+
+    def _turn_upcard(self, slots: np.ndarray) -> None:
+        """Turn up the top card of each slot's stock to start the total; a special one goes
+        back into the stock (at a depth the reinserter draws, in the reference engine's
+        range) and the next is turned, until an ordinary one is (with none left to turn,
+        the total starts at 0)."""
+        while len(slots):
+            size = self.stock_len[slots].astype(np.int64)
+            rows = self.stock[slots]
+            at = np.arange(rows.shape[1])
+            ordinary = ~self.special[rows] & (at < size[:, None])
+            has = ordinary.any(axis=1)
+            slots, size, rows, ordinary = slots[has], size[has], rows[has], ordinary[has]
+            card = rows[np.arange(len(slots)), size - 1]
+            special = self.special[card]
+            turned, up = slots[~special], card[~special]
+            self.stock_len[turned] -= 1
+            self.top[turned] = up
+            total = self.results(up, np.zeros_like(up), np.zeros(len(up), np.int64))
+            if self.rules.below_zero is not BelowZero.ALLOW:
+                total = np.maximum(total, 0)  # a house rule's minus card starts at 0
+            self.total[turned] = np.minimum(total, self.limit)
+            if self.observed:
+                self.face_up[turned] = self._face_up_with(
+                    self.face_up[turned], up, np.zeros(len(up), bool)
+                )
+                self.recent[turned] = np.concatenate(
+                    [up[:, None], self.recent[turned][:, :-1]], axis=1
+                )
+            # a special card back in, from the top: not above the next ordinary card, in
+            # the middle third of the stock (Q40)
+            back = np.nonzero(special)[0]
+            slots, card, rows = slots[back], card[back], rows[back]
+            size = size[back] - 1  # the stock without it
+            highest = np.where(ordinary[back], at, -1).max(axis=1)
+            low = np.maximum(-(-size // 3), size - highest)
+            depth = self.reinserter(slots, low, np.maximum(low, 2 * size // 3))
+            place = (size - depth)[:, None]  # from the bottom
+            moved = np.take_along_axis(rows, np.where(at < place, at, np.maximum(at - 1, 0)), 1)
+            self.stock[slots] = np.where(at == place, card[:, None], moved)
 
     def _restock(self, slots: np.ndarray) -> np.ndarray:
         """Shuffle the pile (but its top card, where the rules keep it) into the empty
@@ -587,6 +670,7 @@ class Batch:
         self.lives[slots] = self.start_lives
         self.alive[slots] = (1 << n) - 1
         self.pot[slots] = 0
+        self.turns[slots] = 0
         self.starter[slots] = first
         self.dealer[slots] = (first - 1) % n
         self.direction[slots] = 1
@@ -627,7 +711,7 @@ class Batch:
             return
         # from the stock: the old hands go face down under the pile
         self.hands[slots] = EMPTY
-        need = self.popcount[alive] * self.hand_size
+        need = self.popcount[alive] * self.hand_size + self.upcard
         enough = self.stock_len[slots] >= need
         if enough.any():
             self._deal(slots[enough])
@@ -642,10 +726,27 @@ class Batch:
         h = self.hand_size
         at: slice | np.ndarray = slice(None) if slots is None else slots
         base = (np.clip(self.total[at], -1, self.limit).astype(np.intp) + 1) * 53
-        held = self.hands.reshape(-1, h)[self._first_row[at] + self.turn[at]]  # (b, h)
+        row = self._first_row[at] + self.turn[at]
+        held = self.hands.reshape(-1, h)[row]  # (b, h)
         pattern = self.slot_bits[0][base + held[:, 0]]
         for k in range(1, h):
             pattern |= self.slot_bits[k][base + held[:, k]]
+        if self.ban:  # a banned card has no choice at all
+            total = self.total[at]
+            banning = self.turns.reshape(-1)[row] < self.ban
+            if not self.rules.king_ban_at_limit:
+                banning &= total != self.limit
+            for k in range(h):
+                off = banning & self.banned[held[:, k]]
+                pattern &= ~np.where(off, self.slot_bits_all[k], 0)
+        if self.chains:  # a run holds no chain card; one too short to finish is not begun
+            in_run, faced = self.plays_left[at, 0] > 0, self.chain[at, 0]
+            chained = self.chain_card[held]
+            others = (~chained & (held != EMPTY)).sum(axis=1)
+            short = ~in_run & (faced > others)
+            for k in range(h):
+                off = np.where(chained[:, k], in_run, short)
+                pattern &= ~np.where(off, self.slot_bits_all[k], 0)
         return pattern & self.low, pattern >> self.field
 
     def legal(self, slots: np.ndarray | None = None) -> np.ndarray:
@@ -716,6 +817,9 @@ class Batch:
         card[down] = EMPTY
         new = self.results(card, actions & 1, total)
         lost = (new > self.limit) | down
+        if self.ban:  # a turn played (counted as far as the ban)
+            turns, row = self.turns.reshape(-1), (self._first_row[at] + turn)[~down]
+            turns[row] = np.minimum(turns[row] + 1, self.ban)
         # the seat to act draws and passes the turn unless it went over, or a milestone
         # ended the hand (the limit made) or the game, or put it out (``ended``, ``over``
         # and ``out``, per slot stepped: under milestones alone)
@@ -753,6 +857,14 @@ class Batch:
                 at,
                 np.where(down[:, None], recent, np.concatenate([card[:, None], recent[:, :-1]], 1)),
             )
+        if self.chains:  # a run's cards draw none, and the turn stays till it is played out
+            left, faced = self.plays_left[at, 0], self.chain[at, 0]
+            chained, in_run = self.chain_card[card], left > 0
+            starts = ~in_run & (faced > 0) & ~chained  # a run's first card
+            run_left = np.where(in_run, left - 1, np.where(starts, faced - 1, 0))
+            moves_on &= ~(in_run | starts)
+            self.plays_left[at, 0] = np.where(lost, 0, run_left)
+            self.chain[at, 0] = np.where(lost | ~chained, 0, faced + 1)
         # the card leaves the hand, and a play that moves on draws into its slot
         stock_len = self.stock_len[at]
         stocked = stock_len > 0
@@ -774,6 +886,8 @@ class Batch:
         if self.again_two:  # a reverse with two in the hand: the same seat plays again
             again = (self.flip[card] < 0) & (self.popcount[in_hand] == 2)
             nxt = np.where(again & (in_hand >> turn & 1 == 1), turn, nxt)
+        if self.chains:
+            nxt = np.where(run_left > 0, turn, nxt)
         self._set("turn", at, np.where(lost, turn, nxt))
         if self.rule_69 is not Rule69.NONE:
             self._sixty_nine(where, turn, total, new, ~lost if over is None else ~(lost | over))

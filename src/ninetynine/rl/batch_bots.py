@@ -32,6 +32,7 @@ from ninetynine.rules.settings import (
     Rule69,
     Rules,
     Starter,
+    StartTotal,
     StockEmpty,
     Teams,
     Thresholds,
@@ -48,6 +49,7 @@ _NONE = np.iinfo(np.int64).min  # the score of a choice that is not a candidate
 _BEYOND_BASE: dict[str, tuple[Any, ...]] = {
     "thresholds": (Thresholds.NONE,),
     "teams": (Teams.NONE,),
+    "start_total": (StartTotal.ZERO,),
     "rule_69": (Rule69.NONE,),
     "game_end": (GameEnd.LAST_SURVIVOR,),
     "elimination": (Elimination.AT_ZERO,),
@@ -58,6 +60,7 @@ _BEYOND_BASE: dict[str, tuple[Any, ...]] = {
     "stock_empty": (StockEmpty.RESHUFFLE_KEEP_TOP, StockEmpty.NO_DRAW),
 }
 BASE_PARTS = tuple((key, _BEYOND_BASE.get(key, values)) for key, values in SUPPORTED) + (
+    ("king_ban_turns", (0,)),
     ("reverse_with_two_players", (True,)),
     ("clear_pile_on_reset", (False,)),
 )
@@ -66,7 +69,7 @@ BASE_PARTS = tuple((key, _BEYOND_BASE.get(key, values)) for key, values in SUPPO
 def check_base_parts(rules: Rules, engine: str) -> None:
     """Raise :class:`RulesError` naming the first setting or card outside the base games'
     parts (:data:`BASE_PARTS`, and no skipping card) that ``engine`` does not play."""
-    check_supported(rules, BASE_PARTS, engine, (Kind.ADD, Kind.SET))
+    check_supported(rules, BASE_PARTS, engine, (Kind.ADD, Kind.SET), chains=False)
     skipping = [card for card in range(52) if rules.effect_of(card).skip]
     if skipping:
         raise RulesError(

@@ -79,8 +79,10 @@ class BatchEncoding:
         out[:, base] = bt.direction[slots] > 0
         out[:, base + 1] = np.minimum(bt.stock_len[slots] / enc.deck_size, 1.0)
         out[:, base + 2] = not over  # in play (the batch draws at once: never drawing)
-        # base + 3 .. 6: drawing, no-draw chains, extra plays, cards owed: none in the
-        # rules the batch plays
+        # base + 3 and 6: drawing, cards owed: none in the rules the batch plays
+        if bt.chains:  # the no-draw chain faced, and the cards left to play in a run
+            out[:, base + 4] = np.minimum(bt.chain[slots, 0], n) / n
+            out[:, base + 5] = np.minimum(bt.plays_left[slots, 0], n) / n
         out[:, base + 7] = turn == seats
         if enc.version >= 2:
             base, copies = b["played"].start, np.float32(4 * enc.decks)

@@ -57,19 +57,20 @@ from ninetynine.rules.settings import (
     Rule69,
     Rules,
     Starter,
+    StartTotal,
     StockEmpty,
     Teams,
     Thresholds,
 )
 
 # what the JAX engine plays: the NumPy engine's settings but a leader drawn for each hand,
-# online milestones, the 69 rule and pooled teams, and its cards but those that double or
-# halve
-_NOT_PLAYED = (Starter.RANDOM, Thresholds.ONLINE, Teams.POOLED)
+# online milestones, the 69 rule, pooled teams, the up-card and the opening ban, and its
+# cards but those that double or halve
+_NOT_PLAYED = (Starter.RANDOM, Thresholds.ONLINE, Teams.POOLED, StartTotal.UPCARD)
 PLAYS = tuple(
     (key, (Rule69.NONE,) if key == "rule_69" else tuple(v for v in values if v not in _NOT_PLAYED))
     for key, values in SUPPORTED
-)
+) + (("king_ban_turns", (0,)),)
 KINDS = (Kind.ADD, Kind.SET)
 NONE, DECK, PILE = 0, 1, 2  # what a step shuffles: nothing, every card, the pile but its top
 I32 = jnp.int32
@@ -146,7 +147,7 @@ class Engine:
     """The pure functions of one rule set and table size (see :func:`engine`)."""
 
     def __init__(self, rules: Rules, players: int) -> None:
-        check_supported(rules, PLAYS, "the JAX engine", KINDS)
+        check_supported(rules, PLAYS, "the JAX engine", KINDS, chains=False)
         t = Batch(rules, players, 1, seed=0)  # the tables
         self.rules, self.n, self.hand_size = rules, players, t.hand_size
         if 4 * t.hand_size + 1 > 31:  # the legal patterns' two bit fields in an int32
