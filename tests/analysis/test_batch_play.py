@@ -90,6 +90,7 @@ def replayed(cell: Cell, rows: GameRows, seed: int) -> dict[str, list[object]]:
         ("J-TEAM", 4),  # pooled lives: both partners win
         ("P-UPCARD", 4),
         ("IS", 4),
+        ("P-BORDERS", 4),  # ranked by score
     ],
 )
 def test_batch_rows_are_the_fast_paths_on_the_same_games(preset: str, players: int) -> None:

@@ -15,7 +15,7 @@ import pytest
 
 from ninetynine import load_rules
 from ninetynine.engine.actions import Lead, Reinsert, Shuffle
-from ninetynine.engine.ledger import CROSSED, MADE, LedgerState
+from ninetynine.engine.ledger import BORDER, CROSSED, MADE, LedgerState
 from ninetynine.engine.state import CHANCE, DOWN, OVER
 from ninetynine.engine.tables import card_of
 from ninetynine.errors import RulesError
@@ -125,6 +125,22 @@ HOUSE_CHAIN = {
     },
 }
 
+# one game point a hand, floored at 0, ties at the target shared, a border crossed going
+# down free, the bust sitting out, and 69 an extra point
+HOUSE_POINTS = {
+    "preset": "P-BORDERS",
+    "rules": {
+        "points_per_hand": 1,
+        "points_floor_zero": True,
+        "points_tie": "shared",
+        "points_target": 3,
+        "border_cross_backward_costs": False,
+        "after_bust": "sit_out",
+        "no_legal_play": "lay_down",
+        "rule_69": "extra_point",
+    },
+}
+
 
 def reference_game(preset: str | Rules, players: int, seed: int) -> dict:
     """A random game on the reference engine: its first seat, every shuffle and leader
@@ -190,6 +206,7 @@ def dealt(state: LedgerState, paid: int) -> dict:
         "leader": (state.starter, state.dealer),
         "hands": [sorted(h) for h in state.hands],
         "paid": state.paid[paid:],
+        "points": (list(state.points), list(state.scores)),
     }
 
 
@@ -213,6 +230,8 @@ def check_paid(batch: Batch, slot: int, paid: list[tuple[int, int, int]], mover:
     for seat, lives in enumerate([] if milestones is None else milestones[slot].tolist()):
         if lives:
             got[seat, CROSSED if seat == mover else MADE] += lives
+    if getattr(batch, "points_game", False) and batch.borders_lost[slot, 0]:
+        got[mover, BORDER] += int(batch.borders_lost[slot, 0])  # game points at borders
     assert got == want
 
 
@@ -334,6 +353,11 @@ class ScriptedDepths:
         ("IS", 8),
         (HOUSE_CHAIN, 3),
         (HOUSE_CHAIN, 6),
+        ("P-BORDERS", 3),  # game points: a point a border crossed, scores to 15
+        ("P-BORDERS", 5),
+        (HOUSE_POINTS, 4),
+        (HOUSE_POINTS, 2),
+        ({"preset": "P-BORDERS", "rules": {"points_tie": "shared", "points_target": 8}}, 4),
         (HOUSE_TEAM, 4),
         (
             {
@@ -456,6 +480,9 @@ def replay(batch: Any, games: list[dict]) -> int:
             assert not batch.over[g]
             assert (batch.total[g], batch.lives[g].tolist(), batch.turn[g]) == (total, lives, turn)
             assert batch.hand_no[g] == deal["hand"]
+            if getattr(batch, "points_game", False):  # game points: the hand's and scores
+                points = (batch.points[g].tolist(), batch.scores[g].tolist())
+                assert points == deal["points"]
             assert (batch.starter[g], batch.dealer[g]) == deal["leader"]
             if deal["hand"] != game["deals"][step[g] - 1]["hand"]:  # a new hand, as dealt
                 assert held(batch, g) == deal["hands"]
@@ -481,8 +508,8 @@ def test_the_batch_names_what_it_does_not_play() -> None:
     with pytest.raises(RulesError) as e:
         Batch("TW", 4, 8)
     assert "batch engine" in str(e.value) and "\n" not in str(e.value)
-    with pytest.raises(RulesError, match="'scoring' = 'game_points'"):
-        Batch("P-BORDERS", 4, 8)
+    with pytest.raises(RulesError, match="'instant_hands'"):
+        Batch("P-UPCARD-INSTANT", 4, 8)
     optional = load_rules(
         {"preset": "P-2P-AGAIN", "rules": {"two_player_reverse": "play_again_optional"}}
     )

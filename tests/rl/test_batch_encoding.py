@@ -42,6 +42,7 @@ HOUSE = load_rules(HOUSE_SIT_OUT)
         ("J-TEAM", 4, 2),  # each partner shows the pool's lives
         ("P-UPCARD", 4, 2),  # the up-card face up; the opening ban in the mask
         ("IS", 5, 2),  # the chain faced and the run left; chain cards out of the mask
+        ("P-BORDERS", 4, 2),  # each seat's game points and score
         (HOUSE, 5, 2),  # leaders drawn; an out player's hand under the pile
     ],
     ids=str,

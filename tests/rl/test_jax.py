@@ -116,7 +116,7 @@ def test_the_per_game_functions_vmapped_play_whole_games() -> None:
     [
         ("TW", "'starter' = 'random'"),  # a leader drawn: the NumPy engine plays it
         (load_rules({"preset": "P", "rules": {"starter": "random"}}), "'starter' = 'random'"),
-        ("P-ONLINE", "'thresholds' = 'online'"),  # the NumPy engine plays these three
+        ("P-ONLINE", "'thresholds' = 'online'"),  # the NumPy engine plays these
         ("P-69", "'rule_69' = 'penny_from_pool'"),
         ("J-TEAM", "'teams' = 'pooled'"),
         ("P-UPCARD", "'start_total' = 'upcard'"),
@@ -125,8 +125,8 @@ def test_the_per_game_functions_vmapped_play_whole_games() -> None:
             "card QS of these rules (no draw after it)",
         ),
         (load_rules({"preset": "P", "rules": {"cards": {"2": "double"}}}), "kind 'double'"),
-        ("P-BORDERS", "'scoring' = 'game_points'"),  # neither engine plays it
-        ("CN99", "'eliminated_hand' = 'face_up'"),
+        ("P-BORDERS", "'scoring' = 'game_points'"),
+        ("CN99", "'eliminated_hand' = 'face_up'"),  # neither engine plays it
     ],
 )
 def test_the_jax_engine_names_what_it_does_not_play(preset: str | Rules, named: str) -> None:

@@ -116,6 +116,7 @@ def lowest_legal(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         ("J-TEAM", 4, "greedy-keep", "rotate", "game"),  # the partner's win is the learner's
         ("P-UPCARD", 4, "greedy", "rotate", "life"),  # the opening ban in the masks
         ("IS", 4, "greedy-keep", "rotate", "game"),  # a run of cards: the same seat again
+        ("P-BORDERS", 4, "greedy", "rotate", "life"),  # game points lost at borders
     ],
 )
 def test_the_vector_env_plays_as_the_reference_engine(
@@ -206,7 +207,8 @@ def test_an_illegal_action_raises_or_loses() -> None:
 def test_the_vector_env_names_what_it_does_not_take() -> None:
     for kwargs, match in [
         ({"rules": "TW"}, "batch engine"),
-        ({"rules": "P-BORDERS"}, "scoring"),
+        ({"rules": "P-UPCARD-INSTANT"}, "instant_hands"),
+        ({"rules": "P-BORDERS", "opponents": "heuristic-v1"}, "'scoring' = 'game_points'"),
         ({"rules": "QC", "opponents": "heuristic-v1"}, "'thresholds' = 'online'"),
         (
             {

@@ -35,10 +35,10 @@ from ninetynine.arena.game import seed_of
 from ninetynine.bots.base import close_bot, make_bot
 from ninetynine.bots.random_bot import RandomBot
 from ninetynine.engine.fields import EndReason
-from ninetynine.engine.ledger import CAUSES, CROSSED, MADE
+from ninetynine.engine.ledger import BORDER, CAUSES, CROSSED, MADE
 from ninetynine.errors import NinetyNineError, RulesError
 from ninetynine.rules.cards import rank_of
-from ninetynine.rules.settings import GameEnd, Teams
+from ninetynine.rules.settings import GameEnd, Scoring, Teams
 
 if TYPE_CHECKING:  # for the annotations only: NumPy is imported where a chunk is played
     import numpy as np
@@ -184,10 +184,12 @@ class Recorder:
         self.np = np
         self.cell, self.batch, self.chunk, self.seed = cell, batch, chunk, seed
         self.first_game, self.rules_hash = chunk.start, rules_hash(cell.rules)
-        # how its games end: the last one (or pooled team) in, or the first one out (the
-        # batch plays no other)
+        # how its games end: the last one (or pooled team) in, the first one out, or a
+        # score at the target (the batch plays no other)
         if cell.rules.game_end is GameEnd.FIRST_OUT:
             reason = EndReason.FIRST_OUT
+        elif cell.rules.scoring is Scoring.GAME_POINTS:
+            reason = EndReason.POINTS
         elif cell.rules.teams is Teams.POOLED:
             reason = EndReason.LAST_TEAM
         else:
@@ -237,6 +239,10 @@ class Recorder:
             self.lost[lost, b.cause[lost], seat] += paid
             self.game_lost[lost, seat] += paid
             self.loser[lost] = seat
+        if b.points_game:  # borders: the player's points
+            crossed = np.where(live, b.borders_lost[:, 0], 0)
+            self.lost[self.slots, BORDER, mover] += crossed
+            self.game_lost[self.slots, mover] += crossed
         if b.online:  # milestones: the player paid for crossing, the others for making
             paid = np.where(live[:, None], b.milestones_paid, 0)
             if paid.any():
@@ -264,7 +270,8 @@ class Recorder:
                     (
                         done,
                         b.winners[done],
-                        b.final_lives[done],
+                        # what the places rank by: lives left, or the score
+                        (b.final_scores if b.points_game else b.final_lives)[done],
                         b.final_hands[done],
                         self.moves[done],
                         self.game_lost[done],
@@ -303,8 +310,7 @@ class Recorder:
         held = dealt < 52  # a hand's empty places hold 52 or more
         hands.cards = dealt[held].tolist()  # row by row, seat by seat
         hands.sizes = held.sum(axis=2).ravel().tolist()
-        # by row, cause, seat, as HandColumns keeps them (no thresholds nor game points on
-        # the batch engine: only the causes it plays are ever paid)
+        # by row, cause, seat, as HandColumns keeps them
         hands.lost = _ints(lost[order])
         return ChunkRows(self.chunk, hands, games)
 

@@ -47,6 +47,7 @@ from ninetynine.rules.settings import (
     NewRoundDeal,
     NoLegalPlay,
     OnlineCross,
+    PointsTie,
     Pot,
     Restock,
     Rule69,
@@ -72,16 +73,25 @@ RANK_OF = np.array([rank_of(card) for card in range(EMPTY)] + [13], np.int64)
 
 # (key, the values the batch engine plays): the first setting outside them is named
 SUPPORTED: tuple[tuple[str, tuple[Any, ...]], ...] = (
-    ("scoring", (Scoring.LIVES,)),
-    ("thresholds", (Thresholds.NONE, Thresholds.ONLINE)),
-    ("rule_69", (Rule69.NONE, Rule69.RESET_TO_ZERO, Rule69.PENNY_FROM_POOL, Rule69.OTHERS_DRINK)),
+    ("scoring", (Scoring.LIVES, Scoring.GAME_POINTS)),
+    ("thresholds", (Thresholds.NONE, Thresholds.ONLINE, Thresholds.BORDERS)),
+    (
+        "rule_69",
+        (
+            Rule69.NONE,
+            Rule69.RESET_TO_ZERO,
+            Rule69.PENNY_FROM_POOL,
+            Rule69.OTHERS_DRINK,
+            Rule69.EXTRA_POINT,
+        ),
+    ),
     ("instant_hands", ((),)),  # none
     ("start_total", (StartTotal.ZERO, StartTotal.UPCARD)),
     ("draw", (Draw.AUTO,)),
     ("restock", (Restock.LAZY,)),
     ("teams", (Teams.NONE, Teams.POOLED)),
     ("game_end", (GameEnd.LAST_SURVIVOR, GameEnd.FIRST_OUT)),
-    ("elimination", (Elimination.AT_ZERO, Elimination.CANNOT_PAY)),
+    ("elimination", (Elimination.AT_ZERO, Elimination.CANNOT_PAY, Elimination.NEVER)),
     ("eliminated_hand", (EliminatedHand.KEEP, EliminatedHand.UNDER_PILE)),
     ("starter", (Starter.LEFT_OF_DEALER, Starter.LEFT_OF_LOSER, Starter.LOSER, Starter.RANDOM)),
     ("stuck", (Stuck.BUST,)),
@@ -292,6 +302,13 @@ class Batch:
         chain = 1 if self.chains else 0
         self.chain = np.zeros((b, chain), fit(4 * decks + 1))
         self.plays_left = np.zeros((b, chain), fit(4 * decks + 1))
+        # under game points: each seat's points this hand and score, the points the seat
+        # to act lost at borders this step, and a game's final scores
+        points = n if self.points_game else 0
+        self.points = np.zeros((b, points), np.int16)
+        self.scores = np.zeros((b, points), np.int16)
+        self.borders_lost = np.zeros((b, 1 if self.points_game else 0), np.int8)
+        self.final_scores = np.zeros((b, points), np.int16)
         self.hand_no = np.ones(b, count)
         self.final_lives = np.zeros((b, n), life)
         self.final_hands = np.zeros(b, count)
@@ -331,6 +348,10 @@ class Batch:
         "turns",
         "chain",
         "plays_left",
+        "points",
+        "scores",
+        "borders_lost",
+        "final_scores",
         "hand_no",
         "final_lives",
         "final_hands",
@@ -464,6 +485,10 @@ class Batch:
         # or as many other cards in a row as the chain is long, drawing none
         self.chain_card = np.array([c.effects[card].no_draw for card in range(52)] + [False])
         self.chains = bool(self.chain_card.any())
+        # game points (the borders game): a hand's points, lost a point a border crossed
+        # (33:34, 66:67, 99:100) and for laying down, summed into scores at its end
+        self.points_game = r.scoring is Scoring.GAME_POINTS
+        self.border_values = r.border_values
         # pooled teams: per seat, the seats spending the same lives (as bits too)
         self.pooled = r.teams is Teams.POOLED
         self.partners = np.array(
@@ -528,6 +553,7 @@ class Batch:
         if self.ban_by_hand:
             self.turns[slots] = 0
         self.chain[slots] = self.plays_left[slots] = 0
+        self.points[slots] = self.rules.points_per_hand
         if self.upcard:
             self._turn_upcard(slots)
 
@@ -671,6 +697,7 @@ class Batch:
         self.alive[slots] = (1 << n) - 1
         self.pot[slots] = 0
         self.turns[slots] = 0
+        self.scores[slots] = 0
         self.starter[slots] = first
         self.dealer[slots] = (first - 1) % n
         self.direction[slots] = 1
@@ -683,8 +710,14 @@ class Batch:
         return found
 
     def _end_hand(self, slots: np.ndarray, loser: np.ndarray) -> None:
-        """The hand is over (``loser`` lost it; -1: nobody, a milestone ended it): the next
-        leader and the new deal."""
+        """The hand is over (``loser`` lost it; -1: nobody, a milestone ended it): its
+        points scored (ending the game at the target), the next leader and the new deal."""
+        if self.points_game:
+            over = self._score_hand(slots)
+            if over.any():
+                slots, loser = slots[~over], loser[~over]
+                if not len(slots):
+                    return
         alive = self.alive[slots]
         self.hand_no[slots] += 1
         cw = np.ones(len(slots), np.int64)
@@ -817,6 +850,14 @@ class Batch:
         card[down] = EMPTY
         new = self.results(card, actions & 1, total)
         lost = (new > self.limit) | down
+        if self.points_game:  # a point for each border the play crossed
+            self.borders_lost.fill(0)
+            crossed = self._borders_crossed(total, new)
+            if crossed.any():
+                row = self._first_row[at] + turn
+                points = self.points.reshape(-1)
+                points[row] -= crossed
+                self.borders_lost[at, 0] = crossed
         if self.ban:  # a turn played (counted as far as the ban)
             turns, row = self.turns.reshape(-1), (self._first_row[at] + turn)[~down]
             turns[row] = np.minimum(turns[row] + 1, self.ban)
@@ -925,9 +966,13 @@ class Batch:
         bit = np.int64(1) << seat
         self.loser[slots] = seat
         self.cause[slots] = np.where(played, OVER_, CANNOT_PLAY)
-        # (a seat a milestone of this play put out has no lives left: it pays nothing)
-        self.paid[slots], out = self._charge(slots, seat, rules.bust_penalty)
-        ended = self._eliminate(slots, seat, out)
+        if self.points_game:  # no life: a game point for laying down, and nobody out
+            self.paid[slots] = ~played
+            self.points[slots, seat] -= ~played
+            ended = np.zeros(len(slots), bool)
+        else:  # (a seat a milestone of this play put out has no lives left: it pays 0)
+            self.paid[slots], out = self._charge(slots, seat, rules.bust_penalty)
+            ended = self._eliminate(slots, seat, out)
         if ended.any():
             self._finish(slots[ended])
             keep = ~ended
@@ -1001,18 +1046,53 @@ class Batch:
         found: np.ndarray = self.popcount[self.alive[slots]] <= 1
         return found
 
-    def _finish(self, done: np.ndarray) -> None:
-        """The games of ``done`` are over: their winners and final state (shown to
-        ``on_over``), then new games in their slots."""
+    def _finish(self, done: np.ndarray, winners: np.ndarray | None = None) -> None:
+        """The games of ``done`` are over: their winners (by default the last seats in, or
+        the first one out's rule) and final state (shown to ``on_over``), then new games in
+        their slots."""
         self.over[done] = True
-        first_out = self.rules.game_end is GameEnd.FIRST_OUT
-        # the last seats in (a pooled side goes out together: both partners win)
-        self.winners[done] = self._most_lives(done) if first_out else self.alive[done]
+        if winners is None:  # (a pooled side goes out together: both partners win)
+            first_out = self.rules.game_end is GameEnd.FIRST_OUT
+            winners = self._most_lives(done) if first_out else self.alive[done]
+        self.winners[done] = winners
+        self.final_scores[done] = self.scores[done]
         self.final_lives[done] = self.lives[done]
         self.final_hands[done] = self.hand_no[done]
         if self.on_over is not None:
             self.on_over(done)
         self._new_games(done)
+
+    # Milestones, borders and 69 -----------------------------------------------------
+
+    def _borders_crossed(self, old: np.ndarray, new: np.ndarray) -> np.ndarray:
+        """How many borders a play from ``old`` to ``new`` crosses (those at or above the
+        lower total and below the higher; going back costs only where the rules say)."""
+        low, high = np.minimum(old, new), np.maximum(old, new)
+        crossed = sum((low <= border) & (border < high) for border in self.border_values)
+        if not self.rules.border_cross_backward_costs:
+            crossed = np.where(new < old, 0, crossed)
+        found: np.ndarray = np.asarray(crossed, np.int64)
+        return found
+
+    def _score_hand(self, slots: np.ndarray) -> np.ndarray:
+        """Add each slot's hand points to the scores (at least 0 each, where the rules
+        floor them); where the top score has reached the target (alone, or shared where
+        ties share), the game is over, won by the leaders. Returns where."""
+        rules = self.rules
+        points = self.points[slots]
+        if rules.points_floor_zero:
+            points = np.maximum(points, 0)
+        scores = self.scores[slots] + points
+        self.scores[slots] = scores
+        top = scores.max(axis=1, keepdims=True)
+        leaders = scores == top
+        alone = leaders.sum(axis=1) == 1
+        over = (top[:, 0] >= rules.points_target) & (alone | (rules.points_tie is PointsTie.SHARED))
+        if over.any():
+            bits = (leaders[over].astype(np.int64) << np.arange(self.n)).sum(axis=1)
+            self._finish(slots[over], bits)
+        found: np.ndarray = over
+        return found
 
     # Milestones and 69 --------------------------------------------------------------
 
@@ -1072,6 +1152,8 @@ class Batch:
             makes &= old < target
         if self.rule_69 is Rule69.RESET_TO_ZERO:
             self.total[slots[makes]] = 0
+        elif self.rule_69 is Rule69.EXTRA_POINT:
+            self.points[slots[makes], seat[makes]] += 1
         elif self.penny:
             makes &= self.pot[slots, 0] > 0
             at, who = slots[makes], seat[makes]

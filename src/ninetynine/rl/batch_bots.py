@@ -31,6 +31,7 @@ from ninetynine.rules.settings import (
     GameEnd,
     Rule69,
     Rules,
+    Scoring,
     Starter,
     StartTotal,
     StockEmpty,
@@ -47,6 +48,7 @@ _NONE = np.iinfo(np.int64).min  # the score of a choice that is not a candidate
 # What the batch engine plays of the base games' parts (P, K, G, J and the settings their
 # variations use): heuristic-v1's estimates of what a play leads to know no more
 _BEYOND_BASE: dict[str, tuple[Any, ...]] = {
+    "scoring": (Scoring.LIVES,),
     "thresholds": (Thresholds.NONE,),
     "teams": (Teams.NONE,),
     "start_total": (StartTotal.ZERO,),

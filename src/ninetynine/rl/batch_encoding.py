@@ -96,13 +96,16 @@ class BatchEncoding:
         self, out: np.ndarray, slots: np.ndarray, seats: np.ndarray, turn: np.ndarray
     ) -> None:
         """Per seat from the observer's on: alive, in the hand, to act, dealer, hand size and
-        lives, as :meth:`Encoding._seats <ninetynine.rl.encoding.Encoding._seats>`."""
+        lives (or game points and score), as
+        :meth:`Encoding._seats <ninetynine.rl.encoding.Encoding._seats>`."""
         enc, bt = self.enc, self.batch
         n, base = enc.players, enc.blocks["seats"].start
         size = max(1, enc.rules.hand_size)
         alive, in_hand, dealer = bt.alive[slots], bt.in_hand[slots], bt.dealer[slots]
         sizes = (bt.hands[slots] != EMPTY).sum(axis=2)  # (k, n)
         lives = bt.lives[slots]
+        rules = enc.rules
+        points, scores = bt.points[slots], bt.scores[slots]  # (width 0 without game points)
         k = np.arange(len(slots))
         for j in range(n):
             s = (seats + j) % n
@@ -112,7 +115,12 @@ class BatchEncoding:
             out[:, at + 2] = s == turn
             out[:, at + 3] = s == dealer
             out[:, at + 4] = np.minimum(sizes[k, s] / (2 * size), 1.0)
-            out[:, at + 5] = np.minimum(lives[k, s] / (2 * enc.lives), 1.0)
+            if bt.points_game:
+                top = 2 * rules.points_per_hand or 1
+                out[:, at + 5] = np.minimum(np.maximum(points[k, s], 0) / top, 1.0)
+                out[:, at + 6] = np.minimum(np.maximum(scores[k, s], 0) / enc.points, 1.0)
+            else:
+                out[:, at + 5] = np.minimum(lives[k, s] / (2 * enc.lives), 1.0)
 
     def mask(self, slots: np.ndarray, legal: np.ndarray) -> np.ndarray:
         """The canonical legal-action masks (int8, one row per slot) of the seat to act in

@@ -56,6 +56,7 @@ from ninetynine.rules.settings import (
     NoLegalPlay,
     Rule69,
     Rules,
+    Scoring,
     Starter,
     StartTotal,
     StockEmpty,
@@ -64,9 +65,17 @@ from ninetynine.rules.settings import (
 )
 
 # what the JAX engine plays: the NumPy engine's settings but a leader drawn for each hand,
-# online milestones, the 69 rule, pooled teams, the up-card and the opening ban, and its
-# cards but those that double or halve
-_NOT_PLAYED = (Starter.RANDOM, Thresholds.ONLINE, Teams.POOLED, StartTotal.UPCARD)
+# online milestones, game points, the 69 rule, pooled teams, the up-card and the opening
+# ban, and its cards but those that double or halve or start a no-draw chain
+_NOT_PLAYED = (
+    Starter.RANDOM,
+    Thresholds.ONLINE,
+    Thresholds.BORDERS,
+    Scoring.GAME_POINTS,
+    Elimination.NEVER,
+    Teams.POOLED,
+    StartTotal.UPCARD,
+)
 PLAYS = tuple(
     (key, (Rule69.NONE,) if key == "rule_69" else tuple(v for v in values if v not in _NOT_PLAYED))
     for key, values in SUPPORTED
