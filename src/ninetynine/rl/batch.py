@@ -305,7 +305,9 @@ class Batch:
         # under game points: each seat's points this hand and score, the points the seat
         # to act lost at borders this step, and a game's final scores
         points = n if self.points_game else 0
-        self.points = np.zeros((b, points), np.int16)
+        # (a hand's points move by a border or two a play, a 69, a lay-down)
+        plays, start = 52 * decks, r.points_per_hand
+        self.points = np.zeros((b, points), fit(start - 2 * plays, start + plays))
         self.scores = np.zeros((b, points), np.int16)
         self.borders_lost = np.zeros((b, 1 if self.points_game else 0), np.int8)
         self.final_scores = np.zeros((b, points), np.int16)
@@ -550,10 +552,12 @@ class Batch:
         self.played[slots] = 0  # a new hand
         if self.rules.direction is Direction.RESET:
             self.direction[slots] = 1
-        if self.ban_by_hand:
+        if self.ban and self.ban_by_hand:
             self.turns[slots] = 0
-        self.chain[slots] = self.plays_left[slots] = 0
-        self.points[slots] = self.rules.points_per_hand
+        if self.chains:
+            self.chain[slots] = self.plays_left[slots] = 0
+        if self.points_game:
+            self.points[slots] = self.rules.points_per_hand
         if self.upcard:
             self._turn_upcard(slots)
 
@@ -695,9 +699,12 @@ class Batch:
             first = self.rng.integers(0, n, len(slots))
         self.lives[slots] = self.start_lives
         self.alive[slots] = (1 << n) - 1
-        self.pot[slots] = 0
-        self.turns[slots] = 0
-        self.scores[slots] = 0
+        if self.pays_pot:
+            self.pot[slots] = 0
+        if self.ban:
+            self.turns[slots] = 0
+        if self.points_game:
+            self.scores[slots] = 0
         self.starter[slots] = first
         self.dealer[slots] = (first - 1) % n
         self.direction[slots] = 1
@@ -1055,14 +1062,15 @@ class Batch:
             first_out = self.rules.game_end is GameEnd.FIRST_OUT
             winners = self._most_lives(done) if first_out else self.alive[done]
         self.winners[done] = winners
-        self.final_scores[done] = self.scores[done]
+        if self.points_game:
+            self.final_scores[done] = self.scores[done]
         self.final_lives[done] = self.lives[done]
         self.final_hands[done] = self.hand_no[done]
         if self.on_over is not None:
             self.on_over(done)
         self._new_games(done)
 
-    # Milestones, borders and 69 -----------------------------------------------------
+    # Game points --------------------------------------------------------------------
 
     def _borders_crossed(self, old: np.ndarray, new: np.ndarray) -> np.ndarray:
         """How many borders a play from ``old`` to ``new`` crosses (those at or above the
