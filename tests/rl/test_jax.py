@@ -19,6 +19,18 @@ from tests.rl.test_batch import HOUSE_RESET, HOUSE_SIT_OUT, ScriptedShuffles, re
 # sitting out with an out player's hand under the pile and all of it reshuffled (the JAX
 # engine draws no leader)
 HOUSE_K = load_rules(HOUSE_RESET)
+# pooled teams as P plays, the out side's hands under the pile
+HOUSE_TEAM = load_rules(
+    {
+        "preset": "P",
+        "rules": {
+            "teams": "pooled",
+            "players_min": 4,
+            "players_max": 4,
+            "eliminated_hand": "under_pile",
+        },
+    }
+)
 HOUSE_P = load_rules(
     {"preset": "P", "rules": {k: v for k, v in HOUSE_SIT_OUT["rules"].items() if k != "starter"}}
 )
@@ -45,6 +57,8 @@ HOUSE_P = load_rules(
         ("P-CONTINUE", 4),  # reset the others, the pile taken away, all of it reshuffled
         (HOUSE_K, 4),
         (HOUSE_P, 5),
+        ("J-TEAM", 4),  # two partnerships, each spending one pool of lives
+        (HOUSE_TEAM, 4),
     ],
     ids=str,
 )
@@ -118,7 +132,6 @@ def test_the_per_game_functions_vmapped_play_whole_games() -> None:
         (load_rules({"preset": "P", "rules": {"starter": "random"}}), "'starter' = 'random'"),
         ("P-ONLINE", "'thresholds' = 'online'"),  # the NumPy engine plays these
         ("P-69", "'rule_69' = 'penny_from_pool'"),
-        ("J-TEAM", "'teams' = 'pooled'"),
         ("P-UPCARD", "'start_total' = 'upcard'"),
         (
             load_rules({"preset": "IS", "rules": {"starter": "left_of_dealer"}}),

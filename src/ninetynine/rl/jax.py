@@ -60,20 +60,18 @@ from ninetynine.rules.settings import (
     Starter,
     StartTotal,
     StockEmpty,
-    Teams,
     Thresholds,
 )
 
 # what the JAX engine plays: the NumPy engine's settings but a leader drawn for each hand,
-# online milestones, game points, the 69 rule, pooled teams, the up-card and the opening
-# ban, and its cards but those that double or halve or start a no-draw chain
+# online milestones, game points, the 69 rule, the up-card and the opening ban, and its
+# cards but those that double or halve or start a no-draw chain
 _NOT_PLAYED = (
     Starter.RANDOM,
     Thresholds.ONLINE,
     Thresholds.BORDERS,
     Scoring.GAME_POINTS,
     Elimination.NEVER,
-    Teams.POOLED,
     StartTotal.UPCARD,
 )
 PLAYS = tuple(
@@ -177,6 +175,8 @@ class Engine:
         self.blank = State(**{f: jnp.asarray(getattr(t, f)[0]) for f in State._fields})
         self.restocks = rules.stock_empty is not StockEmpty.NO_DRAW
         self.keep_top = rules.stock_empty is StockEmpty.RESHUFFLE_KEEP_TOP
+        # pooled teams: per seat, the seats spending the same lives, and as bits
+        self.pooled, self.partners, self.pool_bits = t.pooled, const(t.partners), t.pool_bits
         # the batch functions, compiled on first use for each batch size
         self.legal_batch: Callable[[State], jax.Array] = jax.jit(jax.vmap(self.legal))
         self.random_batch: Callable[[jax.Array, jax.Array], jax.Array] = jax.jit(
@@ -293,26 +293,31 @@ class Engine:
         held = s.lives[seat].astype(I32)
         # out at 0 lives, or (cannot_pay) owing more than it has
         out = held < penalty if rules.elimination is Elimination.CANNOT_PAY else held <= penalty
-        bit = 1 << seat
-        alive = jnp.where(out, s.alive & ~bit, s.alive)
+        left = jnp.maximum(held - penalty, 0).astype(s.lives.dtype)
+        if self.pooled:  # the partners spend, and go out with, the same lives
+            mine = self.partners[seat] == 1
+            bits, lives = jnp.asarray(self.pool_bits)[seat], jnp.where(mine, left, s.lives)
+        else:
+            mine, bits, lives = jnp.arange(self.n) == seat, 1 << seat, s.lives.at[seat].set(left)
+        alive = jnp.where(out, s.alive & ~bits, s.alive)
         hands = s.hands
         if rules.eliminated_hand is EliminatedHand.UNDER_PILE:  # face down under the pile
-            hands = hands.at[seat].set(jnp.where(out, EMPTY, hands[seat]).astype(hands.dtype))
+            hands = jnp.where(out & mine[:, None], EMPTY, hands).astype(hands.dtype)
         s = put(
             s,
             loser=seat,
             cause=jnp.where(played, OVER_, CANNOT_PLAY),
             paid=jnp.minimum(held, penalty),
-            lives=s.lives.at[seat].set(jnp.maximum(held - penalty, 0).astype(s.lives.dtype)),
+            lives=lives,
             alive=alive,
-            in_hand=jnp.where(out, s.in_hand & ~bit, s.in_hand),
+            in_hand=jnp.where(out, s.in_hand & ~bits, s.in_hand),
             hands=hands,
         )
         first_out = rules.game_end is GameEnd.FIRST_OUT
         winners = self.most_lives(s) if first_out else alive
         ended = put(s, over=True, winners=winners, final_lives=s.lives, final_hands=s.hand_no)
         return select(
-            out if first_out else self.popcount[alive] <= 1,
+            out if first_out or self.pooled else self.popcount[alive] <= 1,
             self.new_game(ended, first),
             self.after_bust(s, seat, played, slot),
         )
