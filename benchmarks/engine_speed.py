@@ -17,9 +17,9 @@ Rates are decisions per CPU second of the process (its own time, which other wor
 shared machine disturbs less than the wall clock); the wall-clock rate is printed beside.
 
 Targets (issue 30): the fast path at >= 0.65 of the ceiling in 4-player P, and every rule
-set at >= 0.8 of P's rate. Two bounds are measured beside: the minimal engine with two
-decks (at six players) and a minimal IS engine, each against the minimal P engine: what a
-second deck, and IS's game, cost an engine that does nothing else.
+set at >= 0.8 of P's rate. Bounds are measured beside: the minimal engine with two decks
+(at six players) and minimal IS and QC engines, each against the minimal P engine: what a
+second deck, and IS's and QC's games, cost an engine that does nothing else.
 
 Where other work shares the machine, ``--instructions`` counts the instructions a decision
 takes instead (valgrind, after the same warm-up; the difference between ``--matches`` and a
@@ -53,7 +53,8 @@ RULES_SHARE = 0.8  # every rule set's fast path, as a share of P's
 CEILING = "minimal P engine (ceiling)"
 TWO_DECKS_BOUND = "minimal P engine, 6 players (two decks)"
 TWO_DECKS = "fast path, P, 6 players (two decks)"
-IS_BOUND = "minimal IS engine"  # what IS's structure costs an engine that does nothing else
+# what a game's structure costs an engine that does nothing else: IS's, QC's
+BOUNDS = {"IS": "minimal IS engine", "QC": "minimal QC engine"}
 DEFAULT_RULES = "P,K,G,J,TW,IS,QC"
 
 
@@ -102,8 +103,9 @@ def checked_matches(rules: Rules, players: int, matches: int, seed: int) -> int:
 def contenders(rule_ids: list[str], players: int) -> dict[str, tuple[str, str, int]]:
     """Each contender's name: (kind, rules, players)."""
     found = {CEILING: ("minimal", "P", players), TWO_DECKS_BOUND: ("minimal-two-decks", "P", 6)}
-    if "IS" in rule_ids:
-        found[IS_BOUND] = ("minimal-is", "IS", players)
+    for rules, bound in BOUNDS.items():
+        if rules in rule_ids:
+            found[bound] = (f"minimal-{rules.lower()}", rules, players)
     for rules in rule_ids:
         found[f"fast path, {rules}, {players} players"] = ("fast", rules, players)
     found[TWO_DECKS] = ("fast", "P", 6)
@@ -126,6 +128,10 @@ def player(kind: str, rules_id: str, players: int) -> Callable[[int, int], int]:
         from minimal_engine import minimal_is_matches
 
         return lambda m, seed: minimal_is_matches(m, seed, players)
+    if kind == "minimal-qc":
+        from minimal_engine import minimal_qc_matches
+
+        return lambda m, seed: minimal_qc_matches(m, seed, players)
     rules = load_rules(rules_id)
     play = {"checked": checked_matches, "stepped": stepped_matches}.get(kind, fast_matches)
     return lambda m, seed: play(rules, players, m, seed)
@@ -176,13 +182,14 @@ def by_instructions(runs: dict[str, tuple[str, str, int]], matches: int, p_fast:
         f"{count[CEILING] / count[TWO_DECKS_BOUND]:.2f}; the fast path's: "
         f"{count[p_fast] / count[TWO_DECKS]:.2f}"
     )
-    is_fast = next((n for n, r in runs.items() if r[:2] == ("fast", "IS")), None)
-    if IS_BOUND in count and is_fast:
-        print(
-            "IS's cost: the minimal IS engine / the minimal P engine: "
-            f"{count[CEILING] / count[IS_BOUND]:.2f}; the fast path's IS / its P: "
-            f"{count[p_fast] / count[is_fast]:.2f}"
-        )
+    for rules, bound in BOUNDS.items():
+        fast = next((n for n, r in runs.items() if r[:2] == ("fast", rules)), None)
+        if bound in count and fast:
+            print(
+                f"{rules}'s cost: the {bound} / the minimal P engine: "
+                f"{count[CEILING] / count[bound]:.2f}; the fast path's {rules} / its P: "
+                f"{count[p_fast] / count[fast]:.2f}"
+            )
 
 
 def measure(kind: str, rules_id: str, players: int, matches: int, seed: int) -> dict[str, float]:
@@ -265,13 +272,14 @@ def main() -> int:
         f"{spread(ratios(TWO_DECKS_BOUND, CEILING), 2).strip()}; the fast path's: "
         f"{spread(ratios(TWO_DECKS, p_fast), 2).strip()}"
     )
-    is_fast = next((n for n, r in runs.items() if r[:2] == ("fast", "IS")), None)
-    if IS_BOUND in runs and is_fast:
-        print(
-            "IS's cost: the minimal IS engine / the minimal P engine: "
-            f"{spread(ratios(IS_BOUND, CEILING), 2).strip()}; the fast path's IS / its P: "
-            f"{spread(ratios(is_fast, p_fast), 2).strip()}"
-        )
+    for rules, bound in BOUNDS.items():
+        fast = next((n for n, r in runs.items() if r[:2] == ("fast", rules)), None)
+        if bound in runs and fast:
+            print(
+                f"{rules}'s cost: the {bound} / the minimal P engine: "
+                f"{spread(ratios(bound, CEILING), 2).strip()}; the fast path's {rules} / its P: "
+                f"{spread(ratios(fast, p_fast), 2).strip()}"
+            )
     short = [
         f"{n} {statistics.median(ratios(n, p_fast)):.2f}"
         for n in names

@@ -17,7 +17,7 @@ from ninetynine import load_rules, new_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
-from minimal_engine import minimal_is_matches, minimal_p_matches  # noqa: E402
+from minimal_engine import minimal_is_matches, minimal_p_matches, minimal_qc_matches  # noqa: E402
 
 
 @pytest.mark.parametrize(
@@ -26,8 +26,9 @@ from minimal_engine import minimal_is_matches, minimal_p_matches  # noqa: E402
         ("P", 4, 300, lambda seed: minimal_p_matches(1, seed, 4)),
         ("P", 6, 200, lambda seed: minimal_p_matches(1, seed, 6, decks=2, lives=3)),
         ("IS", 4, 3000, lambda seed: minimal_is_matches(1, seed, 4)),
+        ("QC", 4, 300, lambda seed: minimal_qc_matches(1, seed, 4)),
     ],
-    ids=["P-4", "P-6-two-decks", "IS-4"],
+    ids=["P-4", "P-6-two-decks", "IS-4", "QC-4"],
 )
 def test_a_minimal_engine_plays_as_many_decisions_a_game_as_the_engine(
     rules: str, players: int, games: int, minimal: Callable[[int], int]
