@@ -1,10 +1,12 @@
 """A batch engine: thousands of games of one rule set stepped at once with NumPy.
 
 Every slot of a :class:`Batch` is always at a decision: chance (deals, restocks) is drawn
-inside the step, and a game that ends starts again in its slot. It plays the four base
-games (P, K, G, J) and any rules built from the same parts; :func:`check_supported` names
-the first setting it does not play. A differential test replays random games of the
-reference engine through it, shuffle for shuffle and move for move.
+inside the step, and a game that ends starts again in its slot. It plays 32 of the 37
+presets (the base games P, K, G, J, QC and IS among them) and any rules built from the same
+parts; :func:`check_supported` names the first setting or card it does not play (docs/ai.md
+lists them: cards that name a seat, CN99's and KC's own, instant hands). A differential
+test replays random games of the reference engine through it, shuffle for shuffle and
+move for move.
 
 Actions are per hand *slot*, not per card: action ``2 * slot + choice`` plays the card in
 that slot of the hand with that choice of value (0 for a card with one value; for a card
@@ -209,8 +211,12 @@ class Batch:
     :data:`~ninetynine.engine.ledger.CAUSES`: over the limit or could not play; -1 for
     none); under online milestones ``milestones_paid[b, s]`` the lives each seat paid at
     them (the player for 33 or 66 crossed, the others for one made; width 0 under other
-    rules), under 69's penny ``pot[b, 0]`` the lives paid in, and under an opening ban
-    ``turns[b, s]`` each seat's turns played (counted up to the ban). ``hand_no[b]`` counts
+    rules), under 69's penny ``pot[b, 0]`` the lives paid in, under an opening ban
+    ``turns[b, s]`` each seat's turns played (counted up to the ban), under a no-draw
+    chain ``chain[b, 0]`` the chain the seat to act faces and ``plays_left[b, 0]`` the cards
+    left in its run, and under game points each seat's ``points[b, s]`` this hand and
+    ``scores[b, s]``, the points the seat to act lost at borders this step
+    (``borders_lost[b, 0]``) and a game's ``final_scores``. ``hand_no[b]`` counts
     the hands of each game from 1; a game that ended leaves
     its last lives and hand count in ``final_lives[b]`` and ``final_hands[b]``. Each array
     is in the smallest signed type that holds its values (:func:`fit`; cards are ``CARD``,
