@@ -19,7 +19,8 @@ from tests.rl.test_batch import HOUSE_RESET, HOUSE_SIT_OUT, ScriptedShuffles, re
 # sitting out with an out player's hand under the pile and all of it reshuffled (the JAX
 # engine draws no leader)
 HOUSE_K = load_rules(HOUSE_RESET)
-# pooled teams as P plays, the out side's hands under the pile
+# pooled teams as P plays, the out side's hands under the pile, a penny from the pot for
+# making 12 (early, while the pot is often empty)
 HOUSE_TEAM = load_rules(
     {
         "preset": "P",
@@ -28,6 +29,8 @@ HOUSE_TEAM = load_rules(
             "players_min": 4,
             "players_max": 4,
             "eliminated_hand": "under_pile",
+            "rule_69": "penny_from_pool",
+            "rule_69_total": 12,
         },
     }
 )
@@ -59,6 +62,8 @@ HOUSE_P = load_rules(
         (HOUSE_P, 5),
         ("J-TEAM", 4),  # two partnerships, each spending one pool of lives
         (HOUSE_TEAM, 4),
+        ("P-69", 4),  # a life from the pot for making 69
+        (load_rules({"preset": "P", "rules": {"rule_69": "reset_to_zero"}}), 3),
     ],
     ids=str,
 )
@@ -131,13 +136,16 @@ def test_the_per_game_functions_vmapped_play_whole_games() -> None:
         ("TW", "'starter' = 'random'"),  # a leader drawn: the NumPy engine plays it
         (load_rules({"preset": "P", "rules": {"starter": "random"}}), "'starter' = 'random'"),
         ("P-ONLINE", "'thresholds' = 'online'"),  # the NumPy engine plays these
-        ("P-69", "'rule_69' = 'penny_from_pool'"),
         ("P-UPCARD", "'start_total' = 'upcard'"),
         (
             load_rules({"preset": "IS", "rules": {"starter": "left_of_dealer"}}),
             "card QS of these rules (no draw after it)",
         ),
         (load_rules({"preset": "P", "rules": {"cards": {"2": "double"}}}), "kind 'double'"),
+        (
+            load_rules({"preset": "P-BORDERS", "rules": {"rule_69": "extra_point"}}),
+            "'scoring' = 'game_points'",
+        ),
         ("P-BORDERS", "'scoring' = 'game_points'"),
         ("CN99", "'eliminated_hand' = 'face_up'"),  # neither engine plays it
     ],

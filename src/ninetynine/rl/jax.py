@@ -4,9 +4,10 @@ In the style of Pgx, one game is a pytree of small arrays (:class:`State`) and t
 pure functions of one game, :meth:`Engine.init` and :meth:`Engine.step`, that ``jax.vmap``
 runs over a batch; :class:`JaxBatch` wraps them in :class:`~ninetynine.rl.batch.Batch`'s
 API. It plays what the NumPy batch engine plays but leaders drawn at random, online
-milestones, the 69 rule and cards that double or halve (:data:`PLAYS`, :data:`KINDS`: a
-one-line refusal names the setting) from the NumPy engine's own tables, made once per rule
-set and table size and closed over as constants: the rules are written once.
+milestones, game points, the up-card, the opening ban, no-draw chains and cards that double
+or halve (:data:`PLAYS`, :data:`KINDS`: a one-line refusal names the setting) from the
+NumPy engine's own tables, made once per rule set and table size and closed over as
+constants: the rules are written once.
 
 A step is three parts, so that a shuffle can come from outside (as the NumPy engine's
 ``shuffler`` does, for the differential test): the play (a card, or laying down, and what
@@ -55,6 +56,7 @@ from ninetynine.rules.settings import (
     NewRoundDeal,
     NoLegalPlay,
     Rule69,
+    Rule69From,
     Rules,
     Scoring,
     Starter,
@@ -64,9 +66,10 @@ from ninetynine.rules.settings import (
 )
 
 # what the JAX engine plays: the NumPy engine's settings but a leader drawn for each hand,
-# online milestones, game points, the 69 rule, the up-card and the opening ban, and its
-# cards but those that double or halve or start a no-draw chain
+# online milestones, game points (and 69's extra one), the up-card and the opening ban, and
+# its cards but those that double or halve or start a no-draw chain
 _NOT_PLAYED = (
+    Rule69.EXTRA_POINT,
     Starter.RANDOM,
     Thresholds.ONLINE,
     Thresholds.BORDERS,
@@ -75,8 +78,7 @@ _NOT_PLAYED = (
     StartTotal.UPCARD,
 )
 PLAYS = tuple(
-    (key, (Rule69.NONE,) if key == "rule_69" else tuple(v for v in values if v not in _NOT_PLAYED))
-    for key, values in SUPPORTED
+    (key, tuple(v for v in values if v not in _NOT_PLAYED)) for key, values in SUPPORTED
 ) + (("king_ban_turns", (0,)),)
 KINDS = (Kind.ADD, Kind.SET)
 NONE, DECK, PILE = 0, 1, 2  # what a step shuffles: nothing, every card, the pile but its top
@@ -108,6 +110,7 @@ class State(NamedTuple):
     cause: jax.Array
     final_lives: jax.Array
     final_hands: jax.Array
+    pot: jax.Array  # (1,) under 69's penny: the lives paid in; (0,) otherwise
 
 
 class Pending(NamedTuple):
@@ -177,6 +180,7 @@ class Engine:
         self.keep_top = rules.stock_empty is StockEmpty.RESHUFFLE_KEEP_TOP
         # pooled teams: per seat, the seats spending the same lives, and as bits
         self.pooled, self.partners, self.pool_bits = t.pooled, const(t.partners), t.pool_bits
+        self.rule_69, self.pays_pot = rules.rule_69, t.pays_pot
         # the batch functions, compiled on first use for each batch size
         self.legal_batch: Callable[[State], jax.Array] = jax.jit(jax.vmap(self.legal))
         self.random_batch: Callable[[jax.Array, jax.Array], jax.Array] = jax.jit(
@@ -264,6 +268,17 @@ class Engine:
             nxt = jnp.where(skip, self.next_of(in_hand, nxt, direction > 0), nxt)
         if self.again_two:  # a reverse with two in the hand: the same seat plays again
             nxt = jnp.where((self.flip[card] < 0) & (self.popcount[in_hand] == 2), turn, nxt)
+        if self.rule_69 is not Rule69.NONE:  # the 69 rule, for a play not over the limit
+            target = self.rules.rule_69_total
+            makes = ~lost & (new == target) & (total != target)
+            if self.rules.rule_69_from is Rule69From.BELOW:
+                makes &= total < target
+            if self.rule_69 is Rule69.RESET_TO_ZERO:
+                new = jnp.where(makes, 0, new)
+            elif self.rule_69 is Rule69.PENNY_FROM_POOL:  # a life from the pot, if any
+                gain = makes & (s.pot[0] > 0)
+                s = self.set_lives(s, turn, s.lives[turn] + gain)
+                s = put(s, pot=s.pot - gain)
         s = put(
             s,
             direction=direction,
@@ -293,12 +308,14 @@ class Engine:
         held = s.lives[seat].astype(I32)
         # out at 0 lives, or (cannot_pay) owing more than it has
         out = held < penalty if rules.elimination is Elimination.CANNOT_PAY else held <= penalty
-        left = jnp.maximum(held - penalty, 0).astype(s.lives.dtype)
-        if self.pooled:  # the partners spend, and go out with, the same lives
-            mine = self.partners[seat] == 1
-            bits, lives = jnp.asarray(self.pool_bits)[seat], jnp.where(mine, left, s.lives)
+        paid = jnp.minimum(held, penalty)
+        s = self.set_lives(s, seat, held - paid)
+        if self.pays_pot:
+            s = put(s, pot=s.pot + paid)
+        if self.pooled:  # the partners go out together
+            mine, bits = self.partners[seat] == 1, jnp.asarray(self.pool_bits)[seat]
         else:
-            mine, bits, lives = jnp.arange(self.n) == seat, 1 << seat, s.lives.at[seat].set(left)
+            mine, bits = jnp.arange(self.n) == seat, 1 << seat
         alive = jnp.where(out, s.alive & ~bits, s.alive)
         hands = s.hands
         if rules.eliminated_hand is EliminatedHand.UNDER_PILE:  # face down under the pile
@@ -307,8 +324,7 @@ class Engine:
             s,
             loser=seat,
             cause=jnp.where(played, OVER_, CANNOT_PLAY),
-            paid=jnp.minimum(held, penalty),
-            lives=lives,
+            paid=paid,
             alive=alive,
             in_hand=jnp.where(out, s.in_hand & ~bits, s.in_hand),
             hands=hands,
@@ -321,6 +337,14 @@ class Engine:
             self.new_game(ended, first),
             self.after_bust(s, seat, played, slot),
         )
+
+    def set_lives(self, s: State, seat: jax.Array, lives: jax.Array) -> State:
+        """``seat``'s lives are now ``lives``: its own, or (pooled) its side's, each
+        partner holding a copy."""
+        lives = lives.astype(s.lives.dtype)
+        if self.pooled:
+            return put(s, lives=jnp.where(self.partners[seat] == 1, lives, s.lives))
+        return put(s, lives=s.lives.at[seat].set(lives))
 
     def most_lives(self, s: State) -> jax.Array:
         """The seats still in with the most lives (a bit per seat): who wins a game that the
@@ -370,6 +394,7 @@ class Engine:
             direction=1,
             hand_no=1,
             top=EMPTY,
+            pot=jnp.zeros_like(s.pot),
         )
         return s, pending(DECK, deal=True)
 
