@@ -13,7 +13,14 @@ from ninetynine.errors import RulesError
 from ninetynine.rl.batch import Batch
 from ninetynine.rl.jax import JaxBatch, State, engine
 from ninetynine.rules.settings import Rules
-from tests.rl.test_batch import HOUSE_RESET, HOUSE_SIT_OUT, ScriptedShuffles, reference_game, replay
+from tests.rl.test_batch import (
+    HOUSE_POINTS,
+    HOUSE_RESET,
+    HOUSE_SIT_OUT,
+    ScriptedShuffles,
+    reference_game,
+    replay,
+)
 
 # house rules (see tests/rl/test_batch.py): a reset for all with the pile taken away, and
 # sitting out with an out player's hand under the pile and all of it reshuffled (the JAX
@@ -64,6 +71,16 @@ HOUSE_P = load_rules(
         (HOUSE_TEAM, 4),
         ("P-69", 4),  # a life from the pot for making 69
         (load_rules({"preset": "P", "rules": {"rule_69": "reset_to_zero"}}), 3),
+        ("P-BORDERS", 3),  # game points: a point a border crossed, scores to 15
+        ("P-BORDERS", 5),
+        (load_rules(HOUSE_POINTS), 4),  # floored, ties shared, sitting out, 69's point
+        (load_rules(HOUSE_POINTS), 2),
+        (
+            load_rules(
+                {"preset": "P-BORDERS", "rules": {"points_tie": "shared", "points_target": 8}}
+            ),
+            4,
+        ),
     ],
     ids=str,
 )
@@ -142,11 +159,6 @@ def test_the_per_game_functions_vmapped_play_whole_games() -> None:
             "card QS of these rules (no draw after it)",
         ),
         (load_rules({"preset": "P", "rules": {"cards": {"2": "double"}}}), "kind 'double'"),
-        (
-            load_rules({"preset": "P-BORDERS", "rules": {"rule_69": "extra_point"}}),
-            "'scoring' = 'game_points'",
-        ),
-        ("P-BORDERS", "'scoring' = 'game_points'"),
         ("CN99", "'eliminated_hand' = 'face_up'"),  # neither engine plays it
     ],
 )

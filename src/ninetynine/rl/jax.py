@@ -4,10 +4,10 @@ In the style of Pgx, one game is a pytree of small arrays (:class:`State`) and t
 pure functions of one game, :meth:`Engine.init` and :meth:`Engine.step`, that ``jax.vmap``
 runs over a batch; :class:`JaxBatch` wraps them in :class:`~ninetynine.rl.batch.Batch`'s
 API. It plays what the NumPy batch engine plays but leaders drawn at random, online
-milestones, game points, the up-card, the opening ban, no-draw chains and cards that double
-or halve (:data:`PLAYS`, :data:`KINDS`: a one-line refusal names the setting) from the
-NumPy engine's own tables, made once per rule set and table size and closed over as
-constants: the rules are written once.
+milestones, the up-card, the opening ban, no-draw chains and cards that double or halve
+(:data:`PLAYS`, :data:`KINDS`: a one-line refusal names the setting) from the NumPy
+engine's own tables, made once per rule set and table size and closed over as constants:
+the rules are written once.
 
 A step is three parts, so that a shuffle can come from outside (as the NumPy engine's
 ``shuffler`` does, for the differential test): the play (a card, or laying down, and what
@@ -55,10 +55,10 @@ from ninetynine.rules.settings import (
     GameEnd,
     NewRoundDeal,
     NoLegalPlay,
+    PointsTie,
     Rule69,
     Rule69From,
     Rules,
-    Scoring,
     Starter,
     StartTotal,
     StockEmpty,
@@ -66,17 +66,9 @@ from ninetynine.rules.settings import (
 )
 
 # what the JAX engine plays: the NumPy engine's settings but a leader drawn for each hand,
-# online milestones, game points (and 69's extra one), the up-card and the opening ban, and
-# its cards but those that double or halve or start a no-draw chain
-_NOT_PLAYED = (
-    Rule69.EXTRA_POINT,
-    Starter.RANDOM,
-    Thresholds.ONLINE,
-    Thresholds.BORDERS,
-    Scoring.GAME_POINTS,
-    Elimination.NEVER,
-    StartTotal.UPCARD,
-)
+# online milestones, the up-card and the opening ban, and its cards but those that double
+# or halve or start a no-draw chain
+_NOT_PLAYED = (Starter.RANDOM, Thresholds.ONLINE, StartTotal.UPCARD)
 PLAYS = tuple(
     (key, tuple(v for v in values if v not in _NOT_PLAYED)) for key, values in SUPPORTED
 ) + (("king_ban_turns", (0,)),)
@@ -111,6 +103,12 @@ class State(NamedTuple):
     final_lives: jax.Array
     final_hands: jax.Array
     pot: jax.Array  # (1,) under 69's penny: the lives paid in; (0,) otherwise
+    # under game points (else of width 0): each seat's points this hand and score, the
+    # points the seat to act lost at borders this step, and a game's final scores
+    points: jax.Array
+    scores: jax.Array
+    borders_lost: jax.Array
+    final_scores: jax.Array
 
 
 class Pending(NamedTuple):
@@ -181,6 +179,7 @@ class Engine:
         # pooled teams: per seat, the seats spending the same lives, and as bits
         self.pooled, self.partners, self.pool_bits = t.pooled, const(t.partners), t.pool_bits
         self.rule_69, self.pays_pot = rules.rule_69, t.pays_pot
+        self.points_game, self.border_values = t.points_game, t.border_values
         # the batch functions, compiled on first use for each batch size
         self.legal_batch: Callable[[State], jax.Array] = jax.jit(jax.vmap(self.legal))
         self.random_batch: Callable[[jax.Array, jax.Array], jax.Array] = jax.jit(
@@ -279,6 +278,19 @@ class Engine:
                 gain = makes & (s.pot[0] > 0)
                 s = self.set_lives(s, turn, s.lives[turn] + gain)
                 s = put(s, pot=s.pot - gain)
+            elif self.rule_69 is Rule69.EXTRA_POINT:
+                s = put(s, points=s.points.at[turn].add(makes.astype(s.points.dtype)))
+        if self.points_game:  # a point for each border the play crossed
+            low, high = jnp.minimum(total, new), jnp.maximum(total, new)
+            borders = jnp.asarray(self.border_values, I32)
+            crossed = ((low <= borders) & (borders < high)).sum()
+            if not self.rules.border_cross_backward_costs:
+                crossed = jnp.where(new < total, 0, crossed)
+            s = put(
+                s,
+                points=s.points.at[turn].add(-crossed.astype(s.points.dtype)),
+                borders_lost=crossed[None],
+            )
         s = put(
             s,
             direction=direction,
@@ -305,6 +317,16 @@ class Engine:
         """The seat went over (``played``) or laid down: a life, then the game's end or the
         rules' way on."""
         rules, penalty = self.rules, self.rules.bust_penalty
+        if self.points_game:  # no life: a game point for laying down, and nobody out
+            laid = (~played).astype(I32)
+            s = put(
+                s,
+                loser=seat,
+                cause=jnp.where(played, OVER_, CANNOT_PLAY),
+                paid=laid,
+                points=s.points.at[seat].add(-laid.astype(s.points.dtype)),
+            )
+            return self.after_bust(s, seat, played, slot, first)
         held = s.lives[seat].astype(I32)
         # out at 0 lives, or (cannot_pay) owing more than it has
         out = held < penalty if rules.elimination is Elimination.CANNOT_PAY else held <= penalty
@@ -335,7 +357,7 @@ class Engine:
         return select(
             out if first_out or self.pooled else self.popcount[alive] <= 1,
             self.new_game(ended, first),
-            self.after_bust(s, seat, played, slot),
+            self.after_bust(s, seat, played, slot, first),
         )
 
     def set_lives(self, s: State, seat: jax.Array, lives: jax.Array) -> State:
@@ -355,12 +377,13 @@ class Engine:
         return ((alive & (lives == lives.max())).astype(I32) << seats).sum()
 
     def after_bust(
-        self, s: State, seat: jax.Array, played: jax.Array, slot: jax.Array
+        self, s: State, seat: jax.Array, played: jax.Array, slot: jax.Array, first: jax.Array
     ) -> tuple[State, Pending]:
-        """A new hand, the seat sitting out, or the total back to 0 (the rules' after_bust)."""
+        """A new hand, the seat sitting out, or the total back to 0 (the rules' after_bust;
+        ``first`` leads a new game if game points end this one)."""
         after = self.rules.after_bust
         if after is AfterBust.END_HAND:
-            return self.end_hand(s, seat)
+            return self.end_hand(s, seat, first)
         clockwise = s.direction > 0
         if after is AfterBust.RESET_ALL:
             # a card played over the limit is replaced if its seat is still in
@@ -374,7 +397,7 @@ class Engine:
         on = put(s, turn=self.next_of(in_hand, seat, clockwise))
         if after is AfterBust.RESET_OTHERS:  # ... and the others go on from 0
             on = self.reset_total(on)
-        return select(self.popcount[in_hand] <= 1, self.end_hand(s, seat), (on, pending()))
+        return select(self.popcount[in_hand] <= 1, self.end_hand(s, seat, first), (on, pending()))
 
     def reset_total(self, s: State) -> State:
         """The total back to 0 after a bust, the pile taken away if the rules say (its
@@ -395,11 +418,37 @@ class Engine:
             hand_no=1,
             top=EMPTY,
             pot=jnp.zeros_like(s.pot),
+            scores=jnp.zeros_like(s.scores),
         )
         return s, pending(DECK, deal=True)
 
-    def end_hand(self, s: State, loser: jax.Array) -> tuple[State, Pending]:
-        """The hand is over (``loser`` lost it): the next leader and the new deal."""
+    def end_hand(self, s: State, loser: jax.Array, first: jax.Array) -> tuple[State, Pending]:
+        """The hand is over (``loser`` lost it): its game points scored, ending the game at
+        the target (``first`` leads the next), or the next leader and the new deal."""
+        if self.points_game:
+            rules = self.rules
+            points = jnp.maximum(s.points, 0) if rules.points_floor_zero else s.points
+            scores = (s.scores + points).astype(s.scores.dtype)
+            s = put(s, scores=scores)
+            top = scores.max()
+            leaders = scores == top
+            over = (top >= rules.points_target) & (
+                (leaders.sum() == 1) | (rules.points_tie is PointsTie.SHARED)
+            )
+            winners = (leaders.astype(I32) << jnp.arange(self.n)).sum()
+            ended = put(
+                s,
+                over=True,
+                winners=winners,
+                final_lives=s.lives,
+                final_hands=s.hand_no,
+                final_scores=scores,
+            )
+            return select(over, self.new_game(ended, first), self.next_hand(s, loser))
+        return self.next_hand(s, loser)
+
+    def next_hand(self, s: State, loser: jax.Array) -> tuple[State, Pending]:
+        """The next leader and the new deal."""
         alive, cw = s.alive, jnp.asarray(True)
         starter = self.rules.starter
         if starter is Starter.LEFT_OF_DEALER:
@@ -492,6 +541,7 @@ class Engine:
             turn=starter,
             in_hand=alive,
             direction=direction,
+            points=jnp.full_like(s.points, self.rules.points_per_hand),
         )
         # the draw: a card from a random place (``u``'s; 1 for the top), the top card moved
         # into its place
@@ -600,6 +650,7 @@ class JaxBatch:
         self.engine = e = engine(self.rules, players)
         self.n, self.size, self.hand_size = players, batch, e.hand_size
         self.actions, self.down, self.limit = e.actions, e.down, e.limit
+        self.points_game = e.points_game  # (``points``, ``scores``... have width 0 else)
         self.shuffler = shuffler
         self.decisions = 0
         seed = int(np.random.SeedSequence(seed).generate_state(1)[0]) if seed is None else seed
