@@ -177,18 +177,25 @@ def by_instructions(runs: dict[str, tuple[str, str, int]], matches: int, p_fast:
     for name, value in count.items():
         to_p = f"{count[p_fast] / value:12.2f}" if runs[name][0] == "fast" else ""
         print(f"{name:44}{value:14,.0f}{count[CEILING] / value:12.2f}{to_p}")
+    print_costs(runs, p_fast, lambda name, base: f"{count[base] / count[name]:.2f}")
+
+
+def print_costs(
+    runs: dict[str, tuple[str, str, int]], p_fast: str, ratio: Callable[[str, str], str]
+) -> None:
+    """What a second deck, and each bounded game, cost the minimal engine and the fast path:
+    ``ratio(name, base)`` gives a contender's speed as a share of another's, as printed."""
     print(
         "a second deck's cost: the minimal engine's two decks at 6 players / its P at 4: "
-        f"{count[CEILING] / count[TWO_DECKS_BOUND]:.2f}; the fast path's: "
-        f"{count[p_fast] / count[TWO_DECKS]:.2f}"
+        f"{ratio(TWO_DECKS_BOUND, CEILING)}; the fast path's: {ratio(TWO_DECKS, p_fast)}"
     )
     for rules, bound in BOUNDS.items():
         fast = next((n for n, r in runs.items() if r[:2] == ("fast", rules)), None)
-        if bound in count and fast:
+        if bound in runs and fast:
             print(
                 f"{rules}'s cost: the {bound} / the minimal P engine: "
-                f"{count[CEILING] / count[bound]:.2f}; the fast path's {rules} / its P: "
-                f"{count[p_fast] / count[fast]:.2f}"
+                f"{ratio(bound, CEILING)}; the fast path's {rules} / its P: "
+                f"{ratio(fast, p_fast)}"
             )
 
 
@@ -267,19 +274,7 @@ def main() -> int:
         f"fast path, P, {args.players} players / ceiling: {share:.2f} "
         f"({verdict}: target {CEILING_SHARE})"
     )
-    print(
-        "a second deck's cost: the minimal engine's two decks at 6 players / its P at 4: "
-        f"{spread(ratios(TWO_DECKS_BOUND, CEILING), 2).strip()}; the fast path's: "
-        f"{spread(ratios(TWO_DECKS, p_fast), 2).strip()}"
-    )
-    for rules, bound in BOUNDS.items():
-        fast = next((n for n, r in runs.items() if r[:2] == ("fast", rules)), None)
-        if bound in runs and fast:
-            print(
-                f"{rules}'s cost: the {bound} / the minimal P engine: "
-                f"{spread(ratios(bound, CEILING), 2).strip()}; the fast path's {rules} / its P: "
-                f"{spread(ratios(fast, p_fast), 2).strip()}"
-            )
+    print_costs(runs, p_fast, lambda name, base: spread(ratios(name, base), 2).strip())
     short = [
         f"{n} {statistics.median(ratios(n, p_fast)):.2f}"
         for n in names

@@ -777,23 +777,29 @@ class Batch:
         pattern = self.slot_bits[0][base + held[:, 0]]
         for k in range(1, h):
             pattern |= self.slot_bits[k][base + held[:, k]]
-        if self.ban:  # a banned card has no choice at all
-            total = self.total[at]
+        if self.ban or self.chains:  # a card these rules forbid now has no choice at all
+            off = self._forbidden(at, row, held)
+            for k in range(h):
+                pattern &= ~np.where(off[:, k], self.slot_bits_all[k], 0)
+        return pattern & self.low, pattern >> self.field
+
+    def _forbidden(self, at: slice | np.ndarray, row: np.ndarray, held: np.ndarray) -> np.ndarray:
+        """Per slot and hand slot, the cards ``held`` that may not be played now: a card
+        under the opening ban, a chain card in a run, any other card where the run the
+        chain asks for is too long to finish."""
+        off = np.zeros(held.shape, bool)
+        if self.ban:
             banning = self.turns.reshape(-1)[row] < self.ban
             if not self.rules.king_ban_at_limit:
-                banning &= total != self.limit
-            for k in range(h):
-                off = banning & self.banned[held[:, k]]
-                pattern &= ~np.where(off, self.slot_bits_all[k], 0)
-        if self.chains:  # a run holds no chain card; one too short to finish is not begun
+                banning &= self.total[at] != self.limit
+            off |= banning[:, None] & self.banned[held]
+        if self.chains:
             in_run, faced = self.plays_left[at, 0] > 0, self.chain[at, 0]
             chained = self.chain_card[held]
             others = (~chained & (held != EMPTY)).sum(axis=1)
             short = ~in_run & (faced > others)
-            for k in range(h):
-                off = np.where(chained[:, k], in_run, short)
-                pattern &= ~np.where(off, self.slot_bits_all[k], 0)
-        return pattern & self.low, pattern >> self.field
+            off |= np.where(chained, in_run[:, None], short[:, None])
+        return off
 
     def legal(self, slots: np.ndarray | None = None) -> np.ndarray:
         """The legal actions of each slot's (or each of ``slots``') seat to act, one bit per

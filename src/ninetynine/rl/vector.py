@@ -188,14 +188,14 @@ class NinetyNineVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         at = self._every if slots is None else slots
         hands, seats = batch.hand_no[at], self.seats[at]  # before a game ends (and turns)
         was_in = (batch.alive[at] >> seats & 1).astype(bool)
-        mine = batch.turn[at] == seats
+        mine = batch.turn[at] == seats if batch.points_game else None  # (who played)
         batch.step(moves, slots)
         lost = batch.loser[at] == seats
         if self.reward is Reward.LIFE:
             paid = np.where(lost, batch.paid[at], 0)
             if batch.online:  # and what it paid at milestones (its own, or another's)
                 paid = paid + batch.milestones_paid[at, seats]
-            if batch.points_game:  # and the game points its play lost at borders
+            if mine is not None:  # and the game points its play lost at borders
                 paid = paid + np.where(mine, batch.borders_lost[at, 0], 0)
             self._rewards[at] -= paid
         elif self.reward is Reward.HAND:
