@@ -78,7 +78,8 @@ def test_a_whole_game_against_a_bot_by_clicking(browser: Browser, web: ServerThr
             continue
         behind = 0
         compared += 1
-        assert page.title().startswith("Your turn")
+        # the title follows the cards a frame later on a loaded machine: waited for
+        expect(page).to_have_title(re.compile(r"^Your turn"))
         bubble = page.locator("#seats .bubble:visible")
         if bubble.count():  # the last call, at the seat that said it
             calls += 1
