@@ -10,39 +10,55 @@ import pytest
 
 from ninetynine import load_rules
 from ninetynine.errors import RulesError
-from ninetynine.rl.batch import Batch
+from ninetynine.rl.batch import EMPTY, Batch
 from ninetynine.rl.jax import JaxBatch, State, engine
 from ninetynine.rules.settings import Rules
 from tests.rl.test_batch import (
+    HOUSE_CHAIN,
+    HOUSE_DENSE,
+    HOUSE_ONLINE,
     HOUSE_POINTS,
     HOUSE_RESET,
     HOUSE_SIT_OUT,
+    MILESTONE_GAMES,
+    ScriptedLeads,
     ScriptedShuffles,
     reference_game,
     replay,
 )
 
 # house rules (see tests/rl/test_batch.py): a reset for all with the pile taken away, and
-# sitting out with an out player's hand under the pile and all of it reshuffled (the JAX
-# engine draws no leader)
+# sitting out with an out player's hand under the pile and all of it reshuffled, a leader
+# drawn for each hand
 HOUSE_K = load_rules(HOUSE_RESET)
 # pooled teams as P plays, the out side's hands under the pile, a penny from the pot for
 # making 12 (early, while the pot is often empty)
-HOUSE_TEAM = load_rules(
+HOUSE_TEAM_RULES = {
+    "preset": "P",
+    "rules": {
+        "teams": "pooled",
+        "players_min": 4,
+        "players_max": 4,
+        "eliminated_hand": "under_pile",
+        "rule_69": "penny_from_pool",
+        "rule_69_total": 12,
+    },
+}
+HOUSE_TEAM = load_rules(HOUSE_TEAM_RULES)
+HOUSE_P = load_rules(HOUSE_SIT_OUT)
+# milestones every ten points and at 69, two lives and a skipping Five: a skipped seat put
+# out by the play that skips it, and a game a payment at 69 ends before 69's penny
+HOUSE_SKIP = load_rules(
     {
-        "preset": "P",
+        "preset": "P-ONLINE",
         "rules": {
-            "teams": "pooled",
-            "players_min": 4,
-            "players_max": 4,
-            "eliminated_hand": "under_pile",
+            "cards": {"5": "+5 skip"},
+            "threshold_values": [10, 20, 30, 40, 50, 60, 69, 80, 90],
+            "skip_counts": "before_eliminations",
             "rule_69": "penny_from_pool",
-            "rule_69_total": 12,
+            "lives": 2,
         },
     }
-)
-HOUSE_P = load_rules(
-    {"preset": "P", "rules": {k: v for k, v in HOUSE_SIT_OUT["rules"].items() if k != "starter"}}
 )
 
 
@@ -73,6 +89,28 @@ HOUSE_P = load_rules(
         (load_rules({"preset": "P", "rules": {"rule_69": "reset_to_zero"}}), 3),
         ("P-BORDERS", 3),  # game points: a point a border crossed, scores to 15
         ("P-BORDERS", 5),
+        *MILESTONE_GAMES,
+        # milestones with 33/66 left, sitting out, playing again, a skip an out seat
+        # absorbs, the loser leading (none where 99 is made), 69's penny; every few points
+        (load_rules(HOUSE_ONLINE), 4),
+        (load_rules(HOUSE_ONLINE), 3),
+        (load_rules(HOUSE_DENSE), 2),
+        (load_rules(HOUSE_DENSE), 4),
+        (
+            load_rules(
+                {
+                    "preset": "P-ONLINE",
+                    "rules": {"online_cross": "leave", "starter": "left_of_loser", "lives": 3},
+                }
+            ),
+            4,
+        ),
+        (load_rules({**HOUSE_TEAM_RULES, "preset": "P-ONLINE"}), 4),  # partners pay together
+        ("IS", 2),  # a no-draw chain (the Queen), a leader drawn for each hand
+        ("IS", 4),
+        ("IS", 8),
+        (load_rules(HOUSE_CHAIN), 3),  # two chain cards, short hands, a reset for all
+        (load_rules(HOUSE_CHAIN), 6),
         (load_rules(HOUSE_POINTS), 4),  # floored, ties shared, sitting out, 69's point
         (load_rules(HOUSE_POINTS), 2),
         (
@@ -82,7 +120,7 @@ HOUSE_P = load_rules(
             4,
         ),
     ],
-    ids=str,
+    ids=lambda p: p.id if isinstance(p, Rules) else str(p),
 )
 def test_the_jax_engine_plays_as_the_reference_engine(preset: str | Rules, players: int) -> None:
     games = [reference_game(preset, players, seed) for seed in range(12)]
@@ -92,9 +130,86 @@ def test_the_jax_engine_plays_as_the_reference_engine(preset: str | Rules, playe
         len(games),
         seed=1,
         shuffler=ScriptedShuffles(games),
+        leader=ScriptedLeads(games),
         first=np.array([g["first"] for g in games]),
     )
-    assert replay(batch, games) > 200
+    assert replay(batch, games) > 150
+
+
+class KeyedChance:
+    """Shuffles and leaders that hang on the slot and how many it has had alone, so that
+    two engines asking in another order get the same ones."""
+
+    def __init__(self) -> None:
+        self.shuffles: dict[int, int] = {}
+        self.leads: dict[int, int] = {}
+
+    def rng(self, slot: int, kind: dict[int, int], tag: int) -> np.random.Generator:
+        kind[slot] = kind.get(slot, 0) + 1
+        return np.random.default_rng([tag, slot, kind[slot]])
+
+    def shuffle(self, slots: np.ndarray, cards: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        out = np.full(cards.shape, EMPTY, np.int64)
+        for row, slot in enumerate(slots.tolist()):
+            asked = cards[row, : counts[row]]
+            out[row, : counts[row]] = self.rng(slot, self.shuffles, 0).permutation(asked)
+        return out
+
+    def lead(self, slots: np.ndarray, alive: np.ndarray) -> np.ndarray:
+        return np.array(
+            [
+                self.rng(slot, self.leads, 1).choice([s for s in range(8) if mask >> s & 1])
+                for slot, mask in zip(slots.tolist(), alive.tolist(), strict=True)
+            ]
+        )
+
+
+@pytest.mark.parametrize(
+    ("preset", "players"),
+    [
+        ("IS", 3),
+        ("IS", 6),
+        (load_rules(HOUSE_CHAIN), 4),
+        (HOUSE_P, 5),
+        ("QC", 5),
+        (load_rules(HOUSE_DENSE), 4),
+        (HOUSE_SKIP, 4),
+    ],
+)
+def test_the_jax_engine_offers_the_batch_engines_legal_actions(
+    preset: str | Rules, players: int
+) -> None:
+    """The JAX and NumPy engines side by side, with the same shuffles, leaders and random
+    actions: the same legal actions at every step (the replay only asks that the
+    reference's move be among them), totals, turns and hands, in each slot's first game
+    (the next one's leader is each engine's own draw)."""
+    size = 64
+    first = np.arange(size) % players
+    engines = [
+        cls(preset, players, size, seed=1, shuffler=c.shuffle, leader=c.lead, first=first)
+        for cls, c in ((JaxBatch, KeyedChance()), (Batch, KeyedChance()))
+    ]
+    ours, numpy = engines
+    rng = np.random.default_rng(3)
+    live = np.ones(size, bool)
+    compared = 0
+    while live.any():
+        legal = np.asarray(ours.legal()).astype(np.int64)
+        numpy_legal = numpy.legal()
+        assert legal[live].tolist() == numpy_legal[live].tolist()
+        for name in ("total", "turn", "hands", "lives", "starter", "dealer", "milestones_paid"):
+            assert np.array_equal(getattr(ours, name)[live], getattr(numpy, name)[live]), name
+        compared += int(live.sum())
+        bits = [np.flatnonzero(pattern >> np.arange(ours.actions) & 1) for pattern in legal]
+        actions = np.array([rng.choice(b) for b in bits])
+        ours.step(actions)
+        numpy.step(np.where(live, actions, numpy.random_actions(numpy_legal)))
+        assert np.array_equal(ours.over[live], numpy.over[live])
+        done = live & numpy.over
+        for name in ("winners", "final_lives", "final_hands"):
+            assert np.array_equal(getattr(ours, name)[done], getattr(numpy, name)[done]), name
+        live &= ~numpy.over
+    assert compared > 500
 
 
 def outcomes(batch: Batch | JaxBatch, steps: int) -> dict[str, np.ndarray]:
@@ -112,8 +227,11 @@ def outcomes(batch: Batch | JaxBatch, steps: int) -> dict[str, np.ndarray]:
 
 
 # G for the reshuffles of every card and of the pile, J for the deals from the stock,
-# P-CONTINUE for the whole pile reshuffled after one taken away
-@pytest.mark.parametrize(("preset", "players"), [("G", 5), ("J", 4), ("P-CONTINUE", 4)])
+# P-CONTINUE for the whole pile reshuffled after one taken away, IS for the no-draw chain,
+# P-ONLINE for milestones
+@pytest.mark.parametrize(
+    ("preset", "players"), [("G", 5), ("J", 4), ("P-CONTINUE", 4), ("IS", 3), ("P-ONLINE", 4)]
+)
 def test_the_jax_engine_plays_the_batch_engines_distributions(preset: str, players: int) -> None:
     """Thousands of games with each engine's own shuffles: the same mean game length (in
     hands and decisions) and winner's lives, within five standard errors."""
@@ -125,6 +243,31 @@ def test_the_jax_engine_plays_the_batch_engines_distributions(preset: str, playe
         b = numpy[name]
         error = np.sqrt(a.var() / len(a) + b.var() / len(b))
         assert abs(a.mean() - b.mean()) <= 5 * error, (name, a.mean(), b.mean())
+
+
+def test_the_jax_engine_draws_each_hands_leader_among_the_seats_still_in() -> None:
+    """Under a random starter, each new hand's leader is a seat still in, every seat as
+    often as another (within five standard errors), the dealer the seat still in before
+    it."""
+    n = 5
+    batch = JaxBatch(HOUSE_P, n, 512, seed=3)
+    seats = np.arange(n)
+    counts = np.zeros(n)
+    for _ in range(150):
+        before = batch.hand_no.copy()
+        batch.step(batch.random_actions(batch.legal()))
+        new = np.flatnonzero((batch.hand_no != before) & ~batch.over)
+        starter, dealer = batch.starter[new], batch.dealer[new]
+        alive = batch.alive[new, None] >> seats & 1 == 1
+        assert alive[np.arange(len(new)), starter].all()
+        # the dealer: the last seat still in before the leader
+        between = (seats - dealer[:, None]) % n < (starter - dealer)[:, None] % n
+        assert alive[np.arange(len(new)), dealer].all()
+        assert not (alive & between & (seats != dealer[:, None])).any()
+        counts += np.bincount(starter, minlength=n)
+    share = counts.sum() / n
+    assert counts.sum() > 1500
+    assert (abs(counts - share) <= 5 * np.sqrt(share)).all(), counts
 
 
 def test_the_per_game_functions_vmapped_play_whole_games() -> None:
@@ -150,15 +293,9 @@ def test_the_per_game_functions_vmapped_play_whole_games() -> None:
 @pytest.mark.parametrize(
     ("preset", "named"),
     [
-        ("TW", "'starter' = 'random'"),  # a leader drawn: the NumPy engine plays it
-        (load_rules({"preset": "P", "rules": {"starter": "random"}}), "'starter' = 'random'"),
-        ("P-ONLINE", "'thresholds' = 'online'"),  # the NumPy engine plays these
-        ("P-UPCARD", "'start_total' = 'upcard'"),
-        (
-            load_rules({"preset": "IS", "rules": {"starter": "left_of_dealer"}}),
-            "card QS of these rules (no draw after it)",
-        ),
-        (load_rules({"preset": "P", "rules": {"cards": {"2": "double"}}}), "kind 'double'"),
+        ("TW", "card 5S of these rules (it names a seat"),  # neither engine plays it
+        ("P-UPCARD", "'start_total' = 'upcard'"),  # the NumPy engine plays it
+        (load_rules({"preset": "P", "rules": {"king_ban_turns": 5}}), "'king_ban_turns' = 5"),
         ("CN99", "'eliminated_hand' = 'face_up'"),  # neither engine plays it
     ],
 )

@@ -65,6 +65,7 @@ from ninetynine.engine.tables import (
     NEXT,
     PARAM,
     REVERSE,
+    REVERSE_PAST_TWO,
     SKIP,
     RuleTables,
     answer_code,
@@ -877,10 +878,11 @@ class State(Penalties):
         is a uniform choice among the legal ones, as ``rng.choice(legal_codes())`` makes,
         but not the same draw: where the plays of the total's row are the legal moves, they
         are read unsorted, a run of plays that only pass the turn on and draw is played in
-        local variables (:meth:`_quick_run`), and a deal of one whole pack is shuffled
+        local variables (:meth:`_quick_run`), and a deal of the whole pack is shuffled
         straight into the stock (the keys and the sort of :meth:`sample_chance`)."""
         choice, apply_code, legal_codes = rng.choice, self.apply_code, self.legal_codes
-        rnd, one_pack = rng.random, self.decks == 1 and not self.rules.jokers
+        rnd, jokers = rng.random, self.rules.jokers
+        decks, pack = self.decks, full_pack(self.decks, jokers)  # (the pack a deal shuffles)
         quick_run = self._quick_chain_run if self.c.chain_steps else self._quick_run
         rows_suffice = self.c.rows_suffice  # (else only legal_codes knows the legal moves)
         decisions = 0
@@ -892,14 +894,21 @@ class State(Penalties):
                     decisions += run
                 else:
                     code = -1
-                apply_code(choice(legal_codes()) if code < 0 else code)
+                if code == DOWN and self._ev is None:  # the hand's end, most often
+                    self._bust(self.turn, played=False)  # (as _special lays down)
+                else:
+                    apply_code(choice(legal_codes()) if code < 0 else code)
                 decisions += 1
             elif phase == CHANCE:
-                if self.chance == DEAL and one_pack and self._ev is None:
-                    keys = [rnd() for _ in range(52)]  # (len(stock) == 52: the whole pack)
-                    order = sorted(range(52), key=keys.__getitem__)
+                if self.decks != decks:  # (decks counted each hand)
+                    decks, pack = self.decks, full_pack(self.decks, jokers)
+                if self.chance == DEAL and len(self.stock) == len(pack) and self._ev is None:
+                    # the whole pack, shuffled as sample_chance shuffles it
+                    keys = [rnd() for _ in pack]
+                    order = sorted(range(len(pack)), key=keys.__getitem__)
                     order.reverse()  # (the stock's top is its end)
-                    self.stock = order
+                    # (card i of one pack is i)
+                    self.stock = order if len(pack) == 52 else list(itemgetter(*order)(pack))
                     self._deal()
                 else:
                     self.play_chance(rng)
@@ -921,7 +930,8 @@ class State(Penalties):
         if c.may_pend and (self.chain or self.plays_left or self.challenger >= 0):
             return 0, -1
         rows, row_of, quick, naming, quick_turn = c.rows, c.row, c.quick, c.naming, self._quick_turn
-        paying = c.paying
+        paying, plain_naming = c.paying, c.plain_naming
+        named: dict[int, list[int]] = {}  # the seats each seat may name
         total, seat, n, direction = self.total, self.turn, self.n, self.direction
         hands, pile, stock, in_hand = self.hands, self.pile, self.stock, self.in_hand
         played, one_deck, owed = self.turns_played, self.decks == 1, self.owed
@@ -933,9 +943,16 @@ class State(Penalties):
             # (a second copy of a card, with two decks, is no second move)
             for card in hand if one_deck else set(hand):
                 codes += row[card]
-            if naming and codes and not naming.isdisjoint(hand):
-                self.turn = seat  # a card naming a seat: a play for each (legal_codes')
-                codes = self._extra_codes(codes)  # (one named is no quick play: it ends the run)
+            if naming and codes and not naming.isdisjoint(hand):  # a play for each seat named
+                if plain_naming:  # (the seats in the hand stay as they are till the run ends)
+                    targets = named.get(seat)
+                    if targets is None:
+                        self.turn = seat
+                        targets = named[seat] = self.name_targets()
+                    codes = self._seat_plays(codes, targets)
+                else:  # (legal_codes'; a swap or a challenge is no quick play: it ends the run)
+                    self.turn = seat
+                    codes = self._extra_codes(codes)
             if not codes:  # laying down or a card over the limit, as legal_codes says
                 code = self._none_safe(choice, hand, total) if hand else -1
                 break
@@ -946,7 +963,9 @@ class State(Penalties):
                 if found is not None or owed or len(stock) < 2 or not paying:
                     break
                 pays = paying.get(total * AFTER_KEY + code)
-                if pays is None or not self._quick_pay(seat, pays[1], pays[2]):
+                if pays is None or pays[0][1] == REVERSE_PAST_TWO and sum(in_hand) < 3:
+                    break  # (a reverse with two in the hand: the slow lane's turn)
+                if not self._quick_pay(seat, pays[1], pays[2]):
                     break
                 found = pays[0]
             new, step, card = found
@@ -1050,6 +1069,20 @@ class State(Penalties):
             self.total, self.turn, self.passes, self.may_decline = total, seat, 0, False
             self.chain, self.plays_left = chain, left
         return run, code
+
+    def _seat_plays(self, codes: list[int], targets: list[int]) -> list[int]:
+        """``codes`` with each card that names who plays next played once per seat of
+        ``targets``, as _extra_codes names them, unsorted (RuleTables.plain_naming)."""
+        naming = self.c.naming
+        out: list[int] = []
+        for code in codes:
+            card = card_of(code)
+            if code < PARAM and card in naming:
+                base = param_code(card, 0)
+                out += [base + s for s in targets]
+            else:
+                out.append(code)
+        return out
 
     def _quick_pay(self, seat: int, others: int, mine: int) -> bool:
         """Pay the milestones of ``seat``'s play (``RuleTables.paying``: ``others`` from

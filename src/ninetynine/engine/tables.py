@@ -138,6 +138,9 @@ class RuleTables:
         # cards whose play moves cards between hands, or between a hand and the stock: a
         # swap, a take, a strip or a revival (CN99, O46-O49)
         self.moving = frozenset(c for c in range(CODES) if self.effects[c].moves_cards)
+        # naming cards that only say who plays next (TW's Five): State._quick_run names the
+        # seats itself
+        self.plain_naming = bool(self.naming) and not self.naming & (self.moving | self.challenging)
         self.chain_cards = frozenset(c for c in range(CODES) if self.effects[c].no_draw)
         # whether a no-draw chain or a challenge may be pending (the rows then wait for it)
         self.may_pend = bool(self.chain_cards or self.challenging)
@@ -329,9 +332,8 @@ class RuleTables:
             if step is not None and found <= self.limit:
                 if self.quiet(total, found):
                     self.quick[key] = (found, step, card)
-                # (the limit ends the round; a card that does more than pass the turn to
-                # the next seat may still leave the lane after the payments: not quick)
-                elif self.pays_quick and found != self.limit and step == NEXT:
+                # (the limit ends the round; a seat named may be out after the payments)
+                elif self.pays_quick and found != self.limit and step != NAMED:
                     met = milestones(self.rules, total, found)
                     others = sum(amount for _, made, amount in met if made)
                     mine = sum(amount for _, made, amount in met if not made)

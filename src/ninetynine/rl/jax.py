@@ -3,16 +3,16 @@
 In the style of Pgx, one game is a pytree of small arrays (:class:`State`) and the rules are
 pure functions of one game, :meth:`Engine.init` and :meth:`Engine.step`, that ``jax.vmap``
 runs over a batch; :class:`JaxBatch` wraps them in :class:`~ninetynine.rl.batch.Batch`'s
-API. It plays what the NumPy batch engine plays but leaders drawn at random, online
-milestones, the up-card, the opening ban, no-draw chains and cards that double or halve
+API. It plays what the NumPy batch engine plays but the up-card and the opening ban
 (:data:`PLAYS`, :data:`KINDS`: a one-line refusal names the setting) from the NumPy
 engine's own tables, made once per rule set and table size and closed over as constants:
 the rules are written once.
 
-A step is three parts, so that a shuffle can come from outside (as the NumPy engine's
-``shuffler`` does, for the differential test): the play (a card, or laying down, and what
-a lost life brings: a new hand or a new game), the stock it asks for (the whole deck, or
-the pile under its top card when the stock is empty), and the deal or draw after it. By
+A step is three parts, so that a shuffle or a leader can come from outside (as the NumPy
+engine's ``shuffler`` and ``leader`` do, for the differential test): the play (a card, or
+laying down, and what a lost life brings: a new hand or a new game), the leader and the
+stock it asks for (a seat still in, drawn; the whole deck, or the pile under its top card
+when the stock is empty), and the deal or draw after it. By
 default nothing is sorted (XLA's sort is slow on the CPU): a new stock is left in order and
 each card dealt or drawn is a random one of it, which is a shuffle in distribution; a
 shuffler's orders are dealt and drawn from the top, as the reference engine does.
@@ -43,10 +43,20 @@ except ModuleNotFoundError as e:  # one line naming the extra, as ninetynine.rl'
 
 from ninetynine.engine.ledger import CANNOT_PLAY, OVER_
 from ninetynine.engine.state import DOWN
+from ninetynine.engine.tables import choice_of
 from ninetynine.errors import RulesError
-from ninetynine.rl.batch import EMPTY, SUPPORTED, Batch, Shuffler, check_supported
+from ninetynine.rl.batch import (
+    EMPTY,
+    HALVES_EVEN,
+    HALVES_OVER,
+    KINDS,
+    SUPPORTED,
+    Batch,
+    Leader,
+    Shuffler,
+    check_supported,
+)
 from ninetynine.rl.encoding import rules_for
-from ninetynine.rules.effects import Kind
 from ninetynine.rules.settings import (
     AfterBust,
     Direction,
@@ -62,17 +72,13 @@ from ninetynine.rules.settings import (
     Starter,
     StartTotal,
     StockEmpty,
-    Thresholds,
 )
 
-# what the JAX engine plays: the NumPy engine's settings but a leader drawn for each hand,
-# online milestones, the up-card and the opening ban, and its cards but those that double
-# or halve or start a no-draw chain
-_NOT_PLAYED = (Starter.RANDOM, Thresholds.ONLINE, StartTotal.UPCARD)
+# what the JAX engine plays: the NumPy engine's settings and cards but the up-card and the
+# opening ban
 PLAYS = tuple(
-    (key, tuple(v for v in values if v not in _NOT_PLAYED)) for key, values in SUPPORTED
+    (key, tuple(v for v in values if v is not StartTotal.UPCARD)) for key, values in SUPPORTED
 ) + (("king_ban_turns", (0,)),)
-KINDS = (Kind.ADD, Kind.SET)
 NONE, DECK, PILE = 0, 1, 2  # what a step shuffles: nothing, every card, the pile but its top
 I32 = jnp.int32
 T = TypeVar("T")
@@ -109,20 +115,30 @@ class State(NamedTuple):
     scores: jax.Array
     borders_lost: jax.Array
     final_scores: jax.Array
+    # under a no-draw chain (else of width 0): the chain the seat to act faces, and the
+    # cards left in its run
+    chain: jax.Array
+    plays_left: jax.Array
+    # under online milestones (else of width 0): what each seat paid at them this step
+    milestones_paid: jax.Array
 
 
 class Pending(NamedTuple):
-    """What the play leaves to do: ``shuffle`` (NONE, DECK or PILE) into the stock, then
-    ``deal`` a hand from the stock, or draw into hand slot ``draw_into`` (-1 for none) of
-    seat ``draw_seat`` if the stock has a card."""
+    """What the play leaves to do: a leader to draw (``lead``: a new hand under a random
+    starter), ``shuffle`` (NONE, DECK or PILE) into the stock, then ``deal`` a hand from
+    the stock, or draw into hand slot ``draw_into`` (-1 for none) of seat ``draw_seat`` if
+    the stock has a card."""
 
     shuffle: jax.Array
     deal: jax.Array
     draw_into: jax.Array
     draw_seat: jax.Array
+    lead: jax.Array
 
 
-def pending(shuffle: Any = NONE, deal: Any = False, into: Any = -1, seat: Any = 0) -> Pending:
+def pending(
+    shuffle: Any = NONE, deal: Any = False, into: Any = -1, seat: Any = 0, lead: Any = False
+) -> Pending:
     """A :class:`Pending` with fixed types (the branches of a step are selected field by
     field: each must have the same)."""
     return Pending(
@@ -130,6 +146,7 @@ def pending(shuffle: Any = NONE, deal: Any = False, into: Any = -1, seat: Any = 
         jnp.asarray(deal, bool),
         jnp.asarray(into, I32),
         jnp.asarray(seat, I32),
+        jnp.asarray(lead, bool),
     )
 
 
@@ -155,7 +172,7 @@ class Engine:
     """The pure functions of one rule set and table size (see :func:`engine`)."""
 
     def __init__(self, rules: Rules, players: int) -> None:
-        check_supported(rules, PLAYS, "the JAX engine", KINDS, chains=False)
+        check_supported(rules, PLAYS, "the JAX engine", KINDS)
         t = Batch(rules, players, 1, seed=0)  # the tables
         self.rules, self.n, self.hand_size = rules, players, t.hand_size
         if 4 * t.hand_size + 1 > 31:  # the legal patterns' two bit fields in an int32
@@ -180,6 +197,14 @@ class Engine:
         self.pooled, self.partners, self.pool_bits = t.pooled, const(t.partners), t.pool_bits
         self.rule_69, self.pays_pot = rules.rule_69, t.pays_pot
         self.points_game, self.border_values = t.points_game, t.border_values
+        # cards that double or halve; online milestones
+        self.doubles, self.doubling, self.halve_over = t.doubles, const(t.doubling), t.halve_over
+        self.online, self.leave, self.skip_before = t.online, t.leave, t.skip_before
+        # a leader drawn for each hand: the k-th seat still in
+        self.random_lead, self.kth = rules.starter is Starter.RANDOM, const(t.kth)
+        # a no-draw chain: its cards, and each hand slot's bits (to forbid a card)
+        self.chains, self.chain_card = t.chains, const(t.chain_card)
+        self.slot_bits_all = const(t.slot_bits_all)
         # the batch functions, compiled on first use for each batch size
         self.legal_batch: Callable[[State], jax.Array] = jax.jit(jax.vmap(self.legal))
         self.random_batch: Callable[[jax.Array, jax.Array], jax.Array] = jax.jit(
@@ -191,6 +216,8 @@ class Engine:
         )
         self.stocked_batch: Callable[..., State] = jax.jit(jax.vmap(self.stocked))
         self.finish_batch: Callable[..., State] = jax.jit(jax.vmap(self.finish))
+        self.led_batch: Callable[..., State] = jax.jit(jax.vmap(self.led))
+        self.leaders_batch: Callable[..., jax.Array] = jax.jit(jax.vmap(self.drawn_leader))
         self.step_batch: Callable[..., State] = jax.jit(self._step_batch)
         self.init_batch: Callable[..., State] = jax.jit(self._init_batch)
 
@@ -209,8 +236,11 @@ class Engine:
         return self.chance(*self.play(s, action, jax.random.randint(k1, (), 0, self.n)), k2)
 
     def chance(self, s: State, p: Pending, key: jax.Array) -> State:
-        """The stock ``p`` asks for, then the deal or draw, the cards drawn from ``key``."""
-        k1, k2 = jax.random.split(key)
+        """The leader and the stock ``p`` asks for, then the deal or draw, drawn from
+        ``key``."""
+        k1, k2, k3 = jax.random.split(key, 3)
+        if self.random_lead:
+            s = self.led(s, p, self.drawn_leader(s, jax.random.uniform(k3)))
         s = select(p.shuffle == PILE, self.restocked(s, p), s)
         s = self.to_deal(s, p, jax.random.uniform(k1, (self.n * self.hand_size,)))
         return self.finish(s, p, jax.random.uniform(k2))
@@ -221,6 +251,8 @@ class Engine:
         held = s.hands[s.turn.astype(I32)].astype(I32)
         # the slots' bit fields are apart: their sum is their union
         pattern = self.slot_bits[jnp.arange(self.hand_size), base + held].sum()
+        if self.chains:  # a card the chain forbids now has no choice at all
+            pattern &= ~jnp.where(self.forbidden(s, held), self.slot_bits_all, 0).sum()
         safe, allowed = pattern & self.low, pattern >> self.field
         rules = self.rules
         if rules.may_bust:
@@ -230,6 +262,14 @@ class Engine:
         else:
             legal = jnp.where(safe != 0, safe, allowed)
         return jnp.where(legal == 0, 1 << self.down, legal)
+
+    def forbidden(self, s: State, held: jax.Array) -> jax.Array:
+        """Per hand slot, whether its card may not be played now: a chain card in a run,
+        any other card where the run the chain asks for is too long to finish."""
+        in_run, faced = s.plays_left[0] > 0, s.chain[0]
+        chained = self.chain_card[held] == 1
+        others = (~chained & (held != EMPTY)).sum()
+        return jnp.where(chained, in_run, ~in_run & (faced > others))
 
     def random_actions(self, legal: jax.Array, key: jax.Array) -> jax.Array:
         """One legal action per bit pattern of ``legal`` (any shape), uniformly."""
@@ -250,11 +290,14 @@ class Engine:
         slot = jnp.minimum(action >> 1, self.hand_size - 1)
         held = s.hands[turn, slot]
         card = jnp.where(down, EMPTY, held.astype(I32))
-        set_to = self.set_to[card]
-        new = jnp.where(set_to >= 0, set_to, total + self.add[card * 2 + (action & 1)])
-        if self.clamp:
-            new = jnp.where((new < 0) & (new < total), 0, new)
+        new = self.result(card, action & 1, total)
         lost = (new > self.limit) | down
+        # a milestone may end the hand (the limit made) or the game, or put the player out
+        ended = over = out = jnp.asarray(False)
+        in_before = s.in_hand.astype(I32)  # (who was in before, where a skip counts them)
+        if self.online:
+            s, ended, over, out = self.pay_milestones(s, turn, total, new, down)
+            lost &= ~over
         in_hand, flip = s.in_hand.astype(I32), self.flip[card]
         if not self.flip_two:  # a reverse flips nothing with two in the hand
             flip = jnp.where(self.popcount[in_hand] > 2, flip, 1)
@@ -264,12 +307,27 @@ class Engine:
             skip = self.skip[card] == 1
             if not self.skip_two:
                 skip &= self.popcount[in_hand] > 2
-            nxt = jnp.where(skip, self.next_of(in_hand, nxt, direction > 0), nxt)
+            skipped = self.next_of(in_before, turn, direction > 0) if self.skip_before else nxt
+            nxt = jnp.where(skip, self.next_of(in_hand, skipped, direction > 0), nxt)
         if self.again_two:  # a reverse with two in the hand: the same seat plays again
-            nxt = jnp.where((self.flip[card] < 0) & (self.popcount[in_hand] == 2), turn, nxt)
+            again = (self.flip[card] < 0) & (self.popcount[in_hand] == 2)
+            nxt = jnp.where(again & (in_hand >> turn & 1 == 1), turn, nxt)
+        stays = jnp.asarray(False)  # a run's card: no draw, and the turn stays
+        if self.chains:
+            left, faced = s.plays_left[0].astype(I32), s.chain[0].astype(I32)
+            chained, in_run = self.chain_card[card] == 1, left > 0
+            starts = ~in_run & (faced > 0) & ~chained  # a run's first card
+            run_left = jnp.where(in_run, left - 1, jnp.where(starts, faced - 1, 0))
+            stays = in_run | starts
+            nxt = jnp.where(run_left > 0, turn, nxt)
+            s = put(  # (a life lost ends the chain: every hand ends so)
+                s,
+                plays_left=jnp.where(lost, 0, run_left)[None],
+                chain=jnp.where(lost | ~chained, 0, faced + 1)[None],
+            )
         if self.rule_69 is not Rule69.NONE:  # the 69 rule, for a play not over the limit
             target = self.rules.rule_69_total
-            makes = ~lost & (new == target) & (total != target)
+            makes = ~(lost | over) & (new == target) & (total != target)
             if self.rules.rule_69_from is Rule69From.BELOW:
                 makes &= total < target
             if self.rule_69 is Rule69.RESET_TO_ZERO:
@@ -304,8 +362,99 @@ class Engine:
             cause=-1,
         )
         # a card played that is not lost is replaced from the stock, restocked if empty
-        draw = pending(self.restock(s), into=slot, seat=turn)
-        return select(lost, self.lose(s, turn, ~down, slot, first), (s, draw))
+        # (not a run's, nor where a milestone ended the hand or put the player out)
+        keeps = stays | ended | out
+        draw = pending(
+            jnp.where(keeps, NONE, self.restock(s)), into=jnp.where(keeps, -1, slot), seat=turn
+        )
+        on = (s, draw)
+        if self.online:
+            on = select(ended, self.end_hand(s, jnp.asarray(-1), first), on)
+            on = select(over, self.new_game(self.game_over(s), first), on)
+        return select(lost, self.lose(s, turn, ~down, slot, first), on)
+
+    def result(self, card: jax.Array, choice: jax.Array, total: jax.Array) -> jax.Array:
+        """The total after playing ``card`` (``EMPTY`` adds nothing) with ``choice`` at
+        ``total``, floored at 0 where the rules clamp (``Batch.results``)."""
+        set_to = self.set_to[card]
+        new = jnp.where(set_to >= 0, set_to, total + self.add[card * 2 + choice])
+        if self.doubles:  # halve an even total (if over), else double
+            how = self.doubling[card]
+            over = (how == HALVES_OVER) & (total > self.halve_over)
+            halve = (total % 2 == 0) & ((how == HALVES_EVEN) | over)
+            new = jnp.where(how > 0, jnp.where(halve, total // 2, total * 2), new)
+        if self.clamp:
+            new = jnp.where((new < 0) & (new < total), 0, new)
+        return new
+
+    def pay_milestones(
+        self, s: State, seat: jax.Array, old: jax.Array, new: jax.Array, down: jax.Array
+    ) -> tuple[State, jax.Array, jax.Array, jax.Array]:
+        """The online milestones of ``seat``'s play from ``old`` to ``new``, in the reference
+        engine's order (``Batch._pay_milestones``): each of the others for one made exactly
+        (the limit 2, 33 and 66 1), the player for 33 or 66 crossed (or left), each while
+        still in and the game on. Returns the game, and whether the hand ends (the limit
+        made), the game ended, the player is out."""
+        rules, n = self.rules, self.n
+        met = ~down  # (a play over the limit pays only for that, where the rules say)
+        if not rules.milestones_on_bust:
+            met &= new <= self.limit
+        made_limit = (new == self.limit) & (old < new)
+        events = [(made_limit, True, 2)]
+        for t in rules.threshold_values:
+            crossed = (old < t) & (t < new)
+            if self.leave:
+                crossed |= (old == t) & (t < new)
+            events += [((new == t) & (old < t), True, 1), (crossed, False, 1)]
+        over = jnp.asarray(False)
+        paid_each = jnp.zeros(n, I32)
+        for happens, made, amount in events:
+            for k in range(1, n) if made else (0,):
+                payer = (seat + k) % n
+                pays = met & happens & ~over & (s.alive.astype(I32) >> payer & 1 == 1)
+                s, paid, gone = self.charge(s, payer, jnp.where(pays, amount, 0))
+                paid_each = paid_each.at[payer].add(paid)
+                s, ends = self.eliminate(s, payer, pays & gone)
+                over |= pays & ends
+        out = ~over & (s.alive.astype(I32) >> seat & 1 == 0)
+        # (where the game ended too, the play takes the new game's way: see play)
+        return put(s, milestones_paid=paid_each), made_limit & met, over, out
+
+    def charge(self, s: State, seat: jax.Array, due: jax.Array) -> tuple[State, Any, Any]:
+        """``seat`` pays ``due`` lives, or what it has (into the pot, where 69 takes from
+        it): returns the game, what it paid and whether it is out by the rules' elimination
+        (at 0 lives, or owing more than it had)."""
+        held = s.lives[seat].astype(I32)
+        paid = jnp.minimum(held, due)
+        s = self.set_lives(s, seat, held - paid)
+        if self.pays_pot:
+            s = put(s, pot=s.pot + paid)
+        out = held < due if self.rules.elimination is Elimination.CANNOT_PAY else held <= due
+        return s, paid, out
+
+    def eliminate(self, s: State, seat: jax.Array, out: jax.Array) -> tuple[State, jax.Array]:
+        """Put ``seat`` (and, pooled, its partners) out where ``out``, the hands under the
+        pile where the rules say; returns the game and whether that ends it (one seat or
+        side left in, or the first player out)."""
+        if self.pooled:
+            mine, bits = self.partners[seat] == 1, jnp.asarray(self.pool_bits)[seat]
+        else:
+            mine, bits = jnp.arange(self.n) == seat, 1 << seat
+        alive = jnp.where(out, s.alive & ~bits, s.alive)
+        hands = s.hands
+        if self.rules.eliminated_hand is EliminatedHand.UNDER_PILE:  # face down
+            hands = jnp.where(out & mine[:, None], EMPTY, hands).astype(hands.dtype)
+        s = put(s, alive=alive, in_hand=jnp.where(out, s.in_hand & ~bits, s.in_hand), hands=hands)
+        if self.rules.game_end is GameEnd.FIRST_OUT or self.pooled:  # (two sides: one left)
+            return s, out
+        return s, self.popcount[alive.astype(I32)] <= 1
+
+    def game_over(self, s: State) -> State:
+        """``s`` as a game over: its winners (the last seats in, or the first one out's
+        rule) and final lives and hands."""
+        first_out = self.rules.game_end is GameEnd.FIRST_OUT
+        winners = self.most_lives(s) if first_out else s.alive
+        return put(s, over=True, winners=winners, final_lives=s.lives, final_hands=s.hand_no)
 
     def restock(self, s: State) -> jax.Array:
         """The shuffle a draw from this stock needs: the pile's, if it is empty."""
@@ -316,7 +465,7 @@ class Engine:
     ) -> tuple[State, Pending]:
         """The seat went over (``played``) or laid down: a life, then the game's end or the
         rules' way on."""
-        rules, penalty = self.rules, self.rules.bust_penalty
+        penalty = self.rules.bust_penalty
         if self.points_game:  # no life: a game point for laying down, and nobody out
             laid = (~played).astype(I32)
             s = put(
@@ -327,36 +476,13 @@ class Engine:
                 points=s.points.at[seat].add(-laid.astype(s.points.dtype)),
             )
             return self.after_bust(s, seat, played, slot, first)
-        held = s.lives[seat].astype(I32)
-        # out at 0 lives, or (cannot_pay) owing more than it has
-        out = held < penalty if rules.elimination is Elimination.CANNOT_PAY else held <= penalty
-        paid = jnp.minimum(held, penalty)
-        s = self.set_lives(s, seat, held - paid)
-        if self.pays_pot:
-            s = put(s, pot=s.pot + paid)
-        if self.pooled:  # the partners go out together
-            mine, bits = self.partners[seat] == 1, jnp.asarray(self.pool_bits)[seat]
-        else:
-            mine, bits = jnp.arange(self.n) == seat, 1 << seat
-        alive = jnp.where(out, s.alive & ~bits, s.alive)
-        hands = s.hands
-        if rules.eliminated_hand is EliminatedHand.UNDER_PILE:  # face down under the pile
-            hands = jnp.where(out & mine[:, None], EMPTY, hands).astype(hands.dtype)
-        s = put(
-            s,
-            loser=seat,
-            cause=jnp.where(played, OVER_, CANNOT_PLAY),
-            paid=paid,
-            alive=alive,
-            in_hand=jnp.where(out, s.in_hand & ~bits, s.in_hand),
-            hands=hands,
-        )
-        first_out = rules.game_end is GameEnd.FIRST_OUT
-        winners = self.most_lives(s) if first_out else alive
-        ended = put(s, over=True, winners=winners, final_lives=s.lives, final_hands=s.hand_no)
+        # (a seat a milestone of this play put out has no lives left: it pays 0)
+        s, paid, out = self.charge(s, seat, jnp.asarray(penalty))
+        s, ends = self.eliminate(s, seat, out)
+        s = put(s, loser=seat, cause=jnp.where(played, OVER_, CANNOT_PLAY), paid=paid)
         return select(
-            out if first_out or self.pooled else self.popcount[alive] <= 1,
-            self.new_game(ended, first),
+            ends,
+            self.new_game(self.game_over(s), first),
             self.after_bust(s, seat, played, slot, first),
         )
 
@@ -451,24 +577,45 @@ class Engine:
         """The next leader and the new deal."""
         alive, cw = s.alive, jnp.asarray(True)
         starter = self.rules.starter
-        if starter is Starter.LEFT_OF_DEALER:
+        lead = starter is Starter.RANDOM  # (drawn with the chance: Engine.led)
+        if lead:
+            leader, dealer = s.starter, s.dealer
+        elif starter is Starter.LEFT_OF_DEALER:
             dealer = self.next_of(alive, s.dealer.astype(I32), cw)
             leader = self.next_of(alive, dealer, cw)
-        else:
+        else:  # with no loser (the limit made), the seat after the last leader leads
+            none = loser < 0
+            loser = jnp.where(none, s.starter.astype(I32), loser)
             leader = self.next_of(alive, loser, cw)
             if starter is Starter.LOSER:  # the loser leads; if out, the next seat still in
-                leader = jnp.where(alive >> loser & 1 == 1, loser, leader)
+                leader = jnp.where(~none & (alive >> loser & 1 == 1), loser, leader)
             dealer = self.next_of(alive, leader, ~cw)
         s = put(s, hand_no=s.hand_no + 1, dealer=dealer, starter=leader)
         if self.rules.new_round_deal is NewRoundDeal.FULL_RESHUFFLE:
-            return put(s, top=EMPTY), pending(DECK, deal=True)
+            return put(s, top=EMPTY), pending(DECK, deal=True, lead=lead)
         # from the stock: the old hands go face down under the pile; every card is
         # shuffled if the stock is short
         enough = s.stock_len >= self.popcount[alive] * self.hand_size
         s = put(s, hands=jnp.full_like(s.hands, EMPTY), top=jnp.where(enough, s.top, EMPTY))
-        return s, pending(jnp.where(enough, NONE, DECK), deal=True)
+        return s, pending(jnp.where(enough, NONE, DECK), deal=True, lead=lead)
 
     # Chance -------------------------------------------------------------------------------
+
+    def drawn_leader(self, s: State, u: jax.Array) -> jax.Array:
+        """A seat still in, from a uniform number ``u``."""
+        alive = s.alive.astype(I32)
+        k = jnp.minimum((u * self.popcount[alive]).astype(I32), self.popcount[alive] - 1)
+        return self.kth[alive * self.n + k]
+
+    def led(self, s: State, p: Pending, leader: jax.Array) -> State:
+        """``leader`` leads the new hand where ``p`` asks for a leader; the dealer sits
+        before it."""
+        dealer = self.next_of(s.alive, leader, jnp.asarray(False))
+        return put(
+            s,
+            starter=jnp.where(p.lead, leader, s.starter),
+            dealer=jnp.where(p.lead, dealer, s.dealer),
+        )
 
     def shuffling(self, s: State, kind: jax.Array) -> jax.Array:
         """Which cards of the sorted deck (``deck``: each card ``decks`` times) a shuffle of
@@ -571,8 +718,11 @@ class Engine:
     def chance_batch(self, s: State, p: Pending, key: jax.Array) -> State:
         """:meth:`chance` for a batch: restocks and deals (a few games in a step) for the
         games that have them alone, a chunk at a time."""
-        k1, k2, k3 = jax.random.split(key, 3)
+        k1, k2, k3, k4 = jax.random.split(key, 4)
         size = p.shuffle.shape[0]
+        if self.random_lead:
+            u = jax.random.uniform(k4, (size,))
+            s = jax.vmap(self.led)(s, p, jax.vmap(self.drawn_leader)(s, u))
         restock = jax.vmap(lambda s, p, _: self.restocked(s, p))
         s = self.some(s, p, p.shuffle == PILE, max(64, size // 64), restock, k1)
         s = self.some(s, p, p.deal, max(64, size // 8), jax.vmap(self.to_deal), k2)
@@ -632,8 +782,9 @@ class JaxBatch:
     :meth:`step` take and give JAX arrays (they stay on the device); the state's fields
     (:class:`State`'s, as ``Batch`` names them: ``total``, ``turn``, ``hands``, ``over``...)
     read as NumPy arrays. Chance is drawn from ``seed``, or the orders come from a
-    ``shuffler`` (as ``Batch``'s: on the host, slow, for tests); ``first`` gives each
-    game's first leader. Compiling takes seconds, once per rule set, table size and batch
+    ``shuffler`` (as ``Batch``'s: on the host, slow, for tests), and with it the leaders
+    drawn for new hands from a ``leader`` (``Batch``'s too); ``first`` gives each game's
+    first leader. Compiling takes seconds, once per rule set, table size and batch
     size in a process."""
 
     def __init__(
@@ -644,6 +795,7 @@ class JaxBatch:
         *,
         seed: int | None = None,
         shuffler: Shuffler | None = None,
+        leader: Leader | None = None,
         first: np.ndarray | None = None,
     ) -> None:
         self.rules = rules_for(rules, players)
@@ -651,7 +803,7 @@ class JaxBatch:
         self.n, self.size, self.hand_size = players, batch, e.hand_size
         self.actions, self.down, self.limit = e.actions, e.down, e.limit
         self.points_game = e.points_game  # (``points``, ``scores``... have width 0 else)
-        self.shuffler = shuffler
+        self.shuffler, self.leader = shuffler, leader
         self.decisions = 0
         seed = int(np.random.SeedSequence(seed).generate_state(1)[0]) if seed is None else seed
         self.key, k1, k2 = jax.random.split(jax.random.key(seed), 3)
@@ -693,6 +845,17 @@ class JaxBatch:
         draws."""
         assert self.shuffler is not None
         e = self.engine
+        if e.random_lead:  # the leaders from the leader (on the host) or drawn
+            if self.leader is None:
+                drawn = e.leaders_batch(s, jax.random.uniform(self._next_key(), (self.size,)))
+            else:
+                slots = np.flatnonzero(np.asarray(p.lead))
+                leaders = np.zeros(self.size, np.int32)
+                if len(slots):
+                    alive = np.asarray(s.alive)[slots].astype(np.int64)
+                    leaders[slots] = self.leader(slots, alive)
+                drawn = jnp.asarray(leaders)
+            s = e.led_batch(s, p, drawn)
         kind = np.asarray(p.shuffle)
         slots = np.flatnonzero(kind)
         if len(slots):
@@ -710,6 +873,10 @@ class JaxBatch:
         rows = np.arange(self.size)
         card = self.hands[rows, self.turn.astype(np.intp), slot].astype(np.int64)
         return np.where(actions == self.down, DOWN, card * 4 + (actions & 1))
+
+    def action(self, slot: int, code: int) -> int:
+        """The action that plays the engine's ``code`` from hand ``slot``."""
+        return 2 * slot + choice_of(code)
 
     def __getattr__(self, name: str) -> np.ndarray:
         """A field of the state as a NumPy array (read once a step)."""
