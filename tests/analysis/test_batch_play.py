@@ -91,6 +91,8 @@ def replayed(cell: Cell, rows: GameRows, seed: int) -> dict[str, list[object]]:
         ("P-UPCARD", 4),
         ("IS", 4),
         ("P-BORDERS", 4),  # ranked by score
+        ("TW", 4),  # a Five that names who plays next
+        ("E2", 3),
     ],
 )
 def test_batch_rows_are_the_fast_paths_on_the_same_games(preset: str, players: int) -> None:
@@ -119,7 +121,7 @@ def test_batch_rows_are_the_fast_paths_on_the_same_games(preset: str, players: i
                 assert batch.turn[g] == seat
                 hand = batch.hands[g, seat].tolist()
                 actions[g] = (
-                    batch.down if code == DOWN else 2 * hand.index(card_of(code)) + (code & 3)
+                    batch.down if code == DOWN else batch.action(hand.index(card_of(code)), code)
                 )
                 step[g] += 1
         recorder.step(actions)
@@ -205,13 +207,12 @@ def notes(capsys: pytest.CaptureFixture[str], *args: object, **options: object) 
 
 
 def test_each_cell_says_which_engine_played_it(capsys: pytest.CaptureFixture[str]) -> None:
-    assert notes(capsys, ["P", "TW"], 3, ["random", "heuristic"]) == [
+    assert notes(capsys, ["P", "P-UPCARD-INSTANT"], 3, ["random", "heuristic"]) == [
         "P, 3 players, random: 3 games, engine: batch (NumPy)",
         "P, 3 players, heuristic: 3 games, engine: fast path",
-        "TW, 3 players, random: 3 games, engine: fast path (the batch engine does not play "
-        "card 5S of these rules (it names a seat: next): it plays cards that add (one or two "
-        "values), set, double or halve, and that may reverse or skip)",
-        "TW, 3 players, heuristic: 3 games, engine: fast path",
+        "P-UPCARD-INSTANT, 3 players, random: 3 games, engine: fast path (the batch engine "
+        "does not play rules key 'instant_hands' = ['3x6 lose', '3xK win']: it plays [])",
+        "P-UPCARD-INSTANT, 3 players, heuristic: 3 games, engine: fast path",
     ]
     assert notes(capsys, "P", 3, "random", engine="fast") == [
         "P, 3 players, random: 3 games, engine: fast path"
@@ -229,7 +230,7 @@ def test_each_cell_says_which_engine_played_it(capsys: pytest.CaptureFixture[str
     ("lineup", "options", "why"),
     [
         ("random,heuristic", {}, "line-ups of one random bot only"),
-        ("random", {"rules": "TW"}, "card 5S of these rules (it names a seat: next)"),
+        ("random", {"rules": "P-UPCARD-INSTANT"}, "rules key 'instant_hands' = ['3x6 lose'"),
         ("random", {"decisions": True}, "writes no decision rows"),
     ],
 )

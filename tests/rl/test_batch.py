@@ -53,6 +53,29 @@ HOUSE_RESET = {
 # milestones with what no preset combines them with: 33 and 66 left costing too, the loser
 # leading (nobody, where 99 is made), sitting out, a reverse with two in the hand playing
 # again, a skip an eliminated seat absorbs, the pot paying 69
+# naming under lives and hands: a Five names who plays next, the player too; a Jack that
+# skips, an opening ban on the King, the loser leading
+HOUSE_NAMING = {
+    "preset": "P",
+    "rules": {
+        "cards": {"5": "+5 name", "J": "+10 skip"},
+        "name_self": True,
+        "king_ban_turns": 2,
+        "starter": "loser",
+    },
+}
+# the presets with milestones, for both engines' differential tests: the others pay for 33,
+# 66 and 99 made, the player for crossing; a Two that halves an even total and doubles an
+# odd one (P-ONLINE-TEACH); any card may go over, which pays for going over alone (QC; two
+# decks with 7)
+MILESTONE_GAMES = [
+    ("P-ONLINE", 3),
+    ("P-ONLINE", 6),
+    ("P-ONLINE-TEACH", 4),
+    ("QC", 2),
+    ("QC", 5),
+    ("QC", 7),
+]
 HOUSE_ONLINE = {
     "preset": "P-ONLINE",
     "rules": {
@@ -322,12 +345,7 @@ class ScriptedDepths:
         (HOUSE_SIT_OUT, 5),
         (HOUSE_RESET, 4),
         ({"preset": "WIKI", "rules": {"skip_with_two_players": False}}, 3),
-        ("P-ONLINE", 3),  # milestones: the others pay for 33, 66, 99 made, the player crossed
-        ("P-ONLINE", 6),
-        ("P-ONLINE-TEACH", 4),  # a Two that halves an even total, doubles an odd one
-        ("QC", 2),  # any card may go over, and that pays for going over alone
-        ("QC", 5),
-        ("QC", 7),  # two decks
+        *MILESTONE_GAMES,
         ("P-69", 4),  # a life back from the pot for 69
         # house rules: milestones with leaving 33/66, sitting out, playing again, a skip
         # that an eliminated seat absorbs, the loser leading (none where 99 is made)
@@ -366,6 +384,11 @@ class ScriptedDepths:
             },
             3,
         ),
+        ("TW", 3),  # a Five that names who plays next (any other seat in the hand)
+        ("TW", 8),
+        ("E2", 5),
+        (HOUSE_NAMING, 4),
+        (HOUSE_NAMING, 2),
     ],
     ids=str,
 )
@@ -460,8 +483,7 @@ def replay(batch: Any, games: list[dict]) -> int:
             if code == DOWN:
                 action = batch.down
             else:
-                slot = list(batch.hands[g, seat]).index(card_of(code))
-                action = 2 * slot + (code & 3)
+                action = batch.action(list(batch.hands[g, seat]).index(card_of(code)), code)
             assert legal[g] >> action & 1, "the reference's action is legal in the batch"
             actions[g] = action
         assert batch.codes(actions)[live].tolist() == [games[g]["moves"][step[g]][1] for g in live]
@@ -506,8 +528,22 @@ def test_the_batch_legal_actions_are_never_empty_and_games_end(preset: str) -> N
 
 def test_the_batch_names_what_it_does_not_play() -> None:
     with pytest.raises(RulesError) as e:
-        Batch("TW", 4, 8)
+        Batch("KC", 4, 8)
     assert "batch engine" in str(e.value) and "\n" not in str(e.value)
+    # a card that names who plays next and starts a chain, or under milestones; too many
+    # seats for the actions' bits
+    more = load_rules({"preset": "TW", "rules": {"cards": {"5": "+0 name no-draw"}}})
+    with pytest.raises(RulesError, match="card 5S of these rules .it names who plays next and"):
+        Batch(more, 4, 8)
+    online = load_rules({"preset": "P-ONLINE", "rules": {"cards": {"5": "+5 name"}}})
+    with pytest.raises(RulesError, match="names who plays next under rules key 'thresholds'"):
+        Batch(online, 4, 8)
+    with pytest.raises(RulesError, match="at most 62 seats times cards in a hand, not 10 x 7"):
+        Batch(
+            load_rules({"preset": "E2", "rules": {"hand_size": 7, "decks_by_players": {"9": 2}}}),
+            10,
+            8,
+        )
     with pytest.raises(RulesError, match="'instant_hands'"):
         Batch("P-UPCARD-INSTANT", 4, 8)
     optional = load_rules(
@@ -515,6 +551,18 @@ def test_the_batch_names_what_it_does_not_play() -> None:
     )
     with pytest.raises(RulesError, match="'two_player_reverse' = 'play_again_optional'"):
         Batch(optional, 2, 8)
+
+
+def test_a_random_action_among_more_bits_than_the_tables_hold_is_uniform() -> None:
+    """E2 at ten seats: 51 actions, drawn a chunk of bits at a time; each legal one (in
+    the first chunk, the last, or alone in one) as often as the others."""
+    batch = Batch("E2", 10, 8, seed=4)
+    assert batch.actions == 51 and batch.chunk < batch.actions
+    on = [0, 5, 12, 30, 49, batch.down]
+    legal = np.full(60_000, sum(1 << a for a in on), np.int64)
+    counts = np.bincount(batch.random_actions(legal), minlength=batch.actions)
+    assert set(np.flatnonzero(counts)) == set(on)
+    assert all(abs(counts[a] - 10_000) < 5 * 91 for a in on)  # 5 sd of a binomial
 
 
 def test_a_game_of_p_for_four_takes_at_most_200_bytes_observed_or_not() -> None:

@@ -293,7 +293,7 @@ def test_the_per_game_functions_vmapped_play_whole_games() -> None:
 @pytest.mark.parametrize(
     ("preset", "named"),
     [
-        ("TW", "card 5S of these rules (it names a seat"),  # neither engine plays it
+        ("TW", "card 5S of these rules (it names a seat"),  # the NumPy engine plays it
         ("P-UPCARD", "'start_total' = 'upcard'"),  # the NumPy engine plays it
         (load_rules({"preset": "P", "rules": {"king_ban_turns": 5}}), "'king_ban_turns' = 5"),
         ("CN99", "'eliminated_hand' = 'face_up'"),  # neither engine plays it

@@ -117,6 +117,8 @@ def lowest_legal(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         ("P-UPCARD", 4, "greedy", "rotate", "life"),  # the opening ban in the masks
         ("IS", 4, "greedy-keep", "rotate", "game"),  # a run of cards: the same seat again
         ("P-BORDERS", 4, "greedy", "rotate", "life"),  # game points lost at borders
+        ("TW", 4, "greedy", "rotate", "game"),  # a Five that names who plays next
+        ("E2", 3, "greedy-keep", 1, "life"),
     ],
 )
 def test_the_vector_env_plays_as_the_reference_engine(
@@ -206,7 +208,14 @@ def test_an_illegal_action_raises_or_loses() -> None:
 
 def test_the_vector_env_names_what_it_does_not_take() -> None:
     for kwargs, match in [
-        ({"rules": "TW"}, "batch engine"),
+        ({"rules": "CN99"}, "batch engine"),
+        (
+            {
+                "rules": load_rules({"preset": "P", "rules": {"cards": {"5": "+5 name"}}}),
+                "opponents": "heuristic-v1",
+            },
+            "card 5S of these rules \\(it names a seat: next\\)",
+        ),
         ({"rules": "P-UPCARD-INSTANT"}, "instant_hands"),
         ({"rules": "P-BORDERS", "opponents": "heuristic-v1"}, "'scoring' = 'game_points'"),
         ({"rules": "QC", "opponents": "heuristic-v1"}, "'thresholds' = 'online'"),

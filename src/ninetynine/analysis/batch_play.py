@@ -160,9 +160,10 @@ def distinct(batch: Batch, legal: np.ndarray) -> np.ndarray:
     if batch.decks == 1:
         return legal
     held = batch.hands[np.arange(batch.size), batch.turn]
+    w = batch.width  # (a hand slot's actions)
     for k in range(1, batch.hand_size):
         copy = (held[:, :k] == held[:, k : k + 1]).any(axis=1)
-        legal = legal & ~(copy * (3 << (2 * k)))
+        legal = legal & ~(copy * (((1 << w) - 1) << (w * k)))
     return legal
 
 
@@ -228,7 +229,7 @@ class Recorder:
         np, b = self.np, self.batch
         played = actions != b.down
         mover = b.turn.copy()
-        card = b.hands[self.slots, mover, np.minimum(actions >> 1, b.hand_size - 1)]
+        card = b.hands[self.slots, mover, b.split(actions)[0]]
         b.step(actions)
         live = self.live
         self.moves += live

@@ -1,18 +1,20 @@
 """A batch engine: thousands of games of one rule set stepped at once with NumPy.
 
 Every slot of a :class:`Batch` is always at a decision: chance (deals, restocks) is drawn
-inside the step, and a game that ends starts again in its slot. It plays 32 of the 37
-presets (the base games P, K, G, J, QC and IS among them) and any rules built from the same
-parts; :func:`check_supported` names the first setting or card it does not play (docs/ai.md
-lists them: cards that name a seat, CN99's and KC's own, instant hands). A differential
+inside the step, and a game that ends starts again in its slot. It plays 34 of the 37
+presets (the base games P, K, G, J, QC, IS and TW among them) and any rules built from the
+same parts; :func:`check_supported` names the first setting or card it does not play
+(docs/ai.md lists them: CN99's and KC's own cards and rules, instant hands). A differential
 test replays random games of the reference engine through it, shuffle for shuffle and
 move for move.
 
-Actions are per hand *slot*, not per card: action ``2 * slot + choice`` plays the card in
-that slot of the hand with that choice of value (0 for a card with one value; for a card
-with two, 0 is the lower and 1 the higher, as in the engine), and action ``2 * hand_size``
-is ``down`` (lay down, when nothing else is legal). :meth:`Batch.codes` gives the engine's
-action codes (which are the canonical indexes of :mod:`ninetynine.rl.encoding` for plays).
+Actions are per hand *slot*, not per card: action ``width * slot + choice`` plays the card
+in that slot of the hand with that choice of value (0 for a card with one value; for a card
+with two, 0 is the lower and 1 the higher, as in the engine), and action ``width *
+hand_size`` is ``down`` (lay down, when nothing else is legal). ``width`` is 2, or, where a
+card names who plays next (TW's Five), the number of seats: such a card's choice is the
+seat it names. :meth:`Batch.codes` gives the engine's action codes (which are the canonical
+indexes of :mod:`ninetynine.rl.encoding` for plays).
 
 >>> batch = Batch("P", 4, 8, seed=1)
 >>> legal = batch.legal()                  # one bit per action, per slot
@@ -29,11 +31,11 @@ from typing import Any
 import numpy as np
 
 from ninetynine.engine.ledger import CANNOT_PLAY, OVER_
-from ninetynine.engine.tables import compiled
+from ninetynine.engine.tables import PARAM, choice_of, compiled, number_of, param_code, play_code
 from ninetynine.errors import RulesError
 from ninetynine.rl.encoding import rules_for
 from ninetynine.rules.cards import format_card, rank_of
-from ninetynine.rules.effects import Effect, Kind
+from ninetynine.rules.effects import Effect, Kind, Named
 from ninetynine.rules.settings import (
     AfterBust,
     BelowZero,
@@ -158,34 +160,55 @@ def check_supported(
     engine: str = "the batch engine",
     kinds: tuple[Kind, ...] = KINDS,
     chains: bool = True,
+    naming: bool = True,
 ) -> None:
     """Raise :class:`RulesError` naming the first setting ``engine`` does not play (of
     ``supported``), or the first card whose effect it does not play (of ``kinds``; a card
-    that starts a no-draw chain, unless ``chains``)."""
+    that starts a no-draw chain, unless ``chains``; one that names who plays next, unless
+    ``naming``)."""
     for key, accepted in supported:
         value = getattr(rules, key)
         if value not in accepted:
-            shown = ", ".join(repr(getattr(v, "value", v)) for v in accepted)
+            shown = ", ".join(_shown(v) for v in accepted)
             raise RulesError(
-                f"{engine} does not play rules key {key!r} = "
-                f"{getattr(value, 'value', value)!r}: it plays {shown}"
+                f"{engine} does not play rules key {key!r} = {_shown(value)}: it plays {shown}"
             )
     for card in range(52):
-        why = _unplayed_effect(rules.effect_of(card), kinds, chains)
+        why = _unplayed_effect(rules.effect_of(card), kinds, chains, naming)
         if why is not None:
             words = list(dict.fromkeys(_KIND_WORDS[kind] for kind in kinds))
             shown = ", ".join(words[:-1]) + f" or {words[-1]}" if len(words) > 1 else words[0]
+            named = ", name who plays next" if naming else ""
             raise RulesError(
                 f"{engine} does not play card {format_card(card)} of these rules ({why}): it "
-                f"plays cards that {shown}, and that may reverse or skip"
+                f"plays cards that {shown}, and that may reverse or skip{named}"
             )
+    if rules.thresholds is Thresholds.ONLINE and any(rules.effect_of(c).name for c in range(52)):
+        raise RulesError(  # (a milestone's payment may put the seat named out)
+            f"{engine} does not play a card that names who plays next under rules key "
+            "'thresholds' = 'online': it plays them under 'none' or 'borders'"
+        )
 
 
-def _unplayed_effect(eff: Effect, kinds: tuple[Kind, ...], chains: bool) -> str | None:
+def _shown(value: Any) -> str:
+    """A setting's value as a rules file writes it (``'sit_out'``, ``['3xK win']``)."""
+    if isinstance(value, tuple):
+        return "[" + ", ".join(_shown(v) for v in value) + "]"
+    plain = getattr(value, "value", value)
+    return repr(plain if isinstance(plain, bool | int | float | str) else str(plain))
+
+
+def _unplayed_effect(
+    eff: Effect, kinds: tuple[Kind, ...], chains: bool, naming: bool
+) -> str | None:
     """What of a card's effect an engine playing ``kinds`` (and no-draw chains, if
-    ``chains``) does not play (None: all)."""
+    ``chains``; cards that name who plays next and do nothing more, if ``naming``) does not
+    play (None: all)."""
     if eff.names_seat:
-        return f"it names a seat: {eff.named}"
+        if not naming or eff.named is not Named.NEXT:
+            return f"it names a seat: {eff.named}"
+        if eff.no_draw:  # (the rules let a naming card neither reverse, skip nor choose)
+            return "it names who plays next and starts a no-draw chain"
     if eff.no_draw and not chains:
         return "no draw after it"
     if eff.kind not in kinds:
@@ -256,8 +279,6 @@ class Batch:
         self.hand_size = h = r.hand_size
         self.decks = r.decks_for(players)
         self.deck = np.repeat(np.arange(52, dtype=CARD), self.decks)
-        self.actions = 2 * h + 1
-        self.down = 2 * h
         self.rng = np.random.default_rng(seed)
         self.shuffler = shuffler or self._random_orders
         self.leader = leader or self._random_leaders
@@ -425,8 +446,22 @@ class Batch:
         self.flip_two = r.reverse_with_two_players
         self.again_two = r.two_player_reverse is TwoPlayerReverse.PLAY_AGAIN
         self.clamp = r.below_zero is BelowZero.CLAMP
+        # cards that name who plays next (TW's Five): the choice of such a play is the seat
+        # named, so that each hand slot spans as many actions as there are seats
+        self.naming = np.array([c.effects[card].name for card in range(52)] + [False])
+        self.names = bool(self.naming.any())
+        self.name_self = r.name_self
+        self.width = w = max(2, n) if self.names else 2
+        self.actions, self.down = w * h + 1, w * h
+        if self.actions > 63:  # (a bit per action in an int64)
+            raise RulesError(
+                f"the batch engine plays a card that names a seat with at most 62 seats "
+                f"times cards in a hand, not {n} x {h}"
+            )
         # legal choices: per slot k, a table over (total + 1, card) of the choices' bits
-        # at 2k (safe) and 2h + 1 + 2k (allowed at all); totals below 0 play as -1 does
+        # at w * k (safe) and, in the same word where both fit, w * h + 1 + w * k (allowed
+        # at all; else in ``slot_allowed``); totals below 0 play as -1 does. A naming
+        # card's bit is choice 0's: the legal patterns widen it to the seats it may name
         totals = range(-1, limit + 1)
         bits = np.zeros((len(totals), 53, 2), np.int64)
         for t, total in enumerate(totals):
@@ -435,13 +470,21 @@ class Batch:
                     bits[t, card, 1] |= 1 << choice
                     if not busts:
                         bits[t, card, 0] |= 1 << choice
-        self.field = 2 * h + 1  # where the "allowed" bits start
-        self.slot_bits = [
-            ((bits[:, :, 0] << (2 * k)) | (bits[:, :, 1] << (self.field + 2 * k))).ravel()
-            for k in range(h)
-        ]
-        self.low = (1 << (2 * h)) - 1
-        self.slot_bits_all = [3 << (2 * k) | 3 << (self.field + 2 * k) for k in range(h)]
+        self.low = (1 << (w * h)) - 1
+        slot_all = (1 << w) - 1
+        if self.names:  # two words
+            self.slot_bits = [(bits[:, :, 0] << (w * k)).ravel() for k in range(h)]
+            self.slot_allowed = [(bits[:, :, 1] << (w * k)).ravel() for k in range(h)]
+            self.slot_bits_all = [slot_all << (w * k) for k in range(h)]
+        else:
+            self.field = w * h + 1  # where the "allowed" bits start
+            self.slot_bits = [
+                ((bits[:, :, 0] << (w * k)) | (bits[:, :, 1] << (self.field + w * k))).ravel()
+                for k in range(h)
+            ]
+            self.slot_bits_all = [
+                slot_all << (w * k) | slot_all << (self.field + w * k) for k in range(h)
+            ]
         # seats: the next seat in a mask of seats after a seat, each way round
         masks = 1 << n
         nxt = np.zeros((masks, n, 2), fit(-1, n))
@@ -467,12 +510,14 @@ class Batch:
                         place[mask, starter, s] = k
                         k += 1
         self.place = place
-        # random choice of one action among a pattern's bits
-        patterns = 1 << self.actions
+        # random choice of one action among a pattern's bits: a pattern's count and its
+        # k-th bit, looked up whole or (wider patterns) a chunk of bits at a time
+        self.chunk = bits_ = min(self.actions, 11) if self.names else self.actions
+        patterns = 1 << bits_
         self.count = np.array([bin(p).count("1") for p in range(patterns)], np.int64)
-        pick = np.zeros((patterns, self.actions), np.int64)
+        pick = np.zeros((patterns, bits_), np.int64)
         for p in range(patterns):
-            on = [a for a in range(self.actions) if p >> a & 1] or [self.down]
+            on = [a for a in range(bits_) if p >> a & 1] or [self.down]
             pick[p, : len(on)] = on
         self.pick = pick.ravel()
         # the k-th seat of a mask of seats (a random leader is one of them)
@@ -768,12 +813,14 @@ class Batch:
 
     def _patterns(self, slots: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Per slot (all, or ``slots``) of the seat to act: the bits of its safe choices
-        and of those allowed at all (bit ``2 * k + choice`` for hand slot ``k``)."""
+        and of those allowed at all (bit ``width * k + choice`` for hand slot ``k``)."""
         h = self.hand_size
         at: slice | np.ndarray = slice(None) if slots is None else slots
         base = (np.clip(self.total[at], -1, self.limit).astype(np.intp) + 1) * 53
         row = self._first_row[at] + self.turn[at]
         held = self.hands.reshape(-1, h)[row]  # (b, h)
+        if self.names:
+            return self._named_patterns(at, base, row, held)
         pattern = self.slot_bits[0][base + held[:, 0]]
         for k in range(1, h):
             pattern |= self.slot_bits[k][base + held[:, k]]
@@ -782,6 +829,35 @@ class Batch:
             for k in range(h):
                 pattern &= ~np.where(off[:, k], self.slot_bits_all[k], 0)
         return pattern & self.low, pattern >> self.field
+
+    def _named_patterns(
+        self, at: slice | np.ndarray, base: np.ndarray, row: np.ndarray, held: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`_patterns` where a card names who plays next: the safe and the allowed
+        bits in a word each, a naming card's bit widened to the seats it may name (those
+        in the hand; the player too where the rules let it name itself)."""
+        w = self.width
+        safe = np.zeros(len(held), np.int64)
+        allowed = np.zeros(len(held), np.int64)
+        for k in range(self.hand_size):
+            safe |= self.slot_bits[k][base + held[:, k]]
+            allowed |= self.slot_allowed[k][base + held[:, k]]
+        if self.ban or self.chains:
+            off = self._forbidden(at, row, held)
+            for k in range(self.hand_size):
+                cut = ~np.where(off[:, k], self.slot_bits_all[k], 0)
+                safe &= cut
+                allowed &= cut
+        seats = self.in_hand[at].astype(np.int64)
+        if not self.name_self:
+            seats &= ~(1 << self.turn[at].astype(np.int64))
+        for k in range(self.hand_size):
+            names = self.naming[held[:, k]]
+            if names.any():
+                for bits in (safe, allowed):
+                    on = names & (bits >> (w * k) & 1 == 1)
+                    bits[on] = bits[on] & ~(1 << (w * k)) | seats[on] << (w * k)
+        return safe, allowed
 
     def _forbidden(self, at: slice | np.ndarray, row: np.ndarray, held: np.ndarray) -> np.ndarray:
         """Per slot and hand slot, the cards ``held`` that may not be played now: a card
@@ -818,9 +894,38 @@ class Batch:
 
     def random_actions(self, legal: np.ndarray) -> np.ndarray:
         """One legal action per row of ``legal``, uniformly at random."""
+        if self.chunk < self.actions:
+            return self._random_wide(legal)
         k = (self.rng.random(len(legal)) * self.count[legal]).astype(np.int64)
         picked: np.ndarray = self.pick[legal * self.actions + k]
         return picked
+
+    def _random_wide(self, legal: np.ndarray) -> np.ndarray:
+        """:meth:`random_actions` for patterns wider than the tables: the k-th bit found
+        a chunk of bits at a time."""
+        c = self.chunk
+        parts = [legal >> j & ((1 << c) - 1) for j in range(0, self.actions, c)]
+        counts = [self.count[part] for part in parts]
+        k = (self.rng.random(len(legal)) * sum(counts)).astype(np.int64)
+        picked = np.full(len(legal), self.down, np.int64)
+        for j, (part, count) in enumerate(zip(parts, counts, strict=True)):
+            here = (k >= 0) & (k < count)
+            picked[here] = self.pick[part[here] * c + k[here]] + j * c
+            k -= count
+        return picked
+
+    def split(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The hand slot and the choice (the value's, or the seat a naming card names) of
+        each of ``actions`` (``down``: the last slot, choice 0)."""
+        if self.names:
+            slot, choice = np.divmod(actions, self.width)
+        else:
+            slot, choice = actions >> 1, actions & 1
+        return np.minimum(slot, self.hand_size - 1), choice  # (down = width * hand_size)
+
+    def action(self, slot: int, code: int) -> int:
+        """The action that plays the engine's ``code`` from hand ``slot``."""
+        return self.width * slot + (number_of(code) if code >= PARAM else choice_of(code))
 
     def codes(self, actions: np.ndarray, slots: np.ndarray | None = None) -> np.ndarray:
         """The engine's action codes (``card * 4 + choice``, or ``DOWN``) of actions (one
@@ -828,9 +933,25 @@ class Batch:
         from ninetynine.engine.state import DOWN
 
         at = self._slots if slots is None else slots
-        slot = np.minimum(actions >> 1, self.hand_size - 1)
+        slot, choice = self.split(actions)
         card = self.hands[at, self.turn[at], slot].astype(np.int64)
-        return np.where(actions == self.down, DOWN, card * 4 + (actions & 1))
+        return np.where(actions == self.down, DOWN, self.play_codes(card, choice))
+
+    def play_codes(self, card: Any, choice: Any) -> np.ndarray:
+        """The engine's codes of playing ``card`` with ``choice`` (integer arrays that
+        broadcast: the tables' functions are plain arithmetic)."""
+        plays: np.ndarray = np.asarray(play_code(card, self.values(card, choice)))
+        if self.names:
+            plays = np.where(self.naming[card], param_code(card, choice), plays)
+        return plays
+
+    def values(self, card: Any, choice: Any) -> Any:
+        """Which of its values ``card`` is played for with ``choice`` (that of a card
+        naming a seat is the seat: its one value)."""
+        if not self.names:
+            return choice
+        found: np.ndarray = np.where(self.naming[card], 0, np.minimum(choice, 1))
+        return found
 
     def results(self, card: np.ndarray, choice: np.ndarray, total: np.ndarray) -> np.ndarray:
         """The total after playing ``card`` (``EMPTY`` adds nothing) with ``choice`` at
@@ -863,11 +984,12 @@ class Batch:
         self.over.fill(False)
         turn, total = self.turn[at], self.total[at]
         down = actions == self.down
-        slot = np.minimum(actions >> 1, h - 1)
+        slot, choice = self.split(actions)
         flat = (self._first_row[at] + turn) * h + slot
         card = self._hands[flat]
         card[down] = EMPTY
-        new = self.results(card, actions & 1, total)
+        named = self.naming[card] if self.names else None
+        new = self.results(card, self.values(card, choice), total)
         lost = (new > self.limit) | down
         if self.points_game:  # a point for each border the play crossed
             self.borders_lost.fill(0)
@@ -948,6 +1070,8 @@ class Batch:
             nxt = np.where(again & (in_hand >> turn & 1 == 1), turn, nxt)
         if self.chains:
             nxt = np.where(run_left > 0, turn, nxt)
+        if named is not None:  # the seat named plays next
+            nxt = np.where(named, choice, nxt)
         self._set("turn", at, np.where(lost, turn, nxt))
         if self.rule_69 is not Rule69.NONE:
             self._sixty_nine(where, turn, total, new, ~lost if over is None else ~(lost | over))

@@ -71,7 +71,7 @@ BASE_PARTS = tuple((key, _BEYOND_BASE.get(key, values)) for key, values in SUPPO
 def check_base_parts(rules: Rules, engine: str) -> None:
     """Raise :class:`RulesError` naming the first setting or card outside the base games'
     parts (:data:`BASE_PARTS`, and no skipping card) that ``engine`` does not play."""
-    check_supported(rules, BASE_PARTS, engine, (Kind.ADD, Kind.SET), chains=False)
+    check_supported(rules, BASE_PARTS, engine, (Kind.ADD, Kind.SET), chains=False, naming=False)
     skipping = [card for card in range(52) if rules.effect_of(card).skip]
     if skipping:
         raise RulesError(
@@ -101,18 +101,19 @@ def greedy_bot(
     the safe play that leaves the highest total, ties to the higher card (with ``keep``,
     escape cards only once no ordinary card is safe, the one that leaves the lowest total,
     ties to the higher card); with no safe play, the lowest legal play, else down."""
-    h, limit = batch.hand_size, batch.limit
+    h, w, limit = batch.hand_size, batch.width, batch.limit
     held = batch.hands[slots, batch.turn[slots]].astype(np.int64)  # (k, h)
     total = batch.total[slots][:, None]
-    card = np.repeat(held, 2, axis=1)  # (k, 2h): batch action j plays slot j >> 1
-    choice = np.tile(np.arange(2), h)[None, :]
-    on = (legal[:, None] >> np.arange(2 * h)[None, :] & 1).astype(bool)
-    new = batch.results(card, choice, total)
+    card = np.repeat(held, w, axis=1)  # (k, w * h): batch action j plays slot j // w
+    choice = np.tile(np.arange(w), h)[None, :]
+    on = (legal[:, None] >> np.arange(w * h)[None, :] & 1).astype(bool)
+    new = batch.results(card, batch.values(card, choice), total)
     safe = on & (new <= limit) & (card != EMPTY)
     escape = _escapes(batch.rules)[card] if keep else np.zeros_like(safe)
     ordinary = np.where(safe & ~escape, new * 64 + card, _NONE)
     saving = np.where(safe & escape, -new * 64 + card, _NONE)
-    lowest = np.where(on & (card != EMPTY), -(card * 4 + choice), _NONE)
+    # (a naming card's ties: the lowest seat, as the scalar bot meets them in code order)
+    lowest = np.where(on & (card != EMPTY), -batch.play_codes(card, choice), _NONE)
     best_ordinary, best_saving = ordinary.max(axis=1), saving.max(axis=1)
     pick = np.where(
         best_ordinary > _NONE,

@@ -15,13 +15,8 @@ import numpy as np
 
 from ninetynine.engine.ledger import OVER_
 from ninetynine.engine.state import DOWN
-from ninetynine.engine.tables import card_of, choice_of
 from ninetynine.rl.batch import EMPTY, RANK_OF, Batch
-from ninetynine.rl.encoding import PLAYS, Encoding
-
-# a play's canonical index (the engine's code, below PLAYS): its card and its value's choice
-CARD_OF = np.array([card_of(i) for i in range(PLAYS)], np.int64)
-CHOICE_OF = np.array([choice_of(i) for i in range(PLAYS)], np.int64)
+from ninetynine.rl.encoding import Encoding
 
 
 class BatchEncoding:
@@ -36,6 +31,18 @@ class BatchEncoding:
         self.enc, self.batch = encoding, batch
         self.down = encoding.index[DOWN]
         self.actions = encoding.actions
+        # each play's canonical index by card and batch choice (the engine's code, or a
+        # naming card's index for the seat it names; ``actions``, no action, for none),
+        # and the card and choice of each canonical index that is a play
+        w = batch.width
+        self.index = np.full((53, w), self.actions, np.int64)
+        self.card = np.full(self.actions, EMPTY, np.int64)
+        self.choice = np.zeros(self.actions, np.int64)
+        for card in range(52):
+            for choice in range(batch.n if batch.naming[card] else 2):
+                code = batch.play_codes(np.int64(card), np.int64(choice))
+                i = self.index[card, choice] = encoding.index[int(code)]
+                self.card[i], self.choice[i] = card, choice
 
     def observe(self, slots: np.ndarray, seats: np.ndarray, *, over: bool = False) -> np.ndarray:
         """The observation (float32, one row per slot) of ``seats[i]`` in ``slots[i]``; with
@@ -129,9 +136,10 @@ class BatchEncoding:
         mask = np.zeros((k, self.actions + 1), np.int8)  # the last column: no action
         rows = np.arange(k)
         held = bt.hands[slots, bt.turn[slots]].astype(np.int64)
-        for j in range(2 * bt.hand_size):
+        w = bt.width
+        for j in range(w * bt.hand_size):
             on = (legal >> j & 1).astype(bool)
-            mask[rows, np.where(on, held[:, j >> 1] * 4 + (j & 1), self.actions)] = 1
+            mask[rows, np.where(on, self.index[held[:, j // w], j % w], self.actions)] = 1
         mask[rows, np.where(legal >> bt.down & 1, self.down, self.actions)] = 1
         return mask[:, :-1]
 
@@ -143,11 +151,11 @@ class BatchEncoding:
         bt = self.batch
         indexes = np.asarray(indexes, np.int64)
         held = bt.hands[slots, bt.turn[slots]]
-        safe = np.clip(indexes, 0, PLAYS - 1)  # the others are not plays: refused below
-        card, choice = CARD_OF[safe], CHOICE_OF[safe]
+        safe = np.clip(indexes, 0, self.actions - 1)  # the others are not plays: refused below
+        card, choice = self.card[safe], self.choice[safe]
         match = held == card[:, None]
         slot = match.argmax(axis=1)
-        play = (indexes >= 0) & (indexes < PLAYS) & (choice < 2) & match.any(axis=1)
-        actions = np.where(indexes == self.down, bt.down, 2 * slot + (choice & 1))
+        play = (indexes >= 0) & (indexes < self.actions) & (card != EMPTY) & match.any(axis=1)
+        actions = np.where(indexes == self.down, bt.down, bt.width * slot + choice)
         ok = (play | (indexes == self.down)) & (legal >> actions & 1).astype(bool)
         return actions, ok

@@ -172,7 +172,7 @@ class Engine:
     """The pure functions of one rule set and table size (see :func:`engine`)."""
 
     def __init__(self, rules: Rules, players: int) -> None:
-        check_supported(rules, PLAYS, "the JAX engine", KINDS)
+        check_supported(rules, PLAYS, "the JAX engine", KINDS, naming=False)
         t = Batch(rules, players, 1, seed=0)  # the tables
         self.rules, self.n, self.hand_size = rules, players, t.hand_size
         if 4 * t.hand_size + 1 > 31:  # the legal patterns' two bit fields in an int32
