@@ -400,22 +400,30 @@ class Engine:
         if not rules.milestones_on_bust:
             met &= new <= self.limit
         made_limit = (new == self.limit) & (old < new)
-        events = [(made_limit, True, 2)]
+        # one payment a row, in the reference engine's order: whether it happens, the lives
+        # due and the payer (a seat after the player's; 0: the player)
+        events: list[tuple[jax.Array, int, range]] = [(made_limit, 2, range(1, n))]
         for t in rules.threshold_values:
             crossed = (old < t) & (t < new)
             if self.leave:
                 crossed |= (old == t) & (t < new)
-            events += [((new == t) & (old < t), True, 1), (crossed, False, 1)]
-        over = jnp.asarray(False)
-        paid_each = jnp.zeros(n, I32)
-        for happens, made, amount in events:
-            for k in range(1, n) if made else (0,):
-                payer = (seat + k) % n
-                pays = met & happens & ~over & (s.alive.astype(I32) >> payer & 1 == 1)
-                s, paid, gone = self.charge(s, payer, jnp.where(pays, amount, 0))
-                paid_each = paid_each.at[payer].add(paid)
-                s, ends = self.eliminate(s, payer, pays & gone)
-                over |= pays & ends
+            events += [((new == t) & (old < t), 1, range(1, n)), (crossed, 1, range(1))]
+        happens = jnp.stack([met & h for h, _, ks in events for _ in ks])
+        due = jnp.asarray([a for _, a, ks in events for _ in ks], I32)
+        after = jnp.asarray([k for _, _, ks in events for k in ks], I32)
+
+        def pay(i: jax.Array, carry: tuple[State, jax.Array, jax.Array]) -> Any:
+            # (a loop, not one trace per payment: milestones every ten points compile in
+            # a fraction of the time)
+            s, over, paid_each = carry
+            payer = (seat + after[i]) % n
+            pays = happens[i] & ~over & (s.alive.astype(I32) >> payer & 1 == 1)
+            s, paid, gone = self.charge(s, payer, jnp.where(pays, due[i], 0))
+            s, ends = self.eliminate(s, payer, pays & gone)
+            return s, over | pays & ends, paid_each.at[payer].add(paid)
+
+        start = (s, jnp.asarray(False), jnp.zeros(n, I32))
+        s, over, paid_each = jax.lax.fori_loop(0, happens.shape[0], pay, start)
         out = ~over & (s.alive.astype(I32) >> seat & 1 == 0)
         # (where the game ended too, the play takes the new game's way: see play)
         return put(s, milestones_paid=paid_each), made_limit & met, over, out
