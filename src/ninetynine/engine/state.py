@@ -24,9 +24,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import itemgetter
+from typing import Protocol, TypeVar
 
 from ninetynine.engine import events as E
 from ninetynine.engine.actions import (
@@ -67,6 +68,7 @@ from ninetynine.engine.tables import (
     REVERSE,
     REVERSE_PAST_TWO,
     SKIP,
+    Play,
     RuleTables,
     answer_code,
     card_of,
@@ -102,6 +104,15 @@ from ninetynine.rules.cards import (
 )
 from ninetynine.rules.effects import Effect, Kind, display_order
 from ninetynine.rules.settings import ForcedCard, NoLegalPlay, SkipCounts, Stuck, table_refusal
+
+T = TypeVar("T")
+
+
+class Choose(Protocol):
+    """A uniform choice of one item of a sequence (``random.Random.choice``)."""
+
+    def __call__(self, seq: Sequence[T], /) -> T: ...
+
 
 __all__ = [
     "ACCEPT",
@@ -919,7 +930,7 @@ class State(Penalties):
                 decisions += 1
         raise RuntimeError(f"no end after {max_steps} steps: {self!r}")
 
-    def _quick_run(self, choice: Callable[[Sequence[int]], int]) -> tuple[int, int]:
+    def _quick_run(self, choice: Choose) -> tuple[int, int]:
         """Random plays from the rows while each is one of apply_code's quick lane (it
         passes the turn on and its player draws), played as that lane plays it with the
         total, the turn and the direction held in local variables; returns how many, and
@@ -929,7 +940,7 @@ class State(Penalties):
         c = self.c
         if c.may_pend and (self.chain or self.plays_left or self.challenger >= 0):
             return 0, -1
-        rows, row_of, quick, naming, quick_turn = c.rows, c.row, c.quick, c.naming, self._quick_turn
+        rows, row_of, naming, quick_turn = c.play_rows, c.play_row, c.naming, self._quick_turn
         paying, plain_naming = c.paying, c.plain_naming
         named: dict[int, list[int]] = {}  # the seats each seat may name
         total, seat, n, direction = self.total, self.turn, self.n, self.direction
@@ -939,36 +950,34 @@ class State(Penalties):
         while True:
             hand = hands[seat]
             row = rows.get(total) or row_of(total)
-            codes: list[int] = []
+            plays: list[Play] = []
             # (a second copy of a card, with two decks, is no second move)
             for card in hand if one_deck else set(hand):
-                codes += row[card]
-            if naming and codes and not naming.isdisjoint(hand):  # a play for each seat named
+                plays += row[card]
+            if naming and plays and not naming.isdisjoint(hand):  # a play for each seat named
                 if plain_naming:  # (the seats in the hand stay as they are till the run ends)
                     targets = named.get(seat)
                     if targets is None:
                         self.turn = seat
                         targets = named[seat] = self.name_targets()
-                    codes = self._seat_plays(codes, targets)
+                    plays = self._seat_plays(plays, targets, total)
                 else:  # (legal_codes'; a swap or a challenge is no quick play: it ends the run)
                     self.turn = seat
-                    codes = self._extra_codes(codes)
-            if not codes:  # laying down or a card over the limit, as legal_codes says
+                    plays = [*c.plays(self._extra_codes([p[0] for p in plays]), total)]
+            if not plays:  # laying down or a card over the limit, as legal_codes says
                 code = self._none_safe(choice, hand, total) if hand else -1
                 break
-            code = choice(codes)
-            found = quick.get(total * AFTER_KEY + code)
-            if found is None or owed or len(stock) < 2:
+            code, new, step, card = choice(plays)
+            if new < 0 or owed or len(stock) < 2:
                 # a play that pays milestones, where nobody goes out, is quick too
-                if found is not None or owed or len(stock) < 2 or not paying:
+                if new >= 0 or owed or len(stock) < 2 or not paying:
                     break
                 pays = paying.get(total * AFTER_KEY + code)
                 if pays is None or pays[0][1] == REVERSE_PAST_TWO and sum(in_hand) < 3:
                     break  # (a reverse with two in the hand: the slow lane's turn)
                 if not self._quick_pay(seat, pays[1], pays[2]):
                     break
-                found = pays[0]
-            new, step, card = found
+                new, step, card = pays[0]
             if step == NEXT:
                 nxt = (seat + direction) % n
             elif step == REVERSE:  # (as _quick_turn, without a call)
@@ -990,7 +999,7 @@ class State(Penalties):
             self.total, self.turn, self.passes, self.may_decline = total, seat, 0, False
         return run, code
 
-    def _quick_chain_run(self, choice: Callable[[Sequence[int]], int]) -> tuple[int, int]:
+    def _quick_chain_run(self, choice: Choose) -> tuple[int, int]:
         """:meth:`_quick_run` for rules with a no-draw chain (the Icelandic Queen): a chain
         card, the plays of a player facing a chain and those of a run are quick too, played
         as _extra_turn plays them, the chain and the run's plays left held in local variables
@@ -1070,18 +1079,19 @@ class State(Penalties):
             self.chain, self.plays_left = chain, left
         return run, code
 
-    def _seat_plays(self, codes: list[int], targets: list[int]) -> list[int]:
-        """``codes`` with each card that names who plays next played once per seat of
-        ``targets``, as _extra_codes names them, unsorted (RuleTables.plain_naming)."""
-        naming = self.c.naming
-        out: list[int] = []
-        for code in codes:
+    def _seat_plays(self, plays: list[Play], targets: list[int], total: int) -> list[Play]:
+        """``plays`` at ``total`` with each card that names who plays next played once per
+        seat of ``targets``, as _extra_codes names them, unsorted (RuleTables.plain_naming)."""
+        c = self.c
+        out: list[Play] = []
+        for play in plays:
+            code = play[0]
             card = card_of(code)
-            if code < PARAM and card in naming:
-                base = param_code(card, 0)
-                out += [base + s for s in targets]
+            if code < PARAM and card in c.naming:
+                each = c.named_plays.get(total * 64 + card) or c.naming_plays(card, total)
+                out += [each[s] for s in targets]
             else:
-                out.append(code)
+                out.append(play)
         return out
 
     def _quick_pay(self, seat: int, others: int, mine: int) -> bool:
@@ -1102,9 +1112,7 @@ class State(Penalties):
             self.pot += others * len(payers) + mine
         return True
 
-    def _none_safe(
-        self, choice: Callable[[Sequence[int]], int], hand: list[int], total: int
-    ) -> int:
+    def _none_safe(self, choice: Choose, hand: list[int], total: int) -> int:
         """The move chosen for a hand with no safe play at ``total`` where the rules leave
         one kind of move (as :meth:`legal_codes` gives it): laying down, or one of the
         hand's plays over the limit; -1 where legal_codes must say."""

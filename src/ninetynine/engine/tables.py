@@ -11,7 +11,7 @@ answer a challenge is ``ANSWER + card``, above those.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import cache, wraps
 from typing import TypeVar
@@ -93,6 +93,11 @@ def choice_of(code: int) -> int:
 
 
 Row = tuple[tuple[int, ...], ...]  # per card, the codes of its plays at one total
+# a play as State._quick_run reads it: its code, and its entry of ``RuleTables.quick`` (the
+# total after, the turn step, the card), or NOT_QUICK's where it has none
+Play = tuple[int, int, int, int]
+NOT_QUICK = (-1, 0, 0)  # (no total after: the play is not a quick one)
+PlayRow = tuple[tuple[Play, ...], ...]  # per card, its plays at one total
 
 
 class RuleTables:
@@ -235,6 +240,9 @@ class RuleTables:
         self.card_moves: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         # total -> the codes of each card's plays at that total, by card (the hot path's row)
         self.rows: dict[int, Row] = {}
+        self.play_rows: dict[int, PlayRow] = {}  # ... as plays (``play_row``)
+        # (total * 64 + card) -> a naming card's play naming each seat, by seat
+        self.named_plays: dict[int, tuple[Play, ...]] = {}
         self.after: dict[int, int] = {}
         # (total * AFTER_KEY + code) -> (the total after, its card's turn step, the card)
         # for the plays of ``turn_steps`` that neither bust nor score (thresholds, borders,
@@ -296,6 +304,32 @@ class RuleTables:
             self._fill_after(total, found)
             self.rows[total] = found
         return found
+
+    def play_row(self, total: int) -> PlayRow:
+        """:meth:`row` with each code's entry of ``quick`` beside it (:data:`Play`): a random
+        playout reads a play whole, where looking its entry up would cost each decision."""
+        found = self.play_rows.get(total)
+        if found is None:
+            found = self.play_rows[total] = tuple(
+                self.plays(codes, total) for codes in self.rows.get(total) or self.row(total)
+            )
+        return found
+
+    def naming_plays(self, card: int, total: int) -> tuple[Play, ...]:
+        """The plays of a card that names who plays next at ``total``, one naming each seat
+        (by seat number)."""
+        key = total * 64 + card
+        found = self.named_plays.get(key)
+        if found is None:
+            base = param_code(card, 0)
+            seats = range(self.rules.players_max)
+            found = self.named_plays[key] = self.plays([base + s for s in seats], total)
+        return found
+
+    def plays(self, codes: Sequence[int], total: int) -> tuple[Play, ...]:
+        """The :data:`Play` of each of ``codes`` at ``total``."""
+        quick, base = self.quick, total * AFTER_KEY
+        return tuple((code, *quick.get(base + code, NOT_QUICK)) for code in codes)
 
     def _fill_after(self, total: int, row: Row) -> None:
         """The totals after (and the quick entries of) every play of a row, and of each
