@@ -311,7 +311,7 @@ class RuleTables:
         found = self.play_rows.get(total)
         if found is None:
             found = self.play_rows[total] = tuple(
-                self.plays(codes, total) for codes in self.rows.get(total) or self.row(total)
+                self.plays(codes, total) for codes in self.row(total)
             )
         return found
 
