@@ -127,39 +127,64 @@ class Dealing(StateBase):
         if c.random_lead:
             self.phase, self.chance = CHANCE, LEAD
             return
-        if c.left_of_dealer and not rules.dealer:
-            self._lead(self._next_alive(self.starter))  # no deal to follow: the next opener
-            return
-        if c.left_of_dealer:
-            self.dealer = self._next_alive(self.dealer)
-            self.starter = self._next_alive(self.dealer)
-            self._redeal()
-            return
-        if c.left_of_loser:
+        self.dealer, self.starter = self._next_dealer(loser)
+        self._redeal()
+
+    def _quick_end(self, seat: int, order: list[int]) -> None:
+        """``seat`` could not play and pays (keeping a life), and the next hand is dealt
+        from ``order``, the whole pack shuffled: what _bust, _end_hand, _redeal and the
+        deal's chance do where ``RuleTables.quick_end`` says that is all (a random
+        playout's most common end of a hand). A test plays every preset both ways."""
+        penalty = self.rules.bust_penalty
+        self.lives[seat] -= penalty
+        if self.c.pot:
+            self.pot += penalty
+        self.hand_no += 1
+        self.loser = seat
+        self.dealer, self.starter = self._next_dealer(seat)
+        self._clear_hand()
+        self._gather(order)
+        self._deal()
+
+    def _next_dealer(self, loser: int | None) -> tuple[int, int]:
+        """The next hand's dealer and the seat that leads it, after a hand that ``loser``
+        lost (None: nobody)."""
+        c = self.c
+        if c.left_of_dealer and self.rules.dealer:
+            dealer = self._next_alive(self.dealer)
+            return dealer, self._next_alive(dealer)
+        if c.left_of_dealer:  # no deal to follow: the next opener
+            leader = self._next_alive(self.starter)
+        elif c.left_of_loser:
             leader = self._next_alive(self.starter if loser is None else loser)
         elif loser is None:  # no loser (a round ended by the stock): the deal passes left
             leader = self._next_alive(self.starter)
         else:  # the loser leads; if out, the next seat still in (BGA's "following player")
             leader = loser if self.alive[loser] else self._next_alive(loser)
-        self._lead(leader)
+        return self._next_alive(leader, -1), leader
 
     def _lead(self, leader: int) -> None:
         """``leader`` starts the new hand; the dealer sits before it."""
         self.starter, self.dealer = leader, self._next_alive(leader, -1)
         self._redeal()
 
+    def _clear_hand(self) -> None:
+        """The fields a new hand starts afresh."""
+        c, n = self.c, self.n
+        if c.direction_resets:
+            self.direction = 1
+        self.in_hand = self.alive[:]
+        if c.ban_by_hand:
+            self.turns_played = [0] * n
+        self.points = [self.rules.points_per_hand] * n
+        self.owed = self.passes = self.chain = self.plays_left = 0
+        self.may_decline, self.challenger = False, -1
+
     def _redeal(self) -> None:
         """Set up the next hand and deal it (or ask chance for the shuffle)."""
         rules, c, ev = self.rules, self.c, self._ev
-        n, alive = self.n, self.alive
-        if c.direction_resets:
-            self.direction = 1
-        self.in_hand = alive[:]
-        if c.ban_by_hand:
-            self.turns_played = [0] * n
-        self.points = [rules.points_per_hand] * n
-        self.owed = self.passes = self.chain = self.plays_left = 0
-        self.may_decline, self.challenger = False, -1
+        self._clear_hand()
+        alive = self.alive
         decks = rules.decks_for(sum(alive)) if c.decks_each_hand else self.decks
         if c.full_reshuffle or decks != self.decks:
             self.decks = decks
@@ -167,7 +192,7 @@ class Dealing(StateBase):
             return
         need = rules.hand_size * sum(alive) + c.upcard
         old_hands = [c for hand in self.hands for c in hand]
-        self.hands = [[] for _ in range(n)]
+        self.hands = [[] for _ in range(self.n)]
         self.pile[:0] = old_hands  # face down under the discards
         self.face_down += len(old_hands)
         if len(self.stock) >= need:

@@ -889,13 +889,24 @@ class State(Penalties):
         is a uniform choice among the legal ones, as ``rng.choice(legal_codes())`` makes,
         but not the same draw: where the plays of the total's row are the legal moves, they
         are read unsorted, a run of plays that only pass the turn on and draw is played in
-        local variables (:meth:`_quick_run`), and a deal of the whole pack is shuffled
-        straight into the stock (the keys and the sort of :meth:`sample_chance`)."""
+        local variables (:meth:`_quick_run`), a deal of the whole pack is shuffled
+        straight into the stock (the keys and the sort of :meth:`sample_chance`), and a
+        player's laying down ends the hand and deals the next at once where nothing else
+        follows (:meth:`_quick_end`)."""
         choice, apply_code, legal_codes = rng.choice, self.apply_code, self.legal_codes
         rnd, jokers = rng.random, self.rules.jokers
         decks, pack = self.decks, full_pack(self.decks, jokers)  # (the pack a deal shuffles)
         quick_run = self._quick_chain_run if self.c.chain_steps else self._quick_run
         rows_suffice = self.c.rows_suffice  # (else only legal_codes knows the legal moves)
+        quick_end, lives, penalty = self.c.quick_end, self.lives, self.rules.bust_penalty
+
+        def shuffled() -> list[int]:  # the whole pack, shuffled as sample_chance shuffles it
+            keys = [rnd() for _ in pack]
+            order = sorted(range(len(pack)), key=keys.__getitem__)
+            order.reverse()  # (the stock's top is its end)
+            # (card i of one pack is i)
+            return order if len(pack) == 52 else list(itemgetter(*order)(pack))
+
         decisions = 0
         for _step in range(max_steps):
             phase = self.phase
@@ -906,7 +917,11 @@ class State(Penalties):
                 else:
                     code = -1
                 if code == DOWN and self._ev is None:  # the hand's end, most often
-                    self._bust(self.turn, played=False)  # (as _special lays down)
+                    seat = self.turn
+                    if quick_end and lives[seat] > penalty:
+                        self._quick_end(seat, shuffled())
+                    else:
+                        self._bust(seat, played=False)  # (as _special lays down)
                 else:
                     apply_code(choice(legal_codes()) if code < 0 else code)
                 decisions += 1
@@ -914,12 +929,7 @@ class State(Penalties):
                 if self.decks != decks:  # (decks counted each hand)
                     decks, pack = self.decks, full_pack(self.decks, jokers)
                 if self.chance == DEAL and len(self.stock) == len(pack) and self._ev is None:
-                    # the whole pack, shuffled as sample_chance shuffles it
-                    keys = [rnd() for _ in pack]
-                    order = sorted(range(len(pack)), key=keys.__getitem__)
-                    order.reverse()  # (the stock's top is its end)
-                    # (card i of one pack is i)
-                    self.stock = order if len(pack) == 52 else list(itemgetter(*order)(pack))
+                    self.stock = shuffled()
                     self._deal()
                 else:
                     self.play_chance(rng)
@@ -968,9 +978,9 @@ class State(Penalties):
                 code = self._none_safe(choice, hand, total) if hand else -1
                 break
             code, new, step, card = choice(plays)
-            if new < 0 or owed or len(stock) < 2:
+            if new is None or owed or len(stock) < 2:
                 # a play that pays milestones, where nobody goes out, is quick too
-                if new >= 0 or owed or len(stock) < 2 or not paying:
+                if new is not None or owed or len(stock) < 2 or not paying:
                     break
                 pays = paying.get(total * AFTER_KEY + code)
                 if pays is None or pays[0][1] == REVERSE_PAST_TWO and sum(in_hand) < 3:

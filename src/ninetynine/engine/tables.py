@@ -95,8 +95,9 @@ def choice_of(code: int) -> int:
 Row = tuple[tuple[int, ...], ...]  # per card, the codes of its plays at one total
 # a play as State._quick_run reads it: its code, and its entry of ``RuleTables.quick`` (the
 # total after, the turn step, the card), or NOT_QUICK's where it has none
-Play = tuple[int, int, int, int]
-NOT_QUICK = (-1, 0, 0)  # (no total after: the play is not a quick one)
+Play = tuple[int, int | None, int, int]
+# (no total after: the play is not a quick one; None, as a total may be below 0)
+NOT_QUICK = (None, 0, 0)
 PlayRow = tuple[tuple[Play, ...], ...]  # per card, its plays at one total
 
 
@@ -227,6 +228,16 @@ class RuleTables:
         self.decks_each_hand = rules.deck_count is DeckCount.EACH_HAND
         self.full_reshuffle = rules.new_round_deal is NewRoundDeal.FULL_RESHUFFLE
         self.upcard = rules.start_total is StartTotal.UPCARD
+        # a lay-down that a random playout finishes at once, with the next deal, where its
+        # player keeps a life (State._quick_end): it ends the hand, the player alone pays,
+        # and the next hand is led in turn and dealt from the whole pack shuffled
+        self.quick_end = (
+            self.bust_ends_hand
+            and self.solo
+            and not (self.game_points or self.random_lead or self.upcard)
+            and self.full_reshuffle
+            and not (self.decks_each_hand or rules.instant_hands)
+        )
         # cards whose action carries a number: a seat to name or a total to set
         self.param_cards = frozenset(c for c in range(CODES) if self.effects[c].has_param)
         # per card, the lowest card with the same rank and effect: cards a player cannot
