@@ -951,6 +951,7 @@ class State(Penalties):
         if c.may_pend and (self.chain or self.plays_left or self.challenger >= 0):
             return 0, -1
         rows, row_of, naming, quick_turn = c.play_rows, c.play_row, c.naming, self._quick_turn
+        seat_plays = self._seat_plays
         paying, plain_naming = c.paying, c.plain_naming
         named: dict[int, list[int]] = {}  # the seats each seat may name
         total, seat, n, direction = self.total, self.turn, self.n, self.direction
@@ -962,16 +963,21 @@ class State(Penalties):
             row = rows.get(total) or row_of(total)
             plays: list[Play] = []
             # (a second copy of a card, with two decks, is no second move)
-            for card in hand if one_deck else set(hand):
-                plays += row[card]
-            if naming and plays and not naming.isdisjoint(hand):  # a play for each seat named
-                if plain_naming:  # (the seats in the hand stay as they are till the run ends)
-                    targets = named.get(seat)
-                    if targets is None:
-                        self.turn = seat
-                        targets = named[seat] = self.name_targets()
-                    plays = self._seat_plays(plays, targets, total)
-                else:  # (legal_codes'; a swap or a challenge is no quick play: it ends the run)
+            if not naming or naming.isdisjoint(hand):
+                for card in hand if one_deck else set(hand):
+                    plays += row[card]
+            elif plain_naming:  # a play for each seat named (the seats in the hand stay as
+                # they are till the run ends)
+                targets = named.get(seat)
+                if targets is None:
+                    self.turn = seat
+                    targets = named[seat] = self.name_targets()
+                for card in hand if one_deck else set(hand):
+                    plays += seat_plays(row[card], targets, total) if card in naming else row[card]
+            else:  # (legal_codes'; a swap or a challenge is no quick play: it ends the run)
+                for card in hand if one_deck else set(hand):
+                    plays += row[card]
+                if plays:
                     self.turn = seat
                     plays = [*c.plays(self._extra_codes([p[0] for p in plays]), total)]
             if not plays:  # laying down or a card over the limit, as legal_codes says
@@ -1089,7 +1095,7 @@ class State(Penalties):
             self.chain, self.plays_left = chain, left
         return run, code
 
-    def _seat_plays(self, plays: list[Play], targets: list[int], total: int) -> list[Play]:
+    def _seat_plays(self, plays: Sequence[Play], targets: list[int], total: int) -> list[Play]:
         """``plays`` at ``total`` with each card that names who plays next played once per
         seat of ``targets``, as _extra_codes names them, unsorted (RuleTables.plain_naming)."""
         c = self.c
