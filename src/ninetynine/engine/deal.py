@@ -130,10 +130,11 @@ class Dealing(StateBase):
         self.dealer, self.starter = self._next_dealer(loser)
         self._redeal()
 
-    def _quick_end(self, seat: int, order: list[int]) -> None:
-        """``seat`` could not play and pays (keeping a life), and the next hand is dealt
-        from ``order``, the whole pack shuffled: what _bust, _end_hand, _redeal and the
-        deal's chance do where ``RuleTables.quick_end`` says that is all (a random
+    def _quick_end(self, seat: int, order: list[int] | None) -> None:
+        """``seat`` went over or could not play and pays (keeping a life), and the next
+        hand is dealt: from ``order``, the whole pack shuffled, where the rules gather
+        every card (else None, and as _redeal deals): what _bust, _end_hand, _redeal and
+        the deal's chance do where ``RuleTables.quick_end`` says that is all (a random
         playout's most common end of a hand). A test plays every preset both ways."""
         penalty = self.rules.bust_penalty
         self.lives[seat] -= penalty
@@ -142,6 +143,9 @@ class Dealing(StateBase):
         self.hand_no += 1
         self.loser = seat
         self.dealer, self.starter = self._next_dealer(seat)
+        if order is None:
+            self._redeal()
+            return
         self._clear_hand()
         self._gather(order)
         self._deal()

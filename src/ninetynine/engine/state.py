@@ -891,14 +891,15 @@ class State(Penalties):
         are read unsorted, a run of plays that only pass the turn on and draw is played in
         local variables (:meth:`_quick_run`), a deal of the whole pack is shuffled
         straight into the stock (the keys and the sort of :meth:`sample_chance`), and a
-        player's laying down ends the hand and deals the next at once where nothing else
-        follows (:meth:`_quick_end`)."""
+        bust (laying down, or a play over the limit) ends the hand and deals the next at
+        once where nothing else follows (:meth:`_quick_end`)."""
         choice, apply_code, legal_codes = rng.choice, self.apply_code, self.legal_codes
         rnd, jokers = rng.random, self.rules.jokers
         decks, pack = self.decks, full_pack(self.decks, jokers)  # (the pack a deal shuffles)
         quick_run = self._quick_chain_run if self.c.chain_steps else self._quick_run
         rows_suffice = self.c.rows_suffice  # (else only legal_codes knows the legal moves)
-        quick_end, lives, penalty = self.c.quick_end, self.lives, self.rules.bust_penalty
+        c, lives, penalty = self.c, self.lives, self.rules.bust_penalty
+        quick_end, quick_over, after, limit = c.quick_end, c.quick_over, c.after, c.limit
 
         def shuffled() -> list[int]:  # the whole pack, shuffled as sample_chance shuffles it
             keys = [rnd() for _ in pack]
@@ -916,12 +917,22 @@ class State(Penalties):
                     decisions += run
                 else:
                     code = -1
+                seat = self.turn
                 if code == DOWN and self._ev is None:  # the hand's end, most often
-                    seat = self.turn
                     if quick_end and lives[seat] > penalty:
-                        self._quick_end(seat, shuffled())
+                        self._quick_end(seat, shuffled() if c.full_reshuffle else None)
                     else:
                         self._bust(seat, played=False)  # (as _special lays down)
+                elif (
+                    quick_over
+                    and code >= 0
+                    and after.get(self.total * AFTER_KEY + code, 0) > limit
+                    and lives[seat] > penalty
+                    and self._ev is None
+                    and not self.known
+                ):  # a play over the limit (as _apply_code plays it, and _bust)
+                    self._play_over(seat, code)
+                    self._quick_end(seat, shuffled() if c.full_reshuffle else None)
                 else:
                     apply_code(choice(legal_codes()) if code < 0 else code)
                 decisions += 1
@@ -1178,6 +1189,17 @@ class State(Penalties):
             hand.append(self.stock.pop())
         else:
             self._end_turn(seat, nxt)
+
+    def _play_over(self, seat: int, code: int) -> None:
+        """``seat`` plays ``code`` over the limit, where it scores nothing and ends the
+        hand (RuleTables.quick_over): the card, the total, a reverse."""
+        card = card_of(code)
+        self.hands[seat].remove(card)
+        self.pile.append(card)
+        self.turns_played[seat] += 1
+        self.total = self.c.after[self.total * AFTER_KEY + code]
+        if self.c.effects[card].reverse:
+            self._reverse(seat)
 
     def _quick_turn(self, step: int, seat: int, code: int) -> int:
         """The seat a quick play's ``step`` (other than NEXT) passes the turn to, reversing

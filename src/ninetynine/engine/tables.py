@@ -228,16 +228,17 @@ class RuleTables:
         self.decks_each_hand = rules.deck_count is DeckCount.EACH_HAND
         self.full_reshuffle = rules.new_round_deal is NewRoundDeal.FULL_RESHUFFLE
         self.upcard = rules.start_total is StartTotal.UPCARD
-        # a lay-down that a random playout finishes at once, with the next deal, where its
+        # a bust that a random playout finishes at once, with the next hand, where its
         # player keeps a life (State._quick_end): it ends the hand, the player alone pays,
-        # and the next hand is led in turn and dealt from the whole pack shuffled
+        # and the next hand is led in turn with the same decks; a play over the limit too
+        # where it scores nothing else
         self.quick_end = (
             self.bust_ends_hand
             and self.solo
             and not (self.game_points or self.random_lead or self.upcard)
-            and self.full_reshuffle
             and not (self.decks_each_hand or rules.instant_hands)
         )
+        self.quick_over = self.quick_end and not self.scoring_on_play
         # cards whose action carries a number: a seat to name or a total to set
         self.param_cards = frozenset(c for c in range(CODES) if self.effects[c].has_param)
         # per card, the lowest card with the same rank and effect: cards a player cannot
