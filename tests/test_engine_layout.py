@@ -22,7 +22,7 @@ DOC = (ROOT / "docs" / "engine.md").read_text(encoding="utf-8")
 STATE_TRANSITIONS = {
     "_apply_chance",
     "apply_code",
-    "_play_over",
+    "_quick_bust",
     "_special",
     "_extra_turn",
     "_named",

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import Protocol, TypeVar
@@ -175,6 +175,15 @@ SPECIAL_KINDS = {  # the code of each move that plays no card
     ACCEPT: ActionKind.ACCEPT,
 }
 _CODE_OF_KIND = {kind: code for code, kind in SPECIAL_KINDS.items()}
+
+
+def _shuffled(pack: tuple[int, ...], rnd: Callable[[], float]) -> list[int]:
+    """A stock of the whole ``pack`` shuffled as :meth:`State.sample_chance` shuffles it
+    (the sort by random keys from ``rnd``), its top at the end: a random playout's deal."""
+    keys = [rnd() for _ in pack]
+    order = sorted(range(len(pack)), key=keys.__getitem__)
+    order.reverse()
+    return order if len(pack) == 52 else list(itemgetter(*order)(pack))  # (card i of 52 is i)
 
 
 def _said(action: Action) -> str:
@@ -893,21 +902,13 @@ class State(Penalties):
         straight into the stock (the keys and the sort of :meth:`sample_chance`), and a
         bust (laying down, or a play over the limit) ends the hand and deals the next at
         once where nothing else follows (:meth:`_quick_end`)."""
+        c = self.c
         choice, apply_code, legal_codes = rng.choice, self.apply_code, self.legal_codes
         rnd, jokers = rng.random, self.rules.jokers
         decks, pack = self.decks, full_pack(self.decks, jokers)  # (the pack a deal shuffles)
-        quick_run = self._quick_chain_run if self.c.chain_steps else self._quick_run
-        rows_suffice = self.c.rows_suffice  # (else only legal_codes knows the legal moves)
-        c, lives, penalty = self.c, self.lives, self.rules.bust_penalty
-        quick_end, quick_over, after, limit = c.quick_end, c.quick_over, c.after, c.limit
-
-        def shuffled() -> list[int]:  # the whole pack, shuffled as sample_chance shuffles it
-            keys = [rnd() for _ in pack]
-            order = sorted(range(len(pack)), key=keys.__getitem__)
-            order.reverse()  # (the stock's top is its end)
-            # (card i of one pack is i)
-            return order if len(pack) == 52 else list(itemgetter(*order)(pack))
-
+        quick_run = self._quick_chain_run if c.chain_steps else self._quick_run
+        rows_suffice = c.rows_suffice  # (else only legal_codes knows the legal moves)
+        quick_end, quick_over = c.quick_end, c.quick_over
         decisions = 0
         for _step in range(max_steps):
             phase = self.phase
@@ -917,22 +918,15 @@ class State(Penalties):
                     decisions += run
                 else:
                     code = -1
-                seat = self.turn
-                if code == DOWN and self._ev is None:  # the hand's end, most often
-                    if quick_end and lives[seat] > penalty:
-                        self._quick_end(seat, shuffled() if c.full_reshuffle else None)
-                    else:
-                        self._bust(seat, played=False)  # (as _special lays down)
-                elif (
-                    quick_over
-                    and code >= 0
-                    and after.get(self.total * AFTER_KEY + code, 0) > limit
-                    and lives[seat] > penalty
+                if (
+                    quick_end
+                    and (code == DOWN or quick_over and code >= 0)
                     and self._ev is None
-                    and not self.known
-                ):  # a play over the limit (as _apply_code plays it, and _bust)
-                    self._play_over(seat, code)
-                    self._quick_end(seat, shuffled() if c.full_reshuffle else None)
+                    and self._quick_bust(code, pack, rnd)
+                ):
+                    pass  # (the hand is over and the next dealt)
+                elif code == DOWN and self._ev is None:  # the hand's end
+                    self._bust(self.turn, played=False)  # (as _special lays down)
                 else:
                     apply_code(choice(legal_codes()) if code < 0 else code)
                 decisions += 1
@@ -940,7 +934,7 @@ class State(Penalties):
                 if self.decks != decks:  # (decks counted each hand)
                     decks, pack = self.decks, full_pack(self.decks, jokers)
                 if self.chance == DEAL and len(self.stock) == len(pack) and self._ev is None:
-                    self.stock = shuffled()
+                    self.stock = _shuffled(pack, rnd)
                     self._deal()
                 else:
                     self.play_chance(rng)
@@ -950,6 +944,30 @@ class State(Penalties):
                 apply_code(choice(legal_codes()))
                 decisions += 1
         raise RuntimeError(f"no end after {max_steps} steps: {self!r}")
+
+    def _quick_bust(self, code: int, pack: tuple[int, ...], rnd: Callable[[], float]) -> bool:
+        """Finish ``code``, a random playout's play that ends its hand, at once where
+        ``RuleTables.quick_end`` says that is all: laying down, or a play over the limit
+        that scores nothing else (``quick_over``; played as _apply_code plays it), whose
+        player keeps a life; the next hand is dealt (:meth:`_quick_end`: from ``pack``
+        shuffled with ``rnd`` where the rules gather every card). False, and nothing
+        done, elsewhere."""
+        seat, c = self.turn, self.c
+        if self.lives[seat] <= self.rules.bust_penalty:
+            return False
+        if code != DOWN:
+            key = self.total * AFTER_KEY + code
+            if c.after.get(key, 0) <= c.limit or self.known:
+                return False
+            card = card_of(code)
+            self.hands[seat].remove(card)
+            self.pile.append(card)
+            self.turns_played[seat] += 1
+            self.total = c.after[key]
+            if c.effects[card].reverse:
+                self._reverse(seat)
+        self._quick_end(seat, _shuffled(pack, rnd) if c.full_reshuffle else None)
+        return True
 
     def _quick_run(self, choice: Choose) -> tuple[int, int]:
         """Random plays from the rows while each is one of apply_code's quick lane (it
@@ -1189,17 +1207,6 @@ class State(Penalties):
             hand.append(self.stock.pop())
         else:
             self._end_turn(seat, nxt)
-
-    def _play_over(self, seat: int, code: int) -> None:
-        """``seat`` plays ``code`` over the limit, where it scores nothing and ends the
-        hand (RuleTables.quick_over): the card, the total, a reverse."""
-        card = card_of(code)
-        self.hands[seat].remove(card)
-        self.pile.append(card)
-        self.turns_played[seat] += 1
-        self.total = self.c.after[self.total * AFTER_KEY + code]
-        if self.c.effects[card].reverse:
-            self._reverse(seat)
 
     def _quick_turn(self, step: int, seat: int, code: int) -> int:
         """The seat a quick play's ``step`` (other than NEXT) passes the turn to, reversing
