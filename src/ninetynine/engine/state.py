@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import Protocol, TypeVar
@@ -908,7 +908,7 @@ class State(Penalties):
         decks, pack = self.decks, full_pack(self.decks, jokers)  # (the pack a deal shuffles)
         quick_run = self._quick_chain_run if c.chain_steps else self._quick_run
         rows_suffice = c.rows_suffice  # (else only legal_codes knows the legal moves)
-        quick_end, quick_over = c.quick_end, c.quick_over
+        quick_end, quick_over, quick_sit_out = c.quick_end, c.quick_over, c.quick_sit_out
         decisions = 0
         for _step in range(max_steps):
             phase = self.phase
@@ -925,8 +925,9 @@ class State(Penalties):
                     and self._quick_bust(code, pack, rnd)
                 ):
                     pass  # (the hand is over and the next dealt)
-                elif code == DOWN and self._ev is None:  # the hand's end
-                    self._bust(self.turn, played=False)  # (as _special lays down)
+                elif code == DOWN and self._ev is None:  # the hand's end, or its player's
+                    if not (quick_sit_out and self._quick_sit_out(self.turn)):
+                        self._bust(self.turn, played=False)  # (as _special lays down)
                 else:
                     apply_code(choice(legal_codes()) if code < 0 else code)
                 decisions += 1
@@ -967,6 +968,34 @@ class State(Penalties):
             if c.effects[card].reverse:
                 self._reverse(seat)
         self._quick_end(seat, _shuffled(pack, rnd) if c.full_reshuffle else None)
+        return True
+
+    def _quick_sit_out(self, seat: int) -> bool:
+        """``seat`` lays down where the rules sit it out of the hand
+        (``RuleTables.quick_sit_out``): it pays, is out of the game where that leaves it
+        no life (its hand as _eliminate leaves it), and the next seat in the hand plays on,
+        as _bust plays it. False, and nothing done, where the hand ends by it."""
+        c, lives, in_hand = self.c, self.lives, self.in_hand
+        if sum(in_hand) <= 2:  # (and the game, where it puts its player out)
+            return False
+        have, penalty = lives[seat], self.rules.bust_penalty
+        paid = min(have, penalty)
+        lives[seat] = have - paid
+        if c.pot:
+            self.pot += paid
+        self.chain = self.plays_left = 0
+        in_hand[seat] = False
+        if c.out_unpaid and have < penalty or c.out_at_zero and have <= penalty:
+            self.alive[seat] = False
+            hand = self.hands[seat]
+            if c.hand_under_pile:
+                self.pile[:0] = hand
+                self.face_down += len(hand)
+                hand.clear()
+            elif c.hand_face_up:
+                self.pile += hand
+                hand.clear()
+        self.turn = self._next_seat(seat, 1)
         return True
 
     def _quick_run(self, choice: Choose) -> tuple[int, int]:
@@ -1053,44 +1082,40 @@ class State(Penalties):
         c = self.c
         if c.may_pend and self.challenger >= 0:
             return 0, -1
-        rows, row_of, quick, naming, quick_turn = c.rows, c.row, c.quick, c.naming, self._quick_turn
+        rows, row_of, naming, quick_turn = c.play_rows, c.play_row, c.naming, self._quick_turn
         total, seat, n, direction = self.total, self.turn, self.n, self.direction
         hands, pile, stock, in_hand = self.hands, self.pile, self.stock, self.in_hand
         played, one_deck, owed = self.turns_played, self.decks == 1, self.owed
         # a no-draw chain (the Icelandic Queen): the chain faced and the run's plays left
-        chain_cards, chain_quick = c.chain_cards, c.chain_quick
-        chain, left = self.chain, self.plays_left
+        chain_cards, chain, left = c.chain_cards, self.chain, self.plays_left
         run, code = 0, -1
-        pending, chained = chain or left, False  # (falsy but where a chain is under way)
+        pending = chain or left  # (falsy but where a chain is under way)
         while True:
             hand = hands[seat]
             if naming and not naming.isdisjoint(hand):
                 code = -1  # its plays, once per seat named: legal_codes'
                 break
             row = rows.get(total) or row_of(total)
-            codes: list[int] = []
             # (a second copy of a card, with two decks, is no second move)
-            for card in hand if one_deck else set(hand):
-                codes += row[card]
+            cards: Iterable[int] = hand if one_deck else set(hand)
             if pending:  # as _extra_codes: a run holds no second chain card; a player
                 # short of a run plays a chain card
                 if left:
-                    codes = [x for x in codes if card_of(x) not in chain_cards]
-                elif chain > sum(card not in chain_cards for card in hand):
-                    codes = [x for x in codes if card_of(x) in chain_cards]
-            if not codes:  # laying down or a card over the limit, as legal_codes says
+                    cards = [x for x in cards if x not in chain_cards]
+                elif chain > sum(x not in chain_cards for x in hand):
+                    cards = [x for x in cards if x in chain_cards]
+            plays: list[Play] = []
+            for card in cards:
+                plays += row[card]
+            if not plays:  # laying down or a card over the limit, as legal_codes says
                 code = self._none_safe(choice, hand, total) if hand else -1
                 break
-            code = choice(codes)
-            found = quick.get(total * AFTER_KEY + code)
-            if found is None:  # a chain card (it starts or lengthens the chain), or no lane
-                found = chain_quick.get(total * AFTER_KEY + code)
-                if found is None:
-                    break
-                chained = True
-            if owed or len(stock) < 2:
+            # a chain card's play is quick too (``chain_quick``): it starts or lengthens
+            # the chain
+            code, new, step, card = choice(plays)
+            if new is None or owed or len(stock) < 2:
                 break
-            new, step, card = found
+            chained = card in chain_cards
             if step == NEXT:
                 nxt = (seat + direction) % n
             elif step == REVERSE:  # (as _quick_turn, without a call)
@@ -1113,7 +1138,7 @@ class State(Penalties):
                 else:
                     chain += 1
                     hand.append(stock.pop())
-                pending, chained = chain or left, False
+                pending = chain or left
                 if left:
                     continue
             else:

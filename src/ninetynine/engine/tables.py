@@ -239,6 +239,13 @@ class RuleTables:
             and not (self.decks_each_hand or rules.instant_hands)
         )
         self.quick_over = self.quick_end and not self.scoring_on_play
+        # a lay-down that sits its player out of the hand (a reverting rule reverts no
+        # card for it), alone: State._quick_sit_out, where the others play on
+        self.quick_sit_out = (
+            after in (AfterBust.SIT_OUT, AfterBust.REVERT)
+            and self.solo
+            and not (self.game_points or self.first_out_ends)
+        )
         # cards whose action carries a number: a seat to name or a total to set
         self.param_cards = frozenset(c for c in range(CODES) if self.effects[c].has_param)
         # per card, the lowest card with the same rank and effect: cards a player cannot
@@ -339,9 +346,13 @@ class RuleTables:
         return found
 
     def plays(self, codes: Sequence[int], total: int) -> tuple[Play, ...]:
-        """The :data:`Play` of each of ``codes`` at ``total``."""
-        quick, base = self.quick, total * AFTER_KEY
-        return tuple((code, *quick.get(base + code, NOT_QUICK)) for code in codes)
+        """The :data:`Play` of each of ``codes`` at ``total`` (a chain card's from
+        ``chain_quick``: State._quick_chain_run's, the one loop of rules with such cards)."""
+        quick, chain, base = self.quick, self.chain_quick, total * AFTER_KEY
+        return tuple(
+            (code, *(quick.get(base + code) or chain.get(base + code) or NOT_QUICK))
+            for code in codes
+        )
 
     def _fill_after(self, total: int, row: Row) -> None:
         """The totals after (and the quick entries of) every play of a row, and of each
