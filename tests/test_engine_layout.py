@@ -23,6 +23,7 @@ STATE_TRANSITIONS = {
     "_apply_chance",
     "apply_code",
     "_quick_bust",
+    "_quick_sit_out",
     "_special",
     "_extra_turn",
     "_named",
