@@ -222,19 +222,20 @@ class Dealing(StateBase):
             self.known = [[] for _ in self.known]
         if ev is not None:
             ev.append(E.HandStarted(self.hand_no, self.dealer, self.starter))
-        n, alive, hands, stock = self.n, self.alive, self.hands, self.stock
-        seats = [s % n for s in range(self.starter, self.starter + n) if alive[s % n]]
+        n, alive, hands, stock, starter = self.n, self.alive, self.hands, self.stock, self.starter
+        seats = [s % n for s in range(starter, starter + n) if alive[s % n]]
         # a card at a time round the table from the top (the end of the list): the j-th
-        # seat's cards are every m-th of the dealt cards, top first
-        m, dealt = len(seats), len(stock) - rules.hand_size * len(seats)
+        # seat's cards are every m-th of the dealt cards, top first (a deal's hands are empty)
+        m = len(seats)
+        dealt = len(stock) - rules.hand_size * m
         top = stock[dealt:]
         top.reverse()
         del stock[dealt:]
         for j, s in enumerate(seats):
-            hands[s] += top[j::m]
+            hands[s] = top[j::m]
         if ev is not None:
             ev.extend(E.Dealt(s, rules.hand_size) for s in seats)
-        self.turn = self.starter
+        self.turn = starter
         if self.c.upcard:
             self._turn_upcard()
         elif rules.instant_hands:
