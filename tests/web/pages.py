@@ -49,6 +49,13 @@ def create_table(
     return page.locator("#invite").input_value()
 
 
+def upload_record(page: Page, record: Path) -> None:
+    """Choose a game's record in the lobby's replay panel once the lobby shows, as a person
+    can (before, the page is still loading its language and answers no choice)."""
+    expect(page.locator("#lobby")).to_be_visible()
+    page.locator("#record-file").set_input_files(str(record))
+
+
 def play_one(page: Page, keyboard: bool = False) -> bool:
     """Make one move if it is this page's turn (going on past the end of a hand); True if
     something was clicked."""

@@ -21,7 +21,7 @@ from ninetynine.rules.cards import format_card
 from ninetynine.web.wire import review_replay_json
 from tests.web.conftest import ROOMY
 from tests.web.helpers import ServerThread, play_game
-from tests.web.pages import READY, create_table, over, take_turn
+from tests.web.pages import READY, create_table, over, take_turn, upload_record
 
 
 @pytest.fixture
@@ -317,14 +317,14 @@ def test_the_replay_steps_to_the_end_and_back(
     record.write_text(format_record(web.lobby.tables[table_id].match.record()))
     lobby = browser.new_page()
     lobby.goto(web.url)
-    lobby.get_by_label("A game's record").set_input_files(str(record))
+    upload_record(lobby, record)
     expect(lobby.locator("#replay-pos")).to_have_text("The deal")
     lobby.keyboard.press("End")
     expect(lobby.locator("#replay-pos")).to_have_text(f"Move {steps} of {steps}")
     broken = tmp_path / "broken.toml"
     broken.write_text("rules = 1 = 2")
     lobby.goto(web.url)
-    lobby.get_by_label("A game's record").set_input_files(str(broken))
+    upload_record(lobby, broken)
     expect(lobby.locator("#replay-upload-error")).not_to_be_empty()
 
 
@@ -368,7 +368,7 @@ def test_the_replay_reviews_a_seats_decisions_with_the_coach(
     path.write_text(format_record(record))
     lobby = browser.new_page()
     lobby.goto(web.url)
-    lobby.get_by_label("A game's record").set_input_files(str(path))
+    upload_record(lobby, path)
     lobby.get_by_label("Seen from").select_option("1")
     lobby.get_by_role("button", name="Review Ann's decisions with the coach").click()
     expect(lobby.locator("#review-list li")).to_have_count(len(differ), timeout=30000)

@@ -26,6 +26,7 @@ from tests.web.pages import (
     assert_screen,
     play_to_hand_end,
     take_turn,
+    upload_record,
 )
 from tests.web.test_account_browser import with_passkeys
 
@@ -238,7 +239,7 @@ def test_the_lobby_panels_replay_coach_and_card_labels_speak_german(
         s for s in steps["steps"] if any(re.search("[a-z]", c["call"]) for c in s["calls"])
     )
     page.goto(web.url)
-    page.locator("#record-file").set_input_files(str(record))
+    upload_record(page, record)
     expect(page.locator("#replay-pos")).to_have_text("Das Geben")
     expect(page.locator("#rules-name")).to_have_text(re.compile("^Wiederholung · "))
     expect(page.locator("#replay-seat option").first).to_have_text("Alle Hände offen")

@@ -19,6 +19,7 @@ from ninetynine.records.position import position_from_mapping
 from ninetynine.web.settings import Settings
 from tests.web.conftest import ROOMY
 from tests.web.helpers import FakeClock, ServerThread
+from tests.web.pages import upload_record
 
 SIZES = {"laptop": (1280, 800), "small laptop": (1366, 768), "phone": (390, 844)}
 CARD_PLAYED = re.compile(r"^P1 plays (10|[2-9AJQK])[♠♥♦♣]\.$")
@@ -117,7 +118,7 @@ def test_the_replay_fits_draws_its_own_icons_and_opens_every_hand_readably(
         viewport={"width": 1366, "height": 768}, reduced_motion="reduce"
     ).new_page()
     page.goto(web.url)
-    page.get_by_label("A game's record").set_input_files(str(RECORD))
+    upload_record(page, RECORD)
     expect(page.locator("#replay-pos")).to_have_text("The deal")
     controls = {
         "One move forward": "Move 1 of",
