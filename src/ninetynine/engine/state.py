@@ -1066,7 +1066,9 @@ class State(Penalties):
             hand.remove(card)
             pile.append(card)
             played[seat] += 1
-            seat = nxt if in_hand[nxt] else self._next_seat(nxt, 1)
+            while not in_hand[nxt]:  # (a seat out of the hand is passed over)
+                nxt = (nxt + direction) % n
+            seat = nxt
             hand.append(stock.pop())
             run += 1
         if run:
@@ -1143,7 +1145,9 @@ class State(Penalties):
                     continue
             else:
                 hand.append(stock.pop())
-            seat = nxt if in_hand[nxt] else self._next_seat(nxt, 1)
+            while not in_hand[nxt]:  # (a seat out of the hand is passed over)
+                nxt = (nxt + direction) % n
+            seat = nxt
         if run:
             self.total, self.turn, self.passes, self.may_decline = total, seat, 0, False
             self.chain, self.plays_left = chain, left
