@@ -25,8 +25,12 @@ Where other work shares the machine, ``--instructions`` counts the instructions 
 takes instead (valgrind, after the same warm-up; the difference between ``--matches`` and a
 fifth as many, so that start-up cancels): not time, but no other work moves it.
 
+``--against DIR`` adds another checkout's fast path for each rule set to the same run (its
+one-call playout, or a decision at a time where it has none: a tree from before
+``State.play_random``), and prints this tree's rate as a share of it: a before and after
+measured in one interleaved run.
 Run: python benchmarks/engine_speed.py [--rules P,K,G,J,TW,IS,QC] [--rounds 7]
-[--matches 1000] [--instructions]
+[--matches 1000] [--instructions] [--against DIR]
 """
 
 from __future__ import annotations
@@ -40,12 +44,19 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
 from valgrind_count import instructions_of
 
 from ninetynine import load_rules, new_game
-from ninetynine.engine.state import CHANCE, OVER
-from ninetynine.rules.settings import Rules
+
+try:
+    from ninetynine.engine.state import CHANCE, OVER
+except ModuleNotFoundError:  # a checkout measured --against, from before the engine package
+    from ninetynine.state import CHANCE, OVER  # type: ignore[import-not-found,no-redef]
+
+if TYPE_CHECKING:
+    from ninetynine.rules.settings import Rules
 
 ROOT = Path(__file__).resolve().parents[1]
 CEILING_SHARE = 0.65  # the fast path under P, 4 players, as a share of the ceiling
@@ -85,6 +96,27 @@ def stepped_matches(rules: Rules, players: int, matches: int, seed: int) -> int:
     return decisions
 
 
+def other_matches(rules: Rules, players: int, matches: int, seed: int) -> int:
+    """Another checkout's fastest random matches (``--against``): a playout in one call
+    where its engine has one, else a decision at a time on its fast path."""
+    if hasattr(new_game(rules, players), "play_random"):
+        return fast_matches(rules, players, matches, seed)
+    rng = random.Random(seed)
+    choice = rng.choice
+    decisions = 0
+    for _ in range(matches):
+        state = new_game(rules, players)
+        while state.phase != OVER:
+            if state.phase != CHANCE:
+                state.apply_code(choice(state.legal_codes()))
+                decisions += 1
+            elif hasattr(state, "play_chance"):
+                state.play_chance(rng)
+            else:  # (before play_chance was public)
+                state._apply_chance(state.sample_chance(rng))
+    return decisions
+
+
 def checked_matches(rules: Rules, players: int, matches: int, seed: int) -> int:
     """Decisions through legal_actions() and the checked apply(), events included."""
     rng = random.Random(seed)
@@ -100,18 +132,42 @@ def checked_matches(rules: Rules, players: int, matches: int, seed: int) -> int:
     return decisions
 
 
-def contenders(rule_ids: list[str], players: int) -> dict[str, tuple[str, str, int]]:
-    """Each contender's name: (kind, rules, players)."""
-    found = {CEILING: ("minimal", "P", players), TWO_DECKS_BOUND: ("minimal-two-decks", "P", 6)}
+class Run(NamedTuple):
+    """What one contender measures: the kind of player, its rules and players, and the
+    engine's source folder (this checkout's, or the one measured ``--against``)."""
+
+    kind: str
+    rules: str
+    players: int
+    src: str = str(ROOT / "src")
+
+
+def contenders(
+    rule_ids: list[str], players: int, against: tuple[str, str] | None = None
+) -> dict[str, Run]:
+    """Each contender's name and run; ``against``: (a label, the source folder) of another
+    checkout, whose fast path joins for each rule set."""
+    found = {
+        CEILING: Run("minimal", "P", players),
+        TWO_DECKS_BOUND: Run("minimal-two-decks", "P", 6),
+    }
     for rules, bound in BOUNDS.items():
         if rules in rule_ids:
-            found[bound] = (f"minimal-{rules.lower()}", rules, players)
+            found[bound] = Run(f"minimal-{rules.lower()}", rules, players)
     for rules in rule_ids:
-        found[f"fast path, {rules}, {players} players"] = ("fast", rules, players)
-    found[TWO_DECKS] = ("fast", "P", 6)
-    found[f"fast path a step at a time, P, {players} players"] = ("stepped", "P", players)
-    found[f"checked API, P, {players} players"] = ("checked", "P", players)
+        found[f"fast path, {rules}, {players} players"] = Run("fast", rules, players)
+    found[TWO_DECKS] = Run("fast", "P", 6)
+    found[f"fast path a step at a time, P, {players} players"] = Run("stepped", "P", players)
+    found[f"checked API, P, {players} players"] = Run("checked", "P", players)
+    if against:
+        label, src = against
+        for rules in rule_ids:
+            found[other_name(rules, players, label)] = Run("other", rules, players, src)
     return found
+
+
+def other_name(rules: str, players: int, label: str) -> str:
+    return f"{label}: fast path, {rules}, {players} players"
 
 
 def player(kind: str, rules_id: str, players: int) -> Callable[[int, int], int]:
@@ -133,7 +189,9 @@ def player(kind: str, rules_id: str, players: int) -> Callable[[int, int], int]:
 
         return lambda m, seed: minimal_qc_matches(m, seed, players)
     rules = load_rules(rules_id)
-    play = {"checked": checked_matches, "stepped": stepped_matches}.get(kind, fast_matches)
+    play = {"checked": checked_matches, "stepped": stepped_matches, "other": other_matches}.get(
+        kind, fast_matches
+    )
     return lambda m, seed: play(rules, players, m, seed)
 
 
@@ -154,14 +212,14 @@ def child(
     return {"cpu": decisions / cpu, "wall": decisions / wall, "decisions": decisions}
 
 
-def instructions(kind: str, rules_id: str, players: int, matches: int) -> float:
+def instructions(run: Run, matches: int) -> float:
     """Instructions a decision of one contender, as valgrind counts them: the difference
     between ``matches`` and a fifth as many, over the decisions between."""
 
     def counted(count: int) -> tuple[int, int]:
         # the same warm-up for both counts, so that it cancels
-        args = [kind, rules_id, str(players), str(count), "0", str(max(5, matches // 5))]
-        path = f"{ROOT / 'src'}{os.pathsep}{ROOT / 'benchmarks'}"
+        args = [run.kind, run.rules, str(run.players), str(count), "0", str(max(5, matches // 5))]
+        path = f"{run.src}{os.pathsep}{ROOT / 'benchmarks'}"
         count_, out = instructions_of([__file__, "--child", *args], path)
         return count_, json.loads(out.strip().splitlines()[-1])["decisions"]
 
@@ -169,20 +227,18 @@ def instructions(kind: str, rules_id: str, players: int, matches: int) -> float:
     return (many - few) / (d_many - d_few)
 
 
-def by_instructions(runs: dict[str, tuple[str, str, int]], matches: int, p_fast: str) -> None:
+def by_instructions(runs: dict[str, Run], matches: int, p_fast: str) -> None:
     """Each contender's instructions a decision, and its cost as a share of P's."""
-    count = {name: instructions(*run, matches) for name, run in runs.items()}
+    count = {name: instructions(run, matches) for name, run in runs.items()}
     print(f"instructions a decision (valgrind), {matches} matches against {matches // 5}")
     print(f"{'':44}{'instructions':>14}{'/ ceiling':>12}{'/ P fast':>12}")
     for name, value in count.items():
-        to_p = f"{count[p_fast] / value:12.2f}" if runs[name][0] == "fast" else ""
+        to_p = f"{count[p_fast] / value:12.2f}" if runs[name].kind == "fast" else ""
         print(f"{name:44}{value:14,.0f}{count[CEILING] / value:12.2f}{to_p}")
     print_costs(runs, p_fast, lambda name, base: f"{count[base] / count[name]:.2f}")
 
 
-def print_costs(
-    runs: dict[str, tuple[str, str, int]], p_fast: str, ratio: Callable[[str, str], str]
-) -> None:
+def print_costs(runs: dict[str, Run], p_fast: str, ratio: Callable[[str, str], str]) -> None:
     """What a second deck, and each bounded game, cost the minimal engine and the fast path:
     ``ratio(name, base)`` gives a contender's speed as a share of another's, as printed."""
     print(
@@ -199,9 +255,9 @@ def print_costs(
             )
 
 
-def measure(kind: str, rules_id: str, players: int, matches: int, seed: int) -> dict[str, float]:
-    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}{os.pathsep}{ROOT / 'benchmarks'}"}
-    args = [kind, rules_id, str(players), str(matches), str(seed)]
+def measure(run: Run, matches: int, seed: int) -> dict[str, float]:
+    env = {**os.environ, "PYTHONPATH": f"{run.src}{os.pathsep}{ROOT / 'benchmarks'}"}
+    args = [run.kind, run.rules, str(run.players), str(matches), str(seed)]
     done = subprocess.run(
         [sys.executable, __file__, "--child", *args], capture_output=True, text=True, env=env
     )
@@ -227,6 +283,12 @@ def main() -> int:
         action="store_true",
         help="count instructions with valgrind (one count per contender), not time",
     )
+    parser.add_argument(
+        "--against",
+        metavar="DIR",
+        help="another checkout (e.g. a git worktree of the tree before a change): its fast "
+        "path joins the run for each rule set",
+    )
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -236,22 +298,29 @@ def main() -> int:
     rule_ids = [r.strip() for r in args.rules.split(",") if r.strip()]
     if "P" not in rule_ids:
         rule_ids.insert(0, "P")  # every rule set is compared with P's fast path
-    runs = contenders(rule_ids, args.players)
+    against = None
+    if args.against:
+        other = Path(args.against).resolve()
+        if not (other / "src" / "ninetynine").is_dir():
+            parser.error(f"--against {args.against}: no src/ninetynine there (a checkout's root)")
+        against = (checkout_label(other), str(other / "src"))
+    runs = contenders(rule_ids, args.players, against)
     p_fast = f"fast path, P, {args.players} players"
     if args.instructions:
-        by_instructions({n: r for n, r in runs.items() if r[0] != "checked"}, args.matches, p_fast)
+        by_instructions(
+            {n: r for n, r in runs.items() if r.kind != "checked"}, args.matches, p_fast
+        )
         return 0
     names = list(runs)
     # the checked API is several times slower: fewer matches, about as long a measurement
     matches = {
-        n: max(5, args.matches // 4) if runs[n][0] == "checked" else args.matches for n in names
+        n: max(5, args.matches // 4) if runs[n].kind == "checked" else args.matches for n in names
     }
     rates: dict[str, list[dict[str, float]]] = {n: [] for n in names}
     for r in range(args.rounds):
         turned = names[r % len(names) :] + names[: r % len(names)]
         for name in turned:
-            kind, rules_id, players = runs[name]
-            rates[name].append(measure(kind, rules_id, players, matches[name], seed=r))
+            rates[name].append(measure(runs[name], matches[name], seed=r))
         print(f"round {r + 1} of {args.rounds} done", file=sys.stderr)
 
     def ratios(top: str, bottom: str) -> list[float]:
@@ -266,7 +335,7 @@ def main() -> int:
         cpu = [m["cpu"] for m in rates[name]]
         wall = [m["wall"] for m in rates[name]]
         to_ceiling = spread(ratios(name, CEILING), 2)
-        to_p = "" if runs[name][0] != "fast" else spread(ratios(name, p_fast), 2)
+        to_p = "" if runs[name].kind != "fast" else spread(ratios(name, p_fast), 2)
         print(f"{name:44}{spread(cpu):>30}{spread(wall):>30}{to_ceiling:>26}{to_p:>26}")
     share = statistics.median(ratios(p_fast, CEILING))
     verdict = "ok" if share >= CEILING_SHARE else "below"
@@ -278,13 +347,28 @@ def main() -> int:
     short = [
         f"{n} {statistics.median(ratios(n, p_fast)):.2f}"
         for n in names
-        if runs[n][0] == "fast" and statistics.median(ratios(n, p_fast)) < RULES_SHARE
+        if runs[n].kind == "fast" and statistics.median(ratios(n, p_fast)) < RULES_SHARE
     ]
     print(
         f"rule sets below {RULES_SHARE} of P's fast path: "
         + (", ".join(short) if short else "none")
     )
+    if against:
+        label = against[0]
+        print(f"this checkout's fast path / {label}'s, in the same rounds:")
+        for rules in rule_ids:
+            mine = f"fast path, {rules}, {args.players} players"
+            other = other_name(rules, args.players, label)
+            print(f"  {rules}: {spread(ratios(mine, other), 2).strip()}")
     return 0
+
+
+def checkout_label(root: Path) -> str:
+    """A checkout's short commit (its folder's name where git cannot say)."""
+    done = subprocess.run(
+        ["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    )
+    return done.stdout.strip() if done.returncode == 0 else root.name
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ speed lives in the benchmarks, not in timed tests)."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -25,6 +26,22 @@ def test_engine_speed_prints_every_contender_against_the_ceiling() -> None:
         assert name in out
     assert "fast path, P, 4 players / ceiling:" in out
     assert "rule sets below 0.8 of P's fast path:" in out
+
+
+def test_engine_speed_measures_another_checkout_in_the_same_run() -> None:
+    root = str(BENCHMARKS.parent)  # this checkout against itself: the same engine
+    out = run(
+        "engine_speed.py", "--rounds", "1", "--matches", "3", "--rules", "P", "--against", root
+    )
+    assert re.search(r"^\S+: fast path, P, 4 players ", out, re.M), out
+    assert re.search(r"fast path / \S+'s, in the same rounds:\n  P: \d+\.\d\d \(", out), out
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "engine_speed.py"), "--against", str(BENCHMARKS)],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2
+    assert "no src/ninetynine there" in done.stderr.splitlines()[-1]
 
 
 def test_rl_speed_prints_every_contender_against_the_ceiling() -> None:

@@ -93,8 +93,8 @@ def choice_of(code: int) -> int:
 
 
 Row = tuple[tuple[int, ...], ...]  # per card, the codes of its plays at one total
-# a play as State._quick_run reads it: its code, and its entry of ``RuleTables.quick`` (the
-# total after, the turn step, the card), or NOT_QUICK's where it has none
+# a play as State._quick_run reads it: its code, and its entry of ``RuleTables.quick`` or
+# ``chain_quick`` (the total after, the turn step, the card), or NOT_QUICK's where it has none
 Play = tuple[int, int | None, int, int]
 # (no total after: the play is not a quick one; None, as a total may be below 0)
 NOT_QUICK = (None, 0, 0)
