@@ -21,6 +21,7 @@ DOC = (ROOT / "docs" / "engine.md").read_text(encoding="utf-8")
 # the transitions written in state.py (the rest of its methods answer questions)
 STATE_TRANSITIONS = {
     "_apply_chance",
+    "_restocked",
     "apply_code",
     "_quick_bust",
     "_quick_sit_out",

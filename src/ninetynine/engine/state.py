@@ -177,13 +177,19 @@ SPECIAL_KINDS = {  # the code of each move that plays no card
 _CODE_OF_KIND = {kind: code for code, kind in SPECIAL_KINDS.items()}
 
 
-def _shuffled(pack: tuple[int, ...], rnd: Callable[[], float]) -> list[int]:
-    """A stock of the whole ``pack`` shuffled as :meth:`State.sample_chance` shuffles it
-    (the sort by random keys from ``rnd``), its top at the end: a random playout's deal."""
-    keys = [rnd() for _ in pack]
-    order = sorted(range(len(pack)), key=keys.__getitem__)
+def _shuffled(cards: Sequence[int], rnd: Callable[[], float]) -> list[int]:
+    """A stock of ``cards`` (sorted: the whole pack, or those of a stock that ran out)
+    shuffled as :meth:`State.sample_chance` shuffles them (the sort by random keys from
+    ``rnd``; none drawn for fewer than two cards), its top at the end: a random playout's."""
+    if len(cards) < 2:
+        return list(cards)
+    keys = [rnd() for _ in cards]
+    order = sorted(range(len(cards)), key=keys.__getitem__)
     order.reverse()
-    return order if len(pack) == 52 else list(itemgetter(*order)(pack))  # (card i of 52 is i)
+    return order if cards is _ONE_PACK else list(itemgetter(*order)(cards))  # (card i is i)
+
+
+_ONE_PACK = full_pack(1, False)
 
 
 def _said(action: Action) -> str:
@@ -392,14 +398,19 @@ class State(Penalties):
             self.stock = order
             self._deal()
         else:
-            self.stock = order
-            self.phase, self.chance = PLAY, NO_CHANCE
-            drawer, owed = self.drawer, self.owed
-            self.drawer, self.owed = -1, 0
-            self._draw(drawer, owed)
-            if self.victim >= 0 and self.phase == PLAY:  # a revival's joker player draws
-                seat, self.victim = self.victim, -1
-                self._draw(seat, 1)
+            self._restocked(order)
+
+    def _restocked(self, order: list[int]) -> None:
+        """The stock that ran out is ``order`` (its top at the end): the drawer draws what
+        it is owed, and a revival's joker player its card."""
+        self.stock = order
+        self.phase, self.chance = PLAY, NO_CHANCE
+        drawer, owed = self.drawer, self.owed
+        self.drawer, self.owed = -1, 0
+        self._draw(drawer, owed)
+        if self.victim >= 0 and self.phase == PLAY:  # a revival's joker player draws
+            seat, self.victim = self.victim, -1
+            self._draw(seat, 1)
 
     # Legal actions -----------------------------------------------------------------
 
@@ -934,9 +945,12 @@ class State(Penalties):
             elif phase == CHANCE:
                 if self.decks != decks:  # (decks counted each hand)
                     decks, pack = self.decks, full_pack(self.decks, jokers)
-                if self.chance == DEAL and len(self.stock) == len(pack) and self._ev is None:
+                chance = self.chance if self._ev is None else None
+                if chance == DEAL and len(self.stock) == len(pack):
                     self.stock = _shuffled(pack, rnd)
                     self._deal()
+                elif chance == RESTOCK:
+                    self._restocked(_shuffled(sorted(self.stock), rnd))
                 else:
                     self.play_chance(rng)
             elif phase == OVER:
