@@ -41,13 +41,15 @@ HOUSE_RULES: dict[str, dict[str, Any]] = {
         "preset": "P-2P-AGAIN",
         "rules": {"two_player_reverse": "play_again_optional"},
     },
+    # a play over the limit that pays the milestones it makes or crosses besides the bust
+    "P-ONLINE+may-bust": {"preset": "P-ONLINE", "rules": {"may_bust": True}},
     # CN99's 7 swaps hands and J takes a card (FAMILIES §12.1, O46-O47), on its plain part
     "CN99-moving": MOVING,
     # and its small joker's strip and big joker's revival or refill (O48-O49)
     "CN99-jokers": JOKERS,
 }
 TABLES = tables() + [("P-2P-AGAIN+optional", 2), ("CN99-moving", 2), ("CN99-moving", 4)]
-TABLES += [("CN99-jokers", 2), ("CN99-jokers", 4)]
+TABLES += [("CN99-jokers", 2), ("CN99-jokers", 4), ("P-ONLINE+may-bust", 3)]
 
 
 def table_rules(name: str) -> Rules:

@@ -231,14 +231,16 @@ class RuleTables:
         # a bust that a random playout finishes at once, with the next hand, where its
         # player keeps a life (State._quick_end): it ends the hand, the player alone pays,
         # and the next hand is led in turn with the same decks; a play over the limit too
-        # where it scores nothing else
+        # where it scores nothing else (Penalties._score_play: no milestone paid by a bust,
+        # as QC pays none; borders need game points, which quick_end leaves out; 69 is not
+        # looked at)
         self.quick_end = (
             self.bust_ends_hand
             and self.solo
             and not (self.game_points or self.random_lead or self.upcard)
             and not (self.decks_each_hand or rules.instant_hands)
         )
-        self.quick_over = self.quick_end and not self.scoring_on_play
+        self.quick_over = self.quick_end and not (self.online and rules.milestones_on_bust)
         # a lay-down that sits its player out of the hand (a reverting rule reverts no
         # card for it), alone: State._quick_sit_out, where the others play on
         self.quick_sit_out = (
