@@ -113,16 +113,7 @@ class Penalties(Dealing):
                 self.alive[seat] = self.in_hand[seat] = False
                 if self._ev is not None:
                     self._ev.append(E.PlayerOut(seat))
-                hand = self.hands[seat]
-                if c.hand_under_pile:
-                    self.pile[:0] = hand  # face down: nobody sees them
-                    self.face_down += len(hand)
-                    hand.clear()
-                elif c.hand_face_up:
-                    if self._ev is not None:
-                        self._ev.append(E.HandShown(seat, tuple(hand)))
-                    self.pile += hand  # on top, face up: every seat has seen them (O44)
-                    hand.clear()
+                self._put_away(seat)
         sides = {s if c.solo else self.side(s) for s in range(n) if alive[s]}
         if c.first_out_ends:  # the rest are ranked by lives
             most = max((self.seat_lives(s) for s in range(self.n) if self.alive[s]), default=0)
@@ -132,6 +123,20 @@ class Penalties(Dealing):
             )
         elif len(sides) <= 1:
             self._last_side_wins(sides)
+
+    def _put_away(self, seat: int) -> None:
+        """The hand of ``seat``, out of the game, where the rules put it: under the pile,
+        onto it face up, or kept till the next deal."""
+        hand = self.hands[seat]
+        if self.c.hand_under_pile:
+            self.pile[:0] = hand  # face down: nobody sees them
+            self.face_down += len(hand)
+            hand.clear()
+        elif self.c.hand_face_up:
+            if self._ev is not None:
+                self._ev.append(E.HandShown(seat, tuple(hand)))
+            self.pile += hand  # on top, face up: every seat has seen them (O44)
+            hand.clear()
 
     def _last_side_wins(self, sides: set[int]) -> None:
         """One side (or none) is left in the game: every seat of it wins, those already out

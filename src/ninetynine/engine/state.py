@@ -987,7 +987,7 @@ class State(Penalties):
     def _quick_sit_out(self, seat: int) -> bool:
         """``seat`` lays down where the rules sit it out of the hand
         (``RuleTables.quick_sit_out``): it pays, is out of the game where that leaves it
-        no life (its hand as _eliminate leaves it), and the next seat in the hand plays on,
+        no life (its hand put away: _put_away), and the next seat in the hand plays on,
         as _bust plays it. False, and nothing done, where the hand ends by it."""
         c, lives, in_hand = self.c, self.lives, self.in_hand
         if sum(in_hand) <= 2:  # (and the game, where it puts its player out)
@@ -1001,14 +1001,7 @@ class State(Penalties):
         in_hand[seat] = False
         if c.out_unpaid and have < penalty or c.out_at_zero and have <= penalty:
             self.alive[seat] = False
-            hand = self.hands[seat]
-            if c.hand_under_pile:
-                self.pile[:0] = hand
-                self.face_down += len(hand)
-                hand.clear()
-            elif c.hand_face_up:
-                self.pile += hand
-                hand.clear()
+            self._put_away(seat)
         self.turn = self._next_seat(seat, 1)
         return True
 
