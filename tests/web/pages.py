@@ -4,6 +4,7 @@ same picture as its baseline)."""
 
 from __future__ import annotations
 
+import io
 import os
 import re
 from collections.abc import Callable
@@ -149,13 +150,34 @@ def assert_accessible(page: Page, screen: str) -> None:
     )
 
 
+def settled_screenshot(page: Page, mask: list[Locator], tries: int = 10) -> bytes:
+    """The whole page once it has stopped changing: every fetch it started has come back
+    (the lobby's lists arrive one after another) and two pictures in a row are the same but
+    for antialiasing noise (Chromium's gradients move a pixel by a step or two)."""
+    page.wait_for_load_state("networkidle")
+    last = None
+    for _ in range(tries):
+        png = page.screenshot(full_page=True, mask=mask, animations="disabled", caret="hide")
+        picture = Image.open(io.BytesIO(png)).convert("RGB")
+        if last is not None and not changed(picture, last).getbbox():
+            return png
+        last = picture
+    raise AssertionError(f"the page kept changing over {tries} screenshots")
+
+
+def changed(new: Image.Image, old: Image.Image) -> Image.Image:
+    """White where a pixel differs by more than antialiasing, black elsewhere."""
+    if new.size != old.size:
+        return Image.new("L", new.size, 255)
+    over = ImageChops.difference(new, old).point(lambda v: 255 if v > PIXEL_DELTA else 0)
+    return over.convert("L").point(lambda v: 255 if v else 0)  # any channel over
+
+
 def assert_screen(page: Page, name: str, tmp: Path, mask: list[Locator] | None = None) -> None:
     """The page looks like its committed baseline, within antialiasing noise. With
     NINETYNINE_UPDATE_SCREENS=1 the baseline is rewritten instead."""
     shot = tmp / f"{name}.png"
-    page.screenshot(
-        path=str(shot), full_page=True, mask=mask or [], animations="disabled", caret="hide"
-    )
+    shot.write_bytes(settled_screenshot(page, mask or []))
     baseline = BASELINES / f"{name}.png"
     if os.environ.get(UPDATE_ENV) == "1":
         BASELINES.mkdir(exist_ok=True)
@@ -169,12 +191,10 @@ def assert_screen(page: Page, name: str, tmp: Path, mask: list[Locator] | None =
     assert baseline.exists(), f"no baseline {baseline}: run with {UPDATE_ENV}=1 to make it"
     new, old = Image.open(shot).convert("RGB"), Image.open(baseline).convert("RGB")
     assert new.size == old.size, f"{name}: {new.size} is not the baseline's {old.size} ({shot})"
-    diff = ImageChops.difference(new, old)
-    pixels = getattr(diff, "get_flattened_data", diff.getdata)()  # the name Pillow 12 prefers
-    changed = sum(1 for px in pixels if max(px) > PIXEL_DELTA)
-    share = changed / (new.size[0] * new.size[1])
+    diff = changed(new, old)
+    share = 1 - diff.histogram()[0] / (new.size[0] * new.size[1])
     if share > MAX_CHANGED:
-        diff.point(lambda v: 255 if v > PIXEL_DELTA else 0).save(tmp / f"{name}-diff.png")
+        diff.save(tmp / f"{name}-diff.png")
         raise AssertionError(
             f"{name}: {share:.2%} of the pixels differ from {baseline} (see "
             f"{shot} and its -diff.png); if the change is meant, run with "
