@@ -7,4 +7,9 @@ echo "== ruff";   ruff check src tests benchmarks scripts examples
 ruff format --check src tests benchmarks scripts examples
 echo "== mypy";   mypy
 bash scripts/setup-system.sh  # Debian's postgresql and chromium for tests/web, if missing
-echo "== pytest"; pytest "$@"
+echo "== pytest"
+if [ $# -gt 0 ]; then pytest "$@"; exit; fi
+# The folders without servers or browsers on every core; then tests/web and tests/tui alone,
+# so that their timing checks (latency under a flood, a key's answer) never share the machine.
+pytest -n auto --dist loadgroup --ignore=tests/web --ignore=tests/tui
+pytest tests/web tests/tui

@@ -9,6 +9,7 @@ every folder of modules under ``ninetynine/``; ``<root>`` is the modules at its 
 from __future__ import annotations
 
 import ast
+import re
 import tomllib
 from pathlib import Path
 
@@ -127,3 +128,13 @@ def test_the_suite_checks_the_format_and_strict_types() -> None:
     assert "\nruff check" in script or "ruff check src" in script
     mypy = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
     assert mypy["strict"] is True and mypy["files"] == ["src/ninetynine"]
+
+
+def test_the_suite_runs_every_test_folder() -> None:
+    """``test.sh`` runs pytest twice, the folders without servers or browsers in parallel and
+    the others alone: the parallel run leaves out exactly the folders the serial one runs."""
+    lines = (ROOT / "test.sh").read_text(encoding="utf-8").splitlines()
+    parallel = next(line for line in lines if line.startswith("pytest -n"))
+    serial = next(line for line in lines if line.startswith("pytest tests/"))
+    left_out = re.findall(r"--ignore=(\S+)", parallel)
+    assert left_out and sorted(left_out) == sorted(serial.split()[1:]), (parallel, serial)
