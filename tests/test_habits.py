@@ -131,9 +131,10 @@ def test_the_suite_checks_the_format_and_strict_types() -> None:
 
 
 def test_the_suite_runs_every_test_folder() -> None:
-    """``test.sh`` runs pytest twice, the folders without servers or browsers in parallel and
-    the others alone: the parallel run leaves out exactly the folders the serial one runs."""
-    lines = (ROOT / "test.sh").read_text(encoding="utf-8").splitlines()
+    """``test.sh`` runs pytest twice, in parallel and then the tests that must run alone: the
+    parallel run leaves out exactly the paths the serial one runs."""
+    script = (ROOT / "test.sh").read_text(encoding="utf-8")
+    lines = script.replace("\\\n", " ").splitlines()  # a command continued is one line
     parallel = next(line for line in lines if line.startswith("pytest -n"))
     serial = next(line for line in lines if line.startswith("pytest tests/"))
     left_out = re.findall(r"--ignore=(\S+)", parallel)

@@ -17,8 +17,6 @@ from ninetynine.analysis import read_results, simulate
 ray = pytest.importorskip("ray")
 cluster_utils = pytest.importorskip("ray.cluster_utils")
 ROOT = Path(__file__).resolve().parents[2]
-# one Ray cluster at a time on this machine: these run on the same test worker as RLlib's
-pytestmark = pytest.mark.xdist_group("ray")
 GRID = {"rules": ["P"], "players": [3], "lineups": ["heuristic,random", "random"]}
 
 

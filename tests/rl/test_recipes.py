@@ -15,9 +15,6 @@ import torch
 
 from ninetynine.rl.vector import NinetyNineVectorEnv
 
-# RLlib starts a Ray cluster: on the test worker of tests/analysis/test_ray.py's, never beside it
-pytestmark = pytest.mark.xdist_group("ray")
-
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
